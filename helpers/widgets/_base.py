@@ -1,0 +1,97 @@
+"""The one pattern every dashboard in the course follows.
+
+A dashboard is a set of named controls, a ``draw(**values)`` function that returns a
+matplotlib Figure and a short text (the numbers the reader should look at), and the
+glue that redraws on every change. Tests drive a dashboard exactly as a reader does, by
+setting ``dashboard.controls[name].value``, then assert on ``dashboard.figure`` (the
+plotted data) and ``dashboard.text`` (the printed numbers).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from collections.abc import Callable, Mapping
+
+import ipywidgets as W
+from matplotlib.figure import Figure
+
+__all__ = ["Dashboard", "figure_png"]
+
+STATIC_NOTE = (
+    "Interactive dashboard: run this notebook in JupyterLab to move the controls. "
+    "The static figure above shows the default values."
+)
+
+
+def figure_png(fig: Figure, dpi: int = 80) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
+
+
+class Dashboard:
+    """Controls + a figure redrawn on every change + a text readout.
+
+    Parameters
+    ----------
+    controls
+        Named ipywidgets value widgets; their ``value`` is passed to ``draw`` by name.
+    draw
+        ``draw(**values) -> (Figure, str)``; pure, so the same function serves tests.
+    """
+
+    def __init__(
+        self,
+        controls: Mapping[str, W.ValueWidget],
+        draw: Callable[..., tuple[Figure, str]],
+        *,
+        dpi: int = 80,
+    ) -> None:
+        self.controls = dict(controls)
+        self._draw = draw
+        self._dpi = dpi
+        self.figure: Figure | None = None
+        self.text = ""
+        self.readout = W.HTML()
+        self.output = W.Output()
+        for control in self.controls.values():
+            control.observe(self.update, names="value")
+        self.widget = W.VBox([W.HBox(list(self.controls.values())), self.readout, self.output])
+        self.update()
+
+    def values(self) -> dict[str, object]:
+        return {name: control.value for name, control in self.controls.items()}
+
+    def update(self, _change: object = None) -> None:
+        """Recompute and redraw (called by every control change)."""
+        try:
+            figure, text = self._draw(**self.values())
+        except ValueError as error:
+            # a combination the math refuses: show why instead of a traceback
+            self.text = f"{error}"
+            self.readout.value = f"<pre style='color:#b00'>{html.escape(self.text)}</pre>"
+            return
+        self.figure, self.text = figure, text
+        self.readout.value = f"<pre>{html.escape(text)}</pre>"
+        png = base64.b64encode(figure_png(figure, self._dpi)).decode("ascii")
+        # one assignment, so the front end swaps the image without flicker
+        self.output.outputs = (
+            {
+                "output_type": "display_data",
+                "data": {"image/png": png, "text/plain": repr(figure)},
+                "metadata": {},
+            },
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):
+            data, metadata = bundle
+        else:
+            data, metadata = bundle, {}
+        data = dict(data)
+        # what GitHub (no kernel) shows instead of "VBox(children=...)"
+        data["text/plain"] = STATIC_NOTE + "\n" + self.text
+        return data, metadata

@@ -1,0 +1,5 @@
+"""Dashboards (ipywidgets) for the kazan reiter notebooks; see _base.Dashboard."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,98 @@
+"""The notebook harness: every committed notebook is executed, in order, and not stale."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from helpers.notebooks import WIDGET_VIEW, execute, notebook_paths, text_outputs
+
+NOTEBOOKS = notebook_paths()
+IDS = [p.stem for p in NOTEBOOKS]
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 1
+    numbers = [int(p.name[:2]) for p in NOTEBOOKS]
+    assert numbers == sorted(set(numbers)), "notebook numbers must be unique"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_committed_notebook_was_executed_in_order(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    assert "widgets" not in nb.metadata, "strip metadata.widgets (python course.py notebooks)"
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code, "a notebook without code cells"
+    counts = [c.execution_count for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"execution counts {counts}: run top to bottom"
+    for cell in code:
+        for output in cell.outputs:
+            assert output.output_type != "error", f"committed error output: {output.get('ename')}"
+            assert not (
+                output.output_type == "stream"
+                and output.name == "stderr"
+                and "Traceback" in output.text
+            )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_notebook_follows_the_template(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    for heading in ("Learning objectives", "Summary", "Exercises"):
+        assert re.search(rf"^#+ .*{heading}", markdown, re.M | re.I), (
+            f"missing a '{heading}' section"
+        )
+    index = NOTEBOOKS.index(path)
+    if index > 0:
+        assert NOTEBOOKS[index - 1].name in markdown, "link to the previous notebook"
+    if index + 1 < len(NOTEBOOKS):
+        assert NOTEBOOKS[index + 1].name in markdown, "link to the next notebook"
+    last = [c for c in nb.cells if c.cell_type == "code"][-1]
+    assert "version" in last.source.lower(), "the last code cell prints the versions used"
+    source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert not re.search(r"^\s*def |^\s*class ", source, re.M), (
+        "define functions in helpers/, not here"
+    )
+    assert "sys.path" not in source
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_fresh_execution_matches_committed_outputs(path: Path):
+    committed = nbformat.read(path, as_version=4)
+    fresh = execute(path)
+    fresh_text, committed_text = text_outputs(fresh), text_outputs(committed)
+    for index, (new, old) in enumerate(zip(fresh_text, committed_text, strict=True)):
+        assert new == old, (
+            f"code cell {index + 1} of {path.name} prints something else now; "
+            "re-run `python course.py notebooks` and commit"
+        )
+    # widgets show up as widget views in a fresh run (the kernel has ipywidgets)
+    views = sum(
+        WIDGET_VIEW in o.get("data", {})
+        for c in fresh.cells
+        if c.cell_type == "code"
+        for o in c.outputs
+    )
+    assert views >= 1, "every notebook has at least one interactive dashboard"
+
+
+def test_kernel_runs_this_environment():
+    """nbclient's "python3" kernel must be this interpreter (so it imports these helpers).
+
+    jupyter_client swaps a bare "python"/"python3" for sys.executable; a user-level kernel
+    spec pointing at another Python would silently test the wrong environment.
+    """
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    command = spec.argv[0]
+    assert (
+        command in {"python", "python3"}
+        or Path(command).resolve() == Path(sys.executable).resolve()
+    )
