@@ -5,6 +5,7 @@ The same function draws a notebook's static figure, its widget's figure and the 
 pyplot's registry when a slider redraws a hundred times.
 """
 
+from .beliefs import *  # noqa: F403
 from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403
 from .lee_clifton import *  # noqa: F403

@@ -1,6 +1,7 @@
 """ipywidgets dashboards. Each factory returns a ``Dashboard`` whose controls are reachable."""
 
 from ._base import Dashboard as Dashboard
+from .beliefs import *  # noqa: F403
 from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403
 from .lee_clifton import *  # noqa: F403

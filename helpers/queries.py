@@ -1,0 +1,102 @@
+"""The queries a release can answer, as functions over rows of data sets.
+
+Every query works on the last axis of an array, so one call evaluates it on thousands of
+candidate data sets at once (``rows`` of shape ``(..., n)`` give an array of shape ``(...)``).
+Call ``get_query`` with a name, a ``Query`` or any callable::
+
+    get_query("mean")            get_query("percentile_90")       get_query(percentile(90))
+    get_query(lambda xs: max(xs) - min(xs))     # a reader's own query, applied row by row
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["QUERY_NAMES", "Query", "get_query", "percentile"]
+
+
+@dataclass(frozen=True)
+class Query:
+    """A named query. ``func`` maps an array ``(..., n)`` to ``(...)`` along the last axis."""
+
+    name: str
+    func: Callable[[np.ndarray], np.ndarray]
+
+    def __call__(self, data) -> np.ndarray | float:
+        values = np.asarray(data, dtype=float)
+        if values.ndim == 0 or values.shape[-1] == 0:
+            raise ValueError(f"query {self.name!r} needs at least one value; got {data!r}")
+        result = np.asarray(self.func(values), dtype=float)
+        if result.shape != values.shape[:-1]:
+            raise ValueError(
+                f"query {self.name!r} returned shape {result.shape} for data of shape {values.shape}; "
+                "a query must map each data set to one number"
+            )
+        if not np.all(np.isfinite(result)):
+            raise ValueError(f"query {self.name!r} returned NaN or infinity on some data set")
+        return float(result) if result.ndim == 0 else result
+
+
+def _count(rows: np.ndarray) -> np.ndarray:
+    return np.full(rows.shape[:-1], float(rows.shape[-1]))
+
+
+_BUILT_IN: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "mean": lambda rows: np.mean(rows, axis=-1),
+    "median": lambda rows: np.median(rows, axis=-1),
+    "variance": lambda rows: np.var(rows, axis=-1),  # population variance, ddof=0
+    "std": lambda rows: np.std(rows, axis=-1),  # population standard deviation
+    "sum": lambda rows: np.sum(rows, axis=-1),
+    "count": _count,
+    "min": lambda rows: np.min(rows, axis=-1),
+    "max": lambda rows: np.max(rows, axis=-1),
+}
+QUERY_NAMES = (*_BUILT_IN, "percentile_<level>")
+
+
+def percentile(level: float) -> Query:
+    """The ``level``-th percentile (0..100, numpy's linear interpolation); level 50 is the median."""
+    try:
+        level = float(level)
+    except (TypeError, ValueError):
+        raise ValueError(f"percentile level must be a number in [0, 100]; got {level!r}") from None
+    if not 0 <= level <= 100:
+        raise ValueError(f"percentile level must be in [0, 100]; got {level}")
+    return Query(f"percentile_{level:g}", lambda rows: np.percentile(rows, level, axis=-1))
+
+
+def _row_by_row(func: Callable) -> Callable[[np.ndarray], np.ndarray]:
+    """Wrap a reader's scalar query ``func(sequence) -> number`` to work on rows.
+
+    It is called once per data set (a Python loop), which is fine for the few thousand
+    possible worlds a reader's own example has; the built-in queries are vectorised.
+    """
+
+    def apply(rows: np.ndarray) -> np.ndarray:
+        flat = rows.reshape(-1, rows.shape[-1])
+        out = np.fromiter((func(row) for row in flat), dtype=float, count=flat.shape[0])
+        return out.reshape(rows.shape[:-1])
+
+    return apply
+
+
+def get_query(query: str | Query | Callable) -> Query:
+    """Turn a name, a ``Query`` or a callable into a ``Query``."""
+    if isinstance(query, Query):
+        return query
+    if isinstance(query, str):
+        if query in _BUILT_IN:
+            return Query(query, _BUILT_IN[query])
+        if query.startswith("percentile_"):
+            return percentile(query.removeprefix("percentile_"))
+        raise ValueError(
+            f"unknown query {query!r}; known queries: {', '.join(QUERY_NAMES)}, or pass a callable"
+        )
+    if callable(query):
+        return Query(getattr(query, "__name__", "custom"), _row_by_row(query))
+    raise ValueError(
+        f"query must be a name ({', '.join(QUERY_NAMES)}) or a callable; got {query!r}"
+    )

@@ -1,0 +1,151 @@
+"""Empirical global L1 sensitivity of a query over a public universe.
+
+Lee & Clifton's adversary knows the universe (every record that could be in the release),
+so the sensitivity can be computed exactly by enumerating data sets drawn from it:
+
+* **unbounded** DP (neighbours add or remove records): Δf = max |f(A) − f(B)| over every
+  size-``n`` sub-multiset A of the universe and every B obtained from A by removing up to
+  ``k`` of its records or adding up to ``k`` records of the universe not in A;
+* **bounded** DP (neighbours change records): max |f(A) − f(B)| over A, B of size ``n``
+  that differ in up to ``k`` records.
+
+Sub-multisets are taken by position, so repeated values in the universe are distinct
+records. Empty data sets (removing every record) are skipped: no query is defined on them.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from ._validation import check_int_range, check_universe
+from .queries import Query, get_query
+
+__all__ = [
+    "MAX_DATASETS",
+    "bounded_sensitivity",
+    "combination_indices",
+    "unbounded_sensitivity",
+]
+
+#: Largest number of data sets an enumeration may evaluate (a few million keeps the
+#: memory under a few hundred MB and the time under a few seconds for vectorised queries).
+MAX_DATASETS = 5_000_000
+# data sets evaluated per chunk: bounds the memory whatever the universe
+_CHUNK_ELEMENTS = 4_000_000
+
+
+def combination_indices(n_items: int, size: int) -> np.ndarray:
+    """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order, shape (C, size)."""
+    from itertools import chain, combinations
+
+    count = comb(n_items, size)
+    flat = np.fromiter(
+        chain.from_iterable(combinations(range(n_items), size)), dtype=np.intp, count=count * size
+    )
+    return flat.reshape(count, size)
+
+
+def _complements(indices: np.ndarray, n_items: int) -> np.ndarray:
+    """For each row of positions, the positions not in it (sorted), shape (W, n_items − size)."""
+    mask = np.ones((indices.shape[0], n_items), dtype=bool)
+    np.put_along_axis(mask, indices, False, axis=1)
+    return np.nonzero(mask)[1].reshape(indices.shape[0], n_items - indices.shape[1])
+
+
+def _refuse_if_too_many(count: int, what: str) -> None:
+    if count > MAX_DATASETS:
+        raise ValueError(
+            f"{what} would evaluate {count:,} data sets, more than the limit MAX_DATASETS = "
+            f"{MAX_DATASETS:,}; use a smaller universe or release size"
+        )
+
+
+def _validated(universe, size, query, k) -> tuple[np.ndarray, int, Query, int]:
+    values = check_universe(universe)
+    size = check_int_range("size", size, 1, values.size)
+    return values, size, get_query(query), k
+
+
+def _chunks(n_worlds: int, per_world: int):
+    step = max(1, _CHUNK_ELEMENTS // max(per_world, 1))
+    for start in range(0, n_worlds, step):
+        yield slice(start, min(start + step, n_worlds))
+
+
+def unbounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
+    """Δf under unbounded DP: add or remove up to ``k`` records (see the module docstring)."""
+    values, size, query, k = _validated(universe, size, query, k)
+    n_items = values.size
+    k_max = max(size - 1, n_items - size)
+    if k_max < 1:
+        raise ValueError(
+            f"size={size} with a universe of {n_items} record(s) has no unbounded neighbours "
+            "(removing would leave an empty data set and nothing is left to add)"
+        )
+    k = check_int_range("k (Hamming distance)", k, 1, k_max)
+    n_worlds = comb(n_items, size)
+    removals = [comb(size, j) for j in range(1, k + 1) if j < size]
+    additions = [comb(n_items - size, j) for j in range(1, k + 1) if j <= n_items - size]
+    _refuse_if_too_many(n_worlds * (1 + sum(removals) + sum(additions)), "unbounded_sensitivity")
+
+    worlds = combination_indices(n_items, size)
+    best = 0.0
+    for part in _chunks(n_worlds, (sum(removals) + sum(additions) + 1) * (size + k)):
+        a_idx = worlds[part]
+        a_vals = values[a_idx]  # (w, n)
+        f_a = query(a_vals)
+        for j in range(1, k + 1):
+            if j < size:  # remove j records: keep size − j of them
+                keep = combination_indices(size, size - j)  # (C, n − j)
+                f_b = query(a_vals[:, keep])  # (w, C)
+                best = max(best, float(np.max(np.abs(f_b - f_a[:, None]))))
+            if j <= n_items - size:  # add j records the world does not hold
+                outside = values[_complements(a_idx, n_items)]  # (w, N − n)
+                pick = combination_indices(n_items - size, j)  # (C, j)
+                added = outside[:, pick]  # (w, C, j)
+                base = np.broadcast_to(a_vals[:, None, :], (*added.shape[:2], size))
+                f_b = query(np.concatenate([base, added], axis=-1))
+                best = max(best, float(np.max(np.abs(f_b - f_a[:, None]))))
+    return best
+
+
+def bounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
+    """Sensitivity under bounded DP: change up to ``k`` of the ``size`` records."""
+    values, size, query, k = _validated(universe, size, query, k)
+    n_items = values.size
+    k_max = min(size, n_items - size)
+    if k_max < 1:
+        raise ValueError(
+            f"size={size} equals the universe's {n_items} records: every bounded neighbour "
+            "would need a record that is not there"
+        )
+    k = check_int_range("k (Hamming distance)", k, 1, k_max)
+    n_worlds = comb(n_items, size)
+    per_world = sum(comb(size, j) * comb(n_items - size, j) for j in range(1, k + 1))
+    _refuse_if_too_many(n_worlds * (1 + per_world), "bounded_sensitivity")
+
+    worlds = combination_indices(n_items, size)
+    best = 0.0
+    for part in _chunks(n_worlds, (per_world + 1) * size):
+        a_idx = worlds[part]
+        a_vals = values[a_idx]
+        f_a = query(a_vals)
+        outside = values[_complements(a_idx, n_items)]
+        for j in range(1, k + 1):
+            keep = combination_indices(size, size - j)  # (Cr, n − j)
+            pick = combination_indices(n_items - size, j)  # (Ca, j)
+            kept = a_vals[:, keep]  # (w, Cr, n − j)
+            added = outside[:, pick]  # (w, Ca, j)
+            shape = (a_vals.shape[0], keep.shape[0], pick.shape[0])
+            b_vals = np.concatenate(
+                [
+                    np.broadcast_to(kept[:, :, None, :], (*shape, size - j)),
+                    np.broadcast_to(added[:, None, :, :], (*shape, j)),
+                ],
+                axis=-1,
+            )
+            f_b = query(b_vals)
+            best = max(best, float(np.max(np.abs(f_b - f_a[:, None, None]))))
+    return best
