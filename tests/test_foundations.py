@@ -1,0 +1,428 @@
+"""Tests of helpers.foundations: the sources' numbers, hand-computed values, properties."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers import foundations as F
+from helpers.mechanisms import laplace_pdf
+
+finite = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False)
+eps_st = st.floats(min_value=0.01, max_value=10.0)
+
+
+# --- neighbouring data sets and sensitivity ---------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["bounded", "unbounded"])
+@pytest.mark.parametrize("n", [2, 18, 150])
+def test_bits_sensitivity(kind, n):
+    assert F.bits_query_sensitivity(n, "sum", kind) == pytest.approx(1.0)
+    # the survey's Δ = 1/n for the mean
+    assert F.bits_query_sensitivity(n, "mean", kind) == pytest.approx(1.0 / n)
+
+
+def test_bits_sensitivity_bad_input():
+    with pytest.raises(ValueError, match="query"):
+        F.bits_query_sensitivity(5, "median")
+    with pytest.raises(ValueError, match="kind"):
+        F.bits_query_sensitivity(5, "sum", "swap")
+    with pytest.raises(ValueError, match="n must be an integer"):
+        F.bits_query_sensitivity(0)
+
+
+# --- Laplace ratio ----------------------------------------------------------------------------
+
+
+def test_survey_laplace_example_ratio():
+    ex = F.SURVEY_LAPLACE_EXAMPLE
+    eps = 0.7
+    z = np.linspace(-50, 80, 2601)
+    r = F.laplace_ratio(z, ex["y1"], ex["y2"], eps, ex["sensitivity"])
+    # = e^ε left of [y1, y2], e^{-ε} right of it, in between inside the band
+    assert np.allclose(r[z <= ex["y1"]], math.exp(eps))
+    assert np.allclose(r[z >= ex["y2"]], math.exp(-eps))
+    inside = (z > ex["y1"]) & (z < ex["y2"])
+    assert np.all((r[inside] < math.exp(eps)) & (r[inside] > math.exp(-eps)))
+    # agrees with the quotient of the densities from helpers.mechanisms
+    b = ex["sensitivity"] / eps
+    direct = laplace_pdf(z, ex["y1"], b) / laplace_pdf(z, ex["y2"], b)
+    assert np.allclose(r, direct)
+
+
+@given(z=finite, y1=finite, shift=st.floats(-1, 1), eps=eps_st, delta=st.floats(0.01, 100))
+def test_laplace_log_ratio_within_epsilon(z, y1, shift, eps, delta):
+    y2 = y1 + shift * delta  # neighbouring outputs: |y1 - y2| <= Δ
+    lr = F.laplace_log_ratio(z, y1, y2, eps, delta)
+    assert abs(lr) <= eps * (1 + 1e-9) + 1e-12
+
+
+def test_laplace_ratio_finite_far_in_tail():
+    assert F.laplace_ratio(1e6, 0, 1, 1.0) == pytest.approx(math.exp(-1))
+    assert F.laplace_ratio(-1e6, 0, 1, 1.0) == pytest.approx(math.e)
+
+
+def test_laplace_ratio_bad_input():
+    with pytest.raises(ValueError, match="epsilon"):
+        F.laplace_ratio(0, 0, 1, -1.0)
+    with pytest.raises(ValueError, match="z must be finite"):
+        F.laplace_ratio(float("nan"), 0, 1, 1.0)
+
+
+# --- mean of bits -------------------------------------------------------------------------------
+
+
+def test_mean_of_bits_scale_and_variance():
+    assert F.mean_of_bits_scale(150, 1.0) == pytest.approx(1 / 150)
+    # Var Laplace(b) = 2b²: 2/(ε²n²), NOT the survey's printed 1/(ε²n²)
+    for n, eps in [(10, 1.0), (150, 0.5), (1000, 2.0)]:
+        assert F.mean_of_bits_variance(n, eps) == pytest.approx(2 / (eps**2 * n**2))
+        assert F.mean_of_bits_variance(n, eps) != pytest.approx(1 / (eps**2 * n**2))
+
+
+def test_mean_of_bits_release_unbiased_and_variance_seeded():
+    x = np.r_[np.ones(60), np.zeros(90)]  # n = 150, p = 0.4
+    eps = 1.0
+    draws = F.mean_of_bits_release(x, eps, size=200_000, rng=7)
+    var = F.mean_of_bits_variance(150, eps)
+    se = math.sqrt(var / draws.size)
+    assert abs(draws.mean() - 0.4) < 5 * se
+    # the empirical variance sits at 2/(ε²n²), far from 1/(ε²n²)
+    assert draws.var() == pytest.approx(var, rel=0.02)
+    assert abs(draws.var() - 1 / (eps * 150) ** 2) > 0.3 * var
+
+
+def test_laplace_tail_vs_chebyshev():
+    b = 0.1
+    t = np.array([0.05, 0.1, 0.3, 1.0])
+    exact = F.laplace_tail_probability(t, b)
+    assert np.allclose(exact, np.exp(-t / b))
+    cheb = F.chebyshev_bound(2 * b * b, t)
+    assert np.all(exact <= cheb + 1e-15)
+    # the exact tail at t = kb is e^{-k}: for k = 3, 0.0498 vs Chebyshev 2/9
+    assert round(float(F.laplace_tail_probability(3 * b, b)), 4) == 0.0498
+    assert float(F.chebyshev_bound(2 * b * b, 3 * b)) == pytest.approx(2 / 9)
+    samples = np.random.default_rng(3).laplace(0, b, 100_000)
+    emp = (np.abs(samples)[:, None] >= t).mean(axis=0)
+    assert np.allclose(emp, exact, atol=0.005)
+
+
+def test_mean_of_bits_bad_input():
+    with pytest.raises(ValueError, match="only 0s and 1s"):
+        F.mean_of_bits_release([0, 2], 1.0, rng=1)
+    with pytest.raises(ValueError, match="epsilon"):
+        F.mean_of_bits_variance(10, 0.0)
+    with pytest.raises(ValueError, match="t must be >= 0"):
+        F.laplace_tail_probability(-1, 1.0)
+    with pytest.raises(ValueError, match="rng"):
+        F.mean_of_bits_release([0, 1], 1.0, rng=None)
+
+
+# --- randomised response --------------------------------------------------------------------
+
+
+def test_notes_example_estimate_is_one_half():
+    ex = F.NOTES_RR_EXAMPLE
+    assert F.rr_estimate(ex["ones"], ex["n"], ex["alpha"]) == pytest.approx(0.5)
+
+
+def test_rr_epsilon_from_alpha():
+    # P(y=1|x=1) = (1+α)/2, P(y=1|x=0) = (1-α)/2; α = 1/2 gives ε = ln 3
+    assert F.rr_epsilon(0.5) == pytest.approx(math.log(3))
+    assert round(float(F.rr_epsilon(0.5)), 4) == 1.0986
+    assert F.rr_epsilon(0.0) == 0.0
+    for a in [0.1, 0.5, 0.9]:
+        d1, d0 = F.rr_output_distribution(a, 1), F.rr_output_distribution(a, 0)
+        assert F.discrete_max_log_ratio(d1, d0) == pytest.approx(F.rr_epsilon(a))
+
+
+@given(eps=st.floats(0.0, 20.0))
+def test_rr_alpha_epsilon_roundtrip(eps):
+    a = F.rr_alpha_for_epsilon(eps)
+    if a < 1:
+        assert F.rr_epsilon(a) == pytest.approx(eps, abs=1e-6)
+
+
+@given(alpha=st.floats(0.0, 1.0), x=st.sampled_from([0, 1]))
+def test_rr_output_distribution_sums_to_one(alpha, x):
+    d = F.rr_output_distribution(alpha, x)
+    assert d.sum() == pytest.approx(1.0)
+    assert d[x] == pytest.approx((1 + alpha) / 2)
+
+
+@pytest.mark.parametrize("alpha", [0.25, 0.5, 0.9])
+@pytest.mark.parametrize("p", [0.1, 0.5])
+def test_rr_estimator_unbiased_and_variance(alpha, p):
+    n, reps = 200, 40_000
+    est = F.rr_simulate_estimates(p, n, alpha, reps, rng=11)
+    var = F.rr_variance(alpha, n, p)
+    assert abs(est.mean() - p) < 5 * math.sqrt(var / reps)
+    assert est.var() == pytest.approx(var, rel=0.05)
+    assert est.var() <= F.rr_variance_bound_tight(alpha, n) * 1.05
+    assert est.var() <= F.rr_variance_bound(alpha, n)
+
+
+def test_rr_fixed_data_variance():
+    est = F.rr_simulate_estimates(0.5, 18, 0.5, 100_000, rng=5, fixed_data=True)
+    var = F.rr_variance_given_data(0.5, 18)
+    assert var == pytest.approx((1 - 0.25) / (4 * 0.25 * 18))
+    assert abs(est.mean() - 0.5) < 5 * math.sqrt(var / est.size)
+    assert est.var() == pytest.approx(var, rel=0.03)
+
+
+def test_rr_per_person_sampler_matches_distribution():
+    x = np.r_[np.ones(9), np.zeros(9)].astype(int)
+    y = F.randomised_response(np.tile(x, (20_000, 1)), 0.5, rng=2)
+    # P(y=1 | x=1) = 3/4, P(y=1 | x=0) = 1/4
+    assert y[:, :9].mean() == pytest.approx(0.75, abs=0.005)
+    assert y[:, 9:].mean() == pytest.approx(0.25, abs=0.005)
+    p_hat = F.rr_estimate(y.sum(axis=1), 18, 0.5)
+    assert abs(p_hat.mean() - 0.5) < 0.005
+
+
+@given(alpha=st.floats(0.01, 1.0), n=st.integers(1, 10_000), p=st.floats(0.0, 1.0))
+def test_rr_variance_below_bounds(alpha, n, p):
+    v = F.rr_variance(alpha, n, p)
+    assert 0 <= v <= F.rr_variance_bound_tight(alpha, n) * (1 + 1e-12)
+    assert F.rr_variance_bound_tight(alpha, n) == pytest.approx(F.rr_variance_bound(alpha, n) / 4)
+
+
+def test_rr_bad_input():
+    with pytest.raises(ValueError, match=r"alpha must lie in \[0, 1\)"):
+        F.rr_epsilon(1.0)
+    with pytest.raises(ValueError, match=r"alpha must lie in \(0, 1\]"):
+        F.rr_estimate(9, 18, 0.0)
+    with pytest.raises(ValueError, match=r"y_sum must lie in 0\.\.n"):
+        F.rr_estimate(19, 18, 0.5)
+    with pytest.raises(ValueError, match="reps"):
+        F.rr_simulate_estimates(0.5, 18, 0.5, 0, rng=1)
+    with pytest.raises(ValueError, match="p must lie in"):
+        F.rr_variance(0.5, 10, 1.5)
+    with pytest.raises(ValueError, match="x must"):
+        F.randomised_response([0, 3], 0.5, rng=1)
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+
+def test_post_processing_never_increases_epsilon():
+    d1, d0 = F.rr_output_distribution(0.5, 1), F.rr_output_distribution(0.5, 0)
+    rng = np.random.default_rng(0)
+    G = rng.dirichlet(np.ones(5), size=2)  # random kernels {0,1} -> 5 outputs
+    before = F.discrete_max_log_ratio(d1, d0)
+    after = F.discrete_max_log_ratio(F.post_process(d1, G), F.post_process(d0, G))
+    assert after <= before + 1e-12
+    # a deterministic relabelling keeps it exactly
+    flip = np.array([[0.0, 1.0], [1.0, 0.0]])
+    assert F.discrete_max_log_ratio(F.post_process(d1, flip), F.post_process(d0, flip)) == (
+        pytest.approx(before)
+    )
+
+
+def test_group_privacy_and_composition():
+    assert F.group_privacy_epsilon(0.5, 3) == pytest.approx(1.5)
+    # Laplace(1/ε) on counts that differ by k: the worst log ratio is exactly kε
+    for k in [1, 2, 5]:
+        z = np.linspace(-20, 20, 4001)
+        worst = np.max(np.abs(F.laplace_log_ratio(z, 0, k, 0.5, 1.0)))
+        assert worst == pytest.approx(F.group_privacy_epsilon(0.5, k))
+    # two randomised responses of the same bit: the joint law's ε is ε₁ + ε₂
+    a1, a2 = 0.5, 0.3
+    j1 = np.outer(F.rr_output_distribution(a1, 1), F.rr_output_distribution(a2, 1)).ravel()
+    j0 = np.outer(F.rr_output_distribution(a1, 0), F.rr_output_distribution(a2, 0)).ravel()
+    total = F.sequential_composition_epsilon([F.rr_epsilon(a1), F.rr_epsilon(a2)])
+    assert F.discrete_max_log_ratio(j1, j0) == pytest.approx(total)
+
+
+def test_property_bad_input():
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        F.group_privacy_epsilon(1.0, 1.5)
+    with pytest.raises(ValueError, match="epsilons"):
+        F.sequential_composition_epsilon([1.0, -1.0])
+    with pytest.raises(ValueError, match="P must sum to 1"):
+        F.discrete_max_log_ratio([0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(ValueError, match="G must be a 2-D kernel"):
+        F.post_process([0.5, 0.5], np.ones((3, 2)) / 2)
+    assert F.discrete_max_log_ratio([1.0, 0.0], [0.5, 0.5]) == math.inf
+
+
+# --- hypothesis testing ---------------------------------------------------------------------------
+
+
+@given(p=st.floats(0, 1), eps=st.floats(0, 5))
+def test_min_q_boundary_is_feasible(p, eps):
+    q = F.hypothesis_min_q(p, eps)
+    assert 0 <= q <= 1
+    assert F.hypothesis_feasible(p, q, eps, tol=1e-9)
+    if q > 1e-6:
+        assert not F.hypothesis_feasible(p, q - 1e-6, eps)
+
+
+@given(t=st.floats(-30, 30), eps=st.floats(0.01, 5), delta=st.floats(0.1, 10))
+def test_laplace_threshold_test_inside_region(t, eps, delta):
+    p, q = F.laplace_threshold_test(t * delta, eps, delta)
+    assert F.hypothesis_feasible(p, q, eps, tol=1e-9)
+
+
+def test_laplace_threshold_test_values():
+    eps = 1.0
+    p, q = F.laplace_threshold_test(np.array([0.0, 0.5, 1.0]), eps, 1.0)
+    assert np.allclose(p, [0.5, 0.5 * math.exp(-0.5), 0.5 * math.exp(-1)])
+    assert np.allclose(q, p[::-1])
+    # at t = y0 the pair touches the boundary p + e^ε q = 1
+    assert p[0] + math.e * q[0] == pytest.approx(1.0)
+
+
+def test_hypothesis_bad_input():
+    with pytest.raises(ValueError, match="p must lie in"):
+        F.hypothesis_min_q(1.2, 1.0)
+    with pytest.raises(ValueError, match="epsilon must be >= 0"):
+        F.hypothesis_min_q(0.2, -1.0)
+
+
+# --- exponential mechanism -----------------------------------------------------------------------
+
+
+def test_survey_auction_revenues():
+    rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
+    # survey: $1 -> $3, $1.01 -> $1.01, $3.01 -> $3.01, $3.02 -> $0
+    assert np.round(rev, 2).tolist() == [3.0, 1.01, 3.01, 0.0]
+    assert F.auction_revenue_sensitivity(F.SURVEY_AUCTION_PRICES) == 3.02
+
+
+def test_survey_auction_probabilities():
+    rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
+    delta = F.auction_revenue_sensitivity(F.SURVEY_AUCTION_PRICES)
+    eps = 1.0
+    probs = F.exponential_mechanism_probabilities(rev, eps, delta)
+    by_hand = np.exp(eps * rev / (2 * delta))
+    assert np.allclose(probs, by_hand / by_hand.sum())
+    assert np.round(probs, 3).tolist() == [0.300, 0.216, 0.301, 0.183]
+    assert round(float(F.expected_score(rev, eps, delta)), 3) == 2.025
+    # ε -> 0: uniform; large ε: mass on the best price $3.01
+    assert np.allclose(F.exponential_mechanism_probabilities(rev, 0.0, delta), 0.25)
+    assert F.exponential_mechanism_probabilities(rev, 5000.0, delta)[2] > 0.99
+
+
+def test_exponential_mechanism_vectorised_over_epsilon():
+    rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
+    grid = np.array([0.1, 1.0, 10.0])
+    table = F.exponential_mechanism_probabilities(rev, grid, 3.02)
+    assert table.shape == (3, 4)
+    for row, e in zip(table, grid, strict=True):
+        assert np.allclose(row, F.exponential_mechanism_probabilities(rev, e, 3.02))
+
+
+scores_st = st.lists(st.floats(-100, 100), min_size=1, max_size=8)
+
+
+@given(scores=scores_st, eps=st.floats(0, 20), delta=st.floats(0.1, 10), data=st.data())
+def test_exponential_mechanism_sums_to_one_and_ratio(scores, eps, delta, data):
+    s = np.array(scores)
+    shifts = data.draw(st.lists(st.floats(-1, 1), min_size=s.size, max_size=s.size))
+    s2 = s + np.array(shifts) * delta  # a neighbour: every score moves by at most Δ
+    p1 = F.exponential_mechanism_probabilities(s, eps, delta)
+    assert F.exponential_mechanism_probabilities(s2, eps, delta).sum() == pytest.approx(1.0)
+    assert p1.sum() == pytest.approx(1.0)
+    assert np.all(p1 >= 0)
+    lp1 = F.exponential_mechanism_log_probabilities(s, eps, delta)
+    lp2 = F.exponential_mechanism_log_probabilities(s2, eps, delta)
+    assert np.allclose(np.exp(lp1), p1)
+    lr = np.abs(lp1 - lp2)
+    assert np.all(lr <= eps * (1 + 1e-9) + 1e-9)
+
+
+def test_exponential_mechanism_no_overflow():
+    p = F.exponential_mechanism_probabilities([1e6, 0.0], 1e3, 1.0)
+    assert np.all(np.isfinite(p)) and p[0] == pytest.approx(1.0)
+
+
+def test_exponential_mechanism_sample_seeded():
+    rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
+    draws = F.exponential_mechanism_sample(rev, 1.0, 3.02, size=100_000, rng=4)
+    freq = np.bincount(draws, minlength=4) / draws.size
+    assert np.allclose(freq, F.exponential_mechanism_probabilities(rev, 1.0, 3.02), atol=0.005)
+
+
+def test_auction_neighbour_ratio():
+    # change the third bidder's valuation (a neighbouring data set): ratios stay within e^ε
+    prices = np.array(F.SURVEY_AUCTION_PRICES)
+    delta = F.auction_revenue_sensitivity(prices)
+    base = F.auction_revenue(prices, F.SURVEY_AUCTION_BIDS)
+    for v in [0.0, 1.0, 1.005, 3.02, 10.0]:
+        nb = F.auction_revenue(prices, [1.0, 1.0, v])
+        assert np.all(np.abs(base - nb) <= delta)
+        p, q = (F.exponential_mechanism_probabilities(s, 0.8, delta) for s in (base, nb))
+        assert np.all(np.abs(np.log(p / q)) <= 0.8 + 1e-12)
+
+
+def test_exponential_bad_input():
+    with pytest.raises(ValueError, match="epsilon must be >= 0"):
+        F.exponential_mechanism_probabilities([1, 2], -0.1)
+    with pytest.raises(ValueError, match="sensitivity must be > 0"):
+        F.exponential_mechanism_probabilities([1, 2], 1.0, 0.0)
+    with pytest.raises(ValueError, match="scores must be finite"):
+        F.exponential_mechanism_probabilities([1, float("nan")], 1.0)
+    with pytest.raises(ValueError, match="prices"):
+        F.auction_revenue([], [1.0])
+
+
+# --- ε-closeness ------------------------------------------------------------------------------------
+
+
+def test_closeness_example_by_hand():
+    ex = F.CLOSENESS_EXAMPLE
+    labels, cats, p_l, p_q = F.class_distributions(ex["classes"], ex["sensitive"])
+    assert labels.tolist() == ["C1", "C2", "C3"]
+    assert cats.tolist() == ["Linux", "Windows", "macOS"]
+    assert np.allclose(p_q, [3 / 12, 7 / 12, 2 / 12])
+    assert np.allclose(p_l, [[1 / 2, 1 / 4, 1 / 4], [1 / 4, 1 / 2, 1 / 4], [0, 1, 0]])
+    # variational distance, by hand: ½(1/4 + 1/3 + 1/12) = 1/3, ½(0 + 1/12 + 1/12) = 1/12,
+    # ½(1/4 + 5/12 + 1/6) = 5/12
+    assert np.allclose(F.variational_distance(p_l, p_q), [1 / 3, 1 / 12, 5 / 12])
+    assert np.allclose(F.l1_distance(p_l, p_q), [2 / 3, 1 / 6, 5 / 6])
+    assert np.allclose(
+        F.l2_distance(p_l, p_q),
+        np.sqrt([1 / 16 + 1 / 9 + 1 / 144, 2 / 144, 1 / 16 + 25 / 144 + 1 / 36]),
+    )
+    kl = [
+        0.5 * math.log(2) + 0.25 * math.log(3 / 7) + 0.25 * math.log(3 / 2),
+        0.25 * math.log(1) + 0.5 * math.log(6 / 7) + 0.25 * math.log(3 / 2),
+        math.log(12 / 7),
+    ]
+    assert np.allclose(F.kl_divergence(p_l, p_q), kl)
+    assert round(float(F.kl_divergence(p_l, p_q)[2]), 4) == 0.5390
+
+
+@given(st.lists(st.floats(0.01, 1), min_size=2, max_size=6), st.data())
+def test_distances_properties(a, data):
+    p = np.array(a) / np.sum(a)
+    b = data.draw(st.lists(st.floats(0.01, 1), min_size=len(a), max_size=len(a)))
+    q = np.array(b) / np.sum(b)
+    vd = F.variational_distance(p, q)
+    assert 0 <= vd <= 1
+    assert F.kl_divergence(p, q) >= -1e-12
+    assert F.kl_divergence(p, p) == pytest.approx(0, abs=1e-12)
+    # Pinsker: VD ≤ √(KL/2)
+    assert vd <= math.sqrt(max(F.kl_divergence(p, q), 0) / 2) + 1e-9
+
+
+def test_kl_infinite_not_nan():
+    assert F.kl_divergence([0.5, 0.5], [1.0, 0.0]) == math.inf
+    assert F.kl_divergence([1.0, 0.0], [0.5, 0.5]) == pytest.approx(math.log(2))
+
+
+def test_closeness_bad_input():
+    with pytest.raises(ValueError, match="p_l must sum to 1"):
+        F.variational_distance([0.5, 0.6], [0.5, 0.5])
+    with pytest.raises(ValueError, match="same categories"):
+        F.kl_divergence([0.5, 0.5], [0.2, 0.3, 0.5])
+    with pytest.raises(ValueError, match="equal length"):
+        F.class_distributions(["a", "b"], ["x"])
+    with pytest.raises(ValueError, match="p_q must be >= 0"):
+        F.l2_distance([1.0, 0.0], [1.5, -0.5])
