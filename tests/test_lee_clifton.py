@@ -1,0 +1,303 @@
+"""Lee & Clifton (2011): the published numbers, properties of the bounds, bad input."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from helpers import lee_clifton as lc
+from helpers.datasets import school, school_release
+from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
+
+SCHOOL = school()
+YEAR = SCHOOL["school_year"].tolist()  # [1, 2, 3, 4]
+ABSENCE = SCHOOL["absence_days"].tolist()  # [1, 2, 3, 10]
+N = 3  # the release holds three students
+
+
+def close(value, published, places=4):
+    """Equal at the precision the source printed ``published``."""
+    return round(float(value), places) == published
+
+
+# --- the school example ----------------------------------------------------------------
+
+
+def test_world_one_is_the_release_without_terry():
+    worlds = lc.possible_worlds(ABSENCE, N)
+    assert worlds.shape == (4, 3)
+    assert worlds[0].tolist() == school_release()["absence_days"].tolist()
+    assert "Terry" not in school_release()["name"].tolist()
+
+
+@pytest.mark.parametrize(
+    ("column", "published"),
+    [
+        ("absence_days", [0.6180, 0.1582, 0.1250, 0.0988]),
+        ("school_year", [0.3390, 0.4003, 0.1799, 0.0808]),
+    ],
+)
+def test_published_posterior_at_output_2_20131_and_epsilon_2(column, published):
+    post = lc.posterior(SCHOOL[column], N, "mean", 2.20131, 2)
+    assert [round(p, 4) for p in post] == published
+
+
+def test_paper_typo_numerator_is_0_3062():
+    # Sec. 4.4: the numerator of world 1's posterior for absence_days is the Laplace density
+    # of the output under world 1 (b = Δf/ε; the uniform prior cancels in the ratio).
+    delta_f = unbounded_sensitivity(ABSENCE, N, "mean")
+    b = delta_f / 2
+    density = np.exp(-abs(2.20131 - 2.0) / b) / (2 * b)
+    assert round(float(density), 4) == 0.3062  # the paper prints 0.3602
+
+
+def test_confidence_is_posterior_minus_prior_not_the_reverse():
+    year = lc.confidence(YEAR, N, "mean", 2.20131, 2)
+    absence = lc.confidence(ABSENCE, N, "mean", 2.20131, 2)
+    assert close(year, 0.1503) and close(absence, 0.3680)
+    # the source printed max(prior − posterior) = 1/4 − min posterior: 0.1692 / 0.1512
+    post = lc.posterior(YEAR, N, "mean", 2.20131, 2)
+    assert close(np.max(0.25 - post), 0.1692)
+
+
+@pytest.mark.parametrize(
+    ("universe", "eps_ub", "tight_05", "eps_bs", "ub_2"),
+    [(YEAR, 0.3379, 0.3292, 0.5251, 0.7861), (ABSENCE, 0.3829, 0.3477, 0.4317, 0.7348)],
+    ids=["school_year", "absence_days"],
+)
+def test_published_bounds_and_epsilons_for_the_mean(universe, eps_ub, tight_05, eps_bs, ub_2):
+    assert close(lc.epsilon_upper_bound(universe, N, "mean", 1 / 3), eps_ub)
+    assert close(lc.tight_bound(universe, N, "mean", 0.5), tight_05)
+    assert close(lc.binary_search_epsilon(universe, N, "mean", 1 / 3), eps_bs)
+    assert close(lc.upper_bound(universe, N, "mean", 2), ub_2)
+
+
+def test_source_printed_full_precision_values():
+    # the replication printed these to 16 digits; ours agree to the search tolerance
+    assert lc.epsilon_upper_bound(YEAR, N, "mean", 1 / 3) == pytest.approx(
+        0.3378875900901369, abs=1e-12
+    )
+    assert lc.tight_bound(YEAR, N, "mean", 0.5) == pytest.approx(0.3291788293012836, abs=1e-12)
+    assert lc.tight_bound(ABSENCE, N, "mean", 0.5) == pytest.approx(0.3476971459619019, abs=1e-12)
+    # its binary search stopped at a coarser tolerance (≈1e-6)
+    assert lc.binary_search_epsilon(YEAR, N, "mean", 1 / 3) == pytest.approx(
+        0.525149770057615, abs=2e-7
+    )
+    assert lc.binary_search_epsilon(ABSENCE, N, "mean", 1 / 3) == pytest.approx(
+        0.43171996782769506, abs=2e-7
+    )
+
+
+def test_sensitivities_of_the_school_example():
+    assert unbounded_sensitivity(YEAR, N, "mean") == pytest.approx(5 / 6)
+    assert unbounded_sensitivity(ABSENCE, N, "mean") == pytest.approx(17 / 6)
+    # bounded: swap Chris (1) for Terry (10) moves the mean by 9/3; here it equals Δv
+    assert bounded_sensitivity(ABSENCE, N, "mean") == pytest.approx(3.0)
+    assert bounded_sensitivity(YEAR, N, "mean") == pytest.approx(1.0)
+    assert lc.delta_v(ABSENCE, N, "mean") == pytest.approx(3.0)
+    assert lc.delta_v(YEAR, N, "mean") == pytest.approx(1.0)
+
+
+def test_median_section_6():
+    # ε upper bound 4·ln(3/2) ≈ 1.6219 (Δf = 4, Δv = 1)
+    assert close(lc.epsilon_upper_bound(ABSENCE, N, "median", 1 / 3), 1.6219)
+    assert lc.epsilon_upper_bound(ABSENCE, N, "median", 1 / 3) == pytest.approx(4 * math.log(1.5))
+    # tight-bound ε is 4·ln 2 = 2.7726; the paper's "≈ 2.776" is a misprint
+    eps = lc.binary_search_epsilon(ABSENCE, N, "median", 1 / 3)
+    assert eps == pytest.approx(4 * math.log(2), abs=1e-8)
+    assert round(eps, 3) == 2.773 and round(eps, 3) != 2.776
+
+
+def test_median_risk_at_the_limit_is_never_exceeded():
+    # medians 2, 2, 3, 3: two worlds always look alike, so the bound tends to 1/2
+    assert lc.limit_of_tight_bound(ABSENCE, N, "median") == 0.5
+    assert lc.binary_search_epsilon(ABSENCE, N, "median", 0.5) == math.inf
+    assert lc.tight_bound(ABSENCE, N, "median", 1e6) <= 0.5
+
+
+def test_count_query_reveals_nothing_about_which_world():
+    assert lc.epsilon_upper_bound(ABSENCE, N, "count", 1 / 3) == math.inf
+    assert lc.binary_search_epsilon(ABSENCE, N, "count", 1 / 3) == math.inf
+
+
+def test_binary_search_steps_shrink_and_bracket():
+    steps = lc.binary_search_steps(YEAR, N, "mean", 1 / 3, tol=1e-6)
+    widths = [high - low for low, high in steps]
+    assert all(b == pytest.approx(a / 2) for a, b in itertools.pairwise(widths))
+    for low, high in steps[1:]:
+        assert lc.tight_bound(YEAR, N, "mean", high) > 1 / 3
+        if low > 0:
+            assert lc.tight_bound(YEAR, N, "mean", low) <= 1 / 3
+
+
+def test_vectorised_bounds_match_scalar_calls():
+    eps = np.array([0.05, 0.5, 2.0, 5.0])
+    tight = lc.tight_bound(ABSENCE, N, "mean", eps)
+    upper = lc.upper_bound(ABSENCE, N, "mean", eps)
+    assert tight.shape == upper.shape == (4,)
+    assert tight.tolist() == pytest.approx([lc.tight_bound(ABSENCE, N, "mean", e) for e in eps])
+    assert upper.tolist() == pytest.approx([lc.upper_bound(ABSENCE, N, "mean", e) for e in eps])
+
+
+def test_explicit_prior_moves_the_posterior():
+    weights = [4, 1, 1, 1]
+    p0 = lc.prior(YEAR, N, weights)
+    assert p0.tolist() == pytest.approx([4 / 7, 1 / 7, 1 / 7, 1 / 7])
+    uniform = lc.posterior(YEAR, N, "mean", 2.20131, 2)
+    informed = lc.posterior(YEAR, N, "mean", 2.20131, 2, prior=weights)
+    # Bayes: posterior ∝ prior × likelihood, so the ratio to the uniform case is ∝ the prior
+    ratio = informed / uniform
+    assert (ratio / ratio[1]).tolist() == pytest.approx([4, 1, 1, 1])
+
+
+def test_large_epsilon_does_not_underflow():
+    post = lc.posterior(ABSENCE, N, "mean", 2.0, 5000)
+    assert np.all(np.isfinite(post)) and post[0] == pytest.approx(1.0)
+    assert np.isfinite(lc.tight_bound(ABSENCE, N, "mean", 1e6))
+
+
+# --- properties ------------------------------------------------------------------------
+
+universes = st.lists(st.integers(-20, 20), min_size=2, max_size=7)
+
+
+def _pairwise_tight_bound(f, eps, delta_f):
+    """Eq. (3) written as the plain double sum (the reference the fast path must match)."""
+    f = np.asarray(f, dtype=float)
+    sums = np.exp(-eps * np.abs(f[:, None] - f[None, :]) / delta_f).sum(axis=1)
+    return 1 / sums.min()
+
+
+@given(universes, st.data(), st.floats(0.01, 20))
+def test_tight_bound_matches_the_pairwise_definition(universe, data, eps):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, "mean") > 0)
+    f = lc.world_values(universe, size, "mean")
+    delta_f = unbounded_sensitivity(universe, size, "mean")
+    assert lc.tight_bound(universe, size, "mean", eps) == pytest.approx(
+        _pairwise_tight_bound(f, eps, delta_f)
+    )
+
+
+@given(universes, st.data(), st.floats(-30, 30), st.floats(0.01, 10))
+def test_posterior_is_a_distribution_invariant_to_universe_order(universe, data, output, eps):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, "mean") > 0)
+    post = lc.posterior(universe, size, "mean", output, eps)
+    assert post.sum() == pytest.approx(1.0) and np.all(post >= 0)
+    perm = data.draw(st.permutations(range(len(universe))))
+    shuffled = [universe[i] for i in perm]
+    post_shuffled = lc.posterior(shuffled, size, "mean", output, eps)
+    # world (set of original positions) -> its index in each ordering
+    original = {c: i for i, c in enumerate(itertools.combinations(range(len(universe)), size))}
+    for j, c in enumerate(itertools.combinations(range(len(universe)), size)):
+        assert post_shuffled[j] == pytest.approx(
+            post[original[tuple(sorted(perm[i] for i in c))]], abs=1e-12
+        )
+
+
+@given(universes, st.data(), st.lists(st.floats(0.01, 10), min_size=2, max_size=6))
+def test_tight_bound_below_upper_bound_and_non_decreasing(universe, data, eps):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, "mean") > 0)
+    eps = np.sort(np.asarray(eps))
+    tight = lc.tight_bound(universe, size, "mean", eps)
+    upper = lc.upper_bound(universe, size, "mean", eps)
+    assert np.all(tight <= upper + 1e-12)
+    assert np.all(np.diff(tight) >= -1e-12)
+
+
+@given(universes, st.data(), st.floats(0.05, 0.95))
+def test_binary_search_is_the_largest_safe_epsilon(universe, data, risk):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, "mean") > 0)
+    n_worlds = lc.count_worlds(universe, size)
+    assume(risk > 1 / n_worlds + 1e-9)
+    eps = lc.binary_search_epsilon(universe, size, "mean", risk)
+    eps_ub = lc.epsilon_upper_bound(universe, size, "mean", risk)
+    assert eps_ub <= eps + 1e-9
+    if math.isinf(eps):
+        assert risk >= lc.limit_of_tight_bound(universe, size, "mean")
+    else:
+        assert lc.tight_bound(universe, size, "mean", eps) <= risk
+        assert lc.tight_bound(universe, size, "mean", eps + 1e-6) > risk
+
+
+@given(universes, st.data(), st.floats(0.1, 5), st.integers(0, 2**32 - 1))
+def test_monte_carlo_adversary_never_beats_the_tight_bound(universe, data, eps, seed):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    delta_f = unbounded_sensitivity(universe, size, "mean")
+    assume(delta_f > 0)
+    f = lc.world_values(universe, size, "mean")
+    true_world = data.draw(st.integers(0, len(f) - 1))
+    outputs = f[true_world] + np.random.default_rng(seed).laplace(0, delta_f / eps, 500)
+    post = lc.posterior(universe, size, "mean", outputs, eps)
+    assert post.max() <= lc.tight_bound(universe, size, "mean", eps) + 1e-12
+
+
+def test_simulated_attack_beats_the_prior_and_grows_with_epsilon():
+    low = lc.simulate_attack(ABSENCE, N, "mean", 0.1, trials=20_000, rng=1)
+    high = lc.simulate_attack(ABSENCE, N, "mean", 5.0, trials=20_000, rng=1)
+    assert 0.25 < low < high <= 1.0
+    # at ε = 5 the noise SD is √2·Δf/ε ≈ 0.8 against a gap of 2.33 to the next world
+    assert high > 0.85
+
+
+# --- bad input -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: lc.posterior(YEAR, N, "mean", 2.2, 0), r"epsilon must be > 0"),
+        (lambda: lc.posterior(YEAR, N, "mean", 2.2, -1), r"epsilon must be > 0"),
+        (lambda: lc.posterior(YEAR, N, "mean", 2.2, math.inf), r"epsilon must be finite"),
+        (lambda: lc.posterior(YEAR, N, "mean", math.nan, 1), r"output must be finite"),
+        (lambda: lc.tight_bound(YEAR, N, "mean", math.nan), r"epsilon must be finite"),
+        (
+            lambda: lc.epsilon_upper_bound(YEAR, N, "mean", 0),
+            r"risk must lie in the open interval \(0, 1\)",
+        ),
+        (
+            lambda: lc.epsilon_upper_bound(YEAR, N, "mean", 1.0),
+            r"risk must lie in the open interval",
+        ),
+        (
+            lambda: lc.binary_search_epsilon(YEAR, N, "mean", 1.5),
+            r"risk must lie in the open interval",
+        ),
+        (lambda: lc.epsilon_upper_bound(YEAR, N, "mean", 0.2), r"at or below the prior 1/W = 1/4"),
+        (lambda: lc.binary_search_epsilon(YEAR, N, "mean", 0.25), r"at or below the prior 1/W"),
+        (lambda: lc.prior(YEAR, 0), r"size must be an integer in 1\.\.4; got 0"),
+        (lambda: lc.prior(YEAR, 5), r"size must be an integer in 1\.\.4; got 5"),
+        (lambda: lc.prior([], 1), r"universe must contain at least one value"),
+        (lambda: lc.prior(["a", "b"], 1), r"universe must contain only numbers"),
+        (lambda: lc.prior("1234", 1), r"universe must be a sequence of numbers"),
+        (lambda: lc.prior([1.0, math.nan, 3.0], 1), r"universe must be finite"),
+        (lambda: lc.prior(YEAR, N, [1, 1, 1]), r"one entry per world, 4"),
+        (lambda: lc.prior(YEAR, N, [1, -1, 1, 1]), r"prior weights must be >= 0"),
+        (lambda: lc.tight_bound([5, 5, 5], 2, "mean", 1.0), r"zero sensitivity"),
+        (lambda: lc.posterior(YEAR, N, "mean", 2.2, 1, sensitivity=0), r"sensitivity must be > 0"),
+        (lambda: lc.epsilon_upper_bound(YEAR, 4, "mean", 0.5), r"one possible world"),
+        (
+            lambda: lc.posterior(YEAR, N, "mode", 2.2, 1),
+            r"unknown query 'mode'; known queries: mean, median",
+        ),
+    ],
+)
+def test_bad_input_is_a_clear_value_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_combinatorial_explosion_is_refused_with_the_count():
+    universe = list(range(60))
+    with pytest.raises(
+        ValueError, match=r"C\(60, 30\) = 118,264,581,564,861,424 possible worlds exceeds"
+    ):
+        lc.tight_bound(universe, 30, "mean", 1.0)
