@@ -1,0 +1,411 @@
+"""Kazan & Reiter (NeurIPS 2024): every published number, every closed form, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers import kazan_reiter as kr
+from helpers.mechanisms import geometric_noise_sd, geometric_prob_exact
+
+unit = st.floats(min_value=1e-6, max_value=1.0)
+r_tilde = st.floats(min_value=1.01, max_value=50.0)
+a_tilde = st.floats(min_value=0.001, max_value=0.99)
+
+
+def scalar_inclusion(a, q_tilde, r):
+    """Profile (15) written the way the paper writes it: scalars, max, an if."""
+    return lambda p, q: max(a / (p * q_tilde), r) if q == q_tilde else math.inf
+
+
+def scalar_values(a, p_tilde, r):
+    return lambda p, q: max(a / (p_tilde * q), r) if p == p_tilde else math.inf
+
+
+# --- Theorem 1, Corollary 1 ---------------------------------------------------------------
+
+
+@given(unit, unit, st.floats(min_value=0, max_value=10))
+def test_theorem1_bound_never_exceeds_corollary1(p, q, eps):
+    assert kr.relative_risk_bound(p, q, eps) <= kr.naive_bound(eps) * (1 + 1e-12)
+
+
+def test_theorem1_equals_naive_bound_only_in_the_limit():
+    # p = 1, q → 0 is where e^{2ε} is attained
+    assert kr.relative_risk_bound(1.0, 1e-12, 1.0) == pytest.approx(math.exp(2), rel=1e-9)
+    assert kr.relative_risk_bound(0.5, 0.5, 1.0) < 0.5 * math.exp(2)
+
+
+@given(unit, unit, st.floats(min_value=1.0001, max_value=1e4))
+def test_theorem2_inverts_theorem1(p, q, r):
+    eps = kr.max_epsilon(p, q, r)
+    if np.isinf(eps):
+        assert r >= 1 / (p * q) * (1 - 1e-12)
+    else:
+        assert kr.relative_risk_bound(p, q, eps) == pytest.approx(r, rel=1e-8)
+
+
+@given(
+    st.floats(min_value=0.01, max_value=0.99),
+    st.floats(min_value=0.01, max_value=0.99),
+    st.floats(min_value=1.1, max_value=20),
+)
+def test_stable_form_agrees_with_printed_eq12_where_it_is_well_conditioned(p, q, r):
+    stable, printed = kr.max_epsilon(p, q, r), kr.max_epsilon_naive(p, q, r)
+    if np.isfinite(stable):
+        assert stable == pytest.approx(printed, rel=1e-7, abs=1e-9)
+
+
+@given(unit, st.floats(min_value=1.0001, max_value=1e3))
+def test_q_equal_one_branch_comes_from_the_same_expression(p, r):
+    expected = math.log((1 - p) / (1 / r - p)) if 1 / r - p > 0 else math.inf
+    got = kr.max_epsilon(p, 1.0, r)
+    if math.isinf(expected):
+        assert math.isinf(got)
+    else:
+        assert got == pytest.approx(expected, rel=1e-10, abs=1e-12)
+        # and the 0 < q < 1 expression tends to it
+        assert kr.max_epsilon(p, 1 - 1e-12, r) == pytest.approx(expected, rel=1e-6, abs=1e-8)
+
+
+def test_printed_eq12_cancels_where_the_rewrite_does_not():
+    # q close to 1: p(1−q)c tiny, the printed denominator loses all digits
+    p, q, r = 0.3, 1 - 1e-13, 2.0
+    exact = math.log((1 - p) / (1 / r - p))
+    assert kr.max_epsilon(p, q, r) == pytest.approx(exact, abs=1e-9)
+    assert abs(kr.max_epsilon_naive(p, q, r) - exact) > 1e-4
+
+
+def test_max_epsilon_is_vectorised_and_infinite_where_unbounded():
+    p = np.array([0.1, 0.5, 1.0])
+    out = kr.max_epsilon(p, 1.0, np.array([2.0, 3.0, np.inf]))
+    assert out.shape == (3,)
+    assert np.isfinite(out[0]) and np.isinf(out[1]) and np.isinf(out[2])  # 3 ≥ 1/(0.5·1)
+    assert kr.max_epsilon(0.4, 0.7, 1.0) == 0.0
+
+
+def test_corollary2_p_equal_one():
+    q, r = 0.2, 3.0
+    assert kr.max_epsilon(1.0, q, r) == pytest.approx(0.5 * math.log((1 - q) / (1 / r - q)))
+
+
+def test_point_profile_formula():
+    # r*(0.5, 1) = r′: ε = log(r′/(2 − r′)), unbounded as r′ → 2
+    for r_prime in (1.1, 1.5, 1.9, 1.999):
+        assert kr.max_epsilon(0.5, 1.0, r_prime) == pytest.approx(
+            math.log(r_prime / (2 - r_prime)), rel=1e-12
+        )
+        assert kr.recommend_epsilon(
+            lambda p, q, rp=r_prime: rp if (p, q) == (0.5, 1.0) else math.inf, p=0.5, q=1.0
+        ) == pytest.approx(math.log(r_prime / (2 - r_prime)))
+        assert math.log(r_prime) / 2 < 0.35
+
+
+# --- Table 1 (profile (15), ã = 0.25, q̃ = 1) ---------------------------------------------
+
+TABLE1 = [  # r̃, ε, SD, P[exact] %, constant-profile baseline
+    (1.5, 0.51, 2.74, 25, 0.20),
+    (3.0, 1.30, 1.02, 57, 0.55),
+    (6.0, 2.04, 0.59, 77, 0.90),
+]
+
+
+@pytest.mark.parametrize(("r", "eps", "sd", "exact", "baseline"), TABLE1)
+def test_table1(r, eps, sd, exact, baseline):
+    closed = kr.epsilon_inclusion_profile(0.25, 1.0, r)
+    numeric = kr.recommend_epsilon(scalar_inclusion(0.25, 1.0, r), q=1.0)
+    assert abs(numeric - closed) < 1e-4
+    assert round(closed, 2) == eps
+    noise_sd, prob_exact = kr.utility(closed)
+    assert round(float(noise_sd), 2) == sd
+    assert round(100 * float(prob_exact)) == exact
+    assert round(float(kr.epsilon_constant_profile(r)), 2) == baseline
+    assert kr.recommend_epsilon(lambda p, q, r=r: r) == pytest.approx(
+        kr.epsilon_constant_profile(r), abs=1e-4
+    )
+
+
+# --- Table 5 (profile (16), p̃ = 0.05, r̃ = 3) --------------------------------------------
+
+TABLE5 = [(0.025, 1.09, 1.24, 50), (0.15, 1.21, 1.10, 54), (0.3, 2.10, 0.56, 78)]
+
+
+@pytest.mark.parametrize(("a", "eps", "sd", "exact"), TABLE5)
+def test_table5(a, eps, sd, exact):
+    closed = kr.epsilon_values_profile(a, 0.05, 3.0)
+    numeric = kr.recommend_epsilon(scalar_values(a, 0.05, 3.0), p=0.05)
+    assert abs(numeric - closed) < 1e-4
+    assert round(closed, 2) == eps
+    assert round(float(geometric_noise_sd(closed)), 2) == sd
+    assert round(100 * float(geometric_prob_exact(closed))) == exact
+
+
+@pytest.mark.parametrize(("p", "eps"), [(0.005, 1.63), (0.0005, 3.94)])
+def test_table5_smaller_sampling_fractions(p, eps):
+    assert round(kr.epsilon_values_profile(0.025, p, 3.0), 2) == eps
+    assert abs(kr.recommend_epsilon(kr.values_profile(0.025, p, 3.0), p=p) - eps) <= 0.005
+
+
+def test_table5_agency_b_sits_on_the_branch_boundary():
+    a, p, r = 0.15, 0.05, 3.0
+    first_branch = math.log(a * (1 - p) / (p * (1 - a)))
+    # in floating point 0.15/3 < 0.05, so the second branch is taken...
+    assert not p <= a / r
+    # ...and the printed second branch is 0/0 there: it gives a negative "ε"
+    d = p * r - a
+    printed = math.log(2 * d / (math.sqrt(r * r * (1 - p) ** 2 + 4 * d * (1 - a)) - r * (1 - p)))
+    assert abs(printed - first_branch) > 1
+    # the conjugate form joins the branches continuously: (r̃ − ã)/(1 − ã) at the boundary
+    assert kr.epsilon_values_profile(a, p, r) == pytest.approx(first_branch, rel=1e-12)
+    assert first_branch == pytest.approx(math.log((r - a) / (1 - a)), rel=1e-12)
+    for side in (p * (1 - 1e-9), p * (1 + 1e-9)):
+        assert kr.epsilon_values_profile(a, side, r) == pytest.approx(first_branch, abs=1e-6)
+
+
+# --- Table 4: every closed form against the numerical minimum, every branch ---------------
+
+
+@pytest.mark.parametrize(
+    ("a", "q", "r"),
+    [
+        (0.25, 0.05, 3.0),  # q ≤ ã/r̃
+        (0.3, 0.1, 3.0),  # q = ã/r̃ exactly (boundary of branches 1 and 2)
+        (0.1, 0.2, 3.0),  # ã/r̃ < q ≤ 1/(r̃+1)
+        (0.1, 0.25, 3.0),  # q = 1/(r̃+1) exactly (boundary of branches 2 and 3)
+        (0.1, 0.5, 3.0),  # branch 3 (minimum at the kink)
+        (0.25, 0.999, 3.0),  # the authors' "q = 1" in their Figure 1 code
+        (0.1, 1.0, 3.0),  # q = 1
+        (0.0, 0.6, 2.0),  # ã = 0 (constant profile on the slice)
+        (0.0, 1.0, 5.0),
+    ],
+)
+def test_theorem5_against_numeric(a, q, r):
+    closed = kr.epsilon_inclusion_profile(a, q, r)
+    assert abs(kr.recommend_epsilon(scalar_inclusion(a, q, r), q=q) - closed) < 1e-4
+    assert abs(kr.recommend_epsilon(kr.inclusion_profile(a, q, r), q=q) - closed) < 1e-4
+
+
+def test_theorem5_branches_meet_at_their_boundaries():
+    r, a = 3.0, 0.3
+    q = a / r  # branch 1 | branch 2
+    b1 = 0.5 * math.log(a * (1 - q) / (q * (1 - a)))
+    b2 = 0.5 * math.log((1 - q) / (1 / r - q))
+    assert b1 == pytest.approx(b2)
+    q = 1 / (r + 1)  # branch 2 | branch 3
+    just_above = kr.epsilon_inclusion_profile(0.1, q * (1 + 1e-9), r)
+    assert kr.epsilon_inclusion_profile(0.1, q, r) == pytest.approx(just_above, abs=1e-6)
+
+
+def test_q_0999_is_not_q_1():
+    # the authors' Figure 1 code plots q = 0.999 for "q = 1"
+    at_one = kr.epsilon_inclusion_profile(0.1, 1.0, 3.0)
+    near_one = kr.epsilon_inclusion_profile(0.1, 0.999, 3.0)
+    assert at_one == pytest.approx(math.log(2.9 / 0.9))
+    # the q = 1 branch is a different formula, but the substitute changes ε only by 2e-5
+    assert 1e-5 < at_one - near_one < 1e-4
+
+
+@pytest.mark.parametrize(
+    ("a", "p", "r"),
+    [(0.3, 0.05, 3.0), (0.15, 0.05, 3.0), (0.025, 0.05, 3.0), (0.1, 1.0, 3.0), (0.5, 0.2, 2.0)],
+)
+def test_theorem4_against_numeric(a, p, r):
+    closed = kr.epsilon_values_profile(a, p, r)
+    assert abs(kr.recommend_epsilon(scalar_values(a, p, r), p=p) - closed) < 1e-4
+
+
+@given(a_tilde, st.floats(min_value=1e-4, max_value=1.0), r_tilde)
+def test_theorem4_property(a, p, r):
+    closed = kr.epsilon_values_profile(a, p, r)
+    assert abs(kr.recommend_epsilon(kr.values_profile(a, p, r), p=p) - closed) < 1e-4
+
+
+@given(st.floats(min_value=0.0, max_value=0.99), st.floats(min_value=1e-3, max_value=1.0), r_tilde)
+def test_theorem5_property(a, q, r):
+    closed = kr.epsilon_inclusion_profile(a, q, r)
+    assert abs(kr.recommend_epsilon(kr.inclusion_profile(a, q, r), q=q) - closed) < 1e-4
+
+
+def box(r, p0, p1, q0, q1):
+    return lambda p, q: r if (p0 <= p <= p1 and q0 <= q <= q1) else math.inf
+
+
+@pytest.mark.parametrize(
+    ("r", "p0", "p1", "q0", "q1"),
+    [
+        (3.0, 0.2, 0.7, 0.1, 0.6),  # q0 ≤ 1/(r+1): corner (p1, q0)
+        (3.0, 0.2, 0.7, 0.25, 0.6),  # q0 = 1/(r+1) exactly
+        (3.0, 0.2, 0.7, 0.4, 0.9),  # 1/(r+1) < q0 < 1, p0 > 0: corner (p0, q0)
+        (3.0, 0.0, 0.7, 0.4, 0.9),  # p0 = 0: log r̃ (a limit)
+        (2.0, 0.1, 0.3, 1.0, 1.0),  # q0 = 1
+        (3.0, 0.0, 1.0, 0.0, 1.0),  # the whole square: Theorem 3's ½ log r̃
+    ],
+)
+def test_box_profile_against_numeric(r, p0, p1, q0, q1):
+    closed = kr.epsilon_box_profile(r, p0, p1, q0, q1)
+    if q0 == q1:
+        numeric = kr.recommend_epsilon(box(r, p0, p1, q0, q1), q=q0)
+    else:
+        numeric = kr.recommend_epsilon(box(r, p0, p1, q0, q1))
+    assert abs(numeric - closed) < 1e-4
+
+
+def test_box_whole_square_is_constant_profile():
+    assert kr.epsilon_box_profile(3.0, 0, 1, 0, 1) == pytest.approx(
+        kr.epsilon_constant_profile(3.0)
+    )
+
+
+@pytest.mark.parametrize("b", [0.05, 0.1, 0.3, 0.6])
+def test_difference_profile(b):
+    closed = float(kr.epsilon_difference_profile(b))
+    numeric = kr.recommend_epsilon(lambda p, q: 1 + b / (p * q))
+    assert abs(numeric - closed) < 1e-4
+    assert closed == pytest.approx(math.log((1 + b) / (1 - b)))
+
+
+def test_difference_profile_is_about_2b_for_small_b():
+    assert float(kr.epsilon_difference_profile(0.01)) == pytest.approx(0.02, rel=1e-3)
+
+
+def test_appendix_c3_two_dimensional():
+    rec = kr.argmin_epsilon(lambda p, q: max(0.25 / (p * q), 3))
+    assert round(rec.epsilon, 2) == 0.65
+    assert rec.p == pytest.approx(1.0, abs=1e-6)
+    assert round(rec.q, 3) == 0.083
+    assert rec.q == pytest.approx(0.25 / 3, abs=1e-6)
+    exact = 0.5 * math.log((1 - 1 / 12) / (1 / 3 - 1 / 12))
+    assert abs(rec.epsilon - exact) < 1e-4
+    vectorised = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 3.0))
+    assert abs(vectorised.epsilon - exact) < 1e-4
+
+
+def test_appendix_d1_lee_clifton_setting():
+    eps = kr.epsilon_lee_clifton_setting(4, 1 / 3)
+    assert eps == pytest.approx(math.log(3 / 2))
+    assert round(eps, 2) == 0.41
+    numeric = kr.recommend_epsilon(lambda p, q: 4 * (1 / 3), p=0.25, q=1.0)
+    assert abs(numeric - eps) < 1e-12
+
+
+def test_example3():
+    eps = kr.epsilon_inclusion_profile(0.5, 1.0, 5.0)
+    assert round(eps, 2) == 2.20
+    assert round(float(geometric_noise_sd(eps)), 2) == 0.53
+    numeric = kr.recommend_epsilon(lambda p, q: max(0.5 / p, 5) if q == 1 else math.inf, q=1.0)
+    assert abs(numeric - eps) < 1e-4
+
+
+def test_example3_constant_profile_is_log_r_on_the_q1_slice():
+    # ã = 0 in (17): r* = r̃ on q = 1 only, which allows log r̃ (not ½ log r̃)
+    assert kr.epsilon_inclusion_profile(0.0, 1.0, 5.0) == pytest.approx(math.log(5))
+
+
+def test_durham_counts_and_switching():
+    above, below, threshold = kr.durham_true_counts(np.array([0.25, 0.5, 1.0, 2.0]))
+    assert threshold == pytest.approx(24.072)
+    assert above.tolist() == [25, 26, 28, 32]
+    assert below.tolist() == [23, 22, 20, 16]
+    eps = kr.epsilon_inclusion_profile(0.5, 1.0, 5.0)  # log 9, α = 1/9
+    # one step above the threshold: P[Z ≤ −1] = α/(1+α) = 1/10 exactly
+    assert kr.durham_switch_probability(eps, 0.25, "above") == pytest.approx(0.1)
+    # two steps below it: P[Z ≥ 2] = α²/(1+α) = 1/90
+    assert kr.durham_switch_probability(eps, 0.25, "below") == pytest.approx(1 / 90)
+    assert kr.durham_switch_probability(eps, 0.25, "worst") == pytest.approx(0.1)
+    probs = kr.durham_switch_probability(eps, np.array([0.25, 0.5, 1.0, 2.0]))
+    assert np.all(np.diff(probs) < 0)
+
+
+@given(st.floats(min_value=0.05, max_value=5), st.floats(min_value=0.11, max_value=3))
+def test_switch_probability_is_a_probability_decreasing_in_epsilon(eps, d):
+    p1 = kr.durham_switch_probability(eps, d, "worst")
+    p2 = kr.durham_switch_probability(eps * 1.5, d, "worst")
+    assert 0 <= p2 <= p1 <= 0.5 + 1e-12
+
+
+# --- recommend_epsilon: profiles of every style, accuracy, refusal ------------------------
+
+
+def test_scalar_and_vector_profiles_agree_in_2d():
+    scalar = kr.argmin_epsilon(lambda p, q: max(0.1 / (p * q), 2.0))
+    vector = kr.argmin_epsilon(kr.two_dimensional_profile(0.1, 2.0))
+    assert scalar.epsilon == pytest.approx(vector.epsilon, abs=1e-9)
+
+
+def test_profile_with_if_that_silently_misbehaves_on_arrays_is_evaluated_pointwise():
+    # `if q >= 0.5` on an array raises; `q.max()` style misuse would not: checked by probes
+    def profile(p, q):
+        return 2.0 if np.max(q) >= 0.5 else math.inf
+
+    assert kr.recommend_epsilon(profile) == pytest.approx(
+        kr.epsilon_box_profile(2.0, 0, 1, 0.5, 1), abs=1e-4
+    )
+
+
+def test_recommendation_not_above_a_plain_grid():
+    profile = scalar_inclusion(0.1, 1.0, 3.0)
+    grid = np.linspace(1e-6, 1, 1001)
+    grid_min = float(np.min(kr.max_epsilon(grid, 1.0, [profile(p, 1.0) for p in grid])))
+    assert kr.recommend_epsilon(profile, q=1.0) <= grid_min + 1e-12
+
+
+def test_infeasible_profile_is_refused():
+    with pytest.raises(ValueError, match="infeasible"):
+        kr.recommend_epsilon(lambda p, q: 0.9)
+    with pytest.raises(ValueError, match="only ε = 0"):
+        kr.recommend_epsilon(lambda p, q: 1.0, q=1.0)
+    with pytest.raises(ValueError, match="bounds nothing"):
+        kr.recommend_epsilon(lambda p, q: math.inf)
+    with pytest.raises(ValueError, match="bounds nothing"):
+        kr.recommend_epsilon(lambda p, q: 10.0, p=1.0, q=1.0)  # 10 ≥ 1/(pq)
+    with pytest.raises(ValueError, match="NaN"):
+        kr.recommend_epsilon(lambda p, q: math.nan, q=1.0)
+    with pytest.raises(ValueError, match="profile must be a function"):
+        kr.recommend_epsilon(3.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [({"p": 0.0}, "p"), ({"q": 1.5}, "q"), ({"p": -1}, "p"), ({"q": math.nan}, "q")],
+)
+def test_recommend_epsilon_refuses_bad_slices(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        kr.recommend_epsilon(lambda p, q: 3.0, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: kr.max_epsilon(0.0, 0.5, 3), r"^p must lie in \(0, 1\]"),
+        (lambda: kr.max_epsilon(0.5, 1.2, 3), r"^q must lie in \(0, 1\]"),
+        (lambda: kr.max_epsilon(0.5, 0.5, 0.5), r"r_star must be ≥ 1"),
+        (lambda: kr.relative_risk_bound(0.5, 0.5, -1), r"^epsilon must be >= 0"),
+        (lambda: kr.epsilon_constant_profile(1.0), r"r .* must be > 1"),
+        (lambda: kr.epsilon_inclusion_profile(1.0, 1.0, 3.0), r"a .* must lie in \[0, 1\)"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 1.0, 0.9), r"r .* must be > 1"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 0.0, 3.0), r"^q must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(1.2, 0.05, 3.0), r"a .* must lie in \(0, 1\)"),
+        (lambda: kr.epsilon_values_profile(0.1, 1.05, 3.0), r"^p must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_box_profile(3.0, 0.5, 0.2, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1"),
+        (lambda: kr.epsilon_box_profile(3.0, 0, 0, 0, 1), r"p1 > 0"),
+        (lambda: kr.epsilon_box_profile(3.0, 0, 1, -0.1, 1), r"0 ≤ q0 ≤ q1 ≤ 1"),
+        (lambda: kr.epsilon_box_profile(3.0, 0, 1, 0, 0), r"q1 > 0"),
+        (lambda: kr.epsilon_box_profile(1.0, 0, 1, 0, 1), r"r .* must be > 1"),
+        (lambda: kr.epsilon_difference_profile(1.0), r"^b must lie in the open interval"),
+        (lambda: kr.epsilon_difference_profile(0.0), r"^b must lie in the open interval"),
+        (lambda: kr.epsilon_lee_clifton_setting(1, 0.5), r"n .* integer ≥ 2"),
+        (lambda: kr.epsilon_lee_clifton_setting(4, 0.2), r"must exceed the prior 1/n"),
+        (lambda: kr.epsilon_lee_clifton_setting(4, 1.0), r"a .* must lie in \(0, 1\)"),
+        (lambda: kr.durham_switch_probability(1.0, 0.25, "sideways"), r"direction must be"),
+        (lambda: kr.durham_switch_probability(1.0, 7.0), r"deviation must be below"),
+        (lambda: kr.durham_switch_probability(1.0, 0.05), r"deviation is too small"),
+        (lambda: kr.utility(0.0), r"^epsilon must be > 0"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
