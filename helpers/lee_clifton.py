@@ -55,6 +55,8 @@ __all__ = [
 #: Largest number of possible worlds enumerated; C(N, n) above it is refused with a
 #: ValueError (at 3 million worlds the world table of a size-10 release is 240 MB).
 MAX_WORLDS = 3_000_000
+# elements per temporary array when the bounds are evaluated for many ε at once
+_CHUNK_ELEMENTS = 2_000_000
 
 
 # --- possible worlds and their query values ----------------------------------------------
@@ -86,19 +88,29 @@ def possible_worlds(universe, size: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=64)
-def _world_values(values: tuple[float, ...], size: int, query: Query) -> np.ndarray:
+def _world_table(
+    values: tuple[float, ...], size: int, query: Query
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """(f per world, f sorted, fewest worlds sharing one value of f), computed once per setting."""
     worlds = np.asarray(values)[combination_indices(len(values), size)]
     f = np.atleast_1d(query(worlds)).astype(float)
+    del worlds
     # Two worlds holding the same records in another order can differ in the last bit
     # (floating-point sums); snap such near-ties so "equal" means equal for the bounds.
     order = np.argsort(f, kind="stable")
     sorted_f = f[order]
     tolerance = 1e-12 * max(1.0, float(np.max(np.abs(f))))
     starts = np.concatenate([[True], np.diff(sorted_f) > tolerance])
-    group_first = sorted_f[starts][np.cumsum(starts) - 1]
-    f[order] = group_first
-    f.setflags(write=False)
-    return f
+    sorted_f = sorted_f[starts][np.cumsum(starts) - 1]
+    f[order] = sorted_f
+    fewest_ties = int(np.diff(np.flatnonzero(np.concatenate([starts, [True]]))).min())
+    for array in (f, sorted_f):
+        array.setflags(write=False)
+    return f, sorted_f, fewest_ties
+
+
+def _world_values(values: tuple[float, ...], size: int, query: Query) -> np.ndarray:
+    return _world_table(values, size, query)[0]
 
 
 def world_values(universe, size: int, query) -> np.ndarray:
@@ -228,13 +240,17 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     query = get_query(query)
     eps = _epsilons(epsilon)
     delta_f = _sensitivity(values, size, query, sensitivity)
-    f_sorted = np.sort(_world_values(values, size, query))
-    sums = _tight_sums(f_sorted, np.atleast_1d(eps).ravel() / delta_f)
+    _, f_sorted, fewest_ties = _world_table(values, size, query)
+    c = np.atleast_1d(eps).ravel() / delta_f
+    # a few ε rows at a time keeps the temporary arrays near _CHUNK_ELEMENTS
+    rows = max(1, _CHUNK_ELEMENTS // f_sorted.size)
+    smallest = np.concatenate(
+        [_tight_sums(f_sorted, c[i : i + rows]).min(axis=1) for i in range(0, c.size, rows)]
+    )
     # The log-space sums lose ~1e-16·ε·Δv/Δf in absolute terms, which shows only at absurd
     # ε (1e-11 at ε = 1e6); clip to the interval the exact bound provably lies in,
     # [1/W, 1/(fewest worlds sharing a value)], so it never overshoots its limit.
-    _, ties = np.unique(f_sorted, return_counts=True)
-    bound = np.clip(1.0 / sums.min(axis=1), 1.0 / f_sorted.size, 1.0 / ties.min()).reshape(eps.shape)
+    bound = np.clip(1.0 / smallest, 1.0 / f_sorted.size, 1.0 / fewest_ties).reshape(eps.shape)
     return float(bound) if bound.ndim == 0 else bound
 
 
@@ -243,9 +259,8 @@ def limit_of_tight_bound(universe, size: int, query) -> float:
 
     Worlds with equal f can never be told apart, however little noise is added.
     """
-    f = world_values(universe, size, query)
-    _, counts = np.unique(f, return_counts=True)
-    return 1.0 / counts.min()
+    values, size = _checked(universe, size)
+    return 1.0 / _world_table(values, size, get_query(query))[2]
 
 
 # --- choosing ε ----------------------------------------------------------------------------
