@@ -25,7 +25,9 @@ def main(argv: list[str]) -> int:
     modules = sorted(HERE.glob("bench_*.py"))
     if argv:
         modules = [m for m in modules if m.stem.removeprefix("bench_") in argv]
-    print(f"# machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}\n")
+    print(
+        f"# machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}\n"
+    )
     for path in modules:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         module = importlib.util.module_from_spec(spec)
