@@ -1,5 +1,262 @@
-"""Figure functions for the foundations notebooks: data in, matplotlib Figure out."""
+"""Figure functions for the foundations notebook (00): data in, matplotlib Figure out.
+
+Every function computes its numbers with :mod:`helpers.foundations` /
+:mod:`helpers.mechanisms` and returns a ``Figure`` built without pyplot.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
+
+from .. import foundations as F
+from ..mechanisms import laplace_pdf, laplace_scale
+
+_TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
+_ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
+
+
+def _no_minor_ticks(*axes) -> None:
+    """Log axes draw dozens of minor ticks per decade; dropping them keeps redraws fast."""
+    for ax in axes:
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.yaxis.set_minor_locator(NullLocator())
+
+
+__all__ = [
+    "plot_closeness",
+    "plot_exponential_mechanism",
+    "plot_hypothesis_region",
+    "plot_laplace_ratio",
+    "plot_mean_of_bits",
+    "plot_randomised_response",
+]
+
+
+def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figure:
+    """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
+
+    ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
+    ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}.
+    """
+    b = float(laplace_scale(epsilon, sensitivity))
+    lo, hi = min(y1, y2) - 3 * sensitivity, max(y1, y2) + 3 * sensitivity
+    z = np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
+    fig = Figure(figsize=(9, 3.4))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}")
+    ax.plot(z, laplace_pdf(z, y2, b), label=f"output density, f(x') = {y2:g}")
+    ax.set(
+        xlabel="released value z",
+        ylabel="density",
+        title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
+    )
+    ax.legend(fontsize=8, loc="upper right")
+    ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity)
+    bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)")
+    bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε")
+    bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
+    bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
+    bx.set_yscale("log")
+    _no_minor_ticks(bx)
+    bx.set_yticks(
+        [np.exp(-epsilon), 1.0, np.exp(epsilon)],
+        ["e^−ε", "1", "e^ε"],
+    )
+    bx.set_ylim(np.exp(-epsilon) / 1.3, np.exp(epsilon) * 1.3)
+    bx.set(
+        xlabel="released value z",
+        ylabel="density ratio p₁/p₂ (log scale)",
+        title="the ratio stays within [e^−ε, e^ε]",
+    )
+    bx.legend(fontsize=8, loc="upper right")
+    _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, seed=0) -> Figure:
+    """P[|p̂ − p| ≥ t] for p̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
+
+    Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
+    wrong Var = 1/(ε²n²) (still above the exact tail, as k²e^{−k} < 1, but only by luck).
+    """
+    ones = round(p * n)
+    x = np.r_[np.ones(ones), np.zeros(n - ones)]
+    draws = F.mean_of_bits_release(x, epsilon, size=reps, rng=seed)
+    err = np.sort(np.abs(draws - x.mean()))
+    b = float(F.mean_of_bits_scale(n, epsilon))
+    t = np.linspace(b / 20, 6 * b, 200)
+    empirical = 1 - np.searchsorted(err, t, side="left") / reps
+    fig = Figure(figsize=(6.5, 3.6))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    ax.plot(t, empirical, color="C0", lw=2, label=f"simulated ({reps:,} seeded releases)")
+    ax.plot(
+        t,
+        F.laplace_tail_probability(t, b),
+        color="k",
+        ls=":",
+        label="exact tail e^(−t/b), b = 1/(nε)",
+    )
+    ax.plot(
+        t,
+        F.chebyshev_bound(F.mean_of_bits_variance(n, epsilon), t),
+        color="C1",
+        label="Chebyshev, Var = 2/(ε²n²)",
+    )
+    ax.plot(
+        t,
+        F.chebyshev_bound(1 / (epsilon * n) ** 2, t),
+        color="C3",
+        ls="--",
+        label="survey's Var = 1/(ε²n²)",
+    )
+    ax.set_yscale("log")
+    ax.set_ylim(1e-3, 1.05)
+    ax.set(
+        xlabel="error t",
+        ylabel="P[|p̂ − p| ≥ t]",
+        title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {epsilon:g}",
+    )
+    ax.legend(fontsize=8)
+    _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figure:
+    """Left: histogram of simulated p̂ with the true p and ±2·√(1/(α²n)) (the notes' bound).
+    Right: Var[p̂] against n: the notes' bound 1/(α²n), the tight bound 1/(4α²n), the exact
+    q(1−q)/(α²n), and the simulated variance at the chosen n (a marker).
+
+    ``axes[1].lines``: 0 notes' bound, 1 tight bound, 2 exact, 3 simulated marker.
+    """
+    est = F.rr_simulate_estimates(p, n, alpha, reps, rng=seed)
+    fig = Figure(figsize=(9, 3.4))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    # p̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
+    bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
+    ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color="C0", alpha=0.8, density=True)
+    ax.axvline(p, color="k", lw=1.5, label=f"true p = {p:g}")
+    half = 2 * np.sqrt(float(F.rr_variance_bound(alpha, n)))
+    for sign in (-1, 1):
+        ax.axvline(
+            p + sign * half,
+            color="C3",
+            ls="--",
+            lw=1,
+            label="p ± 2√(1/(α²n))" if sign < 0 else None,
+        )
+    ax.set(
+        xlabel="estimate p̂",
+        ylabel="density",
+        title=f"randomised response, α = {alpha:g}, n = {n}, ε = {float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf:.3g}",
+    )
+    ax.legend(fontsize=8)
+    ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
+    bx.plot(
+        ns, F.rr_variance_bound(alpha, 1) / ns, color="C3", ls="--", label="notes' bound 1/(α²n)"
+    )
+    bx.plot(ns, F.rr_variance_bound_tight(alpha, 1) / ns, color="C1", label="tight bound 1/(4α²n)")
+    bx.plot(ns, F.rr_variance(alpha, 1, p) / ns, color="k", ls=":", label="exact q(1−q)/(α²n)")
+    bx.plot([n], [est.var()], "o", color="C0", label="simulated")
+    bx.set_xscale("log")
+    bx.set_yscale("log")
+    bx.set(xlabel="n", ylabel="Var[p̂]", title="variance falls like 1/n")
+    bx.legend(fontsize=8)
+    _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_hypothesis_region(epsilon=1.0, sensitivity=1.0) -> Figure:
+    """The (p, q) pairs an ε-DP mechanism allows, and the Laplace threshold tests inside.
+
+    Lines: 0 the boundary q = max(0, 1 − e^ε p, e^{−ε}(1 − p)), 1 the Laplace tests' curve
+    (t from far left to far right), 2 the line p + q = 1 (random guessing).
+    """
+    p = np.linspace(0, 1, 401)
+    q_min = F.hypothesis_min_q(p, epsilon)
+    t = np.linspace(-8, 9, 400) * sensitivity
+    tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity)
+    fig = Figure(figsize=(4.6, 4.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    ax.fill_between(p, q_min, 1, color="C0", alpha=0.15, label="feasible under ε-DP")
+    ax.plot(p, q_min, color="C0", lw=2, label="p + e^ε q ≥ 1, e^ε p + q ≥ 1")
+    ax.plot(tp, tq, color="C3", lw=1.5, label="Laplace mechanism, tests 'output > t'")
+    ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
+    pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity)
+    ax.plot([pm], [qm], "o", color="C3")
+    ax.set(
+        xlim=(0, 1), ylim=(0, 1), xlabel="p = false-positive rate", ylabel="q = false-negative rate"
+    )
+    ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10)
+    ax.set_aspect("equal")
+    ax.legend(fontsize=7, loc="upper right")
+    _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_exponential_mechanism(
+    epsilon=1.0, prices=F.SURVEY_AUCTION_PRICES, bids=F.SURVEY_AUCTION_BIDS
+) -> Figure:
+    """Left: P[price selected] against ε (log axis), a marker line at ``epsilon``. Right:
+    expected revenue against ε, the best revenue, and the value at ``epsilon``.
+
+    ``axes[0].lines[i]`` is price i; ``axes[1].lines[0]`` the expected revenue curve.
+    """
+    prices = np.asarray(prices, dtype=float)
+    revenue = F.auction_revenue(prices, bids)
+    delta = F.auction_revenue_sensitivity(prices)
+    grid = np.geomspace(0.01, 2000, 300)
+    probs = F.exponential_mechanism_probabilities(revenue, grid, delta)
+    fig = Figure(figsize=(9, 3.4))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    for i, (price, r) in enumerate(zip(prices, revenue, strict=True)):
+        ax.plot(grid, probs[:, i], label=f"\\${price:.2f} (revenue \\${r:.2f})")
+    ax.axvline(epsilon, color="k", ls=":", lw=1)
+    ax.set_xscale("log")
+    ax.set(
+        xlabel="ε", ylabel="P[price selected]", title=f"exponential mechanism, Δ = \\${delta:.2f}"
+    )
+    ax.legend(fontsize=8)
+    bx.plot(grid, F.expected_score(revenue, grid, delta), color="C4", label="expected revenue")
+    bx.axhline(
+        revenue.max(), color="k", ls="--", lw=1, label=f"best revenue \\${revenue.max():.2f}"
+    )
+    bx.plot([epsilon], [F.expected_score(revenue, epsilon, delta)], "o", color="C4")
+    bx.set_xscale("log")
+    bx.set(xlabel="ε", ylabel="expected revenue (\\$)", title="utility grows with ε")
+    bx.legend(fontsize=8)
+    _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_closeness(
+    classes=F.CLOSENESS_EXAMPLE["classes"], sensitive=F.CLOSENESS_EXAMPLE["sensitive"]
+) -> Figure:
+    """Bars of P_L for each equivalence class beside P_Q, titled with the distances."""
+    labels, cats, p_l, p_q = F.class_distributions(classes, sensitive)
+    vd = F.variational_distance(p_l, p_q)
+    kl = F.kl_divergence(p_l, p_q)
+    fig = Figure(figsize=(7.5, 3.2))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    width = 0.8 / (labels.size + 1)
+    pos = np.arange(cats.size)
+    ax.bar(pos, p_q, width, color="0.3", label="whole data set P_Q")
+    for i, label in enumerate(labels):
+        ax.bar(
+            pos + (i + 1) * width,
+            p_l[i],
+            width,
+            label=f"{label}: d = {vd[i]:.3f}, KL = {kl[i]:.3f}",
+        )
+    ax.set_xticks(pos + width * labels.size / 2, [str(c) for c in cats])
+    ax.set(ylabel="share of the sensitive value", title="ε-closeness: each class's P_L against P_Q")
+    ax.legend(fontsize=8)
+    _no_minor_ticks(*fig.axes)
+    return fig

@@ -1,5 +1,108 @@
-"""Dashboards (ipywidgets) for the foundations notebooks; see _base.Dashboard."""
+"""Dashboards (ipywidgets) for the foundations notebook; see _base.Dashboard."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import ipywidgets as W
+import numpy as np
+
+from .. import foundations as F
+from ..plotting import foundations as P
+from ._base import Dashboard
+
+__all__ = [
+    "exponential_mechanism_dashboard",
+    "hypothesis_region_dashboard",
+    "laplace_ratio_dashboard",
+    "randomised_response_dashboard",
+]
+
+
+def _eps_slider(value: float, low: float = 0.05, high: float = 5.0) -> W.FloatSlider:
+    return W.FloatSlider(
+        value=value, min=low, max=high, step=0.05, description="ε", continuous_update=False
+    )
+
+
+def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
+    """ε for the survey's example (Δ = 10, outputs 10 and 20)."""
+    ex = F.SURVEY_LAPLACE_EXAMPLE
+
+    def draw(epsilon):
+        fig = P.plot_laplace_ratio(epsilon, ex["y1"], ex["y2"], ex["sensitivity"])
+        z = np.linspace(ex["y1"] - 30, ex["y2"] + 30, 601)
+        r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, ex["sensitivity"])
+        text = (
+            f"ε = {epsilon:.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
+            f"ratio ranges over [{r.min():.4f}, {r.max():.4f}] = [e^-ε, e^ε] = "
+            f"[{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]"
+        )
+        return fig, text
+
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
+
+
+def randomised_response_dashboard(
+    alpha: float = 0.5, n: int = 18, p: float = 0.5, seed: int = 0
+) -> Dashboard:
+    """α and n; a seeded simulation of p̂'s spread against the notes' variance bound."""
+    reps = 4000
+
+    def draw(alpha, n):
+        fig = P.plot_randomised_response(alpha, n, p, reps, seed)
+        est = F.rr_simulate_estimates(p, n, alpha, reps, rng=seed)
+        eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
+        text = (
+            f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {eps:.4f}\n"
+            f"simulated Var[p̂] = {est.var():.5f}; exact = {float(F.rr_variance(alpha, n, p)):.5f}; "
+            f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(alpha, n)):.5f}; "
+            f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(alpha, n)):.5f}"
+        )
+        return fig, text
+
+    controls = {
+        "alpha": W.FloatSlider(
+            value=alpha, min=0.05, max=0.95, step=0.05, description="α", continuous_update=False
+        ),
+        "n": W.IntSlider(
+            value=n, min=2, max=2000, step=1, description="n", continuous_update=False
+        ),
+    }
+    return Dashboard(controls, draw)
+
+
+def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
+    """ε for the feasible (p, q) region and the Laplace mechanism's tests inside it."""
+
+    def draw(epsilon):
+        fig = P.plot_hypothesis_region(epsilon)
+        pm, _ = F.laplace_threshold_test(0.5, epsilon)
+        text = (
+            f"ε = {epsilon:.2f}: the best balanced test has p = q ≥ 1/(1+e^ε) = {1 / (1 + np.exp(epsilon)):.4f}; "
+            f"the Laplace test at the midpoint reaches p = q = {float(pm):.4f}"
+        )
+        return fig, text
+
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
+
+
+def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
+    """ε for the survey's auction: selection probabilities and expected revenue."""
+    prices = np.asarray(F.SURVEY_AUCTION_PRICES)
+    revenue = F.auction_revenue(prices, F.SURVEY_AUCTION_BIDS)
+    delta = F.auction_revenue_sensitivity(prices)
+
+    def draw(epsilon):
+        fig = P.plot_exponential_mechanism(epsilon)
+        probs = F.exponential_mechanism_probabilities(revenue, epsilon, delta)
+        shown = ", ".join(f"${pr:.2f}: {q:.3f}" for pr, q in zip(prices, probs, strict=True))
+        text = (
+            f"ε = {epsilon:.2f}: P[price] = {shown}\n"
+            f"expected revenue = ${float(F.expected_score(revenue, epsilon, delta)):.3f} "
+            f"(best ${revenue.max():.2f})"
+        )
+        return fig, text
+
+    slider = W.FloatLogSlider(
+        value=epsilon, base=10, min=-2, max=3, step=0.05, description="ε", continuous_update=False
+    )
+    return Dashboard({"epsilon": slider}, draw)

@@ -1,0 +1,77 @@
+"""Drive the foundations dashboards as a reader does: set a control, check text and plot."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import foundations as F
+from helpers.figures.foundations import FIGURES
+from helpers.widgets import foundations as W
+
+
+def test_laplace_ratio_dashboard_follows_epsilon():
+    dash = W.laplace_ratio_dashboard()
+    assert "[0.3679, 2.7183]" in dash.text
+    dash.controls["epsilon"].value = 2.0
+    assert f"{math.exp(2):.4f}" in dash.text and f"{math.exp(-2):.4f}" in dash.text
+    ratio_axes = dash.figure.axes[1]
+    ratio = ratio_axes.lines[0].get_ydata()
+    assert ratio.max() == pytest.approx(math.exp(2))
+    assert ratio.min() == pytest.approx(math.exp(-2))
+    assert ratio_axes.lines[1].get_ydata()[0] == pytest.approx(math.exp(2))
+    # the densities are Laplace(Δ/ε) = Laplace(5): peak 1/(2b) = 0.1
+    assert dash.figure.axes[0].lines[0].get_ydata().max() == pytest.approx(0.1, rel=1e-3)
+
+
+def test_randomised_response_dashboard_follows_alpha_and_n():
+    dash = W.randomised_response_dashboard()
+    assert f"ε = ln((1+α)/(1−α)) = {math.log(3):.4f}" in dash.text
+    dash.controls["alpha"].value = 0.8
+    dash.controls["n"].value = 500
+    assert f"{float(F.rr_epsilon(0.8)):.4f}" in dash.text
+    assert f"{float(F.rr_variance_bound(0.8, 500)):.5f}" in dash.text
+    var_axes = dash.figure.axes[1]
+    ns = var_axes.lines[0].get_xdata()
+    assert np.allclose(var_axes.lines[0].get_ydata(), 1 / (0.8**2 * ns))
+    assert np.allclose(var_axes.lines[2].get_ydata(), F.rr_variance(0.8, 1, 0.5) / ns)
+    # the simulated variance marker sits at n = 500, near the exact value, below the bound
+    n_marker, v_marker = var_axes.lines[3].get_xdata()[0], var_axes.lines[3].get_ydata()[0]
+    assert n_marker == 500
+    assert v_marker == pytest.approx(float(F.rr_variance(0.8, 500, 0.5)), rel=0.1)
+    assert v_marker < float(F.rr_variance_bound(0.8, 500))
+
+
+def test_hypothesis_dashboard_follows_epsilon():
+    dash = W.hypothesis_region_dashboard()
+    assert f"{1 / (1 + math.e):.4f}" in dash.text
+    dash.controls["epsilon"].value = 0.5
+    assert f"{1 / (1 + math.exp(0.5)):.4f}" in dash.text
+    ax = dash.figure.axes[0]
+    p, q = ax.lines[0].get_xdata(), ax.lines[0].get_ydata()
+    assert np.allclose(q, F.hypothesis_min_q(p, 0.5))
+    tp, tq = ax.lines[1].get_xdata(), ax.lines[1].get_ydata()
+    assert np.all(F.hypothesis_feasible(tp, tq, 0.5, tol=1e-9))
+
+
+def test_exponential_dashboard_follows_epsilon():
+    dash = W.exponential_mechanism_dashboard()
+    assert "$1.00: 0.300, $1.01: 0.216, $3.01: 0.301, $3.02: 0.183" in dash.text
+    assert "expected revenue = $2.025" in dash.text
+    dash.controls["epsilon"].value = 10.0
+    rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
+    probs = F.exponential_mechanism_probabilities(rev, 10.0, 3.02)
+    assert f"$3.01: {probs[2]:.3f}" in dash.text
+    assert f"${float(F.expected_score(rev, 10.0, 3.02)):.3f}" in dash.text
+    marker = dash.figure.axes[1].lines[-1]
+    assert marker.get_xdata()[0] == pytest.approx(10.0)
+    assert marker.get_ydata()[0] == pytest.approx(float(F.expected_score(rev, 10.0, 3.02)))
+    assert dash.figure.axes[0].lines[-1].get_xdata()[0] == pytest.approx(10.0)  # ε marker
+
+
+def test_figures_registry_builds():
+    assert all(stem.startswith("foundations_") for stem in FIGURES)
+    for make in FIGURES.values():
+        assert make().axes
