@@ -1,0 +1,474 @@
+"""The privacy loss random variable (PLRV) and what δ means (notebook 08).
+
+Notation (Desfontaines, "The privacy loss random variable", 2020; Dwork & Roth §3.5):
+
+* Two neighbouring databases D₁ and D₂ and a mechanism A. The **privacy loss** of an
+  output O is
+
+      L(O) = ln( P[A(D₁) = O] / P[A(D₂) = O] )
+
+  (densities for continuous outputs). It is the log of the factor by which seeing O
+  multiplies the attacker's betting odds for D₁ against D₂: posterior odds = prior odds · e^L.
+  It is a *random variable* because O is drawn from A(D₁), the "real" database. Outputs
+  with P[A(D₂) = O] = 0 < P[A(D₁) = O] are *distinguishing events*: L = +∞.
+* Additive-noise mechanisms here release f(D) + noise with f(D₂) = f(D₁) + Δ (Δ the
+  sensitivity). Noise: Laplace of scale b, Gaussian of standard deviation σ, and the
+  two-sided geometric ("discrete Laplace") with P[Z = z] ∝ e^{-|z|/b} on the integers.
+* δ two ways at a chosen ε:
+
+      δ₁(ε) = P[L > ε]                          (the "naive" δ: how often L exceeds ε)
+      δ₂(ε) = E[max(0, 1 − e^{ε − L})]          (the tight δ: the hockey-stick divergence)
+            = Σ_O max(0, P[A(D₁)=O] − e^ε P[A(D₂)=O])
+
+  δ₂ ≤ δ₁ always, with equality when every bad event is a distinguishing event. The map
+  ε ↦ δ₂(ε) is the mechanism's *privacy profile*: the smallest δ for which A is (ε, δ)-DP
+  on this pair (for the symmetric mechanisms here, on every neighbouring pair).
+
+Closed forms (μ = Δ²/(2σ²) for the Gaussian):
+
+* Gaussian: L = μ − Δ·(O − f(D₁))/σ², so L ~ N(μ, 2μ) and, with a = Δ/(2σ) − εσ/Δ,
+  b = −Δ/(2σ) − εσ/Δ:  δ₁ = Φ(a),  δ₂ = Φ(a) − e^ε Φ(b)  (Balle & Wang 2018, Theorem 8).
+* Laplace: L = (|O − f(D₁) − Δ| − |O − f(D₁)|)/b lies in [−Δ/b, Δ/b]; with
+  c = e^{(ε − Δ/b)/2}:  δ₂ = 1 − c  and  δ₁ = 1 − c/2  for 0 ≤ ε < Δ/b, both 0 for ε ≥ Δ/b.
+  (Derivation: L = Δ/b with probability ½ (O ≤ f(D₁)); on f(D₁) < O < f(D₁)+Δ it falls
+  linearly; integrating max(0, 1 − e^{ε−L}) over those outputs gives ½(1 − c²) + ½(1 − c)².)
+
+Everything is numpy-vectorised over ε and over outputs; inputs are validated and bad
+input raises ``ValueError`` naming the parameter, the value and the allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.special import expit, log_ndtr, logit, ndtr, ndtri
+
+from ._validation import (
+    check_finite_scalar,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+    check_real,
+)
+from .mechanisms import gaussian_cdf, geometric_cdf, geometric_pmf, laplace_cdf
+
+__all__ = [
+    "MECHANISMS",
+    "discretise_mechanism",
+    "gaussian_delta",
+    "gaussian_delta_naive",
+    "gaussian_plrv_mean",
+    "gaussian_privacy_loss",
+    "gaussian_sigma_for_delta",
+    "geometric_delta",
+    "geometric_delta_naive",
+    "geometric_plrv_pmf",
+    "geometric_privacy_loss",
+    "laplace_delta",
+    "laplace_delta_naive",
+    "laplace_loss_bound",
+    "laplace_privacy_loss",
+    "plrv_upper_quantile",
+    "pmf_delta",
+    "pmf_delta_naive",
+    "pmf_privacy_loss",
+    "pmf_upper_quantile",
+    "posterior_probability",
+    "privacy_profile",
+    "thresholding_pmfs",
+]
+
+MECHANISMS = ("laplace", "gaussian", "geometric")
+"""Mechanism names accepted by the dispatchers (noise parameter: b, σ, b respectively)."""
+
+# refuse (ε grid) × (outcomes) products above this many cells instead of eating the RAM
+_MAX_CELLS = 50_000_000
+# how far a pmf's total may drift from 1 (float sums of CDF differences are this exact)
+PMF_ATOL = 1e-9
+
+
+def _check_mechanism(mechanism: str) -> str:
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {MECHANISMS}; got {mechanism!r}")
+    return mechanism
+
+
+def _check_integer_sensitivity(sensitivity) -> int:
+    value = check_finite_scalar("sensitivity", sensitivity)
+    if value <= 0 or value != round(value) or value > 10**6:
+        raise ValueError(
+            "sensitivity must be a positive integer up to 10**6 for the geometric "
+            f"mechanism (it lives on the integers); got {sensitivity!r}"
+        )
+    return round(value)
+
+
+# --- privacy loss of one output --------------------------------------------------------
+
+
+def laplace_privacy_loss(o, scale, sensitivity=1.0, loc=0.0):
+    """L(o) = (|o − loc − Δ| − |o − loc|)/b: A(D₁) = loc + Lap(b), A(D₂) = loc + Δ + Lap(b).
+
+    In the post, loc = 1000, Δ = 1, b = 1/ln 3: L(999) = ln 3, L(1000.5) = 0, L(1003) = −ln 3.
+    """
+    o = check_real("o", o)
+    b = check_positive("scale", scale)
+    d = check_positive("sensitivity", sensitivity)
+    loc = check_real("loc", loc)
+    return (np.abs(o - loc - d) - np.abs(o - loc)) / b
+
+
+def gaussian_privacy_loss(o, sigma, sensitivity=1.0, loc=0.0):
+    """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ."""
+    o = check_real("o", o)
+    s = check_positive("sigma", sigma)
+    d = check_positive("sensitivity", sensitivity)
+    loc = check_real("loc", loc)
+    return d * d / (2 * s * s) - d * (o - loc) / (s * s)
+
+
+def geometric_privacy_loss(k, scale, sensitivity=1, loc=0):
+    """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}."""
+    k = check_real("k", k)
+    if np.any(k != np.round(k)):
+        raise ValueError(f"k must hold integers (the geometric mechanism lives on ℤ); got {k!r}")
+    b = check_positive("scale", scale)
+    d = _check_integer_sensitivity(sensitivity)
+    loc = check_real("loc", loc)
+    return (np.abs(k - loc - d) - np.abs(k - loc)) / b
+
+
+def gaussian_plrv_mean(sigma, sensitivity=1.0):
+    """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²)."""
+    s = check_positive("sigma", sigma)
+    d = check_positive("sensitivity", sensitivity)
+    return d * d / (2 * s * s)
+
+
+def laplace_loss_bound(scale, sensitivity=1.0):
+    """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε."""
+    return check_positive("sensitivity", sensitivity) / check_positive("scale", scale)
+
+
+# --- pmfs on a common grid -------------------------------------------------------------
+
+
+def _check_pmfs(p, q, atol: float = PMF_ATOL) -> tuple[np.ndarray, np.ndarray]:
+    p = check_nonnegative("p", p)
+    q = check_nonnegative("q", q)
+    if p.ndim != 1 or q.ndim != 1 or p.shape != q.shape or p.size == 0:
+        raise ValueError(
+            "p and q must be non-empty 1-D arrays on the same grid; "
+            f"got shapes {p.shape} and {q.shape}"
+        )
+    for name, pmf in (("p", p), ("q", q)):
+        total = float(pmf.sum())
+        if abs(total - 1.0) > atol:
+            raise ValueError(f"{name} must sum to 1 (within {atol:g}); got a total of {total!r}")
+    return p, q
+
+
+def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
+    """L on a common grid: ln(p/q), +∞ where q = 0 < p (distinguishing events).
+
+    p is the pmf of A(D₁), q that of A(D₂). Where p = 0 the outcome never happens under
+    D₁ and carries no weight; L is set to −∞ there (never NaN).
+    """
+    p, q = _check_pmfs(p, q, atol)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.log(p) - np.log(q)
+    return np.where(p > 0, np.where(q > 0, ratio, np.inf), -np.inf)
+
+
+def _epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
+    eps = check_nonnegative("epsilon", epsilon)
+    if eps.size * n_outcomes > _MAX_CELLS:
+        raise ValueError(
+            f"epsilon grid × outcomes = {eps.size} × {n_outcomes} = {eps.size * n_outcomes} "
+            f"cells; at most {_MAX_CELLS} are allowed (use fewer ε values or a coarser grid)"
+        )
+    return eps
+
+
+def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
+    """Tight δ₂(ε) = Σ max(0, p − e^ε q) = E_{O~p}[max(0, 1 − e^{ε−L})], vectorised over ε."""
+    p, q = _check_pmfs(p, q, atol)
+    eps = _epsilon_grid(epsilon, p.size)
+    with np.errstate(over="ignore", divide="ignore"):
+        # e^ε·q as e^{ε + ln q}: q = 0 gives exactly 0 even when e^ε overflows (no inf·0 = NaN)
+        excess = p - np.exp(eps[..., None] + np.log(q))
+    return np.maximum(excess, 0.0).sum(axis=-1)
+
+
+def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
+    """Naive δ₁(ε) = P_{O~p}[L > ε], vectorised over ε."""
+    loss = pmf_privacy_loss(p, q, atol)
+    p = np.asarray(p, dtype=float)
+    eps = _epsilon_grid(epsilon, p.size)
+    return np.where(loss > eps[..., None], p, 0.0).sum(axis=-1)
+
+
+def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
+    """L at cumulative probability u when outcomes are sorted by decreasing L (0 < u < 1).
+
+    This is the x-axis of the post's e^L plots: "all events according to their probability",
+    the most revealing first. Returns a step function of u.
+    """
+    u = check_open_unit("u", u)
+    loss = pmf_privacy_loss(p, q, atol)
+    p = np.asarray(p, dtype=float)
+    order = np.argsort(-loss, kind="stable")
+    keep = p[order] > 0
+    losses, masses = loss[order][keep], p[order][keep]
+    edges = np.cumsum(masses)
+    index = np.minimum(np.searchsorted(edges, u, side="left"), losses.size - 1)
+    return losses[index]
+
+
+# --- closed forms ----------------------------------------------------------------------
+
+
+def _gaussian_ab(epsilon, sigma, sensitivity):
+    eps = check_nonnegative("epsilon", epsilon)
+    s = check_positive("sigma", sigma)
+    d = check_positive("sensitivity", sensitivity)
+    a = d / (2 * s) - eps * s / d
+    return eps, a, a - d / s
+
+
+def gaussian_delta_naive(epsilon, sigma, sensitivity=1.0):
+    """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ)."""
+    _, a, _ = _gaussian_ab(epsilon, sigma, sensitivity)
+    return ndtr(a)
+
+
+def _gaussian_log_delta(epsilon, sigma, sensitivity):
+    eps, a, b = _gaussian_ab(epsilon, sigma, sensitivity)
+    log_a = log_ndtr(a)
+    # δ₂ = Φ(a)·(1 − e^{ε + lnΦ(b) − lnΦ(a)}): no cancellation, no underflow before e^-700
+    gap = np.minimum(eps + log_ndtr(b) - log_a, 0.0)
+    with np.errstate(divide="ignore"):
+        return log_a + np.log(-np.expm1(gap))
+
+
+def gaussian_delta(epsilon, sigma, sensitivity=1.0):
+    """Tight δ₂(ε) of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
+
+    δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ), computed in log space as
+    Φ(a)·(1 − e^{ε + ln Φ(b) − ln Φ(a)}), so that it does not underflow before δ ≈ 1e-300.
+    The bracket 1 − e^{(...)} cancels when ε and Δ/σ are both tiny (relative error about
+    1e-16 divided by that bracket); for σ ≤ 1e6·Δ and δ ≥ 1e-300 it stays below ~1e-9.
+    """
+    return np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity))
+
+
+def laplace_delta(epsilon, scale, sensitivity=1.0):
+    """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0."""
+    eps = check_nonnegative("epsilon", epsilon)
+    bound = laplace_loss_bound(scale, sensitivity)
+    return np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0)
+
+
+def laplace_delta_naive(epsilon, scale, sensitivity=1.0):
+    """Naive δ₁(ε) = P[L > ε] of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2}/2 below Δ/b, else 0.
+
+    The atom L = Δ/b (probability ½) counts only while ε < Δ/b: at ε = Δ/b nothing exceeds ε.
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    bound = laplace_loss_bound(scale, sensitivity)
+    return np.where(eps < bound, 1 - 0.5 * np.exp(np.minimum(eps - bound, 0.0) / 2), 0.0)
+
+
+def geometric_plrv_pmf(scale, sensitivity=1):
+    """The exact distribution of the geometric mechanism's PLRV, as pmfs on its loss values.
+
+    L(k) = (|k − Δ| − |k|)/b depends on k only through min(max(k, 0), Δ), so outputs
+    k ≤ 0 (all with L = Δ/b) and k ≥ Δ (all with L = −Δ/b) are lumped into one outcome each.
+    Lumping outcomes that share a likelihood ratio changes no δ, so this is exact.
+
+    Returns ``(losses, p, q)``: losses (decreasing) Δ/b, (Δ−2)/b, ..., −Δ/b and their masses
+    under A(D₁) = Z and A(D₂) = Δ + Z.
+    """
+    b = check_positive("scale", scale)
+    d = _check_integer_sensitivity(sensitivity)
+    if b.ndim != 0:
+        raise ValueError(f"scale must be a single number here; got shape {b.shape}")
+    eps0 = 1.0 / float(b)  # geometric_pmf's ε for Δ = 1: α = e^{−1/b}
+    j = np.arange(d + 1)
+    # P[Z ≤ 0], P[Z = j] (0 < j < Δ), P[Z ≥ Δ]
+    p = geometric_pmf(j, eps0)
+    p[0] = geometric_cdf(0, eps0)
+    p[-1] = 1 - geometric_cdf(d - 1, eps0)
+    # D₂: Z' = k − Δ, so P[Z' ≤ −Δ], P[Z' = j − Δ], P[Z' ≥ 0]
+    q = geometric_pmf(j - d, eps0)
+    q[0] = geometric_cdf(-d, eps0)
+    q[-1] = 1 - geometric_cdf(-1, eps0)
+    losses = (d - 2 * j) / float(b)
+    return losses, p, q
+
+
+def geometric_delta(epsilon, scale, sensitivity=1):
+    """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf)."""
+    _, p, q = geometric_plrv_pmf(scale, sensitivity)
+    return pmf_delta(epsilon, p, q)
+
+
+def geometric_delta_naive(epsilon, scale, sensitivity=1):
+    """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism."""
+    losses, p, _ = geometric_plrv_pmf(scale, sensitivity)
+    eps = check_nonnegative("epsilon", epsilon)
+    # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
+    return np.where(losses > eps[..., None], p, 0.0).sum(axis=-1)
+
+
+def privacy_profile(epsilon, mechanism: str, noise, sensitivity=1.0):
+    """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian)."""
+    _check_mechanism(mechanism)
+    if mechanism == "laplace":
+        return (
+            laplace_delta_naive(epsilon, noise, sensitivity),
+            laplace_delta(epsilon, noise, sensitivity),
+        )
+    if mechanism == "gaussian":
+        return (
+            gaussian_delta_naive(epsilon, noise, sensitivity),
+            gaussian_delta(epsilon, noise, sensitivity),
+        )
+    return (
+        geometric_delta_naive(epsilon, noise, sensitivity),
+        geometric_delta(epsilon, noise, sensitivity),
+    )
+
+
+def plrv_upper_quantile(u, mechanism: str, noise, sensitivity=1.0):
+    """L at cumulative probability u, outcomes sorted by decreasing L (the post's x-axis).
+
+    * gaussian: μ − √(2μ)·Φ⁻¹(u)   (the upper u-quantile of N(μ, 2μ));
+    * laplace: clip(Δ/b + 2 ln(2(1 − u)), −Δ/b, Δ/b)   (L = Δ/b on the first half);
+    * geometric: a step function from geometric_plrv_pmf.
+    """
+    _check_mechanism(mechanism)
+    u = check_open_unit("u", u)
+    if mechanism == "gaussian":
+        mu = gaussian_plrv_mean(noise, sensitivity)
+        return mu - np.sqrt(2 * mu) * ndtri(u)
+    if mechanism == "laplace":
+        bound = laplace_loss_bound(noise, sensitivity)
+        return np.clip(bound + 2 * np.log(2 * (1 - u)), -bound, bound)
+    _, p, q = geometric_plrv_pmf(noise, sensitivity)
+    return pmf_upper_quantile(u, p, q)
+
+
+def discretise_mechanism(mechanism: str, noise, sensitivity=1.0, *, width=None, bins=20_001):
+    """Bin the outputs of A(D₁) and A(D₂) and return ``(edges, p, q)``: exact bin masses.
+
+    The numeric route to δ for a continuous mechanism: releasing only the bin of the output
+    is post-processing, so pmf_delta(ε, p, q) ≤ the true δ₂(ε) and converges to it as the
+    bins shrink. ``edges`` has bins + 1 finite points over loc ± width (default: Δ ± 40
+    noise scales, beyond which ≤ e^-40 of Laplace or Φ(−40) of Gaussian mass lies); the two
+    tails (−∞, first edge) and (last edge, ∞) are extra outcomes at the ends of p and q.
+    For the geometric mechanism the "bins" are the integers (exact pmfs).
+    """
+    _check_mechanism(mechanism)
+    n = int(bins)
+    if n < 2 or n > 5_000_000:
+        raise ValueError(f"bins must be an integer in 2..5000000; got {bins!r}")
+    noise = float(check_positive("noise", noise))
+    d = float(check_positive("sensitivity", sensitivity))
+    half = 40 * noise if width is None else float(check_positive("width", width))
+    if mechanism == "geometric":
+        d = _check_integer_sensitivity(d)
+        k = np.arange(-math.ceil(half), d + math.ceil(half) + 1)
+        edges = np.concatenate([[k[0] - 0.5], k + 0.5])
+        cdf1 = geometric_cdf(edges, 1 / noise)
+        cdf2 = geometric_cdf(edges - d, 1 / noise)
+    else:
+        edges = np.linspace(-half, d + half, n + 1)
+        cdf = laplace_cdf if mechanism == "laplace" else gaussian_cdf
+        cdf1 = cdf(edges, 0.0, noise)
+        cdf2 = cdf(edges, d, noise)
+
+    def masses(c):
+        return np.concatenate([[c[0]], np.diff(c), [1 - c[-1]]])
+
+    return edges, masses(cdf1), masses(cdf2)
+
+
+# --- inverse -----------------------------------------------------------------------------
+
+
+def gaussian_sigma_for_delta(epsilon, delta, sensitivity=1.0):
+    """Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (tight analytic δ).
+
+    δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root
+    of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ. Scalars only.
+    """
+    eps = check_finite_scalar("epsilon", epsilon)
+    if eps < 0:
+        raise ValueError(f"epsilon must be >= 0 and finite; got {epsilon!r}")
+    target = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    d = check_finite_scalar("sensitivity", sensitivity)
+    if d <= 0:
+        raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
+    log_target = math.log(target)
+
+    def gap(log_sigma: float) -> float:
+        return float(_gaussian_log_delta(eps, math.exp(log_sigma), d)) - log_target
+
+    lo, hi = math.log(d) - 1.0, math.log(d) + 1.0
+    for _ in range(400):
+        if gap(lo) > 0:
+            break
+        lo -= 2.0
+    else:  # pragma: no cover - δ₂ → 1 as σ → 0, so this needs δ within 1e-300 of 1
+        raise ValueError(f"no σ found with δ₂ ≥ delta = {target!r}; delta is too close to 1")
+    for _ in range(400):
+        if gap(hi) < 0:
+            break
+        if hi > math.log(d) + 13.8:  # σ > 1e6·Δ
+            raise ValueError(
+                f"delta = {target!r} at epsilon = {eps!r} needs σ > 1e6·Δ, beyond the range "
+                "where the analytic δ is accurate in floating point; choose a larger delta "
+                "or epsilon"
+            )
+        hi += 2.0
+    return math.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
+
+
+# --- the thresholding example and the attacker's posterior ------------------------------
+
+
+_POST_SCALE = 1 / math.log(3)
+
+
+def thresholding_pmfs(threshold=5.0, scale=_POST_SCALE, count=1.0):
+    """A release that can be a distinguishing event: outcomes ("released", "suppressed").
+
+    A partition's count is released only if count + Lap(b) ≥ threshold. In D₁ the target
+    is in the data and the partition has ``count`` members; in D₂ the target is absent and
+    the partition does not exist, so it is never released. Every release has L = +∞:
+    p = [P[count + Lap(b) ≥ T], the rest], q = [0, 1]. With the defaults
+    P[release] = ½·e^{−4 ln 3} = 1/162 ≈ 0.006.
+    """
+    t = check_finite_scalar("threshold", threshold)
+    b = check_positive("scale", scale)
+    c = check_finite_scalar("count", count)
+    released = 1 - laplace_cdf(t, c, b)
+    return np.array([released, 1 - released]), np.array([0.0, 1.0])
+
+
+def posterior_probability(prior, loss):
+    """P[D = D₁ | O] = 1/(1 + (1 − prior)/prior · e^{−L}): odds multiplied by e^L.
+
+    ``loss`` may be ±∞ (a distinguishing event gives 1 or 0); NaN is refused.
+    """
+    prior = check_open_unit("prior", prior)
+    try:
+        loss = np.asarray(loss, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"loss must be a real number or ±inf; got {loss!r}") from None
+    if np.any(np.isnan(loss)):
+        raise ValueError("loss must be a real number or ±inf; got NaN")
+    return expit(loss + logit(prior))
