@@ -1,5 +1,284 @@
-"""Figure functions for the prior and posterior notebooks (01, 02): data in, Figure out."""
+"""Figure functions for the prior and posterior notebooks (01, 02): data in, Figure out.
+
+Lee & Clifton's adversary knows the universe U and that the release holds ``size`` = n of
+its records; the possible worlds ω₁ … ω_W are the n-subsets of U in
+``itertools.combinations`` order (``helpers.lee_clifton.possible_worlds``). The functions
+here label those worlds, tabulate them, and draw the prior, the posterior of Definition 3
+and the success of the simulated attack. The notebooks' static figures, the dashboards in
+``helpers.widgets.beliefs`` and the PNGs in ``figures/`` all come from them.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ..lee_clifton import prior as _prior
+from ..lee_clifton import simulate_attack, world_values
+from ..mechanisms import laplace_pdf
+from ..sensitivity import combination_indices
+
+__all__ = [
+    "attack_success_curve",
+    "plot_attack_success",
+    "plot_posterior",
+    "plot_prior",
+    "world_labels",
+    "worlds_table",
+]
+
+PRIOR_COLOR = "#9e9e9e"
+POSTERIOR_COLOR = "#1f77b4"
+READER_COLOR = "#ff7f0e"
+
+
+def _members(names: Sequence[str], size: int) -> tuple[np.ndarray, np.ndarray]:
+    names = np.asarray(list(names), dtype=object)
+    if not 1 <= size <= names.size:
+        raise ValueError(f"size must be an integer in 1..{names.size}; got {size!r}")
+    inside = combination_indices(names.size, size)
+    mask = np.ones((inside.shape[0], names.size), dtype=bool)
+    np.put_along_axis(mask, inside, False, axis=1)
+    outside = np.nonzero(mask)[1].reshape(inside.shape[0], names.size - size)
+    return names[inside], names[outside]
+
+
+def world_labels(names: Sequence[str], size: int) -> list[str]:
+    """Short labels for the possible worlds, in combinations order.
+
+    When at most two records are left out a world is named by who is missing
+    (``"ω1: no Terry"``), otherwise by who is in it.
+    """
+    inside, outside = _members(names, size)
+    if outside.shape[1] == 0:
+        return ["ω1: everyone"]
+    if outside.shape[1] <= 2:
+        return [f"ω{i + 1}: no {' & '.join(row)}" for i, row in enumerate(outside)]
+    return [f"ω{i + 1}: {', '.join(row)}" for i, row in enumerate(inside)]
+
+
+def worlds_table(
+    data: pd.DataFrame,
+    size: int,
+    columns: Sequence[str] = ("school_year", "absence_days"),
+    query="mean",
+    *,
+    name_column: str = "name",
+) -> pd.DataFrame:
+    """One row per possible world: who is in it, who is left out, and f(ω) per column.
+
+    f(ω) comes from ``helpers.lee_clifton.world_values`` (the same numbers the posterior uses).
+    """
+    inside, outside = _members(data[name_column], size)
+    table = pd.DataFrame(
+        {
+            "in the release": [", ".join(row) for row in inside],
+            "left out": [", ".join(row) for row in outside],
+        },
+        index=pd.Index([f"ω{i + 1}" for i in range(inside.shape[0])], name="world"),
+    )
+    label = getattr(query, "name", query) if not isinstance(query, str) else query
+    for column in columns:
+        values = data[column].to_numpy()
+        rows = values[combination_indices(values.size, size)]
+        table[f"{column} values"] = [", ".join(f"{v:g}" for v in row) for row in rows]
+        table[f"{label}({column})"] = world_values(values, size, query)
+    return table
+
+
+def plot_prior(
+    priors: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    title: str = "The adversary's prior over the possible worlds",
+    figsize: tuple[float, float] = (6.4, 3.2),
+) -> Figure:
+    """Grouped bars, one group per world, one bar per prior in ``priors`` (name -> probabilities).
+
+    A dotted line marks 1/W, the uniform prior. ``ax.containers[k]`` holds the bars of the
+    k-th prior, so tests can read the plotted heights back.
+    """
+    fig = Figure(figsize=figsize)
+    fig.subplots_adjust(left=0.1, right=0.98, bottom=0.12, top=0.9)
+    ax = fig.add_subplot()
+    n_worlds = len(labels)
+    x = np.arange(n_worlds)
+    width = 0.8 / max(len(priors), 1)
+    colors = [PRIOR_COLOR, READER_COLOR, POSTERIOR_COLOR, "#2ca02c"]
+    for k, (name, probs) in enumerate(priors.items()):
+        probs = np.asarray(probs, dtype=float)
+        if probs.shape != (n_worlds,):
+            raise ValueError(f"prior {name!r} has shape {probs.shape}; expected ({n_worlds},)")
+        offset = (k - (len(priors) - 1) / 2) * width
+        bars = ax.bar(x + offset, probs, width, label=name, color=colors[k % len(colors)])
+        ax.bar_label(bars, fmt="%.3f", fontsize=7)
+    ax.axhline(1 / n_worlds, color="black", lw=0.8, ls=":", label=f"1/W = 1/{n_worlds}")
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("probability")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def plot_posterior(
+    f_values: np.ndarray,
+    prior: np.ndarray,
+    posterior: np.ndarray,
+    labels: Sequence[str],
+    *,
+    output: float,
+    scale: float,
+    title: str = "",
+    figsize: tuple[float, float] = (9.0, 3.3),
+) -> Figure:
+    """Definition 3 in two panels.
+
+    Left: the Laplace density of the release under each world, centred at f(ωᵢ) with scale
+    b = Δf/ε (``axes[0].lines[i]``), the noisy output r (a vertical line) and the density
+    values at r (the dots: the numerators of Definition 3 before the prior and the
+    normalisation). Right: bars of the prior (``axes[1].containers[0]``) beside the
+    posterior (``axes[1].containers[1]``) per world.
+    """
+    f_values = np.asarray(f_values, dtype=float)
+    prior = np.asarray(prior, dtype=float)
+    posterior = np.asarray(posterior, dtype=float)
+    n_worlds = len(labels)
+    for name, arr in (("f_values", f_values), ("prior", prior), ("posterior", posterior)):
+        if arr.shape != (n_worlds,):
+            raise ValueError(f"{name} has shape {arr.shape}; expected ({n_worlds},)")
+    fig = Figure(figsize=figsize)
+    # fixed margins, no layout engine: a dashboard redraw stays fast
+    fig.subplots_adjust(left=0.07, right=0.99, bottom=0.16, top=0.82 if title else 0.9, wspace=0.2)
+    ax_pdf, ax_bar = fig.subplots(1, 2, width_ratios=[1.1, 1])
+
+    span = max(float(np.ptp(f_values)), 1.0)
+    low = min(f_values.min(), output) - max(3 * scale, 0.5 * span)
+    high = max(f_values.max(), output) + max(3 * scale, 0.5 * span)
+    x = np.linspace(low, high, 240)
+    cmap = [f"C{i % 10}" for i in range(n_worlds)]
+    for i in range(n_worlds):
+        ax_pdf.plot(x, laplace_pdf(x, f_values[i], scale), color=cmap[i], lw=1.3, label=labels[i])
+    ax_pdf.axvline(output, color="black", lw=1, ls="--")
+    at_r = laplace_pdf(output, f_values, scale)
+    ax_pdf.scatter(np.full(n_worlds, output), at_r, c=cmap, zorder=3, s=18)
+    ax_pdf.set_xlabel(f"noisy output r = {output:.6g}   (Laplace scale b = {scale:.4g})")
+    ax_pdf.set_ylabel("density P(r | ω)")
+    ax_pdf.legend(fontsize=7, loc="upper right")
+    ax_pdf.set_title("likelihood of r under each world", fontsize=9)
+
+    xb = np.arange(n_worlds)
+    prior_bars = ax_bar.bar(xb - 0.2, prior, 0.4, color=PRIOR_COLOR, label="prior")
+    post_bars = ax_bar.bar(xb + 0.2, posterior, 0.4, color=POSTERIOR_COLOR, label="posterior")
+    ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=7)
+    ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=7)
+    ax_bar.set_xticks(xb, labels, fontsize=7)
+    ax_bar.set_ylim(0, 1.05)
+    ax_bar.set_ylabel("probability")
+    ax_bar.legend(fontsize=8, loc="upper right")
+    ax_bar.set_title("prior vs posterior (Definition 3)", fontsize=9)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    return fig
+
+
+def attack_success_curve(
+    universe,
+    size: int,
+    query,
+    epsilons,
+    *,
+    true_world: int | None = 0,
+    trials: int = 2000,
+    seed: int = 2011,
+    prior=None,
+) -> np.ndarray:
+    """Simulated success rate of the attack at each ε (``helpers.lee_clifton.simulate_attack``).
+
+    ``true_world=None`` averages over the true world drawn from the prior (uniform unless
+    ``prior`` weights are given): the adversary's expected success, which starts at the
+    largest prior probability (1/W when uniform) as ε → 0. Each ε reuses ``seed``, so the
+    curve is smooth (common random numbers). A loop over the grid: the engine's
+    ``simulate_attack`` takes one ε at a time.
+    """
+    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
+    if true_world is not None:
+        return np.array(
+            [
+                simulate_attack(
+                    universe,
+                    size,
+                    query,
+                    e,
+                    true_world=true_world,
+                    trials=trials,
+                    rng=seed,
+                    prior=prior,
+                )
+                for e in eps
+            ]
+        )
+    p0 = _prior(universe, size, prior)
+    rates = np.array(
+        [
+            [
+                simulate_attack(
+                    universe,
+                    size,
+                    query,
+                    e,
+                    true_world=t,
+                    trials=trials,
+                    rng=seed + t,
+                    prior=prior,
+                )
+                for t in range(p0.size)
+            ]
+            for e in eps
+        ]
+    )
+    return rates @ p0
+
+
+def plot_attack_success(
+    epsilons: np.ndarray,
+    curves: Mapping[str, np.ndarray],
+    chance: float,
+    *,
+    marker: tuple[float, float] | None = None,
+    linestyles: Sequence[str] | None = None,
+    colors: Sequence[str] | None = None,
+    title: str = "Seeded attack: how often the adversary's most probable world is the true one",
+    figsize: tuple[float, float] = (6.4, 3.4),
+) -> Figure:
+    """Success rate against ε, one line per curve (``ax.lines[k]``), beside the prior's ``chance``
+    (a dotted line, 1/W for a uniform prior); ``marker`` = (ε, rate) marks one point.
+    ``linestyles`` and ``colors``, if given, hold one entry per curve."""
+    fig = Figure(figsize=figsize)
+    fig.subplots_adjust(left=0.1, right=0.98, bottom=0.14, top=0.9)
+    ax = fig.add_subplot()
+    epsilons = np.asarray(epsilons, dtype=float)
+    n = len(curves)
+    linestyles = list(linestyles) if linestyles is not None else ["-"] * n
+    colors = list(colors) if colors is not None else [f"C{k % 10}" for k in range(n)]
+    if len(linestyles) != n or len(colors) != n:
+        raise ValueError(f"linestyles and colors need one entry per curve ({n})")
+    for k, (name, rates) in enumerate(curves.items()):
+        rates = np.asarray(rates, dtype=float)
+        if rates.shape != epsilons.shape:
+            raise ValueError(f"curve {name!r} has shape {rates.shape}; expected {epsilons.shape}")
+        ax.plot(epsilons, rates, color=colors[k], ls=linestyles[k], lw=1.5, label=name)
+    ax.axhline(chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}")
+    if marker is not None:
+        ax.plot([marker[0]], [marker[1]], "o", color="black", ms=6, zorder=3)
+        ax.axvline(marker[0], color="black", lw=0.6, alpha=0.5)
+    ax.set_xlim(0, float(epsilons.max()))
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("ε")
+    ax.set_ylabel("success rate")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, loc="lower right")
+    return fig

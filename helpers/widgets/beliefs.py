@@ -1,5 +1,301 @@
-"""Dashboards (ipywidgets) for the prior and posterior notebooks (01, 02)."""
+"""Dashboards (ipywidgets) for the prior and posterior notebooks (01, 02).
+
+* ``prior_dashboard``: one weight slider per possible world; bars of the reader's prior
+  beside the uniform one.
+* ``posterior_dashboard``: ε and the noisy output r; the Laplace likelihood of r under each
+  world and the bars of the posterior (Definition 3) beside the prior.
+* ``attack_dashboard``: the seeded attack's success rate against ε beside 1/W, for a chosen
+  column and true world, with a marker at the ε of the slider.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from functools import lru_cache
+
+import ipywidgets as W
+import numpy as np
+import pandas as pd
+
+from ..datasets import school
+from ..lee_clifton import (
+    count_worlds,
+    posterior,
+    prior,
+    simulate_attack,
+    world_values,
+)
+from ..mechanisms import laplace_scale
+from ..plotting.beliefs import (
+    attack_success_curve,
+    plot_attack_success,
+    plot_posterior,
+    plot_prior,
+    world_labels,
+)
+from ..sensitivity import unbounded_sensitivity
+from ._base import Dashboard
+
+__all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
+
+PAPER_OUTPUT = 2.20131  # the noisy release of Lee & Clifton's example (Sec. 4.4)
+PAPER_EPSILON = 2.0
+_MAX_SLIDER_WORLDS = 12
+_LAYOUT = W.Layout(width="330px")
+_STYLE = {"description_width": "110px"}
+
+
+def _data_and_size(data: pd.DataFrame | None, size: int | None) -> tuple[pd.DataFrame, int]:
+    data = school() if data is None else data
+    size = len(data) - 1 if size is None else size
+    return data, size
+
+
+def _prior_lines(labels, probs) -> list[str]:
+    return [f"  {label:<18} {p:.4f}" for label, p in zip(labels, probs, strict=True)]
+
+
+def prior_dashboard(
+    data: pd.DataFrame | None = None,
+    size: int | None = None,
+    *,
+    name_column: str = "name",
+    weights=None,
+) -> Dashboard:
+    """One slider per world (its weight, 0–5); the prior is the weights normalised to sum 1.
+
+    Controls ``w1`` … ``wW``. The bars show the uniform prior 1/W beside the reader's prior
+    (``helpers.lee_clifton.prior(universe, size, weights)``).
+    """
+    data, size = _data_and_size(data, size)
+    names = list(data[name_column])
+    labels = world_labels(names, size)
+    n_worlds = len(labels)
+    if n_worlds > _MAX_SLIDER_WORLDS:
+        raise ValueError(
+            f"{n_worlds} possible worlds: a slider per world is offered for at most "
+            f"{_MAX_SLIDER_WORLDS}; pass weights to helpers.lee_clifton.prior instead"
+        )
+    start = np.ones(n_worlds) if weights is None else np.asarray(weights, dtype=float)
+    universe = np.arange(len(names), dtype=float)  # the prior depends only on who is in
+    controls = {
+        f"w{i + 1}": W.FloatSlider(
+            value=float(start[i]),
+            min=0.0,
+            max=5.0,
+            step=0.1,
+            description=labels[i],
+            layout=_LAYOUT,
+            style=_STYLE,
+            continuous_update=False,
+        )
+        for i in range(n_worlds)
+    }
+
+    def draw(**values):
+        w = np.array([values[f"w{i + 1}"] for i in range(n_worlds)])
+        uniform = prior(universe, size)
+        reader = prior(universe, size, w)
+        fig = plot_prior({"uniform prior": uniform, "your prior": reader}, labels)
+        best = int(np.argmax(reader))
+        ties = int(np.count_nonzero(np.isclose(reader, reader[best], rtol=0, atol=1e-12)))
+        guess = (
+            f"most probable world before any release: {labels[best]} with prior {reader[best]:.4f}"
+            if ties == 1
+            else f"no single most probable world: {ties} worlds tie at prior {reader[best]:.4f}"
+        )
+        text = "\n".join(
+            [
+                "your prior (weights normalised to sum 1):",
+                *_prior_lines(labels, reader),
+                f"{guess} (uniform: 1/W = 1/{n_worlds} = {1 / n_worlds:.4f})",
+            ]
+        )
+        return fig, text
+
+    dash = Dashboard(controls, draw)
+    # sliders stack vertically: one per world
+    dash.widget.children = (W.VBox(list(controls.values())), *dash.widget.children[1:])
+    return dash
+
+
+def posterior_dashboard(
+    data: pd.DataFrame | None = None,
+    size: int | None = None,
+    query="mean",
+    *,
+    columns=("school_year", "absence_days"),
+    column: str = "absence_days",
+    epsilon: float = PAPER_EPSILON,
+    output: float = PAPER_OUTPUT,
+    prior_weights=None,
+    name_column: str = "name",
+) -> Dashboard:
+    """Sliders for ε and the noisy output r, a column to attack; Definition 3's posterior.
+
+    Controls ``column``, ``epsilon`` (0.05–5) and ``output`` (around the universe's range).
+    The right panel's bars are ``posterior(universe, size, query, output, epsilon,
+    prior=prior_weights)``; the text prints every world's prior and posterior, the maximum
+    posterior and the confidence max(posterior − prior).
+    """
+    data, size = _data_and_size(data, size)
+    labels = world_labels(list(data[name_column]), size)
+    columns = list(columns)
+    lo = float(min(data[c].min() for c in columns))
+    hi = float(max(data[c].max() for c in columns))
+    controls = {
+        "column": W.Dropdown(options=columns, value=column, description="column"),
+        "epsilon": W.FloatSlider(
+            value=epsilon,
+            min=0.05,
+            max=5.0,
+            step=0.05,
+            description="ε",
+            layout=_LAYOUT,
+            continuous_update=False,
+        ),
+        "output": W.FloatSlider(
+            value=output,
+            min=lo - 3,
+            max=hi + 3,
+            step=0.01,
+            description="noisy output r",
+            readout_format=".5g",
+            layout=_LAYOUT,
+            style=_STYLE,
+            continuous_update=False,
+        ),
+    }
+
+    def draw(column, epsilon, output):
+        universe = data[column].to_numpy(dtype=float)
+        delta_f = unbounded_sensitivity(universe, size, query)
+        f = world_values(universe, size, query)
+        p0 = prior(universe, size, prior_weights)
+        post = posterior(universe, size, query, output, epsilon, prior=prior_weights)
+        scale = float(laplace_scale(epsilon, delta_f))
+        name = getattr(query, "name", query)
+        fig = plot_posterior(
+            f,
+            p0,
+            post,
+            labels,
+            output=output,
+            scale=scale,
+            title=f"{column}, {name} query, ε = {epsilon:.3g}",
+        )
+        best = int(np.argmax(post))
+        rows = [
+            f"  {lab:<18} f = {fv:<8.4g} prior {a:.4f}  posterior {b:.4f}"
+            for lab, fv, a, b in zip(labels, f, p0, post, strict=True)
+        ]
+        text = "\n".join(
+            [
+                f"{column}, {name}: Δf = {delta_f:.4f}, Laplace scale b = Δf/ε = {scale:.4f}; "
+                f"ε = {epsilon:.3g}, r = {output:.6g}",
+                *rows,
+                f"max posterior {post[best]:.4f} ({labels[best]}); "
+                f"confidence max(posterior − prior) = {np.max(post - p0):.4f}",
+            ]
+        )
+        return fig, text
+
+    return Dashboard(controls, draw)
+
+
+@lru_cache(maxsize=32)
+def _curve(universe: tuple, size: int, query, true_world, trials: int, seed: int, eps: tuple):
+    rates = attack_success_curve(
+        np.asarray(universe),
+        size,
+        query,
+        np.asarray(eps),
+        true_world=true_world,
+        trials=trials,
+        seed=seed,
+    )
+    rates.setflags(write=False)
+    return rates
+
+
+def attack_dashboard(
+    data: pd.DataFrame | None = None,
+    size: int | None = None,
+    query="mean",
+    *,
+    columns=("school_year", "absence_days"),
+    column: str = "absence_days",
+    epsilon: float = PAPER_EPSILON,
+    trials: int = 2000,
+    seed: int = 2011,
+    epsilons=None,
+    name_column: str = "name",
+) -> Dashboard:
+    """The seeded attack: releases drawn from the true world, the adversary picks the world of
+    largest posterior (uniform prior). Controls ``column``, ``true_world`` (a world index, or
+    -1 for "averaged over the prior"), ``epsilon`` (the marker) and ``seed``.
+
+    The curve is ``attack_success_curve`` on a grid of ε; the marker and the text are
+    ``simulate_attack`` at the slider's ε with the same seed.
+    """
+    data, size = _data_and_size(data, size)
+    labels = world_labels(list(data[name_column]), size)
+    grid = tuple(np.linspace(0.05, 5.0, 34).tolist() if epsilons is None else epsilons)
+    options = [(lab, i) for i, lab in enumerate(labels)] + [("averaged over the prior", -1)]
+    controls = {
+        "column": W.Dropdown(options=list(columns), value=column, description="column"),
+        "true_world": W.Dropdown(options=options, value=0, description="true world"),
+        "epsilon": W.FloatSlider(
+            value=epsilon,
+            min=0.05,
+            max=5.0,
+            step=0.05,
+            description="ε",
+            layout=_LAYOUT,
+            continuous_update=False,
+        ),
+        "seed": W.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed"),
+    }
+
+    def draw(column, true_world, epsilon, seed):
+        universe = data[column].to_numpy(dtype=float)
+        n_worlds = count_worlds(universe, size)
+        world = None if true_world == -1 else int(true_world)
+        rates = _curve(tuple(universe.tolist()), size, query, world, trials, int(seed), grid)
+        if world is None:
+            p0 = prior(universe, size)
+            at = float(
+                sum(
+                    p0[t]
+                    * simulate_attack(
+                        universe,
+                        size,
+                        query,
+                        epsilon,
+                        true_world=t,
+                        trials=trials,
+                        rng=int(seed) + t,
+                    )
+                    for t in range(n_worlds)
+                )
+            )
+            who = "true world drawn from the uniform prior"
+        else:
+            at = simulate_attack(
+                universe, size, query, epsilon, true_world=world, trials=trials, rng=int(seed)
+            )
+            who = f"true world {labels[world]}"
+        fig = plot_attack_success(
+            np.asarray(grid),
+            {f"{column}, {who}": rates},
+            1 / n_worlds,
+            marker=(epsilon, at),
+            figsize=(6.4, 3.2),
+        )
+        text = (
+            f"{column}, {who}: success rate at ε = {epsilon:.3g} is {at:.4f} over {trials} "
+            f"seeded releases (seed {int(seed)}); the prior's guess succeeds with 1/W = "
+            f"1/{n_worlds} = {1 / n_worlds:.4f}"
+        )
+        return fig, text
+
+    return Dashboard(controls, draw)
