@@ -1,5 +1,295 @@
-"""Figure functions for the kazan reiter notebooks: data in, matplotlib Figure out."""
+"""Figure functions for the Kazan & Reiter notebooks: data in, matplotlib Figure out.
+
+Every function computes its data with ``helpers.kazan_reiter`` and draws it on a new
+``Figure`` (not pyplot), so the notebooks' static figures, the dashboards and the PNGs in
+``figures/`` are the same drawing.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+
+from .. import kazan_reiter as kr
+
+__all__ = [
+    "plot_bound_vs_naive",
+    "plot_colored_profiles",
+    "plot_figure1",
+    "plot_figure2",
+    "plot_profile_map",
+    "plot_risk_profile_slice",
+    "plot_switching",
+    "slice_curves",
+]
+
+
+def _figure(figsize, fast: bool) -> Figure:
+    """constrained layout for files and notebooks; fixed margins (4x faster) for dashboards."""
+    if fast:
+        fig = Figure(figsize=figsize)
+        fig.subplots_adjust(left=0.14, right=0.97, bottom=0.11, top=0.93, hspace=0.3, wspace=0.35)
+        return fig
+    return Figure(figsize=figsize, layout="constrained")
+
+
+_X = np.unique(np.concatenate([np.linspace(0.002, 1, 500), np.logspace(-3, 0, 100)]))
+
+
+def slice_curves(kind: str, a: float, fixed: float, r: float, x=None):
+    """r*(x) and εᵢ(x) along the slice of profile (15) (``kind="inclusion"``: x = p, q = q̃ =
+    ``fixed``) or (16) (``kind="values"``: x = q, p = p̃ = ``fixed``), and the closed-form
+    minimum (ε, x at the minimum). εᵢ is inf where r* ≥ 1/(p·q)."""
+    x = _X if x is None else np.asarray(x, dtype=float)
+    if kind == "inclusion":
+        profile = kr.inclusion_profile(a, fixed, r)
+        p, q = x, np.full_like(x, fixed)
+        eps_min = kr.epsilon_inclusion_profile(a, fixed, r)
+    elif kind == "values":
+        profile = kr.values_profile(a, fixed, r)
+        p, q = np.full_like(x, fixed), x
+        eps_min = kr.epsilon_values_profile(a, fixed, r)
+    else:
+        raise ValueError(
+            f"kind must be 'inclusion' (profile 15) or 'values' (profile 16); got {kind!r}"
+        )
+    r_star = profile(p, q)
+    eps = kr.max_epsilon(p, q, r_star)
+    rec = kr.argmin_epsilon(profile, **({"q": fixed} if kind == "inclusion" else {"p": fixed}))
+    x_min = rec.p if kind == "inclusion" else rec.q
+    return x, r_star, eps, eps_min, x_min
+
+
+def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, title=None):
+    x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
+    name = "p" if kind == "inclusion" else "q"
+    other = "q̃" if kind == "inclusion" else "p̃"
+    shown_r = np.minimum(r_star, r_cap) if r_cap else r_star
+    ax_r.plot(x, shown_r, color="C0", label="r*")
+    ax_r.axhline(r, color="0.5", ls=":", lw=1, label=f"r̃ = {r:g}")
+    ax_r.set_ylabel("r*")
+    ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=9)
+    finite = np.where(np.isfinite(eps), eps, np.nan)
+    shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
+    ax_e.plot(x, shown_e, color="C1", label="εᵢ")
+    ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}")
+    ax_e.axhline(np.log(r) / 2, color="0.5", ls="--", lw=1, label="½ log r̃ (constant profile)")
+    ax_e.set_xlabel(name)
+    ax_e.set_ylabel("εᵢ")
+    ax_e.legend(fontsize=7, loc="best")
+    if r_cap:
+        ax_r.set_ylim(0, r_cap * 1.05)
+    return eps_min, x_min
+
+
+def plot_risk_profile_slice(
+    kind: str, a: float, fixed: float, r: float, *, figsize=(4.2, 4.6), fast: bool = False
+) -> Figure:
+    """One column of Figure 1: the profile r* along its slice (top) and εᵢ (bottom), with
+    the minimum of eq. (13) marked and the constant profile's ½·log r̃ for comparison."""
+    fig = _figure(figsize, fast)
+    ax_r, ax_e = fig.subplots(2, 1, sharex=True)
+    _draw_slice(ax_r, ax_e, kind, a, fixed, r, eps_cap=6.0, r_cap=max(3 * r, 10.0))
+    return fig
+
+
+def plot_figure1(
+    a: float = 0.1, r: float = 3.0, q_tilde: float = 1.0, p_tilde: float = 0.05
+) -> Figure:
+    """Figure 1: Agency 1 (profile (15), q̃ = 1) and Agency 2 (profile (16), p̃ = 0.05)."""
+    fig = Figure(figsize=(8, 5), layout="constrained")
+    axes = fig.subplots(2, 2, sharex="col")
+    _draw_slice(
+        axes[0, 0],
+        axes[1, 0],
+        "inclusion",
+        a,
+        q_tilde,
+        r,
+        title=f"Agency 1: (15), ã = {a:g}, q̃ = {q_tilde:g}, r̃ = {r:g}",
+    )
+    _draw_slice(
+        axes[0, 1],
+        axes[1, 1],
+        "values",
+        a,
+        p_tilde,
+        r,
+        eps_cap=8.0,
+        r_cap=30.0,
+        title=f"Agency 2: (16), ã = {a:g}, p̃ = {p_tilde:g}, r̃ = {r:g}",
+    )
+    axes[0, 0].set_ylim(0, 12)
+    return fig
+
+
+def plot_colored_profiles(
+    kind: str,
+    a_values: Sequence[float],
+    fixed: float,
+    r_values: Sequence[float],
+    *,
+    eps_max: float = 4.0,
+) -> Figure:
+    """Figures 3 and 4: each agency's profile along its slice, coloured by the εᵢ it implies,
+    with the minimum marked. One panel per (ã, r̃) pair (``a_values`` and ``r_values`` are
+    zipped; a scalar is repeated)."""
+    n = max(len(a_values), len(r_values))
+    a_values = list(a_values) * (n if len(a_values) == 1 else 1)
+    r_values = list(r_values) * (n if len(r_values) == 1 else 1)
+    fig = Figure(figsize=(3.3 * n, 3.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, n, sharey=True))
+    norm = Normalize(0, eps_max)
+    line = None
+    for ax, a, r in zip(axes, a_values, r_values, strict=True):
+        x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
+        r_shown = np.minimum(r_star, 20.0)
+        points = np.column_stack([x, r_shown]).reshape(-1, 1, 2)
+        segments = np.concatenate([points[:-1], points[1:]], axis=1)
+        line = LineCollection(segments, cmap="viridis", norm=norm, linewidths=2.5)
+        line.set_array(np.minimum(np.where(np.isfinite(eps), eps, eps_max), eps_max)[:-1])
+        ax.add_collection(line)
+        ax.axhline(r, color="0.4", ls=":", lw=1, label=f"constant r̃ = {r:g}")
+        y_min = (
+            float(np.minimum(kr.inclusion_profile(a, fixed, r)(x_min, fixed), 20.0))
+            if kind == "inclusion"
+            else float(np.minimum(kr.values_profile(a, fixed, r)(fixed, x_min), 20.0))
+        )
+        ax.plot([x_min], [y_min], "o", color="red", ms=6, label=f"min ε = {eps_min:.2f}")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 20)
+        ax.set_xlabel("p" if kind == "inclusion" else "q")
+        ax.set_title(f"ã = {a:g}, r̃ = {r:g}", fontsize=9)
+        ax.legend(fontsize=7)
+    axes[0].set_ylabel("r* (truncated at 20)")
+    fig.colorbar(line, ax=list(axes), label=f"εᵢ (truncated at {eps_max:g})")
+    return fig
+
+
+def plot_profile_map(
+    profile=None,
+    *,
+    n: int = 160,
+    r_cap: float = 100.0,
+    eps_cap: float = 4.0,
+    figsize=(8, 3.6),
+    fast: bool = False,
+    recommendation: kr.Recommendation | None = None,
+) -> Figure:
+    """Figure 5: r*(p, q) (truncated at 100) and εᵢ(p, q) (truncated at 4) over (0, 1]², with
+    the argmin of eq. (13) as a red point. Default profile: (33), max(0.25/(p·q), 3)."""
+    profile = kr.two_dimensional_profile(0.25, 3.0) if profile is None else profile
+    axis = np.linspace(1 / n, 1, n)
+    P, Q = np.meshgrid(axis, axis, indexing="xy")
+    r_star = kr.evaluate_profile(profile, P, Q)
+    eps = kr.max_epsilon(P, Q, r_star)
+    rec = kr.argmin_epsilon(profile) if recommendation is None else recommendation
+    fig = _figure(figsize, fast)
+    ax_r, ax_e = fig.subplots(1, 2)
+    extent = (0, 1, 0, 1)
+    im_r = ax_r.imshow(
+        np.minimum(r_star, r_cap), origin="lower", extent=extent, aspect="auto", cmap="magma"
+    )
+    im_e = ax_e.imshow(
+        np.minimum(eps, eps_cap), origin="lower", extent=extent, aspect="auto", cmap="viridis"
+    )
+    fig.colorbar(im_r, ax=ax_r, label=f"r* (truncated at {r_cap:g})")
+    fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {eps_cap:g})")
+    for ax in (ax_r, ax_e):
+        ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white")
+        ax.set_xlabel("p")
+        ax.set_ylabel("q")
+    ax_e.set_title(f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=9)
+    ax_r.set_title("risk profile r*(p, q)", fontsize=9)
+    return fig
+
+
+def plot_bound_vs_naive(
+    epsilon: float = 1.0, q_values: Sequence[float] = (1.0, 0.5, 0.1, 0.01), *, fast: bool = False
+) -> Figure:
+    """Theorem 1's bound on rᵢ as a function of p for several q, against Corollary 1's e^{2ε}."""
+    p = np.linspace(0.001, 1, 400)
+    fig = _figure((5, 3.4), fast)
+    ax = fig.subplots()
+    for q in q_values:
+        ax.plot(p, kr.relative_risk_bound(p, q, epsilon), label=f"Theorem 1, q = {q:g}")
+    ax.axhline(float(kr.naive_bound(epsilon)), color="k", ls="--", label="Corollary 1: e^{2ε}")
+    ax.set_xlabel("p (prior probability of inclusion)")
+    ax.set_ylabel("bound on relative risk rᵢ")
+    ax.set_title(f"ε = {epsilon:g}", fontsize=9)
+    ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def plot_figure2(
+    r_values: Sequence[float] = (1.2, 2.0, 5.0),
+    a_values: Sequence[float] = (0.0, 0.1, 0.25, 0.5),
+    deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0),
+    direction: str = "above",
+    *,
+    highlight: tuple[float, float] | None = None,
+    figsize=(8, 6.2),
+) -> Figure:
+    """Figure 2 (Example 3): for each profile (17) with r̃ × ã, the switching probability per
+    deviation (top), the RMSE of the released count (middle) and ε (bottom)."""
+    labels, eps = [], []
+    for r in r_values:
+        for a in a_values:
+            labels.append(f"r̃={r:g}\nã={a:g}")
+            eps.append(kr.epsilon_inclusion_profile(a, 1.0, r))
+    eps = np.array(eps)
+    devs = np.asarray(deviations, dtype=float)
+    switch = kr.durham_switch_probability(eps[:, None], devs[None, :], direction)
+    rmse = kr.utility(eps)[0]
+    x = np.arange(len(labels))
+    fig = Figure(figsize=figsize, layout="constrained")
+    ax_s, ax_r, ax_e = fig.subplots(3, 1, sharex=True)
+    width = 0.8 / len(devs)
+    for k, d in enumerate(devs):
+        ax_s.bar(
+            x + (k - (len(devs) - 1) / 2) * width, switch[:, k], width, label=f"deviation {d:g}"
+        )
+    ax_s.axhline(0.1, color="k", ls=":", lw=1, label="10% goal")
+    ax_s.set_ylabel(f"P[switch] ({direction})")
+    ax_s.legend(fontsize=7, ncol=5, loc="upper right")
+    ax_r.bar(x, rmse, color="C4")
+    ax_r.set_ylabel("RMSE (deaths)")
+    ax_e.bar(x, eps, color="C2")
+    ax_e.set_ylabel("ε")
+    ax_e.set_xticks(x, labels, fontsize=7)
+    if highlight is not None:
+        i = [
+            j
+            for j, (r, a) in enumerate((r, a) for r in r_values for a in a_values)
+            if (r, a) == highlight
+        ]
+        for ax in (ax_s, ax_r, ax_e):
+            for j in i:
+                ax.axvspan(j - 0.45, j + 0.45, color="gold", alpha=0.3, zorder=0)
+    return fig
+
+
+def plot_switching(
+    epsilon: float, deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0), *, fast: bool = False
+) -> Figure:
+    """Example 3 at one ε: the switching probability per deviation, truth above the target
+    (release meets it) and truth below (release misses it)."""
+    devs = np.asarray(deviations, dtype=float)
+    fig = _figure((5, 3.0), fast)
+    ax = fig.subplots()
+    x = np.arange(devs.size)
+    for k, direction in enumerate(("above", "below")):
+        probs = kr.durham_switch_probability(epsilon, devs, direction)
+        ax.bar(x + (k - 0.5) * 0.38, probs, 0.38, label=f"truth {direction} target", color=f"C{k}")
+    ax.axhline(0.1, color="k", ls=":", lw=1, label="10% goal")
+    ax.set_xticks(x, [f"{d:g}" for d in devs])
+    ax.set_xlabel("deviation of the true rate from 6.0 (per 1,000)")
+    ax.set_ylabel("P[release switches side]")
+    ax.set_title(f"ε = {float(epsilon):.3f}", fontsize=9)
+    ax.legend(fontsize=7)
+    return fig

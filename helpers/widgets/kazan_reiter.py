@@ -1,5 +1,150 @@
-"""Dashboards (ipywidgets) for the kazan reiter notebooks; see _base.Dashboard."""
+"""Dashboards (ipywidgets) for the Kazan & Reiter notebooks; see _base.Dashboard."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import ipywidgets as W
+
+from .. import kazan_reiter as kr
+from ..plotting.kazan_reiter import (
+    plot_bound_vs_naive,
+    plot_profile_map,
+    plot_risk_profile_slice,
+    plot_switching,
+)
+from ._base import Dashboard
+
+__all__ = [
+    "bound_dashboard",
+    "profile_map_dashboard",
+    "risk_profile_dashboard",
+    "tradeoff_dashboard",
+]
+
+_STYLE = {"description_width": "initial"}
+
+
+def _slider(description, value, lo, hi, step, fmt=".3f"):
+    return W.FloatSlider(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=description,
+        readout_format=fmt,
+        continuous_update=False,
+        style=_STYLE,
+    )
+
+
+def risk_profile_text(kind: str, a: float, fixed: float, r: float) -> str:
+    """The readout of :func:`risk_profile_dashboard` (also used by its tests)."""
+    if kind == "inclusion":
+        eps = kr.epsilon_inclusion_profile(a, fixed, r)
+        where = kr.argmin_epsilon(kr.inclusion_profile(a, fixed, r), q=fixed)
+        at = f"p = {where.p:.4f}"
+    else:
+        eps = kr.epsilon_values_profile(a, fixed, r)
+        where = kr.argmin_epsilon(kr.values_profile(a, fixed, r), p=fixed)
+        at = f"q = {where.q:.4f}"
+    sd, exact = kr.utility(eps)
+    return (
+        f"recommended ε = {eps:.4f} (minimum at {at}); constant profile ½·log r̃ = "
+        f"{float(kr.epsilon_constant_profile(r)):.4f}\n"
+        f"geometric mechanism: noise SD = {float(sd):.3f}, P[exact] = {100 * float(exact):.1f}%"
+    )
+
+
+def risk_profile_dashboard(
+    kind: str = "inclusion", a: float = 0.25, fixed: float = 1.0, r: float = 3.0
+) -> Dashboard:
+    """Sliders for r̃, ã and q̃ (profile 15) or p̃ (profile 16): the profile, the εᵢ curve, the
+    recommended ε with its noise SD and P[exact]."""
+    controls = {
+        "kind": W.Dropdown(
+            options=[
+                ("inclusion, profile (15): fix q̃", "inclusion"),
+                ("values, profile (16): fix p̃", "values"),
+            ],
+            value=kind,
+            description="profile",
+        ),
+        "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
+        "a": _slider("ã", a, 0.0, 0.95, 0.005),
+        "fixed": _slider("q̃ or p̃", fixed, 0.001, 1.0, 0.001),
+    }
+
+    def draw(kind, r, a, fixed):
+        if kind == "values" and a == 0:
+            raise ValueError("profile (16) needs ã > 0 (ã = 0 is the constant profile)")
+        fig = plot_risk_profile_slice(kind, a, fixed, r, figsize=(4.2, 4.2), fast=True)
+        return fig, risk_profile_text(kind, a, fixed, r)
+
+    return Dashboard(controls, draw)
+
+
+def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
+    """ε slider: Theorem 1's bound against Corollary 1's e^{2ε}."""
+    controls = {"epsilon": _slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
+
+    def draw(epsilon):
+        fig = plot_bound_vs_naive(epsilon, fast=True)
+        tight = float(kr.relative_risk_bound(0.5, 1.0, epsilon))
+        text = (
+            f"e^(2ε) = {float(kr.naive_bound(epsilon)):.3f}; Theorem 1 at p = 0.5, q = 1: "
+            f"{tight:.3f}"
+        )
+        return fig, text
+
+    return Dashboard(controls, draw)
+
+
+def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
+    """Sliders for ã and r̃ of profile (33): the two heat maps of Figure 5 and the argmin."""
+    controls = {
+        "a": _slider("ã", a, 0.01, 0.9, 0.01, ".2f"),
+        "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
+    }
+
+    def draw(a, r):
+        profile = kr.two_dimensional_profile(a, r)
+        rec = kr.argmin_epsilon(profile)
+        fig = plot_profile_map(profile, n=80, figsize=(7, 3.0), fast=True, recommendation=rec)
+        sd, exact = kr.utility(rec.epsilon)
+        text = (
+            f"recommended ε = {rec.epsilon:.4f} at (p, q) = ({rec.p:.4f}, {rec.q:.4f}); "
+            f"noise SD = {float(sd):.3f}, P[exact] = {100 * float(exact):.1f}%"
+        )
+        return fig, text
+
+    return Dashboard(controls, draw)
+
+
+def tradeoff_text(r: float, a: float, direction: str) -> str:
+    eps = kr.epsilon_inclusion_profile(a, 1.0, r)
+    rmse = float(kr.utility(eps)[0])
+    parts = [
+        f"ε = {eps:.4f}, RMSE = {rmse:.3f} deaths ({1000 * rmse / kr.DURHAM_BIRTHS:.3f} per 1,000)"
+    ]
+    for d in (0.25, 0.5, 1.0, 2.0):
+        parts.append(
+            f"P[switch | deviation {d:g}, {direction}] = {float(kr.durham_switch_probability(eps, d, direction)):.4f}"
+        )
+    return "\n".join(parts)
+
+
+def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above") -> Dashboard:
+    """Example 3: pick r̃ and ã of profile (17) and the switching direction; see ε, the RMSE
+    and the switching probabilities (the chosen profile highlighted in Figure 2)."""
+    controls = {
+        "r": W.Dropdown(options=[1.2, 2.0, 5.0], value=r, description="r̃"),
+        "a": W.Dropdown(options=[0.0, 0.1, 0.25, 0.5], value=a, description="ã"),
+        "direction": W.Dropdown(
+            options=["above", "below", "worst"], value=direction, description="switch"
+        ),
+    }
+
+    def draw(r, a, direction):
+        fig = plot_switching(kr.epsilon_inclusion_profile(a, 1.0, r), fast=True)
+        return fig, tradeoff_text(r, a, direction)
+
+    return Dashboard(controls, draw)

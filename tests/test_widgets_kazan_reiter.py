@@ -1,0 +1,107 @@
+"""Kazan & Reiter dashboards: move the controls as a reader would, check text and plotted data."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import kazan_reiter as kr
+from helpers.widgets import kazan_reiter as w
+
+
+def test_risk_profile_dashboard_follows_r_a_and_the_slice():
+    dash = w.risk_profile_dashboard()
+    eps3 = kr.epsilon_inclusion_profile(0.25, 1.0, 3.0)
+    assert f"recommended ε = {eps3:.4f}" in dash.text
+    ax_r, ax_e = dash.figure.axes
+    marker = ax_e.lines[1]
+    assert marker.get_ydata()[0] == pytest.approx(eps3)
+
+    dash.controls["r"].value = 6.0
+    eps6 = kr.epsilon_inclusion_profile(0.25, 1.0, 6.0)
+    assert round(eps6, 2) == 2.04
+    assert f"recommended ε = {eps6:.4f}" in dash.text
+    sd, exact = kr.utility(eps6)
+    assert f"noise SD = {float(sd):.3f}" in dash.text
+    assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text
+    ax_r, ax_e = dash.figure.axes
+    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps6)
+    # the plotted profile is max(ã/p, r̃) on the slice q = 1
+    x = np.asarray(ax_r.lines[0].get_xdata())
+    y = np.asarray(ax_r.lines[0].get_ydata())
+    expected = np.minimum(np.maximum(0.25 / x, 6.0), 18.0)
+    assert np.allclose(y, expected)
+    # the εᵢ curve is Theorem 2 along the slice
+    eps_curve = np.asarray(ax_e.lines[0].get_ydata())
+    finite = np.isfinite(eps_curve) & (eps_curve < 6)
+    assert np.allclose(
+        eps_curve[finite], kr.max_epsilon(x[finite], 1.0, np.maximum(0.25 / x[finite], 6.0))
+    )
+
+    # switch to Table 5's agency B (profile (16), on the branch boundary)
+    dash.controls["kind"].value = "values"
+    dash.controls["r"].value = 3.0
+    dash.controls["a"].value = 0.15
+    dash.controls["fixed"].value = 0.05
+    eps_b = kr.epsilon_values_profile(0.15, 0.05, 3.0)
+    assert round(eps_b, 2) == 1.21
+    assert f"recommended ε = {eps_b:.4f}" in dash.text
+    assert "minimum at q = 1.0000" in dash.text
+
+
+def test_risk_profile_dashboard_explains_refused_input():
+    dash = w.risk_profile_dashboard(kind="values", a=0.1, fixed=0.05, r=3.0)
+    before = dash.figure
+    dash.controls["a"].value = 0.0
+    assert "needs ã > 0" in dash.text
+    assert dash.figure is before  # the last good figure stays
+
+
+def test_bound_dashboard_draws_theorem1_and_the_naive_bound():
+    dash = w.bound_dashboard()
+    dash.controls["epsilon"].value = 0.5
+    ax = dash.figure.axes[0]
+    p = np.asarray(ax.lines[0].get_xdata())
+    assert np.allclose(ax.lines[0].get_ydata(), kr.relative_risk_bound(p, 1.0, 0.5))
+    assert ax.lines[-1].get_ydata()[0] == pytest.approx(math.exp(1.0))
+    assert f"e^(2ε) = {math.exp(1.0):.3f}" in dash.text
+    assert f"{float(kr.relative_risk_bound(0.5, 1.0, 0.5)):.3f}" in dash.text
+
+
+def test_profile_map_dashboard_moves_the_argmin():
+    dash = w.profile_map_dashboard()
+    assert "recommended ε = 0.6496" in dash.text  # Appendix C.3: ≈ 0.65 at p = 1, q ≈ 0.083
+    assert "(1.0000, 0.0833)" in dash.text
+    dash.controls["r"].value = 5.0
+    rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 5.0))
+    assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
+    ax_e = dash.figure.axes[1]
+    assert ax_e.lines[0].get_xdata()[0] == pytest.approx(rec.p)
+    assert ax_e.lines[0].get_ydata()[0] == pytest.approx(rec.q)
+    assert rec.q == pytest.approx(0.25 / 5.0, abs=1e-6)
+
+
+def test_tradeoff_dashboard_example3():
+    dash = w.tradeoff_dashboard()
+    assert "ε = 2.1972" in dash.text  # Example 3: ε ≈ 2.20
+    assert "RMSE = 0.530" in dash.text  # RMSE ≈ 0.53
+    assert "P[switch | deviation 0.25, above] = 0.1000" in dash.text
+    dash.controls["r"].value = 2.0
+    dash.controls["a"].value = 0.1
+    eps = kr.epsilon_inclusion_profile(0.1, 1.0, 2.0)
+    assert f"ε = {eps:.4f}" in dash.text
+    ax = dash.figure.axes[0]
+    heights = [bar.get_height() for bar in ax.patches]
+    devs = np.array([0.25, 0.5, 1.0, 2.0])
+    expected = np.concatenate(
+        [
+            kr.durham_switch_probability(eps, devs, "above"),
+            kr.durham_switch_probability(eps, devs, "below"),
+        ]
+    )
+    assert np.allclose(heights, expected)
+    dash.controls["direction"].value = "below"
+    p_below = float(kr.durham_switch_probability(eps, 0.25, "below"))
+    assert f"P[switch | deviation 0.25, below] = {p_below:.4f}" in dash.text
