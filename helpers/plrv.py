@@ -56,6 +56,10 @@ from .mechanisms import gaussian_cdf, geometric_cdf, geometric_pmf, laplace_cdf
 
 __all__ = [
     "MECHANISMS",
+    "POST_COUNT",
+    "POST_EPSILON",
+    "POST_GAUSSIAN_SIGMA",
+    "POST_LAPLACE_SCALE",
     "discretise_mechanism",
     "gaussian_delta",
     "gaussian_delta_naive",
@@ -81,6 +85,13 @@ __all__ = [
 ]
 
 MECHANISMS = ("laplace", "gaussian", "geometric")
+
+# The post's example: counts 1000 (D₁, the truth) vs 1001 (D₂), Laplace scale 1/ln 3,
+# Gaussian variance 3, and ε = ln 3 for the Gaussian's δ.
+POST_COUNT = 1000.0
+POST_EPSILON = math.log(3)
+POST_LAPLACE_SCALE = 1 / math.log(3)
+POST_GAUSSIAN_SIGMA = math.sqrt(3)
 """Mechanism names accepted by the dispatchers (noise parameter: b, σ, b respectively)."""
 
 # refuse (ε grid) × (outcomes) products above this many cells instead of eating the RAM
@@ -440,10 +451,7 @@ def gaussian_sigma_for_delta(epsilon, delta, sensitivity=1.0):
 # --- the thresholding example and the attacker's posterior ------------------------------
 
 
-_POST_SCALE = 1 / math.log(3)
-
-
-def thresholding_pmfs(threshold=5.0, scale=_POST_SCALE, count=1.0):
+def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     """A release that can be a distinguishing event: outcomes ("released", "suppressed").
 
     A partition's count is released only if count + Lap(b) ≥ threshold. In D₁ the target

@@ -1,5 +1,288 @@
-"""Figure functions for the plrv notebooks: data in, matplotlib Figure out."""
+"""Figure functions for the PLRV notebook (08): data in, matplotlib Figure out.
+
+They rebuild the ten figures of Desfontaines' post "The privacy loss random variable" from
+the definitions in :mod:`helpers.plrv` (the post's images are not in the sources). The
+x-axis of the "probability space" figures is u ∈ (0, 1): all outputs O ~ A(D₁) sorted by
+decreasing privacy loss L, so the first u of the axis holds the u most revealing outputs.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import plrv
+from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
+
+__all__ = [
+    "plot_delta_area",
+    "plot_exp_loss",
+    "plot_loss_vs_output",
+    "plot_plrv_panels",
+    "plot_two_densities",
+]
+
+_ONE_PANEL = {"left": 0.12, "right": 0.97, "bottom": 0.15, "top": 0.88}
+_TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.16, "top": 0.86, "wspace": 0.25}
+_NOISE_NAME = {"laplace": "b", "gaussian": "σ", "geometric": "b"}
+_LABEL = {"laplace": "Laplace", "gaussian": "Gaussian", "geometric": "two-sided geometric"}
+
+
+def _u_grid(pmf_p=None) -> np.ndarray:
+    """Cumulative probabilities to draw at: dense near 0 (where the Gaussian's e^L explodes)."""
+    u = np.union1d(np.linspace(1e-4, 1 - 1e-4, 601), np.geomspace(1e-6, 0.06, 200))
+    if pmf_p is not None:  # both sides of every step of a step function
+        edges = np.cumsum(pmf_p)[:-1]
+        u = np.union1d(u, np.clip(np.concatenate([edges - 1e-9, edges + 1e-9]), 1e-9, 1 - 1e-9))
+    return u
+
+
+def _losses_on_u(mechanism, noise, sensitivity, pmfs):
+    """(u, L(u)) for a named mechanism, or for ``pmfs=(p, q)`` when mechanism == "pmf"."""
+    if mechanism == "pmf":
+        p, q = pmfs
+        u = _u_grid(p)
+        return u, plrv.pmf_upper_quantile(u, p, q)
+    if mechanism == "geometric":
+        _, p, _ = plrv.geometric_plrv_pmf(noise, sensitivity)
+        u = _u_grid(p)
+    else:
+        u = _u_grid()
+    return u, plrv.plrv_upper_quantile(u, mechanism, noise, sensitivity)
+
+
+def _deltas(epsilon, mechanism, noise, sensitivity, pmfs):
+    if mechanism == "pmf":
+        p, q = pmfs
+        return float(plrv.pmf_delta_naive(epsilon, p, q)), float(plrv.pmf_delta(epsilon, p, q))
+    naive, tight = plrv.privacy_profile(epsilon, mechanism, noise, sensitivity)
+    return float(naive), float(tight)
+
+
+def _density(mechanism, x, loc, noise):
+    if mechanism == "laplace":
+        return laplace_pdf(x, loc, noise)
+    if mechanism == "gaussian":
+        return gaussian_pdf(x, loc, noise)
+    return geometric_pmf(x - loc, 1 / noise)
+
+
+def plot_two_densities(
+    mechanism="laplace",
+    noise=plrv.POST_LAPLACE_SCALE,
+    loc=plrv.POST_COUNT,
+    sensitivity=1.0,
+    outputs=None,
+) -> Figure:
+    """The output distributions of A(D₁) (centred at loc) and A(D₂) (at loc + Δ).
+
+    ``outputs`` (optional) marks outputs O₁, O₂, ... on A(D₁)'s curve and annotates each
+    with e^L and what a 50/50 attacker then believes. ``ax.lines[0:2]`` are the densities,
+    ``ax.lines[2]`` (when outputs are given) the marked points.
+    """
+    fig = Figure(figsize=(7, 3.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    half = 6 * noise + sensitivity
+    if mechanism == "geometric":
+        x = np.arange(math.floor(loc - half), math.ceil(loc + sensitivity + half) + 1)
+        style = {"marker": "o", "ms": 3}
+    else:
+        x = np.linspace(loc - half, loc + sensitivity + half, 801)
+        style = {}
+    ax.plot(x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", **style)
+    ax.plot(
+        x,
+        _density(mechanism, x, loc + sensitivity, noise),
+        label=f"A(D₂): count {loc + sensitivity:g}",
+        **style,
+    )
+    detail = f"σ² = {noise**2:.3g}" if mechanism == "gaussian" else f"b = {noise:.3g}"
+    ax.set(
+        xlabel="output O",
+        ylabel="density" if mechanism != "geometric" else "probability",
+        title=f"{_LABEL[mechanism]} noise, {detail}",
+    )
+    if outputs is not None:
+        o = np.asarray(outputs, dtype=float)
+        y = _density(mechanism, o, loc, noise)
+        ax.plot(o, y, "ko", ms=5, zorder=5)
+        losses = {
+            "laplace": plrv.laplace_privacy_loss,
+            "gaussian": plrv.gaussian_privacy_loss,
+            "geometric": plrv.geometric_privacy_loss,
+        }[mechanism](o, noise, sensitivity, loc)
+        posterior = plrv.posterior_probability(0.5, losses)
+        last = len(o) - 1
+        for i, (oi, yi, li, pi) in enumerate(zip(o, y, losses, posterior, strict=True)):
+            # first label to the left, last to the right, the others above
+            ha, offset = (
+                ("right", (-8, 4))
+                if i == 0
+                else (("left", (8, 4)) if i == last else ("center", (0, 40)))
+            )
+            ax.annotate(
+                f"O{i + 1} = {oi:g}\ne^L = {math.exp(li):.3g}\nP[D₁|O] = {pi:.2f}",
+                (oi, yi),
+                xytext=offset,
+                textcoords="offset points",
+                ha=ha,
+                fontsize=8,
+                arrowprops={"arrowstyle": "-", "lw": 0.6} if i not in (0, last) else None,
+            )
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
+    ax.legend(fontsize=8, loc="upper left")
+    return fig
+
+
+def plot_loss_vs_output(
+    mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, sensitivity=1.0
+) -> Figure:
+    """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b (Laplace).
+
+    ``ax.lines[0]`` is L(O).
+    """
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    half = 5 * noise + sensitivity
+    o = np.linspace(loc - half, loc + sensitivity + half, 801)
+    if mechanism == "laplace":
+        losses = plrv.laplace_privacy_loss(o, noise, sensitivity, loc)
+    else:
+        losses = plrv.gaussian_privacy_loss(o, noise, sensitivity, loc)
+    ax.plot(o, losses, color="C2", label="privacy loss L(O)")
+    if mechanism == "laplace":
+        bound = float(plrv.laplace_loss_bound(noise, sensitivity))
+        ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}")
+        ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
+    ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def plot_exp_loss(
+    mechanism="laplace",
+    noise=plrv.POST_LAPLACE_SCALE,
+    sensitivity=1.0,
+    epsilon=None,
+    umax=1.0,
+    points=None,
+    ymax=None,
+) -> Figure:
+    """e^L against cumulative probability u (outputs sorted by decreasing L).
+
+    With ``epsilon``: the line e^ε and the bad events u < δ₁ = P[L > ε] shaded (the post's
+    δ₁). ``umax`` zooms on [0, umax]; ``points`` marks outputs at the given u as O₁, O₂, ...
+    ``ax.lines[0]`` is e^{L(u)}.
+    """
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
+    keep = u <= umax
+    u, y = u[keep], np.exp(losses[keep])
+    ax.plot(u, y, color="C0", label="e^L")
+    top = ymax if ymax is not None else (8.0 if mechanism == "gaussian" else 1.2 * y.max())
+    if epsilon is not None:
+        naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
+        ax.axhline(
+            math.exp(epsilon), color="k", ls="--", lw=1, label=f"e^ε = {math.exp(epsilon):.3g}"
+        )
+        ax.axvspan(
+            0, naive, color="C3", alpha=0.2, label=f"bad events: δ₁ = P[L > ε] = {naive:.4f}"
+        )
+    if points is not None:
+        pu = np.asarray(points, dtype=float)
+        py = np.exp(plrv.plrv_upper_quantile(pu, mechanism, noise, sensitivity))
+        ax.plot(pu, np.minimum(py, top * 0.97), "ko", ms=5)
+        for i, (a, b) in enumerate(zip(pu, py, strict=True)):
+            ax.annotate(
+                f"O{i + 1}: e^L = {b:.3g}",
+                (a, min(b, top * 0.97)),
+                xytext=(6, 7),
+                textcoords="offset points",
+                fontsize=8,
+            )
+    ax.set_xlim(0, umax)
+    ax.set_ylim(0, top)
+    ax.set(
+        xlabel="cumulative probability of the outputs (most revealing first)",
+        ylabel="e^L",
+        title=f"{_LABEL[mechanism]}: e^L over the probability space",
+    )
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def plot_delta_area(
+    epsilon=plrv.POST_EPSILON,
+    mechanism="gaussian",
+    noise=plrv.POST_GAUSSIAN_SIGMA,
+    sensitivity=1.0,
+    pmfs=None,
+    umax=1.0,
+) -> Figure:
+    """min(1, e^ε/e^L) against u; the shaded area between the curve and 1 is δ₂.
+
+    δ₂ = E[max(0, 1 − e^{ε−L})] = ∫₀¹ (1 − min(1, e^{ε − L(u)})) du. ``mechanism="pmf"`` with
+    ``pmfs=(p, q)`` draws a release given as two pmfs (e.g. the thresholding example, whose
+    distinguishing events have e^ε/e^L = 0). ``umax`` zooms on [0, umax].
+    ``ax.lines[0]`` is the curve.
+    """
+    fig = Figure(figsize=(7, 3.2))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs)
+    ax.set_xlim(0, umax)
+    return fig
+
+
+def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
+    u, losses = _losses_on_u(mechanism, noise, sensitivity, pmfs)
+    with np.errstate(over="ignore"):
+        curve = np.minimum(1.0, np.exp(epsilon - losses))
+    naive, tight = _deltas(epsilon, mechanism, noise, sensitivity, pmfs)
+    ax.plot(u, curve, color="C0", label="min(1, e^ε / e^L)")
+    ax.fill_between(u, curve, 1.0, color="C1", alpha=0.5, label=f"area = δ₂ = {tight:.4f}")
+    ax.axhline(1.0, color="k", lw=0.8)
+    ax.set_ylim(0, 1.08)
+    ax.set_xlim(0, 1)
+    ax.set(
+        xlabel="cumulative probability of the outputs (most revealing first)",
+        ylabel="e^ε / e^L (capped at 1)",
+        title=f"ε = {epsilon:.4g}: δ₂ = {tight:.4f} (δ₁ = {naive:.4f})",
+    )
+    ax.legend(fontsize=8, loc="lower right")
+    return naive, tight
+
+
+def plot_plrv_panels(
+    mechanism="gaussian", noise=plrv.POST_GAUSSIAN_SIGMA, epsilon=plrv.POST_EPSILON, sensitivity=1.0
+):
+    """The dashboard's figure: e^L with e^ε and δ₁ (left); the δ₂ area (right).
+
+    ``axes[0].lines[0]`` is e^{L(u)}, ``axes[1].lines[0]`` is min(1, e^{ε − L(u)}).
+    """
+    fig = Figure(figsize=(9, 3.2))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
+    y = np.exp(losses)
+    naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
+    ax.plot(u, y, color="C0", label="e^L")
+    ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
+    ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {naive:.4f}")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
+    ax.set(
+        xlabel="cumulative probability",
+        ylabel="e^L",
+        title=f"{_LABEL[mechanism]}, {_NOISE_NAME[mechanism]} = {noise:.3g}",
+    )
+    ax.legend(fontsize=8, loc="upper right")
+    _draw_delta_area(bx, epsilon, mechanism, noise, sensitivity, None)
+    bx.set_xlabel("cumulative probability")
+    return fig

@@ -1,5 +1,66 @@
-"""Dashboards (ipywidgets) for the plrv notebooks; see _base.Dashboard."""
+"""Dashboards (ipywidgets) for the PLRV notebook (08); see _base.Dashboard."""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import ipywidgets as W
+
+from .. import plrv
+from ..plotting import plrv as P
+from ._base import Dashboard
+
+__all__ = ["plrv_dashboard"]
+
+
+def plrv_dashboard(
+    mechanism: str = "gaussian",
+    noise: float = plrv.POST_GAUSSIAN_SIGMA,
+    epsilon: float = plrv.POST_EPSILON,
+) -> Dashboard:
+    """Choose the mechanism, slide its noise (σ for Gaussian, scale b otherwise) and ε.
+
+    Left panel: e^L over the probability space with the e^ε line and the bad events
+    (width δ₁ = P[L > ε]); right panel: the area between min(1, e^ε/e^L) and 1 (δ₂).
+    """
+    controls = {
+        "mechanism": W.Dropdown(
+            options=[("Gaussian", "gaussian"), ("Laplace", "laplace"), ("geometric", "geometric")],
+            value=mechanism,
+            description="mechanism",
+        ),
+        "noise": W.FloatSlider(
+            value=noise,
+            min=0.2,
+            max=5.0,
+            step=0.01,
+            description="σ or b",
+            readout_format=".3f",
+            continuous_update=False,
+        ),
+        "epsilon": W.FloatSlider(
+            value=epsilon,
+            min=0.0,
+            max=4.0,
+            step=0.01,
+            description="ε",
+            readout_format=".3f",
+            continuous_update=False,
+        ),
+    }
+
+    def draw(mechanism, noise, epsilon):
+        fig = P.plot_plrv_panels(mechanism, noise, epsilon)
+        naive, tight = (float(d) for d in plrv.privacy_profile(epsilon, mechanism, noise))
+        name = "σ" if mechanism == "gaussian" else "b"
+        text = (
+            f"{mechanism}, {name} = {noise:.3f}, ε = {epsilon:.3f}: "
+            f"δ₁ = P[L > ε] = {naive:.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {tight:.5f}"
+        )
+        if mechanism == "gaussian":
+            mu = float(plrv.gaussian_plrv_mean(noise))
+            text += f"\nL ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
+        else:
+            bound = float(plrv.laplace_loss_bound(noise))
+            text += f"\nL never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
+        return fig, text
+
+    return Dashboard(controls, draw)

@@ -1,0 +1,90 @@
+"""The PLRV dashboard and figure functions: driven as a reader drives them, checked against the math."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import plrv
+from helpers.figures.plrv import FIGURES
+from helpers.plotting import plrv as P
+from helpers.widgets import plrv_dashboard
+
+
+def _delta_values(text: str) -> tuple[float, float]:
+    d1 = float(text.split("δ₁ = P[L > ε] = ")[1].split(",")[0])
+    d2 = float(text.split("))] = ")[1].split()[0])
+    return d1, d2
+
+
+def test_default_dashboard_shows_the_posts_numbers():
+    dash = plrv_dashboard()
+    d1, d2 = _delta_values(dash.text)
+    assert d1 == round(float(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3))), 5)
+    assert d2 == round(float(plrv.gaussian_delta(math.log(3), math.sqrt(3))), 5)
+    assert round(d2, 3) == 0.011
+
+
+def test_epsilon_slider_moves_both_deltas_and_the_curve():
+    dash = plrv_dashboard()
+    before = dash.figure.axes[1].lines[0].get_ydata().copy()
+    d1_before, d2_before = _delta_values(dash.text)
+    dash.controls["epsilon"].value = 0.5
+    d1, d2 = _delta_values(dash.text)
+    assert d1 == round(float(plrv.gaussian_delta_naive(0.5, math.sqrt(3))), 5) > d1_before
+    assert d2 == round(float(plrv.gaussian_delta(0.5, math.sqrt(3))), 5) > d2_before
+    # the right panel's curve is min(1, e^{ε − L(u)}) at the new ε
+    line = dash.figure.axes[1].lines[0]
+    u = line.get_xdata()
+    expected = np.minimum(1, np.exp(0.5 - plrv.plrv_upper_quantile(u, "gaussian", math.sqrt(3))))
+    np.testing.assert_allclose(line.get_ydata(), expected, rtol=1e-12)
+    assert np.all(line.get_ydata() <= before + 1e-15)  # smaller ε: every weight e^{ε−L} shrinks
+
+
+def test_noise_slider_and_mechanism_dropdown():
+    dash = plrv_dashboard()
+    dash.controls["noise"].value = 3.0
+    _, d2 = _delta_values(dash.text)
+    assert d2 == round(float(plrv.gaussian_delta(math.log(3), 3.0)), 5)
+    left = dash.figure.axes[0].lines[0]
+    np.testing.assert_allclose(
+        left.get_ydata(), np.exp(plrv.plrv_upper_quantile(left.get_xdata(), "gaussian", 3.0))
+    )
+    # Laplace with b = 3 has Δ/b = 1/3 < ln 3: no δ at all
+    dash.controls["mechanism"].value = "laplace"
+    assert _delta_values(dash.text) == (0.0, 0.0)
+    assert "Δ/b = 0.3333" in dash.text
+    dash.controls["epsilon"].value = 0.2
+    d1, d2 = _delta_values(dash.text)
+    assert d2 == round(float(plrv.laplace_delta(0.2, 3.0)), 5) > 0
+    assert d1 == round(float(plrv.laplace_delta_naive(0.2, 3.0)), 5)
+    left = dash.figure.axes[0].lines[0]
+    assert left.get_ydata().max() == pytest.approx(math.exp(1 / 3))
+    dash.controls["mechanism"].value = "geometric"
+    d1, d2 = _delta_values(dash.text)
+    assert d2 == round(float(plrv.geometric_delta(0.2, 3.0)), 5)
+    assert d1 == round(float(plrv.geometric_delta_naive(0.2, 3.0)), 5)
+
+
+def test_static_figures_plot_the_math():
+    fig = P.plot_two_densities("laplace", plrv.POST_LAPLACE_SCALE, outputs=[999, 1000.5, 1003])
+    ax = fig.axes[0]
+    assert ax.lines[2].get_xdata().tolist() == [999, 1000.5, 1003]
+    labels = " ".join(t.get_text() for t in ax.texts)
+    assert "P[D₁|O] = 0.75" in labels and "P[D₁|O] = 0.25" in labels
+    fig = P.plot_loss_vs_output()
+    assert fig.axes[0].lines[0].get_ydata().max() == pytest.approx(math.log(3))
+    fig = P.plot_delta_area(pmfs=plrv.thresholding_pmfs(), mechanism="pmf")
+    y = fig.axes[0].lines[0].get_ydata()
+    x = fig.axes[0].lines[0].get_xdata()
+    assert np.all(y[x < 1 / 162 - 1e-6] == 0) and np.all(y[x > 1 / 162 + 1e-6] == 1)
+    assert "δ₂ = 0.0062" in fig.axes[0].get_title()
+
+
+def test_figure_registry_builds_ten_figures():
+    assert len(FIGURES) == 10
+    assert all(stem.startswith("plrv_") for stem in FIGURES)
+    fig = FIGURES["plrv_exp_loss_gaussian_delta"]()
+    assert "0.0532" in " ".join(t.get_text() for t in fig.axes[0].get_legend().get_texts())
