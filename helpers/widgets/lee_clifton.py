@@ -1,5 +1,194 @@
-"""Dashboards (ipywidgets) for the lee clifton notebooks; see _base.Dashboard."""
+"""Dashboards (ipywidgets) for the bounds, binary-search and median notebooks (03–05).
+
+Each factory returns a ``Dashboard`` (see ``_base``) whose controls are reachable by name.
+The figure is built once by the same plotting function as the notebook's static figure
+and then updated in place on every slider move (``helpers.plotting.lee_clifton``), so a
+redraw costs one render, not a new figure.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+
+import ipywidgets as W
+
+from .. import lee_clifton as lc
+from ..datasets import school, school_release
+from ..plotting.lee_clifton import (
+    _columns,
+    bound_curves,
+    plot_binary_search,
+    plot_bounds,
+    update_binary_search,
+    update_bounds,
+)
+from ..queries import QUERY_NAMES, get_query
+from ..sensitivity import unbounded_sensitivity
+from ._base import Dashboard
+
+__all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
+
+#: the queries offered by ``queries_dashboard``: every built-in one and two percentiles
+DASHBOARD_QUERIES = (*(q for q in QUERY_NAMES if "<" not in q), "percentile_25", "percentile_75")
+
+
+def _data_and_size(data, size) -> tuple[dict, int]:
+    if data is None:
+        frame = school()
+        cols = _columns(frame[["school_year", "absence_days"]])
+        return cols, len(school_release()) if size is None else size
+    cols = _columns(data)
+    if size is None:
+        raise ValueError("size (the number of records released) is required with your own data")
+    return cols, size
+
+
+def _risk_slider(cols: dict, size: int, risk: float) -> W.FloatSlider:
+    # ρ must exceed the prior 1/W (no ε > 0 meets a smaller one): start just above it
+    prior = max(1.0 / lc.count_worlds(values, size) for values in cols.values())
+    low = math.ceil((prior + 0.005) * 100) / 100
+    return W.FloatSlider(
+        value=max(risk, low),
+        min=low,
+        max=0.95,
+        step=0.01,
+        description="ρ (risk)",
+        readout_format=".3f",
+        continuous_update=False,
+    )
+
+
+def _status(value: float, risk: float) -> str:
+    return "meets ρ" if value <= risk else "above ρ"
+
+
+def bounds_dashboard(
+    data=None, size: int | None = None, query="mean", *, epsilon: float = 0.5, risk: float = 1 / 3
+) -> Dashboard:
+    """Notebook 03: sliders for ε and ρ move a marker on both bounds and the ρ line.
+
+    ``data``: a DataFrame or mapping of universe columns (default: the school example's
+    school_year and absence_days, n = 3); ``size``: the release size n.
+    """
+    cols, size = _data_and_size(data, size)
+    state: dict = {}
+
+    def draw(epsilon: float, risk: float):
+        if "fig" not in state:
+            state["fig"] = plot_bounds(
+                cols, size, query, risk=risk, epsilon=epsilon, figsize=(8.4, 3.3)
+            )
+        else:
+            update_bounds(state["fig"], cols, size, query, risk=risk, epsilon=epsilon)
+        lines = [f"ε = {epsilon:.3f}, ρ = {risk:.3f}"]
+        width = max(len(name) for name in cols)
+        for name, values in cols.items():
+            upper, tight = (float(v[0]) for v in bound_curves(values, size, query, [epsilon]))
+            lines.append(
+                f"{name:<{width}}  upper bound {upper:.4f} ({_status(upper, risk)})   "
+                f"tight bound {tight:.4f} ({_status(tight, risk)})"
+            )
+        return state["fig"], "\n".join(lines)
+
+    controls = {
+        "epsilon": W.FloatSlider(
+            value=epsilon,
+            min=0.01,
+            max=5.0,
+            step=0.01,
+            description="ε",
+            readout_format=".2f",
+            continuous_update=False,
+        ),
+        "risk": _risk_slider(cols, size, risk),
+    }
+    return Dashboard(controls, draw)
+
+
+def _epsilon_text(value: float, why: str) -> str:
+    return f"∞ ({why})" if math.isinf(value) else f"{value:.4f}"
+
+
+_UB_INF = "Δv = 0: every world gives the same answer"
+_BS_INF = "the tight bound never rises above ρ"
+
+
+def binary_search_dashboard(
+    data=None, size: int | None = None, query="mean", *, risk: float = 1 / 3
+) -> Dashboard:
+    """Notebook 04: a ρ slider moves both dashed lines (eq. 7 and the binary search)."""
+    cols, size = _data_and_size(data, size)
+    state: dict = {}
+
+    def draw(risk: float):
+        if "fig" not in state:
+            state["fig"] = plot_binary_search(cols, size, query, risk=risk, figsize=(8.4, 3.3))
+        else:
+            update_binary_search(state["fig"], cols, size, query, risk=risk)
+        lines = [f"ρ = {risk:.3f}"]
+        width = max(len(name) for name in cols)
+        for name, values in cols.items():
+            e_ub = lc.epsilon_upper_bound(values, size, query, risk)
+            e_bs = lc.binary_search_epsilon(values, size, query, risk)
+            lines.append(
+                f"{name:<{width}}  ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   "
+                f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}"
+            )
+        return state["fig"], "\n".join(lines)
+
+    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw)
+
+
+def queries_dashboard(
+    data=None,
+    size: int | None = None,
+    *,
+    query: str = "median",
+    column: str | None = None,
+    risk: float = 1 / 3,
+    queries=DASHBOARD_QUERIES,
+) -> Dashboard:
+    """Notebook 05: choose a query and a column, slide ρ; prints Δf, Δv and both ε.
+
+    One figure per (query, column) is built the first time it is chosen and updated in
+    place afterwards.
+    """
+    cols, size = _data_and_size(data, size)
+    queries = tuple(queries)
+    for name in queries:
+        get_query(name)  # refuse unknown names now, not on the first click
+    if query not in queries:
+        raise ValueError(f"query must be one of {queries}; got {query!r}")
+    column = next(iter(cols)) if column is None else column
+    if column not in cols:
+        raise ValueError(f"column must be one of {list(cols)}; got {column!r}")
+    figures: dict = {}
+
+    def draw(query: str, column: str, risk: float):
+        values = cols[column]
+        one = {column: values}
+        key = (query, column)
+        if key not in figures:
+            figures[key] = plot_binary_search(one, size, query, risk=risk, figsize=(5.6, 3.4))
+        else:
+            update_binary_search(figures[key], one, size, query, risk=risk)
+        e_ub = lc.epsilon_upper_bound(values, size, query, risk)
+        e_bs = lc.binary_search_epsilon(values, size, query, risk)
+        text = "\n".join(
+            [
+                f"query {query}, column {column}, n = {size}, W = {lc.count_worlds(values, size)}, "
+                f"ρ = {risk:.3f}",
+                f"Δf (unbounded sensitivity) = {unbounded_sensitivity(values, size, query):.4f}   "
+                f"Δv = {lc.delta_v(values, size, query):.4f}   "
+                f"tight bound's limit = {lc.limit_of_tight_bound(values, size, query):.4f}",
+                f"ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
+            ]
+        )
+        return figures[key], text
+
+    controls = {
+        "query": W.Dropdown(options=list(queries), value=query, description="query"),
+        "column": W.Dropdown(options=list(cols), value=column, description="column"),
+        "risk": _risk_slider(cols, size, risk),
+    }
+    return Dashboard(controls, draw)

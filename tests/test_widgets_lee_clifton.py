@@ -1,0 +1,147 @@
+"""Dashboards of notebooks 03–05, driven as a reader drives them: set a control's value."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from helpers import lee_clifton as lc
+from helpers.datasets import school
+from helpers.plotting.lee_clifton import find_line
+from helpers.sensitivity import unbounded_sensitivity
+from helpers.widgets.lee_clifton import (
+    DASHBOARD_QUERIES,
+    binary_search_dashboard,
+    bounds_dashboard,
+    queries_dashboard,
+)
+
+N = 3
+YEAR = school()["school_year"].to_numpy()
+ABSENCE = school()["absence_days"].to_numpy()
+
+
+def _line(dash, panel, gid):
+    return find_line(dash.figure.axes[panel], gid)
+
+
+def test_bounds_dashboard_starts_at_the_published_values():
+    dash = bounds_dashboard()
+    assert set(dash.controls) == {"epsilon", "risk"}
+    assert round(_line(dash, 0, "marker_tight").get_ydata()[0], 4) == 0.3292
+    assert round(_line(dash, 1, "marker_tight").get_ydata()[0], 4) == 0.3477
+    assert "tight bound 0.3292 (meets ρ)" in dash.text
+    assert "tight bound 0.3477 (above ρ)" in dash.text
+
+
+def test_epsilon_slider_moves_the_markers_on_both_curves():
+    dash = bounds_dashboard()
+    figure = dash.figure
+    dash.controls["epsilon"].value = 1.25
+    assert dash.figure is figure  # updated in place, not rebuilt
+    for panel, values in enumerate((YEAR, ABSENCE)):
+        upper = lc.upper_bound(values, N, "mean", 1.25)
+        tight = lc.tight_bound(values, N, "mean", 1.25)
+        assert _line(dash, panel, "marker_upper").get_ydata()[0] == pytest.approx(upper)
+        assert _line(dash, panel, "marker_tight").get_ydata()[0] == pytest.approx(tight)
+        assert list(_line(dash, panel, "marker_line").get_xdata()) == [1.25, 1.25]
+        assert f"upper bound {upper:.4f}" in dash.text
+        assert f"tight bound {tight:.4f}" in dash.text
+    assert "ε = 1.250" in dash.text
+
+
+def test_risk_slider_moves_the_requirement_and_the_verdict():
+    dash = bounds_dashboard()
+    dash.controls["risk"].value = 0.36
+    assert list(_line(dash, 1, "risk").get_ydata()) == [0.36, 0.36]
+    # at ε = 0.5 absence_days' tight bound 0.3477 is now below ρ; its upper bound 0.3614 is not
+    assert "upper bound 0.3614 (above ρ)   tight bound 0.3477 (meets ρ)" in dash.text
+
+
+def test_binary_search_dashboard_prints_both_published_epsilons():
+    dash = binary_search_dashboard()
+    for value in ("0.3379", "0.5251", "0.3829", "0.4317"):
+        assert value in dash.text
+
+
+@pytest.mark.parametrize("risk", [0.3, 0.45, 0.8])
+def test_risk_slider_moves_both_dashed_lines(risk):
+    dash = binary_search_dashboard()
+    dash.controls["risk"].value = risk
+    for panel, values in enumerate((YEAR, ABSENCE)):
+        e_ub = lc.epsilon_upper_bound(values, N, "mean", risk)
+        e_bs = lc.binary_search_epsilon(values, N, "mean", risk)
+        assert _line(dash, panel, "epsilon_upper_bound").get_xdata()[0] == e_ub
+        assert _line(dash, panel, "epsilon_binary_search").get_xdata()[0] == e_bs
+        assert list(_line(dash, panel, "risk").get_ydata()) == [risk, risk]
+        assert f"ε upper bound (eq. 7) = {e_ub:.4f}" in dash.text
+        assert f"ε binary search = {e_bs:.4f}" in dash.text
+
+
+def test_queries_dashboard_median_shows_four_ln_two():
+    dash = queries_dashboard()
+    assert dash.controls["query"].value == "median"
+    assert "ε binary search = 0.6931" in dash.text  # ln 2 for school_year
+    dash.controls["column"].value = "absence_days"
+    e_bs = _line(dash, 0, "epsilon_binary_search").get_xdata()[0]
+    assert abs(e_bs - 4 * math.log(2)) < 1e-8
+    assert "ε binary search = 2.7726" in dash.text  # not the paper's "≈ 2.776"
+    assert "Δf (unbounded sensitivity) = 4.0000   Δv = 1.0000" in dash.text
+
+
+def test_queries_dashboard_switches_query_and_slides_risk():
+    dash = queries_dashboard()
+    dash.controls["column"].value = "absence_days"
+    dash.controls["query"].value = "mean"
+    assert "ε upper bound (eq. 7) = 0.3829   ε binary search = 0.4317" in dash.text
+    dash.controls["risk"].value = 0.5
+    e_bs = lc.binary_search_epsilon(ABSENCE, N, "mean", 0.5)
+    assert _line(dash, 0, "epsilon_binary_search").get_xdata()[0] == e_bs
+    assert f"ε binary search = {e_bs:.4f}" in dash.text
+    dash.controls["query"].value = "variance"
+    delta_f = unbounded_sensitivity(ABSENCE, N, "variance")
+    assert f"Δf (unbounded sensitivity) = {delta_f:.4f}" in dash.text
+    assert "query variance, column absence_days" in dash.text
+
+
+def test_queries_dashboard_says_infinity_when_no_epsilon_exceeds_rho():
+    dash = queries_dashboard()
+    dash.controls["risk"].value = 0.6  # above the median's limit 1/2
+    assert "ε binary search = ∞" in dash.text
+    assert not _line(dash, 0, "epsilon_binary_search").get_visible()
+    dash.controls["query"].value = "count"  # every world holds 3 records: Δv = 0
+    assert "ε upper bound (eq. 7) = ∞ (Δv = 0" in dash.text
+    assert not _line(dash, 0, "epsilon_upper_bound").get_visible()
+
+
+def test_every_offered_query_draws():
+    dash = queries_dashboard()
+    for name in DASHBOARD_QUERIES:
+        dash.controls["query"].value = name
+        assert f"query {name}," in dash.text
+        assert dash.figure.axes[0].get_legend() is not None
+
+
+def test_dashboards_take_a_readers_own_data():
+    data = pd.DataFrame({"hours": [3.0, 5.0, 5.0, 8.0, 13.0, 21.0]})
+    dash = binary_search_dashboard(data, size=5)
+    expected = lc.binary_search_epsilon(data["hours"], 5, "mean", 1 / 3)
+    assert f"ε binary search = {expected:.4f}" in dash.text
+    # W = 6, so the ρ slider starts just above the prior 1/6
+    assert 1 / 6 < dash.controls["risk"].min <= 0.18
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: bounds_dashboard(pd.DataFrame({"x": [1.0, 2.0, 3.0]})), "size"),
+        (lambda: queries_dashboard(query="nonsense"), "query must be one of"),
+        (lambda: queries_dashboard(column="name"), "column must be one of"),
+        (lambda: queries_dashboard(queries=("mean", "bogus")), "unknown query"),
+    ],
+)
+def test_bad_input_is_refused(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
