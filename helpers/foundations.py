@@ -48,6 +48,7 @@ __all__ = [
     "exponential_mechanism_sample",
     "group_privacy_epsilon",
     "hypothesis_feasible",
+    "hypothesis_min_equal_error",
     "hypothesis_min_q",
     "kl_divergence",
     "l1_distance",
@@ -423,6 +424,16 @@ def hypothesis_min_q(p, epsilon):
     eps = check_nonnegative("epsilon", epsilon)
     e = np.exp(eps)
     return np.maximum.reduce([np.zeros(np.broadcast(p, e).shape), 1 - e * p, (1 - p) / e])
+
+
+def hypothesis_min_equal_error(epsilon):
+    """The smallest common error rate p = q an ε-DP mechanism allows: 1/(1 + e^ε).
+
+    Where the two boundary lines p + e^ε q = 1 and e^ε p + q = 1 meet. ε = 0 gives 1/2
+    (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    return 1.0 / (1.0 + np.exp(eps))
 
 
 def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):

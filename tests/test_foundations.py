@@ -278,6 +278,23 @@ def test_laplace_threshold_test_values():
     assert p[0] + math.e * q[0] == pytest.approx(1.0)
 
 
+@given(eps=st.floats(0, 10))
+def test_min_equal_error_on_both_boundaries(eps):
+    e = F.hypothesis_min_equal_error(eps)
+    assert F.hypothesis_min_q(e, eps) == pytest.approx(e)
+    assert F.hypothesis_feasible(e, e, eps, tol=1e-9)
+    assert not F.hypothesis_feasible(e * 0.999, e * 0.999, eps)
+
+
+def test_min_equal_error_values():
+    assert F.hypothesis_min_equal_error(0.0) == 0.5
+    assert round(float(F.hypothesis_min_equal_error(1.0)), 4) == 0.2689
+    # the Laplace midpoint test p = q = e^{-ε/2}/2 is worse than the bound
+    p, q = F.laplace_threshold_test(0.5, 1.0, 1.0)
+    assert float(p) == pytest.approx(0.5 * math.exp(-0.5)) and float(q) == pytest.approx(float(p))
+    assert float(p) > 0.2689
+
+
 def test_hypothesis_bad_input():
     with pytest.raises(ValueError, match="p must lie in"):
         F.hypothesis_min_q(1.2, 1.0)

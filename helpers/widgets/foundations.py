@@ -77,7 +77,8 @@ def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
         fig = P.plot_hypothesis_region(epsilon)
         pm, _ = F.laplace_threshold_test(0.5, epsilon)
         text = (
-            f"ε = {epsilon:.2f}: the best balanced test has p = q ≥ 1/(1+e^ε) = {1 / (1 + np.exp(epsilon)):.4f}; "
+            f"ε = {epsilon:.2f}: the best balanced test has p = q ≥ 1/(1+e^ε) = "
+            f"{float(F.hypothesis_min_equal_error(epsilon)):.4f}; "
             f"the Laplace test at the midpoint reaches p = q = {float(pm):.4f}"
         )
         return fig, text
