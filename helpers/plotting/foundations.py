@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, NullLocator
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
@@ -17,11 +17,18 @@ _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
 
 
+def _plain(value, _position=None) -> str:
+    return f"{value:g}"
+
+
 def _no_minor_ticks(*axes) -> None:
-    """Log axes draw dozens of minor ticks per decade; dropping them keeps redraws fast."""
+    """Keep redraws fast: log axes draw dozens of minor ticks per decade, and their default
+    labels ("10^{-2}") go through mathtext; plain labels ("0.01") and no minor ticks."""
     for ax in axes:
-        ax.xaxis.set_minor_locator(NullLocator())
-        ax.yaxis.set_minor_locator(NullLocator())
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_minor_locator(NullLocator())
+            if isinstance(axis.get_major_formatter(), LogFormatterSciNotation):
+                axis.set_major_formatter(FuncFormatter(_plain))
 
 
 __all__ = [
@@ -216,20 +223,20 @@ def plot_exponential_mechanism(
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
     for i, (price, r) in enumerate(zip(prices, revenue, strict=True)):
-        ax.plot(grid, probs[:, i], label=f"\\${price:.2f} (revenue \\${r:.2f})")
+        ax.plot(grid, probs[:, i], label=f"price {price:.2f} (revenue {r:.2f})")
     ax.axvline(epsilon, color="k", ls=":", lw=1)
     ax.set_xscale("log")
     ax.set(
-        xlabel="ε", ylabel="P[price selected]", title=f"exponential mechanism, Δ = \\${delta:.2f}"
+        xlabel="ε",
+        ylabel="P[price selected]",
+        title=f"exponential mechanism, Δ = {delta:.2f} (dollars)",
     )
     ax.legend(fontsize=8)
     bx.plot(grid, F.expected_score(revenue, grid, delta), color="C4", label="expected revenue")
-    bx.axhline(
-        revenue.max(), color="k", ls="--", lw=1, label=f"best revenue \\${revenue.max():.2f}"
-    )
+    bx.axhline(revenue.max(), color="k", ls="--", lw=1, label=f"best revenue {revenue.max():.2f}")
     bx.plot([epsilon], [F.expected_score(revenue, epsilon, delta)], "o", color="C4")
     bx.set_xscale("log")
-    bx.set(xlabel="ε", ylabel="expected revenue (\\$)", title="utility grows with ε")
+    bx.set(xlabel="ε", ylabel="expected revenue (dollars)", title="utility grows with ε")
     bx.legend(fontsize=8)
     _no_minor_ticks(*fig.axes)
     return fig
