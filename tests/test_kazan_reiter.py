@@ -409,3 +409,18 @@ def test_recommend_epsilon_refuses_bad_slices(kwargs, name):
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_appendix_d1_lee_clifton_range_on_the_school_example():
+    """Lee & Clifton's eq. (7) ranges from 0.34 to 1.62 over the school queries; K&R: 0.41."""
+    from helpers import datasets, lee_clifton
+
+    school = datasets.school()
+    values = [
+        lee_clifton.epsilon_upper_bound(school[column].tolist(), 3, query, 1 / 3)
+        for column in ("school_year", "absence_days")
+        for query in ("mean", "median")
+    ]
+    assert round(min(values), 2) == 0.34
+    assert round(max(values), 2) == 1.62
+    assert min(values) < kr.epsilon_lee_clifton_setting(4, 1 / 3) < max(values)
