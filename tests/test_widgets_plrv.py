@@ -88,3 +88,15 @@ def test_figure_registry_builds_ten_figures():
     assert all(stem.startswith("plrv_") for stem in FIGURES)
     fig = FIGURES["plrv_exp_loss_gaussian_delta"]()
     assert "0.0532" in " ".join(t.get_text() for t in fig.axes[0].get_legend().get_texts())
+
+
+def test_privacy_profile_figure_plots_both_deltas():
+    fig = P.plot_privacy_profile((("gaussian", 2.0), ("geometric", 1.0)), eps_max=1.5)
+    lines = fig.axes[0].lines
+    eps = lines[0].get_xdata()
+    np.testing.assert_allclose(lines[0].get_ydata(), plrv.gaussian_delta(eps, 2.0))
+    np.testing.assert_allclose(lines[1].get_ydata(), plrv.gaussian_delta_naive(eps, 2.0))
+    tight = lines[2].get_ydata()
+    expected = plrv.geometric_delta(eps, 1.0)
+    assert np.all(np.isnan(tight[expected == 0]))  # zero δ is off the log axis, not drawn as 0
+    np.testing.assert_allclose(tight[expected > 0], expected[expected > 0])

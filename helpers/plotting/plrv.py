@@ -21,6 +21,7 @@ __all__ = [
     "plot_exp_loss",
     "plot_loss_vs_output",
     "plot_plrv_panels",
+    "plot_privacy_profile",
     "plot_two_densities",
 ]
 
@@ -285,4 +286,31 @@ def plot_plrv_panels(
     ax.legend(fontsize=8, loc="upper right")
     _draw_delta_area(bx, epsilon, mechanism, noise, sensitivity, None)
     bx.set_xlabel("cumulative probability")
+    return fig
+
+
+def plot_privacy_profile(
+    mechanisms=(("gaussian", plrv.POST_GAUSSIAN_SIGMA), ("laplace", plrv.POST_LAPLACE_SCALE)),
+    eps_max=2.0,
+    sensitivity=1.0,
+) -> Figure:
+    """The privacy profiles ε ↦ δ₂(ε) (solid) and ε ↦ δ₁(ε) (dashed), log scale.
+
+    ``mechanisms`` is a sequence of (name, noise) pairs; for pair i, ``ax.lines[2i]`` is δ₂
+    and ``ax.lines[2i + 1]`` is δ₁.
+    """
+    fig = Figure(figsize=(7, 3.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    eps = np.linspace(0, eps_max, 401)
+    for i, (name, noise) in enumerate(mechanisms):
+        naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity)
+        label = f"{_LABEL[name]}, {_NOISE_NAME[name]} = {noise:.3g}"
+        with np.errstate(divide="ignore"):
+            ax.plot(eps, np.where(tight > 0, tight, np.nan), color=f"C{i}", label=f"δ₂: {label}")
+            ax.plot(eps, np.where(naive > 0, naive, np.nan), color=f"C{i}", ls="--", label="δ₁")
+    ax.set_yscale("log")
+    ax.set_ylim(1e-5, 1.2)
+    ax.set(xlabel="ε", ylabel="δ(ε)", title="privacy profiles: tight δ₂ (solid), naive δ₁ (dashed)")
+    ax.legend(fontsize=8, loc="lower left")
     return fig
