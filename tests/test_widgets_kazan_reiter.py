@@ -77,7 +77,7 @@ def test_profile_map_dashboard_moves_the_argmin():
     dash.controls["r"].value = 5.0
     rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 5.0))
     assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
-    ax_e = dash.figure.axes[1]
+    ax_e = dash.figure.axes[0]
     assert ax_e.lines[0].get_xdata()[0] == pytest.approx(rec.p)
     assert ax_e.lines[0].get_ydata()[0] == pytest.approx(rec.q)
     assert rec.q == pytest.approx(0.25 / 5.0, abs=1e-6)

@@ -179,9 +179,11 @@ def plot_profile_map(
     figsize=(8, 3.6),
     fast: bool = False,
     recommendation: kr.Recommendation | None = None,
+    show_profile: bool = True,
 ) -> Figure:
     """Figure 5: r*(p, q) (truncated at 100) and εᵢ(p, q) (truncated at 4) over (0, 1]², with
-    the argmin of eq. (13) as a red point. Default profile: (33), max(0.25/(p·q), 3)."""
+    the argmin of eq. (13) as a red point. Default profile: (33), max(0.25/(p·q), 3).
+    ``show_profile=False`` draws the εᵢ map alone (the dashboard's faster redraw)."""
     profile = kr.two_dimensional_profile(0.25, 3.0) if profile is None else profile
     axis = np.linspace(1 / n, 1, n)
     P, Q = np.meshgrid(axis, axis, indexing="xy")
@@ -189,22 +191,27 @@ def plot_profile_map(
     eps = kr.max_epsilon(P, Q, r_star)
     rec = kr.argmin_epsilon(profile) if recommendation is None else recommendation
     fig = _figure(figsize, fast)
-    ax_r, ax_e = fig.subplots(1, 2)
     extent = (0, 1, 0, 1)
-    im_r = ax_r.imshow(
-        np.minimum(r_star, r_cap), origin="lower", extent=extent, aspect="auto", cmap="magma"
-    )
+    if show_profile:
+        ax_r, ax_e = fig.subplots(1, 2)
+        im_r = ax_r.imshow(
+            np.minimum(r_star, r_cap), origin="lower", extent=extent, aspect="auto", cmap="magma"
+        )
+        fig.colorbar(im_r, ax=ax_r, label=f"r* (truncated at {r_cap:g})")
+        ax_r.set_title("risk profile r*(p, q)", fontsize=9)
+        axes = (ax_r, ax_e)
+    else:
+        ax_e = fig.subplots()
+        axes = (ax_e,)
     im_e = ax_e.imshow(
         np.minimum(eps, eps_cap), origin="lower", extent=extent, aspect="auto", cmap="viridis"
     )
-    fig.colorbar(im_r, ax=ax_r, label=f"r* (truncated at {r_cap:g})")
     fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {eps_cap:g})")
-    for ax in (ax_r, ax_e):
+    for ax in axes:
         ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white")
         ax.set_xlabel("p")
         ax.set_ylabel("q")
     ax_e.set_title(f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=9)
-    ax_r.set_title("risk profile r*(p, q)", fontsize=9)
     return fig
 
 

@@ -108,7 +108,9 @@ def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
     def draw(a, r):
         profile = kr.two_dimensional_profile(a, r)
         rec = kr.argmin_epsilon(profile)
-        fig = plot_profile_map(profile, n=80, figsize=(7, 3.0), fast=True, recommendation=rec)
+        fig = plot_profile_map(
+            profile, n=80, figsize=(4.6, 3.2), fast=True, recommendation=rec, show_profile=False
+        )
         sd, exact = kr.utility(rec.epsilon)
         text = (
             f"recommended ε = {rec.epsilon:.4f} at (p, q) = ({rec.p:.4f}, {rec.q:.4f}); "
