@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..lee_clifton import prior as _prior
 from ..lee_clifton import simulate_attack, world_values
@@ -133,15 +134,15 @@ def plot_posterior(
     output: float,
     scale: float,
     title: str = "",
-    figsize: tuple[float, float] = (9.0, 3.3),
+    figsize: tuple[float, float] = (8.6, 3.1),
 ) -> Figure:
     """Definition 3 in two panels.
 
     Left: the Laplace density of the release under each world, centred at f(ωᵢ) with scale
-    b = Δf/ε (``axes[0].lines[i]``), the noisy output r (a vertical line) and the density
-    values at r (the dots: the numerators of Definition 3 before the prior and the
-    normalisation). Right: bars of the prior (``axes[1].containers[0]``) beside the
-    posterior (``axes[1].containers[1]``) per world.
+    b = Δf/ε (``axes[0].lines[i]``, coloured per world), the noisy output r (a vertical
+    line) and the density values at r (the dots: the numerators of Definition 3 before the
+    prior and the normalisation). Right: bars of the prior (``axes[1].containers[0]``, grey)
+    beside the posterior (``axes[1].containers[1]``, in the world's colour).
     """
     f_values = np.asarray(f_values, dtype=float)
     prior = np.asarray(prior, dtype=float)
@@ -151,7 +152,7 @@ def plot_posterior(
         if arr.shape != (n_worlds,):
             raise ValueError(f"{name} has shape {arr.shape}; expected ({n_worlds},)")
     fig = Figure(figsize=figsize)
-    # fixed margins, no layout engine: a dashboard redraw stays fast
+    # fixed margins, no layout engine, few ticks and labels: a dashboard redraw stays fast
     fig.subplots_adjust(left=0.07, right=0.99, bottom=0.16, top=0.82 if title else 0.9, wspace=0.2)
     ax_pdf, ax_bar = fig.subplots(1, 2, width_ratios=[1.1, 1])
 
@@ -159,26 +160,31 @@ def plot_posterior(
     low = min(f_values.min(), output) - max(3 * scale, 0.5 * span)
     high = max(f_values.max(), output) + max(3 * scale, 0.5 * span)
     x = np.linspace(low, high, 240)
-    cmap = [f"C{i % 10}" for i in range(n_worlds)]
+    colors = [f"C{i % 10}" for i in range(n_worlds)]
     for i in range(n_worlds):
-        ax_pdf.plot(x, laplace_pdf(x, f_values[i], scale), color=cmap[i], lw=1.3, label=labels[i])
+        ax_pdf.plot(x, laplace_pdf(x, f_values[i], scale), color=colors[i], lw=1.3)
     ax_pdf.axvline(output, color="black", lw=1, ls="--")
     at_r = laplace_pdf(output, f_values, scale)
-    ax_pdf.scatter(np.full(n_worlds, output), at_r, c=cmap, zorder=3, s=18)
+    ax_pdf.scatter(np.full(n_worlds, output), at_r, c=colors, zorder=3, s=18)
+    ax_pdf.xaxis.set_major_locator(MaxNLocator(6))
+    ax_pdf.yaxis.set_major_locator(MaxNLocator(4))
     ax_pdf.set_xlabel(f"noisy output r = {output:.6g}   (Laplace scale b = {scale:.4g})")
     ax_pdf.set_ylabel("density P(r | ω)")
-    ax_pdf.legend(fontsize=7, loc="upper right")
-    ax_pdf.set_title("likelihood of r under each world", fontsize=9)
+    ax_pdf.set_title("likelihood of r under each world (colours as on the right)", fontsize=9)
 
     xb = np.arange(n_worlds)
-    prior_bars = ax_bar.bar(xb - 0.2, prior, 0.4, color=PRIOR_COLOR, label="prior")
-    post_bars = ax_bar.bar(xb + 0.2, posterior, 0.4, color=POSTERIOR_COLOR, label="posterior")
-    ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=7)
+    uniform = bool(np.allclose(prior, 1.0 / n_worlds))
+    prior_name = f"prior (uniform, 1/W = {1 / n_worlds:.3g})" if uniform else "prior"
+    prior_bars = ax_bar.bar(xb - 0.2, prior, 0.4, color=PRIOR_COLOR, label=prior_name)
+    post_bars = ax_bar.bar(xb + 0.2, posterior, 0.4, color=colors, label="posterior")
+    if not uniform:
+        ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=7)
     ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=7)
     ax_bar.set_xticks(xb, labels, fontsize=7)
     ax_bar.set_ylim(0, 1.05)
+    ax_bar.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax_bar.set_ylabel("probability")
-    ax_bar.legend(fontsize=8, loc="upper right")
+    ax_bar.legend(fontsize=7, loc="upper right")
     ax_bar.set_title("prior vs posterior (Definition 3)", fontsize=9)
     if title:
         fig.suptitle(title, fontsize=10)
