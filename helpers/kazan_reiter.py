@@ -168,6 +168,25 @@ def _scalar_profile_values(profile: Profile, P: np.ndarray, Q: np.ndarray) -> np
     return np.asarray(flat, dtype=float).reshape(P.shape)
 
 
+def _array_values(profile: Profile, P: np.ndarray, Q: np.ndarray) -> np.ndarray | None:
+    """The profile called once on whole arrays, or None if it was written for scalars."""
+    try:
+        with np.errstate(all="ignore"):
+            trial = np.asarray(profile(P, Q), dtype=float)
+        if trial.shape == ():
+            trial = np.broadcast_to(trial, P.shape)
+        if trial.shape != P.shape:
+            return None
+        flat_p, flat_q, flat_v = P.ravel(), Q.ravel(), trial.ravel()
+        probe = np.unique(np.linspace(0, flat_p.size - 1, min(7, flat_p.size)).astype(int))
+        scalar = [float(profile(float(flat_p[i]), float(flat_q[i]))) for i in probe]
+    except Exception:
+        return None
+    if not np.allclose(scalar, flat_v[probe], rtol=1e-12, atol=0, equal_nan=True):
+        return None
+    return np.array(trial, dtype=float)
+
+
 def evaluate_profile(profile: Profile, p, q) -> np.ndarray:
     """r*(p, q) on arrays, whether ``profile`` was written for scalars or for arrays.
 
@@ -177,22 +196,12 @@ def evaluate_profile(profile: Profile, p, q) -> np.ndarray:
     NaN and values below 1 are refused with the (p, q) where they occur.
     """
     P, Q = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(q, dtype=float))
-    values = None
-    try:
-        with np.errstate(all="ignore"):
-            trial = np.asarray(profile(P, Q), dtype=float)
-        if trial.shape == ():
-            trial = np.broadcast_to(trial, P.shape)
-        if trial.shape == P.shape:
-            flat_p, flat_q, flat_v = P.ravel(), Q.ravel(), trial.ravel()
-            probe = np.unique(np.linspace(0, flat_p.size - 1, min(7, flat_p.size)).astype(int))
-            scalar = [float(profile(float(flat_p[i]), float(flat_q[i]))) for i in probe]
-            if np.allclose(scalar, flat_v[probe], rtol=1e-12, atol=0, equal_nan=True):
-                values = np.array(trial, dtype=float)
-    except Exception:
-        values = None
-    if values is None:
-        values = _scalar_profile_values(profile, P, Q)
+    if P.ndim == 0:  # one point: a plain call (the optimisers' inner loop)
+        values = np.asarray(float(profile(float(P), float(Q))))
+    else:
+        values = _array_values(profile, P, Q)
+        if values is None:
+            values = _scalar_profile_values(profile, P, Q)
     if np.any(np.isnan(values)):
         i = np.flatnonzero(np.isnan(values.ravel()))[0]
         raise ValueError(

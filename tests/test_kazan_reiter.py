@@ -424,3 +424,15 @@ def test_appendix_d1_lee_clifton_range_on_the_school_example():
     assert round(min(values), 2) == 0.34
     assert round(max(values), 2) == 1.62
     assert min(values) < kr.epsilon_lee_clifton_setting(4, 1 / 3) < max(values)
+
+
+def test_evaluate_profile_handles_every_style():
+    p = np.array([[0.1, 0.5], [1.0, 0.2]])
+    q = np.array([[1.0, 0.3], [0.4, 1.0]])
+    constant = kr.evaluate_profile(lambda p, q: 3.0, p, q)
+    assert constant.shape == (2, 2) and np.all(constant == 3.0)
+    scalar_only = kr.evaluate_profile(lambda p, q: max(0.25 / (p * q), 3.0), p, q)
+    assert np.allclose(scalar_only, np.maximum(0.25 / (p * q), 3.0))
+    wrong_shape = kr.evaluate_profile(lambda p, q: np.full(3, 2.0) if np.ndim(p) else 2.0, p, q)
+    assert wrong_shape.shape == (2, 2) and np.all(wrong_shape == 2.0)
+    assert float(kr.evaluate_profile(lambda p, q: 2.0, 0.5, 0.5)) == 2.0
