@@ -264,7 +264,8 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
 def plot_plrv_panels(
     mechanism="gaussian", noise=plrv.POST_GAUSSIAN_SIGMA, epsilon=plrv.POST_EPSILON, sensitivity=1.0
 ):
-    """The dashboard's figure: e^L with e^ε and δ₁ (left); the δ₂ area (right).
+    """The dashboard's figure: e^L with e^ε and δ₁ (left); the δ₂ area (right, zoomed on
+    u ≤ max(0.1, 1.5·δ₁)).
 
     ``axes[0].lines[0]`` is e^{L(u)}, ``axes[1].lines[0]`` is min(1, e^{ε − L(u)}).
     """
@@ -286,10 +287,13 @@ def plot_plrv_panels(
     )
     ax.legend(fontsize=8, loc="upper right")
     _draw_delta_area(bx, epsilon, mechanism, noise, sensitivity, None)
-    bx.set_xlabel("cumulative probability")
-    # few fixed ticks: building tick artists is most of a redraw's cost
+    # zoom the right panel on the bad events (at least 0.1 of the axis), so δ₂ stays visible
+    bx.set_xlim(0, min(1.0, max(0.1, 1.5 * naive)))
+    bx.set_xlabel("cumulative probability (zoom on the bad events)")
+    # few ticks: building tick artists is most of a redraw's cost
+    ax.set_xticks([0, 0.5, 1])
+    bx.xaxis.set_major_locator(MaxNLocator(3))
     for axis in (ax, bx):
-        axis.set_xticks([0, 0.5, 1])
         axis.yaxis.set_major_locator(MaxNLocator(4))
     return fig
 
