@@ -11,7 +11,6 @@ from _timing import best_of, fmt
 
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, simulate_attack
-from helpers.plotting.beliefs import attack_success_curve
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
 
@@ -38,8 +37,8 @@ def main() -> None:
         ),
         (
             "attack success curve, 34 ε × 4 true worlds × 4,000 releases",
-            lambda: attack_success_curve(
-                days, 3, "mean", eps_grid, true_world=None, trials=4000, seed=1
+            lambda: simulate_attack(
+                days, 3, "mean", eps_grid, true_world=None, trials=4000, rng=1
             ),
         ),
     ]

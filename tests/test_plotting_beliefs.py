@@ -13,7 +13,6 @@ from helpers.figures.beliefs import FIGURES
 from helpers.lee_clifton import confidence, posterior, prior, simulate_attack, world_values
 from helpers.mechanisms import laplace_pdf, laplace_scale
 from helpers.plotting.beliefs import (
-    attack_success_curve,
     plot_attack_success,
     plot_posterior,
     plot_prior,
@@ -134,15 +133,15 @@ def test_plot_posterior_shows_definition_3():
         plot_posterior(f, prior(u, 3), post[:3], LABELS, output=R, scale=scale)
 
 
-def test_attack_success_curve_is_simulate_attack():
+def test_simulate_attack_over_an_epsilon_grid_matches_scalar_calls():
     u = column("absence_days")
     eps = np.array([0.5, 2.0])
-    curve = attack_success_curve(u, 3, "mean", eps, true_world=0, trials=500, seed=7)
+    curve = simulate_attack(u, 3, "mean", eps, true_world=0, trials=500, rng=7)
     expected = [simulate_attack(u, 3, "mean", e, true_world=0, trials=500, rng=7) for e in eps]
     assert np.allclose(curve, expected)
-    avg = attack_success_curve(u, 3, "mean", eps, true_world=None, trials=500, seed=7)
+    avg = simulate_attack(u, 3, "mean", eps, true_world=None, trials=500, rng=7)
     per_world = [
-        [simulate_attack(u, 3, "mean", e, true_world=t, trials=500, rng=7 + t) for t in range(4)]
+        [simulate_attack(u, 3, "mean", e, true_world=t, trials=500, rng=7) for t in range(4)]
         for e in eps
     ]
     assert np.allclose(avg, np.mean(per_world, axis=1))
@@ -152,8 +151,8 @@ def test_attack_tends_to_prior_guess_when_noise_swamps():
     # averaged over a uniformly drawn true world, the MAP guess succeeds with 1/W as ε → 0,
     # while an extreme world (ω1, smallest mean) is picked about half of the time
     u = column("absence_days")
-    avg = attack_success_curve(u, 3, "mean", [1e-3], true_world=None, trials=20_000, seed=1)
-    first = attack_success_curve(u, 3, "mean", [1e-3], true_world=0, trials=20_000, seed=1)
+    avg = simulate_attack(u, 3, "mean", [1e-3], true_world=None, trials=20_000, rng=1)
+    first = simulate_attack(u, 3, "mean", [1e-3], true_world=0, trials=20_000, rng=1)
     assert abs(avg[0] - 0.25) < 0.01
     assert abs(first[0] - 0.5) < 0.02
 

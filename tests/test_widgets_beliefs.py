@@ -8,7 +8,6 @@ import pytest
 
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, prior, simulate_attack, world_values
-from helpers.plotting.beliefs import attack_success_curve
 from helpers.widgets import Dashboard
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
@@ -138,7 +137,7 @@ def test_attack_dashboard_marker_and_curve():
     grid = ax.lines[0].get_xdata()
     assert np.allclose(
         ax.lines[0].get_ydata(),
-        attack_success_curve(u, 3, "mean", grid, true_world=0, trials=500, seed=2011),
+        simulate_attack(u, 3, "mean", grid, true_world=0, trials=500, rng=2011),
     )
     assert np.allclose(ax.lines[1].get_ydata(), 0.25)  # the prior's guess
 
@@ -148,19 +147,19 @@ def test_attack_dashboard_true_world_seed_and_column():
     u = column("absence_days")
     dash.controls["true_world"].value = 2
     grid = dash.figure.axes[0].lines[0].get_xdata()
-    expected = attack_success_curve(u, 3, "mean", grid, true_world=2, trials=300, seed=2011)
+    expected = simulate_attack(u, 3, "mean", grid, true_world=2, trials=300, rng=2011)
     assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
     assert "true world ω3: no Kelly" in dash.text
 
     dash.controls["true_world"].value = -1
-    expected = attack_success_curve(u, 3, "mean", grid, true_world=None, trials=300, seed=2011)
+    expected = simulate_attack(u, 3, "mean", grid, true_world=None, trials=300, rng=2011)
     assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
     assert "drawn from the uniform prior" in dash.text
 
     dash.controls["seed"].value = 5
     dash.controls["column"].value = "school_year"
-    expected = attack_success_curve(
-        column("school_year"), 3, "mean", grid, true_world=None, trials=300, seed=5
+    expected = simulate_attack(
+        column("school_year"), 3, "mean", grid, true_world=None, trials=300, rng=5
     )
     assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
     assert "seed 5" in dash.text and dash.text.startswith("school_year")

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..datasets import school
-from ..lee_clifton import count_worlds, posterior, prior, world_values
+from ..lee_clifton import count_worlds, posterior, prior, simulate_attack, world_values
 from ..mechanisms import laplace_scale
 from ..plotting.beliefs import (
-    attack_success_curve,
     plot_attack_success,
     plot_posterior,
     plot_prior,
@@ -63,23 +62,23 @@ def attack_success():
     curves = {}
     for column in ("school_year", "absence_days"):
         universe = data[column].to_numpy(dtype=float)
-        curves[f"{column}, true world {labels[0]}"] = attack_success_curve(
+        curves[f"{column}, true world {labels[0]}"] = simulate_attack(
             universe,
             3,
             "mean",
             ATTACK_EPSILONS,
             true_world=0,
             trials=ATTACK_TRIALS,
-            seed=ATTACK_SEED,
+            rng=ATTACK_SEED,
         )
-        curves[f"{column}, averaged over the prior"] = attack_success_curve(
+        curves[f"{column}, averaged over the prior"] = simulate_attack(
             universe,
             3,
             "mean",
             ATTACK_EPSILONS,
             true_world=None,
             trials=ATTACK_TRIALS,
-            seed=ATTACK_SEED,
+            rng=ATTACK_SEED,
         )
     n_worlds = count_worlds(data["absence_days"], 3)
     return plot_attack_success(

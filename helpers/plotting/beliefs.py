@@ -17,13 +17,11 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from ..lee_clifton import prior as _prior
-from ..lee_clifton import simulate_attack, world_values
+from ..lee_clifton import world_values
 from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices
 
 __all__ = [
-    "attack_success_curve",
     "plot_attack_success",
     "plot_posterior",
     "plot_prior",
@@ -189,64 +187,6 @@ def plot_posterior(
     if title:
         fig.suptitle(title, fontsize=10)
     return fig
-
-
-def attack_success_curve(
-    universe,
-    size: int,
-    query,
-    epsilons,
-    *,
-    true_world: int | None = 0,
-    trials: int = 2000,
-    seed: int = 2011,
-    prior=None,
-) -> np.ndarray:
-    """Simulated success rate of the attack at each ε (``helpers.lee_clifton.simulate_attack``).
-
-    ``true_world=None`` averages over the true world drawn from the prior (uniform unless
-    ``prior`` weights are given): the adversary's expected success, which starts at the
-    largest prior probability (1/W when uniform) as ε → 0. Each ε reuses ``seed``, so the
-    curve is smooth (common random numbers). A loop over the grid: the engine's
-    ``simulate_attack`` takes one ε at a time.
-    """
-    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
-    if true_world is not None:
-        return np.array(
-            [
-                simulate_attack(
-                    universe,
-                    size,
-                    query,
-                    e,
-                    true_world=true_world,
-                    trials=trials,
-                    rng=seed,
-                    prior=prior,
-                )
-                for e in eps
-            ]
-        )
-    p0 = _prior(universe, size, prior)
-    rates = np.array(
-        [
-            [
-                simulate_attack(
-                    universe,
-                    size,
-                    query,
-                    e,
-                    true_world=t,
-                    trials=trials,
-                    rng=seed + t,
-                    prior=prior,
-                )
-                for t in range(p0.size)
-            ]
-            for e in eps
-        ]
-    )
-    return rates @ p0
 
 
 def plot_attack_success(

@@ -26,7 +26,6 @@ from ..lee_clifton import (
 )
 from ..mechanisms import laplace_scale
 from ..plotting.beliefs import (
-    attack_success_curve,
     plot_attack_success,
     plot_posterior,
     plot_prior,
@@ -204,14 +203,14 @@ def posterior_dashboard(
 
 @lru_cache(maxsize=32)
 def _curve(universe: tuple, size: int, query, true_world, trials: int, seed: int, eps: tuple):
-    rates = attack_success_curve(
+    rates = simulate_attack(
         np.asarray(universe),
         size,
         query,
         np.asarray(eps),
         true_world=true_world,
         trials=trials,
-        seed=seed,
+        rng=seed,
     )
     rates.setflags(write=False)
     return rates
@@ -234,7 +233,7 @@ def attack_dashboard(
     largest posterior (uniform prior). Controls ``column``, ``true_world`` (a world index, or
     -1 for "averaged over the prior"), ``epsilon`` (the marker) and ``seed``.
 
-    The curve is ``attack_success_curve`` on a grid of ε; the marker and the text are
+    The curve is ``simulate_attack`` on a grid of ε; the marker and the text are
     ``simulate_attack`` at the slider's ε with the same seed.
     """
     data, size = _data_and_size(data, size)
@@ -261,29 +260,14 @@ def attack_dashboard(
         n_worlds = count_worlds(universe, size)
         world = None if true_world == -1 else int(true_world)
         rates = _curve(tuple(universe.tolist()), size, query, world, trials, int(seed), grid)
-        if world is None:
-            p0 = prior(universe, size)
-            at = float(
-                sum(
-                    p0[t]
-                    * simulate_attack(
-                        universe,
-                        size,
-                        query,
-                        epsilon,
-                        true_world=t,
-                        trials=trials,
-                        rng=int(seed) + t,
-                    )
-                    for t in range(n_worlds)
-                )
-            )
-            who = "true world drawn from the uniform prior"
-        else:
-            at = simulate_attack(
-                universe, size, query, epsilon, true_world=world, trials=trials, rng=int(seed)
-            )
-            who = f"true world {labels[world]}"
+        at = simulate_attack(
+            universe, size, query, epsilon, true_world=world, trials=trials, rng=int(seed)
+        )
+        who = (
+            "true world drawn from the uniform prior"
+            if world is None
+            else f"true world {labels[world]}"
+        )
         fig = plot_attack_success(
             np.asarray(grid),
             {f"{column}, {who}": rates},
