@@ -98,7 +98,7 @@ def _fmt_eps(value: float) -> str:
 def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) -> Figure:
     """The artists of a bounds figure, without data (``_update`` fills them in)."""
     n = len(cols)
-    fig = Figure(figsize=figsize or (4.2 * n + 0.6, 3.6))
+    fig = Figure(figsize=figsize or (max(4.2 * n + 0.6, 5.4), 3.6))
     # fixed margins instead of a layout engine: a layout engine re-runs on every redraw
     fig.subplots_adjust(
         left=0.6 / fig.get_figwidth(), right=0.98, bottom=0.14, top=0.83, wspace=0.08
@@ -122,7 +122,8 @@ def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) 
             ):
                 handles.append(ax.axvline(0.0, color=colour, ls="--", lw=1.2, label=gid, gid=gid))
         domain = np.array2string(values, separator=", ", formatter={"float_kind": "{:g}".format})
-        ax.set_title(f"{name}: universe {domain}", fontsize=9)
+        # a fixed y skips matplotlib's title placement search on every redraw
+        ax.set_title(f"{name}: universe {domain}", fontsize=9, y=1.0)
         ax.set_xlabel("ε")
         ax.xaxis.set_major_locator(MaxNLocator(6))
         ax.grid(alpha=0.3)
@@ -239,7 +240,7 @@ def update_bounds(
         risk=risk,
         epsilon_max=epsilon_max,
         marker=epsilon,
-        title=f"Bounds on the adversary's posterior: query {name}, n = {size}"
+        title=f"Bounds on the posterior: {name}, n = {size}"
         + ("" if epsilon is None else f", marker at ε = {epsilon:.3g}"),
     )
 
@@ -279,7 +280,7 @@ def update_binary_search(
         risk=risk,
         epsilon_max=epsilon_max,
         marker=None,
-        title=f"ε upper bound (dashed red) vs binary search (dashed blue): query {name}, ρ = {risk:.3g}",
+        title=f"ε upper bound vs binary search: {name}, ρ = {risk:.3g}",
     )
 
 

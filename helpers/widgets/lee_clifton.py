@@ -28,6 +28,9 @@ from ._base import Dashboard
 
 __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 
+#: resolution of the dashboards' PNG (a little below _base's 80: every pixel costs on a redraw)
+DPI = 72
+
 #: the queries offered by ``queries_dashboard``: every built-in one and two percentiles
 DASHBOARD_QUERIES = (*(q for q in QUERY_NAMES if "<" not in q), "percentile_25", "percentile_75")
 
@@ -102,7 +105,7 @@ def bounds_dashboard(
         ),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, dpi=DPI)
 
 
 def _epsilon_text(value: float, why: str) -> str:
@@ -136,7 +139,7 @@ def binary_search_dashboard(
             )
         return state["fig"], "\n".join(lines)
 
-    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw)
+    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw, dpi=DPI)
 
 
 def queries_dashboard(
@@ -181,7 +184,8 @@ def queries_dashboard(
                 f"Δf (unbounded sensitivity) = {unbounded_sensitivity(values, size, query):.4f}   "
                 f"Δv = {lc.delta_v(values, size, query):.4f}   "
                 f"tight bound's limit = {lc.limit_of_tight_bound(values, size, query):.4f}",
-                f"ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
+                f"ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   "
+                f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
             ]
         )
         return figures[key], text
@@ -191,4 +195,4 @@ def queries_dashboard(
         "column": W.Dropdown(options=list(cols), value=column, description="column"),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, dpi=DPI)
