@@ -36,6 +36,7 @@ from .sensitivity import combination_indices, unbounded_sensitivity
 
 __all__ = [
     "MAX_WORLDS",
+    "analysis_table",
     "binary_search_epsilon",
     "binary_search_steps",
     "confidence",
@@ -352,6 +353,42 @@ def binary_search_epsilon(
     """
     steps = binary_search_steps(universe, size, query, risk, tol=tol, sensitivity=sensitivity)
     return math.inf if not steps else steps[-1][0]
+
+
+# --- the whole analysis, one row per query ------------------------------------------------
+
+
+def analysis_table(universe, size: int, risk, queries=None):
+    """Δf, Δv, the tight bound's limit, the ε upper bound (eq. 7) and the binary-search ε
+    for each query, as a pandas DataFrame indexed by query name.
+
+    ``queries`` defaults to every built-in query plus the quartiles. A query the analysis
+    refuses for this universe (zero sensitivity, say) gets NaN and the reason in ``note``
+    instead of stopping the table, so a reader's own column always gives a full picture.
+    """
+    import pandas as pd
+
+    from .queries import QUERY_NAMES
+
+    values, size = _checked(universe, size)
+    rho = float(check_open_unit("risk", risk))
+    if queries is None:
+        queries = [q for q in QUERY_NAMES if "<" not in q] + ["percentile_25", "percentile_75"]
+    rows = []
+    for query in queries:  # a handful of queries, each fully vectorised over the worlds
+        q = get_query(query)
+        row = {"query": q.name, "Δf": math.nan, "Δv": math.nan, "limit of tight bound": math.nan}
+        row |= {"ε upper bound": math.nan, "ε binary search": math.nan, "note": ""}
+        try:
+            row["Δf"] = _delta_f(values, size, q)
+            row["Δv"] = delta_v(values, size, q)
+            row["limit of tight bound"] = limit_of_tight_bound(values, size, q)
+            row["ε upper bound"] = epsilon_upper_bound(values, size, q, rho)
+            row["ε binary search"] = binary_search_epsilon(values, size, q, rho)
+        except ValueError as error:
+            row["note"] = str(error)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("query")
 
 
 # --- the attack, simulated ----------------------------------------------------------------

@@ -248,6 +248,25 @@ def test_simulated_attack_beats_the_prior_and_grows_with_epsilon():
     assert high > 0.85
 
 
+def test_analysis_table_matches_the_functions_and_explains_refusals():
+    table = lc.analysis_table(ABSENCE, N, 1 / 3)
+    assert {"mean", "median", "variance", "std", "sum", "count", "percentile_25"} <= set(
+        table.index
+    )
+    assert table.loc["mean", "ε upper bound"] == lc.epsilon_upper_bound(ABSENCE, N, "mean", 1 / 3)
+    assert table.loc["mean", "ε binary search"] == lc.binary_search_epsilon(
+        ABSENCE, N, "mean", 1 / 3
+    )
+    assert table.loc["median", "Δf"] == 4.0 and table.loc["median", "limit of tight bound"] == 0.5
+    assert math.isinf(table.loc["count", "ε binary search"])
+    # a constant column has zero sensitivity: the row says why instead of failing the table
+    flat = lc.analysis_table([5, 5, 5, 5], 3, 1 / 3, queries=["mean", "count"])
+    assert "zero sensitivity" in flat.loc["mean", "note"] and math.isnan(
+        flat.loc["mean", "ε upper bound"]
+    )
+    assert flat.loc["count", "note"] == ""
+
+
 # --- bad input -------------------------------------------------------------------------
 
 
