@@ -35,13 +35,22 @@ def execute(path: Path, timeout: int = 900) -> nbformat.NotebookNode:
         record_timing=False,
     )
     client.execute()
-    return strip_widget_state(nb)
+    return nb
 
 
 def strip_widget_state(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Drop what only a live kernel can use: ``metadata.widgets`` and widget views.
+
+    A widget view in a saved notebook points at a model that no longer exists (JupyterLab
+    shows "model not found", GitHub shows nothing) and its id changes on every run, which
+    makes every re-execution a noisy diff. What stays is the view's text/plain, which our
+    dashboards set to a note pointing at the static figure beside them.
+    """
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return nb
 
 
@@ -74,7 +83,7 @@ def main(argv: list[str]) -> int:
     paths = [Path(a).resolve() for a in argv] or notebook_paths()
     for path in paths:
         print(f"executing {path.name} ...", flush=True)
-        nb = execute(path)
+        nb = strip_widget_state(execute(path))
         nbformat.write(nb, path)
     return 0
 
