@@ -509,3 +509,39 @@ def test_gaussian_delta_at_zero_is_total_variation(sigma):
     assert float(plrv.gaussian_delta(0.0, sigma)) == pytest.approx(
         math.erf(1 / (2 * math.sqrt(2) * sigma)), rel=1e-9
     )
+
+
+# ---------------------------------------------------------------- ties to notebooks 01-07
+
+
+@given(
+    scale=st.floats(0.2, 5.0),
+    prior=st.floats(0.05, 0.95),
+    output=st.floats(-20.0, 20.0),
+)
+def test_lee_clifton_posterior_is_the_plrv_odds_update(scale, prior, output):
+    """Lee & Clifton's Definition 3 with two worlds (counts 0 and 1): posterior odds = prior
+    odds · e^L, so their posterior is posterior_probability(prior, L)."""
+    from helpers import lee_clifton
+
+    eps = 1.0 / scale  # Laplace scale Δf/ε with Δf = 1
+    post = lee_clifton.posterior(
+        [0, 1], 1, "sum", output, eps, sensitivity=1.0, prior=[prior, 1 - prior]
+    )
+    loss = plrv.laplace_privacy_loss(output, scale)
+    assert post[0] == pytest.approx(float(plrv.posterior_probability(prior, loss)), abs=1e-12)
+    assert post[0] <= math.exp(eps) * prior / (math.exp(eps) * prior + 1 - prior) + 1e-12
+
+
+def test_kazan_reiter_e2eps_is_the_plrv_two_neighbours_apart():
+    """Corollary 1's e^{2ε}: the largest odds factor between records two add/remove steps
+    apart, which Theorem 1's bound approaches for p = 1, q → 0."""
+    from helpers import kazan_reiter
+
+    o = np.linspace(990, 1010, 2001)
+    two_steps = plrv.laplace_privacy_loss(o, B_POST, sensitivity=2.0, loc=1000.0)
+    assert np.exp(two_steps.max()) == pytest.approx(float(kazan_reiter.naive_bound(LN3)))
+    assert round(float(kazan_reiter.naive_bound(LN3)), 10) == 9.0
+    q = np.array([0.5, 1e-2, 1e-6])
+    bound = kazan_reiter.relative_risk_bound(1.0, q, LN3)
+    assert np.all(np.diff(bound) > 0) and bound[-1] == pytest.approx(9.0, rel=1e-5)

@@ -13,6 +13,15 @@ from helpers.plotting import plrv as P
 from helpers.widgets import plrv_dashboard
 
 
+def _shaded(dash) -> tuple[float, float]:
+    """(width of the δ₁ band on the left panel, area of the δ₂ fill on the right panel)."""
+    band = dash.figure.axes[0].patches[0]
+    v = dash.figure.axes[1].collections[0].get_paths()[0].vertices
+    x, y = v[:, 0], v[:, 1]
+    area = 0.5 * abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1)))  # shoelace
+    return band.get_width(), area
+
+
 def _delta_values(text: str) -> tuple[float, float]:
     d1 = float(text.split("δ₁ = P[L > ε] = ")[1].split(",")[0])
     d2 = float(text.split("))] = ")[1].split()[0])
@@ -25,6 +34,9 @@ def test_default_dashboard_shows_the_posts_numbers():
     assert d1 == round(float(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3))), 5)
     assert d2 == round(float(plrv.gaussian_delta(math.log(3), math.sqrt(3))), 5)
     assert round(d2, 3) == 0.011
+    width, area = _shaded(dash)
+    assert width == pytest.approx(float(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3))))
+    assert area == pytest.approx(float(plrv.gaussian_delta(math.log(3), math.sqrt(3))), rel=1e-3)
 
 
 def test_epsilon_slider_moves_both_deltas_and_the_curve():
@@ -41,6 +53,10 @@ def test_epsilon_slider_moves_both_deltas_and_the_curve():
     expected = np.minimum(1, np.exp(0.5 - plrv.plrv_upper_quantile(u, "gaussian", math.sqrt(3))))
     np.testing.assert_allclose(line.get_ydata(), expected, rtol=1e-12)
     assert np.all(line.get_ydata() <= before + 1e-15)  # smaller ε: every weight e^{ε−L} shrinks
+    # the shaded areas are the new δ₁ (band width) and δ₂ (area between the curve and 1)
+    width, area = _shaded(dash)
+    assert width == pytest.approx(float(plrv.gaussian_delta_naive(0.5, math.sqrt(3))))
+    assert area == pytest.approx(float(plrv.gaussian_delta(0.5, math.sqrt(3))), rel=1e-3)
 
 
 def test_noise_slider_and_mechanism_dropdown():
@@ -62,10 +78,16 @@ def test_noise_slider_and_mechanism_dropdown():
     assert d1 == round(float(plrv.laplace_delta_naive(0.2, 3.0)), 5)
     left = dash.figure.axes[0].lines[0]
     assert left.get_ydata().max() == pytest.approx(math.exp(1 / 3))
+    width, area = _shaded(dash)
+    assert width == pytest.approx(float(plrv.laplace_delta_naive(0.2, 3.0)))
+    assert area == pytest.approx(float(plrv.laplace_delta(0.2, 3.0)), rel=1e-3)
     dash.controls["mechanism"].value = "geometric"
     d1, d2 = _delta_values(dash.text)
     assert d2 == round(float(plrv.geometric_delta(0.2, 3.0)), 5)
     assert d1 == round(float(plrv.geometric_delta_naive(0.2, 3.0)), 5)
+    width, area = _shaded(dash)
+    assert width == pytest.approx(float(plrv.geometric_delta_naive(0.2, 3.0)))
+    assert area == pytest.approx(float(plrv.geometric_delta(0.2, 3.0)), rel=1e-3)
 
 
 def test_static_figures_plot_the_math():

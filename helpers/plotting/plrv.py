@@ -161,7 +161,7 @@ def plot_loss_vs_output(
         ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}")
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="center right")
     return fig
 
 
