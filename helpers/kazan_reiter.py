@@ -235,16 +235,28 @@ def _scalar_objective(profile: Profile, fixed_p, fixed_q):
     return f
 
 
-_AXIS_1D = np.unique(np.concatenate([np.linspace(0, 1, 2001)[1:], np.logspace(-12, 0, 241)]))
-_AXIS_2D = np.unique(np.concatenate([np.linspace(0, 1, 161)[1:], np.logspace(-9, 0, 46)]))
+def _axis(n_linear: int, log_from: float, n_log: int) -> np.ndarray:
+    return np.unique(
+        np.concatenate([np.linspace(0, 1, n_linear + 1)[1:], np.logspace(log_from, 0, n_log)])
+    )
+
+
+# coarse search grids, and finer ones tried only when the coarse grid sees no finite εᵢ
+# (a profile that bounds a region narrower than the coarse spacing, e.g. a thin box (25))
+_AXIS_1D = _axis(2000, -12, 241)
+_AXIS_1D_FINE = _axis(40_000, -12, 241)
+_AXIS_2D = _axis(160, -9, 46)
+_AXIS_2D_FINE = _axis(600, -9, 46)
 
 
 def _slice_minimum(profile: Profile, *, p=None, q=None) -> Recommendation:
     """Minimum of εᵢ along x ∈ (0, 1] with the other coordinate fixed."""
-    x = _AXIS_1D
-    P = x if p is None else np.full_like(x, p)
-    Q = x if q is None else np.full_like(x, q)
-    eps = _epsilon_on(profile, P, Q)
+    for x in (_AXIS_1D, _AXIS_1D_FINE):
+        P = x if p is None else np.full_like(x, p)
+        Q = x if q is None else np.full_like(x, q)
+        eps = _epsilon_on(profile, P, Q)
+        if np.isfinite(eps).any():
+            break
     best_i = int(np.argmin(eps))
     best_x, best_eps = float(x[best_i]), float(eps[best_i])
     if np.isfinite(best_eps):
@@ -262,9 +274,11 @@ def _slice_minimum(profile: Profile, *, p=None, q=None) -> Recommendation:
 
 
 def _plane_minimum(profile: Profile) -> Recommendation:
-    axis = _AXIS_2D
-    P, Q = np.meshgrid(axis, axis, indexing="ij")
-    eps = _epsilon_on(profile, P, Q)
+    for axis in (_AXIS_2D, _AXIS_2D_FINE):
+        P, Q = np.meshgrid(axis, axis, indexing="ij")
+        eps = _epsilon_on(profile, P, Q)
+        if np.isfinite(eps).any():
+            break
     i, j = np.unravel_index(int(np.argmin(eps)), eps.shape)
     candidates = [Recommendation(float(eps[i, j]), float(axis[i]), float(axis[j]))]
     if not np.isfinite(eps[i, j]):
@@ -309,13 +323,18 @@ def argmin_epsilon(profile: Profile, *, p=None, q=None) -> Recommendation:
     be written for scalars, with ``if``/``max`` inside, as in the paper; a profile that also
     accepts numpy arrays is evaluated on a whole grid in one call.
 
-    Method: a grid (2,000 linear + 240 logarithmic points on a slice; 200 × 200 on the plane)
-    locates the minimum; bounded Brent / Nelder–Mead refine it inside the neighbouring cells;
-    on the plane the edges p = 1 and q = 1 are searched separately and coordinate-wise
-    one-dimensional searches polish the point. Agrees with every closed form of Table 4 to
-    better than 1e-6 (the authors' plain 10⁶-point grid does not: it misses kinks by up to
-    0.002). Where the minimum is only approached as p → 0 or q → 0 (an infimum), the value at
-    p or q = 1e-12 (slices) / 1e-9 (plane) is returned.
+    Method: a grid (2,000 linear + 240 logarithmic points on a slice; about 200 × 200 on the
+    plane) locates the minimum; bounded Brent / Nelder–Mead refine it inside the neighbouring
+    cells; on the plane the edges p = 1 and q = 1 are searched separately and coordinate-wise
+    one-dimensional searches polish the point. If the coarse grid sees no finite εᵢ at all,
+    a finer one is tried (spacing 1/40,000 on a slice, 1/600 on the plane). Agrees with every
+    closed form of Table 4 to better than 1e-6 (the authors' plain 10⁶-point grid does not: it
+    misses kinks by up to 0.002). Where the minimum is only approached as p → 0 or q → 0 (an
+    infimum), the value at p or q = 1e-12 (slices) / 1e-9 (plane) is returned.
+
+    Limitation (of any search that samples the profile): a profile that is finite only on a
+    set thinner than the fine grid (a box (25) narrower than 1/600 on the plane, or a single
+    line such as q = q̃) is not seen on the plane; search it on its slice with ``p=``/``q=``.
 
     Raises ``ValueError`` if the profile is NaN or below 1 anywhere (infeasible), if it only
     admits ε = 0 (r* = 1 somewhere), or if it bounds nothing (inf everywhere).
@@ -335,9 +354,16 @@ def argmin_epsilon(profile: Profile, *, p=None, q=None) -> Recommendation:
         best = _plane_minimum(profile)
     where = "the slice" if (p is None) != (q is None) else "(0, 1]²"
     if not np.isfinite(best.epsilon) or best.epsilon >= _PENALTY:
+        hint = (
+            "spacing 1/40,000"
+            if where == "the slice"
+            else "spacing 1/600; a bound on a thinner set, e.g. the line q = q̃, must be "
+            "searched on that slice: recommend_epsilon(profile, q=q̃)"
+        )
         raise ValueError(
             f"the risk profile bounds nothing on {where}: r*(p, q) ≥ 1/(p·q) (or inf) "
-            "everywhere, so every ε is allowed; give a finite bound somewhere"
+            f"everywhere, so every ε is allowed; give a finite bound somewhere (searched on a "
+            f"grid of {hint})"
         )
     if best.epsilon <= 0:
         raise ValueError(

@@ -146,11 +146,15 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
 
 def geometric_noise_sd(epsilon, sensitivity=1.0):
     """SD of the two-sided geometric: √(2α) / (1 - α)."""
-    alpha = geometric_alpha(epsilon, sensitivity)
-    return np.sqrt(2 * alpha) / (1 - alpha)
+    eps = check_positive("epsilon", epsilon)
+    delta = check_positive("sensitivity", sensitivity)
+    alpha = np.exp(-eps / delta)
+    # 1 − α as −expm1(−ε/Δ): no cancellation (and no division by zero) for tiny ε
+    return np.sqrt(2 * alpha) / -np.expm1(-eps / delta)
 
 
 def geometric_prob_exact(epsilon, sensitivity=1.0):
     """P[Z = 0] = (1-α)/(1+α) = tanh(ε/(2Δ)): the chance that the release equals the truth."""
-    alpha = geometric_alpha(epsilon, sensitivity)
-    return (1 - alpha) / (1 + alpha)
+    eps = check_positive("epsilon", epsilon)
+    delta = check_positive("sensitivity", sensitivity)
+    return np.tanh(eps / (2 * delta))  # (1 − α)/(1 + α) without cancellation for tiny ε

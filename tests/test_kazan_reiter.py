@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import kazan_reiter as kr
@@ -436,3 +436,153 @@ def test_evaluate_profile_handles_every_style():
     wrong_shape = kr.evaluate_profile(lambda p, q: np.full(3, 2.0) if np.ndim(p) else 2.0, p, q)
     assert wrong_shape.shape == (2, 2) and np.all(wrong_shape == 2.0)
     assert float(kr.evaluate_profile(lambda p, q: 2.0, 0.5, 0.5)) == 2.0
+
+
+# --- property tests: every closed form against recommend_epsilon over random parameters -----
+# (profiles written for scalars, with `if`s, as a reader would; parameters also placed
+# exactly on each branch boundary)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.one_of(st.just(0.0), st.floats(min_value=1e-4, max_value=0.99)),
+    r_tilde,
+    st.sampled_from(["a/r", "1/(r+1)", "1", "below a/r", "between", "above"]),
+    st.floats(min_value=0.01, max_value=0.99),
+)
+def test_theorem5_every_branch_and_boundary_scalar_profile(a, r, where, t):
+    q = {
+        "a/r": a / r,
+        "1/(r+1)": 1 / (r + 1),
+        "1": 1.0,
+        "below a/r": t * a / r,
+        "between": a / r + t * (1 / (r + 1) - a / r),
+        "above": max(a / r, 1 / (r + 1)) + t * (1 - max(a / r, 1 / (r + 1))),
+    }[where]
+    assume(0 < q <= 1)
+    closed = kr.epsilon_inclusion_profile(a, q, r)
+    numeric = kr.recommend_epsilon(scalar_inclusion(a, q, r), q=q)
+    assert abs(numeric - closed) < 1e-4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    a_tilde,
+    r_tilde,
+    st.sampled_from(["a/r", "1", "below", "above"]),
+    st.floats(min_value=0.01, max_value=0.99),
+)
+def test_theorem4_every_branch_and_boundary_scalar_profile(a, r, where, t):
+    p = {"a/r": a / r, "1": 1.0, "below": t * a / r, "above": a / r + t * (1 - a / r)}[where]
+    closed = kr.epsilon_values_profile(a, p, r)
+    numeric = kr.recommend_epsilon(scalar_values(a, p, r), p=p)
+    assert abs(numeric - closed) < 1e-4
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.floats(min_value=1.05, max_value=20.0),
+    st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)).map(sorted),
+    st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)).map(sorted),
+    st.sampled_from(["free", "p0 = 0", "q0 = 0", "q0 = 1/(r+1)", "whole p range"]),
+)
+def test_box_profile_every_branch_on_the_plane(r, ps, qs, where):
+    (p0, p1), (q0, q1) = ps, qs
+    if where == "p0 = 0":
+        p0 = 0.0
+    elif where == "q0 = 0":
+        q0 = 0.0
+    elif where == "q0 = 1/(r+1)":
+        q0 = 1 / (r + 1)
+        q1 = max(q1, q0)
+    elif where == "whole p range":
+        p0, p1 = 0.0, 1.0
+    # the plane search sees boxes at least as wide as its fine grid (1/600) in each direction
+    assume(p1 - p0 >= 0.002 and q1 - q0 >= 0.002)
+    closed = kr.epsilon_box_profile(r, p0, p1, q0, q1)
+    if math.isinf(closed):  # the box lies where r̃ ≥ 1/(p q): nothing is bounded
+        with pytest.raises(ValueError, match="bounds nothing"):
+            kr.recommend_epsilon(box(r, p0, p1, q0, q1))
+    else:
+        assert abs(kr.recommend_epsilon(box(r, p0, p1, q0, q1)) - closed) < 1e-4
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.floats(min_value=1.05, max_value=20.0),
+    st.tuples(st.floats(0.0, 1.0), st.floats(0.0, 1.0)).map(sorted),
+)
+def test_box_profile_q0_equal_one_on_its_slice(r, ps):
+    p0, p1 = ps
+    assume(p1 - p0 >= 1e-4)  # the slice's fine grid has spacing 1/40,000
+    closed = kr.epsilon_box_profile(r, p0, p1, 1.0, 1.0)
+    if math.isinf(closed):
+        with pytest.raises(ValueError, match="bounds nothing"):
+            kr.recommend_epsilon(box(r, p0, p1, 1.0, 1.0), q=1.0)
+    else:
+        assert abs(kr.recommend_epsilon(box(r, p0, p1, 1.0, 1.0), q=1.0) - closed) < 1e-4
+
+
+def test_narrow_box_is_found_by_the_fine_grid():
+    # 0.003 wide: between the coarse (1/160) and the fine (1/600) grid spacing
+    r, p0, p1, q0, q1 = 4.0, 0.3111, 0.3141, 0.5123, 0.5153
+    closed = kr.epsilon_box_profile(r, p0, p1, q0, q1)
+    assert abs(kr.recommend_epsilon(box(r, p0, p1, q0, q1)) - closed) < 1e-4
+
+
+def test_a_line_profile_on_the_plane_is_refused_with_a_pointer_to_the_slice():
+    with pytest.raises(ValueError, match=r"recommend_epsilon\(profile, q=q̃\)"):
+        kr.recommend_epsilon(scalar_inclusion(0.25, 0.37, 3.0))
+    assert kr.recommend_epsilon(scalar_inclusion(0.25, 0.37, 3.0), q=0.37) == pytest.approx(
+        kr.epsilon_inclusion_profile(0.25, 0.37, 3.0), abs=1e-4
+    )
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(min_value=0.001, max_value=0.999))
+def test_difference_profile_property(b):
+    closed = float(kr.epsilon_difference_profile(b))
+    numeric = kr.recommend_epsilon(lambda p, q: 1 + b / (p * q))
+    assert abs(numeric - closed) < 1e-4
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(min_value=1.001, max_value=1e3))
+def test_constant_profile_property(r):
+    closed = float(kr.epsilon_constant_profile(r))
+    assert abs(kr.recommend_epsilon(lambda p, q: r) - closed) < 1e-4
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=2, max_value=10_000), st.floats(min_value=0.01, max_value=0.99))
+def test_lee_clifton_setting_property(n, t):
+    a = 1 / n + t * (1 - 1 / n)
+    closed = kr.epsilon_lee_clifton_setting(n, a)
+    numeric = kr.recommend_epsilon(
+        lambda p, q: n * a if (p, q) == (1 / n, 1.0) else math.inf, p=1 / n, q=1.0
+    )
+    assert abs(numeric - closed) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: kr.epsilon_inclusion_profile(-0.1, 0.5, 3.0), r"a .* must lie in \[0, 1\).*-0\.1"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 1.5, 3.0), r"^q must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(0.1, 0.0, 3.0), r"^p must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(0.1, 0.5, 1.0), r"r .* must be > 1; got 1\.0"),
+        (lambda: kr.epsilon_box_profile(3.0, 0, 1.2, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1.*p1=1\.2"),
+        (lambda: kr.epsilon_box_profile(3.0, 0, 1, 0.6, 0.4), r"0 ≤ q0 ≤ q1 ≤ 1.*q0=0\.6"),
+        (lambda: kr.epsilon_box_profile(3.0, -0.1, 1, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1.*p0=-0\.1"),
+        (lambda: kr.epsilon_difference_profile(-0.2), r"^b must lie in the open interval"),
+        (lambda: kr.epsilon_lee_clifton_setting(4.5, 0.5), r"n .* integer ≥ 2; got 4\.5"),
+        (lambda: kr.max_epsilon(0.5, 0.5, math.nan), r"r_star .* NaN"),
+        (lambda: kr.relative_risk_bound(1.5, 0.5, 1.0), r"^p must lie in \(0, 1\]"),
+        (lambda: kr.two_dimensional_profile(1.0, 3.0), r"a .* must lie in \(0, 1\)"),
+        (lambda: kr.inclusion_profile(0.1, 0.0, 3.0), r"^q_tilde must lie in \(0, 1\]"),
+        (lambda: kr.values_profile(0.1, 2.0, 3.0), r"^p_tilde must lie in \(0, 1\]"),
+    ],
+)
+def test_more_bad_input_names_parameter_value_and_range(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

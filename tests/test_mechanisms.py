@@ -123,3 +123,11 @@ def test_gaussian_sampling():
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_geometric_sd_and_prob_exact_are_stable_for_tiny_epsilon():
+    # 1 − α cancels for tiny ε; the helpers use expm1 / tanh
+    eps = 1e-12
+    assert m.geometric_noise_sd(eps) == pytest.approx(math.sqrt(2) / eps, rel=1e-6)
+    assert m.geometric_prob_exact(eps) == pytest.approx(eps / 2, rel=1e-6)
+    assert np.isfinite(m.geometric_noise_sd(1e-300))
