@@ -83,7 +83,8 @@ def main(argv: list[str]) -> int:
     python = ensure_environment()
     env_python = str(python)
     if command == "lab":
-        return run(env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *rest)
+        extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
+        return run(env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest)
     if command == "test":
         lint = run(env_python, "-m", "ruff", "check", ".")
         code = run(env_python, "-m", "pytest", *rest)
