@@ -103,6 +103,9 @@ def _check_r_star(r_star) -> np.ndarray:
     return r
 
 
+_C_TOL = 1e-14  # c ≤ 1e-14/r* counts as c ≤ 0 (εᵢ would exceed ~30: no bound in practice)
+
+
 def max_epsilon(p, q, r_star):
     """Theorem 2's εᵢ(p, q): the largest ε with rᵢ(p, q, t*) ≤ r*(p, q) for every t*.
 
@@ -118,7 +121,9 @@ def max_epsilon(p, q, r_star):
     which at q = 1 reduces to eq. (12)'s second branch log((1−p)/c) and at p = 1 to
     Corollary 2's ½·log((1−q)/c): one expression for every branch.
     Where r* ≥ 1/(p·q) (c ≤ 0, including r* = inf) the posterior cannot exceed the bound:
-    εᵢ = inf. r* = 1 gives εᵢ = 0; r* < 1 is refused.
+    εᵢ = inf; so also where c ≤ 10⁻¹⁴/r* (within rounding of r* = 1/(p·q), e.g. a profile
+    written as ``1/(p*q)``), rather than a meaningless εᵢ of 30 or more.
+    r* = 1 gives εᵢ = 0; r* < 1 is refused.
     """
     p = check_half_open_unit("p", p)
     q = check_half_open_unit("q", q)
@@ -126,7 +131,9 @@ def max_epsilon(p, q, r_star):
     p, q, r = np.broadcast_arrays(p, q, r)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         c = 1.0 / r - p * q
-        feasible = c > 0
+        # c is a difference: rounding leaves ~1e-16/r̃ of noise where r* = 1/(p·q) exactly
+        # (a profile that bounds nothing there), which would read as a huge finite ε
+        feasible = c > _C_TOL / r
         c_safe = np.where(feasible, c, 1.0)
         root = np.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * c_safe)
         eps = np.log(((1 - p) + root) / (2 * c_safe))

@@ -586,3 +586,14 @@ def test_lee_clifton_setting_property(n, t):
 def test_more_bad_input_names_parameter_value_and_range(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@given(unit, unit)
+def test_r_star_equal_to_one_over_pq_bounds_nothing_despite_rounding(p, q):
+    # 1/r* − p·q is rounding noise here; it must not read as a (huge) finite εᵢ
+    assert math.isinf(kr.max_epsilon(p, q, 1 / (p * q)))
+
+
+def test_a_profile_at_one_over_pq_is_refused():
+    with pytest.raises(ValueError, match="bounds nothing"):
+        kr.recommend_epsilon(lambda p, q: 1 / (p * q) if p > 0.5 else math.inf)

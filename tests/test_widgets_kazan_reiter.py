@@ -105,3 +105,60 @@ def test_tradeoff_dashboard_example3():
     dash.controls["direction"].value = "below"
     p_below = float(kr.durham_switch_probability(eps, 0.25, "below"))
     assert f"P[switch | deviation 0.25, below] = {p_below:.4f}" in dash.text
+
+
+def test_risk_profile_dashboard_every_control_moves_the_plotted_curves():
+    dash = w.risk_profile_dashboard()  # inclusion, ã = 0.25, q̃ = 1, r̃ = 3
+    # q̃ (the "fixed" slider) on profile (15): the curve and the readout follow Theorem 5
+    dash.controls["fixed"].value = 0.5
+    eps = kr.epsilon_inclusion_profile(0.25, 0.5, 3.0)
+    assert f"recommended ε = {eps:.4f}" in dash.text
+    ax_r, ax_e = dash.figure.axes
+    x = np.asarray(ax_r.lines[0].get_xdata())
+    r_star = np.maximum(0.25 / (x * 0.5), 3.0)
+    assert np.allclose(ax_r.lines[0].get_ydata(), np.minimum(r_star, 10.0))
+    curve = np.asarray(ax_e.lines[0].get_ydata())
+    shown = np.isfinite(curve) & (curve < 6)
+    assert np.allclose(curve[shown], kr.max_epsilon(x[shown], 0.5, r_star[shown]))
+    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps)
+    # ã on profile (15)
+    dash.controls["a"].value = 0.1
+    eps = kr.epsilon_inclusion_profile(0.1, 0.5, 3.0)
+    assert f"recommended ε = {eps:.4f}" in dash.text
+    assert dash.figure.axes[1].lines[1].get_ydata()[0] == pytest.approx(eps)
+    # profile (16): the curve is now over q with p = p̃ fixed
+    dash.controls["kind"].value = "values"
+    dash.controls["fixed"].value = 0.2
+    dash.controls["r"].value = 2.0
+    eps = kr.epsilon_values_profile(0.1, 0.2, 2.0)
+    assert f"recommended ε = {eps:.4f}" in dash.text
+    assert "minimum at q = " in dash.text
+    ax_r, ax_e = dash.figure.axes
+    assert ax_e.get_xlabel() == "q"
+    x = np.asarray(ax_r.lines[0].get_xdata())
+    r_star = np.maximum(0.1 / (0.2 * x), 2.0)
+    assert np.allclose(ax_r.lines[0].get_ydata(), np.minimum(r_star, 10.0))
+    curve = np.asarray(ax_e.lines[0].get_ydata())
+    shown = np.isfinite(curve) & (curve < 6)
+    assert np.allclose(curve[shown], kr.max_epsilon(0.2, x[shown], r_star[shown]))
+    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps)
+    assert ax_e.lines[1].get_xdata()[0] == pytest.approx(0.1 / (0.2 * 2.0), abs=1e-6)  # the kink
+
+
+def test_profile_map_dashboard_follows_a():
+    dash = w.profile_map_dashboard()
+    dash.controls["a"].value = 0.5
+    profile = kr.two_dimensional_profile(0.5, 3.0)
+    rec = kr.argmin_epsilon(profile)
+    assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
+    sd, exact = kr.utility(rec.epsilon)
+    assert f"noise SD = {float(sd):.3f}" in dash.text
+    assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text
+    ax_e = dash.figure.axes[0]
+    assert ax_e.lines[0].get_xdata()[0] == pytest.approx(rec.p)
+    assert ax_e.lines[0].get_ydata()[0] == pytest.approx(rec.q)
+    # the heat map is εᵢ of profile (33) on the dashboard's 80 × 80 grid, truncated at 4
+    axis = np.linspace(1 / 80, 1, 80)
+    P, Q = np.meshgrid(axis, axis, indexing="xy")
+    expected = np.minimum(kr.max_epsilon(P, Q, profile(P, Q)), 4.0)
+    assert np.allclose(ax_e.images[0].get_array(), expected)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from matplotlib.collections import LineCollection
-from matplotlib.colors import Normalize
+from matplotlib.colors import LogNorm, Normalize
 from matplotlib.figure import Figure
 
 from .. import kazan_reiter as kr
@@ -71,7 +71,8 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
     shown_r = np.minimum(r_star, r_cap) if r_cap else r_star
     ax_r.plot(x, shown_r, color="C0", label="r*")
     ax_r.axhline(r, color="0.5", ls=":", lw=1, label=f"r̃ = {r:g}")
-    ax_r.set_ylabel("r*")
+    ax_r.set_ylabel(f"r* (truncated at {r_cap:g})" if r_cap else "r*")
+    ax_r.legend(fontsize=7, loc="upper right")
     ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=9)
     finite = np.where(np.isfinite(eps), eps, np.nan)
     shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
@@ -194,10 +195,16 @@ def plot_profile_map(
     extent = (0, 1, 0, 1)
     if show_profile:
         ax_r, ax_e = fig.subplots(1, 2)
+        # logarithmic colours: r* spans 1 to r_cap, and a linear scale shows only its corner
         im_r = ax_r.imshow(
-            np.minimum(r_star, r_cap), origin="lower", extent=extent, aspect="auto", cmap="magma"
+            np.minimum(r_star, r_cap),
+            origin="lower",
+            extent=extent,
+            aspect="auto",
+            cmap="magma",
+            norm=LogNorm(1.0, r_cap),
         )
-        fig.colorbar(im_r, ax=ax_r, label=f"r* (truncated at {r_cap:g})")
+        fig.colorbar(im_r, ax=ax_r, label=f"r* (log scale, truncated at {r_cap:g})")
         ax_r.set_title("risk profile r*(p, q)", fontsize=9)
         axes = (ax_r, ax_e)
     else:
@@ -208,7 +215,7 @@ def plot_profile_map(
     )
     fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {eps_cap:g})")
     for ax in axes:
-        ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white")
+        ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white", clip_on=False, zorder=5)
         ax.set_xlabel("p")
         ax.set_ylabel("q")
     ax_e.set_title(f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=9)
@@ -224,7 +231,9 @@ def plot_bound_vs_naive(
     ax = fig.subplots()
     for q in q_values:
         ax.plot(p, kr.relative_risk_bound(p, q, epsilon), label=f"Theorem 1, q = {q:g}")
-    ax.axhline(float(kr.naive_bound(epsilon)), color="k", ls="--", label="Corollary 1: e^{2ε}")
+    ax.axhline(
+        float(kr.naive_bound(epsilon)), color="k", ls="--", label=r"Corollary 1: $e^{2\varepsilon}$"
+    )
     ax.set_xlabel("p (prior probability of inclusion)")
     ax.set_ylabel("bound on relative risk rᵢ")
     ax.set_title(f"ε = {epsilon:g}", fontsize=9)
@@ -262,7 +271,11 @@ def plot_figure2(
             x + (k - (len(devs) - 1) / 2) * width, switch[:, k], width, label=f"deviation {d:g}"
         )
     ax_s.axhline(0.1, color="k", ls=":", lw=1, label="10% goal")
-    ax_s.set_ylabel(f"P[switch] ({direction})")
+    ax_s.set_ylabel(
+        f"P[switch]\n(truth {direction} target)"
+        if direction != "worst"
+        else "P[switch]\n(worse side)"
+    )
     ax_s.legend(fontsize=7, ncol=5, loc="upper right")
     ax_r.bar(x, rmse, color="C4")
     ax_r.set_ylabel("RMSE (deaths)")
