@@ -187,3 +187,35 @@ def test_plot_attack_success_lines_and_chance():
 def test_registered_figures_build(stem):
     assert stem.startswith("beliefs_")
     assert isinstance(FIGURES[stem](), Figure)
+
+
+# --- bad input -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: plot_prior({"p": [0.5, 0.7, -0.2, 0.0]}, LABELS), r"probabilities in \[0, 1\]"),
+        (lambda: plot_prior({"p": [0.25, np.nan, 0.25, 0.25]}, LABELS), "must be finite"),
+        (
+            lambda: plot_posterior([2, 3, 4, 5], [0.25] * 4, [0.25] * 4, LABELS, output=2, scale=0),
+            "scale must be > 0",
+        ),
+        (
+            lambda: plot_posterior(
+                [2, 3, 4, 5], [0.25] * 4, [0.25] * 4, LABELS, output=np.nan, scale=1
+            ),
+            "output must be finite",
+        ),
+        (lambda: plot_attack_success([0.5, 1.0], {"a": [0.3, np.nan]}, 0.25), "must be finite"),
+        (lambda: plot_attack_success([0.5, 1.0], {"a": [0.3, 1.4]}, 0.25), r"in \[0, 1\]"),
+        (lambda: plot_attack_success([0.0, 1.0], {"a": [0.3, 0.4]}, 0.25), "epsilons must be > 0"),
+        (
+            lambda: plot_attack_success([0.5, 1.0], {"a": [0.3, 0.4]}, 0.0),
+            r"chance must be .* \(0, 1\]",
+        ),
+    ],
+)
+def test_plotting_refuses_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

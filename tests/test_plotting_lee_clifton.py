@@ -22,6 +22,7 @@ from helpers.plotting.lee_clifton import (
     update_binary_search,
     update_bounds,
 )
+from helpers.sensitivity import unbounded_sensitivity
 
 COLUMNS = school()[["school_year", "absence_days"]]
 N = len(school_release())  # 3 released records out of 4
@@ -190,3 +191,41 @@ def test_every_registered_figure_builds():
     for stem, make in FIGURES.items():
         assert stem.startswith("lee_clifton_")
         assert make().axes
+
+
+# --- where the source errs (notebooks 03 and 04 show both values) ---------------------------
+
+
+def _per_world_tight(values, query, eps):
+    """1 / Σⱼ exp(−ε|f(ωᵢ) − f(ωⱼ)|/Δf) for every world i (the j = i term is the 1)."""
+    f = lc.world_values(values, N, query)
+    delta_f = unbounded_sensitivity(values, N, query)
+    return 1 / np.exp(-eps * np.abs(f[:, None] - f[None, :]) / delta_f).sum(axis=1)
+
+
+def test_source_tight_bound_loop_skipped_the_last_world():
+    # the source looped `for i in range(0, len(release_datasets) - 1)`: harmless for the mean
+    for values in (YEAR, ABSENCE):
+        per_world = _per_world_tight(values, "mean", 0.5)
+        assert per_world[:-1].max() == pytest.approx(lc.tight_bound(values, N, "mean", 0.5))
+    # for the min on school_year the last world {2, 3, 4} is the only one with min 2
+    per_world = _per_world_tight(YEAR, "min", 0.5)
+    correct = lc.tight_bound(YEAR, N, "min", 0.5)
+    assert correct == pytest.approx(per_world.max()) and int(np.argmax(per_world)) == 3
+    assert round(correct, 4) == 0.2997  # what notebook 03 shows as correct
+    assert round(float(per_world[:-1].max()), 4) == 0.2646  # the source's loop
+    # the loop's value levels off at 1/3, so with ρ = 1/3 it would approve every ε
+    assert _per_world_tight(YEAR, "min", 50.0)[:-1].max() <= 1 / 3 + 1e-12
+    assert lc.tight_bound(YEAR, N, "min", 50.0) > 0.99
+
+
+def test_source_first_optimal_epsilons_were_the_upper_bound():
+    # its first binary-search call printed these as "Optimal epsilons"
+    printed = {"school_year": 0.3378877996541445, "absence_days": 0.3829395062746971}
+    for name, value in printed.items():
+        values = COLUMNS[name].to_numpy()
+        assert abs(value - lc.epsilon_upper_bound(values, N, "mean", 1 / 3)) < 1e-6
+        assert lc.upper_bound(values, N, "mean", value) == pytest.approx(1 / 3, abs=1e-6)
+        assert lc.tight_bound(values, N, "mean", value) < 1 / 3 - 0.01  # ε left on the table
+    assert round(lc.binary_search_epsilon(YEAR, N, "mean", 1 / 3), 4) == 0.5251
+    assert round(lc.binary_search_epsilon(ABSENCE, N, "mean", 1 / 3), 4) == 0.4317

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -9,8 +12,10 @@ import pytest
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, prior, simulate_attack, world_values
 from helpers.widgets import Dashboard
+from helpers.widgets._base import STATIC_NOTE
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 R = 2.20131
 
 
@@ -163,3 +168,43 @@ def test_attack_dashboard_true_world_seed_and_column():
     )
     assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
     assert "seed 5" in dash.text and dash.text.startswith("school_year")
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: prior_dashboard(weights=[1, 2]), "one entry per world, 4"),
+        (lambda: prior_dashboard(weights=[1, -1, 1, 1]), "weights must be >= 0"),
+        (lambda: prior_dashboard(weights=[1, 9, 1, 1]), r"weights must lie in \[0, 5\]"),
+        (lambda: posterior_dashboard(epsilon=0), r"epsilon must lie in \[0.05, 5\]"),
+        (lambda: posterior_dashboard(output=99.0), r"output must lie in \[-2, 13\]"),
+        (lambda: posterior_dashboard(column="grade"), "column must be one of"),
+        (lambda: attack_dashboard(trials=0), r"trials must be an integer in 1\.\.1000000; got 0"),
+        (lambda: attack_dashboard(seed=-1), "seed must be an integer"),
+        (lambda: attack_dashboard(epsilon=9.0), r"epsilon must lie in \[0.05, 5\]"),
+    ],
+)
+def test_dashboards_refuse_bad_starting_values(call, match):
+    # a value outside a slider's range is refused, not silently clamped by the slider
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("stem", ["01_prior", "02_posterior"])
+def test_a_static_figure_sits_right_above_every_dashboard(stem):
+    """On GitHub a dashboard shows only its text: the code cell just before it draws the figure."""
+    nb = nbformat.read(NOTEBOOK_DIR / f"{stem}.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    shown = [
+        i
+        for i, cell in enumerate(code)
+        if any(
+            o.get("data", {}).get("text/plain", "").startswith(STATIC_NOTE) for o in cell.outputs
+        )
+    ]
+    assert shown, f"{stem} displays no dashboard"
+    for i in shown:
+        before = code[i - 1]
+        assert any("image/png" in o.get("data", {}) for o in before.outputs), (
+            f"{stem}: the code cell before dashboard cell {i + 1} shows no figure"
+        )

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 
 from helpers import lee_clifton as lc
 from helpers.datasets import school
-from helpers.plotting.lee_clifton import find_line
+from helpers.plotting.lee_clifton import bound_curves, find_line
 from helpers.sensitivity import unbounded_sensitivity
+from helpers.widgets._base import STATIC_NOTE
 from helpers.widgets.lee_clifton import (
     DASHBOARD_QUERIES,
     binary_search_dashboard,
@@ -18,6 +22,7 @@ from helpers.widgets.lee_clifton import (
     queries_dashboard,
 )
 
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
 N = 3
 YEAR = school()["school_year"].to_numpy()
 ABSENCE = school()["absence_days"].to_numpy()
@@ -116,12 +121,24 @@ def test_queries_dashboard_says_infinity_when_no_epsilon_exceeds_rho():
     assert not _line(dash, 0, "epsilon_upper_bound").get_visible()
 
 
-def test_every_offered_query_draws():
+def test_every_offered_query_draws_its_own_bounds():
     dash = queries_dashboard()
+    dash.controls["column"].value = "absence_days"
     for name in DASHBOARD_QUERIES:
         dash.controls["query"].value = name
-        assert f"query {name}," in dash.text
-        assert dash.figure.axes[0].get_legend() is not None
+        assert f"query {name}, column absence_days" in dash.text
+        grid, tight = _line(dash, 0, "tight").get_data()
+        upper = _line(dash, 0, "upper").get_ydata()
+        expected_upper, expected_tight = bound_curves(ABSENCE, N, name, grid)
+        assert np.allclose(tight, expected_tight) and np.allclose(upper, expected_upper)
+        e_ub = lc.epsilon_upper_bound(ABSENCE, N, name, 1 / 3)
+        e_bs = lc.binary_search_epsilon(ABSENCE, N, name, 1 / 3)
+        for value, gid in ((e_ub, "epsilon_upper_bound"), (e_bs, "epsilon_binary_search")):
+            line = _line(dash, 0, gid)
+            assert line.get_visible() == math.isfinite(value)
+            if math.isfinite(value):
+                assert line.get_xdata()[0] == value
+                assert f"{value:.4f}" in dash.text
 
 
 def test_dashboards_take_a_readers_own_data():
@@ -140,8 +157,32 @@ def test_dashboards_take_a_readers_own_data():
         (lambda: queries_dashboard(query="nonsense"), "query must be one of"),
         (lambda: queries_dashboard(column="name"), "column must be one of"),
         (lambda: queries_dashboard(queries=("mean", "bogus")), "unknown query"),
+        (lambda: bounds_dashboard(epsilon=7.0), r"epsilon must lie in \[0.01, 5\]"),
+        (lambda: bounds_dashboard(epsilon=float("nan")), "epsilon must be finite"),
+        (lambda: binary_search_dashboard(risk=1.2), r"risk must lie in \(0, 0.95\]"),
+        (lambda: queries_dashboard(risk=0.0), r"risk must lie in \(0, 0.95\]"),
     ],
 )
 def test_bad_input_is_refused(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("stem", ["03_bounds", "04_binary_search", "05_median_and_other_queries"])
+def test_a_static_figure_sits_right_above_every_dashboard(stem):
+    """On GitHub a dashboard shows only its text: the code cell just before it draws the figure."""
+    nb = nbformat.read(NOTEBOOK_DIR / f"{stem}.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    shown = [
+        i
+        for i, cell in enumerate(code)
+        if any(
+            o.get("data", {}).get("text/plain", "").startswith(STATIC_NOTE) for o in cell.outputs
+        )
+    ]
+    assert shown, f"{stem} displays no dashboard"
+    for i in shown:
+        before = code[i - 1]
+        assert any("image/png" in o.get("data", {}) for o in before.outputs), (
+            f"{stem}: the code cell before dashboard cell {i + 1} shows no figure"
+        )

@@ -17,6 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from .._validation import check_finite_scalar, check_positive, check_real
 from ..lee_clifton import world_values
 from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices
@@ -32,6 +33,16 @@ __all__ = [
 PRIOR_COLOR = "#9e9e9e"
 POSTERIOR_COLOR = "#1f77b4"
 READER_COLOR = "#ff7f0e"
+
+
+def _probabilities(name: str, values, n_worlds: int) -> np.ndarray:
+    """Probabilities over the worlds: finite, in [0, 1], one per world."""
+    probs = check_real(name, values)
+    if probs.shape != (n_worlds,):
+        raise ValueError(f"{name} has shape {probs.shape}; expected ({n_worlds},)")
+    if np.any((probs < 0) | (probs > 1)):
+        raise ValueError(f"{name} must hold probabilities in [0, 1]; got {probs.tolist()}")
+    return probs
 
 
 def _members(names: Sequence[str], size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,9 +119,7 @@ def plot_prior(
     width = 0.8 / max(len(priors), 1)
     colors = [PRIOR_COLOR, READER_COLOR, POSTERIOR_COLOR, "#2ca02c"]
     for k, (name, probs) in enumerate(priors.items()):
-        probs = np.asarray(probs, dtype=float)
-        if probs.shape != (n_worlds,):
-            raise ValueError(f"prior {name!r} has shape {probs.shape}; expected ({n_worlds},)")
+        probs = _probabilities(f"prior {name!r}", probs, n_worlds)
         offset = (k - (len(priors) - 1) / 2) * width
         bars = ax.bar(x + offset, probs, width, label=name, color=colors[k % len(colors)])
         ax.bar_label(bars, fmt="%.3f", fontsize=7)
@@ -142,13 +151,14 @@ def plot_posterior(
     prior and the normalisation). Right: bars of the prior (``axes[1].containers[0]``, grey)
     beside the posterior (``axes[1].containers[1]``, in the world's colour).
     """
-    f_values = np.asarray(f_values, dtype=float)
-    prior = np.asarray(prior, dtype=float)
-    posterior = np.asarray(posterior, dtype=float)
     n_worlds = len(labels)
-    for name, arr in (("f_values", f_values), ("prior", prior), ("posterior", posterior)):
-        if arr.shape != (n_worlds,):
-            raise ValueError(f"{name} has shape {arr.shape}; expected ({n_worlds},)")
+    f_values = check_real("f_values", f_values)
+    if f_values.shape != (n_worlds,):
+        raise ValueError(f"f_values has shape {f_values.shape}; expected ({n_worlds},)")
+    prior = _probabilities("prior", prior, n_worlds)
+    posterior = _probabilities("posterior", posterior, n_worlds)
+    output = check_finite_scalar("output", output)
+    scale = float(check_positive("scale", scale))
     fig = Figure(figsize=figsize)
     # fixed margins, no layout engine, few ticks and labels: a dashboard redraw stays fast
     fig.subplots_adjust(left=0.07, right=0.99, bottom=0.16, top=0.82 if title else 0.9, wspace=0.2)
@@ -206,16 +216,23 @@ def plot_attack_success(
     fig = Figure(figsize=figsize)
     fig.subplots_adjust(left=0.1, right=0.98, bottom=0.14, top=0.9)
     ax = fig.add_subplot()
-    epsilons = np.asarray(epsilons, dtype=float)
+    epsilons = check_positive("epsilons", epsilons)
+    if epsilons.ndim != 1:
+        raise ValueError(f"epsilons must be one-dimensional; got shape {epsilons.shape}")
+    chance = check_finite_scalar("chance", chance)
+    if not 0 < chance <= 1:
+        raise ValueError(f"chance must be a probability in (0, 1]; got {chance}")
     n = len(curves)
     linestyles = list(linestyles) if linestyles is not None else ["-"] * n
     colors = list(colors) if colors is not None else [f"C{k % 10}" for k in range(n)]
     if len(linestyles) != n or len(colors) != n:
         raise ValueError(f"linestyles and colors need one entry per curve ({n})")
     for k, (name, rates) in enumerate(curves.items()):
-        rates = np.asarray(rates, dtype=float)
+        rates = check_real(f"curve {name!r}", rates)
         if rates.shape != epsilons.shape:
             raise ValueError(f"curve {name!r} has shape {rates.shape}; expected {epsilons.shape}")
+        if np.any((rates < 0) | (rates > 1)):
+            raise ValueError(f"curve {name!r} must hold success rates in [0, 1]")
         ax.plot(epsilons, rates, color=colors[k], ls=linestyles[k], lw=1.5, label=name)
     ax.axhline(chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}")
     if marker is not None:

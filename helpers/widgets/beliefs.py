@@ -16,6 +16,7 @@ import ipywidgets as W
 import numpy as np
 import pandas as pd
 
+from .._validation import check_finite_scalar, check_int_range, check_nonnegative
 from ..datasets import school
 from ..lee_clifton import (
     count_worlds,
@@ -49,6 +50,16 @@ def _data_and_size(data: pd.DataFrame | None, size: int | None) -> tuple[pd.Data
     return data, size
 
 
+def _in_range(name: str, value, low: float, high: float) -> float:
+    """A slider's starting value: refused (not silently clamped) outside the slider's range."""
+    value = check_finite_scalar(name, value)
+    if not low <= value <= high:
+        raise ValueError(
+            f"{name} must lie in [{low:g}, {high:g}] (the slider's range); got {value:g}"
+        )
+    return value
+
+
 def _prior_lines(labels, probs) -> list[str]:
     return [f"  {label:<18} {p:.4f}" for label, p in zip(labels, probs, strict=True)]
 
@@ -74,7 +85,13 @@ def prior_dashboard(
             f"{n_worlds} possible worlds: a slider per world is offered for at most "
             f"{_MAX_SLIDER_WORLDS}; pass weights to helpers.lee_clifton.prior instead"
         )
-    start = np.ones(n_worlds) if weights is None else np.asarray(weights, dtype=float)
+    start = np.ones(n_worlds) if weights is None else check_nonnegative("weights", weights)
+    if start.shape != (n_worlds,):
+        raise ValueError(
+            f"weights must hold one entry per world, {n_worlds}; got shape {start.shape}"
+        )
+    if np.any(start > 5):
+        raise ValueError(f"weights must lie in [0, 5] (the sliders' range); got {start.tolist()}")
     universe = np.arange(len(names), dtype=float)  # the prior depends only on who is in
     controls = {
         f"w{i + 1}": W.FloatSlider(
@@ -139,8 +156,12 @@ def posterior_dashboard(
     data, size = _data_and_size(data, size)
     labels = world_labels(list(data[name_column]), size)
     columns = list(columns)
+    if column not in columns:
+        raise ValueError(f"column must be one of {columns}; got {column!r}")
     lo = float(min(data[c].min() for c in columns))
     hi = float(max(data[c].max() for c in columns))
+    epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
+    output = _in_range("output", output, lo - 3, hi + 3)
     controls = {
         "column": W.Dropdown(options=columns, value=column, description="column"),
         "epsilon": W.FloatSlider(
@@ -238,6 +259,11 @@ def attack_dashboard(
     """
     data, size = _data_and_size(data, size)
     labels = world_labels(list(data[name_column]), size)
+    if column not in columns:
+        raise ValueError(f"column must be one of {list(columns)}; got {column!r}")
+    epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
+    trials = check_int_range("trials", trials, 1, 1_000_000)
+    seed = check_int_range("seed", seed, 0, 2**31 - 1)
     grid = tuple(np.linspace(0.05, 5.0, 34).tolist() if epsilons is None else epsilons)
     options = [(lab, i) for i, lab in enumerate(labels)] + [("averaged over the prior", -1)]
     controls = {

@@ -13,6 +13,7 @@ import math
 import ipywidgets as W
 
 from .. import lee_clifton as lc
+from .._validation import check_finite_scalar
 from ..datasets import school, school_release
 from ..plotting.lee_clifton import (
     _columns,
@@ -47,6 +48,9 @@ def _data_and_size(data, size) -> tuple[dict, int]:
 
 
 def _risk_slider(cols: dict, size: int, risk: float) -> W.FloatSlider:
+    risk = check_finite_scalar("risk", risk)
+    if not 0 < risk <= 0.95:
+        raise ValueError(f"risk must lie in (0, 0.95] (the slider's range); got {risk:g}")
     # ρ must exceed the prior 1/W (no ε > 0 meets a smaller one): start just above it
     prior = max(1.0 / lc.count_worlds(values, size) for values in cols.values())
     low = math.ceil((prior + 0.005) * 100) / 100
@@ -74,6 +78,9 @@ def bounds_dashboard(
     school_year and absence_days, n = 3); ``size``: the release size n.
     """
     cols, size = _data_and_size(data, size)
+    epsilon = check_finite_scalar("epsilon", epsilon)
+    if not 0.01 <= epsilon <= 5.0:
+        raise ValueError(f"epsilon must lie in [0.01, 5] (the slider's range); got {epsilon:g}")
     state: dict = {}
 
     def draw(epsilon: float, risk: float):
