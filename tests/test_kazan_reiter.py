@@ -597,3 +597,24 @@ def test_r_star_equal_to_one_over_pq_bounds_nothing_despite_rounding(p, q):
 def test_a_profile_at_one_over_pq_is_refused():
     with pytest.raises(ValueError, match="bounds nothing"):
         kr.recommend_epsilon(lambda p, q: 1 / (p * q) if p > 0.5 else math.inf)
+
+
+@given(
+    st.one_of(st.just(0.0), st.floats(min_value=1e-4, max_value=0.99)),
+    st.floats(min_value=1e-3, max_value=1.0),
+    r_tilde,
+)
+def test_profiles_15_and_16_never_recommend_less_than_the_constant_profile(a, x, r):
+    # Section 4: "the ε selected under these two profiles is bounded below by log(r̃)/2"
+    floor = 0.5 * math.log(r) - 1e-12
+    assert kr.epsilon_inclusion_profile(a, x, r) >= floor
+    if a > 0:
+        assert kr.epsilon_values_profile(a, x, r) >= floor
+
+
+def test_table1_baselines_are_less_than_half_of_the_recommendations():
+    # Section 4: the constant profile gives "less than half the corresponding ε values in Table 1"
+    for r in (1.5, 3.0, 6.0):
+        assert (
+            float(kr.epsilon_constant_profile(r)) < kr.epsilon_inclusion_profile(0.25, 1.0, r) / 2
+        )
