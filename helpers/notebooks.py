@@ -57,7 +57,8 @@ def strip_widget_state(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 def text_outputs(nb: nbformat.NotebookNode) -> list[list[str]]:
     """Per code cell, the text a reader sees: streams and text/plain of results.
 
-    Widget views are left out (their model ids change on every run).
+    A dashboard's text/plain (a note plus its numbers) counts; its widget-view model id,
+    which changes on every run, does not.
     """
     cells = []
     for cell in nb.cells:
@@ -69,8 +70,6 @@ def text_outputs(nb: nbformat.NotebookNode) -> list[list[str]]:
                 texts.append(f"{output.name}: {output.text}")
             elif output.output_type in ("execute_result", "display_data"):
                 data = output.get("data", {})
-                if WIDGET_VIEW in data:
-                    continue
                 if "text/plain" in data:
                     texts.append(data["text/plain"])
             elif output.output_type == "error":

@@ -10,6 +10,7 @@ import nbformat
 import pytest
 
 from helpers.notebooks import WIDGET_VIEW, execute, notebook_paths, strip_widget_state, text_outputs
+from helpers.widgets._base import STATIC_NOTE
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -61,6 +62,25 @@ def test_notebook_follows_the_template(path: Path):
         "define functions in helpers/, not here"
     )
     assert "sys.path" not in source
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_a_static_figure_sits_right_above_every_dashboard(path: Path):
+    """On GitHub a dashboard shows only its text: the code cell just before it draws the figure."""
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    shown = [
+        i
+        for i, cell in enumerate(code)
+        if any(
+            o.get("data", {}).get("text/plain", "").startswith(STATIC_NOTE) for o in cell.outputs
+        )
+    ]
+    assert shown, f"{path.name} displays no dashboard"
+    for i in shown:
+        assert any("image/png" in o.get("data", {}) for o in code[i - 1].outputs), (
+            f"{path.name}: the code cell before dashboard cell {i + 1} shows no figure"
+        )
 
 
 @pytest.mark.notebooks

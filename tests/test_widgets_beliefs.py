@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, prior, simulate_attack, world_values
 from helpers.widgets import Dashboard
-from helpers.widgets._base import STATIC_NOTE
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
@@ -188,23 +186,3 @@ def test_dashboards_refuse_bad_starting_values(call, match):
     # a value outside a slider's range is refused, not silently clamped by the slider
     with pytest.raises(ValueError, match=match):
         call()
-
-
-@pytest.mark.parametrize("stem", ["01_prior", "02_posterior"])
-def test_a_static_figure_sits_right_above_every_dashboard(stem):
-    """On GitHub a dashboard shows only its text: the code cell just before it draws the figure."""
-    nb = nbformat.read(NOTEBOOK_DIR / f"{stem}.ipynb", as_version=4)
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    shown = [
-        i
-        for i, cell in enumerate(code)
-        if any(
-            o.get("data", {}).get("text/plain", "").startswith(STATIC_NOTE) for o in cell.outputs
-        )
-    ]
-    assert shown, f"{stem} displays no dashboard"
-    for i in shown:
-        before = code[i - 1]
-        assert any("image/png" in o.get("data", {}) for o in before.outputs), (
-            f"{stem}: the code cell before dashboard cell {i + 1} shows no figure"
-        )

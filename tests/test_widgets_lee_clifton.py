@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,7 +13,6 @@ from helpers import lee_clifton as lc
 from helpers.datasets import school
 from helpers.plotting.lee_clifton import bound_curves, find_line
 from helpers.sensitivity import unbounded_sensitivity
-from helpers.widgets._base import STATIC_NOTE
 from helpers.widgets.lee_clifton import (
     DASHBOARD_QUERIES,
     binary_search_dashboard,
@@ -166,23 +164,3 @@ def test_dashboards_take_a_readers_own_data():
 def test_bad_input_is_refused(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-@pytest.mark.parametrize("stem", ["03_bounds", "04_binary_search", "05_median_and_other_queries"])
-def test_a_static_figure_sits_right_above_every_dashboard(stem):
-    """On GitHub a dashboard shows only its text: the code cell just before it draws the figure."""
-    nb = nbformat.read(NOTEBOOK_DIR / f"{stem}.ipynb", as_version=4)
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    shown = [
-        i
-        for i, cell in enumerate(code)
-        if any(
-            o.get("data", {}).get("text/plain", "").startswith(STATIC_NOTE) for o in cell.outputs
-        )
-    ]
-    assert shown, f"{stem} displays no dashboard"
-    for i in shown:
-        before = code[i - 1]
-        assert any("image/png" in o.get("data", {}) for o in before.outputs), (
-            f"{stem}: the code cell before dashboard cell {i + 1} shows no figure"
-        )
