@@ -203,12 +203,18 @@ def evaluate_profile(profile: Profile, p, q) -> np.ndarray:
     NaN and values below 1 are refused with the (p, q) where they occur.
     """
     P, Q = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(q, dtype=float))
-    if P.ndim == 0:  # one point: a plain call (the optimisers' inner loop)
-        values = np.asarray(float(profile(float(P), float(Q))))
-    else:
-        values = _array_values(profile, P, Q)
-        if values is None:
-            values = _scalar_profile_values(profile, P, Q)
+    try:
+        if P.ndim == 0:  # one point: a plain call (the optimisers' inner loop)
+            values = np.asarray(float(profile(float(P), float(Q))))
+        else:
+            values = _array_values(profile, P, Q)
+            if values is None:
+                values = _scalar_profile_values(profile, P, Q)
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            "the risk profile must return a number r*(p, q) ≥ 1 (math.inf where unbounded) "
+            f"for numbers p, q; calling it failed: {error}"
+        ) from error
     if np.any(np.isnan(values)):
         i = np.flatnonzero(np.isnan(values.ravel()))[0]
         raise ValueError(

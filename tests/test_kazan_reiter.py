@@ -618,3 +618,10 @@ def test_table1_baselines_are_less_than_half_of_the_recommendations():
         assert (
             float(kr.epsilon_constant_profile(r)) < kr.epsilon_inclusion_profile(0.25, 1.0, r) / 2
         )
+
+
+def test_a_profile_that_returns_no_number_is_refused():
+    with pytest.raises(ValueError, match="must return a number"):
+        kr.recommend_epsilon(lambda p, q: None, q=1.0)
+    with pytest.raises(ValueError, match="must return a number"):
+        kr.recommend_epsilon(lambda p, q: "three")
