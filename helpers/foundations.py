@@ -41,6 +41,7 @@ __all__ = [
     "bits_query_sensitivity",
     "chebyshev_bound",
     "class_distributions",
+    "discrete_log_ratios",
     "discrete_max_log_ratio",
     "expected_score",
     "exponential_mechanism_log_probabilities",
@@ -358,6 +359,26 @@ def rr_simulate_estimates(p, n: int, alpha, reps: int, *, rng, fixed_data: bool 
 
 
 # --- properties: post-processing, group privacy, composition ---------------------------
+
+
+def discrete_log_ratios(P, Q) -> np.ndarray:
+    """ln(P(y)/Q(y)) for every output y (last axis; leading axes broadcast, e.g. a batch).
+
+    +∞ where only P puts mass, −∞ where only Q does, 0 where neither does (an output that
+    never happens carries no information). ε-DP for the pair means every entry lies in
+    [−ε, ε]; the largest |entry| is :func:`discrete_max_log_ratio`.
+    """
+    P = _check_distribution("P", P)
+    Q = _check_distribution("Q", Q)
+    if P.shape[-1] != Q.shape[-1]:
+        raise ValueError(
+            f"P and Q must range over the same outputs; got {P.shape[-1]} and {Q.shape[-1]}"
+        )
+    P, Q = np.broadcast_arrays(P, Q)
+    neither = (P == 0) & (Q == 0)
+    with np.errstate(divide="ignore"):  # log 0 = −∞ is meant; 0/0 outputs are masked first
+        lr = np.log(np.where(neither, 1.0, P)) - np.log(np.where(neither, 1.0, Q))
+    return lr
 
 
 def discrete_max_log_ratio(P, Q) -> float:

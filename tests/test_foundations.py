@@ -443,3 +443,25 @@ def test_closeness_bad_input():
         F.class_distributions(["a", "b"], ["x"])
     with pytest.raises(ValueError, match="p_q must be >= 0"):
         F.l2_distance([1.0, 0.0], [1.5, -0.5])
+
+
+def test_discrete_log_ratios_per_output_and_batched():
+    d1, d0 = F.rr_output_distribution(0.5, 1), F.rr_output_distribution(0.5, 0)
+    np.testing.assert_allclose(F.discrete_log_ratios(d1, d0), [-np.log(3), np.log(3)])
+    assert np.max(np.abs(F.discrete_log_ratios(d1, d0))) == F.discrete_max_log_ratio(d1, d0)
+    batch = F.rr_output_distribution(np.array([0.1, 0.5, 0.9]), 1)
+    lr = F.discrete_log_ratios(batch, F.rr_output_distribution(np.array([0.1, 0.5, 0.9]), 0))
+    np.testing.assert_allclose(np.max(lr, axis=-1), F.rr_epsilon([0.1, 0.5, 0.9]))
+    out = F.discrete_log_ratios([0.5, 0.5, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0])
+    assert out[1] == np.inf and out[2] == -np.inf and out[3] == 0.0
+    with pytest.raises(ValueError, match="same outputs"):
+        F.discrete_log_ratios([0.5, 0.5], [1 / 3, 1 / 3, 1 / 3])
+    with pytest.raises(ValueError, match="sum to 1"):
+        F.discrete_log_ratios([0.5, 0.6], [0.5, 0.5])
+
+
+def test_unbounded_mean_sensitivity_depends_on_the_smallest_size():
+    """Among size-n data sets the mean moves by 1/n; for n = 1 or 2 by 1/2."""
+    assert F.bits_query_sensitivity(1, "mean", "unbounded") == 0.5
+    assert F.bits_query_sensitivity(2, "mean", "unbounded") == 0.5
+    assert F.bits_query_sensitivity(18, "mean", "unbounded") == pytest.approx(1 / 18)

@@ -29,7 +29,15 @@ def test_laplace_ratio_dashboard_follows_epsilon():
 def test_randomised_response_dashboard_follows_alpha_and_n():
     dash = W.randomised_response_dashboard()
     assert f"ε = ln((1+α)/(1−α)) = {math.log(3):.4f}" in dash.text
+    # α alone: ε, the ±2·√(1/(α²n)) lines of the histogram and the bound curves move
     dash.controls["alpha"].value = 0.8
+    assert f"ε = ln((1+α)/(1−α)) = {float(F.rr_epsilon(0.8)):.4f}" in dash.text
+    assert f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(0.8, 18)):.5f}" in dash.text
+    hist_axes = dash.figure.axes[0]
+    half = 2 * math.sqrt(float(F.rr_variance_bound(0.8, 18)))
+    assert hist_axes.lines[1].get_xdata()[0] == pytest.approx(0.5 - half)
+    assert dash.figure.axes[1].lines[3].get_xdata()[0] == 18
+    # n alone: the simulated-variance marker moves to the new n
     dash.controls["n"].value = 500
     assert f"{float(F.rr_epsilon(0.8)):.4f}" in dash.text
     assert f"{float(F.rr_variance_bound(0.8, 500)):.5f}" in dash.text
@@ -69,6 +77,21 @@ def test_exponential_dashboard_follows_epsilon():
     assert marker.get_xdata()[0] == pytest.approx(10.0)
     assert marker.get_ydata()[0] == pytest.approx(float(F.expected_score(rev, 10.0, 3.02)))
     assert dash.figure.axes[0].lines[-1].get_xdata()[0] == pytest.approx(10.0)  # ε marker
+
+
+def test_properties_figure_plots_the_measured_epsilons():
+    from helpers.plotting import foundations as P
+
+    fig = P.plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5)
+    post, group, comp = fig.axes
+    heights = np.array([bar.get_height() for bar in post.patches])
+    assert heights.size == 6 and np.all(np.abs(heights) <= math.log(3) + 1e-12)
+    assert np.max(np.abs(heights[:2])) == pytest.approx(math.log(3))  # RR itself: exactly ε
+    k = group.lines[0].get_xdata()
+    np.testing.assert_allclose(group.lines[0].get_ydata(), 0.5 * k)  # attained: kε
+    np.testing.assert_allclose(comp.lines[0].get_ydata(), comp.lines[1].get_ydata())
+    eps1 = comp.lines[0].get_xdata()
+    np.testing.assert_allclose(comp.lines[1].get_ydata(), eps1 + float(F.rr_epsilon(0.3)))
 
 
 def test_figures_registry_builds():

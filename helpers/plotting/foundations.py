@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, NullLocator
+from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
@@ -22,13 +22,34 @@ def _plain(value, _position=None) -> str:
 
 
 def _no_minor_ticks(*axes) -> None:
-    """Keep redraws fast: log axes draw dozens of minor ticks per decade, and their default
-    labels ("10^{-2}") go through mathtext; plain labels ("0.01") and no minor ticks."""
+    """Keep redraws fast (the dashboards redraw on every slider move, budget < 100 ms).
+
+    Building tick artists and placing titles dominate a redraw, so each axis gets a few
+    fixed major ticks *inside* its view (matplotlib's locators also build the ticks just
+    outside it): at most five on a linear axis, whole decades (every other one if there are
+    more than four) on a log axis, labelled plainly ("0.01", not mathtext "10^{-2}"); no
+    minor ticks; and a fixed title position (otherwise matplotlib measures every tick label
+    to decide whether the title must move up). Ticks set by hand are kept. Call it last,
+    once the limits are final.
+    """
     for ax in axes:
-        for axis in (ax.xaxis, ax.yaxis):
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
             axis.set_minor_locator(NullLocator())
-            if isinstance(axis.get_major_formatter(), LogFormatterSciNotation):
+            if isinstance(axis.get_major_locator(), FixedLocator):
+                continue  # ticks chosen by hand
+            lo, hi = sorted(limits)
+            if axis.get_scale() == "log":
+                ticks = 10.0 ** np.arange(np.ceil(np.log10(lo)), np.floor(np.log10(hi)) + 1)
+                ticks = ticks[::2] if ticks.size > 4 else ticks
                 axis.set_major_formatter(FuncFormatter(_plain))
+            else:
+                ticks = MaxNLocator(4).tick_values(lo, hi)
+                span = hi - lo
+                ticks = ticks[(ticks >= lo - 1e-9 * span) & (ticks <= hi + 1e-9 * span)]
+            axis.set_ticks(ticks)
+            # set_ticks may widen the view to the ticks; keep the limits drawn so far
+            (ax.set_xlim if axis is ax.xaxis else ax.set_ylim)(limits)
+        ax.set_title(ax.get_title(), fontsize=ax.title.get_fontsize(), y=1.0)
 
 
 __all__ = [
@@ -37,6 +58,7 @@ __all__ = [
     "plot_hypothesis_region",
     "plot_laplace_ratio",
     "plot_mean_of_bits",
+    "plot_properties",
     "plot_randomised_response",
 ]
 
@@ -60,14 +82,15 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figur
         ylabel="density",
         title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
     )
-    ax.legend(fontsize=8, loc="upper right")
+    ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
+    ax.legend(fontsize=8, loc="upper left")
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity)
     bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)")
     bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε")
     bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
     bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
     bx.set_yscale("log")
-    _no_minor_ticks(bx)
+    bx.yaxis.set_minor_locator(NullLocator())
     bx.set_yticks(
         [np.exp(-epsilon), 1.0, np.exp(epsilon)],
         ["e^−ε", "1", "e^ε"],
@@ -78,8 +101,8 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figur
         ylabel="density ratio p₁/p₂ (log scale)",
         title="the ratio stays within [e^−ε, e^ε]",
     )
-    bx.legend(fontsize=8, loc="upper right")
-    _no_minor_ticks(*fig.axes)
+    bx.legend(fontsize=8, loc="center right")
+    _no_minor_ticks(ax, bx)
     return fig
 
 
@@ -127,7 +150,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, seed=0) -> Figure:
         ylabel="P[|p̂ − p| ≥ t]",
         title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {epsilon:g}",
     )
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left")
     _no_minor_ticks(*fig.axes)
     return fig
 
@@ -161,7 +184,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figur
         ylabel="density",
         title=f"randomised response, α = {alpha:g}, n = {n}, ε = {float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf:.3g}",
     )
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left")
     ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
     bx.plot(
         ns, F.rr_variance_bound(alpha, 1) / ns, color="C3", ls="--", label="notes' bound 1/(α²n)"
@@ -172,8 +195,69 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figur
     bx.set_xscale("log")
     bx.set_yscale("log")
     bx.set(xlabel="n", ylabel="Var[p̂]", title="variance falls like 1/n")
-    bx.legend(fontsize=8)
+    bx.legend(fontsize=7, loc="lower left")
     _no_minor_ticks(*fig.axes)
+    return fig
+
+
+def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5) -> Figure:
+    """The three properties that make ε a budget, each measured on a small example.
+
+    Left, post-processing: the log-ratio ln(P[y | x=1]/P[y | x=0]) of every output of
+    randomised response with parameter ``alpha1`` (2 outputs) and of G(RR) for a random
+    kernel G to 4 outputs (seeded Dirichlet rows); all within ±ε(α₁). Middle, group
+    privacy: the worst Laplace(1/ε) log-ratio between counts k apart, against kε. Right,
+    sequential composition: the worst log-ratio of (RR(α₁), RR(``alpha2``)) run together,
+    against ε₁ + ε₂, for a range of α₁.
+
+    ``axes[0].patches``: the 2 + 4 bars; ``axes[1].lines[0]`` the measured group points,
+    ``[1]`` the line kε; ``axes[2].lines[0]`` the measured composition points, ``[1]`` ε₁ + ε₂.
+    """
+    fig = Figure(figsize=(9, 3.2))
+    ax, bx, cx = fig.subplots(1, 3)
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.17, top=0.86, wspace=0.38)
+    # post-processing
+    d1, d0 = F.rr_output_distribution(alpha1, 1), F.rr_output_distribution(alpha1, 0)
+    kernel = np.random.default_rng(seed).dirichlet(np.ones(4), size=2)
+    before = F.discrete_log_ratios(d1, d0)
+    after = F.discrete_log_ratios(F.post_process(d1, kernel), F.post_process(d0, kernel))
+    eps_rr = float(F.rr_epsilon(alpha1))
+    ax.bar(np.arange(2), before, color="C0", label="RR outputs")
+    ax.bar(np.arange(2, 6), after, color="C1", label="G(RR) outputs")
+    for sign in (-1, 1):
+        ax.axhline(sign * eps_rr, color="k", ls="--", lw=1)
+    ax.set_xticks(np.arange(6), ["0", "1", "a", "b", "c", "d"])
+    ax.set_ylim(-1.7 * eps_rr, 1.7 * eps_rr)
+    ax.set(
+        xlabel="output y",
+        ylabel="ln P[y | x=1] / P[y | x=0]",
+        title=f"post-processing, ±ε = ±{eps_rr:.2f}",
+    )
+    ax.legend(fontsize=7, loc="upper right", ncols=2)
+    # group privacy
+    k = np.arange(1, 7)
+    z = np.linspace(-10, 20, 3001)
+    worst = np.max(np.abs(F.laplace_log_ratio(z, 0.0, k[:, None], epsilon, 1.0)), axis=-1)
+    bx.plot(k, worst, "o", color="C2", label="worst log-ratio")
+    bx.plot(k, F.group_privacy_epsilon(epsilon, k), color="k", ls="--", lw=1, label="kε")
+    bx.set_xticks(k)
+    bx.set(xlabel="k records apart", ylabel="ε spent", title=f"group privacy, ε = {epsilon:g}")
+    bx.legend(fontsize=7, loc="upper left")
+    # sequential composition
+    a1 = np.linspace(0.05, 0.9, 12)
+    joint1 = np.einsum(
+        "mi,j->mij", F.rr_output_distribution(a1, 1), F.rr_output_distribution(alpha2, 1)
+    ).reshape(a1.size, 4)
+    joint0 = np.einsum(
+        "mi,j->mij", F.rr_output_distribution(a1, 0), F.rr_output_distribution(alpha2, 0)
+    ).reshape(a1.size, 4)
+    measured = np.max(np.abs(F.discrete_log_ratios(joint1, joint0)), axis=-1)
+    budget = F.rr_epsilon(a1) + F.rr_epsilon(alpha2)
+    cx.plot(F.rr_epsilon(a1), measured, "o", color="C4", label="worst log-ratio of the pair")
+    cx.plot(F.rr_epsilon(a1), budget, color="k", ls="--", lw=1, label="ε₁ + ε₂")
+    cx.set(xlabel="ε₁ = ε of RR(α₁)", ylabel="ε spent", title=f"composition with RR({alpha2:g})")
+    cx.legend(fontsize=7, loc="upper left")
+    _no_minor_ticks(ax, bx, cx)
     return fig
 
 
@@ -217,7 +301,7 @@ def plot_exponential_mechanism(
     prices = np.asarray(prices, dtype=float)
     revenue = F.auction_revenue(prices, bids)
     delta = F.auction_revenue_sensitivity(prices)
-    grid = np.geomspace(0.01, 2000, 300)
+    grid = np.geomspace(0.01, 2000, 150)
     probs = F.exponential_mechanism_probabilities(revenue, grid, delta)
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
@@ -231,13 +315,13 @@ def plot_exponential_mechanism(
         ylabel="P[price selected]",
         title=f"exponential mechanism, Δ = {delta:.2f} (dollars)",
     )
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left")
     bx.plot(grid, F.expected_score(revenue, grid, delta), color="C4", label="expected revenue")
     bx.axhline(revenue.max(), color="k", ls="--", lw=1, label=f"best revenue {revenue.max():.2f}")
     bx.plot([epsilon], [F.expected_score(revenue, epsilon, delta)], "o", color="C4")
     bx.set_xscale("log")
     bx.set(xlabel="ε", ylabel="expected revenue (dollars)", title="utility grows with ε")
-    bx.legend(fontsize=8)
+    bx.legend(fontsize=8, loc="lower right")
     _no_minor_ticks(*fig.axes)
     return fig
 
@@ -264,6 +348,6 @@ def plot_closeness(
         )
     ax.set_xticks(pos + width * labels.size / 2, [str(c) for c in cats])
     ax.set(ylabel="share of the sensitive value", title="ε-closeness: each class's P_L against P_Q")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper right")
     _no_minor_ticks(*fig.axes)
     return fig
