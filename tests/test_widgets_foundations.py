@@ -94,6 +94,19 @@ def test_properties_figure_plots_the_measured_epsilons():
     np.testing.assert_allclose(comp.lines[1].get_ydata(), eps1 + float(F.rr_epsilon(0.3)))
 
 
+def test_bits_sensitivity_figure_plots_the_brute_force_values():
+    from helpers.plotting import foundations as P
+
+    ax = P.plot_bits_sensitivity(n_max=12).axes[0]
+    n = ax.lines[1].get_xdata()
+    np.testing.assert_allclose(ax.lines[0].get_ydata(), 1.0)  # the sum: 1 for every n
+    np.testing.assert_allclose(ax.lines[1].get_ydata(), 1 / n)  # bounded mean: 1/n
+    unbounded = ax.lines[2].get_ydata()
+    np.testing.assert_allclose(unbounded[2:], 1 / n[2:])  # at size n ≥ 3: 1/n as well
+    np.testing.assert_allclose(unbounded[:2], 0.5)  # n = 1, 2: one person moves it by 1/2
+    assert ax.lines[3].get_ydata()[0] == 0.5
+
+
 def test_figures_registry_builds():
     assert all(stem.startswith("foundations_") for stem in FIGURES)
     for make in FIGURES.values():

@@ -53,6 +53,7 @@ def _no_minor_ticks(*axes) -> None:
 
 
 __all__ = [
+    "plot_bits_sensitivity",
     "plot_closeness",
     "plot_exponential_mechanism",
     "plot_hypothesis_region",
@@ -61,6 +62,44 @@ __all__ = [
     "plot_properties",
     "plot_randomised_response",
 ]
+
+
+def plot_bits_sensitivity(n_max=40) -> Figure:
+    """Global L1 sensitivity Δ_f of the sum and the mean of n bits, n = 1 … ``n_max``,
+    each found by brute force over every count and every neighbour (bounded: one bit
+    changed; unbounded: one person added or removed).
+
+    ``ax.lines``: 0 sum (both notions), 1 mean bounded, 2 mean unbounded (among size-n
+    data sets), 3 the unbounded mean's bound over *all* sizes, max over n' of lines[2].
+    """
+    n = np.arange(1, n_max + 1)
+    # one brute-force call per size (a handful of sizes, each call vectorised)
+    sens = {
+        (query, kind): np.array([F.bits_query_sensitivity(int(k), query, kind) for k in n])
+        for query in ("sum", "mean")
+        for kind in ("bounded", "unbounded")
+    }
+    fig = Figure(figsize=(6.5, 3.3))
+    ax = fig.subplots()
+    fig.subplots_adjust(**_ONE_PANEL)
+    ax.plot(n, sens[("sum", "unbounded")], color="C0", label="sum, bounded and unbounded")
+    ax.plot(n, sens[("mean", "bounded")], "o", ms=4, color="C1", label="mean, bounded (n fixed)")
+    ax.plot(
+        n, sens[("mean", "unbounded")], "x", ms=5, color="C3", label="mean, unbounded, at size n"
+    )
+    ax.axhline(
+        sens[("mean", "unbounded")].max(),
+        color="C3",
+        ls="--",
+        lw=1,
+        label="mean, unbounded, every size at once",
+    )
+    ax.set_yscale("log")
+    ax.set_ylim(0.5 / n_max, 8.0)  # head room above Δ = 1 for the legend
+    ax.set(xlabel="number of people n", ylabel="sensitivity Δ_f", title="L1 sensitivity of bits")
+    ax.legend(fontsize=7, loc="upper right", ncols=2)
+    _no_minor_ticks(ax)
+    return fig
 
 
 def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figure:
