@@ -37,9 +37,7 @@ def main() -> None:
         ),
         (
             "attack success curve, 34 ε × 4 true worlds × 4,000 releases",
-            lambda: simulate_attack(
-                days, 3, "mean", eps_grid, true_world=None, trials=4000, rng=1
-            ),
+            lambda: simulate_attack(days, 3, "mean", eps_grid, true_world=None, trials=4000, rng=1),
         ),
     ]
     print("| operation | best time |")
