@@ -34,6 +34,7 @@ def test_committed_figure_matches_a_fresh_drawing(stem, fresh):
     committed = imread(FIGURES_DIR / f"{stem}.png")
     redrawn = imread(fresh / f"{stem}.png")
     assert committed.shape == redrawn.shape, "figure size changed: run `python3 course.py figures`"
-    # pixel-level tolerance: font rasterisation may differ across platforms, content may not
-    differing = np.mean(np.any(np.abs(committed - redrawn) > 0.1, axis=-1))
-    assert differing < 0.002, f"{differing:.2%} of pixels differ: run `python3 course.py figures`"
+    # matplotlib bundles its fonts and FreeType, so drawings agree to the pixel across machines;
+    # the tolerance only absorbs anti-aliasing noise (a changed label already moves ~0.15 %)
+    differing = np.mean(np.any(np.abs(committed - redrawn) > 0.25, axis=-1))
+    assert differing < 0.0005, f"{differing:.2%} of pixels differ: run `python3 course.py figures`"
