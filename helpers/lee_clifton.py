@@ -241,18 +241,23 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     query = get_query(query)
     eps = _epsilons(epsilon)
     delta_f = _sensitivity(values, size, query, sensitivity)
-    _, f_sorted, fewest_ties = _world_table(values, size, query)
-    c = np.atleast_1d(eps).ravel() / delta_f
+    bound = _tight_bound_from_table(_world_table(values, size, query), eps / delta_f)
+    return float(bound) if bound.ndim == 0 else bound
+
+
+def _tight_bound_from_table(table, c: np.ndarray) -> np.ndarray:
+    """Eq. (3) for c = ε/Δf (any shape), from the cached (f, sorted f, fewest ties) table."""
+    _, f_sorted, fewest_ties = table
+    flat = np.atleast_1d(c).ravel()
     # a few ε rows at a time keeps the temporary arrays near _CHUNK_ELEMENTS
     rows = max(1, _CHUNK_ELEMENTS // f_sorted.size)
     smallest = np.concatenate(
-        [_tight_sums(f_sorted, c[i : i + rows]).min(axis=1) for i in range(0, c.size, rows)]
+        [_tight_sums(f_sorted, flat[i : i + rows]).min(axis=1) for i in range(0, flat.size, rows)]
     )
     # The log-space sums lose ~1e-16·ε·Δv/Δf in absolute terms, which shows only at absurd
     # ε (1e-11 at ε = 1e6); clip to the interval the exact bound provably lies in,
     # [1/W, 1/(fewest worlds sharing a value)], so it never overshoots its limit.
-    bound = np.clip(1.0 / smallest, 1.0 / f_sorted.size, 1.0 / fewest_ties).reshape(eps.shape)
-    return float(bound) if bound.ndim == 0 else bound
+    return np.clip(1.0 / smallest, 1.0 / f_sorted.size, 1.0 / fewest_ties).reshape(np.shape(c))
 
 
 def limit_of_tight_bound(universe, size: int, query) -> float:
@@ -320,8 +325,10 @@ def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, 
     _check_risk_above_prior(rho, n_worlds)
     delta_f = _sensitivity(values, size, query, sensitivity)
 
-    def bound(e: float) -> float:
-        return tight_bound(values, size, query, e, sensitivity=delta_f)
+    table = _world_table(values, size, query)
+
+    def bound(e: float) -> float:  # validated once above; each step is one O(W) pass
+        return float(_tight_bound_from_table(table, np.float64(e / delta_f)))
 
     high = 1.0
     while bound(high) <= rho:  # terminates: the bound tends to a limit above ρ
