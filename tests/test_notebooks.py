@@ -89,7 +89,9 @@ def test_fresh_execution_matches_committed_outputs(path: Path):
     committed = nbformat.read(path, as_version=4)
     fresh = execute(path)
     fresh_text, committed_text = text_outputs(fresh), text_outputs(strip_widget_state(committed))
-    for index, (new, old) in enumerate(zip(fresh_text, committed_text, strict=True)):
+    assert len(fresh_text) == len(committed_text)
+    # the last cell prints the versions used: on another Python it rightly prints another one
+    for index, (new, old) in enumerate(zip(fresh_text[:-1], committed_text[:-1], strict=True)):
         assert new == old, (
             f"code cell {index + 1} of {path.name} prints something else now; "
             "re-run `python course.py notebooks` and commit"
