@@ -34,6 +34,10 @@ def test_committed_notebook_was_executed_in_order(path: Path):
     assert counts == list(range(1, len(code) + 1)), f"execution counts {counts}: run top to bottom"
     for cell in code:
         for output in cell.outputs:
+            data = output.get("data", {})
+            assert not (
+                data.get("text/plain", "").startswith("<Figure") and "image/png" not in data
+            ), "a figure saved as text only: start the notebook with %matplotlib inline"
             assert output.output_type != "error", f"committed error output: {output.get('ename')}"
             assert not (
                 output.output_type == "stream"
