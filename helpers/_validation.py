@@ -32,6 +32,17 @@ def check_real(name: str, value: object) -> np.ndarray:
     return array
 
 
+def check_real_or_inf(name: str, value: object, allowed: str = "a real number or ±inf") -> np.ndarray:
+    """Like ``check_real`` but ±inf is meaningful (a privacy loss, an unbounded risk); NaN is not."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be {allowed}; got {value!r}") from None
+    if np.any(np.isnan(array)):
+        raise ValueError(f"{name} must be {allowed}; got NaN")
+    return array
+
+
 def check_positive(name: str, value: object) -> np.ndarray:
     """A finite, strictly positive real (ε, σ, a scale, a sensitivity ...)."""
     array = check_real(name, value)

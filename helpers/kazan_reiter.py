@@ -34,6 +34,7 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
+    check_real_or_inf,
 )
 from .mechanisms import geometric_cdf, geometric_noise_sd, geometric_prob_exact
 
@@ -88,12 +89,7 @@ def naive_bound(epsilon):
 
 
 def _check_r_star(r_star) -> np.ndarray:
-    try:
-        r = np.asarray(r_star, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"r_star must be a real number ≥ 1 or inf; got {r_star!r}") from None
-    if np.any(np.isnan(r)):
-        raise ValueError("r_star must be a real number ≥ 1 or inf; got NaN")
+    r = check_real_or_inf("r_star", r_star, "a real number ≥ 1 or inf")
     if np.any(r < 1):
         bad = r[r < 1].ravel()[:3]
         raise ValueError(

@@ -51,6 +51,7 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
+    check_real_or_inf,
 )
 from .mechanisms import gaussian_cdf, geometric_cdf, geometric_pmf, laplace_cdf
 
@@ -473,10 +474,5 @@ def posterior_probability(prior, loss):
     ``loss`` may be ±∞ (a distinguishing event gives 1 or 0); NaN is refused.
     """
     prior = check_open_unit("prior", prior)
-    try:
-        loss = np.asarray(loss, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"loss must be a real number or ±inf; got {loss!r}") from None
-    if np.any(np.isnan(loss)):
-        raise ValueError("loss must be a real number or ±inf; got NaN")
+    loss = check_real_or_inf("loss", loss)
     return expit(loss + logit(prior))
