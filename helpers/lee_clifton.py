@@ -439,14 +439,22 @@ def simulate_attack(
     with np.errstate(divide="ignore"):
         log_prior = np.log(p0)
     flat = np.atleast_1d(eps).ravel()
-    # (ε, true world, trial, world) scores, a few ε at a time to bound the memory
-    per_eps = truths.size * trials * n_worlds
-    step = max(1, _CHUNK_ELEMENTS // per_eps)
-    rates = np.empty(flat.size)
-    for start in range(0, flat.size, step):
-        c = flat[start : start + step, None, None, None] / delta_f
-        outputs = f[truths][None, :, None, None] + z[None, None, :, None] / c
-        guess = np.argmax(log_prior - c * np.abs(outputs - f), axis=-1)
-        hits = np.mean(guess == truths[None, :, None], axis=-1)  # (ε, true world)
-        rates[start : start + step] = hits @ weights
+    # (ε, true world, trial, world) scores, in blocks of ε and trials that bound the memory
+    per_trial = truths.size * n_worlds
+    if per_trial > _CHUNK_ELEMENTS:
+        raise ValueError(
+            f"simulate_attack would score {truths.size:,} true world(s) × {n_worlds:,} worlds = "
+            f"{per_trial:,} posteriors per release, more than {_CHUNK_ELEMENTS:,}; pass one "
+            "true_world instead of None, or use a smaller universe"
+        )
+    t_step = max(1, _CHUNK_ELEMENTS // per_trial)
+    e_step = max(1, _CHUNK_ELEMENTS // (per_trial * min(trials, t_step)))
+    hits = np.zeros((flat.size, truths.size))
+    for e0 in range(0, flat.size, e_step):
+        c = flat[e0 : e0 + e_step, None, None, None] / delta_f
+        for t0 in range(0, trials, t_step):
+            outputs = f[truths][None, :, None, None] + z[None, None, t0 : t0 + t_step, None] / c
+            guess = np.argmax(log_prior - c * np.abs(outputs - f), axis=-1)
+            hits[e0 : e0 + e_step] += np.sum(guess == truths[None, :, None], axis=-1)
+    rates = hits / trials @ weights
     return float(rates[0]) if np.ndim(epsilon) == 0 else rates.reshape(np.shape(epsilon))

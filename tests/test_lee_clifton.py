@@ -267,6 +267,15 @@ def test_analysis_table_matches_the_functions_and_explains_refusals():
     assert flat.loc["count", "note"] == ""
 
 
+def test_simulated_attack_is_chunked_and_refuses_quadratic_memory():
+    universe = list(range(20))
+    # W = 184,756 worlds: one true world fits in blocks; averaging over all would need W² scores
+    rate = lc.simulate_attack(universe, 10, "mean", 50.0, trials=40, rng=3)
+    assert 0.0 <= rate <= 1.0
+    with pytest.raises(ValueError, match=r"184,756 true world\(s\) × 184,756 worlds"):
+        lc.simulate_attack(universe, 10, "mean", 1.0, true_world=None, trials=10, rng=3)
+
+
 # --- bad input -------------------------------------------------------------------------
 
 
