@@ -58,6 +58,8 @@ __all__ = [
 MAX_WORLDS = 3_000_000
 # elements per temporary array when the bounds are evaluated for many ε at once
 _CHUNK_ELEMENTS = 2_000_000
+# largest posterior table (outputs × worlds) returned at once: 400 MB of float64
+_MAX_POSTERIOR_ELEMENTS = 50_000_000
 
 
 # --- possible worlds and their query values ----------------------------------------------
@@ -182,6 +184,11 @@ def posterior(
     delta_f = _sensitivity(values, size, query, sensitivity)
     f = _world_values(values, size, query)
     p0 = _prior(values, size, prior)
+    if r.size * f.size > _MAX_POSTERIOR_ELEMENTS:
+        raise ValueError(
+            f"posterior for {r.size:,} outputs × {f.size:,} worlds = {r.size * f.size:,} "
+            f"probabilities exceeds {_MAX_POSTERIOR_ELEMENTS:,}; pass fewer outputs at a time"
+        )
     with np.errstate(divide="ignore"):
         log_prior = np.log(p0)
     log_w = log_prior - eps * np.abs(r[..., None] - f) / delta_f

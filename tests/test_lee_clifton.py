@@ -276,6 +276,14 @@ def test_simulated_attack_is_chunked_and_refuses_quadratic_memory():
         lc.simulate_attack(universe, 10, "mean", 1.0, true_world=None, trials=10, rng=3)
 
 
+def test_posterior_table_too_large_is_refused_with_its_size():
+    universe = list(range(20))  # W = 184,756
+    with pytest.raises(
+        ValueError, match=r"1,000 outputs × 184,756 worlds = 184,756,000 probabilities"
+    ):
+        lc.posterior(universe, 10, "mean", np.zeros(1000), 1.0)
+
+
 # --- bad input -------------------------------------------------------------------------
 
 
