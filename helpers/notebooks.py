@@ -9,6 +9,7 @@ that the committed notebooks are not stale.
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -27,15 +28,56 @@ def notebook_paths() -> list[Path]:
 def execute(path: Path, timeout: int = 900) -> nbformat.NotebookNode:
     """Run a notebook in a fresh kernel and return it (the file is not touched)."""
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(
+    make_client(nb, path, timeout=timeout).execute()
+    return merge_streams(nb)
+
+
+def make_client(nb: nbformat.NotebookNode, path: Path, *, timeout: int = 900) -> NotebookClient:
+    """The nbclient executor the harness and the tests use, set up for busy machines."""
+    return NotebookClient(
         nb,
         timeout=timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
+        # nbclient waits only 4 s (by default) for a cell's last output after the kernel
+        # replies, then carries on *without* it and without an error: on a busy machine an
+        # output would go missing silently. Wait long, and fail loudly if it never comes.
+        iopub_timeout=300,
+        raise_on_iopub_timeout=True,
+        startup_timeout=300,
     )
-    client.execute()
+
+
+def merge_streams(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Join consecutive stream outputs of the same name (stdout, stderr) in every cell.
+
+    How a kernel splits what a cell prints into stream messages depends on timing (a busy
+    machine flushes more often), so two runs of the same cell can give one stdout output or
+    two with the same text. Merged, a cell holds one output per run of the same stream, and
+    a comparison sees the text, not the chunking. Changes ``nb`` in place and returns it.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for output in cell.get("outputs", []):
+            previous = merged[-1] if merged else None
+            if (
+                output.output_type == "stream"
+                and previous is not None
+                and previous.output_type == "stream"
+                and previous.name == output.name
+            ):
+                previous.text = _text(previous.text) + _text(output.text)
+            else:
+                merged.append(output)
+        cell.outputs = merged
     return nb
+
+
+def _text(text: str | list[str]) -> str:
+    return text if isinstance(text, str) else "".join(text)
 
 
 def strip_widget_state(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -58,8 +100,10 @@ def text_outputs(nb: nbformat.NotebookNode) -> list[list[str]]:
     """Per code cell, the text a reader sees: streams and text/plain of results.
 
     A dashboard's text/plain (a note plus its numbers) counts; its widget-view model id,
-    which changes on every run, does not.
+    which changes on every run, does not. Consecutive outputs of one stream are merged
+    first (on a copy), so how the kernel chunked them never matters.
     """
+    nb = merge_streams(copy.deepcopy(nb))
     cells = []
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -78,11 +122,24 @@ def text_outputs(nb: nbformat.NotebookNode) -> list[list[str]]:
     return cells
 
 
+def stale_cells(fresh: nbformat.NotebookNode, committed: nbformat.NotebookNode) -> list[int]:
+    """1-based numbers of the code cells whose text differs between two runs of a notebook.
+
+    Compares ``text_outputs`` (streams merged, widget model ids ignored) cell by cell. The
+    last code cell prints the versions used and is skipped: another Python rightly prints
+    another version there. A different number of code cells marks every cell stale.
+    """
+    new, old = text_outputs(fresh), text_outputs(strip_widget_state(copy.deepcopy(committed)))
+    if len(new) != len(old):
+        return list(range(1, max(len(new), len(old)) + 1))
+    return [i + 1 for i, (a, b) in enumerate(zip(new[:-1], old[:-1], strict=True)) if a != b]
+
+
 def main(argv: list[str]) -> int:
     paths = [Path(a).resolve() for a in argv] or notebook_paths()
     for path in paths:
         print(f"executing {path.name} ...", flush=True)
-        nb = strip_widget_state(execute(path))
+        nb = strip_widget_state(execute(path))  # execute() already merged the streams
         nbformat.write(nb, path)
     return 0
 
