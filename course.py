@@ -5,6 +5,7 @@
     python3 course.py test       # create .venv if needed, run ruff and the whole test suite
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
+    python3 course.py student    # write the student edition to build/student/ and run it
     python3 course.py bench      # run the speed benchmarks and print their tables
 
 The environment lives in `.venv/` beside this file. It is (re)installed from
@@ -75,7 +76,7 @@ def ensure_environment() -> Path:
 
 
 def main(argv: list[str]) -> int:
-    commands = ("lab", "test", "notebooks", "figures", "bench")
+    commands = ("lab", "test", "notebooks", "figures", "bench", "student")
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
@@ -83,8 +84,12 @@ def main(argv: list[str]) -> int:
     python = ensure_environment()
     env_python = str(python)
     if command == "lab":
-        extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers
-        return run(env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest)
+        extra = (
+            ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+        )  # containers
+        return run(
+            env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest
+        )
     if command == "test":
         lint = run(env_python, "-m", "ruff", "check", ".")
         code = run(env_python, "-m", "pytest", *rest)
@@ -95,6 +100,8 @@ def main(argv: list[str]) -> int:
         return run(env_python, "-m", "helpers.notebooks", *rest)
     if command == "figures":
         return run(env_python, "-m", "helpers.figures", *rest)
+    if command == "student":
+        return run(env_python, "-m", "helpers.exercises.student", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)
 
 
