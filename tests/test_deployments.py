@@ -1,0 +1,332 @@
+"""helpers.deployments: the registry table, zCDP conversions and the three views."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import norm
+
+from helpers import deployments as dep
+from helpers import kazan_reiter as kr
+
+RAW = pd.read_csv(dep.DATA_PATH)
+
+
+# --- the table -----------------------------------------------------------------------------
+
+
+def test_load_keeps_every_row_and_gives_each_a_status():
+    table = dep.load()
+    assert len(table) == len(RAW) == 41
+    assert table["name"].tolist() == RAW["name"].tolist()
+    assert table["status"].notna().all()
+    assert set(table["status"]) >= {"usable"}
+    unusable = table[table["status"] != "usable"]
+    assert len(unusable) > 0
+    # every reason is a sentence, never blank
+    assert (unusable["status"].str.len() > 10).all()
+    assert table.loc[table["status"] == "usable", "epsilon_used"].notna().all()
+    assert table.loc[table["status"] != "usable", "epsilon_used"].isna().all()
+
+
+def test_load_names_the_quirks_of_the_data():
+    table = dep.load().set_index("name")
+    iconic = table.loc["Iconic scenes and photo sections for iOS apps", "status"]
+    assert "Pure DP" in iconic and "1.5e-07" in iconic
+    assert "formula" in table.loc["FLEX", "status"]
+    assert "no privacy parameters" in table.loc["Safety Classifier", "status"]
+    assert "no DP variant" in table.loc["Private Third Party Audits", "status"]
+    # zCDP rows with only ρ_z are usable through the conversion, at the default δ
+    census = table.loc["Disclosure Avoidance System for Redistricting Data"]
+    assert census["status"] == "usable"
+    assert census["delta_used"] == dep.DEFAULT_DELTA
+    assert census["epsilon_used"] == pytest.approx(dep.zcdp_to_epsilon(2.63, 1e-10))
+    assert "converted" in census["basis"]
+    # a zCDP row that also publishes (ε, δ) keeps them
+    meta = table.loc["User-URL Privacy Dataset"]
+    assert meta["epsilon_used"] == 1.453 and meta["delta_used"] == 1e-5
+    assert meta["epsilon_cks"] == pytest.approx(dep.zcdp_to_epsilon(0.0728, 1e-5))
+    # pure DP rows have δ = 0
+    assert table.loc["Popular Emojis", "delta_used"] == 0.0
+
+
+def test_status_counts_match_the_raw_columns():
+    table = dep.load()
+    no_params = RAW[["epsilon", "delta", "rho"]].isna().all(axis=1)
+    assert table.loc[no_params, "status"].str.startswith("no privacy parameters").all()
+    assert (table["status"] == "usable").sum() == len(dep.usable(table))
+    used = dep.usable(table)["epsilon_used"].to_numpy()
+    assert np.all(np.diff(used) >= 0)
+
+
+def test_load_refuses_a_bad_default_delta():
+    with pytest.raises(ValueError, match="delta"):
+        dep.load(default_delta=0.0)
+
+
+def test_data_readme_credits_the_registry():
+    text = (dep.DATA_PATH.parent / "README.md").read_text()
+    for needle in ("OpenDP", "3e9c812", "MIT", "deployments-registry-data"):
+        assert needle in text
+
+
+# --- conversions ---------------------------------------------------------------------------
+
+
+opendp = pytest.importorskip("opendp.prelude")
+
+
+def _opendp_epsilon(rho: float, delta: float) -> float:
+    opendp.enable_features("contrib")
+    meas = opendp.c.make_zCDP_to_approxDP(
+        opendp.m.make_gaussian(
+            opendp.atom_domain(T=float, nan=False),
+            opendp.absolute_distance(T=float),
+            scale=1.0 / math.sqrt(2 * rho),
+        )
+    )
+    return meas.map(1.0).epsilon(delta)
+
+
+@pytest.mark.parametrize(
+    ("rho", "delta"),
+    [(2.56, 1e-10), (0.07, 1e-10), (0.0728, 1e-5), (1e-4, 1e-6), (15.29, 1e-10), (50.0, 1e-3)],
+)
+def test_zcdp_to_epsilon_agrees_with_opendp(rho, delta):
+    assert dep.zcdp_to_epsilon(rho, delta) == pytest.approx(_opendp_epsilon(rho, delta), rel=1e-9)
+
+
+@given(
+    rho=st.floats(1e-4, 50.0),
+    delta=st.floats(1e-15, 0.5),
+)
+def test_tight_conversion_never_exceeds_the_simple_one_and_beats_the_gaussian(rho, delta):
+    tight = dep.zcdp_to_epsilon(rho, delta)
+    simple = dep.zcdp_to_epsilon_simple(rho, delta)
+    exact = dep.gaussian_epsilon(rho, delta)
+    assert 0 <= tight <= simple + 1e-12
+    # one Gaussian mechanism is ρ_z-zCDP, so its exact ε is at most the general bound
+    assert exact <= tight + 1e-9
+    assert dep.zcdp_to_epsilon(rho * 1.01, delta) >= tight
+    if tight > 1e-6:  # δ so large that ε = 0 already: no unique ρ_z to recover
+        assert dep.zcdp_to_epsilon(rho * 1.01, delta) > tight
+        assert dep.zcdp_rho_for_epsilon(tight, delta) == pytest.approx(rho, rel=1e-6)
+
+
+def test_conversion_is_vectorised_and_scalar_in_scalar_out():
+    assert isinstance(dep.zcdp_to_epsilon(1.0, 1e-6), float)
+    out = dep.zcdp_to_epsilon(np.array([0.1, 1.0]), 1e-6)
+    assert isinstance(out, np.ndarray) and out.shape == (2,)
+    assert out[0] == dep.zcdp_to_epsilon(0.1, 1e-6)
+    assert dep.zcdp_to_epsilon(0.0, 1e-6) == 0.0
+
+
+def test_simple_conversion_closed_form():
+    rho, delta = 0.5, 1e-6
+    assert dep.zcdp_to_epsilon_simple(rho, delta) == pytest.approx(
+        rho + 2 * math.sqrt(rho * math.log(1 / delta)), rel=1e-15
+    )
+
+
+def test_cks_minimum_is_the_minimum_over_a_fine_grid():
+    rho, delta = 0.3, 1e-8
+    alpha = 1 + np.logspace(-4, 4, 200_001)
+    grid = alpha * rho + (np.log(1 / delta) - np.log(alpha)) / (alpha - 1) + np.log1p(-1 / alpha)
+    assert dep.zcdp_to_epsilon(rho, delta) == pytest.approx(grid.min(), abs=1e-7)
+    assert dep.zcdp_to_epsilon(rho, delta) <= grid.min() + 1e-12
+
+
+def test_gaussian_epsilon_solves_balle_wang():
+    rho, delta = 0.4, 1e-6
+    eps = dep.gaussian_epsilon(rho, delta)
+    mu = math.sqrt(2 * rho)
+    back = norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2)
+    assert back == pytest.approx(delta, rel=1e-8)
+
+
+def test_gaussian_epsilon_agrees_with_dp_accounting():
+    accounting = pytest.importorskip("dp_accounting")
+    rho, delta = 0.5, 1e-6  # σ = 1, sensitivity 1
+    event = accounting.GaussianDpEvent(noise_multiplier=1.0)
+    pld = accounting.pld.PLDAccountant()
+    pld.compose(event)
+    assert dep.gaussian_epsilon(rho, delta) == pytest.approx(pld.get_epsilon(delta), rel=2e-3)
+
+
+def test_census_2020_stated_values_follow_from_unrounded_rho():
+    stated = dep.CENSUS_2020
+    ours = dep.zcdp_to_epsilon(stated["rho"].to_numpy(), stated["delta"].to_numpy())
+    # with the printed (two-decimal) ρ_z the conversion gives 17.16 and 2.39, not 17.14, 2.47
+    assert np.round(ours, 2).tolist() == [17.16, 2.39]
+    # ... but the ρ_z that reproduce the stated ε round to the printed ρ_z and sum to 2.63
+    implied = dep.zcdp_rho_for_epsilon(stated["epsilon_stated"].to_numpy(), 1e-10)
+    assert np.round(implied, 2).tolist() == stated["rho"].tolist()
+    assert round(implied.sum(), 2) == 2.63
+    assert dep.zcdp_to_epsilon(implied, 1e-10) == pytest.approx(stated["epsilon_stated"], abs=1e-9)
+
+
+def test_meta_published_epsilon_is_the_gaussian_curve_at_their_mu():
+    # the registry's prose: total μ-GDP about 0.376 and ε about 1.453 at δ = 1e-5
+    assert round(dep.gaussian_epsilon(0.376**2 / 2, 1e-5), 2) == round(1.453, 2)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: dep.zcdp_to_epsilon(-0.1, 1e-6), "rho"),
+        (lambda: dep.zcdp_to_epsilon(math.nan, 1e-6), "rho"),
+        (lambda: dep.zcdp_to_epsilon(math.inf, 1e-6), "rho"),
+        (lambda: dep.zcdp_to_epsilon(1.0, 0.0), "delta"),
+        (lambda: dep.zcdp_to_epsilon(1.0, 1.0), "delta"),
+        (lambda: dep.zcdp_to_epsilon(1.0, math.nan), "delta"),
+        (lambda: dep.zcdp_to_epsilon_simple(1.0, 1.5), "delta"),
+        (lambda: dep.gaussian_epsilon(-1.0, 1e-6), "rho"),
+        (lambda: dep.zcdp_rho_for_epsilon(-1.0, 1e-6), "epsilon"),
+        (lambda: dep.posterior_bound(-1.0), "epsilon"),
+        (lambda: dep.posterior_bound(1.0, prior=1.0), "prior"),
+        (lambda: dep.posterior_bound(math.nan), "epsilon"),
+        (lambda: dep.tpr_at_fpr(1.5, epsilon=1.0), "fpr"),
+        (lambda: dep.tpr_at_fpr(0.1, epsilon=1.0, delta=1.0), "delta"),
+        (lambda: dep.gaussian_tpr_at_fpr(0.1, rho=-1.0), "rho"),
+        (lambda: dep.posterior_bad_event_probability(0.1, slack=0.0), "slack"),
+    ],
+)
+def test_bad_input_is_a_value_error_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_bad_rho_message_gives_value_and_range():
+    with pytest.raises(ValueError, match=r"rho.*≥ 0.*-0\.1"):
+        dep.zcdp_to_epsilon(-0.1, 1e-6)
+    with pytest.raises(ValueError, match=r"delta.*\(0, 1\).*1\.5"):
+        dep.zcdp_to_epsilon(1.0, 1.5)
+
+
+# --- view 1 --------------------------------------------------------------------------------
+
+
+def test_posterior_bound_closed_form_and_limits():
+    p, eps = 0.3, 1.2
+    assert dep.posterior_bound(eps, prior=p) == pytest.approx(
+        p * math.exp(eps) / (p * math.exp(eps) + 1 - p), rel=1e-14
+    )
+    assert dep.posterior_bound(0.0, prior=p) == pytest.approx(p)
+    assert dep.posterior_bound(math.inf, prior=p) == 1.0
+    # no overflow at huge ε
+    assert dep.posterior_bound(1000.0, prior=1e-6) == 1.0
+
+
+def test_posterior_bound_is_lee_clifton_upper_bound_with_two_worlds():
+    lc = pytest.importorskip("helpers.lee_clifton")
+    # two worlds {0}, {1} drawn from the universe [0, 1], query identity: Δv = Δf
+    eps = np.array([0.5, 1.0, 3.0])
+    ours = dep.posterior_bound(eps, prior=0.5)
+    theirs = lc.upper_bound([0.0, 1.0], 1, "sum", eps, sensitivity=1.0)
+    assert np.allclose(ours, theirs, rtol=1e-13)
+
+
+@given(
+    eps=st.floats(0.01, 5.0),
+    slack=st.floats(0.05, 3.0),
+    rho=st.floats(0.01, 3.0),
+)
+def test_bad_event_bound_holds_for_the_gaussian(eps, slack, rho):
+    # Gaussian with μ = √(2ρ): privacy loss L ~ N(μ²/2, μ²) under the first world
+    mu = math.sqrt(2 * rho)
+    delta = float(norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2))
+    delta = max(delta, 1e-300)
+    exceed = float(norm.sf((eps + slack - mu**2 / 2) / mu))
+    assert exceed <= dep.posterior_bad_event_probability(delta, slack=slack) * (1 + 1e-9) + 1e-15
+
+
+# --- view 2 --------------------------------------------------------------------------------
+
+
+def test_relative_risk_is_kazan_reiter_theorem1():
+    assert dep.relative_risk_bound is kr.relative_risk_bound
+    views = dep.three_views(1.0, 0.0, p=0.2, q=0.5)
+    assert views["relative_risk"] == pytest.approx(
+        1 / (0.5 * 0.2 + math.exp(-2) * 0.5 * 0.2 + math.exp(-1) * 0.8)
+    )
+
+
+# --- view 3 --------------------------------------------------------------------------------
+
+
+def _four_point_tpr(alpha: float, eps: float, delta: float) -> float:
+    """Neyman–Pearson power of the canonical (ε, δ) pair of Kairouz, Oh & Viswanath (2015)."""
+    e = math.exp(eps)
+    P = np.array([delta, (1 - delta) * e / (1 + e), (1 - delta) / (1 + e), 0.0])
+    Q = P[::-1].copy()
+    # likelihood ratio P/Q in decreasing order: reject the null Q on the highest ratios first
+    with np.errstate(divide="ignore"):
+        ratio = np.where(Q > 0, P / np.where(Q > 0, Q, 1), np.inf)
+    order = np.argsort(-ratio, kind="stable")
+    power, fpr_left = 0.0, alpha
+    for i in order:
+        if Q[i] <= fpr_left:
+            power += P[i]
+            fpr_left -= Q[i]
+        else:
+            power += P[i] * fpr_left / Q[i]
+            break
+    return min(power, 1.0)
+
+
+@pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+@pytest.mark.parametrize("alpha", [0.0, 0.01, 0.1, 0.5, 0.9])
+def test_tpr_at_fpr_is_attained_by_the_four_point_mechanism(eps, delta, alpha):
+    assert dep.tpr_at_fpr(alpha, epsilon=eps, delta=delta) == pytest.approx(
+        _four_point_tpr(alpha, eps, delta), abs=1e-12
+    )
+
+
+def test_tpr_at_fpr_closed_form_and_edges():
+    assert dep.tpr_at_fpr(0.01, epsilon=1.0) == pytest.approx(math.e * 0.01)
+    assert dep.tpr_at_fpr(0.1, epsilon=0.0) == pytest.approx(0.1)
+    assert dep.tpr_at_fpr(0.0, epsilon=math.inf, delta=0.0) == 0.0
+    assert dep.tpr_at_fpr(0.01, epsilon=math.inf) == 1.0
+    assert dep.tpr_at_fpr(1.0, epsilon=2.0, delta=0.1) == 1.0
+    out = dep.tpr_at_fpr(np.array([0.01, 0.1]), epsilon=1.0, delta=1e-6)
+    assert out.shape == (2,)
+
+
+def test_gaussian_tpr_closed_form_and_dp_accounting():
+    accounting = pytest.importorskip("dp_accounting")
+    rho = 0.5  # μ = 1
+    for alpha in (0.01, 0.1):
+        ours = dep.gaussian_tpr_at_fpr(alpha, rho=rho)
+        assert ours == pytest.approx(norm.cdf(1 - norm.ppf(1 - alpha)), rel=1e-12)
+        # independent: TPR(α) = inf over ε of δ(ε) + e^ε α, with δ(ε) from dp-accounting
+        pld = accounting.pld.PLDAccountant()
+        pld.compose(accounting.GaussianDpEvent(noise_multiplier=1.0))
+        grid = np.linspace(0.0, 6.0, 241)
+        dual = min(pld.get_delta(float(e)) + math.exp(e) * alpha for e in grid)
+        assert ours == pytest.approx(dual, abs=2e-3)
+        assert ours <= dual + 1e-4
+
+
+@given(rho=st.floats(1e-3, 10.0), alpha=st.floats(1e-6, 0.5))
+def test_gaussian_curve_lies_under_its_cks_epsilon_delta_curve(rho, alpha):
+    # the Gaussian is (ε, δ)-DP for the CKS ε, so its TPR can't beat that curve's TPR
+    delta = 1e-6
+    eps = dep.zcdp_to_epsilon(rho, delta)
+    assert (
+        dep.gaussian_tpr_at_fpr(alpha, rho=rho)
+        <= dep.tpr_at_fpr(alpha, epsilon=eps, delta=delta) + 1e-12
+    )
+
+
+def test_three_views_keys_and_values():
+    v = dep.three_views(2.0, 1e-6, prior=0.1, rho=0.3)
+    assert v["posterior"] == dep.posterior_bound(2.0, prior=0.1)
+    assert v["bad_event"] == pytest.approx(2e-6)
+    assert v["tpr_10"] == dep.tpr_at_fpr(0.1, epsilon=2.0, delta=1e-6)
+    assert v["gaussian_tpr_1"] == dep.gaussian_tpr_at_fpr(0.01, rho=0.3)
