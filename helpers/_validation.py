@@ -11,35 +11,59 @@ from collections.abc import Iterable
 import numpy as np
 
 
-def _describe(value: object) -> str:
+def _describe(value: object, bad: np.ndarray | None = None) -> str:
+    """The value as the user gave it: a scalar as that scalar, an array by a few bad entries.
+
+    ``bad`` (a boolean mask of ``np.asarray(value)``) selects the offending entries.
+    """
     array = np.asarray(value)
     if array.ndim == 0:
-        return repr(value)
-    return f"an array whose offending entries include {array.ravel()[:3]!r}"
+        return repr(value.item() if isinstance(value, np.generic) else value)
+    entries = array if bad is None else array[np.broadcast_to(bad, array.shape)]
+    shown = ", ".join(
+        repr(float(x)) if array.dtype.kind in "biuf" else repr(x) for x in entries.ravel()[:3]
+    )
+    return f"an array of shape {array.shape} whose offending entries include [{shown}]"
+
+
+def _as_float_array(name: str, value: object, allowed: str) -> np.ndarray:
+    """``value`` as a float array; strings, complex numbers, None and other objects refused."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be {allowed}; got the string {value!r}")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError):  # ragged nesting
+        raise ValueError(f"{name} must be {allowed}; got {value!r}") from None
+    kind = raw.dtype.kind
+    if kind == "O":
+        if not all(isinstance(x, (int, float, np.integer, np.floating)) for x in raw.ravel()):
+            raise ValueError(f"{name} must be {allowed}; got {value!r}")
+    elif kind not in "biuf":
+        raise ValueError(f"{name} must be {allowed}; got {value!r} (of dtype {raw.dtype})")
+    return raw.astype(float)
 
 
 def check_real(name: str, value: object) -> np.ndarray:
-    """Return ``value`` as a float array, refusing non-numeric input, NaN and infinities."""
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    """Return ``value`` as a float array, refusing non-numeric input, NaN and infinities.
+
+    A numeric string such as ``'2.2'`` is refused too: a number must be given as a number.
+    """
+    array = _as_float_array(name, value, "a real number (or array of them)")
+    finite = np.isfinite(array)
+    if not np.all(finite):
         raise ValueError(
-            f"{name} must be a real number (or array of them); got {value!r}"
-        ) from None
-    if not np.all(np.isfinite(array)):
-        bad = array[~np.isfinite(array)]
-        raise ValueError(f"{name} must be finite (no NaN or infinity); got {_describe(bad)}")
+            f"{name} must be finite (no NaN or infinity); got {_describe(value, ~finite)}"
+        )
     return array
 
 
-def check_real_or_inf(name: str, value: object, allowed: str = "a real number or ±inf") -> np.ndarray:
+def check_real_or_inf(
+    name: str, value: object, allowed: str = "a real number or ±inf"
+) -> np.ndarray:
     """Like ``check_real`` but ±inf is meaningful (a privacy loss, an unbounded risk); NaN is not."""
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {allowed}; got {value!r}") from None
+    array = _as_float_array(name, value, allowed)
     if np.any(np.isnan(array)):
-        raise ValueError(f"{name} must be {allowed}; got NaN")
+        raise ValueError(f"{name} must be {allowed}; got {_describe(value, np.isnan(array))}")
     return array
 
 
@@ -47,14 +71,14 @@ def check_positive(name: str, value: object) -> np.ndarray:
     """A finite, strictly positive real (ε, σ, a scale, a sensitivity ...)."""
     array = check_real(name, value)
     if np.any(array <= 0):
-        raise ValueError(f"{name} must be > 0 and finite; got {_describe(array[array <= 0])}")
+        raise ValueError(f"{name} must be > 0 and finite; got {_describe(value, array <= 0)}")
     return array
 
 
 def check_nonnegative(name: str, value: object) -> np.ndarray:
     array = check_real(name, value)
     if np.any(array < 0):
-        raise ValueError(f"{name} must be >= 0 and finite; got {_describe(array[array < 0])}")
+        raise ValueError(f"{name} must be >= 0 and finite; got {_describe(value, array < 0)}")
     return array
 
 
@@ -64,7 +88,7 @@ def check_open_unit(name: str, value: object) -> np.ndarray:
     bad = (array <= 0) | (array >= 1)
     if np.any(bad):
         raise ValueError(
-            f"{name} must lie in the open interval (0, 1); got {_describe(array[bad])}"
+            f"{name} must lie in the open interval (0, 1); got {_describe(value, bad)}"
         )
     return array
 
@@ -74,7 +98,7 @@ def check_half_open_unit(name: str, value: object) -> np.ndarray:
     array = check_real(name, value)
     bad = (array <= 0) | (array > 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in (0, 1]; got {_describe(array[bad])}")
+        raise ValueError(f"{name} must lie in (0, 1]; got {_describe(value, bad)}")
     return array
 
 
@@ -107,7 +131,23 @@ def check_universe(universe: Iterable[float], name: str = "universe") -> np.ndar
 
 
 def check_finite_scalar(name: str, value: object) -> float:
+    """A single finite real number (a list or an array is refused with a ValueError)."""
     array = check_real(name, value)
     if array.ndim != 0:
-        raise ValueError(f"{name} must be a single number; got shape {array.shape}")
+        raise ValueError(f"{name} must be a single number; got {value!r} of shape {array.shape}")
     return float(array)
+
+
+def check_scalar(name: str, array: np.ndarray, value: object) -> float:
+    """``array`` (already checked) as a Python float, or a ValueError if it is not 0-d."""
+    if np.ndim(array) != 0:
+        raise ValueError(
+            f"{name} must be a single number; got {value!r} of shape {np.shape(array)}"
+        )
+    return float(array)
+
+
+def as_output(value: object) -> float | np.ndarray:
+    """The API contract's return type: a Python float for a 0-d result, else an ndarray."""
+    array = np.asarray(value, dtype=float)
+    return float(array) if array.ndim == 0 else array

@@ -166,51 +166,81 @@ class Recommendation(NamedTuple):
     q: float
 
 
-def _scalar_profile_values(profile: Profile, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
-    flat = [float(profile(float(a), float(b))) for a, b in zip(P.ravel(), Q.ravel(), strict=True)]
-    return np.asarray(flat, dtype=float).reshape(P.shape)
-
-
-def _array_values(profile: Profile, P: np.ndarray, Q: np.ndarray) -> np.ndarray | None:
-    """The profile called once on whole arrays, or None if it was written for scalars."""
+def _call_profile(profile: Profile, P: np.ndarray, Q: np.ndarray, vectorized: bool) -> np.ndarray:
+    """The user's profile on the points (P, Q); any exception it raises becomes a ValueError."""
+    i = 0
     try:
         with np.errstate(all="ignore"):
-            trial = np.asarray(profile(P, Q), dtype=float)
-        if trial.shape == ():
-            trial = np.broadcast_to(trial, P.shape)
-        if trial.shape != P.shape:
-            return None
-        flat_p, flat_q, flat_v = P.ravel(), Q.ravel(), trial.ravel()
-        probe = np.unique(np.linspace(0, flat_p.size - 1, min(7, flat_p.size)).astype(int))
-        scalar = [float(profile(float(flat_p[i]), float(flat_q[i]))) for i in probe]
-    except Exception:
-        return None
-    if not np.allclose(scalar, flat_v[probe], rtol=1e-12, atol=0, equal_nan=True):
-        return None
-    return np.array(trial, dtype=float)
-
-
-def evaluate_profile(profile: Profile, p, q) -> np.ndarray:
-    """r*(p, q) on arrays, whether ``profile`` was written for scalars or for arrays.
-
-    The profile is first called once on the arrays; if that raises, returns the wrong shape
-    or disagrees with scalar calls at a few points (a scalar ``if`` silently taking one branch
-    for the whole array), it is evaluated point by point instead. Returned values are checked:
-    NaN and values below 1 are refused with the (p, q) where they occur.
-    """
-    P, Q = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(q, dtype=float))
-    try:
-        if P.ndim == 0:  # one point: a plain call (the optimisers' inner loop)
-            values = np.asarray(float(profile(float(P), float(Q))))
-        else:
-            values = _array_values(profile, P, Q)
-            if values is None:
-                values = _scalar_profile_values(profile, P, Q)
-    except (TypeError, ValueError) as error:
+            if vectorized:
+                values = np.asarray(profile(P, Q), dtype=float)
+            else:
+                flat = np.empty(P.size)
+                for i, (a, b) in enumerate(zip(P.ravel(), Q.ravel(), strict=True)):
+                    flat[i] = float(profile(float(a), float(b)))
+                values = flat.reshape(P.shape)
+    except Exception as error:
+        where = (
+            "on arrays of (p, q) (vectorized=True)"
+            if vectorized
+            else f"at (p, q) = ({float(P.ravel()[i])!r}, {float(Q.ravel()[i])!r})"
+        )
         raise ValueError(
-            "the risk profile must return a number r*(p, q) ≥ 1 (math.inf where unbounded) "
-            f"for numbers p, q; calling it failed: {error}"
+            f"the risk profile (your code) raised {type(error).__name__} {where}: {error}; "
+            "profile must return a number r*(p, q) ≥ 1 (math.inf where unbounded)"
         ) from error
+    if values.shape != P.shape:
+        try:
+            values = np.broadcast_to(values, P.shape)
+        except ValueError:
+            raise ValueError(
+                f"the risk profile was called with vectorized=True on arrays of shape {P.shape} "
+                f"and returned shape {values.shape}; return one r* per (p, q), or pass "
+                "vectorized=False to have it called point by point"
+            ) from None
+    return values
+
+
+def evaluate_profile(profile: Profile, p, q, *, vectorized: bool | None = None):
+    """r*(p, q) of a risk profile at the points (p, q), checked.
+
+    Parameters
+    ----------
+    profile : callable
+        ``profile(p, q) -> r*``, the largest relative risk the agency accepts at the prior
+        (p, q) (``math.inf`` where it places no bound).
+    p, q : float or array_like
+        Points of (0, 1]²; they broadcast.
+    vectorized : bool, optional, keyword-only
+        ``True``: ``profile`` is called once on whole arrays (it must return one value per
+        point). ``False``: it is called point by point with Python floats (a profile
+        written with ``if``/``max``, as in the paper). Default: the profile's own
+        ``vectorized`` attribute (set on the profiles this module builds), else ``False``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        r*(p, q): a Python float for scalar p and q, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If p or q lies outside (0, 1], if ``profile`` is not callable or raises (the
+        message names the exception your code raised and where), returns the wrong shape,
+        NaN, or a value below 1 (infeasible).
+
+    Examples
+    --------
+    >>> evaluate_profile(lambda p, q: max(0.25 / (p * q), 3.0), 0.5, 0.5)
+    3.0
+    """
+    if not callable(profile):
+        raise ValueError(f"profile must be a function r*(p, q); got {profile!r}")
+    P, Q = np.broadcast_arrays(check_half_open_unit("p", p), check_half_open_unit("q", q))
+    if vectorized is None:
+        vectorized = bool(getattr(profile, "vectorized", False))
+    elif not isinstance(vectorized, (bool, np.bool_)):
+        raise ValueError(f"vectorized must be True, False or None; got {vectorized!r}")
+    values = _call_profile(profile, P, Q, bool(vectorized))
     if np.any(np.isnan(values)):
         i = np.flatnonzero(np.isnan(values.ravel()))[0]
         raise ValueError(
@@ -224,11 +254,11 @@ def evaluate_profile(profile: Profile, p, q) -> np.ndarray:
             f"(p, q) = ({P.ravel()[i]:.6g}, {Q.ravel()[i]:.6g}); a relative risk below 1 "
             "(posterior below the prior) cannot be guaranteed by any ε ≥ 0"
         )
-    return values
+    return float(values) if values.ndim == 0 else np.array(values, dtype=float)
 
 
 def _epsilon_on(profile: Profile, P, Q) -> np.ndarray:
-    return max_epsilon(P, Q, evaluate_profile(profile, P, Q))
+    return max_epsilon(P, Q, profile(P, Q))
 
 
 _PENALTY = 1e6  # stands in for inf inside the local optimisers (golden-section steps cope)
@@ -238,24 +268,32 @@ def _scalar_objective(profile: Profile, fixed_p, fixed_q):
     def f(x: float) -> float:
         p = x if fixed_p is None else fixed_p
         q = x if fixed_q is None else fixed_q
-        value = float(max_epsilon(p, q, evaluate_profile(profile, p, q)))
+        value = float(max_epsilon(p, q, profile(p, q)))
         return min(value, _PENALTY)
 
     return f
 
 
-def _axis(n_linear: int, log_from: float, n_log: int) -> np.ndarray:
+def _axis(n_linear: int, log_from: float, n_log: int, n_deep: int) -> np.ndarray:
+    # the deep decades down to 1e-150 let an infimum approached as p → 0 or q → 0 be reached
+    # even when r* is huge (a constant r* = 1e16 is finite only where p·q < 1e-16)
     return np.unique(
-        np.concatenate([np.linspace(0, 1, n_linear + 1)[1:], np.logspace(log_from, 0, n_log)])
+        np.concatenate(
+            [
+                np.linspace(0, 1, n_linear + 1)[1:],
+                np.logspace(log_from, 0, n_log),
+                np.logspace(-150, log_from, n_deep),
+            ]
+        )
     )
 
 
 # coarse search grids, and finer ones tried only when the coarse grid sees no finite εᵢ
 # (a profile that bounds a region narrower than the coarse spacing, e.g. a thin box (25))
-_AXIS_1D = _axis(2000, -12, 241)
-_AXIS_1D_FINE = _axis(40_000, -12, 241)
-_AXIS_2D = _axis(160, -9, 46)
-_AXIS_2D_FINE = _axis(600, -9, 46)
+_AXIS_1D = _axis(2000, -12, 241, 139)
+_AXIS_1D_FINE = _axis(40_000, -12, 241, 139)
+_AXIS_2D = _axis(160, -9, 46, 29)
+_AXIS_2D_FINE = _axis(600, -9, 46, 29)
 
 
 def _slice_minimum(profile: Profile, *, p=None, q=None) -> Recommendation:
@@ -302,7 +340,7 @@ def _plane_minimum(profile: Profile) -> Recommendation:
 
     def f2(v):
         pp, qq = float(np.clip(v[0], 1e-15, 1.0)), float(np.clip(v[1], 1e-15, 1.0))
-        value = float(max_epsilon(pp, qq, evaluate_profile(profile, pp, qq)))
+        value = float(max_epsilon(pp, qq, profile(pp, qq)))
         return min(value, _PENALTY)
 
     res = minimize(
@@ -325,28 +363,61 @@ def _plane_minimum(profile: Profile) -> Recommendation:
     return best
 
 
-def argmin_epsilon(profile: Profile, *, p=None, q=None) -> Recommendation:
+def argmin_epsilon(
+    profile: Profile, *, p=None, q=None, vectorized: bool | None = None
+) -> Recommendation:
     """eq. (13): minimise εᵢ(p, q) over (0, 1]² (or a slice with ``p`` or ``q`` fixed).
 
-    ``profile(p, q)`` returns r*(p, q) (``math.inf`` where the agency places no bound). It may
-    be written for scalars, with ``if``/``max`` inside, as in the paper; a profile that also
-    accepts numpy arrays is evaluated on a whole grid in one call.
+    Parameters
+    ----------
+    profile : callable
+        ``profile(p, q) -> r*(p, q)`` (``math.inf`` where the agency places no bound).
+    p, q : float, optional, keyword-only
+        Fix one coordinate to search a slice (both: evaluate one point).
+    vectorized : bool, optional, keyword-only
+        Whether ``profile`` accepts whole numpy arrays (one call per grid) or must be
+        called point by point (written with ``if``/``max`` on scalars, as in the paper).
+        Default: the profile's ``vectorized`` attribute (``True`` on the profiles this
+        module builds), else ``False``. Nothing is guessed by probing.
 
-    Method: a grid (2,000 linear + 240 logarithmic points on a slice; about 200 × 200 on the
-    plane) locates the minimum; bounded Brent / Nelder–Mead refine it inside the neighbouring
-    cells; on the plane the edges p = 1 and q = 1 are searched separately and coordinate-wise
-    one-dimensional searches polish the point. If the coarse grid sees no finite εᵢ at all,
-    a finer one is tried (spacing 1/40,000 on a slice, 1/600 on the plane). Agrees with every
-    closed form of Table 4 to better than 1e-6 (the authors' plain 10⁶-point grid does not: it
-    misses kinks by up to 0.002). Where the minimum is only approached as p → 0 or q → 0 (an
-    infimum), the value at p or q = 1e-12 (slices) / 1e-9 (plane) is returned.
+    Returns
+    -------
+    Recommendation
+        ``(epsilon, p, q)``: the minimum (Python floats) and where it lies.
+
+    Raises
+    ------
+    ValueError
+        If the profile raises (wrapped, naming your exception), is NaN or below 1
+        anywhere (infeasible), only admits ε = 0 (r* = 1 somewhere), or bounds nothing
+        (εᵢ infinite on the whole search grid).
+
+    Notes
+    -----
+    Method: a grid (2,000 linear + 240 logarithmic points down to 1e-12, and 139 more down
+    to 1e-150, on a slice; about 235 × 235 on the plane) locates the minimum; bounded Brent /
+    Nelder–Mead refine it inside the neighbouring cells; on the plane the edges p = 1 and
+    q = 1 are searched separately and coordinate-wise one-dimensional searches polish the
+    point. If the coarse grid sees no finite εᵢ at all, a finer one is tried (spacing
+    1/40,000 on a slice, 1/600 on the plane). Agrees with every closed form of Table 4 to
+    better than 1e-6 (the tests assert 1e-6; the authors' plain 10⁶-point grid misses
+    kinks by up to 0.002). Where the minimum is only approached as p → 0 or q → 0 (an
+    infimum), the value at p or q = 1e-150 is returned: exact to rounding for r* < 1e135
+    (a constant r* = 1e16 gives ½·log r* to 1e-16; the grid used to stop at 1e-12 and
+    return 2× that at r* = 1e15).
 
     Limitation (of any search that samples the profile): a profile that is finite only on a
     set thinner than the fine grid (a box (25) narrower than 1/600 on the plane, or a single
     line such as q = q̃) is not seen on the plane; search it on its slice with ``p=``/``q=``.
 
-    Raises ``ValueError`` if the profile is NaN or below 1 anywhere (infeasible), if it only
-    admits ε = 0 (r* = 1 somewhere), or if it bounds nothing (inf everywhere).
+    References
+    ----------
+    Kazan & Reiter (2024), eq. (12)–(13), Table 4.
+
+    Examples
+    --------
+    >>> round(argmin_epsilon(lambda p, q: 3.0).epsilon, 6)  # Theorem 3: ½·log 3
+    0.549306
     """
     if p is not None:
         p = float(check_half_open_unit("p", p))
@@ -354,8 +425,17 @@ def argmin_epsilon(profile: Profile, *, p=None, q=None) -> Recommendation:
         q = float(check_half_open_unit("q", q))
     if not callable(profile):
         raise ValueError(f"profile must be a function r*(p, q); got {profile!r}")
+    if vectorized is None:
+        vectorized = bool(getattr(profile, "vectorized", False))
+    elif not isinstance(vectorized, (bool, np.bool_)):
+        raise ValueError(f"vectorized must be True, False or None; got {vectorized!r}")
+    user_profile = profile
+
+    def profile(pp, qq):
+        return evaluate_profile(user_profile, pp, qq, vectorized=bool(vectorized))
+
     if p is not None and q is not None:
-        eps = float(max_epsilon(p, q, evaluate_profile(profile, p, q)))
+        eps = float(max_epsilon(p, q, profile(p, q)))
         best = Recommendation(eps, p, q)
     elif p is not None or q is not None:
         best = _slice_minimum(profile, p=p, q=q)
@@ -383,9 +463,22 @@ def argmin_epsilon(profile: Profile, *, p=None, q=None) -> Recommendation:
     return best
 
 
-def recommend_epsilon(profile: Profile, *, p=None, q=None) -> float:
-    """The recommended ε of eq. (13): ``argmin_epsilon(profile, p=p, q=q).epsilon``."""
-    return argmin_epsilon(profile, p=p, q=q).epsilon
+def recommend_epsilon(profile: Profile, *, p=None, q=None, vectorized: bool | None = None) -> float:
+    """The recommended ε of eq. (13): ``argmin_epsilon(profile, ...).epsilon``.
+
+    Parameters, raises: as :func:`argmin_epsilon`.
+
+    Returns
+    -------
+    float
+        min εᵢ(p, q) over the search region.
+
+    Examples
+    --------
+    >>> round(recommend_epsilon(lambda p, q: 1e16), 6)  # ½·log 1e16
+    18.420681
+    """
+    return argmin_epsilon(profile, p=p, q=q, vectorized=vectorized).epsilon
 
 
 # --- the paper's profiles as functions (vectorised) -------------------------------------
@@ -418,8 +511,9 @@ def inclusion_profile(a: float, q_tilde: float, r: float) -> Profile:
         p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
         with np.errstate(divide="ignore"):
             value = np.where(q == q_tilde, np.maximum(a / (p * q_tilde), r), np.inf)
-        return value[()] if value.ndim == 0 else value
+        return float(value) if value.ndim == 0 else value
 
+    profile.vectorized = True
     return profile
 
 
@@ -432,8 +526,9 @@ def values_profile(a: float, p_tilde: float, r: float) -> Profile:
         p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
         with np.errstate(divide="ignore"):
             value = np.where(p == p_tilde, np.maximum(a / (p_tilde * q), r), np.inf)
-        return value[()] if value.ndim == 0 else value
+        return float(value) if value.ndim == 0 else value
 
+    profile.vectorized = True
     return profile
 
 
@@ -442,8 +537,11 @@ def two_dimensional_profile(a: float = 0.25, r: float = 3.0) -> Profile:
     a, r = _check_a_tilde(a, allow_zero=False), _check_r_tilde(r)
 
     def profile(p, q):
-        return np.maximum(a / (np.asarray(p, dtype=float) * np.asarray(q, dtype=float)), r)
+        with np.errstate(divide="ignore"):
+            value = np.maximum(a / (np.asarray(p, dtype=float) * np.asarray(q, dtype=float)), r)
+        return float(value) if value.ndim == 0 else value
 
+    profile.vectorized = True
     return profile
 
 
