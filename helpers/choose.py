@@ -1,0 +1,256 @@
+"""Choosing ε from both sides: the accuracy a release needs and the risk it may carry.
+
+The capstone of the course (notebook 10). A release is a count, a sum or a mean with public
+bounds, answered with the Laplace mechanism. The number of records n is public, so neighbouring
+data sets differ by **changing one record** (bounded DP) and the sensitivities are:
+
+* ``"count"`` (records satisfying a condition): Δ = 1;
+* ``"sum"`` of values clipped to the public [lower, upper]: Δ = upper − lower;
+* ``"mean"`` of n such values: Δ = (upper − lower)/n.
+
+**Accuracy side.** Laplace noise X with scale b = Δ/ε has P(|X| > k) = e^{−k/b} = e^{−kε/Δ}.
+"Within ±k with probability at least c" therefore needs ε ≥ Δ·ln(1/(1 − c))/k: the
+*smallest* ε meeting the accuracy (:func:`epsilon_for_accuracy`).
+
+**Risk side.** The *largest* ε the tolerated risk allows, either
+
+* Lee & Clifton's posterior bound ρ (code ``risk``) against an adversary deciding between two
+  worlds with prior p: p·e^ε/(p·e^ε + 1 − p) ≤ ρ ⇔ ε ≤ ln(ρ(1 − p)/(p(1 − ρ)))
+  (:func:`epsilon_for_posterior`; with p = 1/W this is the Lee & Clifton bound, eq. (7),
+  at Δv = Δf, and Kazan & Reiter's eq. (38)); or
+* a Kazan & Reiter risk profile, whose recommended ε comes from ``helpers.kazan_reiter``.
+
+:func:`choose` puts the two together: the feasible interval [ε_accuracy, ε_risk] or, when it
+is empty, the value of each knob (k, the confidence, n for a mean, the risk) that would open it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from scipy.optimize import brentq
+
+from . import kazan_reiter as kr
+from ._validation import check_open_unit, check_positive, check_real
+from .deployments import posterior_bound
+
+__all__ = [
+    "RELEASES",
+    "Choice",
+    "choose",
+    "durham_epsilon_for_switching",
+    "epsilon_for_accuracy",
+    "epsilon_for_posterior",
+    "epsilon_for_profile",
+    "laplace_error_probability",
+    "sensitivity_of",
+]
+
+RELEASES = ("count", "sum", "mean")
+
+
+def _out(array):
+    array = np.asarray(array, dtype=float)
+    return float(array) if array.ndim == 0 else array
+
+
+def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
+    """Δ of a count, sum or mean with public bounds, neighbours changing one record.
+
+    ``count``: 1 (n, lower, upper unused). ``sum``: upper − lower. ``mean``: (upper − lower)/n,
+    n ≥ 1 an integer (the public number of records).
+    """
+    if release not in RELEASES:
+        raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
+    if release == "count":
+        return 1.0
+    if lower is None or upper is None:
+        raise ValueError(f"a {release} needs public bounds lower < upper; got {lower!r}, {upper!r}")
+    lo, hi = float(check_real("lower", lower)), float(check_real("upper", upper))
+    if not hi > lo:
+        raise ValueError(f"upper must exceed lower; got lower={lower!r}, upper={upper!r}")
+    if release == "sum":
+        return hi - lo
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n (the public number of records) must be an integer ≥ 1; got {n!r}")
+    return (hi - lo) / int(n)
+
+
+def laplace_error_probability(epsilon, *, k, sensitivity):
+    """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace)."""
+    eps = check_positive("epsilon", epsilon)
+    k = check_positive("k", k)
+    delta_f = check_positive("sensitivity", sensitivity)
+    return _out(np.exp(-k * eps / delta_f))
+
+
+def epsilon_for_accuracy(k, *, sensitivity, confidence=0.95):
+    """Smallest ε with P(|X| ≤ k) ≥ ``confidence`` under Laplace noise: Δ·ln(1/(1 − c))/k.
+
+    Vectorised over ``k``, ``sensitivity`` and ``confidence`` (broadcast).
+    """
+    k = check_positive("k", k)
+    delta_f = check_positive("sensitivity", sensitivity)
+    c = check_open_unit("confidence", confidence)
+    return _out(-delta_f * np.log1p(-c) / k)
+
+
+def epsilon_for_posterior(risk, *, prior):
+    """Largest ε whose two-world posterior bound stays ≤ ``risk``: ln(ρ(1 − p)/(p(1 − ρ))).
+
+    The inverse of :func:`helpers.deployments.posterior_bound`. A risk at or below the prior
+    is refused: the adversary believes that much before any release, so no ε > 0 meets it.
+    """
+    rho = check_open_unit("risk", risk)
+    p = check_open_unit("prior", prior)
+    rho, p = np.broadcast_arrays(rho, p)
+    if np.any(rho <= p):
+        raise ValueError(
+            f"risk must exceed the prior (the adversary's belief before any release); got "
+            f"risk={risk!r}, prior={prior!r}"
+        )
+    return _out(np.log(rho) - np.log1p(-rho) - (np.log(p) - np.log1p(-p)))
+
+
+def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
+    """The ε Kazan & Reiter recommend for a risk profile (Table 4's closed forms).
+
+    ``kind``: ``"constant"`` (r* = r̃: ½·ln r̃), ``"inclusion"`` (profile (15)/(17):
+    max(ã/p, r̃) on q = q̃ = ``fixed``) or ``"values"`` (profile (16): max(ã/(p̃q), r̃) on
+    p = p̃ = ``fixed``).
+    """
+    if kind == "constant":
+        return float(kr.epsilon_constant_profile(r))
+    if kind == "inclusion":
+        return kr.epsilon_inclusion_profile(a, fixed, r)
+    if kind == "values":
+        return kr.epsilon_values_profile(a, fixed, r)
+    raise ValueError(f"kind must be 'constant', 'inclusion' or 'values'; got {kind!r}")
+
+
+def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="worst") -> float:
+    """Smallest ε at which Durham's switching probability (Kazan & Reiter, Example 3) is ≤ the max.
+
+    ``helpers.kazan_reiter.durham_switch_probability`` decreases in ε (less geometric noise);
+    solved with Brent's method on its logarithm.
+    """
+    target = float(check_open_unit("max_probability", max_probability))
+
+    def gap(log_eps: float) -> float:
+        prob = kr.durham_switch_probability(math.exp(log_eps), deviation, direction)
+        return math.log(max(float(prob), 1e-300)) - math.log(target)
+
+    lo, hi = math.log(1e-4), math.log(50.0)
+    if gap(hi) > 0:
+        raise ValueError(
+            f"no ε ≤ 50 brings the switching probability to {target}; got deviation={deviation!r}"
+        )
+    if gap(lo) <= 0:
+        return 1e-4
+    return math.exp(brentq(gap, lo, hi, xtol=1e-13))
+
+
+def _records_needed(n, lower, upper, k: float, c: float, eps_risk: float) -> int:
+    """Smallest n' with ε_accuracy(mean over n') ≤ ε_risk (ε_accuracy ∝ 1/n'), decided exactly."""
+
+    def eps_at(m: int) -> float:
+        return epsilon_for_accuracy(
+            k, sensitivity=sensitivity_of("mean", n=m, lower=lower, upper=upper), confidence=c
+        )
+
+    m = max(1, math.ceil(n * eps_at(n) / eps_risk))
+    while m > 1 and eps_at(m - 1) <= eps_risk:
+        m -= 1
+    while eps_at(m) > eps_risk:
+        m += 1
+    return m
+
+
+class Choice(NamedTuple):
+    """Both sides of the choice and what would reconcile them.
+
+    ``epsilon_accuracy`` is the smallest ε meeting the accuracy, ``epsilon_risk`` the largest
+    meeting the risk; ``feasible`` when the first is ≤ the second. ``knobs`` maps each knob to
+    the value that makes the interval non-empty (for a feasible choice, the slack each knob
+    has): ``k`` (the ±k the risk-side ε delivers), ``confidence`` (the confidence it delivers
+    at ±k), ``n`` (for a mean: records needed) and, if the risk is a posterior bound,
+    ``risk`` (the posterior the accuracy-side ε implies).
+    """
+
+    epsilon_accuracy: float
+    epsilon_risk: float
+    feasible: bool
+    knobs: dict
+    message: str
+
+
+def choose(
+    release: str,
+    *,
+    k,
+    epsilon_risk,
+    confidence=0.95,
+    n=None,
+    lower=None,
+    upper=None,
+    prior=None,
+    sensitivity=None,
+) -> Choice:
+    """Solve both sides for a count, sum or mean and report the feasible interval or the knobs.
+
+    Parameters
+    ----------
+    release : {"count", "sum", "mean"}
+    k : float
+        The accuracy: |noise| ≤ k with probability ≥ ``confidence``.
+    epsilon_risk : float
+        The largest ε the risk allows (from :func:`epsilon_for_posterior`,
+        :func:`epsilon_for_profile` or Lee & Clifton's ``epsilon_upper_bound``).
+    n, lower, upper : see :func:`sensitivity_of`.
+    sensitivity : float, optional
+        Δ to use instead of :func:`sensitivity_of` (e.g. Lee & Clifton's empirical Δf); then
+        ``n``, ``lower``, ``upper`` are not used and there is no ``n`` knob.
+    prior : float, optional
+        If the risk was a two-world posterior bound with this prior, the knobs include the
+        risk the accuracy-side ε would imply.
+    """
+    if sensitivity is None:
+        delta_f = sensitivity_of(release, n=n, lower=lower, upper=upper)
+    else:
+        if release not in RELEASES:
+            raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
+        delta_f = float(check_positive("sensitivity", sensitivity))
+    eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, confidence=confidence)
+    eps_risk = float(check_positive("epsilon_risk", epsilon_risk))
+    k = float(k)
+    c = float(confidence)
+    knobs = {
+        "k": delta_f * -math.log1p(-c) / eps_risk,
+        "confidence": 1 - math.exp(-k * eps_risk / delta_f),
+    }
+    if release == "mean" and sensitivity is None:
+        knobs["n"] = _records_needed(n, lower, upper, k, c, eps_risk)
+    if prior is not None:
+        knobs["risk"] = posterior_bound(eps_acc, prior=prior)
+    feasible = eps_acc <= eps_risk
+    if feasible:
+        message = (
+            f"feasible: any ε in [{eps_acc:.4g}, {eps_risk:.4g}] meets both the accuracy "
+            f"(±{k:g} with {100 * c:g} % probability, Δ = {delta_f:g}) and the risk"
+        )
+    else:
+        parts = [
+            f"accept ±{knobs['k']:.4g} instead of ±{k:g}",
+            f"or a confidence of {100 * knobs['confidence']:.3g} % instead of {100 * c:g} %",
+        ]
+        if "n" in knobs:
+            parts.append(f"or n ≥ {knobs['n']:,} records instead of {n:,}")
+        if "risk" in knobs:
+            parts.append(f"or tolerate a posterior of {knobs['risk']:.4g}")
+        message = (
+            f"no ε meets both: accuracy needs ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
+            "To open an interval: " + ", ".join(parts)
+        )
+    return Choice(eps_acc, eps_risk, feasible, knobs, message)

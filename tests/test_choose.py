@@ -1,0 +1,155 @@
+"""helpers.choose: the smallest ε for the accuracy, the largest for the risk, and the knobs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers import choose as ch
+from helpers import deployments as dep
+from helpers import kazan_reiter as kr
+from helpers.mechanisms import laplace_cdf
+
+
+def test_sensitivities():
+    assert ch.sensitivity_of("count") == 1.0
+    assert ch.sensitivity_of("sum", lower=0, upper=10) == 10.0
+    assert ch.sensitivity_of("mean", n=4, lower=1, upper=10) == 9 / 4
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        (dict(release="median"), "release"),
+        (dict(release="sum", lower=0), "bounds"),
+        (dict(release="sum", lower=3, upper=3), "upper"),
+        (dict(release="mean", lower=0, upper=1, n=0), "n"),
+        (dict(release="mean", lower=0, upper=1, n=2.5), "n"),
+        (dict(release="sum", lower=math.nan, upper=1), "lower"),
+    ],
+)
+def test_sensitivity_refuses_bad_input(kwargs, name):
+    release = kwargs.pop("release")
+    with pytest.raises(ValueError, match=name):
+        ch.sensitivity_of(release, **kwargs)
+
+
+def test_laplace_tail_matches_the_laplace_cdf():
+    eps, k, sens = 0.7, 3.0, 2.0
+    scale = sens / eps
+    two_sided = 2 * float(laplace_cdf(-k, 0.0, scale))
+    assert ch.laplace_error_probability(eps, k=k, sensitivity=sens) == pytest.approx(two_sided)
+
+
+@given(
+    k=st.floats(0.01, 100.0),
+    sens=st.floats(0.01, 100.0),
+    c=st.floats(0.01, 0.999),
+)
+def test_epsilon_for_accuracy_meets_the_target_exactly(k, sens, c):
+    eps = ch.epsilon_for_accuracy(k, sensitivity=sens, confidence=c)
+    assert ch.laplace_error_probability(eps, k=k, sensitivity=sens) == pytest.approx(1 - c)
+    # a little less ε misses it
+    assert ch.laplace_error_probability(eps * 0.99, k=k, sensitivity=sens) > 1 - c
+
+
+def test_epsilon_for_accuracy_at_95_percent():
+    # ln 20 ≈ 3.0: a count within ±1 needs ε ≈ 3, within ±10 ε ≈ 0.3
+    assert ch.epsilon_for_accuracy(1.0, sensitivity=1.0) == pytest.approx(math.log(20))
+    out = ch.epsilon_for_accuracy(np.array([1.0, 10.0]), sensitivity=1.0)
+    assert out.shape == (2,) and out[1] == pytest.approx(math.log(20) / 10)
+
+
+@given(risk=st.floats(0.02, 0.99), prior=st.floats(0.01, 0.98))
+def test_epsilon_for_posterior_inverts_the_posterior_bound(risk, prior):
+    if risk <= prior + 1e-9:
+        with pytest.raises(ValueError, match="prior"):
+            ch.epsilon_for_posterior(risk, prior=prior)
+        return
+    eps = ch.epsilon_for_posterior(risk, prior=prior)
+    assert dep.posterior_bound(eps, prior=prior) == pytest.approx(risk, rel=1e-10)
+
+
+def test_epsilon_for_posterior_is_kazan_reiter_eq38():
+    # prior 1/n, risk ã: Lee & Clifton's setting in Kazan & Reiter's Appendix D.1
+    n, a = 4, 0.5
+    assert ch.epsilon_for_posterior(a, prior=1 / n) == pytest.approx(
+        kr.epsilon_lee_clifton_setting(n, a)
+    )
+
+
+def test_epsilon_for_profile_dispatches_to_table_4():
+    assert ch.epsilon_for_profile("constant", r=3.0) == pytest.approx(0.5 * math.log(3))
+    assert ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0) == (
+        kr.epsilon_inclusion_profile(0.5, 1.0, 5.0)
+    )
+    assert ch.epsilon_for_profile("values", r=3.0, a=0.15, fixed=0.05) == (
+        kr.epsilon_values_profile(0.15, 0.05, 3.0)
+    )
+    with pytest.raises(ValueError, match="kind"):
+        ch.epsilon_for_profile("box", r=3.0)
+
+
+def test_durham_epsilon_for_switching_meets_ten_percent():
+    eps = ch.durham_epsilon_for_switching(0.25, max_probability=0.1)
+    assert float(kr.durham_switch_probability(eps, 0.25, "worst")) == pytest.approx(0.1, rel=1e-8)
+    assert float(kr.durham_switch_probability(eps * 0.999, 0.25, "worst")) > 0.1
+    # Kazan & Reiter: only the most aggressive profile (ã = 0.5, r̃ = 5, ε ≈ 2.20) gets below 10 %
+    aggressive = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
+    assert round(aggressive, 2) == 2.20
+    assert aggressive >= eps
+    assert ch.epsilon_for_profile("inclusion", r=2.0, a=0.5, fixed=1.0) < eps
+
+
+def test_choose_feasible_count():
+    choice = ch.choose("count", k=5.0, epsilon_risk=1.0, prior=0.5)
+    assert choice.feasible
+    assert choice.epsilon_accuracy == pytest.approx(math.log(20) / 5)
+    assert choice.epsilon_risk == 1.0
+    assert f"[{choice.epsilon_accuracy:.4g}, 1]" in choice.message
+
+
+def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
+    kw = dict(n=100, lower=0.0, upper=100.0, confidence=0.95)
+    choice = ch.choose("mean", k=1.0, epsilon_risk=1.0, prior=0.5, **kw)
+    assert not choice.feasible
+    assert "no ε meets both" in choice.message
+    knobs = choice.knobs
+    # each knob, moved to its value, makes the accuracy-side ε equal (or fall below) the risk's
+    at_k = ch.epsilon_for_accuracy(knobs["k"], sensitivity=1.0, confidence=0.95)
+    assert at_k == pytest.approx(1.0)
+    at_c = ch.epsilon_for_accuracy(1.0, sensitivity=1.0, confidence=knobs["confidence"])
+    assert at_c == pytest.approx(1.0)
+    n_needed = knobs["n"]
+    sens = ch.sensitivity_of("mean", n=n_needed, lower=0.0, upper=100.0)
+    assert ch.epsilon_for_accuracy(1.0, sensitivity=sens) <= 1.0
+    sens_less = ch.sensitivity_of("mean", n=n_needed - 1, lower=0.0, upper=100.0)
+    assert ch.epsilon_for_accuracy(1.0, sensitivity=sens_less) > 1.0
+    assert knobs["risk"] == dep.posterior_bound(choice.epsilon_accuracy, prior=0.5)
+    for needle in (f"±{knobs['k']:.4g}", f"n ≥ {n_needed:,}", f"{knobs['risk']:.4g}"):
+        assert needle in choice.message
+
+
+def test_choose_with_a_given_sensitivity_has_no_n_knob():
+    choice = ch.choose("mean", k=1.0, epsilon_risk=0.5, sensitivity=2.0)
+    assert "n" not in choice.knobs
+    assert choice.epsilon_accuracy == ch.epsilon_for_accuracy(1.0, sensitivity=2.0)
+
+
+@given(k=st.floats(0.1, 50.0), eps_risk=st.floats(0.01, 10.0))
+def test_choose_feasible_iff_the_interval_is_non_empty(k, eps_risk):
+    choice = ch.choose("sum", k=k, epsilon_risk=eps_risk, lower=0, upper=3)
+    assert choice.feasible == (choice.epsilon_accuracy <= choice.epsilon_risk)
+
+
+def test_choose_refuses_bad_input():
+    with pytest.raises(ValueError, match="epsilon_risk"):
+        ch.choose("count", k=1.0, epsilon_risk=0.0)
+    with pytest.raises(ValueError, match="k"):
+        ch.choose("count", k=-1.0, epsilon_risk=1.0)
+    with pytest.raises(ValueError, match="confidence"):
+        ch.choose("count", k=1.0, epsilon_risk=1.0, confidence=1.0)
