@@ -45,6 +45,7 @@ __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
     "load",
@@ -53,6 +54,7 @@ __all__ = [
     "relative_risk_bound",
     "three_views",
     "tpr_at_fpr",
+    "unit_group",
     "usable",
     "zcdp_rho_for_epsilon",
     "zcdp_to_epsilon",
@@ -255,6 +257,38 @@ def _status(row: pd.Series) -> str:
     return f"parameters do not fit the variant {variant!r} (ε={eps}, δ={delta}, ρ_z={rho})"
 
 
+#: Coarse privacy-unit groups, in the order of how much one unit can cover (finest first).
+UNIT_GROUPS = (
+    "one event or record",
+    "one day of a user",
+    "one month of a user",
+    "one person or entity",
+    "not stated",
+)
+
+
+def unit_group(privacy_unit) -> str:
+    """The coarse group of a registry ``privacy_unit`` string (for colouring and grouping).
+
+    An ε per *event* protects one event of a person (a person with 100 events may lose up to
+    100ε); an ε per *user-day* protects one day; per *user* (or person) it protects everything
+    about the person. "Birth-level", "Business establishment", "Individual-level" and
+    account-level units protect a whole entity; "trip" and "tuple" units protect one record.
+    """
+    if privacy_unit is None or (isinstance(privacy_unit, float) and math.isnan(privacy_unit)):
+        return "not stated"
+    unit = str(privacy_unit).lower()
+    if "aggregate" in unit:
+        return "not stated"
+    if "day" in unit:
+        return "one day of a user"
+    if "month" in unit:
+        return "one month of a user"
+    if any(word in unit for word in ("event", "tuple", "record", "trip")):
+        return "one event or record"
+    return "one person or entity"
+
+
 def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA) -> pd.DataFrame:
     """The deployments table, one row per deployment, with what the course computes from it.
 
@@ -265,6 +299,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
       as published for pure (δ = 0) and approximate DP; for a zCDP row, the published
       (ε, δ) when the registry gives one, else ρ_z converted by :func:`zcdp_to_epsilon`
       at ``default_delta`` (10⁻¹⁰, the Census Bureau's own choice);
+    * ``unit_group``: the coarse privacy-unit group (:func:`unit_group`);
     * ``basis``: where ``epsilon_used`` comes from, in words;
     * ``epsilon_cks``, ``epsilon_simple``: both conversions of ρ_z at ``delta_used`` (zCDP rows).
 
@@ -278,6 +313,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     default_delta = float(_check_delta_open(default_delta))
     table = pd.read_csv(DATA_PATH if path is None else path)
     table["status"] = table.apply(_status, axis=1)
+    table["unit_group"] = table["privacy_unit"].map(unit_group)
     use = table["status"] == "usable"
     zcdp = use & (table["dp_variant"] == "Zero-concentrated DP")
     given = zcdp & table["epsilon"].notna() & table["delta"].notna()

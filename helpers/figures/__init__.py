@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import beliefs, foundations, kazan_reiter, lee_clifton, plrv
+from . import beliefs, deployments, foundations, kazan_reiter, lee_clifton, plrv
 
 FIGURES_DIR = Path(__file__).resolve().parents[2] / "figures"
 
 
 def all_figures() -> dict:
     registry: dict = {}
-    for module in (foundations, beliefs, lee_clifton, kazan_reiter, plrv):
+    for module in (foundations, beliefs, lee_clifton, kazan_reiter, plrv, deployments):
         clash = registry.keys() & module.FIGURES.keys()
         if clash:
             raise ValueError(f"figure names defined twice: {sorted(clash)}")

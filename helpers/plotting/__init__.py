@@ -6,6 +6,7 @@ pyplot's registry when a slider redraws a hundred times.
 """
 
 from .beliefs import *  # noqa: F403
+from .deployments import *  # noqa: F403
 from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403
 from .lee_clifton import *  # noqa: F403

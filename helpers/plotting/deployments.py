@@ -1,0 +1,471 @@
+"""Figure functions for notebooks 09 (ε in the wild) and 10 (choose your ε).
+
+Plotted artists carry a ``gid`` so tests (and readers of the code) find the data by name.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import NullFormatter, ScalarFormatter
+
+from .. import choose as ch
+from .. import deployments as dep
+from .. import kazan_reiter as kr
+
+__all__ = [
+    "MODEL_MARKERS",
+    "UNIT_COLOURS",
+    "plot_choice",
+    "plot_deployments",
+    "plot_durham_choice",
+    "plot_three_views",
+]
+
+UNIT_COLOURS = {
+    "one event or record": "#1b9e77",
+    "one day of a user": "#d95f02",
+    "one month of a user": "#7570b3",
+    "one person or entity": "#e7298a",
+    "not stated": "#666666",
+}
+MODEL_MARKERS = {"Central": "o", "Local": "^", "Varies": "s"}
+_FPRS = (0.01, 0.10)
+
+
+def _short(name: str, width: int = 36) -> str:
+    name = name.replace("Disclosure Avoidance System for ", "Census DAS: ")
+    name = name.replace("Demographic and Housing Characteristics", "DHC")
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _labels(rows: pd.DataFrame) -> list[str]:
+    names, curators, years = rows["name"], rows["curators"], rows["year"]
+    return [
+        f"{_short(n, 34)} ({_short(c.split(';')[0].replace('U.S. Census Bureau', 'Census'), 14)}, {y})"
+        for n, c, y in zip(names, curators, years, strict=True)
+    ]
+
+
+def plot_deployments(
+    table: pd.DataFrame | None = None, *, prior: float = 0.5, p: float = 0.05, q: float = 1.0
+) -> Figure:
+    """Every usable deployment by ε (log scale) beside its three views, one row each.
+
+    Panels: (a) ε (colour: privacy-unit group; marker: central/local model; zCDP rows at
+    their converted ε, with the simple conversion as a grey tick); (b) Lee & Clifton's
+    two-world posterior bound at ``prior``; (c) Kazan & Reiter's relative-risk bound at
+    (``p``, ``q``), log scale; (d) the best membership test's TPR at FPR 1 % and 10 % from the
+    (ε, δ) curve (filled) and, for zCDP rows, from the Gaussian curve μ = √(2ρ_z) (hollow).
+    """
+    rows = dep.usable(dep.load() if table is None else table)
+    eps = rows["epsilon_used"].to_numpy(float)
+    delta = rows["delta_used"].to_numpy(float)
+    y = np.arange(len(rows))
+    colours = [UNIT_COLOURS[g] for g in rows["unit_group"]]
+    fig = Figure(figsize=(16, 0.3 * len(rows) + 2.4))
+    axes = fig.subplots(1, 4, sharey=True, gridspec_kw={"width_ratios": [1.5, 1, 1, 1.2]})
+    fig.subplots_adjust(left=0.275, right=0.985, top=0.91, bottom=0.12, wspace=0.08)
+    ax_e, ax_post, ax_rr, ax_tpr = axes
+
+    for model, marker in MODEL_MARKERS.items():
+        sel = (rows["model"] == model).to_numpy()
+        ax_e.scatter(
+            eps[sel],
+            y[sel],
+            c=[c for c, s in zip(colours, sel, strict=True) if s],
+            marker=marker,
+            s=55,
+            zorder=3,
+            gid=f"epsilon_{model}",
+            edgecolors="black",
+            linewidths=0.5,
+        )
+    zcdp = rows["epsilon_simple"].notna().to_numpy()
+    ax_e.scatter(
+        rows["epsilon_simple"].to_numpy(float)[zcdp],
+        y[zcdp],
+        marker="|",
+        s=120,
+        color="grey",
+        zorder=2,
+        gid="epsilon_simple",
+    )
+    ax_e.set_xscale("log")
+    ax_e.set_xlabel("ε (log scale)")
+    ax_e.set_title("(a) published or converted ε", fontsize=11)
+    ax_e.set_yticks(y, _labels(rows), fontsize=9.5)
+    ax_e.set_ylim(-0.7, len(rows) - 0.3)
+    for ax in axes:
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(labelsize=10)
+
+    post = dep.posterior_bound(eps, prior=prior)
+    ax_post.scatter(post, y, c=colours, s=40, zorder=3, gid="posterior")
+    ax_post.axvline(prior, color="grey", ls=":", lw=1)
+    ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
+    ax_post.set_xlabel(f"largest posterior (prior {prior:g})")
+    ax_post.set_title("(b) Lee & Clifton, two worlds", fontsize=11)
+
+    rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
+    ax_rr.scatter(rr, y, c=colours, s=40, zorder=3, gid="relative_risk")
+    ax_rr.set_xscale("log")
+    ax_rr.xaxis.set_major_formatter(ScalarFormatter())
+    ax_rr.xaxis.set_minor_formatter(NullFormatter())
+    ax_rr.set_xlabel(f"relative-risk bound (p = {p:g}, q = {q:g})")
+    ax_rr.set_title("(c) Kazan & Reiter, Theorem 1", fontsize=11)
+
+    for fpr, marker in zip(_FPRS, ("o", "D"), strict=True):
+        tpr = dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta)
+        ax_tpr.scatter(tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}")
+        rho = rows["rho"].to_numpy(float)
+        g = dep.gaussian_tpr_at_fpr(fpr, rho=rho[zcdp])
+        ax_tpr.scatter(
+            g,
+            y[zcdp],
+            facecolors="none",
+            edgecolors=[c for c, s in zip(colours, zcdp, strict=True) if s],
+            marker=marker,
+            s=70,
+            zorder=4,
+            gid=f"gaussian_tpr_{fpr:g}",
+        )
+    for fpr in _FPRS:
+        ax_tpr.axvline(fpr, color="grey", ls=":", lw=1)
+    ax_tpr.set_xlim(-0.02, 1.02)
+    ax_tpr.set_xlabel("best test's TPR (at FPR 1 % ●, 10 % ◆)")
+    ax_tpr.set_title("(d) hypothesis test (f-DP)", fontsize=11)
+
+    unit_handles = [
+        Line2D([], [], marker="o", ls="", color=c, label=g)
+        for g, c in UNIT_COLOURS.items()
+        if g in set(rows["unit_group"])
+    ]
+    model_handles = [
+        Line2D([], [], marker=m, ls="", color="white", markeredgecolor="black", label=f"{k} model")
+        for k, m in MODEL_MARKERS.items()
+        if k in set(rows["model"])
+    ]
+    extra = [
+        Line2D(
+            [], [], marker="|", ls="", color="grey", markersize=10, label="zCDP: simple conversion"
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            ls="",
+            markerfacecolor="none",
+            markeredgecolor="black",
+            label="zCDP: Gaussian curve (assumed)",
+        ),
+    ]
+    fig.legend(
+        handles=unit_handles + model_handles + extra,
+        loc="lower center",
+        ncol=5,
+        fontsize=10,
+        frameon=False,
+        title="privacy unit protected (colour) · deployment model (marker)",
+        title_fontsize=10,
+    )
+    fig.suptitle(
+        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry); "
+        "zCDP rows with only ρ_z converted at δ = 1e-10",
+        fontsize=12,
+    )
+    return fig
+
+
+def plot_three_views(
+    epsilon: float,
+    delta: float = 0.0,
+    *,
+    rho: float | None = None,
+    prior: float = 0.5,
+    p: float = 0.5,
+    q: float = 1.0,
+    title: str | None = None,
+) -> Figure:
+    """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve."""
+    fig = Figure(figsize=(12, 4.1))
+    ax1, ax2, ax3 = fig.subplots(1, 3)
+    fig.subplots_adjust(left=0.06, right=0.98, top=0.82, bottom=0.15, wspace=0.3)
+
+    priors = np.linspace(0.001, 0.999, 400)
+    ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
+    ax1.plot(priors, priors, color="grey", ls=":", lw=1, label="no release")
+    ax1.plot(
+        [prior],
+        [dep.posterior_bound(epsilon, prior=prior)],
+        "o",
+        color="C0",
+        ms=8,
+        gid="posterior_marker",
+    )
+    ax1.set_xlabel("prior on the true world")
+    ax1.set_ylabel("largest posterior")
+    ax1.set_title("Lee & Clifton: two worlds", fontsize=11)
+    ax1.set_xlim(0, 1)
+    ax1.set_ylim(0, 1.02)
+    ax1.legend(fontsize=10, loc="lower right")
+
+    ps = np.geomspace(1e-3, 1, 400)
+    rr = dep.relative_risk_bound(ps, q, epsilon)
+    ax2.plot(ps, rr, color="C1", gid="risk_curve")
+    ax2.plot(
+        [p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker"
+    )
+    ax2.axhline(
+        math.exp(2 * epsilon),
+        color="grey",
+        ls="--",
+        lw=1,
+        label=r"$e^{2\varepsilon}$ (Corollary 1)",
+    )
+    ax2.set_xscale("log")
+    ax2.set_yscale("log")
+    ax2.yaxis.set_major_formatter(ScalarFormatter())
+    ax2.yaxis.set_minor_formatter(NullFormatter())
+    ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
+    ax2.set_ylabel("relative-risk bound")
+    ax2.set_title("Kazan & Reiter: Theorem 1", fontsize=11)
+    ax2.legend(fontsize=10, loc="upper right")
+
+    fpr = np.concatenate([[0.0], np.geomspace(1e-4, 1, 400)])
+    ax3.plot(
+        fpr,
+        dep.tpr_at_fpr(fpr, epsilon=epsilon, delta=delta),
+        color="C2",
+        label="(ε, δ) curve",
+        gid="roc",
+    )
+    if rho is not None:
+        ax3.plot(
+            fpr,
+            dep.gaussian_tpr_at_fpr(fpr, rho=rho),
+            color="C4",
+            ls="--",
+            label=f"Gaussian, μ = {math.sqrt(2 * rho):.3g}",
+            gid="roc_gaussian",
+        )
+    marks = np.array(_FPRS)
+    ax3.plot(
+        marks,
+        dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta),
+        "o",
+        color="C2",
+        ms=7,
+        gid="roc_marker",
+    )
+    ax3.plot([0, 1], [0, 1], color="grey", ls=":", lw=1, label="random guess")
+    ax3.set_xlabel("false-positive rate")
+    ax3.set_ylabel("best true-positive rate")
+    ax3.set_title("hypothesis test (f-DP)", fontsize=11)
+    ax3.set_xlim(0, 1)
+    ax3.set_ylim(0, 1.02)
+    ax3.legend(fontsize=10, loc="lower right")
+    for ax in (ax1, ax2, ax3):
+        ax.tick_params(labelsize=10)
+        ax.grid(alpha=0.3)
+    fig.suptitle(
+        title
+        or f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}"),
+        fontsize=12,
+    )
+    return fig
+
+
+def plot_choice(
+    release: str = "count",
+    *,
+    k: float = 5.0,
+    confidence: float = 0.95,
+    epsilon_risk: float,
+    n: int | None = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    sensitivity: float | None = None,
+    prior: float | None = None,
+    risk: float | None = None,
+    risk_label: str = "risk side",
+    title: str | None = None,
+) -> Figure:
+    """Both sides on one ε axis: P(|noise| ≤ k) rising to the confidence, the risk side's ε.
+
+    The feasible interval is shaded green; an empty one is the red gap between the two ε.
+    With ``prior`` (and ``risk``), the two-world posterior bound is drawn too: both curves are
+    probabilities, so they share the y axis.
+    """
+    choice = ch.choose(
+        release,
+        k=k,
+        epsilon_risk=epsilon_risk,
+        confidence=confidence,
+        n=n,
+        lower=lower,
+        upper=upper,
+        prior=prior,
+        sensitivity=sensitivity,
+    )
+    sens = (
+        sensitivity
+        if sensitivity is not None
+        else ch.sensitivity_of(release, n=n, lower=lower, upper=upper)
+    )
+    lo = min(choice.epsilon_accuracy, choice.epsilon_risk) / 10
+    hi = max(choice.epsilon_accuracy, choice.epsilon_risk) * 10
+    grid = np.geomspace(lo, hi, 500)
+    fig = Figure(figsize=(9, 5.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.87, bottom=0.3)
+    ax.plot(
+        grid,
+        1 - ch.laplace_error_probability(grid, k=k, sensitivity=sens),
+        color="C0",
+        label=f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}",
+        gid="accuracy_curve",
+    )
+    ax.axhline(confidence, color="C0", ls=":", lw=1, gid="confidence_line")
+    ax.axvline(
+        choice.epsilon_accuracy,
+        color="C0",
+        ls="--",
+        lw=1.5,
+        label=f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}",
+        gid="epsilon_accuracy",
+    )
+    ax.axvline(
+        choice.epsilon_risk,
+        color="C3",
+        ls="--",
+        lw=1.5,
+        label=f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}",
+        gid="epsilon_risk",
+    )
+    if prior is not None:
+        ax.plot(
+            grid,
+            dep.posterior_bound(grid, prior=prior),
+            color="C3",
+            label=f"two-world posterior bound (prior {prior:g})",
+            gid="posterior_curve",
+        )
+        if risk is not None:
+            ax.axhline(risk, color="C3", ls=":", lw=1, gid="risk_line")
+    a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
+    if choice.feasible:
+        ax.axvspan(a, b, color="green", alpha=0.15, label="feasible ε", gid="feasible")
+    else:
+        ax.axvspan(
+            a, b, color="red", alpha=0.12, hatch="//", label="no feasible ε (gap)", gid="gap"
+        )
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("ε (log scale)")
+    ax.set_ylabel("probability")
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    verdict = (
+        f"feasible: ε ∈ [{choice.epsilon_accuracy:.3g}, {choice.epsilon_risk:.3g}]"
+        if choice.feasible
+        else "infeasible: the accuracy needs more ε than the risk allows"
+    )
+    fig.suptitle((title + "\n" if title else "") + verdict, fontsize=12)
+    return fig
+
+
+def plot_durham_choice(
+    *,
+    deviations=(0.25, 0.5, 1.0, 2.0),
+    max_probability: float = 0.1,
+    profiles=((0.0, 1.2), (0.25, 2.0), (0.5, 5.0)),
+) -> Figure:
+    """Durham (Kazan & Reiter, Example 3) solved from both sides on one ε axis.
+
+    Accuracy: the switching probability (worst direction) of the geometric release for each
+    hypothetical deviation, with the target ``max_probability`` and the smallest ε meeting it
+    for the first deviation. Risk: the ε each profile (17), given as (ã, r̃), recommends.
+    The feasible interval for the first deviation and the most permissive profile is shaded.
+    """
+    grid = np.geomspace(0.05, 6.0, 400)
+    fig = Figure(figsize=(9, 5.6))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.3)
+    for i, dev in enumerate(deviations):
+        prob = kr_switch(grid, dev)
+        ax.plot(
+            grid,
+            prob,
+            color=f"C{i}",
+            label=f"switching probability, deviation {dev:g}",
+            gid=f"switch_{dev:g}",
+        )
+    ax.axhline(max_probability, color="black", ls=":", lw=1, gid="target")
+    eps_acc = ch.durham_epsilon_for_switching(deviations[0], max_probability=max_probability)
+    ax.axvline(
+        eps_acc,
+        color="C0",
+        ls="--",
+        lw=1.5,
+        gid="epsilon_accuracy",
+        label=f"smallest ε for ≤ {100 * max_probability:g} % at {deviations[0]:g}: {eps_acc:.4f}",
+    )
+    eps_risk = []
+    for a, r in profiles:
+        kind = "constant" if a == 0 else "inclusion"
+        e = ch.epsilon_for_profile(kind, r=r, a=a, fixed=1.0)
+        eps_risk.append(e)
+        ax.axvline(
+            e,
+            color="C3",
+            ls="-",
+            lw=1.0,
+            alpha=0.4 + 0.6 * (a == profiles[-1][0]),
+            gid=f"profile_{a:g}_{r:g}",
+        )
+        ax.annotate(
+            f"ã={a:g}, r̃={r:g}",
+            (e, 0.95),
+            rotation=90,
+            ha="right",
+            va="top",
+            fontsize=10,
+            color="C3",
+        )
+    best = max(eps_risk)
+    if eps_acc <= best:
+        ax.axvspan(
+            eps_acc,
+            best,
+            color="green",
+            alpha=0.15,
+            gid="feasible",
+            label=f"feasible: [{eps_acc:.4f}, {best:.4f}]",
+        )
+    else:
+        ax.axvspan(
+            best, eps_acc, color="red", alpha=0.12, hatch="//", gid="gap", label="no feasible ε"
+        )
+    ax.plot([], [], color="black", label="largest ε for each risk profile (17)")
+    ax.set_xscale("log")
+    ax.set_xlim(grid[0], grid[-1])
+    ax.set_ylim(0, 1.0)
+    ax.set_xlabel("ε (log scale)")
+    ax.set_ylabel("P(release switches the side of the target)")
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    fig.suptitle("Durham infant deaths (Kazan & Reiter, Example 3): accuracy vs risk", fontsize=12)
+    return fig
+
+
+def kr_switch(epsilon, deviation):
+    """Worst-direction switching probability (``helpers.kazan_reiter``), as a float array."""
+    return np.asarray(kr.durham_switch_probability(epsilon, deviation, "worst"), dtype=float)

@@ -1,0 +1,217 @@
+"""Dashboards for notebooks 09 (ε in the wild) and 10 (choose your ε); see _base.Dashboard."""
+
+from __future__ import annotations
+
+import math
+
+import ipywidgets as widgets
+
+from .. import choose as ch
+from .. import deployments as dep
+from ..plotting.deployments import plot_choice, plot_three_views
+from ._base import Dashboard
+
+__all__ = [
+    "choose_dashboard",
+    "choose_text",
+    "deployments_dashboard",
+    "deployments_text",
+]
+
+CUSTOM = "(type ε and δ below)"
+_STYLE = {"description_width": "initial"}
+_WIDE = widgets.Layout(width="420px")
+
+
+def _slider(description, value, lo, hi, step, fmt=".3f"):
+    return widgets.FloatSlider(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=description,
+        readout_format=fmt,
+        continuous_update=False,
+        style=_STYLE,
+        layout=_WIDE,
+    )
+
+
+def _guarantee(deployment: str, epsilon: float, log10_delta: float):
+    """(ε, δ, ρ_z or None, title) for a deployment name or the typed values."""
+    if deployment == CUSTOM:
+        if not epsilon >= 0 or math.isinf(epsilon):
+            raise ValueError(f"epsilon must be a finite number ≥ 0; got {epsilon!r}")
+        delta = 0.0 if log10_delta <= -30 else 10.0**log10_delta
+        return epsilon, delta, None, f"typed: ε = {epsilon:g}, δ = {delta:.3g}"
+    rows = dep.usable()
+    row = rows[rows["name"] == deployment]
+    if row.empty:
+        raise ValueError(f"deployment must be one of the usable rows; got {deployment!r}")
+    row = row.iloc[0]
+    rho = None if math.isnan(row["rho"]) else float(row["rho"])
+    title = (
+        f"{deployment} ({row['curators']}, {row['year']}): ε = {row['epsilon_used']:.4g}, "
+        f"δ = {row['delta_used']:.3g}; unit: {row['privacy_unit']}"
+    )
+    return float(row["epsilon_used"]), float(row["delta_used"]), rho, title
+
+
+def deployments_text(epsilon, delta, rho, *, prior, p, q) -> str:
+    """The readout of :func:`deployments_dashboard` (also used by its tests)."""
+    v = dep.three_views(epsilon, delta, prior=prior, p=p, q=q, rho=rho)
+    lines = [
+        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}"),
+        f"(1) Lee & Clifton: posterior ≤ {v['posterior']:.4f} from a prior of {prior:g}"
+        + (
+            f" (may fail on outputs of probability ≤ {v['bad_event']:.2g}, at ε + ln 2)"
+            if delta > 0
+            else ""
+        ),
+        f"(2) Kazan & Reiter: relative risk ≤ {v['relative_risk']:.4g} at p = {p:g}, q = {q:g}",
+        f"(3) best test: TPR ≤ {v['tpr_1']:.4f} at FPR 1 %, ≤ {v['tpr_10']:.4f} at FPR 10 %",
+    ]
+    if rho is not None:
+        lines.append(
+            f"    Gaussian curve (assumed mechanism): TPR {v['gaussian_tpr_1']:.4f} at 1 %, "
+            f"{v['gaussian_tpr_10']:.4f} at 10 %"
+        )
+    return "\n".join(lines)
+
+
+def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Dashboard:
+    """Pick a deployment (or type ε, δ); the three views move: posterior, relative risk, ROC."""
+    names = dep.usable()["name"].tolist()
+    controls = {
+        "deployment": widgets.Dropdown(
+            options=[CUSTOM, *names],
+            value=deployment,
+            description="deployment",
+            style=_STYLE,
+            layout=widgets.Layout(width="520px"),
+        ),
+        "epsilon": widgets.BoundedFloatText(
+            value=epsilon, min=0.0, max=100.0, step=0.1, description="ε", style=_STYLE
+        ),
+        "log10_delta": _slider("log₁₀ δ (−30 means δ = 0)", -30.0, -30.0, -1.0, 0.5, ".1f"),
+        "prior": _slider("prior (two worlds)", 0.5, 0.01, 0.99, 0.01, ".2f"),
+        "p": _slider("p (K&R inclusion prior)", 0.05, 0.001, 1.0, 0.001),
+        "q": _slider("q (K&R values prior)", 1.0, 0.01, 1.0, 0.01, ".2f"),
+    }
+
+    def draw(deployment, epsilon, log10_delta, prior, p, q):
+        eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta)
+        fig = plot_three_views(eps, delta, rho=rho, prior=prior, p=p, q=q, title=title)
+        return fig, deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
+
+    dash = Dashboard(controls, draw)
+    c = controls
+    dash.widget.children = (
+        widgets.VBox(
+            [
+                widgets.HBox([c["deployment"]]),
+                widgets.HBox([c["epsilon"], c["log10_delta"]]),
+                widgets.HBox([c["prior"], c["p"], c["q"]]),
+            ]
+        ),
+        *dash.widget.children[1:],
+    )
+    return dash
+
+
+def _risk_epsilon(
+    risk_kind: str, risk: float, prior: float, r: float, a: float
+) -> tuple[float, str]:
+    if risk_kind == "posterior":
+        return ch.epsilon_for_posterior(
+            risk, prior=prior
+        ), f"posterior ≤ {risk:g} from prior {prior:g}"
+    if risk_kind == "constant":
+        return ch.epsilon_for_profile("constant", r=r), f"K&R constant profile r̃ = {r:g}"
+    return (
+        ch.epsilon_for_profile("inclusion", r=r, a=a, fixed=1.0),
+        f"K&R profile (17): ã = {a:g}, r̃ = {r:g}",
+    )
+
+
+def choose_text(choice: ch.Choice, release: str, risk_label: str) -> str:
+    """The readout of :func:`choose_dashboard` (also used by its tests)."""
+    return (
+        f"{release}: smallest ε for the accuracy = {choice.epsilon_accuracy:.4f}; "
+        f"largest ε for the risk ({risk_label}) = {choice.epsilon_risk:.4f}\n{choice.message}"
+    )
+
+
+def choose_dashboard(
+    release: str = "mean", *, n: int = 100, lower: float = 0.0, upper: float = 100.0
+) -> Dashboard:
+    """State the release, the accuracy and the risk; see the feasible ε interval or the knobs."""
+    controls = {
+        "release": widgets.Dropdown(
+            options=list(ch.RELEASES), value=release, description="release"
+        ),
+        "n": widgets.BoundedIntText(
+            value=n, min=1, max=10**9, description="records n", style=_STYLE
+        ),
+        "lower": widgets.FloatText(value=lower, description="lower bound", style=_STYLE),
+        "upper": widgets.FloatText(value=upper, description="upper bound", style=_STYLE),
+        "k": _slider("accuracy ±k", 2.0, 0.05, 50.0, 0.05, ".2f"),
+        "confidence": _slider("with probability", 0.95, 0.5, 0.999, 0.001),
+        "risk_kind": widgets.Dropdown(
+            options=[
+                ("posterior bound ρ (two worlds)", "posterior"),
+                ("Kazan & Reiter profile (17)", "inclusion"),
+                ("Kazan & Reiter constant r̃", "constant"),
+            ],
+            value="posterior",
+            description="risk",
+            style=_STYLE,
+            layout=widgets.Layout(width="360px"),
+        ),
+        "risk": _slider("ρ (largest posterior)", 0.75, 0.01, 0.999, 0.005),
+        "prior": _slider("prior", 0.5, 0.01, 0.99, 0.01, ".2f"),
+        "r": _slider("r̃", 3.0, 1.05, 20.0, 0.05, ".2f"),
+        "a": _slider("ã", 0.25, 0.0, 0.95, 0.005),
+    }
+
+    def draw(release, n, lower, upper, k, confidence, risk_kind, risk, prior, r, a):
+        eps_risk, label = _risk_epsilon(risk_kind, risk, prior, r, a)
+        bounds = {} if release == "count" else {"lower": lower, "upper": upper}
+        if release == "mean":
+            bounds["n"] = n
+        is_posterior = risk_kind == "posterior"
+        choice = ch.choose(
+            release,
+            k=k,
+            epsilon_risk=eps_risk,
+            confidence=confidence,
+            prior=prior if is_posterior else None,
+            **bounds,
+        )
+        fig = plot_choice(
+            release,
+            k=k,
+            confidence=confidence,
+            epsilon_risk=eps_risk,
+            prior=prior if is_posterior else None,
+            risk=risk if is_posterior else None,
+            risk_label=label,
+            title=f"a {release}, ±{k:g} with {100 * confidence:g} %",
+            **bounds,
+        )
+        return fig, choose_text(choice, release, label)
+
+    dash = Dashboard(controls, draw)
+    c = controls
+    dash.widget.children = (
+        widgets.VBox(
+            [
+                widgets.HBox([c["release"], c["n"], c["lower"], c["upper"]]),
+                widgets.HBox([c["k"], c["confidence"]]),
+                widgets.HBox([c["risk_kind"], c["risk"], c["prior"]]),
+                widgets.HBox([c["r"], c["a"]]),
+            ]
+        ),
+        *dash.widget.children[1:],
+    )
+    return dash

@@ -1,0 +1,171 @@
+"""Dashboards of notebooks 09 and 10: set every control as a reader would, check text and data."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import choose as ch
+from helpers import deployments as dep
+from helpers.plotting.deployments import plot_deployments
+from helpers.widgets import deployments as w
+
+
+def _artist(fig, gid):
+    for ax in fig.axes:
+        for artist in [*ax.lines, *ax.collections, *ax.patches]:
+            if artist.get_gid() == gid:
+                return artist
+    raise AssertionError(f"no artist with gid {gid!r}")
+
+
+def _marker_xy(fig, gid):
+    line = _artist(fig, gid)
+    return float(line.get_xdata()[0]), float(line.get_ydata()[0])
+
+
+def test_deployments_dashboard_typed_values_move_all_three_views():
+    dash = w.deployments_dashboard()
+    assert dash.controls["deployment"].value == w.CUSTOM
+    dash.controls["epsilon"].value = 2.0
+    dash.controls["log10_delta"].value = -6.0
+    dash.controls["prior"].value = 0.2
+    dash.controls["p"].value = 0.1
+    dash.controls["q"].value = 0.5
+    x, y = _marker_xy(dash.figure, "posterior_marker")
+    assert x == 0.2 and y == pytest.approx(dep.posterior_bound(2.0, prior=0.2))
+    x, y = _marker_xy(dash.figure, "risk_marker")
+    assert x == 0.1 and y == pytest.approx(dep.relative_risk_bound(0.1, 0.5, 2.0))
+    roc = _artist(dash.figure, "roc")
+    fpr = np.asarray(roc.get_xdata())
+    assert np.allclose(roc.get_ydata(), dep.tpr_at_fpr(fpr, epsilon=2.0, delta=1e-6))
+    marks = _artist(dash.figure, "roc_marker")
+    assert np.allclose(
+        marks.get_ydata(), dep.tpr_at_fpr(np.array([0.01, 0.1]), epsilon=2.0, delta=1e-6)
+    )
+    v = dep.three_views(2.0, 1e-6, prior=0.2, p=0.1, q=0.5)
+    assert f"posterior ≤ {v['posterior']:.4f} from a prior of 0.2" in dash.text
+    assert f"relative risk ≤ {v['relative_risk']:.4g} at p = 0.1, q = 0.5" in dash.text
+    assert f"TPR ≤ {v['tpr_1']:.4f} at FPR 1 %" in dash.text
+    assert "may fail on outputs of probability ≤ 2e-06" in dash.text
+    # δ = 0 at the slider's bottom
+    dash.controls["log10_delta"].value = -30.0
+    assert "δ = 0" in dash.text and "may fail" not in dash.text
+
+
+def test_deployments_dashboard_picks_a_zcdp_row_and_draws_the_gaussian_curve():
+    dash = w.deployments_dashboard()
+    name = "Disclosure Avoidance System for Redistricting Data"
+    dash.controls["deployment"].value = name
+    eps = dep.zcdp_to_epsilon(2.63, 1e-10)
+    assert f"ε = {eps:.4g}, δ = 1e-10, ρ_z = 2.63" in dash.text
+    gauss = _artist(dash.figure, "roc_gaussian")
+    fpr = np.asarray(gauss.get_xdata())
+    assert np.allclose(gauss.get_ydata(), dep.gaussian_tpr_at_fpr(fpr, rho=2.63))
+    assert f"TPR {dep.gaussian_tpr_at_fpr(0.01, rho=2.63):.4f} at 1 %" in dash.text
+    # the typed ε is ignored while a deployment is chosen
+    dash.controls["epsilon"].value = 0.3
+    assert f"ε = {eps:.4g}" in dash.text
+    # a pure-DP row has no Gaussian curve
+    dash.controls["deployment"].value = "Popular Emojis"
+    assert "ε = 4, δ = 0" in dash.text
+    with pytest.raises(AssertionError):
+        _artist(dash.figure, "roc_gaussian")
+
+
+def test_every_usable_deployment_can_be_picked():
+    dash = w.deployments_dashboard()
+    options = dash.controls["deployment"].options
+    assert len(options) == 1 + len(dep.usable())
+    for name in options[1:]:
+        dash.controls["deployment"].value = name
+        assert "(1) Lee & Clifton" in dash.text
+
+
+def test_choose_dashboard_posterior_side_every_control():
+    dash = w.choose_dashboard()
+    c = dash.controls
+    c["release"].value = "mean"
+    c["n"].value = 400
+    c["lower"].value = 0.0
+    c["upper"].value = 50.0
+    c["k"].value = 1.0
+    c["confidence"].value = 0.9
+    c["risk_kind"].value = "posterior"
+    c["risk"].value = 0.8
+    c["prior"].value = 0.3
+    sens = 50.0 / 400
+    eps_acc = ch.epsilon_for_accuracy(1.0, sensitivity=sens, confidence=0.9)
+    eps_risk = ch.epsilon_for_posterior(0.8, prior=0.3)
+    assert f"smallest ε for the accuracy = {eps_acc:.4f}" in dash.text
+    assert f"largest ε for the risk (posterior ≤ 0.8 from prior 0.3) = {eps_risk:.4f}" in dash.text
+    assert eps_acc < eps_risk and "feasible" in dash.text
+    assert _artist(dash.figure, "epsilon_accuracy").get_xdata()[0] == pytest.approx(eps_acc)
+    assert _artist(dash.figure, "epsilon_risk").get_xdata()[0] == pytest.approx(eps_risk)
+    acc = _artist(dash.figure, "accuracy_curve")
+    grid = np.asarray(acc.get_xdata())
+    assert np.allclose(acc.get_ydata(), 1 - np.exp(-1.0 * grid / sens))
+    post = _artist(dash.figure, "posterior_curve")
+    assert np.allclose(post.get_ydata(), dep.posterior_bound(grid, prior=0.3))
+    _artist(dash.figure, "feasible")
+    # fewer records: the interval closes and the text names the n that reopens it
+    c["n"].value = 10
+    choice = ch.choose(
+        "mean", k=1.0, epsilon_risk=eps_risk, confidence=0.9, n=10, lower=0.0, upper=50.0, prior=0.3
+    )
+    assert not choice.feasible
+    assert f"n ≥ {choice.knobs['n']:,}" in dash.text
+    _artist(dash.figure, "gap")
+
+
+def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
+    dash = w.choose_dashboard()
+    c = dash.controls
+    c["risk_kind"].value = "inclusion"
+    c["r"].value = 5.0
+    c["a"].value = 0.5
+    eps = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
+    assert f"= {eps:.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
+    with pytest.raises(AssertionError):
+        _artist(dash.figure, "posterior_curve")
+    c["risk_kind"].value = "constant"
+    assert f"= {0.5 * math.log(5.0):.4f}" in dash.text
+    c["release"].value = "count"
+    c["k"].value = 10.0
+    assert f"= {ch.epsilon_for_accuracy(10.0, sensitivity=1.0):.4f}" in dash.text
+    c["release"].value = "sum"
+    c["lower"].value = -5.0
+    c["upper"].value = 5.0
+    assert f"= {ch.epsilon_for_accuracy(10.0, sensitivity=10.0):.4f}" in dash.text
+
+
+def test_choose_dashboard_shows_refusals_instead_of_a_traceback():
+    dash = w.choose_dashboard()
+    dash.controls["risk"].value = 0.3  # at or below the prior 0.5
+    assert "risk must exceed the prior" in dash.text
+    dash.controls["risk"].value = 0.9
+    dash.controls["upper"].value = -1.0
+    assert "upper must exceed lower" in dash.text
+
+
+def test_static_deployments_figure_plots_every_usable_row():
+    fig = plot_deployments()
+    rows = dep.usable()
+    xs = np.concatenate(
+        [
+            c.get_offsets()[:, 0]
+            for ax in fig.axes
+            for c in ax.collections
+            if str(c.get_gid()).startswith("epsilon_") and c.get_gid() != "epsilon_simple"
+        ]
+    )
+    assert np.allclose(np.sort(xs), np.sort(rows["epsilon_used"].to_numpy()))
+    post = _artist(fig, "posterior").get_offsets()[:, 0]
+    assert np.allclose(post, dep.posterior_bound(rows["epsilon_used"].to_numpy(), prior=0.5))
+    tpr = _artist(fig, "tpr_0.1").get_offsets()[:, 0]
+    expected = dep.tpr_at_fpr(
+        0.1, epsilon=rows["epsilon_used"].to_numpy(), delta=rows["delta_used"].to_numpy()
+    )
+    assert np.allclose(tpr, expected)
