@@ -108,7 +108,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figur
     ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
     ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}.
     """
-    b = float(laplace_scale(epsilon, sensitivity))
+    b = float(laplace_scale(epsilon, sensitivity=sensitivity))
     lo, hi = min(y1, y2) - 3 * sensitivity, max(y1, y2) + 3 * sensitivity
     z = np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
     fig = Figure(figsize=(9, 3.4))
@@ -301,32 +301,44 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5) -> Figure:
 
 
 def plot_hypothesis_region(epsilon=1.0, sensitivity=1.0) -> Figure:
-    """The (p, q) pairs an ε-DP mechanism allows, and the Laplace threshold tests inside.
+    """The (FPR, FNR) pairs an ε-DP mechanism allows, and the Laplace threshold tests inside.
 
-    Lines: 0 the boundary q = max(0, 1 − e^ε p, e^{−ε}(1 − p)), 1 the Laplace tests' curve
-    (t from far left to far right), 2 the line p + q = 1 (random guessing).
+    The region is cut by all four constraints (Kairouz, Oh & Viswanath 2015, Theorem 2.1):
+    FPR + e^ε FNR ≥ 1 and e^ε FPR + FNR ≥ 1 (no test is too good), and the same two for the
+    complementary test, (1 − FPR) + e^ε (1 − FNR) ≥ 1 and e^ε (1 − FPR) + (1 − FNR) ≥ 1 (no
+    test is too bad either: flipping its answer would make it too good). The upper edge is the
+    lower edge mirrored through (½, ½): FNR ≤ 1 − min FNR(1 − FPR).
+
+    Lines: 0 the lower boundary FNR = max(0, 1 − e^ε FPR, e^{−ε}(1 − FPR)), 1 the Laplace
+    tests' curve (t from far left to far right), 2 the line FPR + FNR = 1 (random guessing),
+    3 the upper boundary.
     """
     p = np.linspace(0, 1, 401)
     q_min = F.hypothesis_min_q(p, epsilon)
+    q_max = 1 - F.hypothesis_min_q(1 - p, epsilon)  # the complementary test's constraints
     t = np.linspace(-8, 9, 400) * sensitivity
     tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity)
-    fig = Figure(figsize=(4.6, 4.4))
+    fig = Figure(figsize=(4.6, 5.6))
     ax = fig.subplots()
-    fig.subplots_adjust(**_ONE_PANEL)
-    ax.fill_between(p, q_min, 1, color="C0", alpha=0.15, label="feasible under ε-DP")
-    ax.plot(p, q_min, color="C0", lw=2, label="p + e^ε q ≥ 1, e^ε p + q ≥ 1")
+    fig.subplots_adjust(left=0.15, right=0.95, top=0.94, bottom=0.33)
+    ax.fill_between(p, q_min, q_max, color="C0", alpha=0.15, label="feasible under ε-DP")
+    ax.plot(p, q_min, color="C0", lw=2, label="FPR + e^ε FNR ≥ 1, e^ε FPR + FNR ≥ 1")
     ax.plot(tp, tq, color="C3", lw=1.5, label="Laplace mechanism, tests 'output > t'")
     ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
+    ax.plot(p, q_max, color="C0", lw=1.5, ls="--", label="the same for 1 − FPR, 1 − FNR")
     pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity)
     ax.plot([pm], [qm], "o", color="C3")
     ax.set(
-        xlim=(0, 1), ylim=(0, 1), xlabel="p = false-positive rate", ylabel="q = false-negative rate"
+        xlim=(0, 1),
+        ylim=(0, 1),
+        xlabel="FPR = false-positive rate",
+        ylabel="FNR = false-negative rate",
     )
     ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10)
     ax.set_aspect("equal")
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
-    ax.legend(fontsize=7, loc="upper right")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
     _no_minor_ticks(*fig.axes)
     return fig
 
