@@ -17,11 +17,14 @@ Every public function takes ``universe, size, query`` first (query: a name such 
 
 from __future__ import annotations
 
+import hashlib
 import math
-from functools import lru_cache
+from collections import OrderedDict
+from dataclasses import dataclass
 
 import numpy as np
 
+from . import leave_one_out
 from ._validation import (
     check_finite_scalar,
     check_int_range,
@@ -35,6 +38,7 @@ from .queries import Query, get_query
 from .sensitivity import combination_indices, unbounded_sensitivity
 
 __all__ = [
+    "MAX_TABLE_BYTES",
     "MAX_WORLDS",
     "analysis_table",
     "binary_search_epsilon",
@@ -53,96 +57,264 @@ __all__ = [
     "world_values",
 ]
 
-#: Largest number of possible worlds enumerated; C(N, n) above it is refused with a
-#: ValueError (at 3 million worlds the world table of a size-10 release is 240 MB).
+#: Largest number of possible worlds enumerated as data sets (general release sizes):
+#: C(N, n) above it is refused with a ValueError. The leave-one-out setting (n = N − 1,
+#: built-in queries) needs no enumeration and is bounded by ``MAX_TABLE_BYTES`` alone.
 MAX_WORLDS = 3_000_000
+#: Memory budget of one world table: W × n records (times the copies the enumeration makes)
+#: for a general release, a few arrays of N numbers in the leave-one-out setting. A request
+#: above it is refused with its count and bytes before anything large is allocated.
+MAX_TABLE_BYTES = 400_000_000
+# the enumeration holds positions, values and their sorted copy: three W × n arrays of 8 bytes
+_BYTES_PER_ENUMERATED_ENTRY = 24
+# world tables and sensitivities kept for reuse (sliders), evicted oldest first above this
+_CACHE_BYTES = 256_000_000
 # elements per temporary array when the bounds are evaluated for many ε at once
 _CHUNK_ELEMENTS = 2_000_000
 # largest posterior table (outputs × worlds) returned at once: 400 MB of float64
 _MAX_POSTERIOR_ELEMENTS = 50_000_000
+# largest simulated attack: ε values × trials × true worlds × worlds scored
+_MAX_ATTACK_SCORES = 2_000_000_000
+# the bounds' running sums use plain exp() while c·Δv stays below this (no overflow even
+# after summing W terms); beyond it they switch to log space
+_EXP_RANGE = 600.0
 
 
-# --- possible worlds and their query values ----------------------------------------------
+# --- the setting: universe, release size, number of worlds ---------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Setting:
+    """A validated (universe, size): the values (read-only), W, and a key for the caches."""
+
+    values: np.ndarray
+    size: int
+    n_worlds: int
+    key: tuple
+
+    @property
+    def leave_one_out(self) -> bool:
+        return self.size == self.values.size - 1
+
+
+def _log10_comb(n: int, k: int) -> float:
+    return (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(10)
 
 
 def count_worlds(universe, size: int) -> int:
-    """W = C(N, n), the number of possible worlds."""
+    """W = C(N, n), the number of possible worlds (refused above 10¹⁰⁰⁰, quickly)."""
     values = check_universe(universe)
     size = check_int_range("size", size, 1, values.size)
+    exponent = _log10_comb(values.size, size)
+    if exponent > 1000:  # the exact integer would take seconds and megabytes to compute
+        raise ValueError(
+            f"C({values.size}, {size}) ≈ 10^{exponent:.0f} possible worlds: too many to count "
+            "exactly (count_worlds stops at 10^1000)"
+        )
     return math.comb(values.size, size)
 
 
-def _checked(universe, size) -> tuple[tuple[float, ...], int]:
+def _setting(universe, size) -> _Setting:
+    if isinstance(universe, _Setting):
+        return universe
     values = check_universe(universe)
     size = check_int_range("size", size, 1, values.size)
-    count = math.comb(values.size, size)
-    if count > MAX_WORLDS:
+    n_items = values.size
+    if size == n_items - 1:  # leave-one-out: W = N, no enumeration for built-in queries
+        n_worlds = n_items
+    else:
+        exponent = _log10_comb(n_items, size)
+        if exponent > 100:  # refuse before computing a huge integer (10⁷ records: 3 M digits)
+            raise ValueError(
+                f"C({n_items}, {size}) ≈ 10^{exponent:.1f} possible worlds exceeds the limit "
+                f"MAX_WORLDS = {MAX_WORLDS:,}; use a smaller universe or release size "
+                "(or size = N − 1, the leave-one-out setting, which needs no enumeration)"
+            )
+        n_worlds = math.comb(n_items, size)
+        if n_worlds > MAX_WORLDS:
+            raise ValueError(
+                f"C({n_items}, {size}) = {n_worlds:,} possible worlds exceeds the limit "
+                f"MAX_WORLDS = {MAX_WORLDS:,}; use a smaller universe or release size "
+                "(or size = N − 1, the leave-one-out setting, which needs no enumeration)"
+            )
+    values = np.array(values, dtype=float)  # a private copy: the caches key on its bytes
+    values.setflags(write=False)
+    digest = hashlib.blake2b(values.tobytes(), digest_size=16).digest()
+    return _Setting(values, size, n_worlds, (digest, n_items, size))
+
+
+def _refuse_enumeration(setting: _Setting, what: str) -> None:
+    """Refuse a W × n enumeration over the memory budget, before allocating it."""
+    entries = setting.n_worlds * setting.size
+    needed = entries * _BYTES_PER_ENUMERATED_ENTRY
+    if needed > MAX_TABLE_BYTES:
         raise ValueError(
-            f"C({values.size}, {size}) = {count:,} possible worlds exceeds the limit "
-            f"MAX_WORLDS = {MAX_WORLDS:,}; use a smaller universe or release size"
+            f"{what} would enumerate {setting.n_worlds:,} worlds × {setting.size:,} records = "
+            f"{entries:,} values, about {needed / 1e6:,.0f} MB, over the budget "
+            f"MAX_TABLE_BYTES = {MAX_TABLE_BYTES / 1e6:,.0f} MB; use a smaller universe or "
+            "release size"
         )
-    return tuple(values.tolist()), size
 
 
 def possible_worlds(universe, size: int) -> np.ndarray:
     """The possible worlds as rows of values, shape (W, n), in combinations order."""
-    values, size = _checked(universe, size)
-    return np.asarray(values)[combination_indices(len(values), size)]
+    setting = _setting(universe, size)
+    _refuse_enumeration(setting, "possible_worlds")
+    return setting.values[combination_indices(setting.values.size, setting.size)]
 
 
-@lru_cache(maxsize=64)
-def _world_table(
-    values: tuple[float, ...], size: int, query: Query
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """(f per world, f sorted, fewest worlds sharing one value of f), computed once per setting."""
-    worlds = np.asarray(values)[combination_indices(len(values), size)]
-    f = np.atleast_1d(query(worlds)).astype(float)
-    del worlds
-    # Two worlds holding the same records in another order can differ in the last bit
-    # (floating-point sums); snap such near-ties so "equal" means equal for the bounds.
-    order = np.argsort(f, kind="stable")
-    sorted_f = f[order]
-    tolerance = 1e-12 * max(1.0, float(np.max(np.abs(f))))
-    starts = np.concatenate([[True], np.diff(sorted_f) > tolerance])
-    sorted_f = sorted_f[starts][np.cumsum(starts) - 1]
-    f[order] = sorted_f
-    fewest_ties = int(np.diff(np.flatnonzero(np.concatenate([starts, [True]]))).min())
-    for array in (f, sorted_f):
+# --- world tables, cached by value ------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Table:
+    """What the bounds need of f over the worlds.
+
+    ``f``: f(ωᵢ) per world, combinations order. ``levels``: the distinct values of f, sorted,
+    as offsets from the smallest (computed so their differences are accurate even when f is
+    huge); ``counts``: how many worlds share each. Two worlds share a level only when the
+    query gives both exactly the same value: never by a tolerance.
+    """
+
+    f: np.ndarray
+    levels: np.ndarray
+    counts: np.ndarray
+
+    @property
+    def n_worlds(self) -> int:
+        return self.f.size
+
+    @property
+    def fewest_ties(self) -> int:
+        return int(self.counts.min())
+
+    @property
+    def span(self) -> float:
+        return float(self.levels[-1])
+
+    @property
+    def nbytes(self) -> int:
+        return self.f.nbytes + self.levels.nbytes + self.counts.nbytes
+
+
+class _ByteBoundedCache:
+    """A least-recently-used cache whose entries are evicted by total size, not count."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.entries: OrderedDict = OrderedDict()
+        self.used = 0
+
+    def get(self, key, make, size_of):
+        if key in self.entries:
+            self.entries.move_to_end(key)
+            return self.entries[key]
+        value = make()
+        size = size_of(value)
+        if size <= self.budget:
+            while self.used + size > self.budget:
+                _, old = self.entries.popitem(last=False)
+                self.used -= size_of(old)
+            self.entries[key] = value
+            self.used += size
+        return value
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.used = 0
+
+
+_CACHE = _ByteBoundedCache(_CACHE_BYTES)
+
+
+def _sizeof(value) -> int:
+    return value.nbytes if isinstance(value, _Table) else 64
+
+
+def _world_table(setting: _Setting, query: Query) -> _Table:
+    """The cached table of f for (universe, size, query), keyed by their values."""
+    return _CACHE.get(
+        ("table", setting.key, query.key), lambda: _build_table(setting, query), _sizeof
+    )
+
+
+def _build_table(setting: _Setting, query: Query) -> _Table:
+    if setting.leave_one_out and leave_one_out.supports(query):
+        needed = setting.values.size * leave_one_out.BYTES_PER_RECORD
+        if needed > MAX_TABLE_BYTES:
+            raise ValueError(
+                f"the leave-one-out table of {setting.values.size:,} records needs about "
+                f"{needed / 1e6:,.0f} MB, over the budget MAX_TABLE_BYTES = "
+                f"{MAX_TABLE_BYTES / 1e6:,.0f} MB"
+            )
+        f, d, group = leave_one_out.world_table(setting.values, query)
+    else:
+        f, group = _enumerated_values(setting, query)
+        d = f
+    # one level per group of worlds the query cannot tell apart, in increasing order of f
+    first = np.zeros(int(group.max()) + 1, dtype=np.intp)
+    first[group[::-1]] = np.arange(group.size)[::-1]  # a representative world of each group
+    counts = np.bincount(group)
+    order = np.argsort(d[first], kind="stable")
+    level_values = d[first][order]
+    levels = level_values - level_values[0]  # offsets: exact for nearby values (Sterbenz)
+    table = _Table(f, levels, counts[order])
+    for array in (table.f, table.levels, table.counts):
         array.setflags(write=False)
-    return f, sorted_f, fewest_ties
+    return table
 
 
-def _world_values(values: tuple[float, ...], size: int, query: Query) -> np.ndarray:
-    return _world_table(values, size, query)[0]
+def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.ndarray]:
+    """f per world by enumeration, and labels that are equal exactly when f is.
+
+    Worlds holding the same multiset of records (possible when the universe repeats a
+    value) get bit-for-bit the same f: the query runs once per distinct multiset, on its
+    values in sorted order. Otherwise worlds are tied only when their values of f are the
+    very same double, never by a tolerance: a tolerance merged distinct worlds at large
+    magnitudes (10¹²) and made every ε look safe.
+    """
+    _refuse_enumeration(setting, "the world table")
+    worlds = setting.values[combination_indices(setting.values.size, setting.size)]
+    if np.unique(setting.values).size < setting.values.size:
+        worlds.sort(axis=1)
+        rows, inverse = np.unique(worlds, axis=0, return_inverse=True)
+        del worlds
+        f = np.atleast_1d(query(rows)).astype(float)[inverse.reshape(-1)]
+    else:
+        f = np.atleast_1d(query(worlds)).astype(float)
+        del worlds
+    group = np.unique(f, return_inverse=True)[1].reshape(-1)
+    return f, group
 
 
 def world_values(universe, size: int, query) -> np.ndarray:
     """f(ωᵢ) for every possible world (read-only; cached, so sliders stay fast)."""
-    values, size = _checked(universe, size)
-    return _world_values(values, size, get_query(query))
+    return _world_table(_setting(universe, size), get_query(query)).f
 
 
-@lru_cache(maxsize=64)
-def _delta_f(values: tuple[float, ...], size: int, query: Query) -> float:
-    return unbounded_sensitivity(values, size, query)
+def _delta_f(setting: _Setting, query: Query) -> float:
+    return _CACHE.get(
+        ("delta_f", setting.key, query.key),
+        lambda: unbounded_sensitivity(setting.values, setting.size, query),
+        _sizeof,
+    )
 
 
-def _sensitivity(values, size, query, sensitivity) -> float:
+def _sensitivity(setting: _Setting, query: Query, sensitivity) -> float:
     if sensitivity is None:
-        delta_f = _delta_f(values, size, query)
+        delta_f = _delta_f(setting, query)
         if delta_f == 0:
             raise ValueError(
                 f"query {query.name!r} has zero sensitivity on this universe: no noise is "
                 "needed and the bounds are undefined; pass sensitivity= explicitly if intended"
             )
         return delta_f
-    return float(check_positive("sensitivity", sensitivity))
+    return float(check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity)))
 
 
 def delta_v(universe, size: int, query) -> float:
     """Δv = max over pairs of worlds of |f(ωᵢ) − f(ωⱼ)| = max f − min f."""
-    f = world_values(universe, size, query)
-    return float(f.max() - f.min())
+    return _world_table(_setting(universe, size), get_query(query)).span
 
 
 # --- beliefs -----------------------------------------------------------------------------
@@ -150,12 +322,11 @@ def delta_v(universe, size: int, query) -> float:
 
 def prior(universe, size: int, weights=None) -> np.ndarray:
     """The adversary's prior over the W worlds: uniform, or ``weights`` normalised to sum 1."""
-    return _prior(universe, size, weights)
+    return _prior(_setting(universe, size), weights)
 
 
-def _prior(universe, size: int, weights) -> np.ndarray:
-    values, size = _checked(universe, size)
-    n_worlds = math.comb(len(values), size)
+def _prior(setting: _Setting, weights) -> np.ndarray:
+    n_worlds = setting.n_worlds
     if weights is None:
         return np.full(n_worlds, 1.0 / n_worlds)
     w = check_real("prior weights", weights)
@@ -164,7 +335,8 @@ def _prior(universe, size: int, weights) -> np.ndarray:
             f"prior weights must have one entry per world, {n_worlds}; got shape {w.shape}"
         )
     if np.any(w < 0) or w.sum() <= 0:
-        raise ValueError(f"prior weights must be >= 0 with a positive sum; got {w.tolist()}")
+        shown = w.tolist() if w.size <= 10 else f"an array with minimum {w.min():g}"
+        raise ValueError(f"prior weights must be >= 0 with a positive sum; got {shown}")
     return w / w.sum()
 
 
@@ -173,67 +345,97 @@ def posterior(
 ) -> np.ndarray:
     """Definition 3: P(ωᵢ | r) ∝ P(ωᵢ) · exp(−ε |r − f(ωᵢ)| / Δf).
 
-    ``output`` r is the noisy release (a number, or an array of them: then the result has
-    one row per output). Laplace noise of scale b = Δf/ε; Δf defaults to the unbounded
-    sensitivity. ``prior`` defaults to uniform. Returns probabilities over the W worlds.
+    ``output`` r is the noisy release and ``epsilon`` the budget: numbers, or arrays that
+    broadcast together; the result has their broadcast shape plus a last axis over the W
+    worlds. Laplace noise of scale b = Δf/ε; Δf defaults to the unbounded sensitivity.
+    ``prior`` defaults to uniform.
+
+    A release beyond every world's value gives the same posterior as one on the nearest
+    world's value (the likelihood ratios no longer change), which is how a release of 10³⁰⁸
+    is computed without overflow.
     """
-    values, size = _checked(universe, size)
+    setting = _setting(universe, size)
     query = get_query(query)
-    eps = float(check_positive("epsilon", check_finite_scalar("epsilon", epsilon)))
+    eps = check_positive("epsilon", epsilon)
     r = check_real("output", output)
-    delta_f = _sensitivity(values, size, query, sensitivity)
-    f = _world_values(values, size, query)
-    p0 = _prior(values, size, prior)
-    if r.size * f.size > _MAX_POSTERIOR_ELEMENTS:
+    delta_f = _sensitivity(setting, query, sensitivity)
+    table = _world_table(setting, query)
+    f = table.f
+    p0 = _prior(setting, prior)
+    shape = np.broadcast_shapes(r.shape, eps.shape)
+    n_rows = math.prod(shape)
+    if n_rows * f.size > _MAX_POSTERIOR_ELEMENTS:
         raise ValueError(
-            f"posterior for {r.size:,} outputs × {f.size:,} worlds = {r.size * f.size:,} "
+            f"posterior for {n_rows:,} outputs × {f.size:,} worlds = {n_rows * f.size:,} "
             f"probabilities exceeds {_MAX_POSTERIOR_ELEMENTS:,}; pass fewer outputs at a time"
         )
-    with np.errstate(divide="ignore"):
+    # outside [min f, max f] every |r − fᵢ| moves by the same amount: clip (exact, no overflow)
+    r = np.clip(r, f.min(), f.max())
+    c = (eps / delta_f)[..., None]
+    distance = np.abs(r[..., None] - f)
+    with np.errstate(divide="ignore", over="ignore"):
         log_prior = np.log(p0)
-    log_w = log_prior - eps * np.abs(r[..., None] - f) / delta_f
-    log_w -= np.max(log_w, axis=-1, keepdims=True)  # stable softmax: large ε cannot underflow
-    weights = np.exp(log_w)
-    return weights / weights.sum(axis=-1, keepdims=True)
+        # subtract the nearest distance first: c·(d − d_min) is ≥ 0 and may only overflow to +inf
+        log_w = log_prior - c * (distance - distance.min(axis=-1, keepdims=True))
+    top = np.max(log_w, axis=-1, keepdims=True)
+    weights = np.exp(log_w - top)  # stable softmax: a large ε cannot underflow every world
+    return np.broadcast_to(weights / weights.sum(axis=-1, keepdims=True), (*shape, f.size)).copy()
 
 
 def confidence(
     universe, size: int, query, output, epsilon, *, sensitivity=None, prior=None
-) -> float:
-    """The adversary's largest gain in belief: max over worlds of posterior − prior."""
-    p0 = _prior(universe, size, prior)
+) -> float | np.ndarray:
+    """The adversary's largest gain in belief: max over worlds of posterior − prior.
+
+    A float for a scalar ``output`` and ``epsilon``, else an array of their broadcast shape.
+    """
+    p0 = _prior(_setting(universe, size), prior)
     post = posterior(universe, size, query, output, epsilon, sensitivity=sensitivity, prior=p0)
-    return float(np.max(post - p0, axis=-1)) if np.ndim(output) == 0 else np.max(post - p0, axis=-1)
+    gain = np.max(post - p0, axis=-1)
+    return float(gain) if gain.ndim == 0 else gain
 
 
 # --- bounds on the posterior ---------------------------------------------------------------
 
 
-def _epsilons(epsilon) -> np.ndarray:
-    return check_positive("epsilon", epsilon)
-
-
 def upper_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     """Sec. 5.1, eq. (4)–(5): 1 / (1 + (W − 1) · exp(−ε Δv / Δf)). Vectorised over ε."""
-    values, size = _checked(universe, size)
+    setting = _setting(universe, size)
     query = get_query(query)
-    eps = _epsilons(epsilon)
-    delta_f = _sensitivity(values, size, query, sensitivity)
-    n_worlds = math.comb(len(values), size)
-    bound = 1.0 / (1.0 + (n_worlds - 1) * np.exp(-eps * delta_v(values, size, query) / delta_f))
+    eps = check_positive("epsilon", epsilon)
+    delta_f = _sensitivity(setting, query, sensitivity)
+    span = _world_table(setting, query).span
+    # 1/(1 + e^{ln(W − 1) − εΔv/Δf}) = expit(εΔv/Δf − ln(W − 1)): no overflow at any ε
+    from scipy.special import expit
+
+    log_others = math.log(setting.n_worlds - 1) if setting.n_worlds > 1 else -math.inf
+    bound = expit(eps * span / delta_f - log_others)
     return float(bound) if bound.ndim == 0 else bound
 
 
-def _tight_sums(f_sorted: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Sᵢ = Σⱼ exp(−c |fᵢ − fⱼ|) for sorted f, each row of c at once, in O(W) per ε.
+def _level_totals(levels: np.ndarray, counts: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """For each c (rows), min over levels u of Tᵤ = Σᵥ mᵥ exp(−c |gᵤ − gᵥ|), in O(L) per c.
 
-    Split Σⱼ into j ≤ i and j ≥ i: Σ_{j≤i} e^{−c(fᵢ−fⱼ)} = e^{−c fᵢ} Σ_{j≤i} e^{c fⱼ}, a
-    cumulative sum, computed in log space (logaddexp.accumulate) so nothing overflows.
+    Tᵤ is world u's denominator in eq. (3) (its own term, 1, included). Split Σᵥ at u: the
+    part with gᵥ ≤ gᵤ is e^{−c gᵤ} Σ_{v≤u} mᵥ e^{c gᵥ}, a cumulative sum; the other part is
+    its mirror image. While c·(g_max − g_min) < _EXP_RANGE plain exp() cannot overflow;
+    beyond that the sums run in log space (logaddexp.accumulate), slower but exact.
     """
-    cf = c[:, None] * f_sorted[None, :]
-    left = np.exp(np.logaddexp.accumulate(cf, axis=1) - cf)
-    right = np.exp(np.logaddexp.accumulate(-cf[:, ::-1], axis=1)[:, ::-1] + cf)
-    return left + right - 1.0  # j = i counted in both
+    out = np.empty(c.size)
+    wide = c * levels[-1] >= _EXP_RANGE
+    if np.any(~wide):
+        cn = c[~wide, None]
+        grow = np.exp(cn * levels)  # ≤ e^600
+        left = np.cumsum(counts * grow, axis=1) / grow
+        right = np.cumsum((counts / grow)[:, ::-1], axis=1)[:, ::-1] * grow
+        out[~wide] = np.min(left + right - counts, axis=1)
+    if np.any(wide):
+        cw = c[wide, None] * levels
+        log_m = np.log(counts)
+        left = np.exp(np.logaddexp.accumulate(cw + log_m, axis=1) - cw)
+        right = np.exp(np.logaddexp.accumulate((log_m - cw)[:, ::-1], axis=1)[:, ::-1] + cw)
+        out[wide] = np.min(left + right - counts, axis=1)
+    return out
 
 
 def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
@@ -242,38 +444,40 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     The adversary's posterior for world i is largest when the release lands exactly on
     f(ωᵢ) (triangle inequality), which gives this bound; the maximum runs over **all**
     worlds. Vectorised over ε; no loop over pairs of worlds: sorting f makes each world's
-    sum a cumulative sum.
+    sum a cumulative sum, and worlds sharing a value of f are summed once, with their count.
     """
-    values, size = _checked(universe, size)
+    setting = _setting(universe, size)
     query = get_query(query)
-    eps = _epsilons(epsilon)
-    delta_f = _sensitivity(values, size, query, sensitivity)
-    bound = _tight_bound_from_table(_world_table(values, size, query), eps / delta_f)
+    eps = check_positive("epsilon", epsilon)
+    delta_f = _sensitivity(setting, query, sensitivity)
+    bound = _tight_bound_from_table(_world_table(setting, query), eps / delta_f)
     return float(bound) if bound.ndim == 0 else bound
 
 
-def _tight_bound_from_table(table, c: np.ndarray) -> np.ndarray:
-    """Eq. (3) for c = ε/Δf (any shape), from the cached (f, sorted f, fewest ties) table."""
-    _, f_sorted, fewest_ties = table
-    flat = np.atleast_1d(c).ravel()
+def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
+    """Eq. (3) for c = ε/Δf (any shape), from a world table."""
+    flat = np.atleast_1d(np.asarray(c, dtype=float)).ravel()
     # a few ε rows at a time keeps the temporary arrays near _CHUNK_ELEMENTS
-    rows = max(1, _CHUNK_ELEMENTS // f_sorted.size)
+    rows = max(1, _CHUNK_ELEMENTS // table.levels.size)
     smallest = np.concatenate(
-        [_tight_sums(f_sorted, flat[i : i + rows]).min(axis=1) for i in range(0, flat.size, rows)]
+        [
+            _level_totals(table.levels, table.counts, flat[i : i + rows])
+            for i in range(0, flat.size, rows)
+        ]
     )
-    # The log-space sums lose ~1e-16·ε·Δv/Δf in absolute terms, which shows only at absurd
-    # ε (1e-11 at ε = 1e6); clip to the interval the exact bound provably lies in,
-    # [1/W, 1/(fewest worlds sharing a value)], so it never overshoots its limit.
-    return np.clip(1.0 / smallest, 1.0 / f_sorted.size, 1.0 / fewest_ties).reshape(np.shape(c))
+    # The sums carry rounding of ~1e-16 relative; clip to the interval the exact bound
+    # provably lies in, [1/W, 1/(fewest worlds sharing a value)], so it never overshoots.
+    bound = np.clip(1.0 / smallest, 1.0 / table.n_worlds, 1.0 / table.fewest_ties)
+    return bound.reshape(np.shape(c))
 
 
 def limit_of_tight_bound(universe, size: int, query) -> float:
     """lim_{ε→∞} of the tight bound: 1 / (smallest number of worlds sharing one value of f).
 
-    Worlds with equal f can never be told apart, however little noise is added.
+    Worlds with equal f can never be told apart, however little noise is added. "Equal"
+    is exact: the same multiset of records, or the very same value of f.
     """
-    values, size = _checked(universe, size)
-    return 1.0 / _world_table(values, size, get_query(query))[2]
+    return 1.0 / _world_table(_setting(universe, size), get_query(query)).fewest_ties
 
 
 # --- choosing ε ----------------------------------------------------------------------------
@@ -287,6 +491,13 @@ def _check_risk_above_prior(risk: float, n_worlds: int) -> None:
         )
 
 
+def _one_world(setting: _Setting) -> None:
+    if setting.n_worlds == 1:
+        raise ValueError(
+            "size equals the universe: there is one possible world and the adversary knows it"
+        )
+
+
 def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -> float:
     """Eq. (7): ε ≤ Δf/Δv · ln((W − 1) ρ / (1 − ρ)), the ε at which the upper bound equals ρ.
 
@@ -294,20 +505,46 @@ def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -
     rather than returning a negative ε. If Δv = 0 (every world gives the same answer) the
     release tells the adversary nothing and the result is ``math.inf``.
     """
-    values, size = _checked(universe, size)
+    setting = _setting(universe, size)
     query = get_query(query)
-    rho = float(check_open_unit("risk", risk))
-    n_worlds = math.comb(len(values), size)
-    if n_worlds == 1:
-        raise ValueError(
-            "size equals the universe: there is one possible world and the adversary knows it"
-        )
-    _check_risk_above_prior(rho, n_worlds)
-    delta_f = _sensitivity(values, size, query, sensitivity)
-    dv = delta_v(values, size, query)
-    if dv == 0:
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
+    _one_world(setting)
+    _check_risk_above_prior(rho, setting.n_worlds)
+    delta_f = _sensitivity(setting, query, sensitivity)
+    span = _world_table(setting, query).span
+    if span == 0:
         return math.inf
-    return delta_f / dv * math.log((n_worlds - 1) * rho / (1 - rho))
+    return delta_f / span * (math.log(setting.n_worlds - 1) + math.log(rho) - math.log1p(-rho))
+
+
+def _search_setup(universe, size, query, risk, tol, sensitivity):
+    """Validate once; return (bound(ε), ρ, tol, ε from eq. 7), or None when ε = ∞."""
+    setting = _setting(universe, size)
+    query = get_query(query)
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
+    tol = float(check_positive("tol", check_finite_scalar("tol", tol)))
+    _one_world(setting)
+    table = _world_table(setting, query)
+    if rho >= 1.0 / table.fewest_ties:
+        return None
+    _check_risk_above_prior(rho, setting.n_worlds)
+    delta_f = _sensitivity(setting, query, sensitivity)
+
+    def bound(e: float) -> float:  # validated once above; each call is one O(W) pass
+        return float(_tight_bound_from_table(table, np.float64(e / delta_f)))
+
+    # eq. (7) comes from the upper bound, which is never below the tight bound: its ε is a
+    # safe starting point for the search (checked, in case rounding says otherwise)
+    start = delta_f / table.span * (math.log(setting.n_worlds - 1) + math.log(rho / (1 - rho)))
+    return bound, rho, tol, start
+
+
+def _first_bracket(bound, rho: float, start: float) -> tuple[float, float]:
+    low = start if 0 < start < math.inf and bound(start) <= rho else 0.0
+    high = max(1.0, 2.0 * low)
+    while bound(high) <= rho:  # terminates: the bound tends to a limit above ρ
+        low, high = high, 2.0 * high
+    return low, high
 
 
 def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, sensitivity=None):
@@ -318,25 +555,10 @@ def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, 
     first power of two whose bound exceeds ρ; each step halves it until high − low ≤ tol.
     An empty list means no ε exceeds ρ (see ``binary_search_epsilon``).
     """
-    values, size = _checked(universe, size)
-    query = get_query(query)
-    rho = float(check_open_unit("risk", risk))
-    tol = float(check_positive("tol", tol))
-    n_worlds = math.comb(len(values), size)
-    if n_worlds == 1:
-        raise ValueError(
-            "size equals the universe: there is one possible world and the adversary knows it"
-        )
-    if rho >= limit_of_tight_bound(values, size, query):
+    setup = _search_setup(universe, size, query, risk, tol, sensitivity)
+    if setup is None:
         return []
-    _check_risk_above_prior(rho, n_worlds)
-    delta_f = _sensitivity(values, size, query, sensitivity)
-
-    table = _world_table(values, size, query)
-
-    def bound(e: float) -> float:  # validated once above; each step is one O(W) pass
-        return float(_tight_bound_from_table(table, np.float64(e / delta_f)))
-
+    bound, rho, tol, _ = setup
     high = 1.0
     while bound(high) <= rho:  # terminates: the bound tends to a limit above ρ
         high *= 2.0
@@ -364,9 +586,51 @@ def binary_search_epsilon(
     or above that limit no amount of ε pushes the adversary's posterior above ρ (the
     query cannot separate the worlds), and the result is ``math.inf``. A ρ at or below 1/W
     is a ValueError: no ε > 0 meets it.
+
+    Lee & Clifton find this ε by bisection (``binary_search_steps`` shows it step by step).
+    The bound is monotone in ε, so a faster bracketing root finder on the same bound gives
+    the same answer: it starts from eq. (7)'s ε (always safe) and takes secant steps
+    (Illinois' regula falsi), bisecting whenever a step fails to halve the bracket. It keeps
+    the bisection's contract: the bound is ≤ ρ at the result and > ρ at most ``tol`` above
+    it, in about a third of the passes over the worlds.
     """
-    steps = binary_search_steps(universe, size, query, risk, tol=tol, sensitivity=sensitivity)
-    return math.inf if not steps else steps[-1][0]
+    setup = _search_setup(universe, size, query, risk, tol, sensitivity)
+    if setup is None:
+        return math.inf
+    bound, rho, tol, start = setup
+    low, high = _first_bracket(bound, rho, start)
+    g_low, g_high = bound(low) - rho, bound(high) - rho
+    side = 0
+    while high - low > tol:
+        width = high - low
+        secant = high - g_high * width / (g_high - g_low) if g_high != g_low else math.nan
+        margin = 0.25 * tol  # never step onto an end: the bracket must shrink every time
+        if not (low + margin < secant < high - margin):
+            secant = 0.5 * (low + high)
+        if secant in (low, high):  # floating point cannot split the bracket further
+            break
+        g = bound(secant) - rho
+        if g <= 0:
+            low, g_low = secant, g
+            if side == -1:
+                g_high *= 0.5  # Illinois: the same end moved twice, pull the other one in
+            side = -1
+        else:
+            high, g_high = secant, g
+            if side == +1:
+                g_low *= 0.5
+            side = +1
+        if high - low > 0.5 * width:  # the step did not halve the bracket: bisect once
+            mid = 0.5 * (low + high)
+            if mid in (low, high):
+                break
+            g = bound(mid) - rho
+            if g <= 0:
+                low, g_low = mid, g
+            else:
+                high, g_high = mid, g
+            side = 0
+    return low
 
 
 # --- the whole analysis, one row per query ------------------------------------------------
@@ -384,8 +648,8 @@ def analysis_table(universe, size: int, risk, queries=None):
 
     from .queries import QUERY_NAMES
 
-    values, size = _checked(universe, size)
-    rho = float(check_open_unit("risk", risk))
+    setting = _setting(universe, size)
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     if queries is None:
         queries = [q for q in QUERY_NAMES if "<" not in q] + ["percentile_25", "percentile_75"]
     rows = []
@@ -394,11 +658,11 @@ def analysis_table(universe, size: int, risk, queries=None):
         row = {"query": q.name, "Δf": math.nan, "Δv": math.nan, "limit of tight bound": math.nan}
         row |= {"ε upper bound": math.nan, "ε binary search": math.nan, "note": ""}
         try:
-            row["Δf"] = _delta_f(values, size, q)
-            row["Δv"] = delta_v(values, size, q)
-            row["limit of tight bound"] = limit_of_tight_bound(values, size, q)
-            row["ε upper bound"] = epsilon_upper_bound(values, size, q, rho)
-            row["ε binary search"] = binary_search_epsilon(values, size, q, rho)
+            row["Δf"] = _delta_f(setting, q)
+            row["Δv"] = delta_v(setting, size, q)
+            row["limit of tight bound"] = limit_of_tight_bound(setting, size, q)
+            row["ε upper bound"] = epsilon_upper_bound(setting, size, q, rho)
+            row["ε binary search"] = binary_search_epsilon(setting, size, q, rho)
         except ValueError as error:
             row["note"] = str(error)
         rows.append(row)
@@ -429,19 +693,26 @@ def simulate_attack(
     uniform) as ε → 0. The same standard Laplace draws serve every ε and every true world
     (common random numbers), so a curve over ε is smooth and its differences are real.
     """
-    values, size = _checked(universe, size)
+    setting = _setting(universe, size)
     query = get_query(query)
     eps = check_positive("epsilon", epsilon)
-    n_worlds = math.comb(len(values), size)
+    n_worlds = setting.n_worlds
     trials = check_int_range("trials", trials, 1, 10_000_000)
-    p0 = _prior(values, size, prior)
+    p0 = _prior(setting, prior)
     if true_world is None:
         truths, weights = np.arange(n_worlds), p0
     else:
         truths = np.array([check_int_range("true_world", true_world, 0, n_worlds - 1)])
         weights = np.ones(1)
-    delta_f = _sensitivity(values, size, query, None)
-    f = _world_values(values, size, query)
+    scores = eps.size * trials * truths.size * n_worlds
+    if scores > _MAX_ATTACK_SCORES:
+        raise ValueError(
+            f"simulate_attack would score {eps.size:,} ε × {trials:,} trials × "
+            f"{truths.size:,} true world(s) × {n_worlds:,} worlds = {scores:,} posteriors, "
+            f"more than {_MAX_ATTACK_SCORES:,}; use fewer trials or ε values"
+        )
+    delta_f = _sensitivity(setting, query, None)
+    f = _world_table(setting, query).f
     z = make_rng(rng).laplace(0.0, 1.0, trials)  # standard draws, scaled per ε below
     with np.errstate(divide="ignore"):
         log_prior = np.log(p0)

@@ -11,7 +11,7 @@ Call ``get_query`` with a name, a ``Query`` or any callable::
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,16 +20,36 @@ __all__ = ["QUERY_NAMES", "Query", "get_query", "percentile"]
 
 @dataclass(frozen=True)
 class Query:
-    """A named query. ``func`` maps an array ``(..., n)`` to ``(...)`` along the last axis."""
+    """A named query. ``func`` maps an array ``(..., n)`` to ``(...)`` along the last axis.
+
+    Two queries are equal (and hash alike, so caches hit) when their ``key`` is: the name
+    for a built-in (``("mean",)``), the level for a percentile (``("percentile", 25.0)``),
+    and the function object itself for a reader's callable. ``func`` is not compared: a
+    fresh wrapper around the same callable is the same query.
+    """
 
     name: str
-    func: Callable[[np.ndarray], np.ndarray]
+    func: Callable[[np.ndarray], np.ndarray] = field(compare=False, repr=False)
+    key: tuple = ()
+    #: True for a reader's own callable: its errors are wrapped, it gets no fast paths
+    user: bool = field(default=False, compare=False)
+
+    def __post_init__(self):
+        if not self.key:
+            object.__setattr__(self, "key", ("callable", self.func))
 
     def __call__(self, data) -> np.ndarray | float:
         values = np.asarray(data, dtype=float)
         if values.ndim == 0 or values.shape[-1] == 0:
             raise ValueError(f"query {self.name!r} needs at least one value; got {data!r}")
-        result = np.asarray(self.func(values), dtype=float)
+        try:
+            result = np.asarray(self.func(values), dtype=float)
+        except Exception as error:
+            if not self.user:
+                raise
+            raise ValueError(
+                f"your query {self.name!r} raised {type(error).__name__}: {error}"
+            ) from error
         if result.shape != values.shape[:-1]:
             raise ValueError(
                 f"query {self.name!r} returned shape {result.shape} for data of shape {values.shape}; "
@@ -65,7 +85,11 @@ def percentile(level: float) -> Query:
         raise ValueError(f"percentile level must be a number in [0, 100]; got {level!r}") from None
     if not 0 <= level <= 100:
         raise ValueError(f"percentile level must be in [0, 100]; got {level}")
-    return Query(f"percentile_{level:g}", lambda rows: np.percentile(rows, level, axis=-1))
+    return Query(
+        f"percentile_{level:g}",
+        lambda rows: np.percentile(rows, level, axis=-1),
+        key=("percentile", level),
+    )
 
 
 def _row_by_row(func: Callable) -> Callable[[np.ndarray], np.ndarray]:
@@ -89,14 +113,15 @@ def get_query(query: str | Query | Callable) -> Query:
         return query
     if isinstance(query, str):
         if query in _BUILT_IN:
-            return Query(query, _BUILT_IN[query])
+            return Query(query, _BUILT_IN[query], key=(query,))
         if query.startswith("percentile_"):
             return percentile(query.removeprefix("percentile_"))
         raise ValueError(
             f"unknown query {query!r}; known queries: {', '.join(QUERY_NAMES)}, or pass a callable"
         )
     if callable(query):
-        return Query(getattr(query, "__name__", "custom"), _row_by_row(query))
+        name = getattr(query, "__name__", "custom")
+        return Query(name, _row_by_row(query), key=("callable", query), user=True)
     raise ValueError(
         f"query must be a name ({', '.join(QUERY_NAMES)}) or a callable; got {query!r}"
     )

@@ -11,6 +11,11 @@ so the sensitivity can be computed exactly by enumerating data sets drawn from i
 
 Sub-multisets are taken by position, so repeated values in the universe are distinct
 records. Empty data sets (removing every record) are skipped: no query is defined on them.
+
+In the leave-one-out setting (``size = N − 1``, k = 1) the built-in queries skip the
+enumeration: ``helpers.leave_one_out`` gives the same Δf in O(N log N), so a column of a
+million records is as quick as the school example. Every other enumeration is refused up
+front, with its count, when it would exceed ``MAX_DATASETS`` data sets.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from math import comb
 
 import numpy as np
 
+from . import leave_one_out
 from ._validation import check_int_range, check_universe
 from .queries import Query, get_query
 
@@ -36,11 +42,29 @@ MAX_DATASETS = 5_000_000
 _CHUNK_ELEMENTS = 4_000_000
 
 
+#: Largest index table ``combination_indices`` builds: C(n, k) × k positions of 8 bytes.
+MAX_INDEX_BYTES = 400_000_000
+
+
 def combination_indices(n_items: int, size: int) -> np.ndarray:
-    """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order, shape (C, size)."""
+    """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order, shape (C, size).
+
+    Raises
+    ------
+    ValueError
+        If the table would exceed ``MAX_INDEX_BYTES`` (checked before any allocation).
+    """
     from itertools import chain, combinations
 
+    n_items = check_int_range("n_items", n_items, 0, 10**9)
+    size = check_int_range("size", size, 0, n_items)
     count = comb(n_items, size)
+    needed = count * size * np.dtype(np.intp).itemsize
+    if needed > MAX_INDEX_BYTES:
+        raise ValueError(
+            f"combination_indices({n_items}, {size}) would hold {count:,} subsets × {size} "
+            f"positions, {needed:,} bytes, over MAX_INDEX_BYTES = {MAX_INDEX_BYTES:,}"
+        )
     flat = np.fromiter(
         chain.from_iterable(combinations(range(n_items), size)), dtype=np.intp, count=count * size
     )
@@ -85,6 +109,8 @@ def unbounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
             "(removing would leave an empty data set and nothing is left to add)"
         )
     k = check_int_range("k (Hamming distance)", k, 1, k_max)
+    if size == n_items - 1 and k == 1 and leave_one_out.supports(query):
+        return leave_one_out.unbounded_sensitivity(values, query)
     n_worlds = comb(n_items, size)
     removals = [comb(size, j) for j in range(1, k + 1) if j < size]
     additions = [comb(n_items - size, j) for j in range(1, k + 1) if j <= n_items - size]

@@ -337,3 +337,219 @@ def test_combinatorial_explosion_is_refused_with_the_count():
         ValueError, match=r"C\(60, 30\) = 118,264,581,564,861,424 possible worlds exceeds"
     ):
         lc.tight_bound(universe, 30, "mean", 1.0)
+
+
+# --- ties are decided exactly (privacy-critical) -------------------------------------------
+
+QUERY_NAMES_ALL = ["mean", "median", "variance", "std", "sum", "min", "max", "percentile_25"]
+
+
+def test_large_magnitudes_do_not_merge_worlds():
+    """Values near 10¹²: the old tolerance (1e-12 × max |f|) merged worlds 1/3 apart and the
+    search answered ∞, "every ε is safe". The answer is the one at the origin."""
+    base = [1.0, 2.0, 3.0, 10.0]
+    shifted = [1e12 + x for x in base]
+    assert lc.limit_of_tight_bound(shifted, 3, "mean") == 1.0
+    eps = lc.binary_search_epsilon(shifted, 3, "mean", 1 / 3)
+    assert math.isfinite(eps)
+    assert eps == pytest.approx(lc.binary_search_epsilon(base, 3, "mean", 1 / 3), rel=1e-9)
+
+
+def test_tiny_magnitudes_do_not_collapse_the_bound():
+    """At 10⁻¹⁵ the old tolerance (1e-12 absolute) merged every world: a bound stuck at 1/W."""
+    tiny = [x * 1e-15 for x in ABSENCE]
+    assert lc.limit_of_tight_bound(tiny, N, "mean") == 1.0
+    assert lc.tight_bound(tiny, N, "mean", 0.5) == pytest.approx(
+        lc.tight_bound(ABSENCE, N, "mean", 0.5), rel=1e-12
+    )
+
+
+def test_identical_multisets_are_tied_whatever_the_summation_order():
+    """0.1 + 0.2 + 0.3 and 0.2 + 0.3 + 0.1 differ in the last bit; the worlds hold the same
+    records, so they must tie (and distinct worlds with equal sums must not merge)."""
+    universe = [0.1, 0.2, 0.3, 0.1, 0.7]
+    f = lc.world_values(universe, 3, "sum")
+    worlds = lc.possible_worlds(universe, 3)
+    for i in range(len(f)):
+        for j in range(len(f)):
+            if sorted(worlds[i]) == sorted(worlds[j]):
+                assert f[i] == f[j]
+    # each multiset is counted: {0.1, 0.1, x} appears once, {0.1, 0.2, 0.3} twice, ...
+    sizes = {}
+    for row in worlds:
+        key = tuple(sorted(row))
+        sizes[key] = sizes.get(key, 0) + 1
+    assert lc.limit_of_tight_bound(universe, 3, "sum") <= 1 / min(sizes.values())
+
+
+integer_universes = st.lists(st.integers(-50, 50), min_size=3, max_size=7)
+
+
+@pytest.mark.parametrize("name", ["mean", "median", "percentile_25", "min", "max"])
+@given(universe=integer_universes, data=st.data(), shift=st.integers(-(2**30), 2**30))
+def test_bounds_and_epsilon_are_invariant_to_a_shift(name, universe, data, shift):
+    """Adding a constant moves every world's mean/median by it: nothing the adversary sees.
+
+    Integer universes and shifts keep the sums exact, so the ties are the same exactly; the
+    bounds and ε agree to the rounding of a mean near the shift (its ulp over Δf)."""
+    size = data.draw(st.integers(1, len(universe) - 1))
+    delta_f = unbounded_sensitivity(universe, size, name)
+    assume(delta_f > 0)
+    moved = [x + shift for x in universe]
+    assert lc.limit_of_tight_bound(moved, size, name) == lc.limit_of_tight_bound(
+        universe, size, name
+    )
+    rounding = 1e-12 + 1e4 * float(np.spacing(abs(shift) + 64.0)) / delta_f
+    eps = np.array([0.1, 1.0, 10.0])
+    np.testing.assert_allclose(
+        lc.tight_bound(moved, size, name, eps),
+        lc.tight_bound(universe, size, name, eps),
+        rtol=rounding,
+    )
+    risk = data.draw(st.floats(1 / math.comb(len(universe), size) + 1e-3, 0.99))
+    before = lc.binary_search_epsilon(universe, size, name, risk, tol=1e-12)
+    after = lc.binary_search_epsilon(moved, size, name, risk, tol=1e-12)
+    if math.isinf(before):
+        assert math.isinf(after)
+    else:
+        assert after == pytest.approx(before, rel=rounding)
+
+
+@pytest.mark.parametrize("name", QUERY_NAMES_ALL)
+@given(universe=integer_universes, data=st.data(), power=st.integers(-60, 60))
+def test_bounds_and_epsilon_are_invariant_to_a_scaling(name, universe, data, power):
+    """Scaling by 2^k scales f and its default Δf alike (variance by 4^k): ε is unchanged."""
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, name) > 0)
+    scaled = [x * 2.0**power for x in universe]
+    assert lc.limit_of_tight_bound(scaled, size, name) == lc.limit_of_tight_bound(
+        universe, size, name
+    )
+    eps = np.array([0.1, 1.0, 10.0])
+    np.testing.assert_allclose(
+        lc.tight_bound(scaled, size, name, eps),
+        lc.tight_bound(universe, size, name, eps),
+        rtol=1e-12,
+    )
+    risk = data.draw(st.floats(1 / math.comb(len(universe), size) + 1e-3, 0.99))
+    before = lc.binary_search_epsilon(universe, size, name, risk)
+    after = lc.binary_search_epsilon(scaled, size, name, risk)
+    if math.isinf(before):
+        assert math.isinf(after)
+    else:
+        assert after == pytest.approx(before, rel=1e-9)
+
+
+@given(universe=integer_universes, data=st.data())
+def test_ties_are_exactly_the_equal_query_values(universe, data):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    name = data.draw(st.sampled_from(QUERY_NAMES_ALL))
+    f = lc.world_values(universe, size, name)
+    worlds = lc.possible_worlds(universe, size)
+    # the same query on the same multiset, by exact rational arithmetic for the mean
+    if name == "mean":
+        from fractions import Fraction
+
+        exact = [sum(Fraction(int(v)) for v in row) / size for row in worlds]
+        for i in range(len(f)):
+            for j in range(len(f)):
+                assert (f[i] == f[j]) == (exact[i] == exact[j])
+    counts = {}
+    for value in f:
+        counts[value] = counts.get(value, 0) + 1
+    assert lc.limit_of_tight_bound(universe, size, name) == 1 / min(counts.values())
+
+
+# --- the fast search agrees with the bisection ----------------------------------------------
+
+
+@given(universes, st.data(), st.floats(0.05, 0.95), st.sampled_from([1e-3, 1e-6, 1e-9]))
+def test_fast_search_agrees_with_the_bisection_within_tol(universe, data, risk, tol):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    name = data.draw(st.sampled_from(["mean", "median", "variance"]))
+    assume(unbounded_sensitivity(universe, size, name) > 0)
+    assume(risk > 1 / lc.count_worlds(universe, size) + 1e-9)
+    steps = lc.binary_search_steps(universe, size, name, risk, tol=tol)
+    fast = lc.binary_search_epsilon(universe, size, name, risk, tol=tol)
+    if not steps:
+        assert math.isinf(fast)
+        return
+    low, high = steps[-1]
+    assert abs(fast - low) <= tol and fast < high
+    if fast > 0:
+        assert lc.tight_bound(universe, size, name, fast) <= risk
+
+
+# --- budgets, caches and extreme inputs --------------------------------------------------------
+
+
+def test_a_general_table_over_the_memory_budget_is_refused_with_count_and_bytes():
+    universe = list(range(200))
+    with pytest.raises(ValueError, match=r"1,313,400 worlds × 197 records .* MB, over the budget"):
+        lc.tight_bound(universe, 197, "mean", 1.0, sensitivity=1.0)
+
+
+def test_a_users_callable_keeps_the_enumeration_and_its_limits():
+    universe = np.arange(5000.0)
+    with pytest.raises(ValueError, match=r"5,000 worlds × 4,999 records .* over the budget"):
+        lc.world_values(universe, 4999, lambda xs: max(xs) - min(xs))
+    # the same query as a built-in takes the leave-one-out path
+    assert lc.world_values(universe, 4999, "max").size == 5000
+
+
+def test_count_worlds_refuses_astronomical_counts_quickly():
+    with pytest.raises(ValueError, match=r"≈ 10\^3010296 possible worlds"):
+        lc.count_worlds(np.zeros(10_000_000), 5_000_000)
+    with pytest.raises(ValueError, match="exceeds the limit MAX_WORLDS"):
+        lc.tight_bound(np.arange(10_000_000.0), 5_000_000, "mean", 1.0)
+
+
+def test_the_cache_hits_for_percentiles_and_callables_by_value():
+    from helpers.queries import percentile
+
+    lc._CACHE.clear()
+    span = lambda xs: max(xs) - min(xs)  # noqa: E731
+    for _ in range(3):
+        lc.world_values(ABSENCE, N, percentile(25))
+        lc.world_values(ABSENCE, N, "percentile_25")
+        lc.world_values(ABSENCE, N, span)
+        lc.world_values(list(ABSENCE), N, span)
+    assert len(lc._CACHE.entries) == 2
+    assert lc._CACHE.used <= lc._CACHE.budget
+
+
+def test_the_cache_is_bounded_by_bytes():
+    cache = lc._ByteBoundedCache(100)
+    for k in range(10):
+        cache.get(k, lambda: np.zeros(5), lambda a: a.nbytes)  # 40 bytes each
+    assert cache.used <= 100 and len(cache.entries) == 2
+    big = cache.get("big", lambda: np.zeros(50), lambda a: a.nbytes)  # larger than the budget
+    assert big.size == 50 and "big" not in cache.entries
+
+
+def test_posterior_of_a_huge_release_equals_the_nearest_worlds_and_is_finite():
+    far = lc.posterior(ABSENCE, N, "mean", 1e308, 2)
+    assert np.all(np.isfinite(far))
+    f = lc.world_values(ABSENCE, N, "mean")
+    np.testing.assert_array_equal(far, lc.posterior(ABSENCE, N, "mean", f.max(), 2))
+    huge_eps = lc.posterior(ABSENCE, N, "mean", 2.2, 1e300)
+    assert np.all(np.isfinite(huge_eps)) and huge_eps.sum() == pytest.approx(1.0)
+
+
+def test_posterior_broadcasts_epsilon_like_the_bounds():
+    post = lc.posterior(ABSENCE, N, "mean", 2.20131, np.array([0.5, 2.0]))
+    assert post.shape == (2, 4)
+    np.testing.assert_allclose(post[1], lc.posterior(ABSENCE, N, "mean", 2.20131, 2.0))
+
+
+def test_a_users_query_that_raises_is_a_value_error_naming_it():
+    def broken(xs):
+        raise ZeroDivisionError("boom")
+
+    with pytest.raises(ValueError, match=r"your query 'broken' raised ZeroDivisionError: boom"):
+        lc.world_values(ABSENCE, N, broken)
+
+
+def test_simulate_attack_refuses_unbounded_work_up_front():
+    with pytest.raises(ValueError, match="posteriors, more than"):
+        lc.simulate_attack(np.arange(2000.0), 1999, "mean", [1.0] * 100, trials=100_000, rng=0)

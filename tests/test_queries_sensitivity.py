@@ -117,3 +117,22 @@ def test_hamming_distance_grows_sensitivity_and_is_validated():
 def test_enumeration_limit_is_refused_with_the_count():
     with pytest.raises(ValueError, match=r"would evaluate [\d,]+ data sets, more than the limit"):
         sens.bounded_sensitivity(list(range(40)), 20, "mean")
+
+
+def test_combination_indices_refuses_a_table_over_its_budget_up_front():
+    from helpers.sensitivity import combination_indices
+
+    with pytest.raises(ValueError, match=r"137,846,528,820 subsets × 20 positions"):
+        combination_indices(40, 20)
+    with pytest.raises(ValueError, match=r"size must be an integer in 0\.\.4"):
+        combination_indices(4, 5)
+
+
+def test_queries_are_equal_by_value_so_caches_hit():
+    from helpers.queries import percentile
+
+    span = lambda xs: max(xs) - min(xs)  # noqa: E731
+    assert get_query(span) == get_query(span) and hash(get_query(span)) == hash(get_query(span))
+    assert get_query("percentile_25") == percentile(25) == get_query("percentile_25.0")
+    assert get_query("mean") != get_query("median")
+    assert get_query(span) != get_query(lambda xs: max(xs) - min(xs))  # another function

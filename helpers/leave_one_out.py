@@ -1,0 +1,329 @@
+"""Lee & Clifton's leave-one-out setting in O(N log N): the worlds U ∖ {xᵢ} of a universe U.
+
+When the release holds every record of the universe but one (``size = N − 1``), the
+possible worlds are the N data sets U ∖ {xᵢ}, the adversary's own setting in Lee & Clifton
+(2011, Sec. 3: "all but one record"). Enumerating them costs a W × n table, N² numbers; this
+module gets every world's query value and the unbounded sensitivity Δf from one sort of U and
+a few running sums instead, for the built-in queries of ``helpers.queries``: count, sum, mean,
+variance, std, median, min, max and every percentile.
+
+Conventions shared with ``helpers.lee_clifton``:
+
+* worlds come in ``itertools.combinations`` order: world w drops the record at position
+  ``N − 1 − w`` (the first combination keeps positions 0 … N − 2);
+* besides f(ωᵢ), each function returns ``d``, the same values *up to one shared constant*,
+  computed so that their differences are accurate even when the values themselves are huge
+  (a mean of values near 10⁹ with a spread of 1). The bounds only ever use differences
+  fᵢ − fⱼ, so they use ``d``;
+* ``group`` labels worlds that the query cannot tell apart: equal labels exactly when the
+  two worlds give the same query value. For the sum and the mean that is when the removed
+  records are equal (f is then an injective function of the removed value, so comparing the
+  records is exact where comparing rounded means would not be); for the others it is exact
+  equality of ``d``, which is the same double for worlds holding the same multiset of
+  records (and, for variance and std, finer than f: adding the shared constant back can
+  round two different worlds to one value of f).
+
+Variance and standard deviation never use Σx² − (Σx)²/n on the raw values: they work with
+deviations y from an accurate mean and remove a record with M₂' = (Σy² − y²) − (Σy − y)²/(N − 1),
+which loses nothing except when the record removed held nearly all of M₂ (the point farthest
+from the mean); those few data sets are recomputed directly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .queries import Query
+
+__all__ = ["BYTES_PER_RECORD", "supports", "unbounded_sensitivity", "world_table"]
+
+#: Memory the leave-one-out path needs per record of the universe, at most (a dozen float64
+#: and index arrays of length N); ``helpers.lee_clifton`` checks it against its budget.
+BYTES_PER_RECORD = 160
+
+
+def supports(query: Query) -> bool:
+    """True when ``query`` is a built-in with a leave-one-out fast path."""
+    return not query.user and _kind(query) is not None
+
+
+def _kind(query: Query) -> tuple | None:
+    key = query.key
+    if key in {("count",), ("sum",), ("mean",), ("variance",), ("std",)}:
+        return key
+    if key == ("median",):
+        return ("median",)
+    if key == ("min",):
+        return ("percentile", 0.0)
+    if key == ("max",):
+        return ("percentile", 100.0)
+    if len(key) == 2 and key[0] == "percentile":
+        return ("percentile", float(key[1]))
+    return None
+
+
+# --- the sorted universe and its moments -----------------------------------------------
+
+
+class _Sorted:
+    """One sort of U and what every query needs from it."""
+
+    def __init__(self, values: np.ndarray):
+        self.x = values
+        self.n = values.size
+        self.order = np.argsort(values, kind="stable")
+        self.u = values[self.order]
+        # rank of the record each world drops, in world order (world w drops N − 1 − w)
+        rank_of = np.empty(self.n, dtype=np.intp)
+        rank_of[self.order] = np.arange(self.n)
+        self.removed_rank = rank_of[::-1]
+        self.removed = values[::-1]
+        # an accurate mean: numpy's pairwise sum, then one correction pass
+        mean = float(np.mean(values))
+        y = values - mean
+        mean += float(np.mean(y))
+        self.mean = mean
+        self.y = values - mean  # deviations, Σy ≈ 0 to rounding
+        # Σy and Σy²: every variance below is (Σ over the records kept of y², minus (their
+        # Σy)² over their count), exact for any centre, so the small error of the mean
+        # cannot leak into the updates
+        self.sum_y = float(np.sum(self.y))
+        self.sum_y2 = float(np.sum(self.y * self.y))
+        self.m2 = self.sum_y2 - self.sum_y**2 / self.n
+
+
+def _directly(values: np.ndarray, drop_rank: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Population variance of U without the records of each row of ranks (two-pass).
+
+    ``drop_rank`` holds one rank per row (shape (M,)) or several (shape (M, r)). Used only
+    for the few data sets where the O(1) updates would cancel: O(N) each.
+    """
+    rows = np.asarray(drop_rank).reshape(len(drop_rank), -1)
+    out = np.empty(rows.shape[0])
+    for k, ranks in enumerate(rows):  # a handful of rows: the ends of the sorted universe
+        rest = np.delete(u, ranks)
+        dev = rest - rest.mean()
+        out[k] = (np.sum(dev * dev) - np.sum(dev) ** 2 / rest.size) / rest.size
+    return out
+
+
+# --- world values ------------------------------------------------------------------------
+
+
+def world_table(values: np.ndarray, query: Query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(f, d, group) for the N leave-one-out worlds, in combinations order (see the module)."""
+    kind = _kind(query)
+    if kind is None or query.user:
+        raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
+    s = _Sorted(np.asarray(values, dtype=float))
+    n = s.n
+    if kind == ("count",):
+        f = np.full(n, float(n - 1))
+        return f, np.zeros(n), np.zeros(n, dtype=np.intp)
+    if kind in {("sum",), ("mean",)}:
+        # group by the removed record itself: exact, whatever the rounding of f
+        group = np.unique(s.removed, return_inverse=True)[1].reshape(-1)
+        centre = s.u[n // 2]
+        if kind == ("sum",):
+            total = math.fsum(values.tolist())
+            return total - s.removed, centre - s.removed, group
+        # (S − xᵢ)/(N − 1) = x̄ + (x̄ − xᵢ)/(N − 1); differences come from (c − xᵢ), exact
+        # by Sterbenz's lemma for records near the centre c
+        f = s.mean + (s.mean - s.removed) / max(n - 1, 1)
+        d = (centre - s.removed) / max(n - 1, 1)
+        return f, d, group
+    if kind in {("variance",), ("std",)}:
+        f, d = _variance_worlds(s)
+        group = _groups(d)  # std is a monotone function of the variance: the same ties
+        if kind == ("std",):
+            base = s.sum_y2 / (n - 1)
+            std = np.sqrt(f)
+            # √vᵢ − √v₀ = (vᵢ − v₀)/(√vᵢ + √v₀): accurate differences without cancellation
+            denominator = std + math.sqrt(base)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                d = np.where(denominator > 0, d / denominator, 0.0)
+            f = std
+        return f, d, group
+    f = _percentile_after(s.u, s.removed_rank[:, None], kind)
+    return f, f, _groups(f)
+
+
+def _groups(f: np.ndarray) -> np.ndarray:
+    return np.unique(f, return_inverse=True)[1].reshape(-1)
+
+
+def _variance_worlds(s: _Sorted) -> tuple[np.ndarray, np.ndarray]:
+    """Population variance of U ∖ {xᵢ} per world, and the same minus a shared constant."""
+    n = s.n
+    if n == 1:
+        raise ValueError("a leave-one-out world of a one-record universe is empty")
+    a = s.y[::-1]  # the removed record's deviation, per world
+    # M₂' = (Σy² − a²) − (Σy − a)²/(N − 1); divided by the N − 1 records left. The part that
+    # depends on the world, d, has no cancellation; adding Σy²/(N − 1) back can cancel.
+    d = -(a * a + (s.sum_y - a) ** 2 / (n - 1)) / (n - 1)
+    f = s.sum_y2 / (n - 1) + d
+    # Adding M₂/(N − 1) back cancels only for the record farthest from the mean (its yᵢ² can
+    # be nearly all of M₂): recompute f for the two ends of the sorted universe directly.
+    # d needs no repair (it has no cancellation) and stays the exact-tie key.
+    ends = np.array([0, n - 1])
+    exact = _directly(s.x, ends, s.u)
+    for rank, value in zip(ends, exact, strict=True):
+        f[s.u[s.removed_rank] == s.u[rank]] = value
+    return np.maximum(f, 0.0), d
+
+
+# --- order statistics after removing records ---------------------------------------------
+
+
+def _positions(length: int, kind: tuple) -> tuple[int, int, float, bool]:
+    """Sorted indices (k0, k1), weight γ and median flag of the query on ``length`` values."""
+    if kind == ("median",):
+        half = length // 2
+        if length % 2:
+            return half, half, 0.0, True
+        return half - 1, half, 0.5, True
+    level = kind[1]
+    # numpy's "linear" method: virtual index (L − 1)·q, q = level/100
+    virtual = (length - 1) * (level / 100.0)
+    k0 = math.floor(virtual)
+    k1 = min(k0 + 1, length - 1)
+    return k0, k1, virtual - k0, False
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, t: float) -> np.ndarray:
+    """numpy's own interpolation (``numpy.lib._function_base_impl._lerp``), bit for bit."""
+    diff = b - a
+    out = a + diff * t
+    if t >= 0.5:
+        out = b - diff * (1 - t)
+    return out
+
+
+def _percentile_after(u: np.ndarray, removed: np.ndarray, kind: tuple) -> np.ndarray:
+    """The query on the sorted universe ``u`` without the ranks in each row of ``removed``.
+
+    ``removed`` has shape (M, r), r = 0, 1 or 2, ranks distinct; row by row it gives the
+    query on the remaining N − r values, vectorised: the k-th remaining value is u[k]
+    shifted past each removed rank at or below it.
+    """
+    removed = np.sort(removed, axis=1)
+    k0, k1, gamma, is_median = _positions(u.size - removed.shape[1], kind)
+
+    def remaining(k: int) -> np.ndarray:
+        index = np.full(removed.shape[0], k, dtype=np.intp)
+        for column in range(removed.shape[1]):
+            index += index >= removed[:, column]
+        return u[index]
+
+    a, b = remaining(k0), remaining(k1)
+    if is_median:
+        return a if k0 == k1 else (a + b) / 2  # np.median: the mean of the middle two
+    return a if k0 == k1 else _lerp(a, b, gamma)
+
+
+# --- unbounded sensitivity ----------------------------------------------------------------
+
+
+def unbounded_sensitivity(values: np.ndarray, query: Query) -> float:
+    """Δf over the leave-one-out worlds: max |f(A) − f(B)|, A = U ∖ {xᵢ}, B = A ∖ {xⱼ} or U.
+
+    Equals ``helpers.sensitivity.unbounded_sensitivity(values, N − 1, query)`` (the
+    brute-force definition, k = 1), in O(N log N): closed forms for count, sum and mean; for
+    variance and std the change from removing a second record is a concave quadratic in
+    that record, so its extremes sit at the record nearest the vertex and at the ends; an
+    order statistic depends on the removed ranks only through where they fall around the
+    interpolation indices, so a window of ranks there plus the ends covers every case.
+    """
+    kind = _kind(query)
+    if kind is None or query.user:
+        raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
+    s = _Sorted(np.asarray(values, dtype=float))
+    n = s.n
+    if n < 2:
+        raise ValueError("a one-record universe has no leave-one-out neighbours")
+    can_remove = n - 1 >= 2  # removing from a one-record world would leave it empty
+    if kind == ("count",):
+        return 1.0
+    if kind == ("sum",):
+        return float(np.max(np.abs(s.u[[0, -1]])))
+    if kind == ("mean",):
+        return _mean_sensitivity(s, can_remove)
+    if kind in {("variance",), ("std",)}:
+        return _spread_sensitivity(s, can_remove, std=kind == ("std",))
+    return _order_statistic_sensitivity(s, kind, can_remove)
+
+
+def _mean_sensitivity(s: _Sorted, can_remove: bool) -> float:
+    n, y = s.n, np.sort(s.y)
+    # adding the missing record back: x̄(U) − x̄(U ∖ {xᵢ}) = (xᵢ − x̄)/(N − 1)
+    best = float(np.max(np.abs(y[[0, -1]] - s.sum_y / n))) / (n - 1)
+    if can_remove:
+        # world i's mean (deviations), then |mᵢ − yⱼ|/(N − 2) at the farthest other record
+        m_i = (s.sum_y - y) / (n - 1)
+        lowest = np.where(np.arange(n) == 0, y[1], y[0])
+        highest = np.where(np.arange(n) == n - 1, y[n - 2], y[n - 1])
+        gap = np.maximum(np.abs(m_i - lowest), np.abs(highest - m_i))
+        best = max(best, float(np.max(gap)) / (n - 2))
+    return best
+
+
+def _spread_sensitivity(s: _Sorted, can_remove: bool, *, std: bool) -> float:
+    n = s.n
+    y = np.sort(s.y)
+    var_all = s.m2 / n
+    var_i = np.maximum((s.sum_y2 - y * y - (s.sum_y - y) ** 2 / (n - 1)) / (n - 1), 0.0)
+    ends = np.array([0, n - 1])
+    var_i[ends] = _directly(s.x, ends, s.u)
+    transform = np.sqrt if std else (lambda v: v)
+    best = float(np.max(np.abs(transform(var_all) - transform(var_i))))
+    if not can_remove:
+        return best
+    ranks = np.arange(n)
+    # var(U ∖ {i, j}) in deviations a = yᵢ, b = yⱼ: (Σy² − a² − b² − (Σy − a − b)²/(N − 2))
+    # over N − 2, concave in b with its vertex at world i's mean (Σy − a)/(N − 1)
+    vertex = np.searchsorted(y, (s.sum_y - y) / (n - 1))
+    near = np.clip(vertex[:, None] + np.array([-2, -1, 0, 1]), 0, n - 1)
+    far = np.broadcast_to(np.array([0, 1, n - 2, n - 1]), (n, 4))
+    for candidates in (near, far):
+        b = y[candidates]
+        a = y[:, None]
+        m2 = s.sum_y2 - a * a - b * b - (s.sum_y - a - b) ** 2 / (n - 2)
+        var_ij = np.maximum(m2 / (n - 2), 0.0)
+        valid = candidates != ranks[:, None]
+        # The update cancels when the two removed records held nearly all of M₂ (what is left
+        # is nearly constant; √ would magnify the rounding): recompute those directly, once
+        # per distinct pair of removed values (few: the rest must be almost constant).
+        suspect = valid & (var_ij <= 1e-6 * s.m2 / (n - 2))
+        if np.any(suspect):
+            rows, cols = np.nonzero(suspect)
+            pairs = np.stack([ranks[rows], candidates[rows, cols]], axis=1)
+            value_pairs = np.sort(u_pairs := s.u[pairs], axis=1)
+            unique, first, inverse = np.unique(
+                value_pairs, axis=0, return_index=True, return_inverse=True
+            )
+            del u_pairs, unique
+            exact = _directly(s.x, pairs[first], s.u)
+            var_ij[rows, cols] = exact[inverse.reshape(-1)]
+        change = np.abs(transform(var_ij) - transform(var_i)[:, None])
+        best = max(best, float(np.max(np.where(valid, change, 0.0))))
+    return best
+
+
+def _order_statistic_sensitivity(s: _Sorted, kind: tuple, can_remove: bool) -> float:
+    n, u = s.n, s.u
+    # every index the query reads on N, N − 1 or N − 2 values, then a margin of two ranks
+    reads = [k for length in (n, n - 1, n - 2) if length >= 1 for k in _positions(length, kind)[:2]]
+    window = range(max(0, min(reads) - 3), min(n, max(reads) + 5))
+    ranks = np.array(sorted({0, 1, n - 2, n - 1, *window} & set(range(n))))
+    f_all = _percentile_after(u, np.empty((1, 0), dtype=np.intp), kind)[0]
+    f_i = _percentile_after(u, ranks[:, None], kind)
+    best = float(np.max(np.abs(f_all - f_i)))
+    if can_remove:
+        i, j = np.meshgrid(np.arange(ranks.size), np.arange(ranks.size), indexing="ij")
+        pairs = i != j
+        both = np.stack([ranks[i[pairs]], ranks[j[pairs]]], axis=1)
+        f_ij = _percentile_after(u, both, kind)
+        best = max(best, float(np.max(np.abs(f_ij - f_i[i[pairs]]))))
+    return best

@@ -1,0 +1,201 @@
+"""The leave-one-out fast path (size = N − 1) against the brute-force enumeration.
+
+Every built-in query's world values, Δf, tight bound and ε are compared with the general
+path, which enumerates the N worlds of N − 1 records. The brute force is reached by wrapping
+the same numpy function in a ``Query`` whose key the fast path does not know.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from helpers import leave_one_out as loo
+from helpers import lee_clifton as lc
+from helpers.queries import Query, get_query
+from helpers.sensitivity import unbounded_sensitivity
+
+QUERIES = [
+    "count",
+    "sum",
+    "mean",
+    "variance",
+    "std",
+    "median",
+    "min",
+    "max",
+    "percentile_25",
+    "percentile_90",
+    "percentile_2.5",
+]
+
+
+def brute(name: str) -> Query:
+    """The same query, under a key no fast path knows: the enumeration runs."""
+    q = get_query(name)
+    return Query(q.name, q.func, key=("brute force", name))
+
+
+# small universes: ties and duplicates, and values of very different magnitudes
+small_ints = st.lists(st.integers(-5, 5), min_size=3, max_size=9)
+mixed = st.lists(
+    st.one_of(
+        st.integers(-3, 3).map(float),
+        st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False),
+        st.floats(-1e-6, 1e-6, allow_nan=False, allow_infinity=False),
+        st.sampled_from([1e9, 1e9 + 1, -2.5e8, 0.1, 0.2, 0.3]),
+    ),
+    min_size=3,
+    max_size=8,
+)
+universes = st.one_of(small_ints.map(lambda xs: [float(x) for x in xs]), mixed)
+
+
+def _scale(universe) -> float:
+    return max(1.0, max(abs(x) for x in universe))
+
+
+@pytest.mark.parametrize("name", QUERIES)
+@given(universe=universes)
+def test_world_values_match_the_enumeration(name, universe):
+    size = len(universe) - 1
+    fast = lc.world_values(universe, size, name)
+    slow = lc.world_values(universe, size, brute(name))
+    scale = _scale(universe) ** (2 if name == "variance" else 1)
+    np.testing.assert_allclose(fast, slow, rtol=1e-12, atol=1e-12 * scale)
+
+
+@pytest.mark.parametrize("name", QUERIES)
+@given(universe=universes)
+def test_sensitivity_matches_the_brute_force_definition(name, universe):
+    size = len(universe) - 1
+    fast = unbounded_sensitivity(universe, size, name)
+    slow = unbounded_sensitivity(universe, size, brute(name))
+    scale = _scale(universe) ** (2 if name == "variance" else 1)
+    assert fast == pytest.approx(slow, rel=1e-9, abs=1e-12 * scale)
+
+
+@pytest.mark.parametrize("name", QUERIES)
+@given(universe=small_ints.map(lambda xs: [float(x) for x in xs]))
+def test_ties_and_bounds_match_the_enumeration_exactly_on_integers(name, universe):
+    """Integer universes: both paths see the same ties, so the limits agree exactly."""
+    size = len(universe) - 1
+    assert lc.limit_of_tight_bound(universe, size, name) == lc.limit_of_tight_bound(
+        universe, size, brute(name)
+    )
+    delta_f = unbounded_sensitivity(universe, size, brute(name))
+    assume(delta_f > 0)
+    eps = np.array([0.05, 0.5, 2.0, 20.0])
+    fast = lc.tight_bound(universe, size, name, eps, sensitivity=delta_f)
+    slow = lc.tight_bound(universe, size, brute(name), eps, sensitivity=delta_f)
+    np.testing.assert_allclose(fast, slow, rtol=1e-9)
+
+
+@given(
+    universe=st.one_of(
+        small_ints.map(lambda xs: [float(x) for x in xs]),
+        st.lists(st.floats(-100, 100), min_size=3, max_size=8),
+    ),
+    risk=st.floats(0.05, 0.95),
+)
+def test_mean_epsilon_matches_the_enumeration(universe, risk):
+    size = len(universe) - 1
+    delta_f = unbounded_sensitivity(universe, size, brute("mean"))
+    assume(delta_f > 0 and risk > 1 / len(universe) + 1e-6)
+    kwargs = dict(sensitivity=delta_f, tol=1e-10)
+    fast = lc.binary_search_epsilon(universe, size, "mean", risk, **kwargs)
+    slow = lc.binary_search_epsilon(universe, size, brute("mean"), risk, **kwargs)
+    if math.isinf(slow):
+        assert math.isinf(fast)
+    else:
+        assert fast == pytest.approx(slow, rel=1e-6, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", ["mean", "sum"])
+@given(universe=universes, eps=st.floats(0.01, 50))
+def test_bounds_match_exact_arithmetic_at_any_magnitude(name, universe, eps):
+    """Against world differences computed in exact rational arithmetic.
+
+    Here the enumeration itself is the less accurate side: a mean near 10⁹ rounds to
+    ~10⁻⁷, which blurs worlds 0.006 apart. The fast path works with (c − xᵢ)/(N − 1).
+    """
+    size = len(universe) - 1
+    n = len(universe)
+    scale = Fraction(1, n - 1) if name == "mean" else Fraction(1)
+    exact = [-Fraction(x) * scale for x in universe[::-1]]  # f up to a shared constant
+    delta_f = unbounded_sensitivity(universe, size, name)
+    assume(delta_f > 0)
+    c = Fraction(eps) / Fraction(delta_f)
+    totals = [math.fsum(math.exp(-float(c * abs(fi - fj))) for fj in exact) for fi in exact]
+    reference = 1 / min(totals)
+    assert lc.tight_bound(universe, size, name, eps) == pytest.approx(reference, rel=1e-9)
+    same = [sum(fi == fj for fj in exact) for fi in exact]
+    assert lc.limit_of_tight_bound(universe, size, name) == 1 / min(same)
+
+
+def _exact_variance(values) -> Fraction:
+    xs = [Fraction(x) for x in values]
+    m = sum(xs) / len(xs)
+    return sum((x - m) ** 2 for x in xs) / len(xs)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e9, -3e12])
+def test_variance_stays_accurate_at_large_offsets(offset):
+    """Values near 10⁹ with a spread of 1: no Σx² − (Σx)²/n cancellation."""
+    rng = np.random.default_rng(7)
+    universe = offset + np.round(rng.normal(size=40), 3)
+    f = lc.world_values(universe, 39, "variance")
+    for w in (0, 7, 39):  # world w drops record N − 1 − w
+        rest = np.delete(universe, 39 - w)
+        exact = _exact_variance(rest.tolist())
+        assert abs(Fraction(float(f[w])) - exact) <= exact * Fraction(1, 10**11)
+
+
+def test_variance_recomputes_the_farthest_record_directly():
+    """Dropping the one outlier leaves a variance of exactly 0, not rounding noise."""
+    universe = [5.0] * 20 + [1e8]
+    f = lc.world_values(universe, 20, "variance")
+    assert f[0] == 0.0  # world 0 drops the last record, the outlier
+    g = lc.world_values(universe, 20, "std")
+    assert g[0] == 0.0
+
+
+def test_supports_only_built_in_queries():
+    assert loo.supports(get_query("percentile_10")) and loo.supports(get_query("min"))
+    assert not loo.supports(get_query(lambda xs: max(xs) - min(xs)))
+    assert not loo.supports(brute("mean"))
+    with pytest.raises(ValueError, match="no leave-one-out fast path"):
+        loo.world_table(np.arange(4.0), brute("mean"))
+
+
+def test_a_million_records_need_no_enumeration():
+    """N = 10⁶, size N − 1: answered from sorted sums (the enumeration would be 10¹² values)."""
+    rng = np.random.default_rng(3)
+    universe = rng.normal(50, 10, 1_000_000)
+    size = universe.size - 1
+    eps = lc.binary_search_epsilon(universe, size, "mean", 1 / 3, tol=1e-6)
+    assert 0 < eps < math.inf
+    assert lc.tight_bound(universe, size, "mean", eps) <= 1 / 3
+    assert lc.tight_bound(universe, size, "mean", eps + 1e-6) > 1 / 3
+    # Δf: |f(U ∖ {i, j}) − f(U ∖ {i})| = |mean(U ∖ {i}) − xⱼ|/(N − 2) is largest with i and j
+    # among the two smallest and two largest records; computed here with exact sums
+    x = np.sort(universe)
+    total = Fraction(math.fsum(x.tolist()))
+    ends = [0, 1, x.size - 2, x.size - 1]
+    n = x.size
+    removal = max(
+        abs((total - Fraction(x[i])) / (n - 1) - Fraction(x[j])) / (n - 2)
+        for i in ends
+        for j in ends
+        if i != j
+    )
+    addition = max(abs(Fraction(x[i]) - total / n) / (n - 1) for i in ends)
+    expected = float(max(removal, addition))
+    assert unbounded_sensitivity(universe, size, "mean") == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match=r"1,000,000 worlds × 999,999 records"):
+        lc.possible_worlds(universe, size)
