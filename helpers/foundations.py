@@ -193,7 +193,7 @@ def laplace_log_ratio(z, y1, y2, epsilon, sensitivity=1.0):
     z = check_real("z", z)
     y1 = check_real("y1", y1)
     y2 = check_real("y2", y2)
-    b = laplace_scale(epsilon, sensitivity)
+    b = laplace_scale(epsilon, sensitivity=sensitivity)
     return (np.abs(z - y2) - np.abs(z - y1)) / b
 
 
@@ -208,7 +208,7 @@ def laplace_ratio(z, y1, y2, epsilon, sensitivity=1.0):
 def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
     """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n)."""
     n = _check_n(n)
-    return laplace_scale(epsilon, 1.0 / n)
+    return laplace_scale(epsilon, sensitivity=1.0 / n)
 
 
 def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
@@ -474,7 +474,7 @@ def laplace_threshold_test(t, epsilon, sensitivity=1.0, y0=0.0):
     centres p·q = e^{−ε}/4; at t = y₀ (or y₀ + Δ) the pair lies on the region's boundary.
     """
     t = check_real("t", t)
-    b = laplace_scale(epsilon, sensitivity)
+    b = laplace_scale(epsilon, sensitivity=sensitivity)
     delta = check_positive("sensitivity", sensitivity)
     y0 = check_finite_scalar("y0", y0)
     p = 1 - laplace_cdf(t, y0, b)

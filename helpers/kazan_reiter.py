@@ -315,6 +315,23 @@ def _slice_minimum(profile: Profile, *, p=None, q=None) -> Recommendation:
         res = minimize_scalar(f, bounds=(lo, hi), method="bounded", options={"xatol": 1e-13})
         if res.fun < best_eps:
             best_x, best_eps = float(res.x), float(res.fun)
+        # a minimum at a jump from inf (the edge of a box (25)): Brent stops ~1e-8 short of
+        # the edge; bisect for the edge itself
+        for side in (-1, 1):
+            j = best_i + side
+            if 0 <= j < x.size and not np.isfinite(eps[j]):
+                bad, good = float(x[j]), best_x
+                for _ in range(80):
+                    mid = 0.5 * (bad + good)
+                    if mid in (bad, good):
+                        break
+                    if f(mid) < _PENALTY:
+                        good = mid
+                    else:
+                        bad = mid
+                value = f(good)
+                if value < best_eps:
+                    best_x, best_eps = good, value
     return Recommendation(
         best_eps, best_x if p is None else float(p), best_x if q is None else float(q)
     )

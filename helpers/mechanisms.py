@@ -6,38 +6,56 @@
   on the integers. Kazan & Reiter release counts with it; its SD and its mass at zero
   (the chance the release is exact) are the utility numbers of their Tables 1 and 5.
 
-Sampling functions take ``rng``: an int seed or a ``numpy.random.Generator``, so every
-simulation in the notebooks is reproducible.
+Conventions: the geometric mechanism is parameterised here, as in Kazan & Reiter, by the
+ε it guarantees and the sensitivity Δ (α = e^{-ε/Δ}; scipy's ``dlaplace`` shape a = ε/Δ).
+:mod:`helpers.plrv` compares mechanisms at a noise level and takes the scale b = Δ/ε for
+the Laplace and the geometric mechanism alike (a = 1/b). Densities, CDFs and survival
+functions delegate to ``scipy.stats`` (``laplace``, ``norm``, ``dlaplace``) where scipy is
+exact; the geometric tails are computed in closed form because ``dlaplace.sf`` is 1 − cdf.
+
+Every function returns a Python ``float`` for scalar input and an ndarray of the broadcast
+shape otherwise. Sampling functions take ``rng``: an int seed or a
+``numpy.random.Generator``, so every simulation in the notebooks is reproducible.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import ndtr
+from scipy import stats
+from scipy.special import expit
 
-from ._validation import check_positive, check_real
+from ._validation import as_output, check_positive, check_real
 
 __all__ = [
     "gaussian_cdf",
     "gaussian_pdf",
     "gaussian_sample",
+    "gaussian_sf",
     "geometric_alpha",
     "geometric_cdf",
     "geometric_noise_sd",
     "geometric_pmf",
     "geometric_prob_exact",
     "geometric_sample",
+    "geometric_sf",
     "laplace_cdf",
     "laplace_noise_sd",
     "laplace_pdf",
     "laplace_sample",
     "laplace_scale",
+    "laplace_sf",
     "make_rng",
 ]
 
 
 def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
-    """A Generator from a seed (or the Generator itself). ``None`` is refused: be seeded."""
+    """A Generator from a seed (or the Generator itself). ``None`` is refused: be seeded.
+
+    Examples
+    --------
+    >>> make_rng(0).integers(10) == make_rng(0).integers(10)
+    True
+    """
     if isinstance(rng, np.random.Generator):
         return rng
     if rng is None or isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
@@ -45,69 +63,186 @@ def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     return np.random.default_rng(int(rng))
 
 
+def _size(size) -> int | tuple[int, ...] | None:
+    """A sample size: None, a non-negative int or a tuple of them, at most 10**8 draws."""
+    if size is None:
+        return None
+    shape = (size,) if isinstance(size, (int, np.integer)) and not isinstance(size, bool) else size
+    if not isinstance(shape, tuple) or not all(
+        isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0 for n in shape
+    ):
+        raise ValueError(
+            f"size must be None, a non-negative integer or a tuple of them; got {size!r}"
+        )
+    if int(np.prod(shape, dtype=float)) > 10**8:
+        raise ValueError(f"size must ask for at most 10**8 draws; got {size!r}")
+    return shape if not isinstance(size, (int, np.integer)) else int(size)
+
+
 # --- Laplace -----------------------------------------------------------------------------
 
 
-def laplace_scale(epsilon: float, sensitivity: float = 1.0) -> np.ndarray | float:
-    """b = Δf / ε, the scale that makes the Laplace mechanism ε-DP."""
+def laplace_scale(epsilon, *, sensitivity=1.0):
+    """b = Δf / ε, the scale that makes the Laplace mechanism ε-DP.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        The privacy parameter, > 0.
+    sensitivity : float or array_like, keyword-only
+        The L1 sensitivity Δf, > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If epsilon or sensitivity is not finite and > 0.
+
+    Examples
+    --------
+    >>> laplace_scale(0.5, sensitivity=2.0)
+    4.0
+    """
     eps = check_positive("epsilon", epsilon)
     delta_f = check_positive("sensitivity", sensitivity)
-    return delta_f / eps
+    return as_output(delta_f / eps)
 
 
-def laplace_noise_sd(scale: float) -> np.ndarray | float:
-    """Standard deviation √2·b of Laplace noise of scale b."""
-    return np.sqrt(2.0) * check_positive("scale", scale)
+def laplace_noise_sd(scale):
+    """Standard deviation √2·b of Laplace noise of scale b.
+
+    Examples
+    --------
+    >>> round(laplace_noise_sd(1.0), 6)
+    1.414214
+    """
+    return as_output(np.sqrt(2.0) * check_positive("scale", scale))
 
 
 def laplace_pdf(x, loc=0.0, scale=1.0):
+    """Density e^{−|x − loc|/b}/(2b) of Laplace(loc, b) (``scipy.stats.laplace``).
+
+    Examples
+    --------
+    >>> laplace_pdf(0.0, scale=0.5)
+    1.0
+    """
     x = check_real("x", x)
+    loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    return np.exp(-np.abs(x - loc) / b) / (2 * b)
+    return as_output(stats.laplace.pdf(x, loc, b))
 
 
 def laplace_cdf(x, loc=0.0, scale=1.0):
+    """P[X ≤ x] for X ~ Laplace(loc, b); exact in the lower tail (``scipy.stats.laplace``).
+
+    Examples
+    --------
+    >>> laplace_cdf(0.0)
+    0.5
+    """
     x = check_real("x", x)
+    loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    z = (x - loc) / b
-    # two branches evaluated without overflow: exp of a non-positive number only
-    return np.where(z < 0, 0.5 * np.exp(np.minimum(z, 0)), 1 - 0.5 * np.exp(-np.maximum(z, 0)))
+    return as_output(stats.laplace.cdf(x, loc, b))
+
+
+def laplace_sf(x, loc=0.0, scale=1.0):
+    """P[X > x] for X ~ Laplace(loc, b): the upper tail without 1 − cdf's cancellation.
+
+    Examples
+    --------
+    >>> laplace_sf(40.0) > 0  # 1 - laplace_cdf(40.0) is 0.0
+    True
+    """
+    x = check_real("x", x)
+    loc = check_real("loc", loc)
+    b = check_positive("scale", scale)
+    return as_output(stats.laplace.sf(x, loc, b))
 
 
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
+    """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``."""
+    loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    return make_rng(rng).laplace(loc, b, size)
+    out = make_rng(rng).laplace(loc, b, _size(size))
+    return as_output(out)
 
 
 # --- Gaussian ----------------------------------------------------------------------------
 
 
 def gaussian_pdf(x, loc=0.0, sigma=1.0):
+    """Density of N(loc, σ²) (``scipy.stats.norm``).
+
+    Examples
+    --------
+    >>> round(gaussian_pdf(0.0), 6)
+    0.398942
+    """
     x = check_real("x", x)
+    loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    z = (x - loc) / s
-    return np.exp(-0.5 * z * z) / (s * np.sqrt(2 * np.pi))
+    return as_output(stats.norm.pdf(x, loc, s))
 
 
 def gaussian_cdf(x, loc=0.0, sigma=1.0):
+    """P[X ≤ x] for X ~ N(loc, σ²) (``scipy.stats.norm``).
+
+    Examples
+    --------
+    >>> gaussian_cdf(1.0, loc=1.0)
+    0.5
+    """
     x = check_real("x", x)
+    loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return ndtr((x - loc) / s)
+    return as_output(stats.norm.cdf(x, loc, s))
+
+
+def gaussian_sf(x, loc=0.0, sigma=1.0):
+    """P[X > x] for X ~ N(loc, σ²), accurate far in the upper tail (``scipy.stats.norm``).
+
+    Examples
+    --------
+    >>> gaussian_sf(10.0) > 0  # 1 - gaussian_cdf(10.0) is 0.0
+    True
+    """
+    x = check_real("x", x)
+    loc = check_real("loc", loc)
+    s = check_positive("sigma", sigma)
+    return as_output(stats.norm.sf(x, loc, s))
 
 
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
+    """Draws of N(loc, σ²) noise, seeded by ``rng``."""
+    loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return make_rng(rng).normal(loc, s, size)
+    return as_output(make_rng(rng).normal(loc, s, _size(size)))
 
 
 # --- two-sided geometric (discrete Laplace) ----------------------------------------------
 
 
-def geometric_alpha(epsilon, sensitivity=1.0):
-    """α = e^{-ε/Δ}, the ratio of successive probabilities of the two-sided geometric."""
+def _shape(epsilon, sensitivity) -> np.ndarray:
+    """scipy's dlaplace shape a = ε/Δ (α = e^{−a})."""
     eps = check_positive("epsilon", epsilon)
     delta = check_positive("sensitivity", sensitivity)
-    return np.exp(-eps / delta)
+    return eps / delta
+
+
+def geometric_alpha(epsilon, *, sensitivity=1.0):
+    """α = e^{-ε/Δ}, the ratio of successive probabilities of the two-sided geometric.
+
+    Examples
+    --------
+    >>> round(geometric_alpha(1.0), 6)
+    0.367879
+    """
+    return as_output(np.exp(-_shape(epsilon, sensitivity)))
 
 
 def _require_integers(name: str, k) -> np.ndarray:
@@ -119,42 +254,81 @@ def _require_integers(name: str, k) -> np.ndarray:
     return k
 
 
-def geometric_pmf(k, epsilon, sensitivity=1.0):
-    """P[Z = k] = (1-α)/(1+α) · α^{|k|}, integer k."""
+def geometric_pmf(k, epsilon, *, sensitivity=1.0):
+    """P[Z = k] = tanh(a/2)·e^{−a|k|}, a = ε/Δ: (1−α)/(1+α)·α^{|k|} without cancellation.
+
+    Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps tiny
+    ε exact (it used to give 0 at ε = 1e-17 where the mass at 0 is 5e-18).
+
+    Examples
+    --------
+    >>> geometric_pmf(0, 1e-17)
+    5e-18
+    """
     k = _require_integers("k", k)
-    alpha = geometric_alpha(epsilon, sensitivity)
-    return (1 - alpha) / (1 + alpha) * alpha ** np.abs(k)
+    return as_output(stats.dlaplace.pmf(k, _shape(epsilon, sensitivity)))
 
 
-def geometric_cdf(k, epsilon, sensitivity=1.0):
-    """P[Z ≤ k] for real k (a step function)."""
+def geometric_cdf(k, epsilon, *, sensitivity=1.0):
+    """P[Z ≤ k] for real k (a step function): e^{a⌊k⌋}·expit(a) below 0, else 1 − sf.
+
+    Examples
+    --------
+    >>> round(geometric_cdf(-1, 1.0), 6)  # α/(1+α) with α = e^{-1}
+    0.268941
+    """
     k = np.floor(check_real("k", k))
-    alpha = geometric_alpha(epsilon, sensitivity)
-    # P[Z ≤ k] = α^{-k}/(1+α) for k < 0 and 1 - α^{k+1}/(1+α) for k ≥ 0
-    return np.where(
-        k < 0, alpha ** np.abs(k) / (1 + alpha), 1 - alpha ** (np.maximum(k, 0) + 1) / (1 + alpha)
-    )
+    a = _shape(epsilon, sensitivity)
+    k, a = np.broadcast_arrays(k, a)
+    # P[Z ≤ k] = α^{−k}/(1+α) = e^{a k}·expit(a) for k < 0; its mirror image for k ≥ 0
+    low = np.exp(np.minimum(k, 0) * a) * expit(a)
+    high = -np.expm1(-(np.maximum(k, 0) + 1) * a - np.log1p(np.exp(-a)))
+    return as_output(np.where(k < 0, low, high))
+
+
+def geometric_sf(k, epsilon, *, sensitivity=1.0):
+    """P[Z > k] = P[Z ≤ −k − 1] (symmetry), exact in the upper tail (not 1 − cdf).
+
+    Examples
+    --------
+    >>> geometric_sf(100, 1.0) > 0
+    True
+    """
+    k = np.floor(check_real("k", k))
+    return geometric_cdf(-k - 1, epsilon, sensitivity=sensitivity)
 
 
 def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
-    """Two-sided geometric noise as the difference of two i.i.d. geometric counts."""
-    alpha = geometric_alpha(epsilon, sensitivity)
-    gen = make_rng(rng)
-    # numpy's geometric counts trials (support 1, 2, ...); the difference cancels the shift
-    return gen.geometric(1 - alpha, size) - gen.geometric(1 - alpha, size)
+    """Two-sided geometric noise (``scipy.stats.dlaplace.rvs``), seeded by ``rng``.
+
+    scipy draws the difference of two i.i.d. geometric counts with success probability
+    1 − α = −expm1(−a), whose law is exactly :func:`geometric_pmf` (tested by a χ² test).
+    """
+    a = _shape(epsilon, sensitivity)
+    out = stats.dlaplace.rvs(a, size=_size(size), random_state=make_rng(rng))
+    return out if np.ndim(out) else int(out)
 
 
-def geometric_noise_sd(epsilon, sensitivity=1.0):
-    """SD of the two-sided geometric: √(2α) / (1 - α)."""
-    eps = check_positive("epsilon", epsilon)
-    delta = check_positive("sensitivity", sensitivity)
-    alpha = np.exp(-eps / delta)
-    # 1 − α as −expm1(−ε/Δ): no cancellation (and no division by zero) for tiny ε
-    return np.sqrt(2 * alpha) / -np.expm1(-eps / delta)
+def geometric_noise_sd(epsilon, *, sensitivity=1.0):
+    """SD of the two-sided geometric: √(2α)/(1 − α), with 1 − α = −expm1(−ε/Δ).
+
+    (scipy's ``dlaplace.std`` is e^a-based and returns NaN for ε/Δ above ~710.)
+
+    Examples
+    --------
+    >>> round(geometric_noise_sd(1.0), 4)
+    1.3606
+    """
+    a = _shape(epsilon, sensitivity)
+    return as_output(np.sqrt(2 * np.exp(-a)) / -np.expm1(-a))
 
 
-def geometric_prob_exact(epsilon, sensitivity=1.0):
-    """P[Z = 0] = (1-α)/(1+α) = tanh(ε/(2Δ)): the chance that the release equals the truth."""
-    eps = check_positive("epsilon", epsilon)
-    delta = check_positive("sensitivity", sensitivity)
-    return np.tanh(eps / (2 * delta))  # (1 − α)/(1 + α) without cancellation for tiny ε
+def geometric_prob_exact(epsilon, *, sensitivity=1.0):
+    """P[Z = 0] = (1-α)/(1+α) = tanh(ε/(2Δ)): the chance that the release equals the truth.
+
+    Examples
+    --------
+    >>> round(geometric_prob_exact(1.0), 4)
+    0.4621
+    """
+    return as_output(np.tanh(_shape(epsilon, sensitivity) / 2))

@@ -43,17 +43,27 @@ import math
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import expit, log_ndtr, logit, ndtr, ndtri
+from scipy.special import erf, expit, log_ndtr, logit, ndtr, ndtri
 
 from ._validation import (
+    as_output,
     check_finite_scalar,
+    check_int_range,
     check_nonnegative,
     check_open_unit,
     check_positive,
     check_real,
     check_real_or_inf,
 )
-from .mechanisms import gaussian_cdf, geometric_cdf, geometric_pmf, laplace_cdf
+from .mechanisms import (
+    gaussian_cdf,
+    gaussian_sf,
+    geometric_cdf,
+    geometric_pmf,
+    geometric_sf,
+    laplace_cdf,
+    laplace_sf,
+)
 
 __all__ = [
     "MECHANISMS",
@@ -81,6 +91,7 @@ __all__ = [
     "pmf_privacy_loss",
     "pmf_upper_quantile",
     "posterior_probability",
+    "privacy_loss",
     "privacy_profile",
     "thresholding_pmfs",
 ]
@@ -97,12 +108,15 @@ POST_GAUSSIAN_SIGMA = math.sqrt(3)
 
 # refuse (ε grid) × (outcomes) products above this many cells instead of eating the RAM
 _MAX_CELLS = 50_000_000
+_SQRT2 = math.sqrt(2.0)
+# most bins (or integer outputs) discretise_mechanism will build
+_MAX_BINS = 5_000_000
 # how far a pmf's total may drift from 1 (float sums of CDF differences are this exact)
 PMF_ATOL = 1e-9
 
 
 def _check_mechanism(mechanism: str) -> str:
-    if mechanism not in MECHANISMS:
+    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {MECHANISMS}; got {mechanism!r}")
     return mechanism
 
@@ -150,6 +164,42 @@ def geometric_privacy_loss(k, scale, sensitivity=1, loc=0):
     d = _check_integer_sensitivity(sensitivity)
     loc = check_real("loc", loc)
     return (np.abs(k - loc - d) - np.abs(k - loc)) / b
+
+
+def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
+    """L(o) for a named mechanism: the dispatcher behind the figures.
+
+    Parameters
+    ----------
+    o : float or array_like
+        Outputs (integers for ``"geometric"``).
+    mechanism : {"laplace", "gaussian", "geometric"}
+    noise : float
+        b (laplace, geometric) or σ (gaussian).
+    sensitivity, loc : float, keyword-only
+        Δ and f(D₁); A(D₂) is centred at loc + Δ.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        For an unknown mechanism (never a KeyError) or a bad parameter.
+
+    Examples
+    --------
+    >>> privacy_loss(999.0, "laplace", 1.0, loc=1000.0)
+    1.0
+    """
+    _check_mechanism(mechanism)
+    loss = {
+        "laplace": laplace_privacy_loss,
+        "gaussian": gaussian_privacy_loss,
+        "geometric": geometric_privacy_loss,
+    }[mechanism]
+    return as_output(loss(o, noise, sensitivity, loc))
 
 
 def gaussian_plrv_mean(sigma, sensitivity=1.0):
@@ -258,22 +308,49 @@ def gaussian_delta_naive(epsilon, sigma, sensitivity=1.0):
 
 def _gaussian_log_delta(epsilon, sigma, sensitivity):
     eps, a, b = _gaussian_ab(epsilon, sigma, sensitivity)
+    eps, a, b = np.broadcast_arrays(eps, a, b)
+    # form 1, for δ ≪ Φ(a): δ₂ = Φ(a)·(1 − e^{ε + lnΦ(b) − lnΦ(a)}), no underflow before
+    # e^-700. Where Φ(a) underflows even in log space (a ≈ −1e155), δ₂ = 0, not −∞ − −∞.
     log_a = log_ndtr(a)
-    # δ₂ = Φ(a)·(1 − e^{ε + lnΦ(b) − lnΦ(a)}): no cancellation, no underflow before e^-700
-    gap = np.minimum(eps + log_ndtr(b) - log_a, 0.0)
+    underflow = np.isneginf(log_a)
+    with np.errstate(invalid="ignore"):
+        gap = np.minimum(eps + log_ndtr(b) - np.where(underflow, 0.0, log_a), 0.0)
     with np.errstate(divide="ignore"):
-        return log_a + np.log(-np.expm1(gap))
+        log1 = np.where(underflow, -np.inf, log_a + np.log(-np.expm1(gap)))
+    # form 2, for tiny ε and Δ/σ (where the bracket of form 1 cancels): δ₂ = D − (e^ε − 1)Φ(b)
+    # with D = Φ(a) − Φ(b) = P[b < Z < a] taken from whichever side subtracts nothing near 1
+    # (a and b of opposite sign: erf, which is exact near 0)
+    # (near 0 always erf: it is relatively exact there, where Φ is ½ + something small)
+    near_zero = np.maximum(np.abs(a), np.abs(b)) <= 1
+    d_mass = np.where(
+        near_zero | ((b < 0) & (a > 0)),
+        0.5 * (erf(a / _SQRT2) - erf(b / _SQRT2)),
+        np.where(b >= 0, ndtr(-b) - ndtr(-a), ndtr(a) - ndtr(b)),
+    )
+    phi_b = ndtr(b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        sub = np.where(phi_b > 0, np.expm1(eps) * phi_b, 0.0)
+    use2 = (d_mass > 0) & (sub <= 0.5 * d_mass)
+    log2 = np.log(np.where(use2, d_mass - sub, 1.0))
+    return np.where(use2, log2, log1)
 
 
 def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     """Tight δ₂(ε) of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
 
-    δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ), computed in log space as
-    Φ(a)·(1 − e^{ε + ln Φ(b) − ln Φ(a)}), so that it does not underflow before δ ≈ 1e-300.
-    The bracket 1 − e^{(...)} cancels when ε and Δ/σ are both tiny (relative error about
-    1e-16 divided by that bracket); for σ ≤ 1e6·Δ and δ ≥ 1e-300 it stays below ~1e-9.
+    δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ). Where e^ε·Φ(b) is at most half of
+    Φ(a) − Φ(b), it is computed as (Φ(a) − Φ(b)) − (e^ε − 1)Φ(b) with Φ(a) − Φ(b) taken
+    without cancellation (relative error about 1e-16·σ/Δ at worst: δ(0, σ = 1e155) =
+    4e-156, not 0); elsewhere in log space as Φ(a)·(1 − e^{ε + ln Φ(b) − ln Φ(a)}), so that
+    it does not underflow before δ ≈ 1e-300; where even ln Φ(a) underflows it is 0 (it
+    was NaN at ε = 1, σ = 1e155).
+
+    Examples
+    --------
+    >>> round(gaussian_delta(1.0, 1.0), 6)
+    0.126936
     """
-    return np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity))
+    return as_output(np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity)))
 
 
 def laplace_delta(epsilon, scale, sensitivity=1.0):
@@ -312,11 +389,11 @@ def geometric_plrv_pmf(scale, sensitivity=1):
     # P[Z ≤ 0], P[Z = j] (0 < j < Δ), P[Z ≥ Δ]
     p = geometric_pmf(j, eps0)
     p[0] = geometric_cdf(0, eps0)
-    p[-1] = 1 - geometric_cdf(d - 1, eps0)
+    p[-1] = geometric_sf(d - 1, eps0)  # P[Z ≥ Δ], exact in the tail (not 1 − cdf)
     # D₂: Z' = k − Δ, so P[Z' ≤ −Δ], P[Z' = j − Δ], P[Z' ≥ 0]
     q = geometric_pmf(j - d, eps0)
     q[0] = geometric_cdf(-d, eps0)
-    q[-1] = 1 - geometric_cdf(-1, eps0)
+    q[-1] = geometric_sf(-1, eps0)
     losses = (d - 2 * j) / float(b)
     return losses, p, q
 
@@ -368,7 +445,7 @@ def plrv_upper_quantile(u, mechanism: str, noise, sensitivity=1.0):
         return mu - np.sqrt(2 * mu) * ndtri(u)
     if mechanism == "laplace":
         bound = laplace_loss_bound(noise, sensitivity)
-        return np.clip(bound + 2 * np.log(2 * (1 - u)), -bound, bound)
+        return np.clip(bound + 2 * (np.log(2) + np.log1p(-u)), -bound, bound)
     _, p, q = geometric_plrv_pmf(noise, sensitivity)
     return pmf_upper_quantile(u, p, q)
 
@@ -384,28 +461,55 @@ def discretise_mechanism(mechanism: str, noise, sensitivity=1.0, *, width=None, 
     For the geometric mechanism the "bins" are the integers (exact pmfs).
     """
     _check_mechanism(mechanism)
-    n = int(bins)
-    if n < 2 or n > 5_000_000:
-        raise ValueError(f"bins must be an integer in 2..5000000; got {bins!r}")
-    noise = float(check_positive("noise", noise))
-    d = float(check_positive("sensitivity", sensitivity))
-    half = 40 * noise if width is None else float(check_positive("width", width))
+    n = check_int_range("bins", bins, 2, _MAX_BINS)
+    noise = check_finite_scalar("noise", noise)
+    if noise <= 0:
+        raise ValueError(f"noise must be > 0 and finite; got {noise!r}")
+    d = check_finite_scalar("sensitivity", sensitivity)
+    if d <= 0:
+        raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
+    half = 40 * noise if width is None else check_finite_scalar("width", width)
+    if half <= 0:
+        raise ValueError(f"width must be > 0 and finite; got {width!r}")
     if mechanism == "geometric":
         d = _check_integer_sensitivity(d)
+        n_outputs = 2 * math.ceil(half) + d + 1
+        if n_outputs > _MAX_BINS:
+            raise ValueError(
+                f"the geometric mechanism over loc ± width needs {n_outputs} integer outputs "
+                f"(width = {half:g}, sensitivity = {d}); at most {_MAX_BINS} are allowed: "
+                "give a smaller width (or noise)"
+            )
         k = np.arange(-math.ceil(half), d + math.ceil(half) + 1)
         edges = np.concatenate([[k[0] - 0.5], k + 0.5])
-        cdf1 = geometric_cdf(edges, 1 / noise)
-        cdf2 = geometric_cdf(edges - d, 1 / noise)
+        centre1, centre2 = 0.0, float(d)
+
+        def cdf(x, loc):
+            return geometric_cdf(x - loc, 1 / noise)
+
+        def sf(x, loc):
+            return geometric_sf(x - loc, 1 / noise)
     else:
         edges = np.linspace(-half, d + half, n + 1)
-        cdf = laplace_cdf if mechanism == "laplace" else gaussian_cdf
-        cdf1 = cdf(edges, 0.0, noise)
-        cdf2 = cdf(edges, d, noise)
+        centre1, centre2 = 0.0, d
+        lower, upper = (
+            (laplace_cdf, laplace_sf) if mechanism == "laplace" else (gaussian_cdf, gaussian_sf)
+        )
 
-    def masses(c):
-        return np.concatenate([[c[0]], np.diff(c), [1 - c[-1]]])
+        def cdf(x, loc):
+            return lower(x, loc, noise)
 
-    return edges, masses(cdf1), masses(cdf2)
+        def sf(x, loc):
+            return upper(x, loc, noise)
+
+    def masses(loc):
+        # left of the centre, differences of the CDF; right of it, of the survival function:
+        # neither subtracts two numbers near 1, so no tail mass below 1e-16 is lost
+        c, s = cdf(edges, loc), sf(edges, loc)
+        inner = np.where(edges[1:] <= loc, np.diff(c), -np.diff(s))
+        return np.concatenate([[c[0]], inner, [s[-1]]])
+
+    return edges, masses(centre1), masses(centre2)
 
 
 # --- inverse -----------------------------------------------------------------------------
@@ -464,7 +568,7 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     t = check_finite_scalar("threshold", threshold)
     b = check_positive("scale", scale)
     c = check_finite_scalar("count", count)
-    released = 1 - laplace_cdf(t, c, b)
+    released = laplace_sf(t, c, b)  # P[count + Lap(b) > T], exact far in the tail
     return np.array([released, 1 - released]), np.array([0.0, 1.0])
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import integrate
+from scipy import integrate, stats
 
 from helpers import mechanisms as m
 
@@ -18,9 +18,9 @@ eps_st = st.floats(min_value=0.05, max_value=5.0)
 @given(eps_st, st.floats(min_value=0.5, max_value=3.0))
 def test_geometric_pmf_sums_to_one_and_cdf_is_its_cumulative_sum(eps, delta):
     k = np.arange(-2000, 2001)
-    pmf = m.geometric_pmf(k, eps, delta)
+    pmf = m.geometric_pmf(k, eps, sensitivity=delta)
     assert pmf.sum() == pytest.approx(1.0, abs=1e-9)
-    cdf = m.geometric_cdf(k, eps, delta)
+    cdf = m.geometric_cdf(k, eps, sensitivity=delta)
     assert np.allclose(np.cumsum(pmf), cdf, atol=1e-9)
     # symmetric around zero, decreasing in |k|
     assert np.allclose(pmf, pmf[::-1])
@@ -79,7 +79,7 @@ def test_laplace_cdf_has_no_overflow_far_out():
 
 
 def test_laplace_scale_sd_and_sampling():
-    assert m.laplace_scale(0.5, 2.0) == pytest.approx(4.0)
+    assert m.laplace_scale(0.5, sensitivity=2.0) == pytest.approx(4.0)
     assert m.laplace_noise_sd(2.0) == pytest.approx(2 * math.sqrt(2))
     x = m.laplace_sample(1.0, 2.0, 200_000, rng=3)
     assert np.array_equal(x, m.laplace_sample(1.0, 2.0, 200_000, rng=3))
@@ -107,7 +107,7 @@ def test_gaussian_sampling():
     [
         (lambda: m.geometric_pmf(0, 0.0), r"^epsilon must be > 0"),
         (lambda: m.geometric_pmf(0.5, 1.0), r"^k must hold integers"),
-        (lambda: m.geometric_pmf(0, 1.0, -1), r"^sensitivity must be > 0"),
+        (lambda: m.geometric_pmf(0, 1.0, sensitivity=-1), r"^sensitivity must be > 0"),
         (lambda: m.geometric_noise_sd(-1.0), r"^epsilon must be > 0"),
         (lambda: m.geometric_prob_exact(math.nan), r"^epsilon must be finite"),
         (lambda: m.geometric_sample(1.0, 3, rng=None), r"^rng must be an int seed"),
@@ -131,3 +131,81 @@ def test_geometric_sd_and_prob_exact_are_stable_for_tiny_epsilon():
     assert m.geometric_noise_sd(eps) == pytest.approx(math.sqrt(2) / eps, rel=1e-6)
     assert m.geometric_prob_exact(eps) == pytest.approx(eps / 2, rel=1e-6)
     assert np.isfinite(m.geometric_noise_sd(1e-300))
+
+
+# --- regressions: careful numerics and the API contract (issue 13) -------------------------
+
+
+def test_geometric_pmf_at_tiny_epsilon_is_not_zero():
+    # (1 − α)/(1 + α) cancelled to 0 at ε = 1e-17 while P[Z = 0] = tanh(ε/2) = 5e-18
+    assert m.geometric_pmf(0, 1e-17) == pytest.approx(5e-18, rel=1e-12)
+    assert m.geometric_pmf(0, 1e-17) == m.geometric_prob_exact(1e-17)
+    assert m.geometric_pmf(3, 1e-17) == pytest.approx(5e-18, rel=1e-12)
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 2.5])
+def test_geometric_sample_follows_the_pmf_chi_square(epsilon):
+    # a fixed seed makes this deterministic; a sampler with p = α instead of 1 − α (or a
+    # one-sided geometric) gives a χ² in the thousands
+    n = 100_000
+    draws = m.geometric_sample(epsilon, n, rng=20240611)
+    k = np.arange(-8, 9)
+    pmf = m.geometric_pmf(k, epsilon)
+    observed = np.array([np.sum(draws == j) for j in k] + [np.sum(np.abs(draws) > 8)])
+    expected = n * np.append(pmf, 2 * m.geometric_sf(8, epsilon))
+    keep = expected >= 5
+    chi2 = float(np.sum((observed[keep] - expected[keep]) ** 2 / expected[keep]))
+    assert chi2 < float(stats.chi2.isf(1e-6, keep.sum() - 1))
+
+
+def test_geometric_cdf_and_sf_are_exact_in_both_tails():
+    eps = 1.0
+    alpha = math.exp(-eps)
+    # P[Z > k] = α^{k+1}/(1+α): 1 − cdf would give 0 from k ≈ 37 on
+    assert m.geometric_sf(100, eps) == pytest.approx(alpha**101 / (1 + alpha), rel=1e-12)
+    assert m.geometric_cdf(-100, eps) == pytest.approx(alpha**100 / (1 + alpha), rel=1e-12)
+    assert m.geometric_cdf(2, eps) + m.geometric_sf(2, eps) == pytest.approx(1.0, abs=1e-16)
+
+
+def test_laplace_and_gaussian_survival_functions_keep_the_tail():
+    assert m.laplace_sf(50.0) == pytest.approx(0.5 * math.exp(-50), rel=1e-12)
+    assert m.gaussian_sf(20.0) == pytest.approx(float(stats.norm.sf(20.0)), rel=1e-12)
+    assert m.gaussian_sf(20.0) > 0 and 1 - m.gaussian_cdf(20.0) == 0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: m.laplace_pdf(0.0, math.nan),
+        lambda: m.laplace_cdf(0.0, math.inf),
+        lambda: m.gaussian_pdf(0.0, "1"),
+        lambda: m.gaussian_cdf(0.0, math.nan),
+        lambda: m.laplace_sample(math.nan, 1.0, 3, rng=1),
+    ],
+)
+def test_loc_is_checked(call):
+    # regression: NaN in, NaN out
+    with pytest.raises(ValueError, match=r"^loc must be"):
+        call()
+
+
+def test_scalars_come_back_as_python_floats_and_arrays_keep_their_shape():
+    for value in (
+        m.laplace_pdf(0.3),
+        m.laplace_cdf(0.3),
+        m.gaussian_pdf(0.3),
+        m.geometric_pmf(2, 1.0),
+        m.geometric_cdf(2, 1.0),
+        m.geometric_noise_sd(1.0),
+        m.geometric_prob_exact(1.0),
+        m.laplace_scale(1.0),
+    ):
+        assert type(value) is float
+    assert m.geometric_pmf(np.zeros((2, 3)), 1.0).shape == (2, 3)
+    assert m.laplace_pdf(np.zeros(4), scale=np.ones((3, 1))).shape == (3, 4)
+
+
+def test_sensitivity_is_keyword_only():
+    with pytest.raises(TypeError):
+        m.laplace_scale(1.0, 2.0)  # type: ignore[misc]
+    assert m.laplace_scale(1.0, sensitivity=2.0) == 2.0

@@ -58,7 +58,7 @@ def test_source_confidence_was_prior_minus_posterior():
 
 def test_paper_numerator_is_0_3062_not_0_3602():
     u = column("absence_days")
-    scale = laplace_scale(EPS, unbounded_sensitivity(u, 3, "mean"))
+    scale = laplace_scale(EPS, sensitivity=unbounded_sensitivity(u, 3, "mean"))
     numerators = laplace_pdf(R, world_values(u, 3, "mean"), scale)
     assert round(float(numerators[0]), 4) == 0.3062
     assert round(float(numerators[0] / numerators.sum()), 4) == 0.6180
@@ -117,7 +117,7 @@ def test_plot_posterior_shows_definition_3():
     u = column("absence_days")
     f = world_values(u, 3, "mean")
     post = posterior(u, 3, "mean", R, EPS)
-    scale = float(laplace_scale(EPS, unbounded_sensitivity(u, 3, "mean")))
+    scale = float(laplace_scale(EPS, sensitivity=unbounded_sensitivity(u, 3, "mean")))
     fig = plot_posterior(f, prior(u, 3), post, LABELS, output=R, scale=scale)
     ax_pdf, ax_bar = fig.axes
     assert np.allclose(bar_heights(ax_bar, 0), 0.25)
@@ -161,7 +161,7 @@ def test_attack_tends_to_prior_guess_when_noise_swamps():
 def test_posterior_figure_bars_sum_to_one(eps, r):
     u = column("school_year")
     post = posterior(u, 3, "mean", r, eps)
-    scale = float(laplace_scale(eps, unbounded_sensitivity(u, 3, "mean")))
+    scale = float(laplace_scale(eps, sensitivity=unbounded_sensitivity(u, 3, "mean")))
     fig = plot_posterior(
         world_values(u, 3, "mean"), prior(u, 3), post, LABELS, output=r, scale=scale
     )

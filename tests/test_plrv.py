@@ -545,3 +545,60 @@ def test_kazan_reiter_e2eps_is_the_plrv_two_neighbours_apart():
     q = np.array([0.5, 1e-2, 1e-6])
     bound = kazan_reiter.relative_risk_bound(1.0, q, LN3)
     assert np.all(np.diff(bound) > 0) and bound[-1] == pytest.approx(9.0, rel=1e-5)
+
+
+# --- regressions: careful numerics (issue 13) ----------------------------------------------
+
+
+def test_gaussian_delta_with_a_huge_sigma_is_a_number_not_nan():
+    # was NaN: ln Φ(a) = −∞ on both sides of a subtraction
+    assert plrv.gaussian_delta(1.0, 1e155) == 0.0
+    # at ε = 0, δ = Φ(h/2) − Φ(−h/2) ≈ h·φ(0) with h = Δ/σ: not 0 (form 1 cancelled to 0)
+    assert plrv.gaussian_delta(0.0, 1e155) == pytest.approx(
+        1e-155 / math.sqrt(2 * math.pi), rel=1e-12
+    )
+    out = plrv.gaussian_delta(np.array([0.0, 1.0, 10.0]), 1e155)
+    assert not np.isnan(out).any()
+
+
+@pytest.mark.parametrize(("epsilon", "sigma"), [(1e-6, 1e6), (1e-3, 1e3), (0.5, 2.0), (3.0, 0.5)])
+def test_gaussian_delta_matches_high_precision_arithmetic(epsilon, sigma):
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 60
+    e, s = mpmath.mpf(epsilon), mpmath.mpf(sigma)
+    a, b = 1 / (2 * s) - e * s, -1 / (2 * s) - e * s
+    exact = mpmath.ncdf(a) - mpmath.exp(e) * mpmath.ncdf(b)
+    # documented accuracy: about 1e-16·σ/Δ relative at worst
+    assert plrv.gaussian_delta(epsilon, sigma) == pytest.approx(
+        float(exact), rel=1e-15 * max(sigma, 1)
+    )
+
+
+def test_discretise_refuses_fractional_bins_and_unbounded_grids():
+    # regression: bins=2.9 silently became 2 bins
+    with pytest.raises(ValueError, match=r"^bins must be an integer in 2\.\.5000000; got 2\.9$"):
+        plrv.discretise_mechanism("laplace", 1.0, bins=2.9)
+    with pytest.raises(ValueError, match="integer outputs"):
+        plrv.discretise_mechanism("geometric", 1e9)  # 8e10 integers: refused up front
+
+
+def test_tail_masses_are_not_lost_to_one_minus_cdf():
+    # the last outcome of each pmf is a survival probability: ~e^{-40}/2 ≈ 2e-18, was 0
+    _, p, q = plrv.discretise_mechanism("laplace", 1.0, bins=101)
+    assert p[-1] == pytest.approx(0.5 * math.exp(-41), rel=1e-12)
+    assert q[0] == pytest.approx(0.5 * math.exp(-41), rel=1e-12)
+    _, p, q = plrv.discretise_mechanism("gaussian", 1.0, bins=101, width=10.0)
+    assert p[-1] == pytest.approx(float(norm.sf(11.0)), rel=1e-12)
+    # thresholding far out: P[1 + Lap(1) ≥ 41] = e^{-40}/2, was 0
+    released, _ = plrv.thresholding_pmfs(threshold=41.0, scale=1.0, count=1.0)
+    assert released[0] == pytest.approx(0.5 * math.exp(-40), rel=1e-12)
+    # geometric PLRV: P[Z ≥ Δ] with α = e^{-1/b}, b = 0.02: α^Δ/(1+α) ≈ e^{-50}
+    _, p, _ = plrv.geometric_plrv_pmf(0.02, 1)
+    assert p[-1] == pytest.approx(math.exp(-50) / (1 + math.exp(-50)), rel=1e-12)
+
+
+def test_privacy_loss_dispatch_refuses_unknown_names_with_a_value_error():
+    with pytest.raises(ValueError, match=r"mechanism must be one of .*; got 'cauchy'"):
+        plrv.privacy_loss(0.0, "cauchy", 1.0)
+    with pytest.raises(ValueError, match="mechanism must be one of"):
+        plrv.privacy_profile(0.5, ["laplace"], 1.0)

@@ -13,6 +13,13 @@ from helpers.plotting import plrv as P
 from helpers.widgets import plrv_dashboard
 
 
+def _line(ax, gid: str):
+    """The one line of ``ax`` with this gid (plot data are found by gid, never by index)."""
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]
+
+
 def _shaded(dash) -> tuple[float, float]:
     """(width of the δ₁ band on the left panel, area of the δ₂ fill on the right panel)."""
     band = dash.figure.axes[0].patches[0]
@@ -41,14 +48,14 @@ def test_default_dashboard_shows_the_posts_numbers():
 
 def test_epsilon_slider_moves_both_deltas_and_the_curve():
     dash = plrv_dashboard()
-    before = dash.figure.axes[1].lines[0].get_ydata().copy()
+    before = _line(dash.figure.axes[1], "delta_curve").get_ydata().copy()
     d1_before, d2_before = _delta_values(dash.text)
     dash.controls["epsilon"].value = 0.5
     d1, d2 = _delta_values(dash.text)
     assert d1 == round(float(plrv.gaussian_delta_naive(0.5, math.sqrt(3))), 5) > d1_before
     assert d2 == round(float(plrv.gaussian_delta(0.5, math.sqrt(3))), 5) > d2_before
     # the right panel's curve is min(1, e^{ε − L(u)}) at the new ε
-    line = dash.figure.axes[1].lines[0]
+    line = _line(dash.figure.axes[1], "delta_curve")
     u = line.get_xdata()
     expected = np.minimum(1, np.exp(0.5 - plrv.plrv_upper_quantile(u, "gaussian", math.sqrt(3))))
     np.testing.assert_allclose(line.get_ydata(), expected, rtol=1e-12)
@@ -64,7 +71,7 @@ def test_noise_slider_and_mechanism_dropdown():
     dash.controls["noise"].value = 3.0
     _, d2 = _delta_values(dash.text)
     assert d2 == round(float(plrv.gaussian_delta(math.log(3), 3.0)), 5)
-    left = dash.figure.axes[0].lines[0]
+    left = _line(dash.figure.axes[0], "exp_loss")
     np.testing.assert_allclose(
         left.get_ydata(), np.exp(plrv.plrv_upper_quantile(left.get_xdata(), "gaussian", 3.0))
     )
@@ -76,7 +83,7 @@ def test_noise_slider_and_mechanism_dropdown():
     d1, d2 = _delta_values(dash.text)
     assert d2 == round(float(plrv.laplace_delta(0.2, 3.0)), 5) > 0
     assert d1 == round(float(plrv.laplace_delta_naive(0.2, 3.0)), 5)
-    left = dash.figure.axes[0].lines[0]
+    left = _line(dash.figure.axes[0], "exp_loss")
     assert left.get_ydata().max() == pytest.approx(math.exp(1 / 3))
     width, area = _shaded(dash)
     assert width == pytest.approx(float(plrv.laplace_delta_naive(0.2, 3.0)))
@@ -93,14 +100,14 @@ def test_noise_slider_and_mechanism_dropdown():
 def test_static_figures_plot_the_math():
     fig = P.plot_two_densities("laplace", plrv.POST_LAPLACE_SCALE, outputs=[999, 1000.5, 1003])
     ax = fig.axes[0]
-    assert ax.lines[2].get_xdata().tolist() == [999, 1000.5, 1003]
+    assert _line(ax, "outputs").get_xdata().tolist() == [999, 1000.5, 1003]
     labels = " ".join(t.get_text() for t in ax.texts)
     assert "P[D₁|O] = 0.75" in labels and "P[D₁|O] = 0.25" in labels
     fig = P.plot_loss_vs_output()
-    assert fig.axes[0].lines[0].get_ydata().max() == pytest.approx(math.log(3))
+    assert _line(fig.axes[0], "loss").get_ydata().max() == pytest.approx(math.log(3))
     fig = P.plot_delta_area(pmfs=plrv.thresholding_pmfs(), mechanism="pmf")
-    y = fig.axes[0].lines[0].get_ydata()
-    x = fig.axes[0].lines[0].get_xdata()
+    y = _line(fig.axes[0], "delta_curve").get_ydata()
+    x = _line(fig.axes[0], "delta_curve").get_xdata()
     assert np.all(y[x < 1 / 162 - 1e-6] == 0) and np.all(y[x > 1 / 162 + 1e-6] == 1)
     assert "δ₂ = 0.0062" in fig.axes[0].get_title()
 
@@ -114,11 +121,27 @@ def test_figure_registry_builds_ten_figures():
 
 def test_privacy_profile_figure_plots_both_deltas():
     fig = P.plot_privacy_profile((("gaussian", 2.0), ("geometric", 1.0)), eps_max=1.5)
-    lines = fig.axes[0].lines
-    eps = lines[0].get_xdata()
-    np.testing.assert_allclose(lines[0].get_ydata(), plrv.gaussian_delta(eps, 2.0))
-    np.testing.assert_allclose(lines[1].get_ydata(), plrv.gaussian_delta_naive(eps, 2.0))
-    tight = lines[2].get_ydata()
+    ax = fig.axes[0]
+    eps = _line(ax, "tight_gaussian").get_xdata()
+    np.testing.assert_allclose(
+        _line(ax, "tight_gaussian").get_ydata(), plrv.gaussian_delta(eps, 2.0)
+    )
+    np.testing.assert_allclose(
+        _line(ax, "naive_gaussian").get_ydata(), plrv.gaussian_delta_naive(eps, 2.0)
+    )
+    tight = _line(ax, "tight_geometric").get_ydata()
     expected = plrv.geometric_delta(eps, 1.0)
     assert np.all(np.isnan(tight[expected == 0]))  # zero δ is off the log axis, not drawn as 0
     np.testing.assert_allclose(tight[expected > 0], expected[expected > 0])
+
+
+def test_loss_vs_output_draws_each_mechanisms_own_loss():
+    # regression: "geometric" silently drew the Gaussian loss on a continuous grid
+    for mechanism, noise in (("laplace", 1.5), ("gaussian", 2.0), ("geometric", 1.5)):
+        line = _line(P.plot_loss_vs_output(mechanism, noise).axes[0], "loss")
+        o = line.get_xdata()
+        expected = plrv.privacy_loss(o, mechanism, noise, loc=plrv.POST_COUNT)
+        np.testing.assert_array_equal(line.get_ydata(), expected)
+    assert np.all(o == np.round(o))  # the geometric mechanism's outputs are integers
+    with pytest.raises(ValueError, match="mechanism must be one of"):
+        P.plot_loss_vs_output("cauchy")

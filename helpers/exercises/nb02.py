@@ -41,5 +41,5 @@ def _win_probability():
     data, n = _setting()
     column = data["absence_days"]
     f = world_values(column, n, "mean")
-    scale = float(laplace_scale(EPS_EXAMPLE, unbounded_sensitivity(column, n, "mean")))
+    scale = float(laplace_scale(EPS_EXAMPLE, sensitivity=unbounded_sensitivity(column, n, "mean")))
     return float(laplace_cdf((f[0] + f[1]) / 2, f[0], scale))

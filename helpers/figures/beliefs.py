@@ -51,7 +51,7 @@ def posterior_school(column: str = "absence_days"):
         posterior(universe, 3, "mean", PAPER_OUTPUT, PAPER_EPSILON),
         world_labels(data["name"], 3),
         output=PAPER_OUTPUT,
-        scale=float(laplace_scale(PAPER_EPSILON, delta_f)),
+        scale=float(laplace_scale(PAPER_EPSILON, sensitivity=delta_f)),
         title=f"Definition 3: {column}, mean query, r = {PAPER_OUTPUT}, ε = {PAPER_EPSILON:g}",
     )
 

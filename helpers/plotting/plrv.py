@@ -81,8 +81,8 @@ def plot_two_densities(
     """The output distributions of A(D₁) (centred at loc) and A(D₂) (at loc + Δ).
 
     ``outputs`` (optional) marks outputs O₁, O₂, ... on A(D₁)'s curve and annotates each
-    with e^L and what a 50/50 attacker then believes. ``ax.lines[0:2]`` are the densities,
-    ``ax.lines[2]`` (when outputs are given) the marked points.
+    with e^L and what a 50/50 attacker then believes. The densities have gids ``"d1"`` and
+    ``"d2"``, the marked points (when outputs are given) ``"outputs"``.
     """
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
@@ -94,11 +94,12 @@ def plot_two_densities(
     else:
         x = np.linspace(loc - half, loc + sensitivity + half, 801)
         style = {}
-    ax.plot(x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", **style)
+    ax.plot(x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", gid="d1", **style)
     ax.plot(
         x,
         _density(mechanism, x, loc + sensitivity, noise),
         label=f"A(D₂): count {loc + sensitivity:g}",
+        gid="d2",
         **style,
     )
     detail = f"σ² = {noise**2:.3g}" if mechanism == "gaussian" else f"b = {noise:.3g}"
@@ -110,7 +111,7 @@ def plot_two_densities(
     if outputs is not None:
         o = np.asarray(outputs, dtype=float)
         y = _density(mechanism, o, loc, noise)
-        ax.plot(o, y, "ko", ms=5, zorder=5)
+        ax.plot(o, y, "ko", ms=5, zorder=5, gid="outputs")
         losses = {
             "laplace": plrv.laplace_privacy_loss,
             "gaussian": plrv.gaussian_privacy_loss,
@@ -142,23 +143,23 @@ def plot_two_densities(
 def plot_loss_vs_output(
     mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, sensitivity=1.0
 ) -> Figure:
-    """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b (Laplace).
-
-    ``ax.lines[0]`` is L(O).
-    """
+    """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b
+    (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``."""
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     half = 5 * noise + sensitivity
-    o = np.linspace(loc - half, loc + sensitivity + half, 801)
-    if mechanism == "laplace":
-        losses = plrv.laplace_privacy_loss(o, noise, sensitivity, loc)
+    if mechanism == "geometric":  # integer outputs only (it used to draw the Gaussian loss)
+        o = np.arange(math.floor(loc - half), math.ceil(loc + sensitivity + half) + 1)
+        style = {"marker": "o", "ms": 3, "ls": ":"}
     else:
-        losses = plrv.gaussian_privacy_loss(o, noise, sensitivity, loc)
-    ax.plot(o, losses, color="C2", label="privacy loss L(O)")
-    if mechanism == "laplace":
+        o = np.linspace(loc - half, loc + sensitivity + half, 801)
+        style = {}
+    losses = plrv.privacy_loss(o, mechanism, noise, sensitivity=sensitivity, loc=loc)
+    ax.plot(o, losses, color="C2", label="privacy loss L(O)", gid="loss", **style)
+    if mechanism in ("laplace", "geometric"):
         bound = float(plrv.laplace_loss_bound(noise, sensitivity))
-        ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}")
+        ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}", gid="bound")
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
     ax.legend(fontsize=8, loc="center right")
@@ -178,7 +179,7 @@ def plot_exp_loss(
 
     With ``epsilon``: the line e^ε and the bad events u < δ₁ = P[L > ε] shaded (the post's
     δ₁). ``umax`` zooms on [0, umax]; ``points`` marks outputs at the given u as O₁, O₂, ...
-    ``ax.lines[0]`` is e^{L(u)}.
+    The curve e^{L(u)} has gid ``"exp_loss"``.
     """
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
@@ -186,7 +187,7 @@ def plot_exp_loss(
     u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
     keep = u <= umax
     u, y = u[keep], np.exp(losses[keep])
-    ax.plot(u, y, color="C0", label="e^L")
+    ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     top = ymax if ymax is not None else (8.0 if mechanism == "gaussian" else 1.2 * y.max())
     if epsilon is not None:
         naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
@@ -232,7 +233,7 @@ def plot_delta_area(
     δ₂ = E[max(0, 1 − e^{ε−L})] = ∫₀¹ (1 − min(1, e^{ε − L(u)})) du. ``mechanism="pmf"`` with
     ``pmfs=(p, q)`` draws a release given as two pmfs (e.g. the thresholding example, whose
     distinguishing events have e^ε/e^L = 0). ``umax`` zooms on [0, umax].
-    ``ax.lines[0]`` is the curve.
+    The curve has gid ``"delta_curve"``.
     """
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
@@ -247,7 +248,7 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))
     naive, tight = _deltas(epsilon, mechanism, noise, sensitivity, pmfs)
-    ax.plot(u, curve, color="C0", label="min(1, e^ε / e^L)")
+    ax.plot(u, curve, color="C0", label="min(1, e^ε / e^L)", gid="delta_curve")
     ax.fill_between(u, curve, 1.0, color="C1", alpha=0.5, label=f"area = δ₂ = {tight:.4f}")
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_ylim(0, 1.08)
@@ -267,7 +268,7 @@ def plot_plrv_panels(
     """The dashboard's figure: e^L with e^ε and δ₁ (left); the δ₂ area (right, zoomed on
     u ≤ max(0.1, 1.5·δ₁)).
 
-    ``axes[0].lines[0]`` is e^{L(u)}, ``axes[1].lines[0]`` is min(1, e^{ε − L(u)}).
+    gids: ``"exp_loss"`` (left, e^{L(u)}) and ``"delta_curve"`` (right, min(1, e^{ε − L(u)})).
     """
     fig = Figure(figsize=(9, 3.2))
     ax, bx = fig.subplots(1, 2)
@@ -275,7 +276,7 @@ def plot_plrv_panels(
     u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
     y = np.exp(losses)
     naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
-    ax.plot(u, y, color="C0", label="e^L")
+    ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
     ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {naive:.4f}")
     ax.set_xlim(0, 1)
@@ -305,8 +306,8 @@ def plot_privacy_profile(
 ) -> Figure:
     """The privacy profiles ε ↦ δ₂(ε) (solid) and ε ↦ δ₁(ε) (dashed), log scale.
 
-    ``mechanisms`` is a sequence of (name, noise) pairs; for pair i, ``ax.lines[2i]`` is δ₂
-    and ``ax.lines[2i + 1]`` is δ₁.
+    ``mechanisms`` is a sequence of (name, noise) pairs; δ₂ of ``name`` has gid ``"tight_<name>"``,
+    δ₁ ``"naive_<name>"``.
     """
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
@@ -316,8 +317,21 @@ def plot_privacy_profile(
         naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity)
         label = f"{_LABEL[name]}, {_NOISE_NAME[name]} = {noise:.3g}"
         with np.errstate(divide="ignore"):
-            ax.plot(eps, np.where(tight > 0, tight, np.nan), color=f"C{i}", label=f"δ₂: {label}")
-            ax.plot(eps, np.where(naive > 0, naive, np.nan), color=f"C{i}", ls="--", label="δ₁")
+            ax.plot(
+                eps,
+                np.where(tight > 0, tight, np.nan),
+                color=f"C{i}",
+                label=f"δ₂: {label}",
+                gid=f"tight_{name}",
+            )
+            ax.plot(
+                eps,
+                np.where(naive > 0, naive, np.nan),
+                color=f"C{i}",
+                ls="--",
+                label="δ₁",
+                gid=f"naive_{name}",
+            )
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1.2)
     ax.set(xlabel="ε", ylabel="δ(ε)", title="privacy profiles: tight δ₂ (solid), naive δ₁ (dashed)")

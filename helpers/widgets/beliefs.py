@@ -192,7 +192,7 @@ def posterior_dashboard(
         f = world_values(universe, size, query)
         p0 = prior(universe, size, prior_weights)
         post = posterior(universe, size, query, output, epsilon, prior=prior_weights)
-        scale = float(laplace_scale(epsilon, delta_f))
+        scale = float(laplace_scale(epsilon, sensitivity=delta_f))
         name = getattr(query, "name", query)
         fig = plot_posterior(
             f,
