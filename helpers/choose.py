@@ -131,25 +131,36 @@ def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
 
 
 def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="worst") -> float:
-    """Smallest ε at which Durham's switching probability (Kazan & Reiter, Example 3) is ≤ the max.
+    """Smallest ε keeping Durham's switching probability (Kazan & Reiter, Example 3) ≤ the max.
 
-    ``helpers.kazan_reiter.durham_switch_probability`` decreases in ε (less geometric noise);
-    solved with Brent's method on its logarithm.
+    With α = e^{−ε}, the two-sided geometric noise Z has P(Z ≤ −m) = P(Z ≥ m) = α^m/(1 + α)
+    for m ≥ 1, where m is how many whole deaths the true count sits from the far side of the
+    target (``helpers.kazan_reiter.durham_true_counts``: m = count − ⌊threshold⌋ above the
+    target, ⌊threshold⌋ + 1 − count below it; the worst direction is the smaller m). The
+    switching probability decreases in ε, so the answer solves α^m/(1 + α) = t. For m = 1 the
+    closed form is α = t/(1 − t), ε = ln((1 − t)/t), computed as the log of that ratio, the same
+    form as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are the float 9.0, so the tie
+    with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal instead of depending on which
+    log identity rounds lower. For m ≥ 2, Brent's method on ln α.
     """
-    target = float(check_open_unit("max_probability", max_probability))
+    t = float(check_open_unit("max_probability", max_probability))
+    if direction not in ("above", "below", "worst"):
+        raise ValueError(f"direction must be 'above', 'below' or 'worst'; got {direction!r}")
+    above, below, threshold = kr.durham_true_counts(deviation)
+    cut = math.floor(float(threshold))
+    m_above, m_below = int(above) - cut, cut + 1 - int(below)
+    m = {"above": m_above, "below": m_below, "worst": min(m_above, m_below)}[direction]
+    if m == 1:
+        return math.log((1 - t) / t)
 
-    def gap(log_eps: float) -> float:
-        prob = kr.durham_switch_probability(math.exp(log_eps), deviation, direction)
-        return math.log(max(float(prob), 1e-300)) - math.log(target)
+    # g(ln α) = m ln α − ln(1 + α) − ln t increases in ln α; root in ln α < 0 since g(0) > 0
+    def g(log_alpha: float) -> float:
+        return m * log_alpha - math.log1p(math.exp(log_alpha)) - math.log(t)
 
-    lo, hi = math.log(1e-4), math.log(50.0)
-    if gap(hi) > 0:
-        raise ValueError(
-            f"no ε ≤ 50 brings the switching probability to {target}; got deviation={deviation!r}"
-        )
-    if gap(lo) <= 0:
-        return 1e-4
-    return math.exp(brentq(gap, lo, hi, xtol=1e-13))
+    low = math.log(t) / m - 1.0
+    while g(low) > 0:
+        low *= 2
+    return -brentq(g, low, 0.0, xtol=1e-15)
 
 
 def _records_needed(n, lower, upper, k: float, c: float, eps_risk: float) -> int:

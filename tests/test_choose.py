@@ -102,7 +102,26 @@ def test_durham_epsilon_for_switching_meets_ten_percent():
     aggressive = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
     assert round(aggressive, 2) == 2.20
     assert aggressive >= eps
+    # both sides are ln 9 exactly (α/(1 + α) = 1/10 at α = 1/9; ln((5 − 0.5)/(1 − 0.5)))
+    assert eps == aggressive == math.log(9)
     assert ch.epsilon_for_profile("inclusion", r=2.0, a=0.5, fixed=1.0) < eps
+
+
+@pytest.mark.parametrize("deviation", [0.25, 0.5, 1.0, 2.0])
+@pytest.mark.parametrize("direction", ["above", "below", "worst"])
+@pytest.mark.parametrize("target", [0.01, 0.05, 0.1, 0.3])
+def test_durham_epsilon_is_the_boundary_of_the_switching_probability(deviation, direction, target):
+    eps = ch.durham_epsilon_for_switching(deviation, max_probability=target, direction=direction)
+    prob = float(kr.durham_switch_probability(eps, deviation, direction))
+    assert prob == pytest.approx(target, rel=1e-9)
+    assert float(kr.durham_switch_probability(eps * (1 - 1e-6), deviation, direction)) > target
+
+
+def test_durham_refuses_bad_input():
+    with pytest.raises(ValueError, match="max_probability"):
+        ch.durham_epsilon_for_switching(0.25, max_probability=1.0)
+    with pytest.raises(ValueError, match="direction"):
+        ch.durham_epsilon_for_switching(0.25, direction="sideways")
 
 
 def test_choose_feasible_count():

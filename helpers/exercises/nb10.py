@@ -37,7 +37,7 @@ def _records_needed():
     return choice.knobs["n"]
 
 
-@exercise("10.4", names=("eps_switch",))
+@exercise("10.4", names=("eps_switch_half",))
 def _durham_half():
     """Durham: smallest ε keeping the switching probability ≤ 5 % at a deviation of 0.5."""
     return ch.durham_epsilon_for_switching(0.5, max_probability=0.05)
