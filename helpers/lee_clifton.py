@@ -589,10 +589,11 @@ def binary_search_epsilon(
 
     Lee & Clifton find this ε by bisection (``binary_search_steps`` shows it step by step).
     The bound is monotone in ε, so a faster bracketing root finder on the same bound gives
-    the same answer: it starts from eq. (7)'s ε (always safe) and takes secant steps
-    (Illinois' regula falsi), bisecting whenever a step fails to halve the bracket. It keeps
-    the bisection's contract: the bound is ≤ ρ at the result and > ρ at most ``tol`` above
-    it, in about a third of the passes over the worlds.
+    the same answer: it starts from eq. (7)'s ε (always safe), takes a secant step, then
+    probes just past the estimate on the other side so both ends of the bracket close in,
+    and bisects whenever a round fails to halve the bracket. It keeps the bisection's
+    contract: the bound is ≤ ρ at the result and > ρ at most ``tol`` above it, in a fraction
+    of the passes over the worlds.
     """
     setup = _search_setup(universe, size, query, risk, tol, sensitivity)
     if setup is None:
@@ -600,36 +601,38 @@ def binary_search_epsilon(
     bound, rho, tol, start = setup
     low, high = _first_bracket(bound, rho, start)
     g_low, g_high = bound(low) - rho, bound(high) - rho
-    side = 0
     while high - low > tol:
         width = high - low
-        secant = high - g_high * width / (g_high - g_low) if g_high != g_low else math.nan
-        margin = 0.25 * tol  # never step onto an end: the bracket must shrink every time
-        if not (low + margin < secant < high - margin):
-            secant = 0.5 * (low + high)
-        if secant in (low, high):  # floating point cannot split the bracket further
-            break
-        g = bound(secant) - rho
+        slope = (g_high - g_low) / width
+        guess = low - g_low / slope  # the secant's root, inside the bracket
+        if not low < guess < high:
+            guess = 0.5 * (low + high)
+        g = bound(guess) - rho
+        # The secant usually lands within a hair of the root, on one side; probe just past it
+        # on the other side (twice the estimated error, plus tol/2) so both ends of the
+        # bracket close in, instead of one end creeping (regula falsi's weakness).
+        step = 2.0 * abs(g) / slope + 0.5 * tol
         if g <= 0:
-            low, g_low = secant, g
-            if side == -1:
-                g_high *= 0.5  # Illinois: the same end moved twice, pull the other one in
-            side = -1
+            low, g_low = guess, g
+            probe = guess + step
         else:
-            high, g_high = secant, g
-            if side == +1:
-                g_low *= 0.5
-            side = +1
-        if high - low > 0.5 * width:  # the step did not halve the bracket: bisect once
+            high, g_high = guess, g
+            probe = guess - step
+        if low < probe < high:
+            g = bound(probe) - rho
+            if g <= 0:
+                low, g_low = probe, g
+            else:
+                high, g_high = probe, g
+        if high - low > 0.5 * width:  # no halving this round: bisect once (guaranteed progress)
             mid = 0.5 * (low + high)
-            if mid in (low, high):
+            if mid in (low, high):  # floating point cannot split the bracket further
                 break
             g = bound(mid) - rho
             if g <= 0:
                 low, g_low = mid, g
             else:
                 high, g_high = mid, g
-            side = 0
     return low
 
 
