@@ -26,16 +26,19 @@ def main() -> None:
     rows = [
         (
             "exponential mechanism, auction, 10,000 ε values",
-            lambda: F.exponential_mechanism_probabilities(rev, eps_grid, 3.02),
+            lambda: F.exponential_mechanism_probabilities(rev, eps_grid, sensitivity=3.02),
         ),
         (
             "exponential mechanism, 1,000 objects × 100 ε values",
-            lambda: F.exponential_mechanism_probabilities(scores, eps_grid[:100], 1.0),
+            lambda: F.exponential_mechanism_probabilities(scores, eps_grid[:100], sensitivity=1.0),
         ),
-        ("Laplace density ratio, 10⁶ points", lambda: F.laplace_ratio(z, 10.0, 20.0, 1.0, 10.0)),
+        (
+            "Laplace density ratio, 10⁶ points",
+            lambda: F.laplace_ratio(z, 10.0, 20.0, 1.0, sensitivity=10.0),
+        ),
         (
             "randomised response, 10⁶ simulated surveys of n = 1,000",
-            lambda: F.rr_simulate_estimates(0.3, 1000, 0.5, 1_000_000, rng=0),
+            lambda: F.rr_simulate_estimates(0.3, 1000, 0.5, reps=1_000_000, rng=0),
         ),
         (
             "mean of 1,500 bits, 10⁶ Laplace releases",

@@ -19,16 +19,20 @@ parameter, the value and the allowed range. Laplace densities come from
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
+from scipy.special import expit, log_softmax, rel_entr
 
 from ._validation import (
+    as_output,
     check_finite_scalar,
     check_int_range,
     check_nonnegative,
     check_positive,
     check_real,
 )
-from .mechanisms import laplace_cdf, laplace_scale, make_rng
+from .mechanisms import laplace_cdf, laplace_scale, laplace_sf, make_rng
 
 __all__ = [
     "CLOSENESS_EXAMPLE",
@@ -36,6 +40,7 @@ __all__ = [
     "SURVEY_AUCTION_BIDS",
     "SURVEY_AUCTION_PRICES",
     "SURVEY_LAPLACE_EXAMPLE",
+    "PropertiesExperiment",
     "auction_revenue",
     "auction_revenue_sensitivity",
     "bits_query_sensitivity",
@@ -62,6 +67,7 @@ __all__ = [
     "mean_of_bits_scale",
     "mean_of_bits_variance",
     "post_process",
+    "properties_experiment",
     "randomised_response",
     "rr_alpha_for_epsilon",
     "rr_epsilon",
@@ -183,7 +189,7 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
 # --- the Laplace mechanism on two neighbouring outputs ---------------------------------
 
 
-def laplace_log_ratio(z, y1, y2, epsilon, sensitivity=1.0):
+def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     """ln( p_{y₁}(z) / p_{y₂}(z) ) for Laplace densities of scale b = Δ/ε centred at y₁, y₂.
 
     Equals (ε/Δ)(|z − y₂| − |z − y₁|); by the triangle inequality its absolute value is at
@@ -197,9 +203,9 @@ def laplace_log_ratio(z, y1, y2, epsilon, sensitivity=1.0):
     return (np.abs(z - y2) - np.abs(z - y1)) / b
 
 
-def laplace_ratio(z, y1, y2, epsilon, sensitivity=1.0):
+def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     """p_{y₁}(z) / p_{y₂}(z): e^{ε} on one side of [y₁, y₂], e^{−ε} on the other (Δ = |y₁−y₂|)."""
-    return np.exp(laplace_log_ratio(z, y1, y2, epsilon, sensitivity))
+    return as_output(np.exp(laplace_log_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)))
 
 
 # --- mean of n bits with Laplace noise -------------------------------------------------
@@ -247,9 +253,11 @@ def chebyshev_bound(variance, t):
 
 
 # --- randomised response -----------------------------------------------------------------
+# One argument order for every rr_* function: the data (x, y_sum or p) first, then the
+# number of respondents n, then the mechanism's parameter α; options keyword-only.
 
 
-def rr_output_distribution(alpha, x) -> np.ndarray:
+def rr_output_distribution(x, alpha) -> np.ndarray:
     """[P(y = 0 | x), P(y = 1 | x)] for the notes' randomised response.
 
     With probability α the true bit x is sent, otherwise a fair coin r: so
@@ -306,7 +314,7 @@ def rr_estimate(y_sum, n: int, alpha):
     return (y / n - (1 - a) / 2) / a
 
 
-def rr_variance(alpha, n: int, p):
+def rr_variance(p, n: int, alpha):
     """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p)."""
     a = _check_alpha(alpha, allow_zero=False, allow_one=True)
     n = _check_n(n)
@@ -315,7 +323,7 @@ def rr_variance(alpha, n: int, p):
     return q * (1 - q) / (a * a * n)
 
 
-def rr_variance_given_data(alpha, n: int):
+def rr_variance_given_data(n: int, alpha):
     """Var[p̂ | x] = (1 − α²)/(4α²n): the spread from the coins alone, for any fixed data.
 
     Each y_i is Bernoulli((1 ± α)/2), whose variance is (1 − α²)/4 whatever x_i is.
@@ -325,19 +333,19 @@ def rr_variance_given_data(alpha, n: int):
     return (1 - a * a) / (4 * a * a * n)
 
 
-def rr_variance_bound(alpha, n: int):
+def rr_variance_bound(n: int, alpha):
     """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1)."""
     a = _check_alpha(alpha, allow_zero=False, allow_one=True)
     n = _check_n(n)
     return 1.0 / (a * a * n)
 
 
-def rr_variance_bound_tight(alpha, n: int):
+def rr_variance_bound_tight(n: int, alpha):
     """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes."""
-    return rr_variance_bound(alpha, n) / 4
+    return rr_variance_bound(n, alpha) / 4
 
 
-def rr_simulate_estimates(p, n: int, alpha, reps: int, *, rng, fixed_data: bool = False):
+def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool = False):
     """``reps`` independent values of p̂ for n respondents.
 
     ``fixed_data=False``: each run draws x_i ~ Bernoulli(p) and the coins, so Y ~
@@ -432,6 +440,82 @@ def sequential_composition_epsilon(epsilons) -> float:
     return float(eps.sum())
 
 
+class PropertiesExperiment(NamedTuple):
+    """The three measurements of :func:`properties_experiment` (arrays are float ndarrays)."""
+
+    epsilon_rr: float  #: ε of RR(α₁)
+    before: np.ndarray  #: ln P[y | x=1]/P[y | x=0] for RR's 2 outputs
+    after: np.ndarray  #: the same for G(RR)'s 4 outputs
+    k: np.ndarray  #: records apart, 1..6
+    group_worst: np.ndarray  #: worst Laplace(1/ε) log-ratio between counts k apart
+    group_budget: np.ndarray  #: kε
+    epsilon1: np.ndarray  #: ε₁ = ε of RR(α₁) over a grid of α₁
+    composition_worst: np.ndarray  #: worst log-ratio of (RR(α₁), RR(α₂)) run together
+    composition_budget: np.ndarray  #: ε₁ + ε₂
+
+
+def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> PropertiesExperiment:
+    """Measure post-processing, group privacy and sequential composition on small examples.
+
+    Post-processing: the log-ratios of RR(α₁) and of G(RR(α₁)) for a random Markov kernel
+    G to 4 outputs (Dirichlet rows drawn from ``rng``), all within ±ε(α₁). Group privacy:
+    the worst log-ratio of Laplace(1/ε) releases of counts k apart (on a grid of outputs),
+    against kε. Composition: the worst log-ratio of the pair (RR(α₁), RR(α₂)) for 12 values
+    of α₁, against ε₁ + ε₂ (equal: the bound is attained).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε of the Laplace mechanism of the group-privacy panel, > 0.
+    alpha1, alpha2 : float
+        Randomised-response parameters in [0, 1).
+    rng : int or numpy.random.Generator, keyword-only
+        Seed of the random kernel G.
+
+    Returns
+    -------
+    PropertiesExperiment
+
+    Examples
+    --------
+    >>> out = properties_experiment(0.5, 0.5, 0.3, rng=5)
+    >>> bool(np.all(np.abs(out.after) <= out.epsilon_rr))
+    True
+    """
+    check_positive("epsilon", epsilon)
+    eps_rr = float(rr_epsilon(alpha1))
+    _check_alpha(alpha2, allow_zero=True, allow_one=False)
+    d1, d0 = rr_output_distribution(1, alpha1), rr_output_distribution(0, alpha1)
+    kernel = make_rng(rng).dirichlet(np.ones(4), size=2)
+    before = discrete_log_ratios(d1, d0)
+    after = discrete_log_ratios(post_process(d1, kernel), post_process(d0, kernel))
+    k = np.arange(1, 7)
+    z = np.linspace(-10, 20, 3001)
+    group_worst = np.max(
+        np.abs(laplace_log_ratio(z, 0.0, k[:, None], epsilon, sensitivity=1.0)), axis=-1
+    )
+    a1 = np.linspace(0.05, 0.9, 12)
+    joint1 = np.einsum(
+        "mi,j->mij", rr_output_distribution(1, a1), rr_output_distribution(1, alpha2)
+    ).reshape(a1.size, 4)
+    joint0 = np.einsum(
+        "mi,j->mij", rr_output_distribution(0, a1), rr_output_distribution(0, alpha2)
+    ).reshape(a1.size, 4)
+    worst = np.max(np.abs(discrete_log_ratios(joint1, joint0)), axis=-1)
+    eps1 = rr_epsilon(a1)
+    return PropertiesExperiment(
+        eps_rr,
+        before,
+        after,
+        k.astype(float),
+        group_worst,
+        group_privacy_epsilon(epsilon, k),
+        eps1,
+        worst,
+        eps1 + float(rr_epsilon(alpha2)),
+    )
+
+
 # --- the hypothesis-testing view ----------------------------------------------------------
 
 
@@ -443,8 +527,11 @@ def hypothesis_min_q(p, epsilon):
     """
     p = _check_closed_unit("p", p)
     eps = check_nonnegative("epsilon", epsilon)
-    e = np.exp(eps)
-    return np.maximum.reduce([np.zeros(np.broadcast(p, e).shape), 1 - e * p, (1 - p) / e])
+    p, eps = np.broadcast_arrays(p, eps)
+    # e^ε·p as e^{ε + ln p}: p = 0 gives 0 even where e^ε overflows (inf·0 was NaN)
+    with np.errstate(divide="ignore", over="ignore"):
+        scaled = np.exp(eps + np.log(p))
+    return as_output(np.maximum(np.maximum(0.0, 1 - scaled), (1 - p) * np.exp(-eps)))
 
 
 def hypothesis_min_equal_error(epsilon):
@@ -454,7 +541,7 @@ def hypothesis_min_equal_error(epsilon):
     (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
     """
     eps = check_nonnegative("epsilon", epsilon)
-    return 1.0 / (1.0 + np.exp(eps))
+    return as_output(expit(-eps))  # 1/(1 + e^ε) without overflow
 
 
 def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
@@ -462,11 +549,18 @@ def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
     p = _check_closed_unit("p", p)
     q = _check_closed_unit("q", q)
     eps = check_nonnegative("epsilon", epsilon)
-    e = np.exp(eps)
-    return (p + e * q >= 1 - tol) & (e * p + q >= 1 - tol)
+    tol = check_nonnegative("tol", tol)
+    p, q, eps = np.broadcast_arrays(p, q, eps)
+    # e^ε·x as e^{ε + ln x}: x = 0 contributes 0 even where e^ε overflows (inf·0 was NaN,
+    # so hypothesis_feasible(0, 1, 1000) was False)
+    with np.errstate(divide="ignore", over="ignore"):
+        eq = np.exp(eps + np.log(q))
+        ep = np.exp(eps + np.log(p))
+    out = (p + eq >= 1 - tol) & (ep + q >= 1 - tol)
+    return bool(out) if out.ndim == 0 else out
 
 
-def laplace_threshold_test(t, epsilon, sensitivity=1.0, y0=0.0):
+def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     """(p, q) of the test "say H₁ when the output exceeds t" under the Laplace mechanism.
 
     H₀: the output came from X with f(X) = y₀; H₁: from a neighbour X' with f(X') = y₀ + Δ.
@@ -477,7 +571,7 @@ def laplace_threshold_test(t, epsilon, sensitivity=1.0, y0=0.0):
     b = laplace_scale(epsilon, sensitivity=sensitivity)
     delta = check_positive("sensitivity", sensitivity)
     y0 = check_finite_scalar("y0", y0)
-    p = 1 - laplace_cdf(t, y0, b)
+    p = laplace_sf(t, y0, b)  # P[output > t | H₀], exact far in the tail (not 1 − cdf)
     q = laplace_cdf(t, y0 + delta, b)
     return p, q
 
@@ -485,7 +579,7 @@ def laplace_threshold_test(t, epsilon, sensitivity=1.0, y0=0.0):
 # --- the exponential mechanism ----------------------------------------------------------------
 
 
-def exponential_mechanism_log_probabilities(scores, epsilon, sensitivity=1.0) -> np.ndarray:
+def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0) -> np.ndarray:
     """ln P[M_E(X) = h] = ε s(X,h)/(2Δ) − ln Σ_h' exp(ε s(X,h')/(2Δ)) (a log-softmax).
 
     ``scores``: s(X, h) along the last axis; ``epsilon`` may be an array (its shape is
@@ -499,32 +593,35 @@ def exponential_mechanism_log_probabilities(scores, epsilon, sensitivity=1.0) ->
     eps = check_nonnegative("epsilon", epsilon)
     delta = check_positive("sensitivity", sensitivity)
     logits = eps.reshape(eps.shape + (1,) * s.ndim) * s / (2 * delta)
-    logits = logits - logits.max(axis=-1, keepdims=True)
-    return logits - np.log(np.exp(logits).sum(axis=-1, keepdims=True))
+    return log_softmax(logits, axis=-1)  # scipy subtracts the maximum first
 
 
-def exponential_mechanism_probabilities(scores, epsilon, sensitivity=1.0) -> np.ndarray:
+def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> np.ndarray:
     """P[M_E(X) = h] = exp(ε s(X,h)/(2Δ)) / Σ_h' exp(ε s(X,h')/(2Δ)) (survey's definition).
 
     Shapes as in :func:`exponential_mechanism_log_probabilities`; rows sum to 1.
     """
-    return np.exp(exponential_mechanism_log_probabilities(scores, epsilon, sensitivity))
+    return np.exp(exponential_mechanism_log_probabilities(scores, epsilon, sensitivity=sensitivity))
 
 
-def exponential_mechanism_sample(scores, epsilon, sensitivity=1.0, size=None, *, rng):
+def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity=1.0):
     """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores)."""
     probs = exponential_mechanism_probabilities(
-        scores, check_finite_scalar("epsilon", epsilon), sensitivity
+        scores, check_finite_scalar("epsilon", epsilon), sensitivity=sensitivity
     )
     if probs.ndim != 1:
         raise ValueError(f"scores must be 1-D for sampling; got shape {np.shape(scores)}")
     return make_rng(rng).choice(probs.size, size=size, p=probs)
 
 
-def expected_score(scores, epsilon, sensitivity=1.0):
+def expected_score(scores, epsilon, *, sensitivity=1.0):
     """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction)."""
     s = check_real("scores", scores)
-    return np.sum(exponential_mechanism_probabilities(s, epsilon, sensitivity) * s, axis=-1)
+    return as_output(
+        np.sum(
+            exponential_mechanism_probabilities(s, epsilon, sensitivity=sensitivity) * s, axis=-1
+        )
+    )
 
 
 def auction_revenue(prices, bids) -> np.ndarray:
@@ -608,8 +705,5 @@ def kl_divergence(p_l, p_q):
     the data set P_Q is computed from.
     """
     p_l, p_q = _pair(p_l, p_q)
-    p_l, p_q = np.broadcast_arrays(p_l, p_q)
-    pos = p_l > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(pos, p_l * (np.log(np.where(pos, p_l, 1)) - np.log(p_q)), 0.0)
-    return terms.sum(axis=-1)
+    # scipy's rel_entr: x·ln(x/y), 0 at x = 0, inf at x > 0 = y
+    return as_output(rel_entr(p_l, p_q).sum(axis=-1))

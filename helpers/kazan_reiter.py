@@ -29,6 +29,7 @@ import numpy as np
 from scipy.optimize import minimize, minimize_scalar
 
 from ._validation import (
+    as_output,
     check_half_open_unit,
     check_nonnegative,
     check_open_unit,
@@ -36,7 +37,7 @@ from ._validation import (
     check_real,
     check_real_or_inf,
 )
-from .mechanisms import geometric_cdf, geometric_noise_sd, geometric_prob_exact
+from .mechanisms import geometric_cdf, geometric_noise_sd, geometric_prob_exact, geometric_sf
 
 __all__ = [
     "DURHAM_BIRTHS",
@@ -81,8 +82,19 @@ def relative_risk_bound(p, q, epsilon):
 
 
 def naive_bound(epsilon):
-    """Corollary 1 / eq. (7): rᵢ ≤ e^{2ε} for every (p, q): the bound behind ε = log(r̃)/2."""
-    return np.exp(2 * check_nonnegative("epsilon", epsilon))
+    """Corollary 1 / eq. (7): rᵢ ≤ e^{2ε} for every (p, q): the bound behind ε = log(r̃)/2.
+
+    Returns ``inf`` (without an overflow warning) once e^{2ε} exceeds the largest float
+    (ε > 354.9): the bound is then larger than any float, which ``inf`` represents.
+
+    Examples
+    --------
+    >>> round(naive_bound(0.5), 6)
+    2.718282
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    with np.errstate(over="ignore"):
+        return as_output(np.exp(2 * eps))
 
 
 # --- Theorem 2 ---------------------------------------------------------------------------
@@ -742,7 +754,7 @@ def durham_switch_probability(
     above, below, threshold = durham_true_counts(deviation, births, target)
     cut = np.floor(threshold)
     p_above = geometric_cdf(cut - above, eps)
-    p_below = 1 - geometric_cdf(cut - below, eps)  # P[Z ≥ cut + 1 − below]
+    p_below = geometric_sf(cut - below, eps)  # P[Z ≥ cut + 1 − below], not 1 − cdf
     if direction == "above":
         return p_above
     if direction == "below":

@@ -43,7 +43,7 @@ def test_survey_laplace_example_ratio():
     ex = F.SURVEY_LAPLACE_EXAMPLE
     eps = 0.7
     z = np.linspace(-50, 80, 2601)
-    r = F.laplace_ratio(z, ex["y1"], ex["y2"], eps, ex["sensitivity"])
+    r = F.laplace_ratio(z, ex["y1"], ex["y2"], eps, sensitivity=ex["sensitivity"])
     # = e^ε left of [y1, y2], e^{-ε} right of it, in between inside the band
     assert np.allclose(r[z <= ex["y1"]], math.exp(eps))
     assert np.allclose(r[z >= ex["y2"]], math.exp(-eps))
@@ -58,7 +58,7 @@ def test_survey_laplace_example_ratio():
 @given(z=finite, y1=finite, shift=st.floats(-1, 1), eps=eps_st, delta=st.floats(0.01, 100))
 def test_laplace_log_ratio_within_epsilon(z, y1, shift, eps, delta):
     y2 = y1 + shift * delta  # neighbouring outputs: |y1 - y2| <= Δ
-    lr = F.laplace_log_ratio(z, y1, y2, eps, delta)
+    lr = F.laplace_log_ratio(z, y1, y2, eps, sensitivity=delta)
     assert abs(lr) <= eps * (1 + 1e-9) + 1e-12
 
 
@@ -137,7 +137,7 @@ def test_rr_epsilon_from_alpha():
     assert round(float(F.rr_epsilon(0.5)), 4) == 1.0986
     assert F.rr_epsilon(0.0) == 0.0
     for a in [0.1, 0.5, 0.9]:
-        d1, d0 = F.rr_output_distribution(a, 1), F.rr_output_distribution(a, 0)
+        d1, d0 = F.rr_output_distribution(1, a), F.rr_output_distribution(0, a)
         assert F.discrete_max_log_ratio(d1, d0) == pytest.approx(F.rr_epsilon(a))
 
 
@@ -150,7 +150,7 @@ def test_rr_alpha_epsilon_roundtrip(eps):
 
 @given(alpha=st.floats(0.0, 1.0), x=st.sampled_from([0, 1]))
 def test_rr_output_distribution_sums_to_one(alpha, x):
-    d = F.rr_output_distribution(alpha, x)
+    d = F.rr_output_distribution(x, alpha)
     assert d.sum() == pytest.approx(1.0)
     assert d[x] == pytest.approx((1 + alpha) / 2)
 
@@ -159,17 +159,17 @@ def test_rr_output_distribution_sums_to_one(alpha, x):
 @pytest.mark.parametrize("p", [0.1, 0.5])
 def test_rr_estimator_unbiased_and_variance(alpha, p):
     n, reps = 200, 40_000
-    est = F.rr_simulate_estimates(p, n, alpha, reps, rng=11)
-    var = F.rr_variance(alpha, n, p)
+    est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=11)
+    var = F.rr_variance(p, n, alpha)
     assert abs(est.mean() - p) < 5 * math.sqrt(var / reps)
     assert est.var() == pytest.approx(var, rel=0.05)
-    assert est.var() <= F.rr_variance_bound_tight(alpha, n) * 1.05
-    assert est.var() <= F.rr_variance_bound(alpha, n)
+    assert est.var() <= F.rr_variance_bound_tight(n, alpha) * 1.05
+    assert est.var() <= F.rr_variance_bound(n, alpha)
 
 
 def test_rr_fixed_data_variance():
-    est = F.rr_simulate_estimates(0.5, 18, 0.5, 100_000, rng=5, fixed_data=True)
-    var = F.rr_variance_given_data(0.5, 18)
+    est = F.rr_simulate_estimates(0.5, 18, 0.5, reps=100_000, rng=5, fixed_data=True)
+    var = F.rr_variance_given_data(18, 0.5)
     assert var == pytest.approx((1 - 0.25) / (4 * 0.25 * 18))
     assert abs(est.mean() - 0.5) < 5 * math.sqrt(var / est.size)
     assert est.var() == pytest.approx(var, rel=0.03)
@@ -187,9 +187,9 @@ def test_rr_per_person_sampler_matches_distribution():
 
 @given(alpha=st.floats(0.01, 1.0), n=st.integers(1, 10_000), p=st.floats(0.0, 1.0))
 def test_rr_variance_below_bounds(alpha, n, p):
-    v = F.rr_variance(alpha, n, p)
-    assert 0 <= v <= F.rr_variance_bound_tight(alpha, n) * (1 + 1e-12)
-    assert F.rr_variance_bound_tight(alpha, n) == pytest.approx(F.rr_variance_bound(alpha, n) / 4)
+    v = F.rr_variance(p, n, alpha)
+    assert 0 <= v <= F.rr_variance_bound_tight(n, alpha) * (1 + 1e-12)
+    assert F.rr_variance_bound_tight(n, alpha) == pytest.approx(F.rr_variance_bound(n, alpha) / 4)
 
 
 def test_rr_bad_input():
@@ -200,9 +200,9 @@ def test_rr_bad_input():
     with pytest.raises(ValueError, match=r"y_sum must lie in 0\.\.n"):
         F.rr_estimate(19, 18, 0.5)
     with pytest.raises(ValueError, match="reps"):
-        F.rr_simulate_estimates(0.5, 18, 0.5, 0, rng=1)
+        F.rr_simulate_estimates(0.5, 18, 0.5, reps=0, rng=1)
     with pytest.raises(ValueError, match="p must lie in"):
-        F.rr_variance(0.5, 10, 1.5)
+        F.rr_variance(1.5, 10, 0.5)
     with pytest.raises(ValueError, match="x must"):
         F.randomised_response([0, 3], 0.5, rng=1)
 
@@ -211,7 +211,7 @@ def test_rr_bad_input():
 
 
 def test_post_processing_never_increases_epsilon():
-    d1, d0 = F.rr_output_distribution(0.5, 1), F.rr_output_distribution(0.5, 0)
+    d1, d0 = F.rr_output_distribution(1, 0.5), F.rr_output_distribution(0, 0.5)
     rng = np.random.default_rng(0)
     G = rng.dirichlet(np.ones(5), size=2)  # random kernels {0,1} -> 5 outputs
     before = F.discrete_max_log_ratio(d1, d0)
@@ -229,12 +229,12 @@ def test_group_privacy_and_composition():
     # Laplace(1/ε) on counts that differ by k: the worst log ratio is exactly kε
     for k in [1, 2, 5]:
         z = np.linspace(-20, 20, 4001)
-        worst = np.max(np.abs(F.laplace_log_ratio(z, 0, k, 0.5, 1.0)))
+        worst = np.max(np.abs(F.laplace_log_ratio(z, 0, k, 0.5, sensitivity=1.0)))
         assert worst == pytest.approx(F.group_privacy_epsilon(0.5, k))
     # two randomised responses of the same bit: the joint law's ε is ε₁ + ε₂
     a1, a2 = 0.5, 0.3
-    j1 = np.outer(F.rr_output_distribution(a1, 1), F.rr_output_distribution(a2, 1)).ravel()
-    j0 = np.outer(F.rr_output_distribution(a1, 0), F.rr_output_distribution(a2, 0)).ravel()
+    j1 = np.outer(F.rr_output_distribution(1, a1), F.rr_output_distribution(1, a2)).ravel()
+    j0 = np.outer(F.rr_output_distribution(0, a1), F.rr_output_distribution(0, a2)).ravel()
     total = F.sequential_composition_epsilon([F.rr_epsilon(a1), F.rr_epsilon(a2)])
     assert F.discrete_max_log_ratio(j1, j0) == pytest.approx(total)
 
@@ -265,13 +265,13 @@ def test_min_q_boundary_is_feasible(p, eps):
 
 @given(t=st.floats(-30, 30), eps=st.floats(0.01, 5), delta=st.floats(0.1, 10))
 def test_laplace_threshold_test_inside_region(t, eps, delta):
-    p, q = F.laplace_threshold_test(t * delta, eps, delta)
+    p, q = F.laplace_threshold_test(t * delta, eps, sensitivity=delta)
     assert F.hypothesis_feasible(p, q, eps, tol=1e-9)
 
 
 def test_laplace_threshold_test_values():
     eps = 1.0
-    p, q = F.laplace_threshold_test(np.array([0.0, 0.5, 1.0]), eps, 1.0)
+    p, q = F.laplace_threshold_test(np.array([0.0, 0.5, 1.0]), eps, sensitivity=1.0)
     assert np.allclose(p, [0.5, 0.5 * math.exp(-0.5), 0.5 * math.exp(-1)])
     assert np.allclose(q, p[::-1])
     # at t = y0 the pair touches the boundary p + e^ε q = 1
@@ -290,7 +290,7 @@ def test_min_equal_error_values():
     assert F.hypothesis_min_equal_error(0.0) == 0.5
     assert round(float(F.hypothesis_min_equal_error(1.0)), 4) == 0.2689
     # the Laplace midpoint test p = q = e^{-ε/2}/2 is worse than the bound
-    p, q = F.laplace_threshold_test(0.5, 1.0, 1.0)
+    p, q = F.laplace_threshold_test(0.5, 1.0, sensitivity=1.0)
     assert float(p) == pytest.approx(0.5 * math.exp(-0.5)) and float(q) == pytest.approx(float(p))
     assert float(p) > 0.2689
 
@@ -316,23 +316,23 @@ def test_survey_auction_probabilities():
     rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
     delta = F.auction_revenue_sensitivity(F.SURVEY_AUCTION_PRICES)
     eps = 1.0
-    probs = F.exponential_mechanism_probabilities(rev, eps, delta)
+    probs = F.exponential_mechanism_probabilities(rev, eps, sensitivity=delta)
     by_hand = np.exp(eps * rev / (2 * delta))
     assert np.allclose(probs, by_hand / by_hand.sum())
     assert np.round(probs, 3).tolist() == [0.300, 0.216, 0.301, 0.183]
-    assert round(float(F.expected_score(rev, eps, delta)), 3) == 2.025
+    assert round(float(F.expected_score(rev, eps, sensitivity=delta)), 3) == 2.025
     # ε -> 0: uniform; large ε: mass on the best price $3.01
-    assert np.allclose(F.exponential_mechanism_probabilities(rev, 0.0, delta), 0.25)
-    assert F.exponential_mechanism_probabilities(rev, 5000.0, delta)[2] > 0.99
+    assert np.allclose(F.exponential_mechanism_probabilities(rev, 0.0, sensitivity=delta), 0.25)
+    assert F.exponential_mechanism_probabilities(rev, 5000.0, sensitivity=delta)[2] > 0.99
 
 
 def test_exponential_mechanism_vectorised_over_epsilon():
     rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
     grid = np.array([0.1, 1.0, 10.0])
-    table = F.exponential_mechanism_probabilities(rev, grid, 3.02)
+    table = F.exponential_mechanism_probabilities(rev, grid, sensitivity=3.02)
     assert table.shape == (3, 4)
     for row, e in zip(table, grid, strict=True):
-        assert np.allclose(row, F.exponential_mechanism_probabilities(rev, e, 3.02))
+        assert np.allclose(row, F.exponential_mechanism_probabilities(rev, e, sensitivity=3.02))
 
 
 scores_st = st.lists(st.floats(-100, 100), min_size=1, max_size=8)
@@ -343,27 +343,31 @@ def test_exponential_mechanism_sums_to_one_and_ratio(scores, eps, delta, data):
     s = np.array(scores)
     shifts = data.draw(st.lists(st.floats(-1, 1), min_size=s.size, max_size=s.size))
     s2 = s + np.array(shifts) * delta  # a neighbour: every score moves by at most Δ
-    p1 = F.exponential_mechanism_probabilities(s, eps, delta)
-    assert F.exponential_mechanism_probabilities(s2, eps, delta).sum() == pytest.approx(1.0)
+    p1 = F.exponential_mechanism_probabilities(s, eps, sensitivity=delta)
+    assert F.exponential_mechanism_probabilities(s2, eps, sensitivity=delta).sum() == pytest.approx(
+        1.0
+    )
     assert p1.sum() == pytest.approx(1.0)
     assert np.all(p1 >= 0)
-    lp1 = F.exponential_mechanism_log_probabilities(s, eps, delta)
-    lp2 = F.exponential_mechanism_log_probabilities(s2, eps, delta)
+    lp1 = F.exponential_mechanism_log_probabilities(s, eps, sensitivity=delta)
+    lp2 = F.exponential_mechanism_log_probabilities(s2, eps, sensitivity=delta)
     assert np.allclose(np.exp(lp1), p1)
     lr = np.abs(lp1 - lp2)
     assert np.all(lr <= eps * (1 + 1e-9) + 1e-9)
 
 
 def test_exponential_mechanism_no_overflow():
-    p = F.exponential_mechanism_probabilities([1e6, 0.0], 1e3, 1.0)
+    p = F.exponential_mechanism_probabilities([1e6, 0.0], 1e3, sensitivity=1.0)
     assert np.all(np.isfinite(p)) and p[0] == pytest.approx(1.0)
 
 
 def test_exponential_mechanism_sample_seeded():
     rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
-    draws = F.exponential_mechanism_sample(rev, 1.0, 3.02, size=100_000, rng=4)
+    draws = F.exponential_mechanism_sample(rev, 1.0, sensitivity=3.02, size=100_000, rng=4)
     freq = np.bincount(draws, minlength=4) / draws.size
-    assert np.allclose(freq, F.exponential_mechanism_probabilities(rev, 1.0, 3.02), atol=0.005)
+    assert np.allclose(
+        freq, F.exponential_mechanism_probabilities(rev, 1.0, sensitivity=3.02), atol=0.005
+    )
 
 
 def test_auction_neighbour_ratio():
@@ -374,7 +378,9 @@ def test_auction_neighbour_ratio():
     for v in [0.0, 1.0, 1.005, 3.02, 10.0]:
         nb = F.auction_revenue(prices, [1.0, 1.0, v])
         assert np.all(np.abs(base - nb) <= delta)
-        p, q = (F.exponential_mechanism_probabilities(s, 0.8, delta) for s in (base, nb))
+        p, q = (
+            F.exponential_mechanism_probabilities(s, 0.8, sensitivity=delta) for s in (base, nb)
+        )
         assert np.all(np.abs(np.log(p / q)) <= 0.8 + 1e-12)
 
 
@@ -382,7 +388,7 @@ def test_exponential_bad_input():
     with pytest.raises(ValueError, match="epsilon must be >= 0"):
         F.exponential_mechanism_probabilities([1, 2], -0.1)
     with pytest.raises(ValueError, match="sensitivity must be > 0"):
-        F.exponential_mechanism_probabilities([1, 2], 1.0, 0.0)
+        F.exponential_mechanism_probabilities([1, 2], 1.0, sensitivity=0.0)
     with pytest.raises(ValueError, match="scores must be finite"):
         F.exponential_mechanism_probabilities([1, float("nan")], 1.0)
     with pytest.raises(ValueError, match="prices"):
@@ -446,11 +452,11 @@ def test_closeness_bad_input():
 
 
 def test_discrete_log_ratios_per_output_and_batched():
-    d1, d0 = F.rr_output_distribution(0.5, 1), F.rr_output_distribution(0.5, 0)
+    d1, d0 = F.rr_output_distribution(1, 0.5), F.rr_output_distribution(0, 0.5)
     np.testing.assert_allclose(F.discrete_log_ratios(d1, d0), [-np.log(3), np.log(3)])
     assert np.max(np.abs(F.discrete_log_ratios(d1, d0))) == F.discrete_max_log_ratio(d1, d0)
-    batch = F.rr_output_distribution(np.array([0.1, 0.5, 0.9]), 1)
-    lr = F.discrete_log_ratios(batch, F.rr_output_distribution(np.array([0.1, 0.5, 0.9]), 0))
+    batch = F.rr_output_distribution(1, np.array([0.1, 0.5, 0.9]))
+    lr = F.discrete_log_ratios(batch, F.rr_output_distribution(0, np.array([0.1, 0.5, 0.9])))
     np.testing.assert_allclose(np.max(lr, axis=-1), F.rr_epsilon([0.1, 0.5, 0.9]))
     out = F.discrete_log_ratios([0.5, 0.5, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0])
     assert out[1] == np.inf and out[2] == -np.inf and out[3] == 0.0
@@ -465,3 +471,43 @@ def test_unbounded_mean_sensitivity_depends_on_the_smallest_size():
     assert F.bits_query_sensitivity(1, "mean", "unbounded") == 0.5
     assert F.bits_query_sensitivity(2, "mean", "unbounded") == 0.5
     assert F.bits_query_sensitivity(18, "mean", "unbounded") == pytest.approx(1 / 18)
+
+
+# --- regressions: inf·0 and 1 − cdf (issue 13) ---------------------------------------------
+
+
+def test_hypothesis_region_at_a_huge_epsilon_has_no_inf_times_zero():
+    # exp(1000)·0 was inf·0 = NaN: min_q was NaN and (0, 1) was called infeasible
+    assert F.hypothesis_min_q(0.0, 1000.0) == 1.0
+    assert F.hypothesis_min_q(1.0, 1000.0) == 0.0
+    assert F.hypothesis_feasible(0.0, 1.0, 1000.0) is True
+    assert F.hypothesis_feasible(1.0, 0.0, 1000.0) is True
+    assert F.hypothesis_feasible(0.0, 0.0, 1000.0) is False  # both errors 0: perfect test
+    out = F.hypothesis_min_q(np.array([0.0, 0.25, 1.0]), np.array([[0.0], [1000.0]]))
+    assert out.shape == (2, 3) and not np.isnan(out).any()
+    np.testing.assert_array_equal(out[1], [1.0, 0.0, 0.0])
+
+
+def test_hypothesis_min_equal_error_does_not_overflow():
+    # 1/(1 + e^ε) as expit(−ε): e^{−ε} where e^ε overflows, never a warning
+    assert F.hypothesis_min_equal_error(700.0) == pytest.approx(math.exp(-700), rel=1e-12)
+    assert F.hypothesis_min_equal_error(1000.0) == 0.0  # e^{-1000} is below the smallest float
+
+
+def test_threshold_test_false_positive_rate_keeps_its_tail():
+    # p = P[y0 + Lap(1/ε) > t] = ½e^{−εt}; 1 − cdf gave 0 beyond t ≈ 37
+    p, q = F.laplace_threshold_test(50.0, 1.0)
+    assert p == pytest.approx(0.5 * math.exp(-50), rel=1e-12)
+    assert q == 1.0
+
+
+def test_properties_experiment_measures_the_three_properties():
+    ex = F.properties_experiment(0.5, 0.5, 0.3, rng=5)
+    assert ex.epsilon_rr == pytest.approx(math.log(3))
+    assert np.max(np.abs(ex.before)) == pytest.approx(math.log(3))
+    assert np.all(np.abs(ex.after) <= math.log(3))  # post-processing: never more than ε
+    assert np.max(np.abs(ex.after)) < math.log(3) - 1e-3  # a random kernel loses some
+    np.testing.assert_allclose(ex.group_worst, 0.5 * ex.k)  # group privacy, attained
+    np.testing.assert_allclose(ex.composition_worst, ex.composition_budget)  # attained
+    with pytest.raises(ValueError, match="rng must be"):
+        F.properties_experiment(rng=None)

@@ -668,3 +668,18 @@ def test_a_profile_that_returns_no_number_is_refused():
         kr.recommend_epsilon(lambda p, q: None, q=1.0)
     with pytest.raises(ValueError, match="must return a number"):
         kr.recommend_epsilon(lambda p, q: "three")
+
+
+def test_naive_bound_is_inf_without_a_warning_beyond_the_largest_float():
+    assert kr.naive_bound(1000.0) == math.inf
+    assert kr.naive_bound(354.0) == pytest.approx(math.exp(708.0), rel=1e-12)
+
+
+def test_durham_switch_below_is_a_survival_probability():
+    # P[Z ≥ m] for the geometric: α^m/(1 + α); 1 − cdf lost it below 1e-16 (large ε)
+    eps = 40.0
+    _above, below, threshold = kr.durham_true_counts(2.0)
+    m = math.floor(threshold) + 1 - below
+    alpha = math.exp(-eps)
+    expected = alpha**m / (1 + alpha)
+    assert kr.durham_switch_probability(eps, 2.0, "below") == pytest.approx(expected, rel=1e-12)

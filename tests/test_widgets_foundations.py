@@ -32,24 +32,24 @@ def test_randomised_response_dashboard_follows_alpha_and_n():
     # α alone: ε, the ±2·√(1/(α²n)) lines of the histogram and the bound curves move
     dash.controls["alpha"].value = 0.8
     assert f"ε = ln((1+α)/(1−α)) = {float(F.rr_epsilon(0.8)):.4f}" in dash.text
-    assert f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(0.8, 18)):.5f}" in dash.text
+    assert f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(18, 0.8)):.5f}" in dash.text
     hist_axes = dash.figure.axes[0]
-    half = 2 * math.sqrt(float(F.rr_variance_bound(0.8, 18)))
+    half = 2 * math.sqrt(float(F.rr_variance_bound(18, 0.8)))
     assert hist_axes.lines[1].get_xdata()[0] == pytest.approx(0.5 - half)
     assert dash.figure.axes[1].lines[3].get_xdata()[0] == 18
     # n alone: the simulated-variance marker moves to the new n
     dash.controls["n"].value = 500
     assert f"{float(F.rr_epsilon(0.8)):.4f}" in dash.text
-    assert f"{float(F.rr_variance_bound(0.8, 500)):.5f}" in dash.text
+    assert f"{float(F.rr_variance_bound(500, 0.8)):.5f}" in dash.text
     var_axes = dash.figure.axes[1]
     ns = var_axes.lines[0].get_xdata()
     assert np.allclose(var_axes.lines[0].get_ydata(), 1 / (0.8**2 * ns))
-    assert np.allclose(var_axes.lines[2].get_ydata(), F.rr_variance(0.8, 1, 0.5) / ns)
+    assert np.allclose(var_axes.lines[2].get_ydata(), F.rr_variance(0.5, 1, 0.8) / ns)
     # the simulated variance marker sits at n = 500, near the exact value, below the bound
     n_marker, v_marker = var_axes.lines[3].get_xdata()[0], var_axes.lines[3].get_ydata()[0]
     assert n_marker == 500
-    assert v_marker == pytest.approx(float(F.rr_variance(0.8, 500, 0.5)), rel=0.1)
-    assert v_marker < float(F.rr_variance_bound(0.8, 500))
+    assert v_marker == pytest.approx(float(F.rr_variance(0.5, 500, 0.8)), rel=0.1)
+    assert v_marker < float(F.rr_variance_bound(500, 0.8))
 
 
 def test_hypothesis_dashboard_follows_epsilon():
@@ -70,28 +70,41 @@ def test_exponential_dashboard_follows_epsilon():
     assert "expected revenue = $2.025" in dash.text
     dash.controls["epsilon"].value = 10.0
     rev = F.auction_revenue(F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS)
-    probs = F.exponential_mechanism_probabilities(rev, 10.0, 3.02)
+    probs = F.exponential_mechanism_probabilities(rev, 10.0, sensitivity=3.02)
     assert f"$3.01: {probs[2]:.3f}" in dash.text
-    assert f"${float(F.expected_score(rev, 10.0, 3.02)):.3f}" in dash.text
+    assert f"${float(F.expected_score(rev, 10.0, sensitivity=3.02)):.3f}" in dash.text
     marker = dash.figure.axes[1].lines[-1]
     assert marker.get_xdata()[0] == pytest.approx(10.0)
-    assert marker.get_ydata()[0] == pytest.approx(float(F.expected_score(rev, 10.0, 3.02)))
+    assert marker.get_ydata()[0] == pytest.approx(
+        float(F.expected_score(rev, 10.0, sensitivity=3.02))
+    )
     assert dash.figure.axes[0].lines[-1].get_xdata()[0] == pytest.approx(10.0)  # ε marker
 
 
 def test_properties_figure_plots_the_measured_epsilons():
     from helpers.plotting import foundations as P
 
-    fig = P.plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5)
+    fig = P.plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, rng=5)
     post, group, comp = fig.axes
     heights = np.array([bar.get_height() for bar in post.patches])
     assert heights.size == 6 and np.all(np.abs(heights) <= math.log(3) + 1e-12)
     assert np.max(np.abs(heights[:2])) == pytest.approx(math.log(3))  # RR itself: exactly ε
-    k = group.lines[0].get_xdata()
-    np.testing.assert_allclose(group.lines[0].get_ydata(), 0.5 * k)  # attained: kε
-    np.testing.assert_allclose(comp.lines[0].get_ydata(), comp.lines[1].get_ydata())
-    eps1 = comp.lines[0].get_xdata()
-    np.testing.assert_allclose(comp.lines[1].get_ydata(), eps1 + float(F.rr_epsilon(0.3)))
+    measured = _line(group, "group_measured")
+    k = measured.get_xdata()
+    np.testing.assert_allclose(measured.get_ydata(), 0.5 * k)  # attained: kε
+    np.testing.assert_allclose(_line(group, "group_budget").get_ydata(), 0.5 * k)
+    pair = _line(comp, "composition_measured")
+    budget = _line(comp, "composition_budget")
+    np.testing.assert_allclose(pair.get_ydata(), budget.get_ydata())
+    eps1 = pair.get_xdata()
+    np.testing.assert_allclose(eps1, F.rr_epsilon(np.linspace(0.05, 0.9, 12)))
+    np.testing.assert_allclose(budget.get_ydata(), eps1 + float(F.rr_epsilon(0.3)))
+
+
+def _line(ax, gid: str):
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]
 
 
 def test_bits_sensitivity_figure_plots_the_brute_force_values():

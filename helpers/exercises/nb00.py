@@ -24,10 +24,10 @@ def _auction():
 def _rr_for_one_dp():
     """α making randomised response 1-DP; the smallest n with SD bound 1/(2α√n) ≤ 0.05."""
     alpha = float(F.rr_alpha_for_epsilon(1.0))
-    n = math.ceil(float(F.rr_variance_bound_tight(alpha, 1)) / 0.05**2)
-    while math.sqrt(F.rr_variance_bound_tight(alpha, n)) > 0.05:  # guard against rounding
+    n = math.ceil(float(F.rr_variance_bound_tight(1, alpha)) / 0.05**2)
+    while math.sqrt(F.rr_variance_bound_tight(n, alpha)) > 0.05:  # guard against rounding
         n += 1
-    while n > 1 and math.sqrt(F.rr_variance_bound_tight(alpha, n - 1)) <= 0.05:
+    while n > 1 and math.sqrt(F.rr_variance_bound_tight(n - 1, alpha)) <= 0.05:
         n -= 1
     return alpha, n
 
@@ -37,11 +37,15 @@ def _auction_epsilon():
     """Smallest ε with expected revenue $2.90 (a grid answer is accepted to 1 %), and the
     largest |log ratio| of selection probabilities when the third bid drops to $0."""
     prices, revenue, delta_s = _auction()
-    eps = optimize.brentq(lambda e: F.expected_score(revenue, e, delta_s) - 2.90, 0.1, 100.0)
+    eps = optimize.brentq(
+        lambda e: F.expected_score(revenue, e, sensitivity=delta_s) - 2.90, 0.1, 100.0
+    )
     bids = list(F.SURVEY_AUCTION_BIDS)
     bids[-1] = 0.0
-    p_base = F.exponential_mechanism_probabilities(revenue, eps, delta_s)
-    p_nb = F.exponential_mechanism_probabilities(F.auction_revenue(prices, bids), eps, delta_s)
+    p_base = F.exponential_mechanism_probabilities(revenue, eps, sensitivity=delta_s)
+    p_nb = F.exponential_mechanism_probabilities(
+        F.auction_revenue(prices, bids), eps, sensitivity=delta_s
+    )
     return eps, float(np.max(np.abs(np.log(p_base / p_nb))))
 
 

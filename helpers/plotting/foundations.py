@@ -102,7 +102,7 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     return fig
 
 
-def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figure:
+def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
     """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
 
     ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
@@ -123,7 +123,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figur
     )
     ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
     ax.legend(fontsize=8, loc="upper left")
-    ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity)
+    ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
     bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)")
     bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε")
     bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
@@ -145,7 +145,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, sensitivity=10.0) -> Figur
     return fig
 
 
-def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, seed=0) -> Figure:
+def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figure:
     """P[|p̂ − p| ≥ t] for p̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
 
     Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
@@ -153,7 +153,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, seed=0) -> Figure:
     """
     ones = round(p * n)
     x = np.r_[np.ones(ones), np.zeros(n - ones)]
-    draws = F.mean_of_bits_release(x, epsilon, size=reps, rng=seed)
+    draws = F.mean_of_bits_release(x, epsilon, size=reps, rng=rng)
     err = np.sort(np.abs(draws - x.mean()))
     b = float(F.mean_of_bits_scale(n, epsilon))
     t = np.linspace(b / 20, 6 * b, 200)
@@ -194,14 +194,14 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, seed=0) -> Figure:
     return fig
 
 
-def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figure:
+def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Figure:
     """Left: histogram of simulated p̂ with the true p and ±2·√(1/(α²n)) (the notes' bound).
     Right: Var[p̂] against n: the notes' bound 1/(α²n), the tight bound 1/(4α²n), the exact
     q(1−q)/(α²n), and the simulated variance at the chosen n (a marker).
 
     ``axes[1].lines``: 0 notes' bound, 1 tight bound, 2 exact, 3 simulated marker.
     """
-    est = F.rr_simulate_estimates(p, n, alpha, reps, rng=seed)
+    est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
@@ -209,7 +209,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figur
     bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
     ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color="C0", alpha=0.8, density=True)
     ax.axvline(p, color="k", lw=1.5, label=f"true p = {p:g}")
-    half = 2 * np.sqrt(float(F.rr_variance_bound(alpha, n)))
+    half = 2 * np.sqrt(float(F.rr_variance_bound(n, alpha)))
     for sign in (-1, 1):
         ax.axvline(
             p + sign * half,
@@ -226,10 +226,10 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figur
     ax.legend(fontsize=7, loc="upper left")
     ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
     bx.plot(
-        ns, F.rr_variance_bound(alpha, 1) / ns, color="C3", ls="--", label="notes' bound 1/(α²n)"
+        ns, F.rr_variance_bound(1, alpha) / ns, color="C3", ls="--", label="notes' bound 1/(α²n)"
     )
-    bx.plot(ns, F.rr_variance_bound_tight(alpha, 1) / ns, color="C1", label="tight bound 1/(4α²n)")
-    bx.plot(ns, F.rr_variance(alpha, 1, p) / ns, color="k", ls=":", label="exact q(1−q)/(α²n)")
+    bx.plot(ns, F.rr_variance_bound_tight(1, alpha) / ns, color="C1", label="tight bound 1/(4α²n)")
+    bx.plot(ns, F.rr_variance(p, 1, alpha) / ns, color="k", ls=":", label="exact q(1−q)/(α²n)")
     bx.plot([n], [est.var()], "o", color="C0", label="simulated")
     bx.set_xscale("log")
     bx.set_yscale("log")
@@ -239,7 +239,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, seed=0) -> Figur
     return fig
 
 
-def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5) -> Figure:
+def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     """The three properties that make ε a budget, each measured on a small example.
 
     Left, post-processing: the log-ratio ln(P[y | x=1]/P[y | x=0]) of every output of
@@ -249,18 +249,16 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5) -> Figure:
     sequential composition: the worst log-ratio of (RR(α₁), RR(``alpha2``)) run together,
     against ε₁ + ε₂, for a range of α₁.
 
-    ``axes[0].patches``: the 2 + 4 bars; ``axes[1].lines[0]`` the measured group points,
-    ``[1]`` the line kε; ``axes[2].lines[0]`` the measured composition points, ``[1]`` ε₁ + ε₂.
+    The numbers come from :func:`helpers.foundations.properties_experiment`.
+    ``axes[0].patches``: the 2 + 4 bars; line gids ``"group_measured"``, ``"group_budget"``
+    (kε), ``"composition_measured"``, ``"composition_budget"`` (ε₁ + ε₂).
     """
     fig = Figure(figsize=(9, 3.2))
     ax, bx, cx = fig.subplots(1, 3)
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.17, top=0.86, wspace=0.38)
-    # post-processing
-    d1, d0 = F.rr_output_distribution(alpha1, 1), F.rr_output_distribution(alpha1, 0)
-    kernel = np.random.default_rng(seed).dirichlet(np.ones(4), size=2)
-    before = F.discrete_log_ratios(d1, d0)
-    after = F.discrete_log_ratios(F.post_process(d1, kernel), F.post_process(d0, kernel))
-    eps_rr = float(F.rr_epsilon(alpha1))
+    # the measurements come from the math layer; this function only draws them
+    ex = F.properties_experiment(epsilon, alpha1, alpha2, rng=rng)
+    before, after, eps_rr = ex.before, ex.after, ex.epsilon_rr
     ax.bar(np.arange(2), before, color="C0", label="RR outputs")
     ax.bar(np.arange(2, 6), after, color="C1", label="G(RR) outputs")
     for sign in (-1, 1):
@@ -274,33 +272,37 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, seed=5) -> Figure:
     )
     ax.legend(fontsize=7, loc="upper right", ncols=2)
     # group privacy
-    k = np.arange(1, 7)
-    z = np.linspace(-10, 20, 3001)
-    worst = np.max(np.abs(F.laplace_log_ratio(z, 0.0, k[:, None], epsilon, 1.0)), axis=-1)
-    bx.plot(k, worst, "o", color="C2", label="worst log-ratio")
-    bx.plot(k, F.group_privacy_epsilon(epsilon, k), color="k", ls="--", lw=1, label="kε")
+    k = ex.k
+    bx.plot(k, ex.group_worst, "o", color="C2", label="worst log-ratio", gid="group_measured")
+    bx.plot(k, ex.group_budget, color="k", ls="--", lw=1, label="kε", gid="group_budget")
     bx.set_xticks(k)
     bx.set(xlabel="k records apart", ylabel="ε spent", title=f"group privacy, ε = {epsilon:g}")
     bx.legend(fontsize=7, loc="upper left")
     # sequential composition
-    a1 = np.linspace(0.05, 0.9, 12)
-    joint1 = np.einsum(
-        "mi,j->mij", F.rr_output_distribution(a1, 1), F.rr_output_distribution(alpha2, 1)
-    ).reshape(a1.size, 4)
-    joint0 = np.einsum(
-        "mi,j->mij", F.rr_output_distribution(a1, 0), F.rr_output_distribution(alpha2, 0)
-    ).reshape(a1.size, 4)
-    measured = np.max(np.abs(F.discrete_log_ratios(joint1, joint0)), axis=-1)
-    budget = F.rr_epsilon(a1) + F.rr_epsilon(alpha2)
-    cx.plot(F.rr_epsilon(a1), measured, "o", color="C4", label="worst log-ratio of the pair")
-    cx.plot(F.rr_epsilon(a1), budget, color="k", ls="--", lw=1, label="ε₁ + ε₂")
+    cx.plot(
+        ex.epsilon1,
+        ex.composition_worst,
+        "o",
+        color="C4",
+        label="worst log-ratio of the pair",
+        gid="composition_measured",
+    )
+    cx.plot(
+        ex.epsilon1,
+        ex.composition_budget,
+        color="k",
+        ls="--",
+        lw=1,
+        label="ε₁ + ε₂",
+        gid="composition_budget",
+    )
     cx.set(xlabel="ε₁ = ε of RR(α₁)", ylabel="ε spent", title=f"composition with RR({alpha2:g})")
     cx.legend(fontsize=7, loc="upper left")
     _no_minor_ticks(ax, bx, cx)
     return fig
 
 
-def plot_hypothesis_region(epsilon=1.0, sensitivity=1.0) -> Figure:
+def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     """The (FPR, FNR) pairs an ε-DP mechanism allows, and the Laplace threshold tests inside.
 
     The region is cut by all four constraints (Kairouz, Oh & Viswanath 2015, Theorem 2.1):
@@ -317,7 +319,7 @@ def plot_hypothesis_region(epsilon=1.0, sensitivity=1.0) -> Figure:
     q_min = F.hypothesis_min_q(p, epsilon)
     q_max = 1 - F.hypothesis_min_q(1 - p, epsilon)  # the complementary test's constraints
     t = np.linspace(-8, 9, 400) * sensitivity
-    tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity)
+    tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity=sensitivity)
     fig = Figure(figsize=(4.6, 5.6))
     ax = fig.subplots()
     fig.subplots_adjust(left=0.15, right=0.95, top=0.94, bottom=0.33)
@@ -326,7 +328,7 @@ def plot_hypothesis_region(epsilon=1.0, sensitivity=1.0) -> Figure:
     ax.plot(tp, tq, color="C3", lw=1.5, label="Laplace mechanism, tests 'output > t'")
     ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
     ax.plot(p, q_max, color="C0", lw=1.5, ls="--", label="the same for 1 − FPR, 1 − FNR")
-    pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity)
+    pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
     ax.plot([pm], [qm], "o", color="C3")
     ax.set(
         xlim=(0, 1),
@@ -355,7 +357,7 @@ def plot_exponential_mechanism(
     revenue = F.auction_revenue(prices, bids)
     delta = F.auction_revenue_sensitivity(prices)
     grid = np.geomspace(0.01, 2000, 150)
-    probs = F.exponential_mechanism_probabilities(revenue, grid, delta)
+    probs = F.exponential_mechanism_probabilities(revenue, grid, sensitivity=delta)
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
@@ -369,9 +371,14 @@ def plot_exponential_mechanism(
         title=f"exponential mechanism, Δ = {delta:.2f} (dollars)",
     )
     ax.legend(fontsize=7, loc="upper left")
-    bx.plot(grid, F.expected_score(revenue, grid, delta), color="C4", label="expected revenue")
+    bx.plot(
+        grid,
+        F.expected_score(revenue, grid, sensitivity=delta),
+        color="C4",
+        label="expected revenue",
+    )
     bx.axhline(revenue.max(), color="k", ls="--", lw=1, label=f"best revenue {revenue.max():.2f}")
-    bx.plot([epsilon], [F.expected_score(revenue, epsilon, delta)], "o", color="C4")
+    bx.plot([epsilon], [F.expected_score(revenue, epsilon, sensitivity=delta)], "o", color="C4")
     bx.set_xscale("log")
     # no legend here (a legend costs a tenth of a redraw): the title names the dashed line
     bx.set(

@@ -33,9 +33,9 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
     ex = F.SURVEY_LAPLACE_EXAMPLE
 
     def draw(epsilon):
-        fig = P.plot_laplace_ratio(epsilon, ex["y1"], ex["y2"], ex["sensitivity"])
+        fig = P.plot_laplace_ratio(epsilon, ex["y1"], ex["y2"], sensitivity=ex["sensitivity"])
         z = np.linspace(ex["y1"] - 30, ex["y2"] + 30, 601)
-        r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, ex["sensitivity"])
+        r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, sensitivity=ex["sensitivity"])
         text = (
             f"ε = {epsilon:.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
             f"ratio ranges over [{r.min():.4f}, {r.max():.4f}] = [e^-ε, e^ε] = "
@@ -47,20 +47,20 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
 
 
 def randomised_response_dashboard(
-    alpha: float = 0.5, n: int = 18, p: float = 0.5, seed: int = 0
+    alpha: float = 0.5, n: int = 18, p: float = 0.5, *, rng: int = 0
 ) -> Dashboard:
     """α and n; a seeded simulation of p̂'s spread against the notes' variance bound."""
     reps = 4000
 
     def draw(alpha, n):
-        fig = P.plot_randomised_response(alpha, n, p, reps, seed)
-        est = F.rr_simulate_estimates(p, n, alpha, reps, rng=seed)
+        fig = P.plot_randomised_response(alpha, n, p, reps, rng=rng)
+        est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
         eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
         text = (
             f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {eps:.4f}\n"
-            f"simulated Var[p̂] = {est.var():.5f}; exact = {float(F.rr_variance(alpha, n, p)):.5f}; "
-            f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(alpha, n)):.5f}; "
-            f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(alpha, n)):.5f}"
+            f"simulated Var[p̂] = {est.var():.5f}; exact = {float(F.rr_variance(p, n, alpha)):.5f}; "
+            f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(n, alpha)):.5f}; "
+            f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(n, alpha)):.5f}"
         )
         return fig, text
 
@@ -99,11 +99,11 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
 
     def draw(epsilon):
         fig = P.plot_exponential_mechanism(epsilon)
-        probs = F.exponential_mechanism_probabilities(revenue, epsilon, delta)
+        probs = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
         shown = ", ".join(f"${pr:.2f}: {q:.3f}" for pr, q in zip(prices, probs, strict=True))
         text = (
             f"ε = {epsilon:.2f}: P[price] = {shown}\n"
-            f"expected revenue = ${float(F.expected_score(revenue, epsilon, delta)):.3f} "
+            f"expected revenue = ${float(F.expected_score(revenue, epsilon, sensitivity=delta)):.3f} "
             f"(best ${revenue.max():.2f})"
         )
         return fig, text
