@@ -65,6 +65,9 @@ def test_deployments_dashboard_picks_a_zcdp_row_and_draws_the_gaussian_curve():
     fpr = np.asarray(gauss.get_xdata())
     assert np.allclose(gauss.get_ydata(), dep.gaussian_tpr_at_fpr(fpr, rho=2.63))
     assert f"TPR {dep.gaussian_tpr_at_fpr(0.01, rho=2.63):.4f} at 1 %" in dash.text
+    # Corollary 1's e^{2ε} would flatten the relative-risk curve: named in the legend instead
+    legend = [t.get_text() for t in dash.figure.axes[1].get_legend().get_texts()]
+    assert any("off scale" in t for t in legend)
     # the typed ε is ignored while a deployment is chosen
     dash.controls["epsilon"].value = 0.3
     assert f"ε = {eps:.4g}" in dash.text

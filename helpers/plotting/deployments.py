@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
-from matplotlib.ticker import NullFormatter, ScalarFormatter
+from matplotlib.ticker import LogFormatter, NullFormatter, ScalarFormatter
 
 from .. import choose as ch
 from .. import deployments as dep
@@ -220,17 +220,23 @@ def plot_three_views(
     ax2.plot(
         [p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker"
     )
-    ax2.axhline(
-        math.exp(2 * epsilon),
-        color="grey",
-        ls="--",
-        lw=1,
-        label=r"$e^{2\varepsilon}$ (Corollary 1)",
-    )
+    naive = math.exp(2 * epsilon)
+    if naive <= 100 * float(np.max(rr)):
+        ax2.axhline(naive, color="grey", ls="--", lw=1, label=r"$e^{2\varepsilon}$ (Corollary 1)")
+    else:  # drawing it would squash the curve into a line at the bottom
+        ax2.plot(
+            [],
+            [],
+            color="grey",
+            ls="--",
+            lw=1,
+            label=rf"$e^{{2\varepsilon}}$ = {naive:.2g} (off scale)",
+        )
     ax2.set_xscale("log")
     ax2.set_yscale("log")
-    ax2.yaxis.set_major_formatter(ScalarFormatter())
-    ax2.yaxis.set_minor_formatter(NullFormatter())
+    # plain numbers (2, 3, 10, 100), not 2×10⁰; minor labels only where the range is short
+    ax2.yaxis.set_major_formatter(LogFormatter())
+    ax2.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(1, 0.4)))
     ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
     ax2.set_ylabel("relative-risk bound")
     ax2.set_title("Kazan & Reiter: Theorem 1", fontsize=11)
