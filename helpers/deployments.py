@@ -21,8 +21,8 @@ Three views of an (ε, δ) guarantee, each a function here:
    here as :func:`relative_risk_bound`;
 3. :func:`tpr_at_fpr` and :func:`gaussian_tpr_at_fpr`: the power (true-positive rate) of the
    best membership test at a false-positive rate, from the (ε, δ) trade-off curve
-   f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, Proposition 2.5;
-   Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
+   f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
+   function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
 The math layer: no plotting, no widgets.
 """
@@ -132,9 +132,9 @@ def _cks_scalar(rho: float, delta: float) -> float:
     if rho == 0:
         return 0.0
     log_inv = -math.log(delta)
-    # ε(α) is convex in α > 1 (CKS 2020, proof of Cor. 13); its minimiser is near
-    # α* = 1 + √(ln(1/δ)/ρ) (the minimiser of the simple bound): search t = ln(α − 1)
-    # on a bracket that holds α* with many decades to spare.
+    # search t = ln(α − 1) on a bracket of ±12 (about ±5 decades of α − 1) around the
+    # minimiser of the simple bound, α* = 1 + √(ln(1/δ)/ρ); the tests compare the result
+    # with a dense grid and with OpenDP's make_zCDP_to_approxDP over random (ρ_z, δ)
     guess = math.log(math.sqrt(log_inv / rho))
     result = minimize_scalar(
         lambda t: _cks_objective(1 + math.exp(t), rho, log_inv),
@@ -400,7 +400,8 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
     """Largest true-positive rate of any membership test at false-positive rate α under (ε, δ)-DP.
 
     1 − f(α) with the (ε, δ) trade-off curve f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))
-    (Dong, Roth & Su 2022, eq. (5)): TPR = min(1, δ + e^ε α, 1 − e^{−ε}(1 − δ − α)).
+    (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,
+    1 − e^{−ε}(1 − δ − α)).
     Tight: the four-point mechanism of Kairouz, Oh & Viswanath (2015) attains it.
     """
     a = _check_fpr(fpr)
@@ -417,7 +418,7 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
 def gaussian_tpr_at_fpr(fpr, *, rho):
     """Largest TPR at FPR α against a Gaussian mechanism with μ = √(2ρ_z): Φ(μ − Φ⁻¹(1 − α)).
 
-    1 − G_μ(α), with G_μ the Gaussian trade-off curve (Dong, Roth & Su 2022, eq. (6)), under
+    1 − G_μ(α), with G_μ the Gaussian trade-off function of Dong, Roth & Su (2022), under
     the assumption that the release is one Gaussian mechanism (or a composition of them)
     with total ρ_z: a Gaussian of sensitivity Δ and SD σ has ρ_z = Δ²/(2σ²) and μ = Δ/σ.
     Uses survival functions (``norm.sf``/``norm.isf``) to keep small rates accurate.

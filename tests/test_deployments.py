@@ -101,6 +101,12 @@ def test_zcdp_to_epsilon_agrees_with_opendp(rho, delta):
     assert dep.zcdp_to_epsilon(rho, delta) == pytest.approx(_opendp_epsilon(rho, delta), rel=1e-9)
 
 
+@given(rho=st.floats(1e-4, 50.0), delta=st.floats(1e-15, 0.5))
+def test_zcdp_to_epsilon_agrees_with_opendp_everywhere(rho, delta):
+    ours = dep.zcdp_to_epsilon(rho, delta)
+    assert ours == pytest.approx(max(_opendp_epsilon(rho, delta), 0.0), rel=1e-7, abs=1e-9)
+
+
 @given(
     rho=st.floats(1e-4, 50.0),
     delta=st.floats(1e-15, 0.5),
