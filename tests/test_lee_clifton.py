@@ -553,3 +553,21 @@ def test_a_users_query_that_raises_is_a_value_error_naming_it():
 def test_simulate_attack_refuses_unbounded_work_up_front():
     with pytest.raises(ValueError, match="posteriors, more than"):
         lc.simulate_attack(np.arange(2000.0), 1999, "mean", [1.0] * 100, trials=100_000, rng=0)
+
+
+@given(universes, st.data(), st.floats(0.05, 20))
+def test_most_exposed_world_attains_the_tight_bound(universe, data, eps):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    assume(unbounded_sensitivity(universe, size, "mean") > 0)
+    w = lc.most_exposed_world(universe, size, "mean", eps)
+    f = lc.world_values(universe, size, "mean")
+    delta_f = unbounded_sensitivity(universe, size, "mean")
+    # the posterior of world w when the release lands on its own answer
+    post = lc.posterior(universe, size, "mean", f[w], eps)
+    assert post[w] == pytest.approx(lc.tight_bound(universe, size, "mean", eps), rel=1e-9)
+    assert delta_f > 0 and w == int(np.flatnonzero(f == f[w])[0])  # the first of its ties
+
+
+def test_the_most_exposed_flight_on_the_school_example():
+    # absence_days: the world without Terry (ω1, mean 2) is the most isolated at every ε
+    assert lc.most_exposed_world(ABSENCE, N, "mean", 0.5) == 0

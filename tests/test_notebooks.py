@@ -12,6 +12,7 @@ import nbformat
 import pytest
 
 from helpers.notebooks import (
+    TIMING_TAG,
     WIDGET_VIEW,
     execute,
     make_client,
@@ -169,6 +170,28 @@ def test_a_changed_printed_number_is_still_a_change():
     other_versions = _one_cell_notebook(_stream("stdout", "ε = 0.5251\n"))
     other_versions.cells[1].outputs = [_stream("stdout", "numpy 3\n")]
     assert stale_cells(other_versions, committed) == []
+
+
+def test_only_a_cell_tagged_timing_may_print_something_else():
+    committed = _one_cell_notebook(_stream("stdout", "analysis took 0.41 s\n"))
+    fresh = _one_cell_notebook(_stream("stdout", "analysis took 0.97 s\n"))
+    assert stale_cells(fresh, committed) == [1]
+    for nb in (committed, fresh):
+        nb.cells[0].metadata["tags"] = [TIMING_TAG]
+    assert stale_cells(fresh, committed) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_timing_cells_print_only_a_timing(path: Path):
+    """The tag must not hide a published number: a timing cell prints one line with 's'."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if TIMING_TAG in cell.get("metadata", {}).get("tags", []):
+            text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+            assert len(text.strip().splitlines()) == 1 and re.search(r"\d s\b", text), text
+            assert not any(
+                o.output_type in ("execute_result", "display_data") for o in cell.outputs
+            )
 
 
 def test_a_missing_output_is_a_change():
