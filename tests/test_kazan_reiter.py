@@ -384,22 +384,22 @@ def test_recommend_epsilon_refuses_bad_slices(kwargs, name):
         (lambda: kr.max_epsilon(0.5, 1.2, 3), r"^q must lie in \(0, 1\]"),
         (lambda: kr.max_epsilon(0.5, 0.5, 0.5), r"r_star must be ≥ 1"),
         (lambda: kr.relative_risk_bound(0.5, 0.5, -1), r"^epsilon must be >= 0"),
-        (lambda: kr.epsilon_constant_profile(1.0), r"r .* must be > 1"),
-        (lambda: kr.epsilon_inclusion_profile(1.0, 1.0, 3.0), r"a .* must lie in \[0, 1\)"),
-        (lambda: kr.epsilon_inclusion_profile(0.1, 1.0, 0.9), r"r .* must be > 1"),
-        (lambda: kr.epsilon_inclusion_profile(0.1, 0.0, 3.0), r"^q must lie in \(0, 1\]"),
-        (lambda: kr.epsilon_values_profile(1.2, 0.05, 3.0), r"a .* must lie in \(0, 1\)"),
-        (lambda: kr.epsilon_values_profile(0.1, 1.05, 3.0), r"^p must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_constant_profile(1.0), r"^r_tilde .* must be > 1"),
+        (lambda: kr.epsilon_inclusion_profile(1.0, 1.0, 3.0), r"^a_tilde .* must lie in \[0, 1\)"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 1.0, 0.9), r"^r_tilde .* must be > 1"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 0.0, 3.0), r"^q_tilde must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(1.2, 0.05, 3.0), r"^a_tilde .* must lie in \[0, 1\)"),
+        (lambda: kr.epsilon_values_profile(0.1, 1.05, 3.0), r"^p_tilde must lie in \(0, 1\]"),
         (lambda: kr.epsilon_box_profile(3.0, 0.5, 0.2, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1"),
         (lambda: kr.epsilon_box_profile(3.0, 0, 0, 0, 1), r"p1 > 0"),
         (lambda: kr.epsilon_box_profile(3.0, 0, 1, -0.1, 1), r"0 ≤ q0 ≤ q1 ≤ 1"),
         (lambda: kr.epsilon_box_profile(3.0, 0, 1, 0, 0), r"q1 > 0"),
-        (lambda: kr.epsilon_box_profile(1.0, 0, 1, 0, 1), r"r .* must be > 1"),
-        (lambda: kr.epsilon_difference_profile(1.0), r"^b must lie in the open interval"),
-        (lambda: kr.epsilon_difference_profile(0.0), r"^b must lie in the open interval"),
+        (lambda: kr.epsilon_box_profile(1.0, 0, 1, 0, 1), r"^r_tilde .* must be > 1"),
+        (lambda: kr.epsilon_difference_profile(1.0), r"^b_tilde must lie in the open interval"),
+        (lambda: kr.epsilon_difference_profile(0.0), r"^b_tilde must lie in the open interval"),
         (lambda: kr.epsilon_lee_clifton_setting(1, 0.5), r"n .* integer ≥ 2"),
         (lambda: kr.epsilon_lee_clifton_setting(4, 0.2), r"must exceed the prior 1/n"),
-        (lambda: kr.epsilon_lee_clifton_setting(4, 1.0), r"a .* must lie in \(0, 1\)"),
+        (lambda: kr.epsilon_lee_clifton_setting(4, 1.0), r"^a_tilde .* must lie in \(0, 1\)"),
         (lambda: kr.durham_switch_probability(1.0, 0.25, "sideways"), r"direction must be"),
         (lambda: kr.durham_switch_probability(1.0, 7.0), r"deviation must be below"),
         (lambda: kr.durham_switch_probability(1.0, 0.05), r"deviation is too small"),
@@ -607,21 +607,21 @@ def test_lee_clifton_setting_property(n, t):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: kr.epsilon_inclusion_profile(-0.1, 0.5, 3.0), r"a .* must lie in \[0, 1\).*-0\.1"),
-        (lambda: kr.epsilon_inclusion_profile(0.1, 1.5, 3.0), r"^q must lie in \(0, 1\]"),
-        (lambda: kr.epsilon_values_profile(0.1, 0.0, 3.0), r"^p must lie in \(0, 1\]"),
-        (lambda: kr.epsilon_values_profile(0.1, 0.5, 1.0), r"r .* must be > 1; got 1\.0"),
+        (lambda: kr.epsilon_inclusion_profile(-0.1, 0.5, 3.0), r"^a_tilde .* must lie in \[0, 1\).*-0\.1"),
+        (lambda: kr.epsilon_inclusion_profile(0.1, 1.5, 3.0), r"^q_tilde must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(0.1, 0.0, 3.0), r"^p_tilde must lie in \(0, 1\]"),
+        (lambda: kr.epsilon_values_profile(0.1, 0.5, 1.0), r"^r_tilde .* must be > 1; got 1\.0"),
         (lambda: kr.epsilon_box_profile(3.0, 0, 1.2, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1.*p1=1\.2"),
         (lambda: kr.epsilon_box_profile(3.0, 0, 1, 0.6, 0.4), r"0 ≤ q0 ≤ q1 ≤ 1.*q0=0\.6"),
         (lambda: kr.epsilon_box_profile(3.0, -0.1, 1, 0, 1), r"0 ≤ p0 ≤ p1 ≤ 1.*p0=-0\.1"),
-        (lambda: kr.epsilon_difference_profile(-0.2), r"^b must lie in the open interval"),
+        (lambda: kr.epsilon_difference_profile(-0.2), r"^b_tilde must lie in the open interval"),
         (lambda: kr.epsilon_lee_clifton_setting(4.5, 0.5), r"n .* integer ≥ 2; got 4\.5"),
         (
             lambda: kr.max_epsilon(0.5, 0.5, math.nan),
             r"r_star must be a real number ≥ 1 or inf; got nan$",
         ),
         (lambda: kr.relative_risk_bound(1.5, 0.5, 1.0), r"^p must lie in \(0, 1\]"),
-        (lambda: kr.two_dimensional_profile(1.0, 3.0), r"a .* must lie in \(0, 1\)"),
+        (lambda: kr.two_dimensional_profile(1.0, 3.0), r"^a_tilde .* must lie in \(0, 1\)"),
         (lambda: kr.inclusion_profile(0.1, 0.0, 3.0), r"^q_tilde must lie in \(0, 1\]"),
         (lambda: kr.values_profile(0.1, 2.0, 3.0), r"^p_tilde must lie in \(0, 1\]"),
     ],
@@ -683,3 +683,51 @@ def test_durham_switch_below_is_a_survival_probability():
     alpha = math.exp(-eps)
     expected = alpha**m / (1 + alpha)
     assert kr.durham_switch_probability(eps, 2.0, "below") == pytest.approx(expected, rel=1e-12)
+
+
+def test_table4_closed_forms_broadcast_over_arrays():
+    # several closed forms raised TypeError on arrays (math.log of an array)
+    a = np.array([0.05, 0.25, 0.4])
+    q = np.array([[0.01], [0.3], [1.0]])
+    table = kr.epsilon_inclusion_profile(a, q, 3.0)
+    assert table.shape == (3, 3)
+    for i in range(3):
+        for j in range(3):
+            assert table[i, j] == kr.epsilon_inclusion_profile(float(a[j]), float(q[i, 0]), 3.0)
+    p = np.array([0.01, 0.05, 0.5, 1.0])
+    values = kr.epsilon_values_profile(0.15, p, 3.0)
+    assert values.tolist() == [kr.epsilon_values_profile(0.15, float(x), 3.0) for x in p]
+    boxes = kr.epsilon_box_profile(2.0, 0.0, 1.0, np.array([0.1, 0.5, 1.0]), 1.0)
+    assert boxes.tolist() == [kr.epsilon_box_profile(2.0, 0.0, 1.0, x, 1.0) for x in (0.1, 0.5, 1.0)]
+    n = np.array([4, 10, 100])
+    assert kr.epsilon_lee_clifton_setting(n, 0.5).tolist() == [
+        kr.epsilon_lee_clifton_setting(int(k), 0.5) for k in n
+    ]
+
+
+def test_scalars_come_back_as_python_floats():
+    # kazan_reiter returned 0-d arrays and np.float64 where the contract says float
+    for value in (
+        kr.max_epsilon(0.5, 0.5, 3.0),
+        kr.max_epsilon_naive(0.5, 0.5, 3.0),
+        kr.relative_risk_bound(0.5, 0.5, 1.0),
+        kr.naive_bound(1.0),
+        kr.epsilon_constant_profile(3.0),
+        kr.epsilon_inclusion_profile(0.25, 1.0, 3.0),
+        kr.epsilon_values_profile(0.15, 0.05, 3.0),
+        kr.epsilon_box_profile(2.0, 0.0, 1.0, 0.5, 1.0),
+        kr.epsilon_difference_profile(0.5),
+        kr.epsilon_lee_clifton_setting(4, 0.5),
+        kr.durham_switch_probability(1.0, 0.25),
+        *kr.utility(1.0),
+        *kr.durham_true_counts(0.25),
+    ):
+        assert type(value) is float
+    assert kr.max_epsilon(np.full((2, 2), 0.5), 0.5, 3.0).shape == (2, 2)
+
+
+def test_epsilon_values_profile_accepts_a_tilde_zero_like_values_profile():
+    # the profile accepted ã = 0 while its closed form refused it (the dashboard patched it)
+    closed = kr.epsilon_values_profile(0.0, 0.3, 3.0)
+    numeric = kr.recommend_epsilon(kr.values_profile(0.0, 0.3, 3.0), p=0.3)
+    assert numeric == pytest.approx(closed, abs=1e-9)

@@ -37,31 +37,10 @@ def _figure(figsize, fast: bool) -> Figure:
     return Figure(figsize=figsize, layout="constrained")
 
 
-_X = np.unique(np.concatenate([np.linspace(0.002, 1, 500), np.logspace(-3, 0, 100)]))
-
-
 def slice_curves(kind: str, a: float, fixed: float, r: float, x=None):
-    """r*(x) and εᵢ(x) along the slice of profile (15) (``kind="inclusion"``: x = p, q = q̃ =
-    ``fixed``) or (16) (``kind="values"``: x = q, p = p̃ = ``fixed``), and the closed-form
-    minimum (ε, x at the minimum). εᵢ is inf where r* ≥ 1/(p·q)."""
-    x = _X if x is None else np.asarray(x, dtype=float)
-    if kind == "inclusion":
-        profile = kr.inclusion_profile(a, fixed, r)
-        p, q = x, np.full_like(x, fixed)
-        eps_min = kr.epsilon_inclusion_profile(a, fixed, r)
-    elif kind == "values":
-        profile = kr.values_profile(a, fixed, r)
-        p, q = np.full_like(x, fixed), x
-        eps_min = kr.epsilon_values_profile(a, fixed, r)
-    else:
-        raise ValueError(
-            f"kind must be 'inclusion' (profile 15) or 'values' (profile 16); got {kind!r}"
-        )
-    r_star = profile(p, q)
-    eps = kr.max_epsilon(p, q, r_star)
-    rec = kr.argmin_epsilon(profile, **({"q": fixed} if kind == "inclusion" else {"p": fixed}))
-    x_min = rec.p if kind == "inclusion" else rec.q
-    return x, r_star, eps, eps_min, x_min
+    """``(x, r*, εᵢ, ε_min, x_min)`` along a slice: :func:`helpers.kazan_reiter.profile_slice`
+    (the math lives there; this name is kept for the figure code and its callers)."""
+    return tuple(kr.profile_slice(kind, a, fixed, r, x=x))
 
 
 def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, title=None):

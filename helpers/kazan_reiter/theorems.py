@@ -1,0 +1,123 @@
+"""Kazan & Reiter, Theorems 1 and 2 and Corollary 1: the bound on the relative risk rᵢ of
+an ε-DP release and its inverse, the largest ε that respects a bound r* at one prior (p, q).
+
+Changes when: the paper's formulas (or their numerically stable rewriting) change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import (
+    as_output,
+    check_half_open_unit,
+    check_nonnegative,
+    check_real_or_inf,
+)
+
+__all__ = [
+    "max_epsilon",
+    "max_epsilon_naive",
+    "naive_bound",
+    "relative_risk_bound",
+]
+
+
+# --- Theorem 1 and Corollary 1 -----------------------------------------------------------
+
+
+def relative_risk_bound(p, q, epsilon):
+    """Theorem 1: rᵢ(p, q, t*) ≤ 1 / (q·p + e^{-2ε}(1-q)·p + e^{-ε}(1-p)) for an ε-DP release.
+
+    ``p``, ``q`` in (0, 1], ``epsilon`` ≥ 0; all broadcast (numpy arrays welcome).
+    """
+    p = check_half_open_unit("p", p)
+    q = check_half_open_unit("q", q)
+    eps = check_nonnegative("epsilon", epsilon)
+    return as_output(1.0 / (q * p + np.exp(-2 * eps) * (1 - q) * p + np.exp(-eps) * (1 - p)))
+
+
+def naive_bound(epsilon):
+    """Corollary 1 / eq. (7): rᵢ ≤ e^{2ε} for every (p, q): the bound behind ε = log(r̃)/2.
+
+    Returns ``inf`` (without an overflow warning) once e^{2ε} exceeds the largest float
+    (ε > 354.9): the bound is then larger than any float, which ``inf`` represents.
+
+    Examples
+    --------
+    >>> round(naive_bound(0.5), 6)
+    2.718282
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    with np.errstate(over="ignore"):
+        return as_output(np.exp(2 * eps))
+
+
+# --- Theorem 2 ---------------------------------------------------------------------------
+
+
+def _check_r_star(r_star) -> np.ndarray:
+    r = check_real_or_inf("r_star", r_star, "a real number ≥ 1 or inf")
+    if np.any(r < 1):
+        bad = r[r < 1].ravel()[:3]
+        raise ValueError(
+            f"r_star must be ≥ 1 (a relative-risk bound below 1 would force the posterior "
+            f"below the prior, which no ε ≥ 0 achieves); got {bad!r}"
+        )
+    return r
+
+
+_C_TOL = 1e-14  # c ≤ 1e-14/r* counts as c ≤ 0 (εᵢ would exceed ~30: no bound in practice)
+
+
+def max_epsilon(p, q, r_star):
+    """Theorem 2's εᵢ(p, q): the largest ε with rᵢ(p, q, t*) ≤ r*(p, q) for every t*.
+
+    With c = 1/r* − p·q the paper's eq. (12) reads, for 0 < q < 1,
+
+        εᵢ = log( 2p(1−q) / ( √((1−p)² + 4p(1−q)c) − (1−p) ) ),
+
+    whose denominator cancels catastrophically when p(1−q)c is small. Multiplying by the
+    conjugate gives the form computed here,
+
+        εᵢ = log( ( (1−p) + √((1−p)² + 4p(1−q)c) ) / (2c) ),
+
+    which at q = 1 reduces to eq. (12)'s second branch log((1−p)/c) and at p = 1 to
+    Corollary 2's ½·log((1−q)/c): one expression for every branch.
+    Where r* ≥ 1/(p·q) (c ≤ 0, including r* = inf) the posterior cannot exceed the bound:
+    εᵢ = inf; so also where c ≤ 10⁻¹⁴/r* (within rounding of r* = 1/(p·q), e.g. a profile
+    written as ``1/(p*q)``), rather than a meaningless εᵢ of 30 or more.
+    r* = 1 gives εᵢ = 0; r* < 1 is refused.
+    """
+    p = check_half_open_unit("p", p)
+    q = check_half_open_unit("q", q)
+    r = _check_r_star(r_star)
+    p, q, r = np.broadcast_arrays(p, q, r)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        c = 1.0 / r - p * q
+        # c is a difference: rounding leaves ~1e-16/r̃ of noise where r* = 1/(p·q) exactly
+        # (a profile that bounds nothing there), which would read as a huge finite ε
+        feasible = c > _C_TOL / r
+        c_safe = np.where(feasible, c, 1.0)
+        root = np.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * c_safe)
+        eps = np.log(((1 - p) + root) / (2 * c_safe))
+    out = np.where(feasible, np.maximum(eps, 0.0), np.inf)
+    return as_output(out)
+
+
+def max_epsilon_naive(p, q, r_star):
+    """eq. (12) exactly as printed (two branches, the cancelling denominator), for comparison.
+
+    Kept to show in the notebook what the rewrite in :func:`max_epsilon` fixes; returns
+    NaN/inf where the printed form breaks down. Do not use it for recommendations.
+    """
+    p = check_half_open_unit("p", p)
+    q = check_half_open_unit("q", q)
+    r = _check_r_star(r_star)
+    p, q, r = np.broadcast_arrays(p, q, r)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c = 1.0 / r - p * q
+        inner = 2 * p * (1 - q) / (np.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * c) - (1 - p))
+        at_one = (1 - p) / c
+        out = np.log(np.where(q < 1, inner, at_one))
+    return as_output(out)
