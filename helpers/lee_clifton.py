@@ -62,11 +62,12 @@ __all__ = [
 #: C(N, n) above it is refused with a ValueError. The leave-one-out setting (n = N − 1,
 #: built-in queries) needs no enumeration and is bounded by ``MAX_TABLE_BYTES`` alone.
 MAX_WORLDS = 3_000_000
-#: Memory budget of one world table: W × n records (times the copies the enumeration makes)
-#: for a general release, a few arrays of N numbers in the leave-one-out setting. A request
-#: above it is refused with its count and bytes before anything large is allocated.
+#: Memory budget of one table: the worlds' query values (W numbers, computed a block of
+#: worlds at a time), a few arrays of N numbers in the leave-one-out setting, and the W × n
+#: records that ``possible_worlds`` returns. A request above it is refused with its count and
+#: bytes before anything large is allocated.
 MAX_TABLE_BYTES = 400_000_000
-# the enumeration holds positions, values and their sorted copy: three W × n arrays of 8 bytes
+# possible_worlds holds positions and values (and numpy a temporary): 8 bytes each, three times
 _BYTES_PER_ENUMERATED_ENTRY = 24
 # world tables and sensitivities kept for reuse (sliders), evicted oldest first above this
 _CACHE_BYTES = 256_000_000
@@ -145,7 +146,7 @@ def _setting(universe, size) -> _Setting:
 
 
 def _refuse_enumeration(setting: _Setting, what: str) -> None:
-    """Refuse a W × n enumeration over the memory budget, before allocating it."""
+    """Refuse a W × n table of the worlds' records over the memory budget, before allocating it."""
     entries = setting.n_worlds * setting.size
     needed = entries * _BYTES_PER_ENUMERATED_ENTRY
     if needed > MAX_TABLE_BYTES:
@@ -267,22 +268,38 @@ def _build_table(setting: _Setting, query: Query) -> _Table:
 def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.ndarray]:
     """f per world by enumeration, and labels that are equal exactly when f is.
 
-    Worlds holding the same multiset of records (possible when the universe repeats a
-    value) get bit-for-bit the same f: the query runs once per distinct multiset, on its
-    values in sorted order. Otherwise worlds are tied only when their values of f are the
-    very same double, never by a tolerance: a tolerance merged distinct worlds at large
-    magnitudes (10¹²) and made every ε look safe.
+    The worlds are generated a block at a time (``itertools.combinations`` order), so memory
+    stays at W numbers plus one block, never the W × n table. Each world's records are put in
+    sorted order before the query runs, so worlds holding the same multiset of records (the
+    universe may repeat a value) give the query the very same input and get bit for bit the
+    same f. Otherwise worlds are tied only when their values of f are the very same double,
+    never by a tolerance: a tolerance merged distinct worlds at large magnitudes (10¹²) and
+    made every ε look safe.
     """
-    _refuse_enumeration(setting, "the world table")
-    worlds = setting.values[combination_indices(setting.values.size, setting.size)]
-    if np.unique(setting.values).size < setting.values.size:
-        worlds.sort(axis=1)
-        rows, inverse = np.unique(worlds, axis=0, return_inverse=True)
-        del worlds
-        f = np.atleast_1d(query(rows)).astype(float)[inverse.reshape(-1)]
-    else:
-        f = np.atleast_1d(query(worlds)).astype(float)
-        del worlds
+    from itertools import combinations, islice
+
+    n_worlds, size = setting.n_worlds, setting.size
+    needed = n_worlds * 4 * 8  # f, the labels and their sort
+    if needed > MAX_TABLE_BYTES:
+        raise ValueError(
+            f"the world table of {n_worlds:,} worlds needs about {needed / 1e6:,.0f} MB, over "
+            f"the budget MAX_TABLE_BYTES = {MAX_TABLE_BYTES / 1e6:,.0f} MB"
+        )
+    repeats = np.unique(setting.values).size < setting.values.size
+    f = np.empty(n_worlds)
+    block = max(1, _CHUNK_ELEMENTS // size)
+    subsets = combinations(range(setting.values.size), size)
+    for start in range(0, n_worlds, block):
+        rows = min(block, n_worlds - start)
+        flat = np.fromiter(
+            (i for subset in islice(subsets, rows) for i in subset),
+            dtype=np.intp,
+            count=rows * size,
+        )
+        worlds = setting.values[flat.reshape(rows, size)]
+        if repeats:
+            worlds.sort(axis=1)  # one canonical order per multiset of records
+        f[start : start + rows] = np.atleast_1d(query(worlds))
     group = np.unique(f, return_inverse=True)[1].reshape(-1)
     return f, group
 

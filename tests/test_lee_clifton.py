@@ -483,18 +483,20 @@ def test_fast_search_agrees_with_the_bisection_within_tol(universe, data, risk, 
 # --- budgets, caches and extreme inputs --------------------------------------------------------
 
 
-def test_a_general_table_over_the_memory_budget_is_refused_with_count_and_bytes():
+def test_the_records_of_the_worlds_over_the_memory_budget_are_refused_with_count_and_bytes():
     universe = list(range(200))
     with pytest.raises(ValueError, match=r"1,313,400 worlds × 197 records .* MB, over the budget"):
-        lc.tight_bound(universe, 197, "mean", 1.0, sensitivity=1.0)
+        lc.possible_worlds(universe, 197)
+    # the bounds never hold that table: they enumerate a block of worlds at a time
+    f = lc.world_values(universe, 197, "max")
+    assert f.shape == (1_313_400,) and f.min() == 196.0 and f.max() == 199.0
 
 
 def test_a_users_callable_keeps_the_enumeration_and_its_limits():
-    universe = np.arange(5000.0)
-    with pytest.raises(ValueError, match=r"5,000 worlds × 4,999 records .* over the budget"):
-        lc.world_values(universe, 4999, lambda xs: max(xs) - min(xs))
-    # the same query as a built-in takes the leave-one-out path
-    assert lc.world_values(universe, 4999, "max").size == 5000
+    with pytest.raises(ValueError, match="exceeds the limit MAX_WORLDS"):
+        lc.world_values(np.arange(40.0), 20, lambda xs: max(xs) - min(xs))
+    # the same query as a built-in in the leave-one-out setting needs no enumeration
+    assert lc.world_values(np.arange(5000.0), 4999, "max").size == 5000
 
 
 def test_count_worlds_refuses_astronomical_counts_quickly():
