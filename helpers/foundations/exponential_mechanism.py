@@ -1,0 +1,93 @@
+"""The exponential mechanism and the survey's auction example."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import log_softmax
+
+from .._validation import (
+    as_output,
+    check_finite_scalar,
+    check_nonnegative,
+    check_positive,
+    check_real,
+)
+from ..mechanisms import make_rng
+
+__all__ = [
+    "auction_revenue",
+    "auction_revenue_sensitivity",
+    "expected_score",
+    "exponential_mechanism_log_probabilities",
+    "exponential_mechanism_probabilities",
+    "exponential_mechanism_sample",
+]
+
+
+# --- the exponential mechanism ----------------------------------------------------------------
+
+
+def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0) -> np.ndarray:
+    """ln P[M_E(X) = h] = ε s(X,h)/(2Δ) − ln Σ_h' exp(ε s(X,h')/(2Δ)) (a log-softmax).
+
+    ``scores``: s(X, h) along the last axis; ``epsilon`` may be an array (its shape is
+    prepended, so a grid of ε gives one row per ε). The maximum is subtracted before
+    exponentiating, so large ε·s neither overflows nor turns into NaN; in log form even
+    probabilities that underflow to 0 keep their exact e^ε ratio to a neighbour's.
+    """
+    s = check_real("scores", scores)
+    if s.ndim == 0 or s.shape[-1] == 0:
+        raise ValueError(f"scores must be a non-empty array of scores; got {scores!r}")
+    eps = check_nonnegative("epsilon", epsilon)
+    delta = check_positive("sensitivity", sensitivity)
+    logits = eps.reshape(eps.shape + (1,) * s.ndim) * s / (2 * delta)
+    return log_softmax(logits, axis=-1)  # scipy subtracts the maximum first
+
+
+def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> np.ndarray:
+    """P[M_E(X) = h] = exp(ε s(X,h)/(2Δ)) / Σ_h' exp(ε s(X,h')/(2Δ)) (survey's definition).
+
+    Shapes as in :func:`exponential_mechanism_log_probabilities`; rows sum to 1.
+    """
+    return np.exp(exponential_mechanism_log_probabilities(scores, epsilon, sensitivity=sensitivity))
+
+
+def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity=1.0):
+    """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores)."""
+    probs = exponential_mechanism_probabilities(
+        scores, check_finite_scalar("epsilon", epsilon), sensitivity=sensitivity
+    )
+    if probs.ndim != 1:
+        raise ValueError(f"scores must be 1-D for sampling; got shape {np.shape(scores)}")
+    return make_rng(rng).choice(probs.size, size=size, p=probs)
+
+
+def expected_score(scores, epsilon, *, sensitivity=1.0):
+    """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction)."""
+    s = check_real("scores", scores)
+    return as_output(
+        np.sum(
+            exponential_mechanism_probabilities(s, epsilon, sensitivity=sensitivity) * s, axis=-1
+        )
+    )
+
+
+def auction_revenue(prices, bids) -> np.ndarray:
+    """Revenue at each price: price × (number of bidders willing to pay at least the price)."""
+    prices = check_nonnegative("prices", prices)
+    bids = check_nonnegative("bids", bids)
+    if prices.ndim != 1 or prices.size == 0:
+        raise ValueError(f"prices must be a non-empty 1-D sequence; got shape {prices.shape}")
+    if bids.ndim != 1:
+        raise ValueError(f"bids must be a 1-D sequence; got shape {bids.shape}")
+    buyers = (bids[None, :] >= prices[:, None]).sum(axis=1)
+    return prices * buyers
+
+
+def auction_revenue_sensitivity(prices) -> float:
+    """Δ_s = max price: changing one bidder's valuation changes the number of buyers at
+    price h by at most one, hence the revenue at h by at most h."""
+    prices = check_nonnegative("prices", prices)
+    if prices.size == 0:
+        raise ValueError("prices must be non-empty")
+    return float(np.max(prices))

@@ -1,0 +1,83 @@
+"""The hypothesis-testing view of ε-DP: the feasible region of error rates (p, q)."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit
+
+from .._validation import (
+    as_output,
+    check_finite_scalar,
+    check_nonnegative,
+    check_positive,
+    check_real,
+)
+from ..mechanisms import laplace_cdf, laplace_scale, laplace_sf
+from ._checks import _check_closed_unit
+
+__all__ = [
+    "hypothesis_feasible",
+    "hypothesis_min_equal_error",
+    "hypothesis_min_q",
+    "laplace_threshold_test",
+]
+
+
+# --- the hypothesis-testing view ----------------------------------------------------------
+
+
+def hypothesis_min_q(p, epsilon):
+    """The smallest false-negative rate q an ε-DP mechanism allows at false-positive rate p.
+
+    From p + e^ε q ≥ 1 and e^ε p + q ≥ 1 (Wasserman & Zhou; Kairouz, Oh & Viswanath):
+    q ≥ max(0, 1 − e^ε p, e^{−ε}(1 − p)).
+    """
+    p = _check_closed_unit("p", p)
+    eps = check_nonnegative("epsilon", epsilon)
+    p, eps = np.broadcast_arrays(p, eps)
+    # e^ε·p as e^{ε + ln p}: p = 0 gives 0 even where e^ε overflows (inf·0 was NaN)
+    with np.errstate(divide="ignore", over="ignore"):
+        scaled = np.exp(eps + np.log(p))
+    return as_output(np.maximum(np.maximum(0.0, 1 - scaled), (1 - p) * np.exp(-eps)))
+
+
+def hypothesis_min_equal_error(epsilon):
+    """The smallest common error rate p = q an ε-DP mechanism allows: 1/(1 + e^ε).
+
+    Where the two boundary lines p + e^ε q = 1 and e^ε p + q = 1 meet. ε = 0 gives 1/2
+    (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    return as_output(expit(-eps))  # 1/(1 + e^ε) without overflow
+
+
+def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
+    """True where (p, q) satisfies both inequalities (within ``tol``)."""
+    p = _check_closed_unit("p", p)
+    q = _check_closed_unit("q", q)
+    eps = check_nonnegative("epsilon", epsilon)
+    tol = check_nonnegative("tol", tol)
+    p, q, eps = np.broadcast_arrays(p, q, eps)
+    # e^ε·x as e^{ε + ln x}: x = 0 contributes 0 even where e^ε overflows (inf·0 was NaN,
+    # so hypothesis_feasible(0, 1, 1000) was False)
+    with np.errstate(divide="ignore", over="ignore"):
+        eq = np.exp(eps + np.log(q))
+        ep = np.exp(eps + np.log(p))
+    out = (p + eq >= 1 - tol) & (ep + q >= 1 - tol)
+    return bool(out) if out.ndim == 0 else out
+
+
+def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
+    """(p, q) of the test "say H₁ when the output exceeds t" under the Laplace mechanism.
+
+    H₀: the output came from X with f(X) = y₀; H₁: from a neighbour X' with f(X') = y₀ + Δ.
+    Noise is Laplace(Δ/ε). p = P[output > t | H₀], q = P[output ≤ t | H₁]. Between the two
+    centres p·q = e^{−ε}/4; at t = y₀ (or y₀ + Δ) the pair lies on the region's boundary.
+    """
+    t = check_real("t", t)
+    b = laplace_scale(epsilon, sensitivity=sensitivity)
+    delta = check_positive("sensitivity", sensitivity)
+    y0 = check_finite_scalar("y0", y0)
+    p = laplace_sf(t, y0, b)  # P[output > t | H₀], exact far in the tail (not 1 − cdf)
+    q = laplace_cdf(t, y0 + delta, b)
+    return p, q

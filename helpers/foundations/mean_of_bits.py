@@ -1,0 +1,66 @@
+"""The survey's mean of n bits with Laplace noise: scale, variance, releases and tails."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import (
+    as_output,
+    check_nonnegative,
+    check_positive,
+    check_real,
+)
+from ..mechanisms import laplace_scale, make_rng
+from ._checks import _check_n
+
+__all__ = [
+    "chebyshev_bound",
+    "laplace_tail_probability",
+    "mean_of_bits_release",
+    "mean_of_bits_scale",
+    "mean_of_bits_variance",
+]
+
+
+# --- mean of n bits with Laplace noise -------------------------------------------------
+
+
+def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
+    """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n)."""
+    n = _check_n(n)
+    return as_output(laplace_scale(epsilon, sensitivity=1.0 / n))
+
+
+def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
+    """Var[p̂] = Var[Laplace(b)] = 2b² = 2/(ε²n²).
+
+    The survey prints 1/(ε²n²), which drops the factor 2 of the Laplace variance 2b² that
+    the same slides state a few pages earlier.
+    """
+    b = mean_of_bits_scale(n, epsilon)
+    return as_output(2.0 * b * b)
+
+
+def mean_of_bits_release(x, epsilon, size=None, *, rng):
+    """p̂ = (1/n) Σ x_i + Laplace(1/(nε)) for a vector x of bits; ``size`` draws at once."""
+    x = check_real("x", x)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x must be a non-empty 1-D array of bits; got shape {x.shape}")
+    if np.any((x != 0) & (x != 1)):
+        raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
+    b = mean_of_bits_scale(int(x.size), epsilon)
+    return x.mean() + make_rng(rng).laplace(0.0, b, size)
+
+
+def laplace_tail_probability(t, scale):
+    """P[|Y| ≥ t] = e^{−t/b} for Y ~ Laplace(0, b) and t ≥ 0 (exact)."""
+    t = check_nonnegative("t", t)
+    b = check_positive("scale", scale)
+    return as_output(np.exp(-t / b))
+
+
+def chebyshev_bound(variance, t):
+    """Chebyshev's P[|X − μ| ≥ t] ≤ Var/t², capped at 1."""
+    v = check_nonnegative("variance", variance)
+    t = check_positive("t", t)
+    return as_output(np.minimum(1.0, v / (t * t)))

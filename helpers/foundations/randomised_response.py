@@ -1,0 +1,145 @@
+"""The lecture notes' randomised response with parameter α: privacy, estimator, variances.
+
+One argument order for every rr_* function: the data (x, y_sum or p) first, then the number
+of respondents n, then the mechanism's parameter α; options keyword-only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import (
+    as_output,
+    check_int_range,
+    check_nonnegative,
+    check_real,
+)
+from ..mechanisms import make_rng
+from ._checks import _check_alpha, _check_closed_unit, _check_n
+
+__all__ = [
+    "randomised_response",
+    "rr_alpha_for_epsilon",
+    "rr_epsilon",
+    "rr_estimate",
+    "rr_output_distribution",
+    "rr_simulate_estimates",
+    "rr_variance",
+    "rr_variance_bound",
+    "rr_variance_bound_tight",
+    "rr_variance_given_data",
+]
+
+
+# --- randomised response -----------------------------------------------------------------
+# One argument order for every rr_* function: the data (x, y_sum or p) first, then the
+# number of respondents n, then the mechanism's parameter α; options keyword-only.
+
+
+def rr_output_distribution(x, alpha) -> np.ndarray:
+    """[P(y = 0 | x), P(y = 1 | x)] for the notes' randomised response.
+
+    With probability α the true bit x is sent, otherwise a fair coin r: so
+    P(y = x) = α + (1 − α)/2 = (1 + α)/2 and P(y ≠ x) = (1 − α)/2. Shape (..., 2).
+    """
+    a = _check_alpha(alpha, allow_zero=True, allow_one=True)
+    x = check_real("x", x)
+    if np.any((x != 0) & (x != 1)):
+        raise ValueError(f"x must be 0 or 1; got {x[(x != 0) & (x != 1)][:3]!r}")
+    a, x = np.broadcast_arrays(a, x)
+    p1 = np.where(x == 1, (1 + a) / 2, (1 - a) / 2)
+    return np.stack([1 - p1, p1], axis=-1)
+
+
+def rr_epsilon(alpha):
+    """ε = ln((1 + α)/(1 − α)), the privacy of randomised response with parameter α.
+
+    The worst ratio of response probabilities between a person with x = 1 and one with
+    x = 0 is P(y = 1 | x = 1) / P(y = 1 | x = 0) = ((1 + α)/2) / ((1 − α)/2). α = 0 (pure
+    coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3.
+    """
+    a = _check_alpha(alpha, allow_zero=True, allow_one=False)
+    return as_output(np.log1p(a) - np.log1p(-a))
+
+
+def rr_alpha_for_epsilon(epsilon):
+    """The α that makes randomised response exactly ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2)."""
+    eps = check_nonnegative("epsilon", epsilon)
+    return as_output(np.tanh(eps / 2))
+
+
+def randomised_response(x, alpha, *, rng) -> np.ndarray:
+    """Each person's report y_i: x_i with probability α, else a fair coin r_i (int array)."""
+    x = check_real("x", x)
+    if np.any((x != 0) & (x != 1)):
+        raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
+    a = float(_check_alpha(alpha, allow_zero=True, allow_one=True))
+    gen = make_rng(rng)
+    keep = gen.random(x.shape) < a
+    coin = gen.integers(0, 2, size=x.shape)
+    return np.where(keep, x, coin).astype(int)
+
+
+def rr_estimate(y_sum, n: int, alpha):
+    """The notes' estimator p̂ = (1/α)(Y/n − (1 − α)/2), Y = Σ y_i (vectorised in Y and α).
+
+    Unbiased: E[y_i] = αp + (1 − α)/2. It can fall outside [0, 1]; clipping would bias it.
+    """
+    n = _check_n(n)
+    y = check_real("y_sum", y_sum)
+    if np.any((y < 0) | (y > n)):
+        raise ValueError(f"y_sum must lie in 0..n = 0..{n}; got {y[(y < 0) | (y > n)][:3]!r}")
+    a = _check_alpha(alpha, allow_zero=False, allow_one=True)
+    return as_output((y / n - (1 - a) / 2) / a)
+
+
+def rr_variance(p, n: int, alpha):
+    """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p)."""
+    a = _check_alpha(alpha, allow_zero=False, allow_one=True)
+    n = _check_n(n)
+    p = _check_closed_unit("p", p)
+    q = a * p + (1 - a) / 2
+    return as_output(q * (1 - q) / (a * a * n))
+
+
+def rr_variance_given_data(n: int, alpha):
+    """Var[p̂ | x] = (1 − α²)/(4α²n): the spread from the coins alone, for any fixed data.
+
+    Each y_i is Bernoulli((1 ± α)/2), whose variance is (1 − α²)/4 whatever x_i is.
+    """
+    a = _check_alpha(alpha, allow_zero=False, allow_one=True)
+    n = _check_n(n)
+    return as_output((1 - a * a) / (4 * a * a * n))
+
+
+def rr_variance_bound(n: int, alpha):
+    """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1)."""
+    a = _check_alpha(alpha, allow_zero=False, allow_one=True)
+    n = _check_n(n)
+    return as_output(1.0 / (a * a * n))
+
+
+def rr_variance_bound_tight(n: int, alpha):
+    """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes."""
+    return as_output(rr_variance_bound(n, alpha) / 4)
+
+
+def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool = False):
+    """``reps`` independent values of p̂ for n respondents.
+
+    ``fixed_data=False``: each run draws x_i ~ Bernoulli(p) and the coins, so Y ~
+    Binomial(n, αp + (1 − α)/2) (drawn directly; the same distribution as simulating every
+    respondent). ``fixed_data=True``: the data hold exactly round(pn) ones and only the
+    coins vary: Y = Binomial(k, (1 + α)/2) + Binomial(n − k, (1 − α)/2).
+    """
+    p = float(_check_closed_unit("p", p))
+    n = _check_n(n)
+    a = float(_check_alpha(alpha, allow_zero=False, allow_one=True))
+    reps = check_int_range("reps", reps, 1, 10_000_000)
+    gen = make_rng(rng)
+    if fixed_data:
+        k = round(p * n)
+        y = gen.binomial(k, (1 + a) / 2, reps) + gen.binomial(n - k, (1 - a) / 2, reps)
+    else:
+        y = gen.binomial(n, a * p + (1 - a) / 2, reps)
+    return rr_estimate(y, n, a)
