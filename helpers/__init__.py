@@ -10,6 +10,35 @@ Layers (each imports only from the layers below it):
 * ``mechanisms``, ``datasets`` – noise distributions and the papers' small data sets
 
 The math layer never imports matplotlib or ipywidgets.
+
+API contract (every public function of the math layer; tested in tests/test_contract.py)
+-----------------------------------------------------------------------------------------
+* **Return types.** A scalar in gives a Python ``float`` out (``bool`` for a yes/no answer);
+  array_like in gives an ``ndarray`` of the broadcast shape. Results that are several
+  numbers are NamedTuples of those (``Recommendation``, ``ProfileSlice``, ...).
+* **Not vectorised, on purpose:** searches and inverses that run an optimiser or a root
+  finder per value (``argmin_epsilon``, ``recommend_epsilon``, ``gaussian_sigma_for_delta``,
+  ``binary_search_epsilon``), functions of a whole data set or universe (the universe *is*
+  the array), samplers (``size=`` gives the shape) and ``properties_experiment``. They take
+  scalars and refuse arrays with a ValueError.
+* **Names.** ``epsilon``, ``delta``, ``risk``, ``rng``, ``sensitivity`` mean the same thing
+  everywhere; the papers' tilde quantities are ``p_tilde``, ``q_tilde``, ``r_tilde``,
+  ``a_tilde`` (``b_tilde``). Data arguments come first, then sizes, then the mechanism's
+  parameter (``rr_variance(p, n, alpha)``); options are keyword-only (``sensitivity``,
+  ``rng``, ``vectorized``, ``reps`` ...). The geometric mechanism takes ε and Δ in
+  ``mechanisms`` and ``kazan_reiter`` (α = e^{−ε/Δ}, Kazan & Reiter's convention); ``plrv``,
+  which compares mechanisms at a *noise level*, takes its scale b = Δ/ε (α = e^{−1/b}) like
+  the Laplace scale.
+* **Errors.** Bad input raises ``ValueError`` before any large allocation, worded
+  ``"<parameter> must <allowed range>; got <the value as given>"`` (a scalar is shown as
+  the scalar, an array by its shape and a few offending entries). Strings are never
+  coerced to numbers, NaN is refused unless ±inf is meaningful, and work above a stated
+  budget is refused up front with the size it would take. A user's own callable (a risk
+  profile, a query) that raises is wrapped in a ``ValueError`` saying it was *your code*
+  that raised, which exception, and at which input.
+* **Numerics.** Products and sums of exponentials in log space, tails from survival
+  functions (never ``1 − cdf``), no ``inf·0``, scipy where it is exact (``softmax``,
+  ``log_softmax``, ``rel_entr``, ``expit``, ``scipy.stats.laplace``/``norm``/``dlaplace``).
 """
 
 __version__ = "0.1.0"

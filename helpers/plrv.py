@@ -348,7 +348,7 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     Examples
     --------
     >>> round(gaussian_delta(1.0, 1.0), 6)
-    0.126936
+    0.126937
     """
     return as_output(np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity)))
 

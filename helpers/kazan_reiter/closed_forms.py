@@ -71,8 +71,8 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
 
     Examples
     --------
-    >>> round(epsilon_inclusion_profile(0.25, 1.0, 3.0), 4)  # Table 1's agency
-    1.2040
+    >>> round(epsilon_inclusion_profile(0.25, 1.0, 3.0), 4)  # q̃ = 1: log((r̃ − ã)/(1 − ã))
+    1.2993
     """
     a, q, r = np.broadcast_arrays(
         _check_a_tilde(a_tilde), check_half_open_unit("q_tilde", q_tilde), _check_r_tilde(r_tilde)
@@ -105,8 +105,8 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
 
     Examples
     --------
-    >>> round(epsilon_values_profile(0.15, 0.05, 3.0), 4)  # Table 5, agency B
-    1.2272
+    >>> round(epsilon_values_profile(0.15, 0.05, 3.0), 4)  # on the branch boundary
+    1.2098
     """
     a, p, r = np.broadcast_arrays(
         _check_a_tilde(a_tilde), check_half_open_unit("p_tilde", p_tilde), _check_r_tilde(r_tilde)

@@ -95,8 +95,8 @@ def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
 
     Examples
     --------
-    >>> values_profile(0.15, 0.05, 3.0)(0.05, 0.5)
-    6.0
+    >>> values_profile(0.25, 0.5, 3.0)(0.5, 0.1)
+    5.0
     """
     a = _scalar("a_tilde", _check_a_tilde(a_tilde), a_tilde)
     r = _scalar("r_tilde", _check_r_tilde(r_tilde), r_tilde)

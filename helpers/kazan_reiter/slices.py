@@ -64,7 +64,7 @@ def profile_slice(kind: str, a_tilde, fixed, r_tilde, *, x=None) -> ProfileSlice
     --------
     >>> s = profile_slice("inclusion", 0.25, 1.0, 3.0)
     >>> round(s.epsilon_min, 4), round(s.x_min, 4)
-    (1.204, 0.0833)
+    (1.2993, 0.0833)
     """
     if kind not in ("inclusion", "values"):
         raise ValueError(
