@@ -43,6 +43,7 @@ __all__ = [
     "analysis_table",
     "binary_search_epsilon",
     "binary_search_steps",
+    "bound_curves",
     "confidence",
     "count_worlds",
     "delta_v",
@@ -490,6 +491,27 @@ def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
     # provably lies in, [1/W, 1/(fewest worlds sharing a value)], so it never overshoots.
     bound = np.clip(1.0 / smallest, 1.0 / table.n_worlds, 1.0 / table.fewest_ties)
     return bound.reshape(np.shape(c))
+
+
+def bound_curves(universe, size: int, query, epsilon, *, sensitivity=None):
+    """Upper bound (eqs. 4–5) and tight bound (eq. 3) on a grid of ε ≥ 0, for figures.
+
+    At ε = 0 the release is pure noise and both bounds equal the prior 1/W (their limit as
+    ε → 0); ``upper_bound`` and ``tight_bound`` take only ε > 0, so that point is filled in
+    here. Returns two arrays of the shape of ``epsilon`` (a 1-D grid).
+    """
+    eps = check_real("epsilon", epsilon)
+    if eps.ndim != 1 or np.any(eps < 0):
+        raise ValueError(f"epsilon must be a 1-D grid of finite values >= 0; got {epsilon!r}")
+    setting = _setting(universe, size)
+    upper = np.full(eps.shape, 1.0 / setting.n_worlds)
+    tight = np.full(eps.shape, 1.0 / setting.n_worlds)
+    positive = eps > 0
+    if np.any(positive):
+        kwargs = {"sensitivity": sensitivity}
+        upper[positive] = upper_bound(setting, size, query, eps[positive], **kwargs)
+        tight[positive] = tight_bound(setting, size, query, eps[positive], **kwargs)
+    return upper, tight
 
 
 def most_exposed_world(universe, size: int, query, epsilon, *, sensitivity=None) -> int:

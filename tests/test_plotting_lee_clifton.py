@@ -14,7 +14,6 @@ from helpers import lee_clifton as lc
 from helpers.datasets import school, school_release
 from helpers.figures.lee_clifton import FIGURES
 from helpers.plotting.lee_clifton import (
-    bound_curves,
     find_line,
     plot_binary_search,
     plot_bounds,
@@ -36,15 +35,15 @@ def _panels(fig):
 
 def test_bound_curves_start_at_the_prior_and_follow_the_math():
     grid = np.array([0.0, 0.5, 2.0])
-    upper, tight = bound_curves(YEAR, N, "mean", grid)
+    upper, tight = lc.bound_curves(YEAR, N, "mean", grid)
     assert upper[0] == tight[0] == 1 / 4
     assert upper[1:] == pytest.approx(lc.upper_bound(YEAR, N, "mean", grid[1:]))
     assert tight[1:] == pytest.approx(lc.tight_bound(YEAR, N, "mean", grid[1:]))
 
 
 def test_bound_curves_refuse_negative_epsilon():
-    with pytest.raises(ValueError, match="epsilons"):
-        bound_curves(YEAR, N, "mean", [-0.1, 1.0])
+    with pytest.raises(ValueError, match="epsilon must be a 1-D grid of finite values >= 0"):
+        lc.bound_curves(YEAR, N, "mean", [-0.1, 1.0])
 
 
 def test_bounds_figure_draws_both_bounds_and_the_requirement():

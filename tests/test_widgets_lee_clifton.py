@@ -11,7 +11,7 @@ import pytest
 
 from helpers import lee_clifton as lc
 from helpers.datasets import school
-from helpers.plotting.lee_clifton import bound_curves, find_line
+from helpers.plotting.lee_clifton import find_line
 from helpers.sensitivity import unbounded_sensitivity
 from helpers.widgets.lee_clifton import (
     DASHBOARD_QUERIES,
@@ -127,7 +127,7 @@ def test_every_offered_query_draws_its_own_bounds():
         assert f"query {name}, column absence_days" in dash.text
         grid, tight = _line(dash, 0, "tight").get_data()
         upper = _line(dash, 0, "upper").get_ydata()
-        expected_upper, expected_tight = bound_curves(ABSENCE, N, name, grid)
+        expected_upper, expected_tight = lc.bound_curves(ABSENCE, N, name, grid)
         assert np.allclose(tight, expected_tight) and np.allclose(upper, expected_upper)
         e_ub = lc.epsilon_upper_bound(ABSENCE, N, name, 1 / 3)
         e_bs = lc.binary_search_epsilon(ABSENCE, N, name, 1 / 3)

@@ -37,7 +37,7 @@ from .._validation import check_open_unit, check_positive
 from ..queries import get_query
 
 __all__ = [
-    "bound_curves",
+    "as_columns",
     "find_line",
     "plot_binary_search",
     "plot_bounds",
@@ -52,25 +52,6 @@ RISK_COLOUR = "black"
 _GRID_POINTS = 401
 
 
-def bound_curves(universe, size: int, query, epsilons) -> tuple[np.ndarray, np.ndarray]:
-    """Upper and tight bound on a grid of ε ≥ 0.
-
-    At ε = 0 the release is pure noise and both bounds equal the prior 1/W (their limit
-    as ε → 0); the math functions accept only ε > 0, so that point is filled in here.
-    """
-    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
-    if eps.ndim != 1 or np.any(eps < 0) or not np.all(np.isfinite(eps)):
-        raise ValueError(f"epsilons must be finite values >= 0; got {epsilons!r}")
-    n_worlds = lc.count_worlds(universe, size)
-    upper = np.full(eps.shape, 1.0 / n_worlds)
-    tight = np.full(eps.shape, 1.0 / n_worlds)
-    positive = eps > 0
-    if np.any(positive):
-        upper[positive] = lc.upper_bound(universe, size, query, eps[positive])
-        tight[positive] = lc.tight_bound(universe, size, query, eps[positive])
-    return upper, tight
-
-
 def find_line(ax, gid: str):
     """The line of ``ax`` with this ``gid`` (see the module docstring), or None."""
     for line in ax.lines:
@@ -79,7 +60,7 @@ def find_line(ax, gid: str):
     return None
 
 
-def _columns(columns) -> dict[str, np.ndarray]:
+def as_columns(columns) -> dict[str, np.ndarray]:
     if not hasattr(columns, "items"):
         raise ValueError(
             "columns must be a mapping {name: universe values} (a dict or a DataFrame); "
@@ -165,13 +146,13 @@ def _update(
     if len(fig.axes) != len(cols):
         raise ValueError(f"figure has {len(fig.axes)} panels but {len(cols)} columns were given")
     for ax, (name, values) in zip(fig.axes, cols.items(), strict=True):
-        upper, tight = bound_curves(values, size, query, grid)
+        upper, tight = lc.bound_curves(values, size, query, grid)
         find_line(ax, "upper").set_data(grid, upper)
         find_line(ax, "tight").set_data(grid, tight)
         find_line(ax, "risk").set_ydata([risk, risk])
         labels = ["risk upper bound", "risk tight bound", f"requirement ρ = {risk:.3g}"]
         if marker is not None:
-            m_upper, m_tight = bound_curves(values, size, query, [marker])
+            m_upper, m_tight = lc.bound_curves(values, size, query, [marker])
             find_line(ax, "marker_upper").set_data([marker], m_upper)
             find_line(ax, "marker_tight").set_data([marker], m_tight)
             find_line(ax, "marker_line").set_xdata([marker, marker])
@@ -210,7 +191,7 @@ def plot_bounds(
     (eq. 3); black: the requirement ρ. ``epsilon`` puts a marker on both curves at that ε
     (move it with ``update_bounds``).
     """
-    cols = _columns(columns)
+    cols = as_columns(columns)
     fig = _build(cols, marker=epsilon is not None, dashed=False, figsize=figsize)
     return update_bounds(
         fig, cols, size, query, risk=risk, epsilon=epsilon, epsilon_max=epsilon_max
@@ -228,7 +209,7 @@ def update_bounds(
     epsilon_max: float = 5.0,
 ) -> Figure:
     """Set the curves, ρ and the marker of a figure made by ``plot_bounds`` (same columns)."""
-    cols = _columns(columns)
+    cols = as_columns(columns)
     if epsilon is not None and find_line(fig.axes[0], "marker_upper") is None:
         raise ValueError("this figure was drawn without a marker: pass epsilon= to plot_bounds")
     name = get_query(query).name
@@ -259,7 +240,7 @@ def plot_binary_search(
     The x-axis widens past ``epsilon_max`` when a dashed line would fall outside it. When
     an ε is ∞ (the bound never rises above ρ) its line is hidden and the legend says ∞.
     """
-    cols = _columns(columns)
+    cols = as_columns(columns)
     fig = _build(cols, marker=False, dashed=True, figsize=figsize)
     return update_binary_search(fig, cols, size, query, risk=risk, epsilon_max=epsilon_max)
 
@@ -268,7 +249,7 @@ def update_binary_search(
     fig: Figure, columns, size: int, query="mean", *, risk: float = 1 / 3, epsilon_max: float = 5.0
 ) -> Figure:
     """Move ρ and both dashed lines of a figure made by ``plot_binary_search`` (same columns)."""
-    cols = _columns(columns)
+    cols = as_columns(columns)
     if find_line(fig.axes[0], "epsilon_upper_bound") is None:
         raise ValueError("this figure was not made by plot_binary_search")
     name = get_query(query).name

@@ -16,8 +16,7 @@ from .. import lee_clifton as lc
 from .._validation import check_finite_scalar
 from ..datasets import school, school_release
 from ..plotting.lee_clifton import (
-    _columns,
-    bound_curves,
+    as_columns,
     plot_binary_search,
     plot_bounds,
     update_binary_search,
@@ -39,9 +38,9 @@ DASHBOARD_QUERIES = (*(q for q in QUERY_NAMES if "<" not in q), "percentile_25",
 def _data_and_size(data, size) -> tuple[dict, int]:
     if data is None:
         frame = school()
-        cols = _columns(frame[["school_year", "absence_days"]])
+        cols = as_columns(frame[["school_year", "absence_days"]])
         return cols, len(school_release()) if size is None else size
-    cols = _columns(data)
+    cols = as_columns(data)
     if size is None:
         raise ValueError("size (the number of records released) is required with your own data")
     return cols, size
@@ -93,7 +92,7 @@ def bounds_dashboard(
         lines = [f"ε = {epsilon:.3f}, ρ = {risk:.3f}"]
         width = max(len(name) for name in cols)
         for name, values in cols.items():
-            upper, tight = (float(v[0]) for v in bound_curves(values, size, query, [epsilon]))
+            upper, tight = (float(v[0]) for v in lc.bound_curves(values, size, query, [epsilon]))
             lines.append(
                 f"{name:<{width}}  upper bound {upper:.4f} ({_status(upper, risk)})   "
                 f"tight bound {tight:.4f} ({_status(tight, risk)})"
