@@ -8,6 +8,8 @@ import re
 import nbformat
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import exercises
 from helpers.exercises import check, compare, get, known_ids
@@ -220,3 +222,35 @@ def test_student_edition_executes_cleanly(path, tmp_path):
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     for exercise_id in checked_ids(student):
         assert f"… {exercise_id}: not answered yet" in text
+
+
+@pytest.mark.parametrize("exercise_id", known_ids())
+@pytest.mark.parametrize("junk", ["nonsense", None, [], {"a": 1}, float("nan")])
+def test_junk_answers_get_a_verdict_never_an_exception(exercise_id, junk, capsys):
+    assert check(exercise_id, junk) is False
+    out = capsys.readouterr().out
+    assert out.startswith(f"✗ {exercise_id}") and out.count("\n") == 1, out
+
+
+@given(
+    st.floats(min_value=1e-6, max_value=1e6, allow_nan=False)
+    | st.floats(min_value=-1e6, max_value=-1e-6, allow_nan=False),
+    st.sampled_from([2.0, 10.0, 100.0, 1000.0]),
+)
+def test_compare_names_a_slip_by_a_common_factor(expected, factor):
+    assert compare(expected, expected)[0]
+    magnitude = " in magnitude" if expected < 0 else ""
+    ok, hint = compare(expected * factor, expected)
+    assert not ok and f"too large{magnitude} by a factor of {factor:g}" in hint
+    ok, hint = compare(expected / factor, expected)
+    assert not ok and f"too small{magnitude} by a factor of {factor:g}" in hint
+    ok, hint = compare(-expected, expected)
+    assert not ok and "wrong sign" in hint
+
+
+@given(st.floats(min_value=1e-3, max_value=1e3), st.floats(min_value=1e-3, max_value=1e3))
+def test_compare_is_scale_invariant(answer, expected):
+    """Relative tolerance and relative hints: the same verdict in any unit."""
+    ok1, hint1 = compare(answer, expected, rtol=1e-6)
+    ok2, hint2 = compare(answer * 1000, expected * 1000, rtol=1e-6)
+    assert ok1 == ok2 and hint1 == hint2

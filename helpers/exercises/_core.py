@@ -113,13 +113,15 @@ def _size_words(answer: float, expected: float) -> str:
         return "of the wrong sign"
     ratio = abs(answer / expected)
     big = max(ratio, 1 / ratio)
+    # a slip by a factor is about size: for a negative answer say "in magnitude"
+    size = ("too large" if ratio > 1 else "too small") + (" in magnitude" if expected < 0 else "")
     for factor, words in _FACTORS:
         if math.isclose(big, factor, rel_tol=2e-3):
-            return f"{direction} by {words}"
+            return f"{size} by {words}"
     if math.isclose(abs(answer), expected * expected, rel_tol=2e-3) or math.isclose(
         answer * answer, abs(expected), rel_tol=2e-3
     ):
-        return f"{direction}: a square where a square root belongs, or the other way round?"
+        return f"{size}: a square where a square root belongs, or the other way round?"
     if big < 1.1:
         return f"a little {direction} (within 10 %): check rounding, the grid or a tolerance"
     if big > 3:
