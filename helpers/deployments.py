@@ -34,7 +34,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import brentq, minimize_scalar
 from scipy.special import log_ndtr
 from scipy.stats import norm
 
@@ -122,30 +121,58 @@ def _out(array: np.ndarray):
 # --- zCDP → (ε, δ) ------------------------------------------------------------------------
 
 
-def _cks_objective(alpha: float, rho: float, log_inv_delta: float) -> float:
-    # Canonne, Kamath & Steinke (2020), Corollary 13, in the form
-    # ε(α) = αρ + (ln(1/δ) − ln α)/(α − 1) + ln(1 − 1/α), every term finite for α > 1
-    return alpha * rho + (log_inv_delta - math.log(alpha)) / (alpha - 1) + math.log1p(-1 / alpha)
+_BISECTIONS = 200  # halvings of a bracket: far past float precision for every bracket used
 
 
-def _cks_scalar(rho: float, delta: float) -> float:
-    if rho == 0:
-        return 0.0
-    log_inv = -math.log(delta)
-    # search t = ln(α − 1) on a bracket of ±12 (about ±5 decades of α − 1) around the
-    # minimiser of the simple bound, α* = 1 + √(ln(1/δ)/ρ); the tests compare the result
-    # with a dense grid and with OpenDP's make_zCDP_to_approxDP over random (ρ_z, δ)
-    guess = math.log(math.sqrt(log_inv / rho))
-    result = minimize_scalar(
-        lambda t: _cks_objective(1 + math.exp(t), rho, log_inv),
-        bounds=(guess - 12, guess + 12),
-        method="bounded",
-        options={"xatol": 1e-12},
-    )
-    # ε ≥ 0 always, and the simple bound is an upper bound (it is the α-term above without
-    # the two negative corrections)
-    simple = rho + 2 * math.sqrt(rho * log_inv)
-    return float(min(max(result.fun, 0.0), simple))
+def _bisect_increasing(g, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Vectorised bisection for the root of an increasing g with g(low) < 0 < g(high) per entry.
+
+    Where the sign condition fails at an end the result converges to that end (the callers
+    only need a valid point there; see each caller).
+    """
+    low, high = np.array(low, dtype=float), np.array(high, dtype=float)
+    for _ in range(_BISECTIONS):
+        mid = 0.5 * (low + high)
+        above = g(mid) > 0
+        high = np.where(above, mid, high)
+        low = np.where(above, low, mid)
+        if np.all(high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300)):
+            break
+    return 0.5 * (low + high)
+
+
+def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
+    """CKS 2020, Corollary 13, for validated arrays (ρ_z > 0 and δ in (0, 1), same shape).
+
+    ε(α) = αρ + (L − ln α)/(α − 1) + ln(1 − 1/α) with L = ln(1/δ) has derivative
+    ε'(α) = ρ − (L − ln α)/(α − 1)² (the other two terms' derivatives cancel), so its unique
+    minimiser over α > 1 is the root of the increasing g(α) = ρ(α − 1)² + ln α − L, which lies
+    below 1 + √(L/ρ) (where g = ln α > 0). Found by bisection on u = ln(α − 1) ∈
+    [ln √(L/ρ) − 200, ln √(L/ρ)], in log space: ln α = log1p(e^u), ln(1 − 1/α) = u − ln α.
+    Any α > 1 gives a valid ε, so even an unconverged end point would be a true (looser) bound.
+    """
+    L = log_inv_delta
+    u_high = 0.5 * (np.log(L) - np.log(rho))
+
+    def g(u):
+        return rho * np.exp(2 * u) + np.log1p(np.exp(u)) - L
+
+    u = _bisect_increasing(g, u_high - 200.0, u_high)
+    log_alpha = np.log1p(np.exp(u))
+    alpha = np.exp(log_alpha)
+    eps = alpha * rho + (L - log_alpha) * np.exp(-u) + (u - log_alpha)
+    # ε ≥ 0 ((ε, δ)-DP with ε < 0 implies (0, δ)-DP), and never above the simple bound, which
+    # is min over α of αρ + L/(α − 1) (the two dropped terms are negative)
+    return np.clip(eps, 0.0, rho + 2 * np.sqrt(rho * L))
+
+
+def _cks_checked(r: np.ndarray, d: np.ndarray) -> np.ndarray:
+    r, d = np.broadcast_arrays(r, d)
+    out = np.zeros(r.shape)
+    positive = r > 0
+    if np.any(positive):
+        out[positive] = _cks(r[positive], -np.log(d[positive]))
+    return out
 
 
 def zcdp_to_epsilon(rho, delta):
@@ -153,9 +180,10 @@ def zcdp_to_epsilon(rho, delta):
 
     ε = inf_{α>1} [ αρ_z + (ln(1/δ) + (α − 1)·ln(1 − 1/α) − ln α) / (α − 1) ].
 
-    This is the conversion OpenDP implements (``make_zCDP_to_approxDP``); the tests check
-    the two agree. Always ≤ :func:`zcdp_to_epsilon_simple`. Vectorised over ``rho`` and
-    ``delta`` (broadcast).
+    The infimum is attained where ρ_z(α − 1)² + ln α = ln(1/δ) (see ``_cks``), found by a
+    vectorised bisection. This is the conversion OpenDP implements (``make_zCDP_to_approxDP``);
+    the tests check the two agree. Always ≤ :func:`zcdp_to_epsilon_simple`. Vectorised over
+    ``rho`` and ``delta`` (broadcast).
 
     Parameters
     ----------
@@ -164,13 +192,7 @@ def zcdp_to_epsilon(rho, delta):
     delta : float or array
         δ in (0, 1).
     """
-    r = _check_rho(rho)
-    d = _check_delta_open(delta)
-    r, d = np.broadcast_arrays(r, d)
-    out = np.array(
-        [_cks_scalar(float(a), float(b)) for a, b in zip(r.ravel(), d.ravel(), strict=True)]
-    )
-    return _out(out.reshape(r.shape))
+    return _out(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -180,57 +202,61 @@ def zcdp_to_epsilon_simple(rho, delta):
     return _out(r + 2 * np.sqrt(r * -np.log(d)))
 
 
-def _gaussian_log_delta(epsilon: float, mu: float) -> float:
-    # Balle & Wang (2018), Theorem 8: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), in log space
+def _gaussian_log_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """ln δ(ε) of Balle & Wang (2018), Theorem 8: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+
+    In log space: ln δ = a + ln(1 − e^{b − a}) with a = ln Φ(−ε/μ + μ/2) and
+    b = ε + ln Φ(−ε/μ − μ/2); −inf where rounding leaves b ≥ a (δ below ~1e-16 of Φ(…)).
+    """
     a = log_ndtr(-epsilon / mu + mu / 2)
     b = epsilon + log_ndtr(-epsilon / mu - mu / 2)
-    if b >= a:
-        return -math.inf
-    return a + math.log(-math.expm1(b - a))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b < a, a + np.log(-np.expm1(np.minimum(b - a, 0.0))), -np.inf)
 
 
 def gaussian_epsilon(rho, delta):
     """The exact ε at δ of one Gaussian mechanism with μ = √(2ρ_z) (Balle & Wang 2018, Thm 8).
 
-    Solves Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ for ε ≥ 0 (0 if δ is already met at ε = 0).
+    Solves Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ for ε ≥ 0 (0 if δ is already met at ε = 0)
+    by a vectorised bisection on ln δ(ε), which decreases in ε, between 0 and the CKS ε + 1
+    (the Gaussian is ρ_z-zCDP, so the CKS ε already meets δ).
     Only for a single Gaussian mechanism (or a composition of them: their μ's add in squares,
     exactly as ρ_z adds); a general ρ_z-zCDP mechanism needs :func:`zcdp_to_epsilon`.
     """
-    r = _check_rho(rho)
-    d = _check_delta_open(delta)
-    r, d = np.broadcast_arrays(r, d)
-
-    def one(rho_: float, delta_: float) -> float:
-        if rho_ == 0:
-            return 0.0
-        mu = math.sqrt(2 * rho_)
-        target = math.log(delta_)
-        if _gaussian_log_delta(0.0, mu) <= target:
-            return 0.0
-        high = zcdp_to_epsilon(rho_, delta_) + 1.0  # the CKS bound holds for the Gaussian too
-        return brentq(lambda e: _gaussian_log_delta(e, mu) - target, 0.0, high, xtol=1e-13)
-
-    out = np.array([one(float(a), float(b)) for a, b in zip(r.ravel(), d.ravel(), strict=True)])
-    return _out(out.reshape(r.shape))
+    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    out = np.zeros(r.shape)
+    positive = r > 0
+    if np.any(positive):
+        rp, dp_ = r[positive], d[positive]
+        mu = np.sqrt(2 * rp)
+        target = np.log(dp_)
+        high = _cks(rp, -np.log(dp_)) + 1.0
+        eps = _bisect_increasing(
+            lambda e: target - _gaussian_log_delta(e, mu), np.zeros_like(rp), high
+        )
+        met_at_zero = _gaussian_log_delta(np.zeros_like(rp), mu) <= target
+        out[positive] = np.where(met_at_zero, 0.0, eps)
+    return _out(out)
 
 
 def zcdp_rho_for_epsilon(epsilon, delta):
-    """The ρ_z whose :func:`zcdp_to_epsilon` at ``delta`` equals ``epsilon`` (its inverse)."""
-    e = check_nonnegative("epsilon", epsilon)
-    d = _check_delta_open(delta)
-    e, d = np.broadcast_arrays(e, d)
+    """The ρ_z whose :func:`zcdp_to_epsilon` at ``delta`` equals ``epsilon`` (its inverse).
 
-    def one(eps: float, delta_: float) -> float:
-        if eps == 0:
-            return 0.0
-        # ε(ρ_z) increases from 0 without bound: double the bracket until it holds the root
-        high = eps
-        while _cks_scalar(high, delta_) < eps:
-            high *= 2
-        return brentq(lambda r: _cks_scalar(r, delta_) - eps, 0.0, high, xtol=1e-14)
-
-    out = np.array([one(float(a), float(b)) for a, b in zip(e.ravel(), d.ravel(), strict=True)])
-    return _out(out.reshape(e.shape))
+    ε(ρ_z) increases from 0 without bound; the bracket [0, high] doubles ``high`` until
+    ε(high) ≥ ε, then a vectorised bisection.
+    """
+    e, d = np.broadcast_arrays(check_nonnegative("epsilon", epsilon), _check_delta_open(delta))
+    out = np.zeros(e.shape)
+    positive = e > 0
+    if np.any(positive):
+        ep, L = e[positive], -np.log(d[positive])
+        high = ep.copy()
+        while np.any(short := _cks(high, L) < ep):
+            high = np.where(short, 2 * high, high)
+        out[positive] = _bisect_increasing(
+            lambda r: _cks(np.maximum(r, 1e-300), L) - ep, np.zeros_like(ep), high
+        )
+    return _out(out)
 
 
 # --- the data -----------------------------------------------------------------------------
