@@ -22,7 +22,10 @@ def main() -> None:
         ("gaussian_delta, one ε", lambda: plrv.gaussian_delta(E, S)),
         ("gaussian_delta, 10⁴ ε at once", lambda: plrv.gaussian_delta(eps_grid, S)),
         ("laplace_delta, 10⁴ ε at once", lambda: plrv.laplace_delta(eps_grid, B)),
-        ("geometric_delta (exact lumped pmf), 10⁴ ε", lambda: plrv.geometric_delta(eps_grid, B, 3)),
+        (
+            "geometric_delta (exact lumped pmf), 10⁴ ε",
+            lambda: plrv.geometric_delta(eps_grid, B, sensitivity=3),
+        ),
         (
             "discretise_mechanism, Gaussian, 40,001 bins",
             lambda: plrv.discretise_mechanism("gaussian", S, bins=40_001),

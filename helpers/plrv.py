@@ -134,7 +134,7 @@ def _check_integer_sensitivity(sensitivity) -> int:
 # --- privacy loss of one output --------------------------------------------------------
 
 
-def laplace_privacy_loss(o, scale, sensitivity=1.0, loc=0.0):
+def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     """L(o) = (|o − loc − Δ| − |o − loc|)/b: A(D₁) = loc + Lap(b), A(D₂) = loc + Δ + Lap(b).
 
     In the post, loc = 1000, Δ = 1, b = 1/ln 3: L(999) = ln 3, L(1000.5) = 0, L(1003) = −ln 3.
@@ -146,7 +146,7 @@ def laplace_privacy_loss(o, scale, sensitivity=1.0, loc=0.0):
     return (np.abs(o - loc - d) - np.abs(o - loc)) / b
 
 
-def gaussian_privacy_loss(o, sigma, sensitivity=1.0, loc=0.0):
+def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ."""
     o = check_real("o", o)
     s = check_positive("sigma", sigma)
@@ -155,7 +155,7 @@ def gaussian_privacy_loss(o, sigma, sensitivity=1.0, loc=0.0):
     return d * d / (2 * s * s) - d * (o - loc) / (s * s)
 
 
-def geometric_privacy_loss(k, scale, sensitivity=1, loc=0):
+def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}."""
     k = check_real("k", k)
     if np.any(k != np.round(k)):
@@ -199,17 +199,17 @@ def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
         "gaussian": gaussian_privacy_loss,
         "geometric": geometric_privacy_loss,
     }[mechanism]
-    return as_output(loss(o, noise, sensitivity, loc))
+    return as_output(loss(o, noise, sensitivity=sensitivity, loc=loc))
 
 
-def gaussian_plrv_mean(sigma, sensitivity=1.0):
+def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
     """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²)."""
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
     return d * d / (2 * s * s)
 
 
-def laplace_loss_bound(scale, sensitivity=1.0):
+def laplace_loss_bound(scale, *, sensitivity=1.0):
     """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε."""
     return check_positive("sensitivity", sensitivity) / check_positive("scale", scale)
 
@@ -300,7 +300,7 @@ def _gaussian_ab(epsilon, sigma, sensitivity):
     return eps, a, a - d / s
 
 
-def gaussian_delta_naive(epsilon, sigma, sensitivity=1.0):
+def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ)."""
     _, a, _ = _gaussian_ab(epsilon, sigma, sensitivity)
     return ndtr(a)
@@ -335,7 +335,7 @@ def _gaussian_log_delta(epsilon, sigma, sensitivity):
     return np.where(use2, log2, log1)
 
 
-def gaussian_delta(epsilon, sigma, sensitivity=1.0):
+def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
     """Tight δ₂(ε) of the Gaussian mechanism (Balle & Wang 2018, Theorem 8).
 
     δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ). Where e^ε·Φ(b) is at most half of
@@ -353,24 +353,24 @@ def gaussian_delta(epsilon, sigma, sensitivity=1.0):
     return as_output(np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity)))
 
 
-def laplace_delta(epsilon, scale, sensitivity=1.0):
+def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0."""
     eps = check_nonnegative("epsilon", epsilon)
-    bound = laplace_loss_bound(scale, sensitivity)
+    bound = laplace_loss_bound(scale, sensitivity=sensitivity)
     return np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0)
 
 
-def laplace_delta_naive(epsilon, scale, sensitivity=1.0):
+def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     """Naive δ₁(ε) = P[L > ε] of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2}/2 below Δ/b, else 0.
 
     The atom L = Δ/b (probability ½) counts only while ε < Δ/b: at ε = Δ/b nothing exceeds ε.
     """
     eps = check_nonnegative("epsilon", epsilon)
-    bound = laplace_loss_bound(scale, sensitivity)
+    bound = laplace_loss_bound(scale, sensitivity=sensitivity)
     return np.where(eps < bound, 1 - 0.5 * np.exp(np.minimum(eps - bound, 0.0) / 2), 0.0)
 
 
-def geometric_plrv_pmf(scale, sensitivity=1):
+def geometric_plrv_pmf(scale, *, sensitivity=1):
     """The exact distribution of the geometric mechanism's PLRV, as pmfs on its loss values.
 
     L(k) = (|k − Δ| − |k|)/b depends on k only through min(max(k, 0), Δ), so outputs
@@ -398,40 +398,40 @@ def geometric_plrv_pmf(scale, sensitivity=1):
     return losses, p, q
 
 
-def geometric_delta(epsilon, scale, sensitivity=1):
+def geometric_delta(epsilon, scale, *, sensitivity=1):
     """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf)."""
-    _, p, q = geometric_plrv_pmf(scale, sensitivity)
+    _, p, q = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     return pmf_delta(epsilon, p, q)
 
 
-def geometric_delta_naive(epsilon, scale, sensitivity=1):
+def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism."""
-    losses, p, _ = geometric_plrv_pmf(scale, sensitivity)
+    losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     eps = check_nonnegative("epsilon", epsilon)
     # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
     return np.where(losses > eps[..., None], p, 0.0).sum(axis=-1)
 
 
-def privacy_profile(epsilon, mechanism: str, noise, sensitivity=1.0):
+def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
     """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian)."""
     _check_mechanism(mechanism)
     if mechanism == "laplace":
         return (
-            laplace_delta_naive(epsilon, noise, sensitivity),
-            laplace_delta(epsilon, noise, sensitivity),
+            laplace_delta_naive(epsilon, noise, sensitivity=sensitivity),
+            laplace_delta(epsilon, noise, sensitivity=sensitivity),
         )
     if mechanism == "gaussian":
         return (
-            gaussian_delta_naive(epsilon, noise, sensitivity),
-            gaussian_delta(epsilon, noise, sensitivity),
+            gaussian_delta_naive(epsilon, noise, sensitivity=sensitivity),
+            gaussian_delta(epsilon, noise, sensitivity=sensitivity),
         )
     return (
-        geometric_delta_naive(epsilon, noise, sensitivity),
-        geometric_delta(epsilon, noise, sensitivity),
+        geometric_delta_naive(epsilon, noise, sensitivity=sensitivity),
+        geometric_delta(epsilon, noise, sensitivity=sensitivity),
     )
 
 
-def plrv_upper_quantile(u, mechanism: str, noise, sensitivity=1.0):
+def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     """L at cumulative probability u, outcomes sorted by decreasing L (the post's x-axis).
 
     * gaussian: μ − √(2μ)·Φ⁻¹(u)   (the upper u-quantile of N(μ, 2μ));
@@ -441,16 +441,16 @@ def plrv_upper_quantile(u, mechanism: str, noise, sensitivity=1.0):
     _check_mechanism(mechanism)
     u = check_open_unit("u", u)
     if mechanism == "gaussian":
-        mu = gaussian_plrv_mean(noise, sensitivity)
+        mu = gaussian_plrv_mean(noise, sensitivity=sensitivity)
         return mu - np.sqrt(2 * mu) * ndtri(u)
     if mechanism == "laplace":
-        bound = laplace_loss_bound(noise, sensitivity)
+        bound = laplace_loss_bound(noise, sensitivity=sensitivity)
         return np.clip(bound + 2 * (np.log(2) + np.log1p(-u)), -bound, bound)
-    _, p, q = geometric_plrv_pmf(noise, sensitivity)
+    _, p, q = geometric_plrv_pmf(noise, sensitivity=sensitivity)
     return pmf_upper_quantile(u, p, q)
 
 
-def discretise_mechanism(mechanism: str, noise, sensitivity=1.0, *, width=None, bins=20_001):
+def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, bins=20_001):
     """Bin the outputs of A(D₁) and A(D₂) and return ``(edges, p, q)``: exact bin masses.
 
     The numeric route to δ for a continuous mechanism: releasing only the bin of the output
@@ -515,7 +515,7 @@ def discretise_mechanism(mechanism: str, noise, sensitivity=1.0, *, width=None, 
 # --- inverse -----------------------------------------------------------------------------
 
 
-def gaussian_sigma_for_delta(epsilon, delta, sensitivity=1.0):
+def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     """Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (tight analytic δ).
 
     δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root

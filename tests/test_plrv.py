@@ -97,16 +97,18 @@ def test_thresholding_distinguishing_event_width_0_006():
 def test_gaussian_plrv_is_normal_mu_2mu():
     """L(loc + σz) = μ − (Δ/σ) z: mean μ = Δ²/(2σ²), variance Δ²/σ² = 2μ."""
     sigma, delta_f = 1.7, 2.5
-    mu = plrv.gaussian_plrv_mean(sigma, delta_f)
+    mu = plrv.gaussian_plrv_mean(sigma, sensitivity=delta_f)
     assert mu == pytest.approx(delta_f**2 / (2 * sigma**2))
     z = np.array([-1.0, 0.0, 1.0])
-    losses = plrv.gaussian_privacy_loss(3 + sigma * z, sigma, delta_f, loc=3)
+    losses = plrv.gaussian_privacy_loss(3 + sigma * z, sigma, sensitivity=delta_f, loc=3)
     assert losses[1] == pytest.approx(mu)
     assert (losses[0] - losses[2]) / 2 == pytest.approx(math.sqrt(2 * mu))
     # and the log density ratio, computed from the densities themselves
     o = np.linspace(-5, 9, 29)
     direct = np.log(gaussian_pdf(o, 3, sigma) / gaussian_pdf(o, 3 + delta_f, sigma))
-    np.testing.assert_allclose(plrv.gaussian_privacy_loss(o, sigma, delta_f, loc=3), direct)
+    np.testing.assert_allclose(
+        plrv.gaussian_privacy_loss(o, sigma, sensitivity=delta_f, loc=3), direct
+    )
 
 
 def test_laplace_loss_matches_log_density_ratio():
@@ -141,7 +143,7 @@ def test_gaussian_delta_matches_integral_over_outputs(sigma, delta_f, epsilon):
         o_star,
         None,
     )
-    assert float(plrv.gaussian_delta(epsilon, sigma, delta_f)) == pytest.approx(
+    assert float(plrv.gaussian_delta(epsilon, sigma, sensitivity=delta_f)) == pytest.approx(
         numeric, rel=1e-8, abs=1e-13
     )
 
@@ -172,7 +174,7 @@ def test_laplace_delta_closed_form_matches_integral(scale, delta_f):
             delta_f + 60 * scale,
             [0.0, delta_f],
         )
-        closed = float(plrv.laplace_delta(epsilon, scale, delta_f))
+        closed = float(plrv.laplace_delta(epsilon, scale, sensitivity=delta_f))
         assert closed == pytest.approx(numeric, rel=1e-8, abs=1e-12)
         if epsilon < bound:
             assert closed == pytest.approx(1 - math.exp((epsilon - bound) / 2), rel=1e-14)
@@ -220,9 +222,9 @@ def test_upper_quantile_is_loss_at_output_quantile():
         atol=1e-12,
     )
     # geometric: a step function whose steps are the lumped pmf's cumulative masses
-    losses, p, _ = plrv.geometric_plrv_pmf(B_POST, 2)
+    losses, p, _ = plrv.geometric_plrv_pmf(B_POST, sensitivity=2)
     edges = np.cumsum(p)
-    steps = plrv.plrv_upper_quantile(edges[:-1] - 1e-9, "geometric", B_POST, 2)
+    steps = plrv.plrv_upper_quantile(edges[:-1] - 1e-9, "geometric", B_POST, sensitivity=2)
     np.testing.assert_allclose(steps, losses[:-1])
 
 
@@ -238,14 +240,16 @@ def test_upper_quantile_is_loss_at_output_quantile():
 def test_binned_outputs_bracket_the_closed_form(mechanism, noise, delta_f):
     """Binning is post-processing, and the loss varies by at most h inside a bin, so
     δ(ε + h) ≤ δ_binned(ε) ≤ δ(ε) and P[L > ε + h] ≤ δ₁_binned(ε) ≤ P[L > ε − h]."""
-    edges, p, q = plrv.discretise_mechanism(mechanism, noise, delta_f, bins=40_001)
+    edges, p, q = plrv.discretise_mechanism(mechanism, noise, sensitivity=delta_f, bins=40_001)
     w = edges[1] - edges[0]
     h = delta_f * w / noise**2 if mechanism == "gaussian" else 2 * w / noise
     eps = np.array([0.0, 0.1, 0.4, LN3])
-    _, tight = plrv.privacy_profile(eps, mechanism, noise, delta_f)
-    _, tight_up = plrv.privacy_profile(eps + h, mechanism, noise, delta_f)
-    naive_up, _ = plrv.privacy_profile(eps + h, mechanism, noise, delta_f)
-    naive_down, _ = plrv.privacy_profile(np.maximum(eps - h, 0), mechanism, noise, delta_f)
+    _, tight = plrv.privacy_profile(eps, mechanism, noise, sensitivity=delta_f)
+    _, tight_up = plrv.privacy_profile(eps + h, mechanism, noise, sensitivity=delta_f)
+    naive_up, _ = plrv.privacy_profile(eps + h, mechanism, noise, sensitivity=delta_f)
+    naive_down, _ = plrv.privacy_profile(
+        np.maximum(eps - h, 0), mechanism, noise, sensitivity=delta_f
+    )
     binned = plrv.pmf_delta(eps, p, q)
     assert np.all(binned <= tight + 1e-12)
     assert np.all(binned >= tight_up - 1e-12)
@@ -258,13 +262,15 @@ def test_binned_outputs_bracket_the_closed_form(mechanism, noise, delta_f):
 def test_geometric_lumped_pmf_is_exact():
     """Lumping outcomes with equal likelihood ratio changes no δ: compare with a wide grid."""
     for scale, delta_f in [(B_POST, 1), (0.8, 3)]:
-        _, p, q = plrv.discretise_mechanism("geometric", scale, delta_f, width=200)
+        _, p, q = plrv.discretise_mechanism("geometric", scale, sensitivity=delta_f, width=200)
         eps = np.linspace(0, 4, 17) + 0.01  # off the atoms, where ln p − ln q rounds
         np.testing.assert_allclose(
-            plrv.geometric_delta(eps, scale, delta_f), plrv.pmf_delta(eps, p, q), atol=1e-14
+            plrv.geometric_delta(eps, scale, sensitivity=delta_f),
+            plrv.pmf_delta(eps, p, q),
+            atol=1e-14,
         )
         np.testing.assert_allclose(
-            plrv.geometric_delta_naive(eps, scale, delta_f),
+            plrv.geometric_delta_naive(eps, scale, sensitivity=delta_f),
             plrv.pmf_delta_naive(eps, p, q),
             atol=1e-14,
         )
@@ -317,14 +323,14 @@ def test_pmf_delta_is_the_worst_set_and_the_expectation(pair, epsilon):
 @given(st.floats(0.05, 20), st.floats(0.1, 5), st.floats(0, 5), st.floats(0, 5))
 def test_gaussian_profile_properties(sigma, delta_f, eps_a, eps_b):
     lo, hi = sorted([eps_a, eps_b])
-    naive, tight = plrv.privacy_profile(np.array([lo, hi]), "gaussian", sigma, delta_f)
+    naive, tight = plrv.privacy_profile(np.array([lo, hi]), "gaussian", sigma, sensitivity=delta_f)
     assert np.all(tight <= naive + 1e-15)
     assert tight[1] <= tight[0] + 1e-15 and naive[1] <= naive[0] + 1e-15
     assert np.all((tight >= 0) & (tight <= 1))
     # more noise, less δ
-    assert float(plrv.gaussian_delta(lo, sigma * 1.5, delta_f)) <= tight[0] + 1e-15
+    assert float(plrv.gaussian_delta(lo, sigma * 1.5, sensitivity=delta_f)) <= tight[0] + 1e-15
     # only Δ/σ matters
-    assert float(plrv.gaussian_delta(lo, 2 * sigma, 2 * delta_f)) == pytest.approx(
+    assert float(plrv.gaussian_delta(lo, 2 * sigma, sensitivity=2 * delta_f)) == pytest.approx(
         float(tight[0]), rel=1e-9, abs=1e-300
     )
 
@@ -368,11 +374,12 @@ def test_dp_accounting_gaussian(sigma, delta_f):
     dist = pld.from_gaussian_mechanism(sigma, sensitivity=delta_f, value_discretization_interval=H)
     np.testing.assert_allclose(
         dist.get_delta_for_epsilon(ON_GRID),
-        plrv.gaussian_delta(ON_GRID, sigma, delta_f),
+        plrv.gaussian_delta(ON_GRID, sigma, sensitivity=delta_f),
         atol=1e-12,
     )
     _check_bracket(
-        dist.get_delta_for_epsilon(EPS_GRID), lambda e: plrv.gaussian_delta(e, sigma, delta_f)
+        dist.get_delta_for_epsilon(EPS_GRID),
+        lambda e: plrv.gaussian_delta(e, sigma, sensitivity=delta_f),
     )
     # the post's δ₂ at ε = ln 3, σ² = 3 (off the grid: within the bracket, so within 1e-5)
     if sigma == SIGMA_POST:
@@ -383,10 +390,13 @@ def test_dp_accounting_gaussian(sigma, delta_f):
 def test_dp_accounting_laplace(scale, delta_f):
     dist = pld.from_laplace_mechanism(scale, sensitivity=delta_f, value_discretization_interval=H)
     np.testing.assert_allclose(
-        dist.get_delta_for_epsilon(ON_GRID), plrv.laplace_delta(ON_GRID, scale, delta_f), atol=1e-12
+        dist.get_delta_for_epsilon(ON_GRID),
+        plrv.laplace_delta(ON_GRID, scale, sensitivity=delta_f),
+        atol=1e-12,
     )
     _check_bracket(
-        dist.get_delta_for_epsilon(EPS_GRID), lambda e: plrv.laplace_delta(e, scale, delta_f)
+        dist.get_delta_for_epsilon(EPS_GRID),
+        lambda e: plrv.laplace_delta(e, scale, sensitivity=delta_f),
     )
 
 
@@ -417,7 +427,8 @@ def test_dp_accounting_discrete_laplace(scale, delta_f):
         1 / scale, sensitivity=delta_f, value_discretization_interval=H
     )
     _check_bracket(
-        dist.get_delta_for_epsilon(EPS_GRID), lambda e: plrv.geometric_delta(e, scale, delta_f)
+        dist.get_delta_for_epsilon(EPS_GRID),
+        lambda e: plrv.geometric_delta(e, scale, sensitivity=delta_f),
     )
 
 
@@ -456,7 +467,7 @@ def test_sigma_for_delta_round_trip(epsilon, delta):
 @given(st.floats(0.01, 5), st.floats(1e-9, 0.5), st.floats(0.1, 10))
 def test_sigma_for_delta_scales_with_sensitivity(epsilon, delta, delta_f):
     s1 = plrv.gaussian_sigma_for_delta(epsilon, delta)
-    assert plrv.gaussian_sigma_for_delta(epsilon, delta, delta_f) == pytest.approx(
+    assert plrv.gaussian_sigma_for_delta(epsilon, delta, sensitivity=delta_f) == pytest.approx(
         delta_f * s1, rel=1e-8
     )
 
@@ -470,12 +481,12 @@ def test_sigma_for_delta_scales_with_sensitivity(epsilon, delta, delta_f):
         (lambda: plrv.gaussian_delta(1.0, 0.0), "sigma"),
         (lambda: plrv.gaussian_delta(1.0, -2.0), "sigma"),
         (lambda: plrv.gaussian_delta(-0.1, 1.0), "epsilon"),
-        (lambda: plrv.gaussian_delta_naive(1.0, 1.0, 0.0), "sensitivity"),
+        (lambda: plrv.gaussian_delta_naive(1.0, 1.0, sensitivity=0.0), "sensitivity"),
         (lambda: plrv.gaussian_delta(float("nan"), 1.0), "epsilon"),
         (lambda: plrv.laplace_delta(-1.0, 1.0), "epsilon"),
         (lambda: plrv.laplace_delta(1.0, 0.0), "scale"),
-        (lambda: plrv.laplace_delta_naive(1.0, 1.0, -1.0), "sensitivity"),
-        (lambda: plrv.geometric_delta(1.0, 1.0, 1.5), "sensitivity"),
+        (lambda: plrv.laplace_delta_naive(1.0, 1.0, sensitivity=-1.0), "sensitivity"),
+        (lambda: plrv.geometric_delta(1.0, 1.0, sensitivity=1.5), "sensitivity"),
         (lambda: plrv.geometric_privacy_loss([0.5], 1.0), "integers"),
         (lambda: plrv.pmf_delta(1.0, [0.5, 0.4], [0.5, 0.5]), "p must sum to 1"),
         (lambda: plrv.pmf_delta(1.0, [0.5, 0.5], [0.7, 0.7]), "q must sum to 1"),
@@ -490,7 +501,7 @@ def test_sigma_for_delta_scales_with_sensitivity(epsilon, delta, delta_f):
         (lambda: plrv.gaussian_sigma_for_delta(1.0, 0.0), "delta"),
         (lambda: plrv.gaussian_sigma_for_delta(1.0, 1.0), "delta"),
         (lambda: plrv.gaussian_sigma_for_delta(-1.0, 0.1), "epsilon"),
-        (lambda: plrv.gaussian_sigma_for_delta(1.0, 0.1, 0.0), "sensitivity"),
+        (lambda: plrv.gaussian_sigma_for_delta(1.0, 0.1, sensitivity=0.0), "sensitivity"),
         (lambda: plrv.gaussian_sigma_for_delta(0.0, 1e-200), "1e6"),
         (lambda: plrv.plrv_upper_quantile(1.0, "gaussian", 1.0), "u"),
         (lambda: plrv.posterior_probability(0.5, float("nan")), "loss"),
@@ -593,7 +604,7 @@ def test_tail_masses_are_not_lost_to_one_minus_cdf():
     released, _ = plrv.thresholding_pmfs(threshold=41.0, scale=1.0, count=1.0)
     assert released[0] == pytest.approx(0.5 * math.exp(-40), rel=1e-12)
     # geometric PLRV: P[Z ≥ Δ] with α = e^{-1/b}, b = 0.02: α^Δ/(1+α) ≈ e^{-50}
-    _, p, _ = plrv.geometric_plrv_pmf(0.02, 1)
+    _, p, _ = plrv.geometric_plrv_pmf(0.02, sensitivity=1)
     assert p[-1] == pytest.approx(math.exp(-50) / (1 + math.exp(-50)), rel=1e-12)
 
 

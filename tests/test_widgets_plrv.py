@@ -120,7 +120,7 @@ def test_figure_registry_builds_ten_figures():
 
 
 def test_privacy_profile_figure_plots_both_deltas():
-    fig = P.plot_privacy_profile((("gaussian", 2.0), ("geometric", 1.0)), eps_max=1.5)
+    fig = P.plot_privacy_profile((("gaussian", 2.0), ("geometric", 1.0)), epsilon_max=1.5)
     ax = fig.axes[0]
     eps = _line(ax, "tight_gaussian").get_xdata()
     np.testing.assert_allclose(

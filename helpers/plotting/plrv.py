@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import plrv
+from .._validation import check_positive
 from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
 
 __all__ = [
@@ -48,18 +49,18 @@ def _losses_on_u(mechanism, noise, sensitivity, pmfs):
         u = _u_grid(p)
         return u, plrv.pmf_upper_quantile(u, p, q)
     if mechanism == "geometric":
-        _, p, _ = plrv.geometric_plrv_pmf(noise, sensitivity)
+        _, p, _ = plrv.geometric_plrv_pmf(noise, sensitivity=sensitivity)
         u = _u_grid(p)
     else:
         u = _u_grid()
-    return u, plrv.plrv_upper_quantile(u, mechanism, noise, sensitivity)
+    return u, plrv.plrv_upper_quantile(u, mechanism, noise, sensitivity=sensitivity)
 
 
 def _deltas(epsilon, mechanism, noise, sensitivity, pmfs):
     if mechanism == "pmf":
         p, q = pmfs
         return float(plrv.pmf_delta_naive(epsilon, p, q)), float(plrv.pmf_delta(epsilon, p, q))
-    naive, tight = plrv.privacy_profile(epsilon, mechanism, noise, sensitivity)
+    naive, tight = plrv.privacy_profile(epsilon, mechanism, noise, sensitivity=sensitivity)
     return float(naive), float(tight)
 
 
@@ -75,6 +76,7 @@ def plot_two_densities(
     mechanism="laplace",
     noise=plrv.POST_LAPLACE_SCALE,
     loc=plrv.POST_COUNT,
+    *,
     sensitivity=1.0,
     outputs=None,
 ) -> Figure:
@@ -112,11 +114,7 @@ def plot_two_densities(
         o = np.asarray(outputs, dtype=float)
         y = _density(mechanism, o, loc, noise)
         ax.plot(o, y, "ko", ms=5, zorder=5, gid="outputs")
-        losses = {
-            "laplace": plrv.laplace_privacy_loss,
-            "gaussian": plrv.gaussian_privacy_loss,
-            "geometric": plrv.geometric_privacy_loss,
-        }[mechanism](o, noise, sensitivity, loc)
+        losses = plrv.privacy_loss(o, mechanism, noise, sensitivity=sensitivity, loc=loc)
         posterior = plrv.posterior_probability(0.5, losses)
         last = len(o) - 1
         for i, (oi, yi, li, pi) in enumerate(zip(o, y, losses, posterior, strict=True)):
@@ -141,7 +139,7 @@ def plot_two_densities(
 
 
 def plot_loss_vs_output(
-    mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, sensitivity=1.0
+    mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, *, sensitivity=1.0
 ) -> Figure:
     """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b
     (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``."""
@@ -158,7 +156,7 @@ def plot_loss_vs_output(
     losses = plrv.privacy_loss(o, mechanism, noise, sensitivity=sensitivity, loc=loc)
     ax.plot(o, losses, color="C2", label="privacy loss L(O)", gid="loss", **style)
     if mechanism in ("laplace", "geometric"):
-        bound = float(plrv.laplace_loss_bound(noise, sensitivity))
+        bound = float(plrv.laplace_loss_bound(noise, sensitivity=sensitivity))
         ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}", gid="bound")
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
@@ -169,6 +167,7 @@ def plot_loss_vs_output(
 def plot_exp_loss(
     mechanism="laplace",
     noise=plrv.POST_LAPLACE_SCALE,
+    *,
     sensitivity=1.0,
     epsilon=None,
     umax=1.0,
@@ -199,7 +198,7 @@ def plot_exp_loss(
         )
     if points is not None:
         pu = np.asarray(points, dtype=float)
-        py = np.exp(plrv.plrv_upper_quantile(pu, mechanism, noise, sensitivity))
+        py = np.exp(plrv.plrv_upper_quantile(pu, mechanism, noise, sensitivity=sensitivity))
         ax.plot(pu, np.minimum(py, top * 0.97), "ko", ms=5)
         for i, (a, b) in enumerate(zip(pu, py, strict=True)):
             ax.annotate(
@@ -224,6 +223,7 @@ def plot_delta_area(
     epsilon=plrv.POST_EPSILON,
     mechanism="gaussian",
     noise=plrv.POST_GAUSSIAN_SIGMA,
+    *,
     sensitivity=1.0,
     pmfs=None,
     umax=1.0,
@@ -263,7 +263,11 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
 
 
 def plot_plrv_panels(
-    mechanism="gaussian", noise=plrv.POST_GAUSSIAN_SIGMA, epsilon=plrv.POST_EPSILON, sensitivity=1.0
+    mechanism="gaussian",
+    noise=plrv.POST_GAUSSIAN_SIGMA,
+    epsilon=plrv.POST_EPSILON,
+    *,
+    sensitivity=1.0,
 ):
     """The dashboard's figure: e^L with e^ε and δ₁ (left); the δ₂ area (right, zoomed on
     u ≤ max(0.1, 1.5·δ₁)).
@@ -301,7 +305,8 @@ def plot_plrv_panels(
 
 def plot_privacy_profile(
     mechanisms=(("gaussian", plrv.POST_GAUSSIAN_SIGMA), ("laplace", plrv.POST_LAPLACE_SCALE)),
-    eps_max=2.0,
+    *,
+    epsilon_max=2.0,
     sensitivity=1.0,
 ) -> Figure:
     """The privacy profiles ε ↦ δ₂(ε) (solid) and ε ↦ δ₁(ε) (dashed), log scale.
@@ -312,9 +317,9 @@ def plot_privacy_profile(
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    eps = np.linspace(0, eps_max, 401)
+    eps = np.linspace(0, float(check_positive("epsilon_max", epsilon_max)), 401)
     for i, (name, noise) in enumerate(mechanisms):
-        naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity)
+        naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity=sensitivity)
         label = f"{_LABEL[name]}, {_NOISE_NAME[name]} = {noise:.3g}"
         with np.errstate(divide="ignore"):
             ax.plot(
