@@ -48,7 +48,24 @@ BYTES_PER_RECORD = 160
 
 
 def supports(query: Query) -> bool:
-    """True when ``query`` is a built-in with a leave-one-out fast path."""
+    """True when ``query`` is a built-in with a leave-one-out fast path.
+
+    Parameters
+    ----------
+    query : Query
+        From ``helpers.queries.get_query``.
+
+    Returns
+    -------
+    bool
+        False for a reader's own callable: it keeps the enumeration.
+
+    Examples
+    --------
+    >>> from helpers.queries import get_query
+    >>> supports(get_query("percentile_10")), supports(get_query(lambda xs: max(xs)))
+    (True, False)
+    """
     return not query.user and _kind(query) is not None
 
 
@@ -134,7 +151,36 @@ def _directly(values: np.ndarray, drop_rank: np.ndarray, u: np.ndarray) -> np.nd
 
 
 def world_table(values: np.ndarray, query: Query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(f, d, group) for the N leave-one-out worlds, in combinations order (see the module)."""
+    """(f, d, group) for the N leave-one-out worlds, in combinations order (see the module).
+
+    Parameters
+    ----------
+    values : ndarray of float, shape (N,)
+        The universe.
+    query : Query
+        A built-in query (``supports(query)``).
+
+    Returns
+    -------
+    f : ndarray, shape (N,)
+        f(U ∖ {x_{N−1−w}}) for world w.
+    d : ndarray, shape (N,)
+        f up to one shared constant, with accurate differences.
+    group : ndarray of int, shape (N,)
+        Equal exactly for worlds the query cannot tell apart.
+
+    Raises
+    ------
+    ValueError
+        For a query without a fast path.
+
+    Examples
+    --------
+    >>> from helpers.queries import get_query
+    >>> f, d, group = world_table(np.array([1.0, 2, 3, 10]), get_query("sum"))
+    >>> f, d
+    (array([ 6., 13., 14., 15.]), array([-7.,  0.,  1.,  2.]))
+    """
     kind = _kind(query)
     if kind is None or query.user:
         raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
@@ -260,6 +306,28 @@ def unbounded_sensitivity(values: np.ndarray, query: Query) -> float:
     that record, so its extremes sit at the record nearest the vertex and at the ends; an
     order statistic depends on the removed ranks only through where they fall around the
     interpolation indices, so a window of ranks there plus the ends covers every case.
+
+    Parameters
+    ----------
+    values : ndarray of float, shape (N,)
+        The universe, N ≥ 2.
+    query : Query
+        A built-in query (``supports(query)``).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For a query without a fast path or a one-record universe.
+
+    Examples
+    --------
+    >>> from helpers.queries import get_query
+    >>> unbounded_sensitivity(np.array([1.0, 2, 3, 10]), get_query("mean"))
+    2.8333333333333335
     """
     kind = _kind(query)
     if kind is None or query.user:

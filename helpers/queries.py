@@ -25,7 +25,15 @@ class Query:
     Two queries are equal (and hash alike, so caches hit) when their ``key`` is: the name
     for a built-in (``("mean",)``), the level for a percentile (``("percentile", 25.0)``),
     and the function object itself for a reader's callable. ``func`` is not compared: a
-    fresh wrapper around the same callable is the same query.
+    fresh wrapper around the same callable is the same query. A reader's callable
+    (``user=True``) that raises is reported as a ValueError naming it.
+
+    Examples
+    --------
+    >>> get_query("mean") == Query("mean", np.mean, key=("mean",))
+    True
+    >>> get_query("mean")([[1, 2, 3], [4, 5, 9]])
+    array([2., 6.])
     """
 
     name: str
@@ -78,7 +86,27 @@ QUERY_NAMES = (*_BUILT_IN, "percentile_<level>")
 
 
 def percentile(level: float) -> Query:
-    """The ``level``-th percentile (0..100, numpy's linear interpolation); level 50 is the median."""
+    """The ``level``-th percentile as a query (numpy's linear interpolation).
+
+    Parameters
+    ----------
+    level : float
+        In [0, 100]; 50 is the median.
+
+    Returns
+    -------
+    Query
+
+    Raises
+    ------
+    ValueError
+        For a level outside [0, 100] or not a number.
+
+    Examples
+    --------
+    >>> percentile(25)([[1, 2, 3, 4, 5]])
+    array([2.])
+    """
     try:
         level = float(level)
     except (TypeError, ValueError):
@@ -108,7 +136,30 @@ def _row_by_row(func: Callable) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def get_query(query: str | Query | Callable) -> Query:
-    """Turn a name, a ``Query`` or a callable into a ``Query``."""
+    """Turn a name, a ``Query`` or a callable into a ``Query``.
+
+    Parameters
+    ----------
+    query : str, Query or callable
+        A name from ``QUERY_NAMES`` ("percentile_<level>" for any level), a ``Query``, or a
+        function of one data set (a sequence of numbers) returning one number.
+
+    Returns
+    -------
+    Query
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the known ones) or anything else.
+
+    Examples
+    --------
+    >>> get_query("median")([1, 2, 10])
+    2.0
+    >>> get_query(lambda xs: max(xs) - min(xs))([[1, 2, 10], [3, 3, 4]])
+    array([9., 1.])
+    """
     if isinstance(query, Query):
         return query
     if isinstance(query, str):

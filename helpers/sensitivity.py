@@ -47,12 +47,31 @@ MAX_INDEX_BYTES = 400_000_000
 
 
 def combination_indices(n_items: int, size: int) -> np.ndarray:
-    """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order, shape (C, size).
+    """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order.
+
+    Parameters
+    ----------
+    n_items : int
+        N ≥ 0.
+    size : int
+        0 ≤ size ≤ N.
+
+    Returns
+    -------
+    ndarray of intp, shape (C(N, size), size)
 
     Raises
     ------
     ValueError
         If the table would exceed ``MAX_INDEX_BYTES`` (checked before any allocation).
+
+    Examples
+    --------
+    >>> combination_indices(4, 3)
+    array([[0, 1, 2],
+           [0, 1, 3],
+           [0, 2, 3],
+           [1, 2, 3]])
     """
     from itertools import chain, combinations
 
@@ -98,8 +117,42 @@ def _chunks(n_worlds: int, per_world: int):
         yield slice(start, min(start + step, n_worlds))
 
 
-def unbounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
-    """Δf under unbounded DP: add or remove up to ``k`` records (see the module docstring)."""
+def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
+    """Δf under unbounded DP: add or remove up to ``k`` records (see the module docstring).
+
+    Parameters
+    ----------
+    universe : sequence of float
+        The N records of the public universe.
+    size : int
+        n, the size of the data sets compared.
+    query : str, Query or callable
+        f (``helpers.queries``).
+    k : int, optional
+        Hamming distance: records added or removed at once (keyword-only; default 1).
+
+    Returns
+    -------
+    float
+        max |f(A) − f(B)| over every size-n sub-multiset A and every neighbour B. In the
+        leave-one-out setting (n = N − 1, k = 1, a built-in query) it is computed in
+        O(N log N) by ``helpers.leave_one_out``; otherwise by enumeration.
+
+    Raises
+    ------
+    ValueError
+        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets (refused up
+        front with the count).
+
+    References
+    ----------
+    Lee & Clifton (2011), Sec. 4.4 (empirical sensitivity over the universe).
+
+    Examples
+    --------
+    >>> unbounded_sensitivity([1, 2, 3, 10], 3, "mean")  # drop Terry's 10 from {2, 3, 10}
+    2.8333333333333335
+    """
     values, size, query, k = _validated(universe, size, query, k)
     n_items = values.size
     k_max = max(size - 1, n_items - size)
@@ -137,8 +190,35 @@ def unbounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
     return best
 
 
-def bounded_sensitivity(universe, size: int, query, k: int = 1) -> float:
-    """Sensitivity under bounded DP: change up to ``k`` of the ``size`` records."""
+def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
+    """Sensitivity under bounded DP: change up to ``k`` of the ``size`` records.
+
+    Parameters
+    ----------
+    universe : sequence of float
+        The N records of the public universe.
+    size : int
+        n, the size of the data sets compared.
+    query : str, Query or callable
+        f (``helpers.queries``).
+    k : int, optional
+        Records changed at once (keyword-only; default 1).
+
+    Returns
+    -------
+    float
+        max |f(A) − f(B)| over size-n sub-multisets A, B that differ in at most k records.
+
+    Raises
+    ------
+    ValueError
+        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets.
+
+    Examples
+    --------
+    >>> bounded_sensitivity([1, 2, 3, 10], 3, "mean")  # swap 1 for 10: (10 − 1)/3
+    3.0
+    """
     values, size, query, k = _validated(universe, size, query, k)
     n_items = values.size
     k_max = min(size, n_items - size)

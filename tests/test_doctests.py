@@ -25,6 +25,7 @@ MATH_MODULES = sorted(
         "helpers.lee_clifton",
         "helpers.sensitivity",
         "helpers.queries",
+        "helpers.leave_one_out",
         *(
             f"helpers.kazan_reiter.{m.name}"
             for m in pkgutil.iter_modules(helpers.kazan_reiter.__path__)
@@ -56,3 +57,16 @@ def test_the_examples_exist():
         tests = doctest.DocTestFinder(exclude_empty=True).find(module, name)
         attempted += sum(len(t.examples) for t in tests)
     assert attempted >= 20
+
+
+def test_the_lee_clifton_engine_has_examples():
+    """Every public function of the Lee & Clifton engine shows one call and its result."""
+    from helpers import leave_one_out, lee_clifton, queries, sensitivity
+
+    missing = []
+    for module in (lee_clifton, sensitivity, queries, leave_one_out):
+        for public in module.__all__:
+            obj = getattr(module, public)
+            if callable(obj) and ">>>" not in (obj.__doc__ or ""):
+                missing.append(f"{module.__name__}.{public}")
+    assert not missing, f"no Examples section: {missing}"

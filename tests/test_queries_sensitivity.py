@@ -88,26 +88,26 @@ def test_sensitivities_match_brute_force(universe, data, name):
     f = get_query(name)
     k_unbounded = data.draw(st.integers(1, max(size - 1, len(universe) - size)))
     k_bounded = data.draw(st.integers(1, min(size, len(universe) - size)))
-    assert sens.unbounded_sensitivity(universe, size, name, k_unbounded) == pytest.approx(
+    assert sens.unbounded_sensitivity(universe, size, name, k=k_unbounded) == pytest.approx(
         _brute_unbounded(universe, size, f, k_unbounded)
     )
-    assert sens.bounded_sensitivity(universe, size, name, k_bounded) == pytest.approx(
+    assert sens.bounded_sensitivity(universe, size, name, k=k_bounded) == pytest.approx(
         _brute_bounded(universe, size, f, k_bounded)
     )
 
 
 def test_hamming_distance_grows_sensitivity_and_is_validated():
-    one = sens.unbounded_sensitivity(DATA, 3, "mean", 1)
-    two = sens.unbounded_sensitivity(DATA, 3, "mean", 2)
+    one = sens.unbounded_sensitivity(DATA, 3, "mean", k=1)
+    two = sens.unbounded_sensitivity(DATA, 3, "mean", k=2)
     assert two >= one
     with pytest.raises(
         ValueError, match=r"k \(Hamming distance\) must be an integer in 1\.\.2; got 3"
     ):
-        sens.unbounded_sensitivity(DATA, 3, "mean", 3)
+        sens.unbounded_sensitivity(DATA, 3, "mean", k=3)
     with pytest.raises(
         ValueError, match=r"k \(Hamming distance\) must be an integer in 1\.\.1; got 0"
     ):
-        sens.bounded_sensitivity(DATA, 3, "mean", 0)
+        sens.bounded_sensitivity(DATA, 3, "mean", k=0)
     with pytest.raises(ValueError, match="no unbounded neighbours"):
         sens.unbounded_sensitivity([4.0], 1, "mean")
     with pytest.raises(ValueError, match="bounded neighbour"):
