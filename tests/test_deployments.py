@@ -147,6 +147,31 @@ def test_cks_minimum_is_the_minimum_over_a_fine_grid():
     assert dep.zcdp_to_epsilon(rho, delta) <= grid.min() + 1e-12
 
 
+@pytest.mark.parametrize(("rho", "delta"), [(0.3, 1e-8), (2.56, 1e-10), (1e-4, 0.1)])
+def test_cks_minimiser_is_the_root_of_the_derivative(rho, delta):
+    # ε'(α) = ρ − (L − ln α)/(α − 1)²: at the minimiser ρ(α − 1)² + ln α = L
+    L = math.log(1 / delta)
+    alpha = 1 + float(
+        np.exp(
+            dep._bisect_increasing(
+                lambda u: rho * np.exp(2 * u) + np.log1p(np.exp(u)) - L,
+                np.array(-50.0),
+                np.array(50.0),
+            )
+        )
+    )
+    value = alpha * rho + (L - math.log(alpha)) / (alpha - 1) + math.log1p(-1 / alpha)
+    assert dep.zcdp_to_epsilon(rho, delta) == pytest.approx(max(value, 0.0), rel=1e-12, abs=1e-15)
+    for other in (alpha * 0.9, alpha * 1.1):
+        assert other * rho + (L - math.log(other)) / (other - 1) + math.log1p(-1 / other) > value
+
+
+def test_tiny_rho_gives_zero_or_tiny_epsilon_without_warnings():
+    assert dep.zcdp_to_epsilon(1e-300, 1e-10) == 0.0
+    assert 0.0 <= dep.zcdp_to_epsilon(1e-12, 1e-10) < 1e-5
+    assert dep.gaussian_epsilon(1e-12, 1e-10) <= dep.zcdp_to_epsilon(1e-12, 1e-10) + 1e-12
+
+
 def test_gaussian_epsilon_solves_balle_wang():
     rho, delta = 0.4, 1e-6
     eps = dep.gaussian_epsilon(rho, delta)
