@@ -1121,7 +1121,7 @@ def analysis_table(universe, size: int, risk, queries=None):
     Examples
     --------
     >>> analysis_table([1, 2, 3, 10], 3, 1 / 3, queries=["mean", "median"]).round(4).iloc[:, :5]
-                Δf   Δv  limit of tight bound  ε upper bound  ε binary search
+                Δf   Δv  limit of tight bound  ε of inequality 7  ε binary search
     query
     mean    2.8333  3.0                   1.0         0.3829           0.4317
     median  4.0000  1.0                   0.5         1.6219           2.7726
@@ -1138,12 +1138,12 @@ def analysis_table(universe, size: int, risk, queries=None):
     for query in queries:  # a handful of queries, each fully vectorised over the worlds
         q = get_query(query)
         row = {"query": q.name, "Δf": math.nan, "Δv": math.nan, "limit of tight bound": math.nan}
-        row |= {"ε upper bound": math.nan, "ε binary search": math.nan, "note": ""}
+        row |= {"ε of inequality 7": math.nan, "ε binary search": math.nan, "note": ""}
         try:
             row["Δf"] = _delta_f(setting, q)
             row["Δv"] = delta_v(setting, size, q)
             row["limit of tight bound"] = limit_of_tight_bound(setting, size, q)
-            row["ε upper bound"] = epsilon_upper_bound(setting, size, q, rho)
+            row["ε of inequality 7"] = epsilon_upper_bound(setting, size, q, rho)
             row["ε binary search"] = binary_search_epsilon(setting, size, q, rho)
         except ValueError as error:
             row["note"] = str(error)

@@ -104,7 +104,7 @@ def test_sensitivities_of_the_school_example():
 
 
 def test_median_section_6():
-    # ε upper bound 4·ln(3/2) ≈ 1.6219 (Δf = 4, Δv = 1)
+    # ε of inequality 7 4·ln(3/2) ≈ 1.6219 (Δf = 4, Δv = 1)
     assert close(lc.epsilon_upper_bound(ABSENCE, N, "median", 1 / 3), 1.6219)
     assert lc.epsilon_upper_bound(ABSENCE, N, "median", 1 / 3) == pytest.approx(4 * math.log(1.5))
     # tight-bound ε is 4·ln 2 = 2.7726; the paper's "≈ 2.776" is a misprint
@@ -253,7 +253,7 @@ def test_analysis_table_matches_the_functions_and_explains_refusals():
     assert {"mean", "median", "variance", "std", "sum", "count", "percentile_25"} <= set(
         table.index
     )
-    assert table.loc["mean", "ε upper bound"] == lc.epsilon_upper_bound(ABSENCE, N, "mean", 1 / 3)
+    assert table.loc["mean", "ε of inequality 7"] == lc.epsilon_upper_bound(ABSENCE, N, "mean", 1 / 3)
     assert table.loc["mean", "ε binary search"] == lc.binary_search_epsilon(
         ABSENCE, N, "mean", 1 / 3
     )
@@ -262,7 +262,7 @@ def test_analysis_table_matches_the_functions_and_explains_refusals():
     # a constant column has zero sensitivity: the row says why instead of failing the table
     flat = lc.analysis_table([5, 5, 5, 5], 3, 1 / 3, queries=["mean", "count"])
     assert "zero sensitivity" in flat.loc["mean", "note"] and math.isnan(
-        flat.loc["mean", "ε upper bound"]
+        flat.loc["mean", "ε of inequality 7"]
     )
     assert flat.loc["count", "note"] == ""
 

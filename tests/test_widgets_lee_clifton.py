@@ -79,7 +79,7 @@ def test_risk_slider_moves_both_dashed_lines(risk):
         assert _line(dash, panel, "epsilon_upper_bound").get_xdata()[0] == e_ub
         assert _line(dash, panel, "epsilon_binary_search").get_xdata()[0] == e_bs
         assert list(_line(dash, panel, "risk").get_ydata()) == [risk, risk]
-        assert f"ε upper bound (eq. 7) = {e_ub:.4f}" in dash.text
+        assert f"ε of inequality 7 = {e_ub:.4f}" in dash.text
         assert f"ε binary search = {e_bs:.4f}" in dash.text
 
 
@@ -98,7 +98,7 @@ def test_queries_dashboard_switches_query_and_slides_risk():
     dash = queries_dashboard()
     dash.controls["column"].value = "absence_days"
     dash.controls["query"].value = "mean"
-    assert "ε upper bound (eq. 7) = 0.3829   ε binary search = 0.4317" in dash.text
+    assert "ε of inequality 7 = 0.3829   ε binary search = 0.4317" in dash.text
     dash.controls["risk"].value = 0.5
     e_bs = lc.binary_search_epsilon(ABSENCE, N, "mean", 0.5)
     assert _line(dash, 0, "epsilon_binary_search").get_xdata()[0] == e_bs
@@ -115,7 +115,7 @@ def test_queries_dashboard_says_infinity_when_no_epsilon_exceeds_rho():
     assert "ε binary search = ∞" in dash.text
     assert not _line(dash, 0, "epsilon_binary_search").get_visible()
     dash.controls["query"].value = "count"  # every world holds 3 records: Δv = 0
-    assert "ε upper bound (eq. 7) = ∞ (Δv = 0" in dash.text
+    assert "ε of inequality 7 = ∞ (Δv = 0" in dash.text
     assert not _line(dash, 0, "epsilon_upper_bound").get_visible()
 
 

@@ -160,7 +160,7 @@ def _update(
             for gid, value, what in zip(
                 ("epsilon_upper_bound", "epsilon_binary_search"),
                 epsilons[name],
-                ("ε upper bound", "ε binary search"),
+                ("ε of inequality 7", "ε binary search"),
                 strict=True,
             ):
                 line = find_line(ax, gid)
@@ -261,7 +261,7 @@ def update_binary_search(
         risk=risk,
         epsilon_max=epsilon_max,
         marker=None,
-        title=f"ε upper bound vs binary search: {name}, ρ = {risk:.3g}",
+        title=f"ε of inequality 7 vs binary search: {name}, ρ = {risk:.3g}",
     )
 
 

@@ -140,7 +140,7 @@ def binary_search_dashboard(
             e_ub = lc.epsilon_upper_bound(values, size, query, risk)
             e_bs = lc.binary_search_epsilon(values, size, query, risk)
             lines.append(
-                f"{name:<{width}}  ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   "
+                f"{name:<{width}}  ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
                 f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}"
             )
         return state["fig"], "\n".join(lines)
@@ -190,7 +190,7 @@ def queries_dashboard(
                 f"Δf (unbounded sensitivity) = {unbounded_sensitivity(values, size, query):.4f}   "
                 f"Δv = {lc.delta_v(values, size, query):.4f}   "
                 f"tight bound's limit = {lc.limit_of_tight_bound(values, size, query):.4f}",
-                f"ε upper bound (eq. 7) = {_epsilon_text(e_ub, _UB_INF)}   "
+                f"ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
                 f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
             ]
         )
