@@ -151,3 +151,19 @@ def as_output(value: object) -> float | np.ndarray:
     """The API contract's return type: a Python float for a 0-d result, else an ndarray."""
     array = np.asarray(value, dtype=float)
     return float(array) if array.ndim == 0 else array
+
+
+def check_size(size) -> int | tuple[int, ...] | None:
+    """A sample size: None, a non-negative int or a tuple of them, at most 10**8 draws."""
+    if size is None:
+        return None
+    shape = (size,) if isinstance(size, (int, np.integer)) and not isinstance(size, bool) else size
+    if not isinstance(shape, tuple) or not all(
+        isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0 for n in shape
+    ):
+        raise ValueError(
+            f"size must be None, a non-negative integer or a tuple of them; got {size!r}"
+        )
+    if int(np.prod(shape, dtype=float)) > 10**8:
+        raise ValueError(f"size must ask for at most 10**8 draws; got {size!r}")
+    return shape if not isinstance(size, (int, np.integer)) else int(size)

@@ -24,7 +24,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit
 
-from ._validation import as_output, check_positive, check_real
+from ._validation import as_output, check_positive, check_real, check_size
 
 __all__ = [
     "gaussian_cdf",
@@ -61,22 +61,6 @@ def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     if rng is None or isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
         raise ValueError(f"rng must be an int seed or a numpy Generator; got {rng!r}")
     return np.random.default_rng(int(rng))
-
-
-def _size(size) -> int | tuple[int, ...] | None:
-    """A sample size: None, a non-negative int or a tuple of them, at most 10**8 draws."""
-    if size is None:
-        return None
-    shape = (size,) if isinstance(size, (int, np.integer)) and not isinstance(size, bool) else size
-    if not isinstance(shape, tuple) or not all(
-        isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0 for n in shape
-    ):
-        raise ValueError(
-            f"size must be None, a non-negative integer or a tuple of them; got {size!r}"
-        )
-    if int(np.prod(shape, dtype=float)) > 10**8:
-        raise ValueError(f"size must ask for at most 10**8 draws; got {size!r}")
-    return shape if not isinstance(size, (int, np.integer)) else int(size)
 
 
 # --- Laplace -----------------------------------------------------------------------------
@@ -168,7 +152,7 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``."""
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    out = make_rng(rng).laplace(loc, b, _size(size))
+    out = make_rng(rng).laplace(loc, b, check_size(size))
     return as_output(out)
 
 
@@ -221,7 +205,7 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     """Draws of N(loc, σ²) noise, seeded by ``rng``."""
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return as_output(make_rng(rng).normal(loc, s, _size(size)))
+    return as_output(make_rng(rng).normal(loc, s, check_size(size)))
 
 
 # --- two-sided geometric (discrete Laplace) ----------------------------------------------
@@ -231,7 +215,8 @@ def _shape(epsilon, sensitivity) -> np.ndarray:
     """scipy's dlaplace shape a = ε/Δ (α = e^{−a})."""
     eps = check_positive("epsilon", epsilon)
     delta = check_positive("sensitivity", sensitivity)
-    return eps / delta
+    with np.errstate(over="ignore"):  # ε/Δ = inf: no noise at all (handled by the callers)
+        return eps / delta
 
 
 def geometric_alpha(epsilon, *, sensitivity=1.0):
@@ -266,7 +251,11 @@ def geometric_pmf(k, epsilon, *, sensitivity=1.0):
     5e-18
     """
     k = _require_integers("k", k)
-    return as_output(stats.dlaplace.pmf(k, _shape(epsilon, sensitivity)))
+    a = _shape(epsilon, sensitivity)
+    with np.errstate(invalid="ignore"):
+        pmf = stats.dlaplace.pmf(k, np.where(np.isinf(a), 1.0, a))
+    # ε/Δ = inf (Δ ≈ 5e-324): no noise at all, all the mass at 0
+    return as_output(np.where(np.isinf(a), (k == 0).astype(float), pmf))
 
 
 def geometric_cdf(k, epsilon, *, sensitivity=1.0):
@@ -281,9 +270,12 @@ def geometric_cdf(k, epsilon, *, sensitivity=1.0):
     a = _shape(epsilon, sensitivity)
     k, a = np.broadcast_arrays(k, a)
     # P[Z ≤ k] = α^{−k}/(1+α) = e^{a k}·expit(a) for k < 0; its mirror image for k ≥ 0
-    low = np.exp(np.minimum(k, 0) * a) * expit(a)
-    high = -np.expm1(-(np.maximum(k, 0) + 1) * a - np.log1p(np.exp(-a)))
-    return as_output(np.where(k < 0, low, high))
+    with np.errstate(invalid="ignore"):  # 0·inf where ε/Δ overflows: handled below
+        low = np.exp(np.minimum(k, 0) * a) * expit(a)
+        high = -np.expm1(-(np.maximum(k, 0) + 1) * a - np.log1p(np.exp(-a)))
+    out = np.where(k < 0, low, high)
+    # ε/Δ = inf (Δ ≈ 5e-324): no noise at all, a step at 0
+    return as_output(np.where(np.isinf(a), (k >= 0).astype(float), out))
 
 
 def geometric_sf(k, epsilon, *, sensitivity=1.0):
@@ -305,7 +297,7 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
     1 − α = −expm1(−a), whose law is exactly :func:`geometric_pmf` (tested by a χ² test).
     """
     a = _shape(epsilon, sensitivity)
-    out = stats.dlaplace.rvs(a, size=_size(size), random_state=make_rng(rng))
+    out = stats.dlaplace.rvs(a, size=check_size(size), random_state=make_rng(rng))
     return out if np.ndim(out) else int(out)
 
 

@@ -143,7 +143,7 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     b = check_positive("scale", scale)
     d = check_positive("sensitivity", sensitivity)
     loc = check_real("loc", loc)
-    return (np.abs(o - loc - d) - np.abs(o - loc)) / b
+    return as_output((np.abs(o - loc - d) - np.abs(o - loc)) / b)
 
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
@@ -152,7 +152,10 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
     loc = check_real("loc", loc)
-    return d * d / (2 * s * s) - d * (o - loc) / (s * s)
+    # Δ(Δ/2 − (o − loc))/σ²: one quotient, so a tiny σ gives ±inf, not inf − inf
+    num = d * (0.5 * d - (o - loc))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return as_output(np.where(num == 0, 0.0, num / s / s))
 
 
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
@@ -163,7 +166,7 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     b = check_positive("scale", scale)
     d = _check_integer_sensitivity(sensitivity)
     loc = check_real("loc", loc)
-    return (np.abs(k - loc - d) - np.abs(k - loc)) / b
+    return as_output((np.abs(k - loc - d) - np.abs(k - loc)) / b)
 
 
 def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
@@ -206,12 +209,12 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
     """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²)."""
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
-    return d * d / (2 * s * s)
+    return as_output(d * d / (2 * s * s))
 
 
 def laplace_loss_bound(scale, *, sensitivity=1.0):
     """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε."""
-    return check_positive("sensitivity", sensitivity) / check_positive("scale", scale)
+    return as_output(check_positive("sensitivity", sensitivity) / check_positive("scale", scale))
 
 
 # --- pmfs on a common grid -------------------------------------------------------------
@@ -241,7 +244,7 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     p, q = _check_pmfs(p, q, atol)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.log(p) - np.log(q)
-    return np.where(p > 0, np.where(q > 0, ratio, np.inf), -np.inf)
+    return as_output(np.where(p > 0, np.where(q > 0, ratio, np.inf), -np.inf))
 
 
 def _epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
@@ -261,7 +264,7 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     with np.errstate(over="ignore", divide="ignore"):
         # e^ε·q as e^{ε + ln q}: q = 0 gives exactly 0 even when e^ε overflows (no inf·0 = NaN)
         excess = p - np.exp(eps[..., None] + np.log(q))
-    return np.maximum(excess, 0.0).sum(axis=-1)
+    return as_output(np.maximum(excess, 0.0).sum(axis=-1))
 
 
 def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
@@ -269,7 +272,7 @@ def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     loss = pmf_privacy_loss(p, q, atol)
     p = np.asarray(p, dtype=float)
     eps = _epsilon_grid(epsilon, p.size)
-    return np.where(loss > eps[..., None], p, 0.0).sum(axis=-1)
+    return as_output(np.where(loss > eps[..., None], p, 0.0).sum(axis=-1))
 
 
 def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
@@ -286,7 +289,7 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     losses, masses = loss[order][keep], p[order][keep]
     edges = np.cumsum(masses)
     index = np.minimum(np.searchsorted(edges, u, side="left"), losses.size - 1)
-    return losses[index]
+    return as_output(losses[index])
 
 
 # --- closed forms ----------------------------------------------------------------------
@@ -296,14 +299,16 @@ def _gaussian_ab(epsilon, sigma, sensitivity):
     eps = check_nonnegative("epsilon", epsilon)
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
-    a = d / (2 * s) - eps * s / d
-    return eps, a, a - d / s
+    with np.errstate(over="ignore"):  # Δ/σ = inf where σ ≈ 5e-324: δ is then 1
+        a = d / (2 * s) - eps * s / d
+        # b directly, not a − Δ/σ (inf − inf where σ ≈ 5e-324)
+        return eps, a, -d / (2 * s) - eps * s / d
 
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ)."""
     _, a, _ = _gaussian_ab(epsilon, sigma, sensitivity)
-    return ndtr(a)
+    return as_output(ndtr(a))
 
 
 def _gaussian_log_delta(epsilon, sigma, sensitivity):
@@ -357,7 +362,7 @@ def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0."""
     eps = check_nonnegative("epsilon", epsilon)
     bound = laplace_loss_bound(scale, sensitivity=sensitivity)
-    return np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0)
+    return as_output(np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0))
 
 
 def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
@@ -367,7 +372,7 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     """
     eps = check_nonnegative("epsilon", epsilon)
     bound = laplace_loss_bound(scale, sensitivity=sensitivity)
-    return np.where(eps < bound, 1 - 0.5 * np.exp(np.minimum(eps - bound, 0.0) / 2), 0.0)
+    return as_output(np.where(eps < bound, 1 - 0.5 * np.exp(np.minimum(eps - bound, 0.0) / 2), 0.0))
 
 
 def geometric_plrv_pmf(scale, *, sensitivity=1):
@@ -401,7 +406,7 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 def geometric_delta(epsilon, scale, *, sensitivity=1):
     """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf)."""
     _, p, q = geometric_plrv_pmf(scale, sensitivity=sensitivity)
-    return pmf_delta(epsilon, p, q)
+    return as_output(pmf_delta(epsilon, p, q))
 
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
@@ -409,7 +414,7 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     eps = check_nonnegative("epsilon", epsilon)
     # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
-    return np.where(losses > eps[..., None], p, 0.0).sum(axis=-1)
+    return as_output(np.where(losses > eps[..., None], p, 0.0).sum(axis=-1))
 
 
 def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
@@ -442,12 +447,12 @@ def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     u = check_open_unit("u", u)
     if mechanism == "gaussian":
         mu = gaussian_plrv_mean(noise, sensitivity=sensitivity)
-        return mu - np.sqrt(2 * mu) * ndtri(u)
+        return as_output(mu - np.sqrt(2 * mu) * ndtri(u))
     if mechanism == "laplace":
         bound = laplace_loss_bound(noise, sensitivity=sensitivity)
-        return np.clip(bound + 2 * (np.log(2) + np.log1p(-u)), -bound, bound)
+        return as_output(np.clip(bound + 2 * (np.log(2) + np.log1p(-u)), -bound, bound))
     _, p, q = geometric_plrv_pmf(noise, sensitivity=sensitivity)
-    return pmf_upper_quantile(u, p, q)
+    return as_output(pmf_upper_quantile(u, p, q))
 
 
 def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, bins=20_001):
@@ -469,6 +474,11 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
     if d <= 0:
         raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
     half = 40 * noise if width is None else check_finite_scalar("width", width)
+    if not math.isfinite(half + d):
+        raise ValueError(
+            f"noise = {noise!r} (or width) with sensitivity = {d!r} gives an output grid beyond "
+            "the largest float; give a smaller noise or width"
+        )
     if half <= 0:
         raise ValueError(f"width must be > 0 and finite; got {width!r}")
     if mechanism == "geometric":
@@ -531,9 +541,10 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     log_target = math.log(target)
 
     def gap(log_sigma: float) -> float:
-        return float(_gaussian_log_delta(eps, math.exp(log_sigma), d)) - log_target
+        return float(_gaussian_log_delta(eps, math.exp(log_sigma), 1.0)) - log_target
 
-    lo, hi = math.log(d) - 1.0, math.log(d) + 1.0
+    # δ₂ depends on σ/Δ only: solve for Δ = 1 and scale (no overflow at Δ = 1e308)
+    lo, hi = -1.0, 1.0
     for _ in range(400):
         if gap(lo) > 0:
             break
@@ -543,14 +554,15 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     for _ in range(400):
         if gap(hi) < 0:
             break
-        if hi > math.log(d) + 13.8:  # σ > 1e6·Δ
+        if hi > 13.8:  # σ > 1e6·Δ
             raise ValueError(
                 f"delta = {target!r} at epsilon = {eps!r} needs σ > 1e6·Δ, beyond the range "
                 "where the analytic δ is accurate in floating point; choose a larger delta "
                 "or epsilon"
             )
         hi += 2.0
-    return math.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
+    with np.errstate(over="ignore"):
+        return float(d * np.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13)))
 
 
 # --- the thresholding example and the attacker's posterior ------------------------------
@@ -579,4 +591,4 @@ def posterior_probability(prior, loss):
     """
     prior = check_open_unit("prior", prior)
     loss = check_real_or_inf("loss", loss)
-    return expit(loss + logit(prior))
+    return as_output(expit(loss + logit(prior)))

@@ -511,3 +511,10 @@ def test_properties_experiment_measures_the_three_properties():
     np.testing.assert_allclose(ex.composition_worst, ex.composition_budget)  # attained
     with pytest.raises(ValueError, match="rng must be"):
         F.properties_experiment(rng=None)
+
+
+def test_exponential_mechanism_at_a_huge_epsilon_is_the_argmax_not_nan():
+    # ε·s/(2Δ) overflowed to inf and log_softmax made inf − inf = NaN
+    p = F.exponential_mechanism_probabilities([1.0, 3.0, 3.0, 2.0], 1e308)
+    np.testing.assert_array_equal(p, [0.0, 0.5, 0.5, 0.0])
+    assert F.expected_score([1.0, 3.0], 1.0, sensitivity=5e-324) == 3.0

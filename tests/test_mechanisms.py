@@ -209,3 +209,9 @@ def test_sensitivity_is_keyword_only():
     with pytest.raises(TypeError):
         m.laplace_scale(1.0, 2.0)  # type: ignore[misc]
     assert m.laplace_scale(1.0, sensitivity=2.0) == 2.0
+
+
+def test_geometric_without_noise_is_a_point_mass():
+    # ε/Δ overflows to inf (Δ = 5e-324): 0·inf was NaN in the CDF and the pmf
+    assert m.geometric_cdf([-1, 0, 3], 1.0, sensitivity=5e-324).tolist() == [0.0, 1.0, 1.0]
+    assert m.geometric_pmf([-1, 0, 3], 1.0, sensitivity=5e-324).tolist() == [0.0, 1.0, 0.0]

@@ -613,3 +613,22 @@ def test_privacy_loss_dispatch_refuses_unknown_names_with_a_value_error():
         plrv.privacy_loss(0.0, "cauchy", 1.0)
     with pytest.raises(ValueError, match="mechanism must be one of"):
         plrv.privacy_profile(0.5, ["laplace"], 1.0)
+
+
+def test_gaussian_sigma_for_delta_scales_with_the_sensitivity_without_overflow():
+    # δ₂ depends on σ/Δ only; Δ = 1e308 overflowed math.exp in the bracket search
+    one = plrv.gaussian_sigma_for_delta(1.0, 1e-5)
+    assert plrv.gaussian_sigma_for_delta(1.0, 1e-5, sensitivity=1e300) == pytest.approx(
+        1e300 * one, rel=1e-12
+    )
+    assert plrv.gaussian_sigma_for_delta(1.0, 1e-5, sensitivity=1e308) == math.inf  # beyond floats
+
+
+def test_gaussian_with_a_subnormal_sigma_is_a_step_not_nan():
+    # σ = 5e-324: a − Δ/σ was inf − inf
+    assert plrv.gaussian_delta(1.0, 5e-324) == 1.0
+    assert plrv.gaussian_privacy_loss([-1.0, 0.5, 2.0], 5e-324).tolist() == [
+        math.inf,
+        0.0,
+        -math.inf,
+    ]

@@ -11,6 +11,7 @@ from .._validation import (
     check_nonnegative,
     check_positive,
     check_real,
+    check_size,
 )
 from ..mechanisms import make_rng
 
@@ -40,8 +41,14 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
         raise ValueError(f"scores must be a non-empty array of scores; got {scores!r}")
     eps = check_nonnegative("epsilon", epsilon)
     delta = check_positive("sensitivity", sensitivity)
-    logits = eps.reshape(eps.shape + (1,) * s.ndim) * s / (2 * delta)
-    return log_softmax(logits, axis=-1)  # scipy subtracts the maximum first
+    # scores shifted to max 0 before scaling, so a huge ε/Δ (even ε/Δ = inf) gives −inf for
+    # the non-maximal scores and 0 for the maximal ones, never inf − inf = NaN
+    shifted = s - s.max(axis=-1, keepdims=True)
+    with np.errstate(over="ignore", invalid="ignore"):
+        factor = eps / (2 * delta)
+        factor = factor.reshape(np.shape(factor) + (1,) * s.ndim)
+        logits = np.where(shifted == 0, 0.0, factor * shifted)
+    return log_softmax(logits, axis=-1)
 
 
 def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> np.ndarray:
@@ -59,7 +66,7 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
     )
     if probs.ndim != 1:
         raise ValueError(f"scores must be 1-D for sampling; got shape {np.shape(scores)}")
-    return make_rng(rng).choice(probs.size, size=size, p=probs)
+    return make_rng(rng).choice(probs.size, size=check_size(size), p=probs)
 
 
 def expected_score(scores, epsilon, *, sensitivity=1.0):

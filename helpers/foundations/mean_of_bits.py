@@ -9,6 +9,7 @@ from .._validation import (
     check_nonnegative,
     check_positive,
     check_real,
+    check_size,
 )
 from ..mechanisms import laplace_scale, make_rng
 from ._checks import _check_n
@@ -49,7 +50,7 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
     if np.any((x != 0) & (x != 1)):
         raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
     b = mean_of_bits_scale(int(x.size), epsilon)
-    return x.mean() + make_rng(rng).laplace(0.0, b, size)
+    return as_output(x.mean() + make_rng(rng).laplace(0.0, b, check_size(size)))
 
 
 def laplace_tail_probability(t, scale):

@@ -10,6 +10,7 @@ from .._validation import (
     as_output,
     check_positive,
     check_real,
+    check_scalar,
 )
 from ..mechanisms import make_rng
 from ._checks import _check_alpha, _check_distribution
@@ -144,7 +145,8 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
     True
     """
     check_positive("epsilon", epsilon)
-    eps_rr = float(rr_epsilon(alpha1))
+    eps_rr = check_scalar("alpha1", rr_epsilon(alpha1), alpha1)
+    check_scalar("epsilon", check_positive("epsilon", epsilon), epsilon)
     _check_alpha(alpha2, allow_zero=True, allow_one=False)
     d1, d0 = rr_output_distribution(1, alpha1), rr_output_distribution(0, alpha1)
     kernel = make_rng(rng).dirichlet(np.ones(4), size=2)
@@ -173,5 +175,5 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
         group_privacy_epsilon(epsilon, k),
         eps1,
         worst,
-        eps1 + float(rr_epsilon(alpha2)),
+        eps1 + check_scalar("alpha2", rr_epsilon(alpha2), alpha2),
     )

@@ -13,6 +13,7 @@ from .._validation import (
     check_int_range,
     check_nonnegative,
     check_real,
+    check_scalar,
 )
 from ..mechanisms import make_rng
 from ._checks import _check_alpha, _check_closed_unit, _check_n
@@ -73,7 +74,7 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
     x = check_real("x", x)
     if np.any((x != 0) & (x != 1)):
         raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
-    a = float(_check_alpha(alpha, allow_zero=True, allow_one=True))
+    a = check_scalar("alpha", _check_alpha(alpha, allow_zero=True, allow_one=True), alpha)
     gen = make_rng(rng)
     keep = gen.random(x.shape) < a
     coin = gen.integers(0, 2, size=x.shape)
@@ -132,9 +133,9 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     respondent). ``fixed_data=True``: the data hold exactly round(pn) ones and only the
     coins vary: Y = Binomial(k, (1 + α)/2) + Binomial(n − k, (1 − α)/2).
     """
-    p = float(_check_closed_unit("p", p))
+    p = check_scalar("p", _check_closed_unit("p", p), p)
     n = _check_n(n)
-    a = float(_check_alpha(alpha, allow_zero=False, allow_one=True))
+    a = check_scalar("alpha", _check_alpha(alpha, allow_zero=False, allow_one=True), alpha)
     reps = check_int_range("reps", reps, 1, 10_000_000)
     gen = make_rng(rng)
     if fixed_data:

@@ -17,6 +17,7 @@ from scipy.optimize import minimize, minimize_scalar
 
 from .._validation import (
     check_half_open_unit,
+    check_scalar,
 )
 from .theorems import max_epsilon
 
@@ -312,9 +313,9 @@ def argmin_epsilon(
     0.549306
     """
     if p is not None:
-        p = float(check_half_open_unit("p", p))
+        p = check_scalar("p", check_half_open_unit("p", p), p)
     if q is not None:
-        q = float(check_half_open_unit("q", q))
+        q = check_scalar("q", check_half_open_unit("q", q), q)
     if not callable(profile):
         raise ValueError(f"profile must be a function r*(p, q); got {profile!r}")
     if vectorized is None:

@@ -109,7 +109,7 @@ def max_epsilon_naive(p, q, r_star):
     """eq. (12) exactly as printed (two branches, the cancelling denominator), for comparison.
 
     Kept to show in the notebook what the rewrite in :func:`max_epsilon` fixes; returns
-    NaN/inf where the printed form breaks down. Do not use it for recommendations.
+    inf where r* ≥ 1/(p·q), and the cancelling value (or inf) where the printed form breaks down. Do not use it for recommendations.
     """
     p = check_half_open_unit("p", p)
     q = check_half_open_unit("q", q)
@@ -120,4 +120,6 @@ def max_epsilon_naive(p, q, r_star):
         inner = 2 * p * (1 - q) / (np.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * c) - (1 - p))
         at_one = (1 - p) / c
         out = np.log(np.where(q < 1, inner, at_one))
-    return as_output(out)
+    # where c ≤ 0 the bound constrains nothing (εᵢ = inf, as in max_epsilon); the printed
+    # form would take the log of a negative number there, which is no answer at all
+    return as_output(np.where(c <= 0, np.inf, out))

@@ -1,0 +1,253 @@
+"""The API contract of helpers/__init__.py, fuzzed: every public math function, fed NaN, ±inf,
+empty, ragged, wrong-shaped, wrong-typed and out-of-range values in each argument, raises a
+ValueError or returns a correct-looking value (no NaN), never another exception or a hang.
+Scalar calls return Python floats (or bools / tuples / NamedTuples of them).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import signal
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers import foundations as F
+from helpers import kazan_reiter as KR
+from helpers import mechanisms as M
+from helpers import plrv as PL
+
+PMF = ([0.5, 0.5], [0.25, 0.75])
+ONE = lambda p, q: 3.0  # noqa: E731  (a constant risk profile)
+
+# one valid call per public function: (positional args, keyword args)
+VALID = {
+    M.gaussian_cdf: ((0.3,), {}),
+    M.gaussian_pdf: ((0.3,), {}),
+    M.gaussian_sf: ((0.3,), {}),
+    M.gaussian_sample: ((0.0, 1.0, 3), {"rng": 1}),
+    M.geometric_alpha: ((1.0,), {"sensitivity": 1.0}),
+    M.geometric_cdf: ((2, 1.0), {"sensitivity": 1.0}),
+    M.geometric_sf: ((2, 1.0), {"sensitivity": 1.0}),
+    M.geometric_pmf: ((2, 1.0), {"sensitivity": 1.0}),
+    M.geometric_noise_sd: ((1.0,), {"sensitivity": 1.0}),
+    M.geometric_prob_exact: ((1.0,), {"sensitivity": 1.0}),
+    M.geometric_sample: ((1.0, 3), {"rng": 1, "sensitivity": 1.0}),
+    M.laplace_cdf: ((0.3, 0.0, 1.0), {}),
+    M.laplace_pdf: ((0.3, 0.0, 1.0), {}),
+    M.laplace_sf: ((0.3, 0.0, 1.0), {}),
+    M.laplace_noise_sd: ((1.0,), {}),
+    M.laplace_sample: ((0.0, 1.0, 3), {"rng": 1}),
+    M.laplace_scale: ((1.0,), {"sensitivity": 1.0}),
+    M.make_rng: ((1,), {}),
+    PL.discretise_mechanism: (("laplace", 1.0), {"sensitivity": 1.0, "bins": 101}),
+    PL.gaussian_delta: ((1.0, 1.0), {"sensitivity": 1.0}),
+    PL.gaussian_delta_naive: ((1.0, 1.0), {"sensitivity": 1.0}),
+    PL.gaussian_plrv_mean: ((1.0,), {"sensitivity": 1.0}),
+    PL.gaussian_privacy_loss: ((0.3, 1.0), {"sensitivity": 1.0, "loc": 0.0}),
+    PL.gaussian_sigma_for_delta: ((1.0, 1e-5), {"sensitivity": 1.0}),
+    PL.geometric_delta: ((0.5, 1.0), {"sensitivity": 1}),
+    PL.geometric_delta_naive: ((0.5, 1.0), {"sensitivity": 1}),
+    PL.geometric_plrv_pmf: ((1.0,), {"sensitivity": 1}),
+    PL.geometric_privacy_loss: ((2, 1.0), {"sensitivity": 1, "loc": 0}),
+    PL.laplace_delta: ((0.5, 1.0), {"sensitivity": 1.0}),
+    PL.laplace_delta_naive: ((0.5, 1.0), {"sensitivity": 1.0}),
+    PL.laplace_loss_bound: ((1.0,), {"sensitivity": 1.0}),
+    PL.laplace_privacy_loss: ((0.3, 1.0), {"sensitivity": 1.0, "loc": 0.0}),
+    PL.plrv_upper_quantile: ((0.3, "gaussian", 1.0), {"sensitivity": 1.0}),
+    PL.pmf_delta: ((0.5, *PMF), {}),
+    PL.pmf_delta_naive: ((0.5, *PMF), {}),
+    PL.pmf_privacy_loss: (PMF, {}),
+    PL.pmf_upper_quantile: ((0.3, *PMF), {}),
+    PL.posterior_probability: ((0.5, 1.0), {}),
+    PL.privacy_loss: ((0.3, "laplace", 1.0), {"sensitivity": 1.0, "loc": 0.0}),
+    PL.privacy_profile: ((0.5, "laplace", 1.0), {"sensitivity": 1.0}),
+    PL.thresholding_pmfs: ((5.0, 1.0, 1.0), {}),
+    KR.argmin_epsilon: ((ONE,), {"q": 0.5}),
+    KR.recommend_epsilon: ((ONE,), {"p": 0.5}),
+    KR.evaluate_profile: ((ONE, 0.5, 0.5), {}),
+    KR.durham_switch_probability: ((1.0, 0.25, "above"), {"births": 4012, "target": 6.0}),
+    KR.durham_true_counts: ((0.25, 4012, 6.0), {}),
+    KR.epsilon_box_profile: ((2.0, 0.0, 1.0, 0.5, 1.0), {}),
+    KR.epsilon_constant_profile: ((3.0,), {}),
+    KR.epsilon_difference_profile: ((0.5,), {}),
+    KR.epsilon_inclusion_profile: ((0.25, 0.5, 3.0), {}),
+    KR.epsilon_lee_clifton_setting: ((4, 0.5), {}),
+    KR.epsilon_values_profile: ((0.15, 0.05, 3.0), {}),
+    KR.inclusion_profile: ((0.25, 0.5, 3.0), {}),
+    KR.values_profile: ((0.25, 0.5, 3.0), {}),
+    KR.two_dimensional_profile: ((0.25, 3.0), {}),
+    KR.max_epsilon: ((0.5, 0.5, 3.0), {}),
+    KR.max_epsilon_naive: ((0.5, 0.5, 3.0), {}),
+    KR.naive_bound: ((1.0,), {}),
+    KR.profile_slice: (("inclusion", 0.25, 1.0, 3.0), {}),
+    KR.relative_risk_bound: ((0.5, 0.5, 1.0), {}),
+    KR.utility: ((1.0,), {}),
+    F.auction_revenue: ((F.SURVEY_AUCTION_PRICES, F.SURVEY_AUCTION_BIDS), {}),
+    F.auction_revenue_sensitivity: ((F.SURVEY_AUCTION_PRICES,), {}),
+    F.bits_query_sensitivity: ((5, "mean", "unbounded"), {}),
+    F.chebyshev_bound: ((1.0, 2.0), {}),
+    F.class_distributions: ((("a", "a", "b"), ("x", "y", "x")), {}),
+    F.discrete_log_ratios: (PMF, {}),
+    F.discrete_max_log_ratio: (PMF, {}),
+    F.expected_score: (([1.0, 2.0], 1.0), {"sensitivity": 1.0}),
+    F.exponential_mechanism_log_probabilities: (([1.0, 2.0], 1.0), {"sensitivity": 1.0}),
+    F.exponential_mechanism_probabilities: (([1.0, 2.0], 1.0), {"sensitivity": 1.0}),
+    F.exponential_mechanism_sample: (([1.0, 2.0], 1.0, 3), {"rng": 1, "sensitivity": 1.0}),
+    F.group_privacy_epsilon: ((0.5, 2), {}),
+    F.hypothesis_feasible: ((0.2, 0.3, 1.0), {}),
+    F.hypothesis_min_equal_error: ((1.0,), {}),
+    F.hypothesis_min_q: ((0.2, 1.0), {}),
+    F.kl_divergence: (PMF, {}),
+    F.l1_distance: (PMF, {}),
+    F.l2_distance: (PMF, {}),
+    F.laplace_log_ratio: ((0.3, 0.0, 1.0, 1.0), {"sensitivity": 1.0}),
+    F.laplace_ratio: ((0.3, 0.0, 1.0, 1.0), {"sensitivity": 1.0}),
+    F.laplace_tail_probability: ((1.0, 1.0), {}),
+    F.laplace_threshold_test: ((0.5, 1.0), {"sensitivity": 1.0, "y0": 0.0}),
+    F.mean_of_bits_release: (([0, 1, 1], 1.0, 3), {"rng": 1}),
+    F.mean_of_bits_scale: ((10, 1.0), {}),
+    F.mean_of_bits_variance: ((10, 1.0), {}),
+    F.post_process: ((PMF[0], [[1.0, 0.0], [0.0, 1.0]]), {}),
+    F.properties_experiment: ((0.5, 0.5, 0.3), {"rng": 5}),
+    F.randomised_response: (([0, 1, 1],), {"rng": 1}),
+    F.rr_alpha_for_epsilon: ((1.0,), {}),
+    F.rr_epsilon: ((0.5,), {}),
+    F.rr_estimate: ((9, 18, 0.5), {}),
+    F.rr_output_distribution: ((1, 0.5), {}),
+    F.rr_simulate_estimates: ((0.5, 18, 0.5), {"reps": 10, "rng": 1}),
+    F.rr_variance: ((0.5, 18, 0.5), {}),
+    F.rr_variance_bound: ((18, 0.5), {}),
+    F.rr_variance_bound_tight: ((18, 0.5), {}),
+    F.rr_variance_given_data: ((18, 0.5), {}),
+    F.sequential_composition_epsilon: (([0.5, 1.0],), {}),
+    F.variational_distance: (PMF, {}),
+}
+VALID[F.randomised_response] = (([0, 1, 1], 0.5), {"rng": 1})
+
+BAD = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    [],
+    [[1.0, 2.0], [3.0]],
+    np.zeros((2, 3, 4)),
+    "2.2",
+    None,
+    object(),
+    1 + 2j,
+    1e308,
+    -1e308,
+    0,
+    -1,
+    2,
+    10**12,
+    5e-324,
+]
+
+PUBLIC = [
+    getattr(module, name)
+    for module in (M, PL, KR, F)
+    for name in module.__all__
+    if inspect.isfunction(getattr(module, name))
+]
+
+
+def test_every_public_math_function_has_a_valid_call():
+    missing = sorted(f.__module__ + "." + f.__name__ for f in PUBLIC if f not in VALID)
+    assert missing == []
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(_signum, _frame):
+    raise _Hang
+
+
+def _no_nan(value) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_no_nan(v) for v in value)
+    if callable(value) or isinstance(value, (str, np.random.Generator)):
+        return True
+    array = np.asarray(value)
+    return array.dtype.kind not in "fc" or not np.isnan(array).any()
+
+
+def _outcome(fn, args, kwargs) -> str | None:
+    """None if the call kept the contract, else what went wrong."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(120)  # a guard against a hang only; nothing here is timed
+    try:
+        with warnings.catch_warnings():
+            # an overflow to ±inf at 1e308 or 5e-324 is the correctly rounded answer; an
+            # "invalid value" warning (a NaN being made) still fails, as pyproject says
+            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
+            warnings.filterwarnings("ignore", "divide by zero encountered", RuntimeWarning)
+            value = fn(*args, **kwargs)
+    except ValueError:
+        return None
+    except _Hang:
+        return "hung"
+    except Exception as error:  # any other exception breaks the contract
+        return f"{type(error).__name__}: {error}"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    if not _no_nan(value):
+        return f"returned NaN: {value!r}"
+    return None
+
+
+def _calls(fn):
+    args, kwargs = VALID[fn]
+    for i in range(len(args)):
+        for bad in BAD:
+            yield f"arg {i} = {bad!r}"[:60], (*args[:i], bad, *args[i + 1 :]), kwargs
+    for key in kwargs:
+        for bad in BAD:
+            yield f"{key} = {bad!r}"[:60], args, {**kwargs, key: bad}
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_bad_input_is_a_value_error_or_a_number(fn):
+    problems = []
+    for label, args, kwargs in _calls(fn):
+        outcome = _outcome(fn, args, kwargs)
+        if outcome is not None:
+            problems.append(f"{label}: {outcome}"[:200])
+    assert problems == []
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_the_valid_call_keeps_the_contract(fn):
+    args, kwargs = VALID[fn]
+    value = fn(*args, **kwargs)
+    assert _no_nan(value)
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        pytest.fail(f"{fn.__name__} returned a numpy scalar {value!r}; the contract says float")
+
+
+numbers = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=4),
+)
+
+
+@given(st.sampled_from(PUBLIC), st.data())
+def test_random_numbers_in_any_argument(fn, data):
+    args, kwargs = VALID[fn]
+    slots = [("arg", i) for i in range(len(args))] + [("kw", k) for k in kwargs]
+    kind, slot = data.draw(st.sampled_from(slots))
+    value = data.draw(numbers)
+    if kind == "arg":
+        args = (*args[:slot], value, *args[slot + 1 :])
+    else:
+        kwargs = {**kwargs, slot: value}
+    assert _outcome(fn, args, kwargs) is None
