@@ -36,7 +36,8 @@ import math
 
 import numpy as np
 
-from .queries import Query
+from ._validation import check_universe
+from .queries import Query, get_query
 
 __all__ = ["BYTES_PER_RECORD", "supports", "unbounded_sensitivity", "world_table"]
 
@@ -47,7 +48,7 @@ _LAST = None  # (key, _Sorted) of the latest universe
 BYTES_PER_RECORD = 160
 
 
-def supports(query: Query) -> bool:
+def supports(query) -> bool:
     """True when ``query`` is a built-in with a leave-one-out fast path.
 
     Parameters
@@ -66,6 +67,7 @@ def supports(query: Query) -> bool:
     >>> supports(get_query("percentile_10")), supports(get_query(lambda xs: max(xs)))
     (True, False)
     """
+    query = get_query(query)
     return not query.user and _kind(query) is not None
 
 
@@ -150,7 +152,7 @@ def _directly(values: np.ndarray, drop_rank: np.ndarray, u: np.ndarray) -> np.nd
 # --- world values ------------------------------------------------------------------------
 
 
-def world_table(values: np.ndarray, query: Query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(f, d, group) for the N leave-one-out worlds, in combinations order (see the module).
 
     Parameters
@@ -181,6 +183,7 @@ def world_table(values: np.ndarray, query: Query) -> tuple[np.ndarray, np.ndarra
     >>> f, d
     (array([ 6., 13., 14., 15.]), array([-7.,  0.,  1.,  2.]))
     """
+    values, query = check_universe(values), get_query(query)
     kind = _kind(query)
     if kind is None or query.user:
         raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
@@ -297,7 +300,7 @@ def _percentile_after(u: np.ndarray, removed: np.ndarray, kind: tuple) -> np.nda
 # --- unbounded sensitivity ----------------------------------------------------------------
 
 
-def unbounded_sensitivity(values: np.ndarray, query: Query) -> float:
+def unbounded_sensitivity(values, query) -> float:
     """Δf over the leave-one-out worlds: max |f(A) − f(B)|, A = U ∖ {xᵢ}, B = A ∖ {xⱼ} or U.
 
     Equals ``helpers.sensitivity.unbounded_sensitivity(values, N − 1, query)`` (the
@@ -329,6 +332,7 @@ def unbounded_sensitivity(values: np.ndarray, query: Query) -> float:
     >>> unbounded_sensitivity(np.array([1.0, 2, 3, 10]), get_query("mean"))
     2.8333333333333335
     """
+    values, query = check_universe(values), get_query(query)
     kind = _kind(query)
     if kind is None or query.user:
         raise ValueError(f"no leave-one-out fast path for query {query.name!r}")

@@ -403,6 +403,18 @@ def _sensitivity(setting: _Setting, query: Query, sensitivity) -> float:
     return float(check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity)))
 
 
+def _rate(eps: np.ndarray, delta_f: float) -> np.ndarray:
+    """c = ε/Δf, the Laplace rate, refused when it leaves the floating-point range."""
+    with np.errstate(over="ignore", under="ignore"):
+        c = eps / delta_f
+    if not np.all(np.isfinite(c) & (c > 0)):
+        raise ValueError(
+            f"epsilon / sensitivity must be a positive finite number; epsilon = "
+            f"{eps.ravel()[0]!r} and sensitivity = {delta_f!r} give {c.ravel()[0]!r}"
+        )
+    return c
+
+
 def delta_v(universe, size: int, query) -> float:
     """Δv = max over pairs of worlds of |f(ωᵢ) − f(ωⱼ)| = max f − min f (Sec. 5.1).
 
@@ -534,7 +546,7 @@ def posterior(
         )
     # outside [min f, max f] every |r − fᵢ| moves by the same amount: clip (exact, no overflow)
     r = np.clip(r, f.min(), f.max())
-    c = (eps / delta_f)[..., None]
+    c = _rate(eps, delta_f)[..., None]
     distance = np.abs(r[..., None] - f)
     with np.errstate(divide="ignore", over="ignore"):
         log_prior = np.log(p0)
@@ -704,7 +716,7 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     query = get_query(query)
     eps = check_positive("epsilon", epsilon)
     delta_f = _sensitivity(setting, query, sensitivity)
-    bound = _tight_bound_from_table(_world_table(setting, query), eps / delta_f)
+    bound = _tight_bound_from_table(_world_table(setting, query), _rate(eps, delta_f))
     return float(bound) if bound.ndim == 0 else bound
 
 
@@ -810,7 +822,7 @@ def most_exposed_world(universe, size: int, query, epsilon, *, sensitivity=None)
     eps = check_finite_scalar("epsilon", check_positive("epsilon", epsilon))
     delta_f = _sensitivity(setting, query, sensitivity)
     table = _world_table(setting, query)
-    c = np.array([eps / delta_f])
+    c = _rate(np.array([eps]), delta_f)
     return int(
         table.representative[int(_level_totals(table.levels, table.counts, c, argmin=True)[0])]
     )
@@ -926,7 +938,11 @@ def _search_setup(universe, size, query, risk, tol, sensitivity):
     delta_f = _sensitivity(setting, query, sensitivity)
 
     def bound(e: float) -> float:  # validated once above; each call is one O(W) pass
-        return float(_tight_bound_from_table(table, np.float64(e / delta_f)))
+        with np.errstate(over="ignore"):
+            c = np.float64(e) / delta_f
+        if not np.isfinite(c):  # ε/Δf beyond the float range: the ε → ∞ limit
+            return 1.0 / table.fewest_ties
+        return float(_tight_bound_from_table(table, c))
 
     # eq. (7) comes from the upper bound, which is never below the tight bound: its ε is a
     # safe starting point for the search (checked, in case rounding says otherwise)
@@ -1134,6 +1150,8 @@ def analysis_table(universe, size: int, risk, queries=None):
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     if queries is None:
         queries = [q for q in QUERY_NAMES if "<" not in q] + ["percentile_25", "percentile_75"]
+    elif isinstance(queries, (str, bytes)) or not isinstance(queries, (list, tuple)) or not queries:
+        raise ValueError(f"queries must be a non-empty list of queries; got {queries!r}")
     rows = []
     for query in queries:  # a handful of queries, each fully vectorised over the worlds
         q = get_query(query)
@@ -1226,6 +1244,7 @@ def simulate_attack(
             f"more than {_MAX_ATTACK_SCORES:,}; use fewer trials or ε values"
         )
     delta_f = _sensitivity(setting, query, None)
+    _rate(eps, delta_f)
     f = _world_table(setting, query).f
     z = make_rng(rng).laplace(0.0, 1.0, trials)  # standard draws, scaled per ε below
     with np.errstate(divide="ignore"):
