@@ -37,14 +37,17 @@ def _slider(description, value, lo, hi, step, fmt=".3f"):
     )
 
 
-def _guarantee(deployment: str, epsilon: float, log10_delta: float):
-    """(ε, δ, ρ_z or None, title) for a deployment name or the typed values."""
+def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):
+    """(ε, δ, ρ_z or None, title) for a deployment name or the typed values.
+
+    ``rows``: the usable rows (``dep.usable()``), passed by the dashboard, which loads them once.
+    """
     if deployment == CUSTOM:
         if not epsilon >= 0 or math.isinf(epsilon):
             raise ValueError(f"epsilon must be a finite number ≥ 0; got {epsilon!r}")
         delta = 0.0 if log10_delta <= -30 else 10.0**log10_delta
         return epsilon, delta, None, f"typed: ε = {epsilon:g}, δ = {delta:.3g}"
-    rows = dep.usable()
+    rows = dep.usable() if rows is None else rows
     row = rows[rows["name"] == deployment]
     if row.empty:
         raise ValueError(f"deployment must be one of the usable rows; got {deployment!r}")
@@ -81,7 +84,8 @@ def deployments_text(epsilon, delta, rho, *, prior, p, q) -> str:
 
 def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Dashboard:
     """Pick a deployment (or type ε, δ); the three views move: posterior, relative risk, ROC."""
-    names = dep.usable()["name"].tolist()
+    rows = dep.usable()
+    names = rows["name"].tolist()
     controls = {
         "deployment": widgets.Dropdown(
             options=[CUSTOM, *names],
@@ -100,7 +104,7 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
     }
 
     def draw(deployment, epsilon, log10_delta, prior, p, q):
-        eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta)
+        eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta, rows)
         fig = plot_three_views(eps, delta, rho=rho, prior=prior, p=p, q=q, title=title)
         return fig, deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
 
