@@ -23,6 +23,11 @@ _STYLE = {"description_width": "initial"}
 _WIDE = widgets.Layout(width="420px")
 
 
+def _row(children):
+    """A row of controls that wraps onto the next line rather than squeezing them."""
+    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
+
+
 def _slider(description, value, lo, hi, step, fmt=".3f"):
     return widgets.FloatSlider(
         value=value,
@@ -113,9 +118,9 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
     dash.widget.children = (
         widgets.VBox(
             [
-                widgets.HBox([c["deployment"]]),
-                widgets.HBox([c["epsilon"], c["log10_delta"]]),
-                widgets.HBox([c["prior"], c["p"], c["q"]]),
+                _row([c["deployment"]]),
+                _row([c["epsilon"], c["log10_delta"]]),
+                _row([c["prior"], c["p"], c["q"]]),
             ]
         ),
         *dash.widget.children[1:],
@@ -210,10 +215,10 @@ def choose_dashboard(
     dash.widget.children = (
         widgets.VBox(
             [
-                widgets.HBox([c["release"], c["n"], c["lower"], c["upper"]]),
-                widgets.HBox([c["k"], c["confidence"]]),
-                widgets.HBox([c["risk_kind"], c["risk"], c["prior"]]),
-                widgets.HBox([c["r"], c["a"]]),
+                _row([c["release"], c["n"], c["lower"], c["upper"]]),
+                _row([c["k"], c["confidence"]]),
+                _row([c["risk_kind"], c["risk"], c["prior"]]),
+                _row([c["r"], c["a"]]),
             ]
         ),
         *dash.widget.children[1:],

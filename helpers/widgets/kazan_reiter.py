@@ -12,6 +12,7 @@ from ..plotting.kazan_reiter import (
     plot_switching,
 )
 from ._base import Dashboard
+from ._checks import starting_choice, starting_value
 
 __all__ = [
     "bound_dashboard",
@@ -59,6 +60,10 @@ def risk_profile_dashboard(
 ) -> Dashboard:
     """Sliders for r̃, ã and q̃ (profile 15) or p̃ (profile 16): the profile, the εᵢ curve, the
     recommended ε with its noise SD and P[exact]."""
+    starting_choice("kind", kind, ["inclusion", "values"])
+    r = starting_value("r", r, 1.05, 10.0)
+    a = starting_value("a", a, 0.0, 0.95)
+    fixed = starting_value("fixed", fixed, 0.001, 1.0)
     controls = {
         "kind": W.Dropdown(
             options=[
@@ -74,8 +79,7 @@ def risk_profile_dashboard(
     }
 
     def draw(kind, r, a, fixed):
-        if kind == "values" and a == 0:
-            raise ValueError("profile (16) needs ã > 0 (ã = 0 is the constant profile)")
+        # ã = 0 is allowed for both profiles (epsilon_values_profile accepts it too)
         fig = plot_risk_profile_slice(kind, a, fixed, r, figsize=(4.2, 4.2), fast=True)
         return fig, risk_profile_text(kind, a, fixed, r)
 
@@ -84,6 +88,7 @@ def risk_profile_dashboard(
 
 def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
     """ε slider: Theorem 1's bound against Corollary 1's e^{2ε}."""
+    epsilon = starting_value("epsilon", epsilon, 0.05, 3.0)  # refused, not clamped to 0.05
     controls = {"epsilon": _slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
 
     def draw(epsilon):
@@ -100,6 +105,8 @@ def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
 
 def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
     """Sliders for ã and r̃ of profile (33): the two heat maps of Figure 5 and the argmin."""
+    a = starting_value("a", a, 0.01, 0.9)
+    r = starting_value("r", r, 1.05, 10.0)
     controls = {
         "a": _slider("ã", a, 0.01, 0.9, 0.01, ".2f"),
         "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
@@ -137,6 +144,10 @@ def tradeoff_text(r: float, a: float, direction: str) -> str:
 def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above") -> Dashboard:
     """Example 3: pick r̃ and ã of profile (17) and the switching direction; see ε, the RMSE
     and the switching probabilities (the chosen profile highlighted in Figure 2)."""
+    # a bad choice is a ValueError naming the parameter, not ipywidgets' TraitError
+    starting_choice("r", r, [1.2, 2.0, 5.0])
+    starting_choice("a", a, [0.0, 0.1, 0.25, 0.5])
+    starting_choice("direction", direction, ["above", "below", "worst"])
     controls = {
         "r": W.Dropdown(options=[1.2, 2.0, 5.0], value=r, description="r̃"),
         "a": W.Dropdown(options=[0.0, 0.1, 0.25, 0.5], value=a, description="ã"),
