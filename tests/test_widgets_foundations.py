@@ -124,3 +124,19 @@ def test_figures_registry_builds():
     assert all(stem.startswith("foundations_") for stem in FIGURES)
     for make in FIGURES.values():
         assert make().axes
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: W.laplace_ratio_dashboard(epsilon=0.0), r"^epsilon must lie in \[0.05, 5\]"),
+        (lambda: W.hypothesis_region_dashboard(epsilon=9.0), r"^epsilon must lie in"),
+        (lambda: W.exponential_mechanism_dashboard(epsilon=1e4), r"^epsilon must lie in"),
+        (lambda: W.randomised_response_dashboard(alpha=1.0), r"^alpha must lie in \[0.05, 0.95\]"),
+        (lambda: W.randomised_response_dashboard(n=1), r"^n must be an integer in 2..2000"),
+        (lambda: W.randomised_response_dashboard(rng=None), r"^rng must be an int seed"),
+    ],
+)
+def test_bad_starting_values_are_refused_not_clamped(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()

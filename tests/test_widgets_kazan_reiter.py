@@ -51,12 +51,34 @@ def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     assert "minimum at q = 1.0000" in dash.text
 
 
-def test_risk_profile_dashboard_explains_refused_input():
+def test_risk_profile_dashboard_at_a_tilde_zero_uses_the_closed_form():
+    # the dashboard used to refuse ã = 0 for profile (16) although the profile accepts it;
+    # now epsilon_values_profile accepts it too and the two agree
     dash = w.risk_profile_dashboard(kind="values", a=0.1, fixed=0.05, r=3.0)
-    before = dash.figure
     dash.controls["a"].value = 0.0
-    assert "needs ã > 0" in dash.text
-    assert dash.figure is before  # the last good figure stays
+    expected = kr.epsilon_values_profile(0.0, 0.05, 3.0)
+    assert dash.text.startswith(f"recommended ε = {expected:.4f}")
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: w.bound_dashboard(epsilon=-1), r"^epsilon must lie in \[0.05, 3\].*; got -1$"),
+        (lambda: w.bound_dashboard(epsilon=[1.0]), r"^epsilon must be a single number"),
+        (
+            lambda: w.risk_profile_dashboard(kind="box"),
+            r"^kind must be one of \['inclusion', 'values'\]",
+        ),
+        (lambda: w.risk_profile_dashboard(r=50.0), r"^r must lie in \[1.05, 10\]"),
+        (lambda: w.profile_map_dashboard(a=0.0), r"^a must lie in \[0.01, 0.9\]"),
+        (lambda: w.tradeoff_dashboard(r=3.0), r"^r must be one of \[1.2, 2.0, 5.0\]; got 3.0$"),
+        (lambda: w.tradeoff_dashboard(direction="up"), r"^direction must be one of"),
+    ],
+)
+def test_bad_starting_values_are_refused_not_clamped(make, match):
+    # ipywidgets clamps a slider silently and raises TraitError for a bad dropdown value
+    with pytest.raises(ValueError, match=match):
+        make()
 
 
 def test_bound_dashboard_draws_theorem1_and_the_naive_bound():

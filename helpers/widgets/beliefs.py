@@ -19,6 +19,7 @@ import pandas as pd
 from .._validation import check_finite_scalar, check_int_range, check_nonnegative
 from ..datasets import school
 from ..lee_clifton import (
+    confidence,
     count_worlds,
     posterior,
     prior,
@@ -214,7 +215,8 @@ def posterior_dashboard(
                 f"ε = {epsilon:.3g}, r = {output:.6g}",
                 *rows,
                 f"max posterior {post[best]:.4f} ({labels[best]}); "
-                f"confidence max(posterior − prior) = {np.max(post - p0):.4f}",
+                "confidence max(posterior − prior) = "
+                f"{confidence(universe, size, query, output, epsilon, prior=prior_weights):.4f}",
             ]
         )
         return fig, text

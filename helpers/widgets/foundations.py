@@ -6,8 +6,10 @@ import ipywidgets as W
 import numpy as np
 
 from .. import foundations as F
+from ..mechanisms import make_rng
 from ..plotting import foundations as P
 from ._base import Dashboard
+from ._checks import starting_int, starting_value
 
 __all__ = [
     "exponential_mechanism_dashboard",
@@ -23,6 +25,7 @@ _DPI = 72
 
 
 def _eps_slider(value: float, low: float = 0.05, high: float = 5.0) -> W.FloatSlider:
+    value = starting_value("epsilon", value, low, high)  # refused, never clamped
     return W.FloatSlider(
         value=value, min=low, max=high, step=0.05, description="ε", continuous_update=False
     )
@@ -51,6 +54,10 @@ def randomised_response_dashboard(
 ) -> Dashboard:
     """α and n; a seeded simulation of p̂'s spread against the notes' variance bound."""
     reps = 4000
+    alpha = starting_value("alpha", alpha, 0.05, 0.95)
+    n = starting_int("n", n, 2, 2000)
+    p = starting_value("p", p, 0.0, 1.0)
+    make_rng(rng)  # an int seed or a Generator, checked now rather than at the first redraw
 
     def draw(alpha, n):
         fig = P.plot_randomised_response(alpha, n, p, reps, rng=rng)
@@ -108,6 +115,7 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
         )
         return fig, text
 
+    epsilon = starting_value("epsilon", epsilon, 0.01, 1000.0)
     slider = W.FloatLogSlider(
         value=epsilon, base=10, min=-2, max=3, step=0.05, description="ε", continuous_update=False
     )

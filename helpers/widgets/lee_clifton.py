@@ -25,6 +25,7 @@ from ..plotting.lee_clifton import (
 from ..queries import QUERY_NAMES, get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
+from ._checks import starting_value
 
 __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 
@@ -53,8 +54,13 @@ def _risk_slider(cols: dict, size: int, risk: float) -> W.FloatSlider:
     # ρ must exceed the prior 1/W (no ε > 0 meets a smaller one): start just above it
     prior = max(1.0 / lc.count_worlds(values, size) for values in cols.values())
     low = math.ceil((prior + 0.005) * 100) / 100
+    if risk < low:  # refused, not silently raised to the slider's minimum
+        raise ValueError(
+            f"risk must lie in [{low:g}, 0.95] (above the prior 1/W = {prior:.4g}, the slider's "
+            f"range); got {risk!r}"
+        )
     return W.FloatSlider(
-        value=max(risk, low),
+        value=risk,
         min=low,
         max=0.95,
         step=0.01,
@@ -101,7 +107,7 @@ def bounds_dashboard(
 
     controls = {
         "epsilon": W.FloatSlider(
-            value=epsilon,
+            value=starting_value("epsilon", epsilon, 0.01, 5.0),
             min=0.01,
             max=5.0,
             step=0.01,
