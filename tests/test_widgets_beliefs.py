@@ -186,3 +186,16 @@ def test_dashboards_refuse_bad_starting_values(call, match):
     # a value outside a slider's range is refused, not silently clamped by the slider
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_prior_dashboard_refuses_too_many_worlds_before_enumerating_them(monkeypatch):
+    # the size refusal came after world_labels had listed every world (C(40, 20) = 1.4e11)
+    import helpers.widgets.beliefs as wb
+
+    def enumerate_nothing(*_args, **_kwargs):
+        raise AssertionError("worlds were enumerated before the refusal")
+
+    monkeypatch.setattr(wb, "world_labels", enumerate_nothing)
+    big = pd.DataFrame({"name": [f"p{i}" for i in range(40)], "x": np.arange(40.0)})
+    with pytest.raises(ValueError, match=r"possible worlds: a slider per world"):
+        wb.prior_dashboard(big, size=20)

@@ -79,8 +79,8 @@ def prior_dashboard(
     """
     data, size = _data_and_size(data, size)
     names = list(data[name_column])
-    labels = world_labels(names, size)
-    n_worlds = len(labels)
+    # count before enumerating: the refusal must come before the work it refuses
+    n_worlds = count_worlds(np.arange(len(names), dtype=float), size)
     if n_worlds > _MAX_SLIDER_WORLDS:
         raise ValueError(
             f"{n_worlds} possible worlds: a slider per world is offered for at most "
@@ -93,6 +93,7 @@ def prior_dashboard(
         )
     if np.any(start > 5):
         raise ValueError(f"weights must lie in [0, 5] (the sliders' range); got {start.tolist()}")
+    labels = world_labels(names, size)
     universe = np.arange(len(names), dtype=float)  # the prior depends only on who is in
     controls = {
         f"w{i + 1}": W.FloatSlider(
