@@ -2,9 +2,26 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["flights", "school", "school_release"]
+__all__ = [
+    "ATTACK_EPSILONS",
+    "LEE_CLIFTON_EPSILON",
+    "LEE_CLIFTON_OUTPUT",
+    "flights",
+    "school",
+    "school_release",
+]
+
+# The numbers of Lee & Clifton's worked example, defined once for the figures, the dashboards
+# and the notebooks (shared constants live here, not in the plotting or widget layers).
+#: The noisy release r of their Sec. 4.4 example (mean of the school data) ...
+LEE_CLIFTON_OUTPUT = 2.20131
+#: ... released with ε = 2.
+LEE_CLIFTON_EPSILON = 2.0
+#: The ε grid of the attack-success curve (figure and dashboard).
+ATTACK_EPSILONS = tuple(float(e) for e in np.linspace(0.05, 5.0, 34))
 
 
 def school() -> pd.DataFrame:

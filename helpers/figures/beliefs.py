@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..datasets import school
+from ..datasets import ATTACK_EPSILONS as _ATTACK_EPSILONS
+from ..datasets import LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT, school
 from ..lee_clifton import count_worlds, posterior, prior, simulate_attack, world_values
 from ..mechanisms import laplace_scale
 from ..plotting.beliefs import (
@@ -19,10 +20,10 @@ from ..sensitivity import unbounded_sensitivity
 #: twice as likely to be the one on probation as anyone else.
 EXAMPLE_WEIGHTS = (2.0, 1.0, 1.0, 1.0)
 #: Lee & Clifton's example release (Sec. 4.4) and its ε.
-PAPER_OUTPUT = 2.20131
-PAPER_EPSILON = 2.0
-#: ε grid and seed of the attack figure.
-ATTACK_EPSILONS = np.linspace(0.05, 5.0, 34)
+PAPER_OUTPUT = LEE_CLIFTON_OUTPUT
+PAPER_EPSILON = LEE_CLIFTON_EPSILON
+#: ε grid (shared with the dashboard) and seed of the attack figure.
+ATTACK_EPSILONS = np.asarray(_ATTACK_EPSILONS)
 ATTACK_TRIALS = 4000
 ATTACK_SEED = 2011
 

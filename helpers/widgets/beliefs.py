@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_finite_scalar, check_int_range, check_nonnegative
-from ..datasets import school
+from ..datasets import ATTACK_EPSILONS, LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT, school
 from ..lee_clifton import (
     confidence,
     count_worlds,
@@ -38,8 +38,8 @@ from ._base import Dashboard
 
 __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 
-PAPER_OUTPUT = 2.20131  # the noisy release of Lee & Clifton's example (Sec. 4.4)
-PAPER_EPSILON = 2.0
+PAPER_OUTPUT = LEE_CLIFTON_OUTPUT  # the noisy release of Lee & Clifton's example (Sec. 4.4)
+PAPER_EPSILON = LEE_CLIFTON_EPSILON
 _MAX_SLIDER_WORLDS = 12
 _LAYOUT = W.Layout(width="330px")
 _STYLE = {"description_width": "110px"}
@@ -267,7 +267,7 @@ def attack_dashboard(
     epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
     trials = check_int_range("trials", trials, 1, 1_000_000)
     seed = check_int_range("seed", seed, 0, 2**31 - 1)
-    grid = tuple(np.linspace(0.05, 5.0, 34).tolist() if epsilons is None else epsilons)
+    grid = tuple(ATTACK_EPSILONS if epsilons is None else epsilons)
     options = [(lab, i) for i, lab in enumerate(labels)] + [("averaged over the prior", -1)]
     controls = {
         "column": W.Dropdown(options=list(columns), value=column, description="column"),
