@@ -61,6 +61,13 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
 
     ``count``: 1 (n, lower, upper unused). ``sum``: upper − lower. ``mean``: (upper − lower)/n,
     n ≥ 1 an integer (the public number of records).
+
+    Examples
+    --------
+    >>> sensitivity_of('count'), sensitivity_of('sum', lower=0, upper=10)
+    (1.0, 10.0)
+    >>> sensitivity_of('mean', n=100, lower=0, upper=100)
+    1.0
     """
     if release not in RELEASES:
         raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
@@ -79,7 +86,13 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
 
 
 def laplace_error_probability(epsilon, *, k, sensitivity):
-    """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace)."""
+    """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
+
+    Examples
+    --------
+    >>> round(laplace_error_probability(3.0, k=1.0, sensitivity=1.0), 4)  # e^{-3}
+    0.0498
+    """
     eps = check_positive("epsilon", epsilon)
     k = check_positive("k", k)
     delta_f = check_positive("sensitivity", sensitivity)
@@ -90,6 +103,11 @@ def epsilon_for_accuracy(k, *, sensitivity, confidence=0.95):
     """Smallest ε with P(|X| ≤ k) ≥ ``confidence`` under Laplace noise: Δ·ln(1/(1 − c))/k.
 
     Vectorised over ``k``, ``sensitivity`` and ``confidence`` (broadcast).
+
+    Examples
+    --------
+    >>> round(epsilon_for_accuracy(1.0, sensitivity=1.0), 4)  # ln 20
+    2.9957
     """
     k = check_positive("k", k)
     delta_f = check_positive("sensitivity", sensitivity)
@@ -102,6 +120,11 @@ def epsilon_for_posterior(risk, *, prior):
 
     The inverse of :func:`helpers.deployments.posterior_bound`. A risk at or below the prior
     is refused: the adversary believes that much before any release, so no ε > 0 meets it.
+
+    Examples
+    --------
+    >>> round(epsilon_for_posterior(0.75, prior=0.5), 4)  # ln 3
+    1.0986
     """
     rho = check_open_unit("risk", risk)
     p = check_open_unit("prior", prior)
@@ -120,6 +143,11 @@ def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
     ``kind``: ``"constant"`` (r* = r̃: ½·ln r̃), ``"inclusion"`` (profile (15)/(17):
     max(ã/p, r̃) on q = q̃ = ``fixed``) or ``"values"`` (profile (16): max(ã/(p̃q), r̃) on
     p = p̃ = ``fixed``).
+
+    Examples
+    --------
+    >>> round(epsilon_for_profile('inclusion', r=5.0, a=0.5, fixed=1.0), 4)  # ln 9
+    2.1972
     """
     if kind == "constant":
         return float(kr.epsilon_constant_profile(r))
@@ -142,6 +170,11 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     form as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are the float 9.0, so the tie
     with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal instead of depending on which
     log identity rounds lower. For m ≥ 2, Brent's method on ln α.
+
+    Examples
+    --------
+    >>> durham_epsilon_for_switching(0.25) == math.log(9)
+    True
     """
     t = float(check_open_unit("max_probability", max_probability))
     if direction not in ("above", "below", "worst"):
@@ -226,6 +259,12 @@ def choose(
     prior : float, optional
         If the risk was a two-world posterior bound with this prior, the knobs include the
         risk the accuracy-side ε would imply.
+
+    Examples
+    --------
+    >>> choice = choose('count', k=5.0, epsilon_risk=1.0)
+    >>> choice.feasible, round(choice.epsilon_accuracy, 4)
+    (True, 0.5991)
     """
     if sensitivity is None:
         delta_f = sensitivity_of(release, n=n, lower=lower, upper=upper)

@@ -191,12 +191,25 @@ def zcdp_to_epsilon(rho, delta):
         ρ_z ≥ 0, the zCDP parameter.
     delta : float or array
         δ in (0, 1).
+
+    Examples
+    --------
+    >>> round(zcdp_to_epsilon(2.56, 1e-10), 4)  # the Census person tables
+    17.1583
+    >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
+    array([0.    , 2.3873])
     """
     return _out(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
-    """The simple conversion ε = ρ_z + 2√(ρ_z ln(1/δ)) (Bun & Steinke 2016, Proposition 1.3)."""
+    """The simple conversion ε = ρ_z + 2√(ρ_z ln(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
+
+    Examples
+    --------
+    >>> round(zcdp_to_epsilon_simple(2.56, 1e-10), 4)
+    17.9153
+    """
     r = _check_rho(rho)
     d = _check_delta_open(delta)
     return _out(r + 2 * np.sqrt(r * -np.log(d)))
@@ -222,6 +235,11 @@ def gaussian_epsilon(rho, delta):
     (the Gaussian is ρ_z-zCDP, so the CKS ε already meets δ).
     Only for a single Gaussian mechanism (or a composition of them: their μ's add in squares,
     exactly as ρ_z adds); a general ρ_z-zCDP mechanism needs :func:`zcdp_to_epsilon`.
+
+    Examples
+    --------
+    >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
+    16.4794
     """
     r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
     out = np.zeros(r.shape)
@@ -244,6 +262,11 @@ def zcdp_rho_for_epsilon(epsilon, delta):
 
     ε(ρ_z) increases from 0 without bound; the bracket [0, high] doubles ``high`` until
     ε(high) ≥ ε, then a vectorised bisection.
+
+    Examples
+    --------
+    >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
+    array([2.5553, 0.0747])
     """
     e, d = np.broadcast_arrays(check_nonnegative("epsilon", epsilon), _check_delta_open(delta))
     out = np.zeros(e.shape)
@@ -300,6 +323,11 @@ def unit_group(privacy_unit) -> str:
     100ε); an ε per *user-day* protects one day; per *user* (or person) it protects everything
     about the person. "Birth-level", "Business establishment", "Individual-level" and
     account-level units protect a whole entity; "trip" and "tuple" units protect one record.
+
+    Examples
+    --------
+    >>> unit_group('User-day-level'), unit_group('Person-level')
+    ('one day of a user', 'one person or entity')
     """
     if privacy_unit is None or (isinstance(privacy_unit, float) and math.isnan(privacy_unit)):
         return "not stated"
@@ -335,6 +363,12 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
         The CSV (default: the course's copy, ``data/dp_deployments.csv``).
     default_delta : float
         δ in (0, 1) for zCDP rows that give only ρ_z.
+
+    Examples
+    --------
+    >>> table = load()
+    >>> len(table), int((table['status'] == 'usable').sum())
+    (41, 33)
     """
     default_delta = float(_check_delta_open(default_delta))
     table = pd.read_csv(DATA_PATH if path is None else path)
@@ -374,7 +408,13 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
 
 
 def usable(table: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The rows of :func:`load` whose status is ``"usable"``, sorted by ``epsilon_used``."""
+    """The rows of :func:`load` whose status is ``"usable"``, sorted by ``epsilon_used``.
+
+    Examples
+    --------
+    >>> len(usable())
+    33
+    """
     table = load() if table is None else table
     return table[table["status"] == "usable"].sort_values("epsilon_used").reset_index(drop=True)
 
@@ -392,6 +432,13 @@ def posterior_bound(epsilon, *, prior=0.5):
 
     For (ε, δ)-DP the bound holds outside a bad event, see
     :func:`posterior_bad_event_probability`.
+
+    Examples
+    --------
+    >>> round(posterior_bound(1.0, prior=0.5), 4)
+    0.7311
+    >>> posterior_bound(np.inf, prior=0.1)
+    1.0
     """
     eps = check_real_or_inf("epsilon", epsilon, "a number ≥ 0 or inf")
     if np.any(eps < 0):
@@ -411,6 +458,11 @@ def posterior_bad_event_probability(delta, *, slack):
     P(L > ε') ≤ δ / (1 − e^{ε − ε'}). Outside {L > ε'}, Bayes' rule gives the posterior
     bound of :func:`posterior_bound` at ε' = ε + slack. So δ enters as the probability of
     an output on which the ε-reading may fail (with slack = ln 2 it is at most 2δ).
+
+    Examples
+    --------
+    >>> posterior_bad_event_probability(1e-6, slack=np.log(2))
+    2e-06
     """
     d = _check_delta(delta)
     s = check_real_or_inf("slack", slack, "a number > 0")
@@ -429,6 +481,13 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,
     1 − e^{−ε}(1 − δ − α)).
     Tight: the four-point mechanism of Kairouz, Oh & Viswanath (2015) attains it.
+
+    Examples
+    --------
+    >>> round(tpr_at_fpr(0.01, epsilon=1.0), 6)  # e·0.01
+    0.027183
+    >>> tpr_at_fpr(0.01, epsilon=np.inf)
+    1.0
     """
     a = _check_fpr(fpr)
     eps = check_real_or_inf("epsilon", epsilon, "a number ≥ 0 or inf")
@@ -448,6 +507,11 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     the assumption that the release is one Gaussian mechanism (or a composition of them)
     with total ρ_z: a Gaussian of sensitivity Δ and SD σ has ρ_z = Δ²/(2σ²) and μ = Δ/σ.
     Uses survival functions (``norm.sf``/``norm.isf``) to keep small rates accurate.
+
+    Examples
+    --------
+    >>> round(gaussian_tpr_at_fpr(0.01, rho=0.5), 4)  # μ = 1
+    0.0924
     """
     a = _check_fpr(fpr)
     mu = np.sqrt(2 * _check_rho(rho))
@@ -465,6 +529,12 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     ``relative_risk`` (view 2, Kazan & Reiter's Theorem 1 at (p, q); for δ > 0 we read it at
     ε alone, an assumption), ``tpr_1``/``tpr_10`` (view 3 at FPR 1 % and 10 %, from (ε, δ));
     with ``rho`` also ``gaussian_tpr_1``/``gaussian_tpr_10`` (the Gaussian curve).
+
+    Examples
+    --------
+    >>> views = three_views(1.0, prior=0.5, p=0.5, q=1.0)
+    >>> round(views['posterior'], 4), round(views['relative_risk'], 4), round(views['tpr_10'], 4)
+    (0.7311, 1.4621, 0.2718)
     """
     eps = float(check_nonnegative("epsilon", epsilon))
     delta = float(_check_delta(delta))

@@ -26,6 +26,8 @@ MATH_MODULES = sorted(
         "helpers.sensitivity",
         "helpers.queries",
         "helpers.leave_one_out",
+        "helpers.deployments",
+        "helpers.choose",
         *(
             f"helpers.kazan_reiter.{m.name}"
             for m in pkgutil.iter_modules(helpers.kazan_reiter.__path__)
