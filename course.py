@@ -7,6 +7,7 @@
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # write the student edition to build/student/ and run it
     python3 course.py bench      # run the speed benchmarks and print their tables
+    python3 course.py book       # build the course website into build/book/ (no execution)
 
 The environment lives in `.venv/` beside this file. It is (re)installed from
 `requirements.txt` plus this repository's `helpers` package (editable) whenever either
@@ -76,7 +77,7 @@ def ensure_environment() -> Path:
 
 
 def main(argv: list[str]) -> int:
-    commands = ("lab", "test", "notebooks", "figures", "bench", "student")
+    commands = ("lab", "test", "notebooks", "figures", "bench", "student", "book")
     if not argv or argv[0] not in commands:
         print(__doc__)
         return 2
@@ -87,6 +88,10 @@ def main(argv: list[str]) -> int:
         extra = (
             ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
         )  # containers
+        # the course's JupyterLab defaults (jupyter-config/): widget state is saved with the
+        # notebook, so a reopened notebook shows its dashboards instead of "model not found"
+        paths = [str(ROOT / "jupyter-config"), os.environ.get("JUPYTER_CONFIG_PATH", "")]
+        os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in paths if p)
         return run(
             env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest
         )
@@ -100,6 +105,8 @@ def main(argv: list[str]) -> int:
         return run(env_python, "-m", "helpers.notebooks", *rest)
     if command == "figures":
         return run(env_python, "-m", "helpers.figures", *rest)
+    if command == "book":
+        return run(env_python, ROOT / "book" / "build.py", *rest)
     if command == "student":
         return run(env_python, "-m", "helpers.exercises.student", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)

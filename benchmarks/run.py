@@ -2,6 +2,7 @@
 
     python3 course.py bench            # all
     python3 course.py bench lee_clifton  # only bench_lee_clifton.py
+    python3 course.py bench browser      # mouse-up to new image in JupyterLab + Chromium
 
 Each module defines ``main()`` that prints a Markdown table; the README copies them.
 Speed targets live here, never in timed unit tests.

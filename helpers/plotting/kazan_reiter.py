@@ -28,13 +28,32 @@ __all__ = [
 ]
 
 
-def _figure(figsize, fast: bool) -> Figure:
-    """constrained layout for files and notebooks; fixed margins (4x faster) for dashboards."""
+# legible on a projector: no text below 10 pt at the saved size
+_FONT = 10
+
+
+def _figure(figsize, fast: bool, *, right_in: float = 0.15) -> Figure:
+    """constrained layout for files and notebooks; fixed margins (4x faster) for dashboards,
+    set in inches so tick labels and axis labels fit whatever the figure's size
+    (``right_in``: room for a legend beside the axes)."""
     if fast:
+        width, height = figsize
         fig = Figure(figsize=figsize)
-        fig.subplots_adjust(left=0.14, right=0.97, bottom=0.11, top=0.93, hspace=0.3, wspace=0.35)
+        fig.subplots_adjust(
+            left=0.75 / width,
+            right=1 - right_in / width,
+            bottom=0.6 / height,
+            top=1 - 0.35 / height,
+            hspace=0.45,
+            wspace=0.35,
+        )
         return fig
     return Figure(figsize=figsize, layout="constrained")
+
+
+def _legend_beside(ax) -> None:
+    """The legend to the right of the axes, never over a curve."""
+    ax.legend(fontsize=_FONT, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
 
 
 def slice_curves(kind: str, a: float, fixed: float, r: float, x=None):
@@ -51,27 +70,35 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
     ax_r.plot(x, shown_r, color="C0", label="r*")
     ax_r.axhline(r, color="0.5", ls=":", lw=1, label=f"r̃ = {r:g}")
     ax_r.set_ylabel(f"r* (truncated at {r_cap:g})" if r_cap else "r*")
-    ax_r.legend(fontsize=7, loc="upper right")
-    ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=9)
+    ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
     finite = np.where(np.isfinite(eps), eps, np.nan)
+    if eps_cap:
+        # never cap below the minimum: the curve must reach the dot it is minimised at
+        eps_cap = max(eps_cap, 1.5 * eps_min)
+    truncated = bool(eps_cap) and bool(np.any(~(finite <= eps_cap)))
     shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
     ax_e.plot(x, shown_e, color="C1", label="εᵢ")
     ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}")
     ax_e.axhline(np.log(r) / 2, color="0.5", ls="--", lw=1, label="½ log r̃ (constant profile)")
     ax_e.set_xlabel(name)
-    ax_e.set_ylabel("εᵢ")
-    ax_e.legend(fontsize=7, loc="best")
+    ax_e.set_ylabel(f"εᵢ (truncated at {eps_cap:.3g})" if truncated else "εᵢ")
+    if eps_cap:
+        ax_e.set_ylim(0, eps_cap * 1.05)
+    for ax in (ax_r, ax_e):
+        _legend_beside(ax)
     if r_cap:
         ax_r.set_ylim(0, r_cap * 1.05)
     return eps_min, x_min
 
 
 def plot_risk_profile_slice(
-    kind: str, a: float, fixed: float, r: float, *, figsize=(4.2, 4.6), fast: bool = False
+    kind: str, a: float, fixed: float, r: float, *, figsize=(7.4, 5.0), fast: bool = False
 ) -> Figure:
     """One column of Figure 1: the profile r* along its slice (top) and εᵢ (bottom), with
-    the minimum of eq. (13) marked and the constant profile's ½·log r̃ for comparison."""
-    fig = _figure(figsize, fast)
+    the minimum of eq. (13) marked and the constant profile's ½·log r̃ for comparison.
+    εᵢ is drawn up to 6 or 1.5 × its minimum, whichever is larger, and the axis says so
+    when a part of the curve is cut there."""
+    fig = _figure(figsize, fast, right_in=2.9)
     ax_r, ax_e = fig.subplots(2, 1, sharex=True)
     _draw_slice(ax_r, ax_e, kind, a, fixed, r, eps_cap=6.0, r_cap=max(3 * r, 10.0))
     return fig
@@ -81,7 +108,7 @@ def plot_figure1(
     a: float = 0.1, r: float = 3.0, q_tilde: float = 1.0, p_tilde: float = 0.05
 ) -> Figure:
     """Figure 1: Agency 1 (profile (15), q̃ = 1) and Agency 2 (profile (16), p̃ = 0.05)."""
-    fig = Figure(figsize=(8, 5), layout="constrained")
+    fig = Figure(figsize=(12, 5.6), layout="constrained")
     axes = fig.subplots(2, 2, sharex="col")
     _draw_slice(
         axes[0, 0],
@@ -104,6 +131,7 @@ def plot_figure1(
         title=f"Agency 2: (16), ã = {a:g}, p̃ = {p_tilde:g}, r̃ = {r:g}",
     )
     axes[0, 0].set_ylim(0, 12)
+    axes[0, 0].set_ylabel("r* (axis cut at 12)")  # r* → ∞ as p → 0: say where it is cut
     return fig
 
 
@@ -143,8 +171,8 @@ def plot_colored_profiles(
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 20)
         ax.set_xlabel("p" if kind == "inclusion" else "q")
-        ax.set_title(f"ã = {a:g}, r̃ = {r:g}", fontsize=9)
-        ax.legend(fontsize=7)
+        ax.set_title(f"ã = {a:g}, r̃ = {r:g}", fontsize=_FONT)
+        ax.legend(fontsize=_FONT)
     axes[0].set_ylabel("r* (truncated at 20)")
     fig.colorbar(line, ax=list(axes), label=f"εᵢ (truncated at {eps_max:g})")
     return fig
@@ -184,7 +212,7 @@ def plot_profile_map(
             norm=LogNorm(1.0, r_cap),
         )
         fig.colorbar(im_r, ax=ax_r, label=f"r* (log scale, truncated at {r_cap:g})")
-        ax_r.set_title("risk profile r*(p, q)", fontsize=9)
+        ax_r.set_title("risk profile r*(p, q)", fontsize=_FONT)
         axes = (ax_r, ax_e)
     else:
         ax_e = fig.subplots()
@@ -197,7 +225,9 @@ def plot_profile_map(
         ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white", clip_on=False, zorder=5)
         ax.set_xlabel("p")
         ax.set_ylabel("q")
-    ax_e.set_title(f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=9)
+    ax_e.set_title(
+        f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=_FONT
+    )
     return fig
 
 
@@ -206,7 +236,7 @@ def plot_bound_vs_naive(
 ) -> Figure:
     """Theorem 1's bound on rᵢ as a function of p for several q, against Corollary 1's e^{2ε}."""
     p = np.linspace(0.001, 1, 400)
-    fig = _figure((5, 3.4), fast)
+    fig = _figure((7.4, 3.6), fast, right_in=2.5)
     ax = fig.subplots()
     for q in q_values:
         ax.plot(p, kr.relative_risk_bound(p, q, epsilon), label=f"Theorem 1, q = {q:g}")
@@ -215,9 +245,9 @@ def plot_bound_vs_naive(
     )
     ax.set_xlabel("p (prior probability of inclusion)")
     ax.set_ylabel("bound on relative risk rᵢ")
-    ax.set_title(f"ε = {epsilon:g}", fontsize=9)
+    ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
     ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
-    ax.legend(fontsize=7)
+    _legend_beside(ax)
     return fig
 
 
@@ -255,12 +285,12 @@ def plot_figure2(
         if direction != "worst"
         else "P[switch]\n(worse side)"
     )
-    ax_s.legend(fontsize=7, ncol=5, loc="upper right")
+    ax_s.legend(fontsize=_FONT, ncol=5, loc="lower center", bbox_to_anchor=(0.5, 1.02))
     ax_r.bar(x, rmse, color="C4")
     ax_r.set_ylabel("RMSE (deaths)")
     ax_e.bar(x, eps, color="C2")
     ax_e.set_ylabel("ε")
-    ax_e.set_xticks(x, labels, fontsize=7)
+    ax_e.set_xticks(x, labels, fontsize=_FONT)
     if highlight is not None:
         i = [
             j
@@ -274,21 +304,41 @@ def plot_figure2(
 
 
 def plot_switching(
-    epsilon: float, deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0), *, fast: bool = False
+    epsilon: float,
+    deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0),
+    *,
+    direction: str | None = None,
+    fast: bool = False,
 ) -> Figure:
     """Example 3 at one ε: the switching probability per deviation, truth above the target
-    (release meets it) and truth below (release misses it)."""
+    (release meets it) and truth below (release misses it). ``direction`` ('above',
+    'below' or 'worst') draws that case in full colour and the other faded; 'worst' outlines
+    the worst case per deviation."""
+    if direction not in (None, "above", "below", "worst"):
+        raise ValueError(f"direction must be 'above', 'below', 'worst' or None, got {direction!r}")
     devs = np.asarray(deviations, dtype=float)
-    fig = _figure((5, 3.0), fast)
+    fig = _figure((6.4, 3.6), fast, right_in=2.3)
     ax = fig.subplots()
     x = np.arange(devs.size)
-    for k, direction in enumerate(("above", "below")):
-        probs = kr.durham_switch_probability(epsilon, devs, direction)
-        ax.bar(x + (k - 0.5) * 0.38, probs, 0.38, label=f"truth {direction} target", color=f"C{k}")
+    for k, side in enumerate(("above", "below")):
+        probs = kr.durham_switch_probability(epsilon, devs, side)
+        faded = direction in ("above", "below") and side != direction
+        ax.bar(
+            x + (k - 0.5) * 0.38,
+            probs,
+            0.38,
+            label=f"truth {side} target",
+            color=f"C{k}",
+            alpha=0.25 if faded else 1.0,
+        )
+    if direction == "worst":
+        worst = kr.durham_switch_probability(epsilon, devs, "worst")
+        ax.bar(x, worst, 0.8, fill=False, edgecolor="k", lw=1.5, label="worst case")
     ax.axhline(0.1, color="k", ls=":", lw=1, label="10% goal")
     ax.set_xticks(x, [f"{d:g}" for d in devs])
     ax.set_xlabel("deviation of the true rate from 6.0 (per 1,000)")
     ax.set_ylabel("P[release switches side]")
-    ax.set_title(f"ε = {float(epsilon):.3f}", fontsize=9)
-    ax.legend(fontsize=7)
+    shown = f", switch {direction}" if direction else ""
+    ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
+    _legend_beside(ax)
     return fig

@@ -25,6 +25,18 @@ STATIC_NOTE = (
 )
 
 
+# a slider's width (description + track + readout): leaves a track of about 300 px
+SLIDER_WIDTH = "460px"
+_SLIDERS = (
+    W.FloatSlider,
+    W.IntSlider,
+    W.FloatLogSlider,
+    W.SelectionSlider,
+    W.FloatRangeSlider,
+    W.IntRangeSlider,
+)
+
+
 def figure_png(fig: Figure, dpi: int = 80) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
@@ -58,7 +70,13 @@ class Dashboard:
         self.output = W.Output()
         for control in self.controls.values():
             control.observe(self.update, names="value")
-        self.widget = W.VBox([W.HBox(list(self.controls.values())), self.readout, self.output])
+            if isinstance(control, _SLIDERS) and not control.layout.width:
+                # a track long enough to hit the values the text talks about
+                control.layout.width = SLIDER_WIDTH
+        # controls wrap onto the next row instead of shrinking (a row of four squeezed the
+        # ε slider to 20 px)
+        row = W.HBox(list(self.controls.values()), layout=W.Layout(flex_flow="row wrap"))
+        self.widget = W.VBox([row, self.readout, self.output])
         self.update()
 
     def values(self) -> dict[str, object]:

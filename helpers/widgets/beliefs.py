@@ -41,7 +41,7 @@ __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 PAPER_OUTPUT = LEE_CLIFTON_OUTPUT  # the noisy release of Lee & Clifton's example (Sec. 4.4)
 PAPER_EPSILON = LEE_CLIFTON_EPSILON
 _MAX_SLIDER_WORLDS = 12
-_LAYOUT = W.Layout(width="330px")
+_LAYOUT = W.Layout(width="500px")  # a track of about 300 px beside a 110 px label
 _STYLE = {"description_width": "110px"}
 
 

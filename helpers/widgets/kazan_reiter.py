@@ -80,7 +80,7 @@ def risk_profile_dashboard(
 
     def draw(kind, r, a, fixed):
         # ã = 0 is allowed for both profiles (epsilon_values_profile accepts it too)
-        fig = plot_risk_profile_slice(kind, a, fixed, r, figsize=(4.2, 4.2), fast=True)
+        fig = plot_risk_profile_slice(kind, a, fixed, r, fast=True)
         return fig, risk_profile_text(kind, a, fixed, r)
 
     return Dashboard(controls, draw)
@@ -157,7 +157,9 @@ def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above")
     }
 
     def draw(r, a, direction):
-        fig = plot_switching(kr.epsilon_inclusion_profile(a, 1.0, r), fast=True)
+        fig = plot_switching(
+            kr.epsilon_inclusion_profile(a, 1.0, r), direction=direction, fast=True
+        )
         return fig, tradeoff_text(r, a, direction)
 
     return Dashboard(controls, draw)

@@ -1,0 +1,402 @@
+"""A real JupyterLab driven by a real Chromium (Playwright): shared by the browser tests
+(tests/test_browser.py) and the browser benchmark (benchmarks/bench_browser.py).
+
+Nothing here depends on timing: every wait is for a condition in the page (a prompt
+number, an image whose bytes changed), with a long time limit for busy CI machines.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+BUILD = ROOT / "build"
+# the course's JupyterLab settings (saved widget state, no news pop-up); `course.py lab`
+# uses the same directory, so the tests exercise what a reader gets
+JUPYTER_CONFIG = ROOT / "jupyter-config"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+STATIC_NOTE_START = "Interactive dashboard: run this notebook"
+
+# generous limits: CI machines are shared and busy; a condition that holds returns at once
+LAB_START_TIMEOUT_S = 180
+RUN_ALL_TIMEOUT_MS = 300_000
+REDRAW_TIMEOUT_MS = 60_000
+MIN_SLIDER_TRACK_PX = 250
+MIN_CONTROL_PX = 150
+
+HOW_TO_GET_A_BROWSER = (
+    "no Chromium found for the browser tests. Get one with `apt-get install chromium` "
+    "(Debian/Ubuntu), or `.venv/bin/python -m playwright install chromium`, or point the "
+    "CHROMIUM environment variable at a Chrome/Chromium executable."
+)
+
+# Chromium flags: headless, and no background traffic (update checks, sync, field trials),
+# which on a machine without internet fills the console with refused connections.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+]
+
+
+def notebook_paths() -> list[Path]:
+    """Every numbered notebook, in course order (discovered, never listed by hand)."""
+    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+@functools.cache
+def _playwright_chromium() -> str:
+    """Where Playwright's own Chromium would be (asked once, before any browser runs: the
+    sync API cannot start inside a running one)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        return p.chromium.executable_path
+
+
+def find_chromium() -> tuple[str | None, str]:
+    """(executable or None for Playwright's own, where it came from); ('', reason) if none.
+
+    Order: Playwright's own Chromium when installed, else $CHROMIUM, else the usual paths.
+    """
+    try:
+        own = _playwright_chromium()
+    except ImportError:
+        return "", "playwright is not installed (it is pinned in requirements.txt)"
+    if own and Path(own).exists():
+        return None, f"Playwright's Chromium at {own}"
+    candidates = [os.environ.get("CHROMIUM", "")]
+    candidates += [
+        shutil.which(name) or ""
+        for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    ]
+    candidates += ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+    for candidate in candidates:
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate, candidate
+    return "", HOW_TO_GET_A_BROWSER
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Lab:
+    """A running JupyterLab on a temporary copy of notebooks/."""
+
+    url: str
+    token: str
+    notebooks: Path
+    log: Path
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.url}/lab/tree/{name}?token={self.token}"
+
+
+@contextlib.contextmanager
+def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
+    """Start JupyterLab from the project's environment on 127.0.0.1, a free port and a
+    random token, serving a temporary copy of notebooks/ (autosave cannot touch the
+    committed notebooks); stop it on exit."""
+    python = python or sys.executable
+    tmp = Path(tempfile.mkdtemp(prefix="course-lab-"))
+    notebooks = tmp / "notebooks"
+    shutil.copytree(NOTEBOOKS, notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port, token = _free_port(), secrets.token_hex(24)
+    env = dict(os.environ)
+    env.update(
+        JUPYTER_CONFIG_DIR=str(tmp / "config"),  # no user config leaks in
+        JUPYTER_CONFIG_PATH=str(JUPYTER_CONFIG),
+        JUPYTERLAB_SETTINGS_DIR=str(tmp / "settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp / "workspaces"),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+    )
+    # attach every cell to the page (JupyterLab's default attaches only those in view), so
+    # the page can be checked as a whole
+    tracker = tmp / "settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True)
+    (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
+    args = [
+        python,
+        "-m",
+        "jupyter",
+        "lab",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--port-retries=0",
+        f"--IdentityProvider.token={token}",
+        "--ServerApp.open_browser=False",
+        "--no-browser",
+        f"--notebook-dir={notebooks}",
+        "--LabApp.news_url=",
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--allow-root")
+    log = tmp / "lab.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + LAB_START_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited: {log.read_text()[-3000:]}")
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"JupyterLab did not answer in {LAB_START_TIMEOUT_S} s: "
+                        f"{log.read_text()[-3000:]}"
+                    ) from None
+                time.sleep(0.2)  # polling interval, not a correctness condition
+        yield Lab(url=url, token=token, notebooks=notebooks, log=log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def chromium(playwright, executable: str | None) -> Iterator[object]:
+    """A fresh Chromium profile (temporary user-data-dir), 1300 × 900 like a laptop."""
+    args = list(CHROMIUM_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    profile = tempfile.mkdtemp(prefix="course-chromium-")
+    try:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=executable,
+            headless=True,
+            args=args,
+            viewport={"width": 1300, "height": 900},
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@dataclass
+class Console:
+    """Every console error/warning and uncaught page error, as text."""
+
+    messages: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> None:
+        page.on(
+            "console",
+            lambda m: (
+                self.messages.append(f"console.{m.type}: {m.text}")
+                if m.type in ("error", "warning")
+                else None
+            ),
+        )
+        page.on("pageerror", lambda e: self.messages.append(f"page error: {e}"))
+
+
+# --- JupyterLab notebook driving ---------------------------------------------------------
+
+_ALL_PROMPTS_NUMBERED = """() => {
+  const prompts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+  const status = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
+  return prompts.length > 0
+    && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))
+    && status !== null && status.dataset.status === 'idle';
+}"""
+
+_NO_PROMPT_NUMBERED = """() => {
+  const prompts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
+  return prompts.length > 0 && prompts.every(p => !/\\d/.test(p.textContent));
+}"""
+
+
+def menu(page, top: str, item: str) -> None:
+    page.click(f".lm-MenuBar-itemLabel:text-is('{top}')")
+    page.click(f"li.lm-Menu-item[data-command] .lm-Menu-itemLabel:text-is('{item}')")
+
+
+_KERNEL_READY_OR_DIALOG = """() => {
+  const dialog = document.querySelector('.jp-Dialog');
+  if (dialog && /Select Kernel/.test(dialog.textContent)) return 'dialog';
+  const items = [...document.querySelectorAll('.jp-StatusBar-TextItem')];
+  return items.some(e => /\\| Idle$/.test(e.textContent.trim())) ? 'idle' : false;
+}"""
+
+
+def open_notebook(page, lab: Lab, name: str) -> None:
+    """Open a notebook in a fresh workspace (no other tabs restored) and accept the kernel."""
+    workspace = "w" + secrets.token_hex(4)
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}?token={lab.token}")
+    page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=RUN_ALL_TIMEOUT_MS)
+    state = page.wait_for_function(_KERNEL_READY_OR_DIALOG, timeout=RUN_ALL_TIMEOUT_MS)
+    if state.json_value() == "dialog":
+        # "Select Kernel: Python 3 (ipykernel)": accept, as a reader does
+        page.click(".jp-Dialog button.jp-mod-accept")
+        page.wait_for_function(
+            _KERNEL_READY_OR_DIALOG.replace("return 'dialog'", "return false"),
+            timeout=RUN_ALL_TIMEOUT_MS,
+        )
+
+
+def run_all(page) -> None:
+    """Clear every output, run every cell, wait until every code cell has its number and
+    the kernel is idle."""
+    menu(page, "Edit", "Clear Outputs of All Cells")
+    page.wait_for_function(_NO_PROMPT_NUMBERED, timeout=RUN_ALL_TIMEOUT_MS)
+    menu(page, "Run", "Run All Cells")
+    page.wait_for_function(_ALL_PROMPTS_NUMBERED, timeout=RUN_ALL_TIMEOUT_MS, polling=200)
+
+
+def dashboards(page):
+    """Locators of every dashboard: the outermost widget of an output that holds a widget
+    image (marked with a data attribute so the locator stays valid)."""
+    count = page.evaluate(
+        """() => {
+          const roots = [...document.querySelectorAll('.jp-OutputArea-output .jupyter-widgets')]
+            .filter(e => !e.parentElement.closest('.jupyter-widgets'))
+            .filter(e => e.querySelector('.widget-output'));
+          roots.forEach((e, i) => e.setAttribute('data-course-dashboard', String(i)));
+          return roots.length;
+        }"""
+    )
+    return [page.locator(f"[data-course-dashboard='{i}']") for i in range(count)]
+
+
+def dashboard_image(dashboard) -> str:
+    """The current image's src (a data: URL holding the PNG bytes), '' if none."""
+    img = dashboard.locator(".widget-output img")
+    return img.first.get_attribute("src") or "" if img.count() else ""
+
+
+def dashboard_readout(dashboard) -> str:
+    html = dashboard.locator(".widget-html")
+    return html.first.inner_text() if html.count() else ""
+
+
+def controls(dashboard) -> list[tuple[str, object]]:
+    """(kind, locator) of every control: slider, dropdown, text box."""
+    found = []
+    sliders = dashboard.locator(".widget-slider")
+    found += [("slider", sliders.nth(i)) for i in range(sliders.count())]
+    selects = dashboard.locator(".widget-dropdown select")
+    found += [("dropdown", selects.nth(i)) for i in range(selects.count())]
+    texts = dashboard.locator(".widget-text input")
+    found += [("text", texts.nth(i)) for i in range(texts.count())]
+    return found
+
+
+def control_label(kind: str, control) -> str:
+    if kind == "slider":
+        return control.locator(".widget-label").first.inner_text()
+    return control.evaluate(
+        "e => (e.closest('.widget-inline-hbox')?.querySelector('.widget-label')?.textContent)||''"
+    )
+
+
+def move(page, kind: str, control) -> str:
+    """Move a control the way a person does; return a description of what was done."""
+    control.scroll_into_view_if_needed()
+    if kind == "slider":
+        handle = control.locator(".noUi-handle").first
+        track = control.locator(".noUi-target").first
+        h, t = handle.bounding_box(), track.bounding_box()
+        x, y = h["x"] + h["width"] / 2, h["y"] + h["height"] / 2
+        # a quarter of the track towards the side with more room
+        dx = t["width"] / 4 if x < t["x"] + t["width"] / 2 else -t["width"] / 4
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 6):
+            page.mouse.move(x + dx * step / 5, y)
+        page.mouse.up()
+        return f"dragged the handle {dx:+.0f} px"
+    if kind == "dropdown":
+        options = control.locator("option")
+        values = [options.nth(i).get_attribute("value") for i in range(options.count())]
+        current = control.input_value()
+        others = [v for v in values if v != current]
+        if not others:
+            return ""  # a one-option dropdown: nothing a person could pick
+        other = others[0]
+        control.select_option(other)
+        return f"picked option {other!r} instead of {current!r}"
+    current = control.input_value()
+    try:
+        new = str(int(float(current)) + 1)
+    except ValueError:
+        new = current + "x"
+    control.click(click_count=3)
+    control.type(new)
+    control.press("Enter")
+    return f"typed {new!r} (was {current!r})"
+
+
+def refused(dashboard) -> bool:
+    """The readout shows the dashboard's refusal (a combination the math rejects, in red)."""
+    return dashboard.locator(".widget-html pre[style*='color']").count() > 0
+
+
+def wait_for_change(page, dashboard, before_src: str, before_text: str, timeout_ms: int) -> None:
+    """Wait until the readout text differs and the image bytes differ too (or the readout
+    shows the dashboard's refusal in red, which keeps the last image)."""
+    handle = dashboard.element_handle()
+    page.wait_for_function(
+        """([root, src, text]) => {
+          const img = root.querySelector('.widget-output img');
+          const html = root.querySelector('.widget-html');
+          if (html === null || html.innerText === text) return false;
+          if (html.querySelector('pre[style*="color"]')) return true;
+          return img !== null && img.getAttribute('src') !== src && img.complete;
+        }""",
+        arg=[handle, before_src, before_text],
+        timeout=timeout_ms,
+        polling="raf",
+    )
+
+
+def shut_down_kernel(page) -> None:
+    """Kernel > Shut Down Kernel, so finished notebooks do not hold memory and CPU."""
+    menu(page, "Kernel", "Shut Down Kernel")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]"
+        ".some(e => /No Kernel/.test(e.textContent))",
+        timeout=RUN_ALL_TIMEOUT_MS,
+    )
+
+
+def screenshot(page, name: str) -> Path:
+    BUILD.mkdir(exist_ok=True)
+    path = BUILD / f"browser-{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
