@@ -18,12 +18,12 @@ def test_laplace_ratio_dashboard_follows_epsilon():
     dash.controls["epsilon"].value = 2.0
     assert f"{math.exp(2):.4f}" in dash.text and f"{math.exp(-2):.4f}" in dash.text
     ratio_axes = dash.figure.axes[1]
-    ratio = ratio_axes.lines[0].get_ydata()
+    ratio = _line(ratio_axes, "ratio").get_ydata()
     assert ratio.max() == pytest.approx(math.exp(2))
     assert ratio.min() == pytest.approx(math.exp(-2))
-    assert ratio_axes.lines[1].get_ydata()[0] == pytest.approx(math.exp(2))
+    assert _line(ratio_axes, "exp_epsilon").get_ydata()[0] == pytest.approx(math.exp(2))
     # the densities are Laplace(Δ/ε) = Laplace(5): peak 1/(2b) = 0.1
-    assert dash.figure.axes[0].lines[0].get_ydata().max() == pytest.approx(0.1, rel=1e-3)
+    assert _line(dash.figure.axes[0], "density1").get_ydata().max() == pytest.approx(0.1, rel=1e-3)
 
 
 def test_randomised_response_dashboard_follows_alpha_and_n():
@@ -35,18 +35,23 @@ def test_randomised_response_dashboard_follows_alpha_and_n():
     assert f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(18, 0.8)):.5f}" in dash.text
     hist_axes = dash.figure.axes[0]
     half = 2 * math.sqrt(float(F.rr_variance_bound(18, 0.8)))
-    assert hist_axes.lines[1].get_xdata()[0] == pytest.approx(0.5 - half)
-    assert dash.figure.axes[1].lines[3].get_xdata()[0] == 18
+    assert _line(hist_axes, "minus_two_sd").get_xdata()[0] == pytest.approx(0.5 - half)
+    assert _line(hist_axes, "plus_two_sd").get_xdata()[0] == pytest.approx(0.5 + half)
+    assert _line(dash.figure.axes[1], "simulated_variance").get_xdata()[0] == 18
     # n alone: the simulated-variance marker moves to the new n
     dash.controls["n"].value = 500
     assert f"{float(F.rr_epsilon(0.8)):.4f}" in dash.text
     assert f"{float(F.rr_variance_bound(500, 0.8)):.5f}" in dash.text
     var_axes = dash.figure.axes[1]
-    ns = var_axes.lines[0].get_xdata()
-    assert np.allclose(var_axes.lines[0].get_ydata(), 1 / (0.8**2 * ns))
-    assert np.allclose(var_axes.lines[2].get_ydata(), F.rr_variance(0.5, 1, 0.8) / ns)
+    ns = _line(var_axes, "notes_bound").get_xdata()
+    assert np.allclose(_line(var_axes, "notes_bound").get_ydata(), 1 / (0.8**2 * ns))
+    assert np.allclose(_line(var_axes, "tight_bound").get_ydata(), 1 / (4 * 0.8**2 * ns))
+    assert np.allclose(
+        _line(var_axes, "exact_variance").get_ydata(), F.rr_variance(0.5, 1, 0.8) / ns
+    )
     # the simulated variance marker sits at n = 500, near the exact value, below the bound
-    n_marker, v_marker = var_axes.lines[3].get_xdata()[0], var_axes.lines[3].get_ydata()[0]
+    marker = _line(var_axes, "simulated_variance")
+    n_marker, v_marker = marker.get_xdata()[0], marker.get_ydata()[0]
     assert n_marker == 500
     assert v_marker == pytest.approx(float(F.rr_variance(0.5, 500, 0.8)), rel=0.1)
     assert v_marker < float(F.rr_variance_bound(500, 0.8))
@@ -58,9 +63,9 @@ def test_hypothesis_dashboard_follows_epsilon():
     dash.controls["epsilon"].value = 0.5
     assert f"{1 / (1 + math.exp(0.5)):.4f}" in dash.text
     ax = dash.figure.axes[0]
-    p, q = ax.lines[0].get_xdata(), ax.lines[0].get_ydata()
+    p, q = _line(ax, "boundary").get_xdata(), _line(ax, "boundary").get_ydata()
     assert np.allclose(q, F.hypothesis_min_q(p, 0.5))
-    tp, tq = ax.lines[1].get_xdata(), ax.lines[1].get_ydata()
+    tp, tq = _line(ax, "laplace_tests").get_xdata(), _line(ax, "laplace_tests").get_ydata()
     assert np.all(F.hypothesis_feasible(tp, tq, 0.5, tol=1e-9))
 
 
@@ -73,12 +78,12 @@ def test_exponential_dashboard_follows_epsilon():
     probs = F.exponential_mechanism_probabilities(rev, 10.0, sensitivity=3.02)
     assert f"$3.01: {probs[2]:.3f}" in dash.text
     assert f"${float(F.expected_score(rev, 10.0, sensitivity=3.02)):.3f}" in dash.text
-    marker = dash.figure.axes[1].lines[-1]
+    marker = _line(dash.figure.axes[1], "expected_revenue_marker")
     assert marker.get_xdata()[0] == pytest.approx(10.0)
     assert marker.get_ydata()[0] == pytest.approx(
         float(F.expected_score(rev, 10.0, sensitivity=3.02))
     )
-    assert dash.figure.axes[0].lines[-1].get_xdata()[0] == pytest.approx(10.0)  # ε marker
+    assert _line(dash.figure.axes[0], "epsilon_marker").get_xdata()[0] == pytest.approx(10.0)
 
 
 def test_properties_figure_plots_the_measured_epsilons():
@@ -111,19 +116,26 @@ def test_bits_sensitivity_figure_plots_the_brute_force_values():
     from helpers.plotting import foundations as P
 
     ax = P.plot_bits_sensitivity(n_max=12).axes[0]
-    n = ax.lines[1].get_xdata()
-    np.testing.assert_allclose(ax.lines[0].get_ydata(), 1.0)  # the sum: 1 for every n
-    np.testing.assert_allclose(ax.lines[1].get_ydata(), 1 / n)  # bounded mean: 1/n
-    unbounded = ax.lines[2].get_ydata()
+    n = _line(ax, "mean_bounded").get_xdata()
+    np.testing.assert_allclose(_line(ax, "sum").get_ydata(), 1.0)  # the sum: 1 for every n
+    np.testing.assert_allclose(_line(ax, "mean_bounded").get_ydata(), 1 / n)  # bounded mean: 1/n
+    unbounded = _line(ax, "mean_unbounded").get_ydata()
     np.testing.assert_allclose(unbounded[2:], 1 / n[2:])  # at size n ≥ 3: 1/n as well
     np.testing.assert_allclose(unbounded[:2], 0.5)  # n = 1, 2: one person moves it by 1/2
-    assert ax.lines[3].get_ydata()[0] == 0.5
+    assert _line(ax, "mean_unbounded_all_sizes").get_ydata()[0] == 0.5
 
 
-def test_figures_registry_builds():
+def test_figures_registry_draws_labelled_finite_data():
+    # (the pixels are compared in test_figures; here: every axis is labelled and no plotted
+    # line holds NaN, which matplotlib would silently leave out)
     assert all(stem.startswith("foundations_") for stem in FIGURES)
-    for make in FIGURES.values():
-        assert make().axes
+    for stem, make in FIGURES.items():
+        fig = make()
+        for ax in fig.axes:
+            named_x = ax.get_xlabel() or any(t.get_text() for t in ax.get_xticklabels())
+            assert named_x and ax.get_ylabel(), stem
+            for line in ax.lines:
+                assert not np.isnan(np.asarray(line.get_ydata(), dtype=float)).any(), stem
 
 
 @pytest.mark.parametrize(

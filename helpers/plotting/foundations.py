@@ -82,10 +82,26 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     fig = Figure(figsize=(6.5, 3.3))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    ax.plot(n, sens[("sum", "unbounded")], color="C0", label="sum, bounded and unbounded")
-    ax.plot(n, sens[("mean", "bounded")], "o", ms=4, color="C1", label="mean, bounded (n fixed)")
     ax.plot(
-        n, sens[("mean", "unbounded")], "x", ms=5, color="C3", label="mean, unbounded, at size n"
+        n, sens[("sum", "unbounded")], color="C0", label="sum, bounded and unbounded", gid="sum"
+    )
+    ax.plot(
+        n,
+        sens[("mean", "bounded")],
+        "o",
+        ms=4,
+        color="C1",
+        label="mean, bounded (n fixed)",
+        gid="mean_bounded",
+    )
+    ax.plot(
+        n,
+        sens[("mean", "unbounded")],
+        "x",
+        ms=5,
+        color="C3",
+        label="mean, unbounded, at size n",
+        gid="mean_unbounded",
     )
     ax.axhline(
         sens[("mean", "unbounded")].max(),
@@ -93,6 +109,7 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
         ls="--",
         lw=1,
         label="mean, unbounded, every size at once",
+        gid="mean_unbounded_all_sizes",
     )
     ax.set_yscale("log")
     ax.set_ylim(0.5 / n_max, 8.0)  # head room above Δ = 1 for the legend
@@ -114,8 +131,8 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}")
-    ax.plot(z, laplace_pdf(z, y2, b), label=f"output density, f(x') = {y2:g}")
+    ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}", gid="density1")
+    ax.plot(z, laplace_pdf(z, y2, b), label=f"output density, f(x') = {y2:g}", gid="density2")
     ax.set(
         xlabel="released value z",
         ylabel="density",
@@ -124,8 +141,8 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
     ax.legend(fontsize=8, loc="upper left")
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
-    bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)")
-    bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε")
+    bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
+    bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
     bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
     bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
     bx.set_yscale("log")
@@ -208,7 +225,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     # p̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
     bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
     ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color="C0", alpha=0.8, density=True)
-    ax.axvline(p, color="k", lw=1.5, label=f"true p = {p:g}")
+    ax.axvline(p, color="k", lw=1.5, label=f"true p = {p:g}", gid="true_p")
     half = 2 * np.sqrt(float(F.rr_variance_bound(n, alpha)))
     for sign in (-1, 1):
         ax.axvline(
@@ -217,6 +234,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
             ls="--",
             lw=1,
             label="p ± 2√(1/(α²n))" if sign < 0 else None,
+            gid="minus_two_sd" if sign < 0 else "plus_two_sd",
         )
     ax.set(
         xlabel="estimate p̂",
@@ -226,11 +244,29 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     ax.legend(fontsize=7, loc="upper left")
     ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
     bx.plot(
-        ns, F.rr_variance_bound(1, alpha) / ns, color="C3", ls="--", label="notes' bound 1/(α²n)"
+        ns,
+        F.rr_variance_bound(1, alpha) / ns,
+        color="C3",
+        ls="--",
+        label="notes' bound 1/(α²n)",
+        gid="notes_bound",
     )
-    bx.plot(ns, F.rr_variance_bound_tight(1, alpha) / ns, color="C1", label="tight bound 1/(4α²n)")
-    bx.plot(ns, F.rr_variance(p, 1, alpha) / ns, color="k", ls=":", label="exact q(1−q)/(α²n)")
-    bx.plot([n], [est.var()], "o", color="C0", label="simulated")
+    bx.plot(
+        ns,
+        F.rr_variance_bound_tight(1, alpha) / ns,
+        color="C1",
+        label="tight bound 1/(4α²n)",
+        gid="tight_bound",
+    )
+    bx.plot(
+        ns,
+        F.rr_variance(p, 1, alpha) / ns,
+        color="k",
+        ls=":",
+        label="exact q(1−q)/(α²n)",
+        gid="exact_variance",
+    )
+    bx.plot([n], [est.var()], "o", color="C0", label="simulated", gid="simulated_variance")
     bx.set_xscale("log")
     bx.set_yscale("log")
     bx.set(xlabel="n", ylabel="Var[p̂]", title="variance falls like 1/n")
@@ -324,8 +360,17 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax = fig.subplots()
     fig.subplots_adjust(left=0.15, right=0.95, top=0.94, bottom=0.33)
     ax.fill_between(p, q_min, q_max, color="C0", alpha=0.15, label="feasible under ε-DP")
-    ax.plot(p, q_min, color="C0", lw=2, label="FPR + e^ε FNR ≥ 1, e^ε FPR + FNR ≥ 1")
-    ax.plot(tp, tq, color="C3", lw=1.5, label="Laplace mechanism, tests 'output > t'")
+    ax.plot(
+        p, q_min, color="C0", lw=2, label="FPR + e^ε FNR ≥ 1, e^ε FPR + FNR ≥ 1", gid="boundary"
+    )
+    ax.plot(
+        tp,
+        tq,
+        color="C3",
+        lw=1.5,
+        label="Laplace mechanism, tests 'output > t'",
+        gid="laplace_tests",
+    )
     ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
     ax.plot(p, q_max, color="C0", lw=1.5, ls="--", label="the same for 1 − FPR, 1 − FNR")
     pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
@@ -363,7 +408,7 @@ def plot_exponential_mechanism(
     fig.subplots_adjust(**_TWO_PANELS)
     for i, (price, r) in enumerate(zip(prices, revenue, strict=True)):
         ax.plot(grid, probs[:, i], label=f"price {price:.2f} (revenue {r:.2f})")
-    ax.axvline(epsilon, color="k", ls=":", lw=1)
+    ax.axvline(epsilon, color="k", ls=":", lw=1, gid="epsilon_marker")
     ax.set_xscale("log")
     ax.set(
         xlabel="ε",
@@ -378,7 +423,13 @@ def plot_exponential_mechanism(
         label="expected revenue",
     )
     bx.axhline(revenue.max(), color="k", ls="--", lw=1, label=f"best revenue {revenue.max():.2f}")
-    bx.plot([epsilon], [F.expected_score(revenue, epsilon, sensitivity=delta)], "o", color="C4")
+    bx.plot(
+        [epsilon],
+        [F.expected_score(revenue, epsilon, sensitivity=delta)],
+        "o",
+        color="C4",
+        gid="expected_revenue_marker",
+    )
     bx.set_xscale("log")
     # no legend here (a legend costs a tenth of a redraw): the title names the dashed line
     bx.set(
