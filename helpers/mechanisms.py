@@ -149,7 +149,13 @@ def laplace_sf(x, loc=0.0, scale=1.0):
 
 
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
-    """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``."""
+    """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``.
+
+    Examples
+    --------
+    >>> laplace_sample(0.0, 1.0, (2, 3), rng=0).shape
+    (2, 3)
+    """
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
     out = make_rng(rng).laplace(loc, b, check_size(size))
@@ -202,7 +208,13 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
 
 
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
-    """Draws of N(loc, σ²) noise, seeded by ``rng``."""
+    """Draws of N(loc, σ²) noise, seeded by ``rng``.
+
+    Examples
+    --------
+    >>> gaussian_sample(0.0, 1.0, 3, rng=0).shape
+    (3,)
+    """
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
     return as_output(make_rng(rng).normal(loc, s, check_size(size)))
@@ -295,6 +307,11 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
 
     scipy draws the difference of two i.i.d. geometric counts with success probability
     1 − α = −expm1(−a), whose law is exactly :func:`geometric_pmf` (tested by a χ² test).
+
+    Examples
+    --------
+    >>> geometric_sample(1.0, 3, rng=0).dtype.kind
+    'i'
     """
     a = _shape(epsilon, sensitivity)
     out = stats.dlaplace.rvs(a, size=check_size(size), random_state=make_rng(rng))

@@ -138,6 +138,11 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     """L(o) = (|o − loc − Δ| − |o − loc|)/b: A(D₁) = loc + Lap(b), A(D₂) = loc + Δ + Lap(b).
 
     In the post, loc = 1000, Δ = 1, b = 1/ln 3: L(999) = ln 3, L(1000.5) = 0, L(1003) = −ln 3.
+
+    Examples
+    --------
+    >>> round(laplace_privacy_loss(0.3, 1.0, sensitivity=1.0, loc=0.0), 6)
+    0.4
     """
     o = check_real("o", o)
     b = check_positive("scale", scale)
@@ -147,7 +152,13 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
-    """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ."""
+    """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ.
+
+    Examples
+    --------
+    >>> round(gaussian_privacy_loss(0.3, 1.0, sensitivity=1.0, loc=0.0), 6)
+    0.2
+    """
     o = check_real("o", o)
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
@@ -159,7 +170,13 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
 
 
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
-    """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}."""
+    """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}.
+
+    Examples
+    --------
+    >>> round(geometric_privacy_loss(2, 1.0, sensitivity=1, loc=0), 6)
+    -1.0
+    """
     k = check_real("k", k)
     if np.any(k != np.round(k)):
         raise ValueError(f"k must hold integers (the geometric mechanism lives on ℤ); got {k!r}")
@@ -206,14 +223,26 @@ def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
 
 
 def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
-    """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²)."""
+    """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²).
+
+    Examples
+    --------
+    >>> round(gaussian_plrv_mean(1.0, sensitivity=1.0), 6)
+    0.5
+    """
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
     return as_output(d * d / (2 * s * s))
 
 
 def laplace_loss_bound(scale, *, sensitivity=1.0):
-    """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε."""
+    """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε.
+
+    Examples
+    --------
+    >>> round(laplace_loss_bound(1.0, sensitivity=1.0), 6)
+    1.0
+    """
     return as_output(check_positive("sensitivity", sensitivity) / check_positive("scale", scale))
 
 
@@ -240,6 +269,11 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
 
     p is the pmf of A(D₁), q that of A(D₂). Where p = 0 the outcome never happens under
     D₁ and carries no weight; L is set to −∞ there (never NaN).
+
+    Examples
+    --------
+    >>> np.round(pmf_privacy_loss([0.5, 0.5], [0.25, 0.75]), 6).tolist()
+    [0.693147, -0.405465]
     """
     p, q = _check_pmfs(p, q, atol)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -258,7 +292,13 @@ def _epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
 
 
 def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
-    """Tight δ₂(ε) = Σ max(0, p − e^ε q) = E_{O~p}[max(0, 1 − e^{ε−L})], vectorised over ε."""
+    """Tight δ₂(ε) = Σ max(0, p − e^ε q) = E_{O~p}[max(0, 1 − e^{ε−L})], vectorised over ε.
+
+    Examples
+    --------
+    >>> round(pmf_delta(0.5, [0.5, 0.5], [0.25, 0.75]), 6)
+    0.08782
+    """
     p, q = _check_pmfs(p, q, atol)
     eps = _epsilon_grid(epsilon, p.size)
     with np.errstate(over="ignore", divide="ignore"):
@@ -268,7 +308,13 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
 
 
 def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
-    """Naive δ₁(ε) = P_{O~p}[L > ε], vectorised over ε."""
+    """Naive δ₁(ε) = P_{O~p}[L > ε], vectorised over ε.
+
+    Examples
+    --------
+    >>> round(pmf_delta_naive(0.5, [0.5, 0.5], [0.25, 0.75]), 6)
+    0.5
+    """
     loss = pmf_privacy_loss(p, q, atol)
     p = np.asarray(p, dtype=float)
     eps = _epsilon_grid(epsilon, p.size)
@@ -280,6 +326,11 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
 
     This is the x-axis of the post's e^L plots: "all events according to their probability",
     the most revealing first. Returns a step function of u.
+
+    Examples
+    --------
+    >>> round(pmf_upper_quantile(0.3, [0.5, 0.5], [0.25, 0.75]), 6)
+    0.693147
     """
     u = check_open_unit("u", u)
     loss = pmf_privacy_loss(p, q, atol)
@@ -306,7 +357,13 @@ def _gaussian_ab(epsilon, sigma, sensitivity):
 
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
-    """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ)."""
+    """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ).
+
+    Examples
+    --------
+    >>> round(gaussian_delta_naive(1.0, 1.0, sensitivity=1.0), 6)
+    0.308538
+    """
     _, a, _ = _gaussian_ab(epsilon, sigma, sensitivity)
     return as_output(ndtr(a))
 
@@ -359,7 +416,13 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
 
 
 def laplace_delta(epsilon, scale, *, sensitivity=1.0):
-    """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0."""
+    """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0.
+
+    Examples
+    --------
+    >>> round(laplace_delta(0.5, 1.0, sensitivity=1.0), 6)
+    0.221199
+    """
     eps = check_nonnegative("epsilon", epsilon)
     bound = laplace_loss_bound(scale, sensitivity=sensitivity)
     return as_output(np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0))
@@ -369,6 +432,11 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     """Naive δ₁(ε) = P[L > ε] of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2}/2 below Δ/b, else 0.
 
     The atom L = Δ/b (probability ½) counts only while ε < Δ/b: at ε = Δ/b nothing exceeds ε.
+
+    Examples
+    --------
+    >>> round(laplace_delta_naive(0.5, 1.0, sensitivity=1.0), 6)
+    0.6106
     """
     eps = check_nonnegative("epsilon", epsilon)
     bound = laplace_loss_bound(scale, sensitivity=sensitivity)
@@ -384,6 +452,12 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 
     Returns ``(losses, p, q)``: losses (decreasing) Δ/b, (Δ−2)/b, ..., −Δ/b and their masses
     under A(D₁) = Z and A(D₂) = Δ + Z.
+
+    Examples
+    --------
+    >>> losses, p, q = geometric_plrv_pmf(1.0, sensitivity=2)
+    >>> losses.tolist()
+    [2.0, 0.0, -2.0]
     """
     b = check_positive("scale", scale)
     d = _check_integer_sensitivity(sensitivity)
@@ -404,13 +478,25 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 
 
 def geometric_delta(epsilon, scale, *, sensitivity=1):
-    """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf)."""
+    """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf).
+
+    Examples
+    --------
+    >>> round(geometric_delta(0.5, 1.0, sensitivity=1), 6)
+    0.287649
+    """
     _, p, q = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     return as_output(pmf_delta(epsilon, p, q))
 
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
-    """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism."""
+    """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism.
+
+    Examples
+    --------
+    >>> round(geometric_delta_naive(0.5, 1.0, sensitivity=1), 6)
+    0.731059
+    """
     losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     eps = check_nonnegative("epsilon", epsilon)
     # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
@@ -418,7 +504,13 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
 
 
 def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
-    """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian)."""
+    """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian).
+
+    Examples
+    --------
+    >>> tuple(round(d, 6) for d in privacy_profile(POST_EPSILON, 'gaussian', POST_GAUSSIAN_SIGMA))
+    (0.053245, 0.010624)
+    """
     _check_mechanism(mechanism)
     if mechanism == "laplace":
         return (
@@ -442,6 +534,11 @@ def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     * gaussian: μ − √(2μ)·Φ⁻¹(u)   (the upper u-quantile of N(μ, 2μ));
     * laplace: clip(Δ/b + 2 ln(2(1 − u)), −Δ/b, Δ/b)   (L = Δ/b on the first half);
     * geometric: a step function from geometric_plrv_pmf.
+
+    Examples
+    --------
+    >>> round(plrv_upper_quantile(0.3, 'gaussian', 1.0, sensitivity=1.0), 6)
+    1.024401
     """
     _check_mechanism(mechanism)
     u = check_open_unit("u", u)
@@ -464,6 +561,12 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
     noise scales, beyond which ≤ e^-40 of Laplace or Φ(−40) of Gaussian mass lies); the two
     tails (−∞, first edge) and (last edge, ∞) are extra outcomes at the ends of p and q.
     For the geometric mechanism the "bins" are the integers (exact pmfs).
+
+    Examples
+    --------
+    >>> edges, p, q = discretise_mechanism('laplace', 1.0, bins=101)
+    >>> edges.size, p.size, round(float(p.sum()), 12)
+    (102, 103, 1.0)
     """
     _check_mechanism(mechanism)
     n = check_int_range("bins", bins, 2, _MAX_BINS)
@@ -530,6 +633,11 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
 
     δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root
     of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ. Scalars only.
+
+    Examples
+    --------
+    >>> round(gaussian_sigma_for_delta(1.0, 1e-05, sensitivity=1.0), 6)
+    3.730632
     """
     eps = check_finite_scalar("epsilon", epsilon)
     if eps < 0:
@@ -576,6 +684,12 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     the partition does not exist, so it is never released. Every release has L = +∞:
     p = [P[count + Lap(b) ≥ T], the rest], q = [0, 1]. With the defaults
     P[release] = ½·e^{−4 ln 3} = 1/162 ≈ 0.006.
+
+    Examples
+    --------
+    >>> p, q = thresholding_pmfs()
+    >>> round(float(p[0]) * 162, 6), q.tolist()
+    (1.0, [0.0, 1.0])
     """
     t = check_finite_scalar("threshold", threshold)
     b = check_positive("scale", scale)
@@ -588,6 +702,11 @@ def posterior_probability(prior, loss):
     """P[D = D₁ | O] = 1/(1 + (1 − prior)/prior · e^{−L}): odds multiplied by e^L.
 
     ``loss`` may be ±∞ (a distinguishing event gives 1 or 0); NaN is refused.
+
+    Examples
+    --------
+    >>> round(posterior_probability(0.5, 1.0), 6)
+    0.731059
     """
     prior = check_open_unit("prior", prior)
     loss = check_real_or_inf("loss", loss)

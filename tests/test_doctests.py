@@ -72,3 +72,18 @@ def test_the_lee_clifton_engine_has_examples():
             if callable(obj) and ">>>" not in (obj.__doc__ or ""):
                 missing.append(f"{module.__name__}.{public}")
     assert not missing, f"no Examples section: {missing}"
+
+
+def test_every_public_function_of_the_math_modules_has_examples():
+    import inspect
+
+    from helpers import foundations, kazan_reiter, mechanisms, plrv
+
+    missing = [
+        f"{module.__name__}.{name}"
+        for module in (mechanisms, plrv, kazan_reiter, foundations)
+        for name in module.__all__
+        if inspect.isfunction(getattr(module, name))
+        and "Examples" not in (getattr(module, name).__doc__ or "")
+    ]
+    assert missing == []

@@ -27,6 +27,12 @@ def class_distributions(classes, sensitive):
 
     Returns ``(class_labels, categories, P_L, P_Q)`` with P_L of shape (classes, categories):
     P_L(s) = #(entries of C with S = s)/|C| and P_Q(s) = #(entries with S = s)/N.
+
+    Examples
+    --------
+    >>> labels, cats, p_l, p_q = class_distributions(['a', 'a', 'b'], ['x', 'y', 'x'])
+    >>> p_l.tolist(), np.round(p_q, 6).tolist()
+    ([[0.5, 0.5], [1.0, 0.0]], [0.666667, 0.333333])
     """
     classes = np.asarray(classes)
     sensitive = np.asarray(sensitive)
@@ -55,19 +61,37 @@ def _pair(p_l, p_q):
 
 
 def variational_distance(p_l, p_q):
-    """d(P_L, P_Q) = ½ Σ_s |P_L(s) − P_Q(s)| (rows of p_l against p_q)."""
+    """d(P_L, P_Q) = ½ Σ_s |P_L(s) − P_Q(s)| (rows of p_l against p_q).
+
+    Examples
+    --------
+    >>> round(variational_distance([0.5, 0.5], [0.25, 0.75]), 6)
+    0.25
+    """
     p_l, p_q = _pair(p_l, p_q)
     return as_output(0.5 * np.abs(p_l - p_q).sum(axis=-1))
 
 
 def l1_distance(p_l, p_q):
-    """Σ_s |P_L(s) − P_Q(s)| (twice the variational distance)."""
+    """Σ_s |P_L(s) − P_Q(s)| (twice the variational distance).
+
+    Examples
+    --------
+    >>> round(l1_distance([0.5, 0.5], [0.25, 0.75]), 6)
+    0.5
+    """
     p_l, p_q = _pair(p_l, p_q)
     return as_output(np.abs(p_l - p_q).sum(axis=-1))
 
 
 def l2_distance(p_l, p_q):
-    """√(Σ_s (P_L(s) − P_Q(s))²)."""
+    """√(Σ_s (P_L(s) − P_Q(s))²).
+
+    Examples
+    --------
+    >>> round(l2_distance([0.5, 0.5], [0.25, 0.75]), 6)
+    0.353553
+    """
     p_l, p_q = _pair(p_l, p_q)
     return as_output(np.sqrt(((p_l - p_q) ** 2).sum(axis=-1)))
 
@@ -77,6 +101,11 @@ def kl_divergence(p_l, p_q):
 
     Infinite (not NaN) where P_L(s) > 0 = P_Q(s); that cannot happen when P_L is a class of
     the data set P_Q is computed from.
+
+    Examples
+    --------
+    >>> round(kl_divergence([0.5, 0.5], [0.25, 0.75]), 6)
+    0.143841
     """
     p_l, p_q = _pair(p_l, p_q)
     # scipy's rel_entr: x·ln(x/y), 0 at x = 0, inf at x > 0 = y

@@ -35,6 +35,11 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
     prepended, so a grid of ε gives one row per ε). The maximum is subtracted before
     exponentiating, so large ε·s neither overflows nor turns into NaN; in log form even
     probabilities that underflow to 0 keep their exact e^ε ratio to a neighbour's.
+
+    Examples
+    --------
+    >>> np.round(exponential_mechanism_log_probabilities([0.0, 2.0], 1.0), 6).tolist()
+    [-1.313262, -0.313262]
     """
     s = check_real("scores", scores)
     if s.ndim == 0 or s.shape[-1] == 0:
@@ -55,12 +60,25 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
     """P[M_E(X) = h] = exp(ε s(X,h)/(2Δ)) / Σ_h' exp(ε s(X,h')/(2Δ)) (survey's definition).
 
     Shapes as in :func:`exponential_mechanism_log_probabilities`; rows sum to 1.
+
+    Examples
+    --------
+    >>> np.round(exponential_mechanism_probabilities([0.0, 2.0], 1.0), 6).tolist()
+    [0.268941, 0.731059]
+    >>> exponential_mechanism_probabilities([0.0, 2.0], [0.0, 1.0]).shape  # one row per ε
+    (2, 2)
     """
     return np.exp(exponential_mechanism_log_probabilities(scores, epsilon, sensitivity=sensitivity))
 
 
 def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity=1.0):
-    """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores)."""
+    """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores).
+
+    Examples
+    --------
+    >>> exponential_mechanism_sample([0.0, 2.0], 1.0, 4, rng=0).shape
+    (4,)
+    """
     probs = exponential_mechanism_probabilities(
         scores, check_finite_scalar("epsilon", epsilon), sensitivity=sensitivity
     )
@@ -70,7 +88,13 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 
 
 def expected_score(scores, epsilon, *, sensitivity=1.0):
-    """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction)."""
+    """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction).
+
+    Examples
+    --------
+    >>> round(expected_score([1.0, 2.0], 1.0, sensitivity=1.0), 6)
+    1.622459
+    """
     s = check_real("scores", scores)
     return as_output(
         np.sum(
@@ -80,7 +104,13 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
 
 def auction_revenue(prices, bids) -> np.ndarray:
-    """Revenue at each price: price × (number of bidders willing to pay at least the price)."""
+    """Revenue at each price: price × (number of bidders willing to pay at least the price).
+
+    Examples
+    --------
+    >>> np.round(auction_revenue((1.0, 1.01, 3.01, 3.02), (1.0, 1.0, 3.01)), 6).tolist()
+    [3.0, 1.01, 3.01, 0.0]
+    """
     prices = check_nonnegative("prices", prices)
     bids = check_nonnegative("bids", bids)
     if prices.ndim != 1 or prices.size == 0:
@@ -93,7 +123,13 @@ def auction_revenue(prices, bids) -> np.ndarray:
 
 def auction_revenue_sensitivity(prices) -> float:
     """Δ_s = max price: changing one bidder's valuation changes the number of buyers at
-    price h by at most one, hence the revenue at h by at most h."""
+    price h by at most one, hence the revenue at h by at most h.
+
+    Examples
+    --------
+    >>> round(auction_revenue_sensitivity((1.0, 1.01, 3.01, 3.02)), 6)
+    3.02
+    """
     prices = check_nonnegative("prices", prices)
     if prices.size == 0:
         raise ValueError("prices must be non-empty")

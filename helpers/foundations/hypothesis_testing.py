@@ -31,6 +31,11 @@ def hypothesis_min_q(p, epsilon):
 
     From p + e^ε q ≥ 1 and e^ε p + q ≥ 1 (Wasserman & Zhou; Kairouz, Oh & Viswanath):
     q ≥ max(0, 1 − e^ε p, e^{−ε}(1 − p)).
+
+    Examples
+    --------
+    >>> round(hypothesis_min_q(0.2, 1.0), 6)
+    0.456344
     """
     p = _check_closed_unit("p", p)
     eps = check_nonnegative("epsilon", epsilon)
@@ -46,13 +51,24 @@ def hypothesis_min_equal_error(epsilon):
 
     Where the two boundary lines p + e^ε q = 1 and e^ε p + q = 1 meet. ε = 0 gives 1/2
     (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
+
+    Examples
+    --------
+    >>> round(hypothesis_min_equal_error(1.0), 6)
+    0.268941
     """
     eps = check_nonnegative("epsilon", epsilon)
     return as_output(expit(-eps))  # 1/(1 + e^ε) without overflow
 
 
 def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
-    """True where (p, q) satisfies both inequalities (within ``tol``)."""
+    """True where (p, q) satisfies both inequalities (within ``tol``).
+
+    Examples
+    --------
+    >>> hypothesis_feasible(0.2, 0.3, 1.0)
+    False
+    """
     p = _check_closed_unit("p", p)
     q = _check_closed_unit("q", q)
     eps = check_nonnegative("epsilon", epsilon)
@@ -73,6 +89,11 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     H₀: the output came from X with f(X) = y₀; H₁: from a neighbour X' with f(X') = y₀ + Δ.
     Noise is Laplace(Δ/ε). p = P[output > t | H₀], q = P[output ≤ t | H₁]. Between the two
     centres p·q = e^{−ε}/4; at t = y₀ (or y₀ + Δ) the pair lies on the region's boundary.
+
+    Examples
+    --------
+    >>> tuple(round(v, 6) for v in laplace_threshold_test(0.5, 1.0))
+    (0.303265, 0.303265)
     """
     t = check_real("t", t)
     b = laplace_scale(epsilon, sensitivity=sensitivity)

@@ -25,6 +25,11 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     Equals (ε/Δ)(|z − y₂| − |z − y₁|); by the triangle inequality its absolute value is at
     most ε|y₁ − y₂|/Δ, which is ≤ ε when |y₁ − y₂| ≤ Δ. Computed in log form, so it stays
     finite far in the tails where both densities underflow.
+
+    Examples
+    --------
+    >>> round(laplace_log_ratio(0.3, 0.0, 1.0, 1.0, sensitivity=1.0), 6)
+    0.4
     """
     z = check_real("z", z)
     y1 = check_real("y1", y1)
@@ -34,5 +39,11 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
 
 def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
-    """p_{y₁}(z) / p_{y₂}(z): e^{ε} on one side of [y₁, y₂], e^{−ε} on the other (Δ = |y₁−y₂|)."""
+    """p_{y₁}(z) / p_{y₂}(z): e^{ε} on one side of [y₁, y₂], e^{−ε} on the other (Δ = |y₁−y₂|).
+
+    Examples
+    --------
+    >>> round(laplace_ratio(0.3, 0.0, 1.0, 1.0, sensitivity=1.0), 6)
+    1.491825
+    """
     return as_output(np.exp(laplace_log_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)))

@@ -27,7 +27,13 @@ __all__ = [
 
 
 def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
-    """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n)."""
+    """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n).
+
+    Examples
+    --------
+    >>> round(mean_of_bits_scale(10, 1.0), 6)
+    0.1
+    """
     n = _check_n(n)
     return as_output(laplace_scale(epsilon, sensitivity=1.0 / n))
 
@@ -37,13 +43,24 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
 
     The survey prints 1/(ε²n²), which drops the factor 2 of the Laplace variance 2b² that
     the same slides state a few pages earlier.
+
+    Examples
+    --------
+    >>> round(mean_of_bits_variance(10, 1.0), 6)
+    0.02
     """
     b = mean_of_bits_scale(n, epsilon)
     return as_output(2.0 * b * b)
 
 
 def mean_of_bits_release(x, epsilon, size=None, *, rng):
-    """p̂ = (1/n) Σ x_i + Laplace(1/(nε)) for a vector x of bits; ``size`` draws at once."""
+    """p̂ = (1/n) Σ x_i + Laplace(1/(nε)) for a vector x of bits; ``size`` draws at once.
+
+    Examples
+    --------
+    >>> mean_of_bits_release([0, 1, 1, 0], 1.0, 3, rng=0).shape
+    (3,)
+    """
     x = check_real("x", x)
     if x.ndim != 1 or x.size == 0:
         raise ValueError(f"x must be a non-empty 1-D array of bits; got shape {x.shape}")
@@ -54,14 +71,26 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
 
 
 def laplace_tail_probability(t, scale):
-    """P[|Y| ≥ t] = e^{−t/b} for Y ~ Laplace(0, b) and t ≥ 0 (exact)."""
+    """P[|Y| ≥ t] = e^{−t/b} for Y ~ Laplace(0, b) and t ≥ 0 (exact).
+
+    Examples
+    --------
+    >>> round(laplace_tail_probability(1.0, 1.0), 6)
+    0.367879
+    """
     t = check_nonnegative("t", t)
     b = check_positive("scale", scale)
     return as_output(np.exp(-t / b))
 
 
 def chebyshev_bound(variance, t):
-    """Chebyshev's P[|X − μ| ≥ t] ≤ Var/t², capped at 1."""
+    """Chebyshev's P[|X − μ| ≥ t] ≤ Var/t², capped at 1.
+
+    Examples
+    --------
+    >>> round(chebyshev_bound(1.0, 2.0), 6)
+    0.25
+    """
     v = check_nonnegative("variance", variance)
     t = check_positive("t", t)
     return as_output(np.minimum(1.0, v / (t * t)))

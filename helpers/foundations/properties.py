@@ -37,6 +37,11 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
     +∞ where only P puts mass, −∞ where only Q does, 0 where neither does (an output that
     never happens carries no information). ε-DP for the pair means every entry lies in
     [−ε, ε]; the largest |entry| is :func:`discrete_max_log_ratio`.
+
+    Examples
+    --------
+    >>> np.round(discrete_log_ratios([0.5, 0.5], [0.25, 0.75]), 6).tolist()
+    [0.693147, -0.405465]
     """
     P = _check_distribution("P", P)
     Q = _check_distribution("Q", Q)
@@ -57,6 +62,11 @@ def discrete_max_log_ratio(P, Q) -> float:
     For finitely many outputs, max over events T of ln(P(T)/Q(T)) is attained at a single
     output, so this is the ε of the definition for the pair (P, Q). Infinite when one law
     puts mass where the other puts none.
+
+    Examples
+    --------
+    >>> round(discrete_max_log_ratio([0.5, 0.5], [0.25, 0.75]), 6)
+    0.693147
     """
     P = _check_distribution("P", P)
     Q = _check_distribution("Q", Q)
@@ -73,7 +83,13 @@ def discrete_max_log_ratio(P, Q) -> float:
 
 
 def post_process(P, G) -> np.ndarray:
-    """The law of G(M(X)) when M(X) has law P and G is a Markov kernel (rows sum to 1)."""
+    """The law of G(M(X)) when M(X) has law P and G is a Markov kernel (rows sum to 1).
+
+    Examples
+    --------
+    >>> np.round(post_process([0.5, 0.5], [[1.0, 0.0], [0.0, 1.0]]), 6).tolist()
+    [0.5, 0.5]
+    """
     P = _check_distribution("P", P)
     G = _check_distribution("G", G)
     if G.ndim != 2 or G.shape[0] != P.shape[-1]:
@@ -84,7 +100,13 @@ def post_process(P, G) -> np.ndarray:
 
 
 def group_privacy_epsilon(epsilon, k):
-    """kε: an ε-DP mechanism on data sets differing in k records (survey, group privacy)."""
+    """kε: an ε-DP mechanism on data sets differing in k records (survey, group privacy).
+
+    Examples
+    --------
+    >>> round(group_privacy_epsilon(0.5, 2), 6)
+    1.0
+    """
     eps = check_positive("epsilon", epsilon)
     k = check_real("k", k)
     if np.any((k < 1) | (k != np.round(k))):
@@ -95,7 +117,13 @@ def group_privacy_epsilon(epsilon, k):
 
 
 def sequential_composition_epsilon(epsilons) -> float:
-    """Σ ε_i: running ε_i-DP mechanisms in sequence (even adaptively) is (Σ ε_i)-DP."""
+    """Σ ε_i: running ε_i-DP mechanisms in sequence (even adaptively) is (Σ ε_i)-DP.
+
+    Examples
+    --------
+    >>> round(sequential_composition_epsilon([0.5, 1.0]), 6)
+    1.5
+    """
     eps = check_positive("epsilons", epsilons)
     if eps.ndim != 1 or eps.size == 0:
         raise ValueError(f"epsilons must be a non-empty 1-D sequence; got shape {eps.shape}")

@@ -42,6 +42,11 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
 
     With probability α the true bit x is sent, otherwise a fair coin r: so
     P(y = x) = α + (1 − α)/2 = (1 + α)/2 and P(y ≠ x) = (1 − α)/2. Shape (..., 2).
+
+    Examples
+    --------
+    >>> np.round(rr_output_distribution(1, 0.5), 6).tolist()
+    [0.25, 0.75]
     """
     a = _check_alpha(alpha, allow_zero=True, allow_one=True)
     x = check_real("x", x)
@@ -58,19 +63,36 @@ def rr_epsilon(alpha):
     The worst ratio of response probabilities between a person with x = 1 and one with
     x = 0 is P(y = 1 | x = 1) / P(y = 1 | x = 0) = ((1 + α)/2) / ((1 − α)/2). α = 0 (pure
     coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3.
+
+    Examples
+    --------
+    >>> round(rr_epsilon(0.5), 6)
+    1.098612
     """
     a = _check_alpha(alpha, allow_zero=True, allow_one=False)
     return as_output(np.log1p(a) - np.log1p(-a))
 
 
 def rr_alpha_for_epsilon(epsilon):
-    """The α that makes randomised response exactly ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2)."""
+    """The α that makes randomised response exactly ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2).
+
+    Examples
+    --------
+    >>> round(rr_alpha_for_epsilon(1.0), 6)
+    0.462117
+    """
     eps = check_nonnegative("epsilon", epsilon)
     return as_output(np.tanh(eps / 2))
 
 
 def randomised_response(x, alpha, *, rng) -> np.ndarray:
-    """Each person's report y_i: x_i with probability α, else a fair coin r_i (int array)."""
+    """Each person's report y_i: x_i with probability α, else a fair coin r_i (int array).
+
+    Examples
+    --------
+    >>> randomised_response([0, 1, 1, 0], 0.5, rng=0).shape
+    (4,)
+    """
     x = check_real("x", x)
     if np.any((x != 0) & (x != 1)):
         raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
@@ -85,6 +107,11 @@ def rr_estimate(y_sum, n: int, alpha):
     """The notes' estimator p̂ = (1/α)(Y/n − (1 − α)/2), Y = Σ y_i (vectorised in Y and α).
 
     Unbiased: E[y_i] = αp + (1 − α)/2. It can fall outside [0, 1]; clipping would bias it.
+
+    Examples
+    --------
+    >>> round(rr_estimate(9, 18, 0.5), 6)
+    0.5
     """
     n = _check_n(n)
     y = check_real("y_sum", y_sum)
@@ -95,7 +122,13 @@ def rr_estimate(y_sum, n: int, alpha):
 
 
 def rr_variance(p, n: int, alpha):
-    """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p)."""
+    """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p).
+
+    Examples
+    --------
+    >>> round(rr_variance(0.5, 18, 0.5), 6)
+    0.055556
+    """
     a = _check_alpha(alpha, allow_zero=False, allow_one=True)
     n = _check_n(n)
     p = _check_closed_unit("p", p)
@@ -107,6 +140,11 @@ def rr_variance_given_data(n: int, alpha):
     """Var[p̂ | x] = (1 − α²)/(4α²n): the spread from the coins alone, for any fixed data.
 
     Each y_i is Bernoulli((1 ± α)/2), whose variance is (1 − α²)/4 whatever x_i is.
+
+    Examples
+    --------
+    >>> round(rr_variance_given_data(18, 0.5), 6)
+    0.041667
     """
     a = _check_alpha(alpha, allow_zero=False, allow_one=True)
     n = _check_n(n)
@@ -114,14 +152,26 @@ def rr_variance_given_data(n: int, alpha):
 
 
 def rr_variance_bound(n: int, alpha):
-    """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1)."""
+    """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1).
+
+    Examples
+    --------
+    >>> round(rr_variance_bound(18, 0.5), 6)
+    0.222222
+    """
     a = _check_alpha(alpha, allow_zero=False, allow_one=True)
     n = _check_n(n)
     return as_output(1.0 / (a * a * n))
 
 
 def rr_variance_bound_tight(n: int, alpha):
-    """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes."""
+    """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes.
+
+    Examples
+    --------
+    >>> round(rr_variance_bound_tight(18, 0.5), 6)
+    0.055556
+    """
     return as_output(rr_variance_bound(n, alpha) / 4)
 
 
@@ -132,6 +182,11 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     Binomial(n, αp + (1 − α)/2) (drawn directly; the same distribution as simulating every
     respondent). ``fixed_data=True``: the data hold exactly round(pn) ones and only the
     coins vary: Y = Binomial(k, (1 + α)/2) + Binomial(n − k, (1 − α)/2).
+
+    Examples
+    --------
+    >>> rr_simulate_estimates(0.5, 18, 0.5, reps=5, rng=0).shape
+    (5,)
     """
     p = check_scalar("p", _check_closed_unit("p", p), p)
     n = _check_n(n)

@@ -28,6 +28,11 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
     Δ_f = max |f(x) − f(x')| over all neighbours. For the sum it is 1 both ways; for the
     mean it is 1/n both ways (the survey's Δ = 1/n), though the unbounded case needs n
     itself to be public.
+
+    Examples
+    --------
+    >>> round(bits_query_sensitivity(5, 'mean', 'unbounded'), 6)
+    0.2
     """
     n = _check_n(n, high=10**7)
     if query not in ("sum", "mean"):

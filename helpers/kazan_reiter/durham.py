@@ -27,7 +27,13 @@ __all__ = [
 
 
 def utility(epsilon):
-    """Noise SD and P[exact] of the geometric mechanism at ε: the columns of Tables 1 and 5."""
+    """Noise SD and P[exact] of the geometric mechanism at ε: the columns of Tables 1 and 5.
+
+    Examples
+    --------
+    >>> tuple(round(v, 4) for v in utility(1.0))
+    (1.357, 0.4621)
+    """
     eps = check_positive("epsilon", epsilon)
     return geometric_noise_sd(eps), geometric_prob_exact(eps)
 
@@ -43,6 +49,11 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     Returns (count_above, count_below, threshold) where threshold = target·births/1000 is the
     count at which the rate meets the target exactly (24.072 for Durham): a release meets
     the target iff it is ≤ threshold.
+
+    Examples
+    --------
+    >>> durham_true_counts(0.25)
+    (25.0, 23.0, 24.072)
     """
     d = check_positive("deviation", deviation)
     births = check_positive("births", births)
@@ -81,6 +92,11 @@ def durham_switch_probability(
 
     Because counts are integers the two directions differ (for Durham, a deviation of 0.25
     is 1 death above the threshold but 2 deaths below it). Vectorised over ε and deviation.
+
+    Examples
+    --------
+    >>> round(durham_switch_probability(1.0, 0.25, 'above'), 6)
+    0.268941
     """
     eps = check_positive("epsilon", epsilon)
     above, below, threshold = durham_true_counts(deviation, births, target)

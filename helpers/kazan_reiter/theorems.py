@@ -30,6 +30,11 @@ def relative_risk_bound(p, q, epsilon):
     """Theorem 1: rᵢ(p, q, t*) ≤ 1 / (q·p + e^{-2ε}(1-q)·p + e^{-ε}(1-p)) for an ε-DP release.
 
     ``p``, ``q`` in (0, 1], ``epsilon`` ≥ 0; all broadcast (numpy arrays welcome).
+
+    Examples
+    --------
+    >>> round(relative_risk_bound(0.5, 1.0, 1.0), 6)
+    1.462117
     """
     p = check_half_open_unit("p", p)
     q = check_half_open_unit("q", q)
@@ -88,6 +93,13 @@ def max_epsilon(p, q, r_star):
     εᵢ = inf; so also where c ≤ 10⁻¹⁴/r* (within rounding of r* = 1/(p·q), e.g. a profile
     written as ``1/(p*q)``), rather than a meaningless εᵢ of 30 or more.
     r* = 1 gives εᵢ = 0; r* < 1 is refused.
+
+    Examples
+    --------
+    >>> round(max_epsilon(1.0, 0.5, 3.0), 6)
+    inf
+    >>> max_epsilon(0.5, 0.5, 4.0)  # r* = 1/(p·q): nothing bounded
+    inf
     """
     p = check_half_open_unit("p", p)
     q = check_half_open_unit("q", q)
@@ -110,6 +122,11 @@ def max_epsilon_naive(p, q, r_star):
 
     Kept to show in the notebook what the rewrite in :func:`max_epsilon` fixes; returns
     inf where r* ≥ 1/(p·q), and the cancelling value (or inf) where the printed form breaks down. Do not use it for recommendations.
+
+    Examples
+    --------
+    >>> round(max_epsilon_naive(0.5, 0.5, 3.0), 6)
+    1.866264
     """
     p = check_half_open_unit("p", p)
     q = check_half_open_unit("q", q)
