@@ -33,7 +33,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import kazan_reiter as kr
-from ._validation import check_open_unit, check_positive, check_real
+from ._validation import check_finite_scalar, check_open_unit, check_positive
 from .deployments import posterior_bound
 
 __all__ = [
@@ -75,7 +75,7 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
         return 1.0
     if lower is None or upper is None:
         raise ValueError(f"a {release} needs public bounds lower < upper; got {lower!r}, {upper!r}")
-    lo, hi = float(check_real("lower", lower)), float(check_real("upper", upper))
+    lo, hi = check_finite_scalar("lower", lower), check_finite_scalar("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower; got lower={lower!r}, upper={upper!r}")
     if release == "sum":
@@ -112,7 +112,8 @@ def epsilon_for_accuracy(k, *, sensitivity, confidence=0.95):
     k = check_positive("k", k)
     delta_f = check_positive("sensitivity", sensitivity)
     c = check_open_unit("confidence", confidence)
-    return _out(-delta_f * np.log1p(-c) / k)
+    with np.errstate(over="ignore"):  # k of 1e-320: no finite ε reaches it, ε = inf
+        return _out(-delta_f * np.log1p(-c) / k)
 
 
 def epsilon_for_posterior(risk, *, prior):
@@ -176,10 +177,18 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     >>> durham_epsilon_for_switching(0.25) == math.log(9)
     True
     """
-    t = float(check_open_unit("max_probability", max_probability))
+    t = float(
+        check_open_unit("max_probability", check_finite_scalar("max_probability", max_probability))
+    )
+    dev = check_finite_scalar("deviation", deviation)
+    if not 0 < dev < kr.DURHAM_TARGET:
+        raise ValueError(
+            f"deviation must lie in (0, {kr.DURHAM_TARGET:g}) deaths per 1,000 (the target); "
+            f"got {deviation!r}"
+        )
     if direction not in ("above", "below", "worst"):
         raise ValueError(f"direction must be 'above', 'below' or 'worst'; got {direction!r}")
-    above, below, threshold = kr.durham_true_counts(deviation)
+    above, below, threshold = kr.durham_true_counts(dev)
     cut = math.floor(float(threshold))
     m_above, m_below = int(above) - cut, cut + 1 - int(below)
     m = {"above": m_above, "below": m_below, "worst": min(m_above, m_below)}[direction]
@@ -271,11 +280,17 @@ def choose(
     else:
         if release not in RELEASES:
             raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
-        delta_f = float(check_positive("sensitivity", sensitivity))
-    eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, confidence=confidence)
-    eps_risk = float(check_positive("epsilon_risk", epsilon_risk))
-    k = float(k)
-    c = float(confidence)
+        delta_f = float(
+            check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity))
+        )
+    k = float(check_positive("k", check_finite_scalar("k", k)))
+    c = float(check_open_unit("confidence", check_finite_scalar("confidence", confidence)))
+    eps_risk = float(
+        check_positive("epsilon_risk", check_finite_scalar("epsilon_risk", epsilon_risk))
+    )
+    if prior is not None:
+        prior = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
+    eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, confidence=c)
     knobs = {
         "k": delta_f * -math.log1p(-c) / eps_risk,
         "confidence": 1 - math.exp(-k * eps_risk / delta_f),

@@ -37,13 +37,19 @@ import pandas as pd
 from scipy.special import log_ndtr
 from scipy.stats import norm
 
-from ._validation import check_nonnegative, check_open_unit, check_real_or_inf
+from ._validation import (
+    check_finite_scalar,
+    check_nonnegative,
+    check_open_unit,
+    check_real_or_inf,
+)
 from .kazan_reiter import relative_risk_bound
 
 __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "MAX_RHO",
     "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
@@ -83,11 +89,19 @@ CENSUS_2020 = pd.DataFrame(
 # --- checks -------------------------------------------------------------------------------
 
 
-def _check_rho(rho) -> np.ndarray:
-    r = check_real_or_inf("rho", rho, "a real number ≥ 0 (ρ_z of zCDP)")
-    if np.any(r < 0) or np.any(np.isinf(r)):
-        bad = r[(r < 0) | np.isinf(r)].ravel()[:3]
-        raise ValueError(f"rho (ρ_z of zCDP) must be ≥ 0 and finite; got {bad!r}")
+#: Largest ρ_z (and ε for the inverse conversion) accepted: far beyond any deployment
+#: (the largest in the registry is about 20), and small enough that ρ_z·ln(1/δ) and e^{2u}
+#: in the conversions stay finite for every δ a float can hold.
+MAX_RHO = 1e8
+
+
+def _check_rho(rho, name: str = "rho") -> np.ndarray:
+    r = check_real_or_inf(name, rho, "a real number ≥ 0 (ρ_z of zCDP)")
+    bad = (r < 0) | ~(r <= MAX_RHO)
+    if np.any(bad):
+        raise ValueError(
+            f"{name} must lie in [0, {MAX_RHO:g}] (ρ_z of zCDP); got {r[bad].ravel()[:3]!r}"
+        )
     return r
 
 
@@ -268,7 +282,7 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = np.broadcast_arrays(check_nonnegative("epsilon", epsilon), _check_delta_open(delta))
+    e, d = np.broadcast_arrays(_check_rho(epsilon, "epsilon"), _check_delta_open(delta))
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):
@@ -370,7 +384,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     >>> len(table), int((table['status'] == 'usable').sum())
     (41, 33)
     """
-    default_delta = float(_check_delta_open(default_delta))
+    default_delta = float(_check_delta_open(check_finite_scalar("default_delta", default_delta)))
     table = pd.read_csv(DATA_PATH if path is None else path)
     table["status"] = table.apply(_status, axis=1)
     table["unit_group"] = table["privacy_unit"].map(unit_group)
@@ -468,7 +482,8 @@ def posterior_bad_event_probability(delta, *, slack):
     s = check_real_or_inf("slack", slack, "a number > 0")
     if np.any(s <= 0):
         raise ValueError(f"slack must be > 0; got {s[s <= 0].ravel()[:3]!r}")
-    return _out(np.minimum(d / -np.expm1(-s), 1.0))
+    with np.errstate(over="ignore", divide="ignore"):  # a slack of 1e-320: the bound is 1
+        return _out(np.minimum(d / -np.expm1(-s), 1.0))
 
 
 # --- view 3: hypothesis testing (f-DP) ----------------------------------------------------
@@ -536,14 +551,20 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     >>> round(views['posterior'], 4), round(views['relative_risk'], 4), round(views['tpr_10'], 4)
     (0.7311, 1.4621, 0.2718)
     """
-    eps = float(check_nonnegative("epsilon", epsilon))
-    delta = float(_check_delta(delta))
+    eps = check_finite_scalar("epsilon", epsilon)
+    if eps < 0:
+        raise ValueError(f"epsilon must be ≥ 0; got {epsilon!r}")
+    delta = float(_check_delta(check_finite_scalar("delta", delta)))
+    prior, p, q = (check_finite_scalar(n, v) for n, v in (("prior", prior), ("p", p), ("q", q)))
+    if rho is not None:
+        rho = float(_check_rho(check_finite_scalar("rho", rho)))
     views = {
         "epsilon": eps,
         "delta": delta,
         "posterior": posterior_bound(eps, prior=prior),
         "bad_event": posterior_bad_event_probability(delta, slack=math.log(2)),
-        "relative_risk": float(relative_risk_bound(p, q, eps)),
+        # e^{-1000} is 0 in floats: larger ε gives the same bound without overflowing e^{-2ε}
+        "relative_risk": float(relative_risk_bound(p, q, min(eps, 1000.0))),
         "tpr_1": tpr_at_fpr(0.01, epsilon=eps, delta=delta),
         "tpr_10": tpr_at_fpr(0.10, epsilon=eps, delta=delta),
     }

@@ -165,6 +165,27 @@ def test_choose_feasible_iff_the_interval_is_non_empty(k, eps_risk):
     assert choice.feasible == (choice.epsilon_accuracy <= choice.epsilon_risk)
 
 
+@pytest.mark.parametrize("bad", [[1.0, 2.0], "x", math.nan, math.inf])
+def test_choose_and_durham_take_scalars_only(bad):
+    for call in (
+        lambda: ch.choose("count", k=bad, epsilon_risk=1.0),
+        lambda: ch.choose("count", k=1.0, epsilon_risk=bad),
+        lambda: ch.choose("count", k=1.0, epsilon_risk=1.0, prior=bad),
+        lambda: ch.choose("count", k=1.0, epsilon_risk=1.0, sensitivity=bad),
+        lambda: ch.sensitivity_of("sum", lower=bad, upper=1.0),
+        lambda: ch.durham_epsilon_for_switching(bad),
+    ):
+        with pytest.raises(ValueError):
+            call()
+
+
+def test_tiny_k_or_huge_sensitivity_needs_infinite_epsilon():
+    assert ch.epsilon_for_accuracy(5e-324, sensitivity=1.0) == math.inf
+    assert not ch.choose("count", k=5e-324, epsilon_risk=1.0).feasible
+    with pytest.raises(ValueError, match="deviation"):
+        ch.durham_epsilon_for_switching(1e308)
+
+
 def test_choose_refuses_bad_input():
     with pytest.raises(ValueError, match="epsilon_risk"):
         ch.choose("count", k=1.0, epsilon_risk=0.0)

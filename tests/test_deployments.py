@@ -232,8 +232,38 @@ def test_bad_input_is_a_value_error_naming_the_parameter(call, name):
         call()
 
 
+@pytest.mark.parametrize("bad", [np.array([1.0, 1e9]), [[1.0, 2.0], [3.0]], "x", 1 + 2j])
+def test_junk_is_a_value_error_everywhere(bad):
+    calls = [
+        lambda: dep.zcdp_to_epsilon(bad, 1e-6),
+        lambda: dep.gaussian_tpr_at_fpr(0.1, rho=bad),
+        lambda: dep.zcdp_rho_for_epsilon(bad, 1e-6),
+        lambda: dep.three_views(bad),
+        lambda: dep.three_views(1.0, rho=bad),
+        lambda: dep.load(default_delta=bad),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError):
+            call()
+
+
+def test_rho_beyond_max_rho_is_refused():
+    for bad in (1e308, dep.MAX_RHO * 2):
+        with pytest.raises(ValueError, match=r"rho must lie in \[0, 1e\+08\]"):
+            dep.zcdp_to_epsilon(bad, 1e-6)
+        with pytest.raises(ValueError, match="rho"):
+            dep.gaussian_tpr_at_fpr(0.1, rho=bad)
+
+
+def test_huge_but_valid_inputs_give_numbers_without_warnings():
+    # (RuntimeWarnings from helpers are errors in this suite)
+    assert dep.three_views(1e308)["relative_risk"] == pytest.approx(1 / 0.5)
+    assert dep.posterior_bad_event_probability(1e-6, slack=5e-324) == 1.0
+    assert dep.zcdp_to_epsilon(dep.MAX_RHO, 1e-300) > dep.MAX_RHO
+
+
 def test_bad_rho_message_gives_value_and_range():
-    with pytest.raises(ValueError, match=r"rho.*≥ 0.*-0\.1"):
+    with pytest.raises(ValueError, match=r"rho must lie in \[0, 1e\+08\].*-0\.1"):
         dep.zcdp_to_epsilon(-0.1, 1e-6)
     with pytest.raises(ValueError, match=r"delta.*\(0, 1\).*1\.5"):
         dep.zcdp_to_epsilon(1.0, 1.5)
