@@ -11,12 +11,19 @@ from helpers import kazan_reiter as kr
 from helpers.widgets import kazan_reiter as w
 
 
+def _line(ax, gid: str):
+    """The one line of ``ax`` with this gid (plot data are found by gid, never by index)."""
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]
+
+
 def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     dash = w.risk_profile_dashboard()
     eps3 = kr.epsilon_inclusion_profile(0.25, 1.0, 3.0)
     assert f"recommended ε = {eps3:.4f}" in dash.text
     ax_r, ax_e = dash.figure.axes
-    marker = ax_e.lines[1]
+    marker = _line(ax_e, "minimum")
     assert marker.get_ydata()[0] == pytest.approx(eps3)
 
     dash.controls["r"].value = 6.0
@@ -27,14 +34,14 @@ def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     assert f"noise SD = {float(sd):.3f}" in dash.text
     assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text
     ax_r, ax_e = dash.figure.axes
-    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps6)
+    assert _line(ax_e, "minimum").get_ydata()[0] == pytest.approx(eps6)
     # the plotted profile is max(ã/p, r̃) on the slice q = 1
-    x = np.asarray(ax_r.lines[0].get_xdata())
-    y = np.asarray(ax_r.lines[0].get_ydata())
+    x = np.asarray(_line(ax_r, "r_star").get_xdata())
+    y = np.asarray(_line(ax_r, "r_star").get_ydata())
     expected = np.minimum(np.maximum(0.25 / x, 6.0), 18.0)
     assert np.allclose(y, expected)
     # the εᵢ curve is Theorem 2 along the slice
-    eps_curve = np.asarray(ax_e.lines[0].get_ydata())
+    eps_curve = np.asarray(_line(ax_e, "epsilon_i").get_ydata())
     finite = np.isfinite(eps_curve) & (eps_curve < 6)
     assert np.allclose(
         eps_curve[finite], kr.max_epsilon(x[finite], 1.0, np.maximum(0.25 / x[finite], 6.0))
@@ -85,9 +92,12 @@ def test_bound_dashboard_draws_theorem1_and_the_naive_bound():
     dash = w.bound_dashboard()
     dash.controls["epsilon"].value = 0.5
     ax = dash.figure.axes[0]
-    p = np.asarray(ax.lines[0].get_xdata())
-    assert np.allclose(ax.lines[0].get_ydata(), kr.relative_risk_bound(p, 1.0, 0.5))
-    assert ax.lines[-1].get_ydata()[0] == pytest.approx(math.exp(1.0))
+    theorem1 = _line(ax, "theorem1_q1")
+    p = np.asarray(theorem1.get_xdata())
+    assert np.allclose(theorem1.get_ydata(), kr.relative_risk_bound(p, 1.0, 0.5))
+    small_q = _line(ax, "theorem1_q0.01")
+    assert np.allclose(small_q.get_ydata(), kr.relative_risk_bound(p, 0.01, 0.5))
+    assert _line(ax, "naive").get_ydata()[0] == pytest.approx(math.exp(1.0))
     assert f"e^(2ε) = {math.exp(1.0):.3f}" in dash.text
     assert f"{float(kr.relative_risk_bound(0.5, 1.0, 0.5)):.3f}" in dash.text
 
@@ -100,8 +110,8 @@ def test_profile_map_dashboard_moves_the_argmin():
     rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 5.0))
     assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
     ax_e = dash.figure.axes[0]
-    assert ax_e.lines[0].get_xdata()[0] == pytest.approx(rec.p)
-    assert ax_e.lines[0].get_ydata()[0] == pytest.approx(rec.q)
+    assert _line(ax_e, "argmin").get_xdata()[0] == pytest.approx(rec.p)
+    assert _line(ax_e, "argmin").get_ydata()[0] == pytest.approx(rec.q)
     assert rec.q == pytest.approx(0.25 / 5.0, abs=1e-6)
 
 
@@ -136,18 +146,18 @@ def test_risk_profile_dashboard_every_control_moves_the_plotted_curves():
     eps = kr.epsilon_inclusion_profile(0.25, 0.5, 3.0)
     assert f"recommended ε = {eps:.4f}" in dash.text
     ax_r, ax_e = dash.figure.axes
-    x = np.asarray(ax_r.lines[0].get_xdata())
+    x = np.asarray(_line(ax_r, "r_star").get_xdata())
     r_star = np.maximum(0.25 / (x * 0.5), 3.0)
-    assert np.allclose(ax_r.lines[0].get_ydata(), np.minimum(r_star, 10.0))
-    curve = np.asarray(ax_e.lines[0].get_ydata())
+    assert np.allclose(_line(ax_r, "r_star").get_ydata(), np.minimum(r_star, 10.0))
+    curve = np.asarray(_line(ax_e, "epsilon_i").get_ydata())
     shown = np.isfinite(curve) & (curve < 6)
     assert np.allclose(curve[shown], kr.max_epsilon(x[shown], 0.5, r_star[shown]))
-    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps)
+    assert _line(ax_e, "minimum").get_ydata()[0] == pytest.approx(eps)
     # ã on profile (15)
     dash.controls["a"].value = 0.1
     eps = kr.epsilon_inclusion_profile(0.1, 0.5, 3.0)
     assert f"recommended ε = {eps:.4f}" in dash.text
-    assert dash.figure.axes[1].lines[1].get_ydata()[0] == pytest.approx(eps)
+    assert _line(dash.figure.axes[1], "minimum").get_ydata()[0] == pytest.approx(eps)
     # profile (16): the curve is now over q with p = p̃ fixed
     dash.controls["kind"].value = "values"
     dash.controls["fixed"].value = 0.2
@@ -157,14 +167,16 @@ def test_risk_profile_dashboard_every_control_moves_the_plotted_curves():
     assert "minimum at q = " in dash.text
     ax_r, ax_e = dash.figure.axes
     assert ax_e.get_xlabel() == "q"
-    x = np.asarray(ax_r.lines[0].get_xdata())
+    x = np.asarray(_line(ax_r, "r_star").get_xdata())
     r_star = np.maximum(0.1 / (0.2 * x), 2.0)
-    assert np.allclose(ax_r.lines[0].get_ydata(), np.minimum(r_star, 10.0))
-    curve = np.asarray(ax_e.lines[0].get_ydata())
+    assert np.allclose(_line(ax_r, "r_star").get_ydata(), np.minimum(r_star, 10.0))
+    curve = np.asarray(_line(ax_e, "epsilon_i").get_ydata())
     shown = np.isfinite(curve) & (curve < 6)
     assert np.allclose(curve[shown], kr.max_epsilon(0.2, x[shown], r_star[shown]))
-    assert ax_e.lines[1].get_ydata()[0] == pytest.approx(eps)
-    assert ax_e.lines[1].get_xdata()[0] == pytest.approx(0.1 / (0.2 * 2.0), abs=1e-6)  # the kink
+    assert _line(ax_e, "minimum").get_ydata()[0] == pytest.approx(eps)
+    assert _line(ax_e, "minimum").get_xdata()[0] == pytest.approx(
+        0.1 / (0.2 * 2.0), abs=1e-6
+    )  # the kink
 
 
 def test_profile_map_dashboard_follows_a():
@@ -177,8 +189,8 @@ def test_profile_map_dashboard_follows_a():
     assert f"noise SD = {float(sd):.3f}" in dash.text
     assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text
     ax_e = dash.figure.axes[0]
-    assert ax_e.lines[0].get_xdata()[0] == pytest.approx(rec.p)
-    assert ax_e.lines[0].get_ydata()[0] == pytest.approx(rec.q)
+    assert _line(ax_e, "argmin").get_xdata()[0] == pytest.approx(rec.p)
+    assert _line(ax_e, "argmin").get_ydata()[0] == pytest.approx(rec.q)
     # the heat map is εᵢ of profile (33) on the dashboard's 80 × 80 grid, truncated at 4
     axis = np.linspace(1 / 80, 1, 80)
     P, Q = np.meshgrid(axis, axis, indexing="xy")

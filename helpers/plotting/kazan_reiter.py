@@ -67,7 +67,7 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
     name = "p" if kind == "inclusion" else "q"
     other = "q̃" if kind == "inclusion" else "p̃"
     shown_r = np.minimum(r_star, r_cap) if r_cap else r_star
-    ax_r.plot(x, shown_r, color="C0", label="r*")
+    ax_r.plot(x, shown_r, color="C0", label="r*", gid="r_star")
     ax_r.axhline(r, color="0.5", ls=":", lw=1, label=f"r̃ = {r:g}")
     ax_r.set_ylabel(f"r* (truncated at {r_cap:g})" if r_cap else "r*")
     ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
@@ -77,8 +77,8 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
         eps_cap = max(eps_cap, 1.5 * eps_min)
     truncated = bool(eps_cap) and bool(np.any(~(finite <= eps_cap)))
     shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
-    ax_e.plot(x, shown_e, color="C1", label="εᵢ")
-    ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}")
+    ax_e.plot(x, shown_e, color="C1", label="εᵢ", gid="epsilon_i")
+    ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}", gid="minimum")
     ax_e.axhline(np.log(r) / 2, color="0.5", ls="--", lw=1, label="½ log r̃ (constant profile)")
     ax_e.set_xlabel(name)
     ax_e.set_ylabel(f"εᵢ (truncated at {eps_cap:.3g})" if truncated else "εᵢ")
@@ -222,7 +222,17 @@ def plot_profile_map(
     )
     fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {eps_cap:g})")
     for ax in axes:
-        ax.plot([rec.p], [rec.q], "o", color="red", ms=7, mec="white", clip_on=False, zorder=5)
+        ax.plot(
+            [rec.p],
+            [rec.q],
+            "o",
+            color="red",
+            ms=7,
+            mec="white",
+            clip_on=False,
+            zorder=5,
+            gid="argmin",
+        )
         ax.set_xlabel("p")
         ax.set_ylabel("q")
     ax_e.set_title(
@@ -239,9 +249,18 @@ def plot_bound_vs_naive(
     fig = _figure((7.4, 3.6), fast, right_in=2.5)
     ax = fig.subplots()
     for q in q_values:
-        ax.plot(p, kr.relative_risk_bound(p, q, epsilon), label=f"Theorem 1, q = {q:g}")
+        ax.plot(
+            p,
+            kr.relative_risk_bound(p, q, epsilon),
+            label=f"Theorem 1, q = {q:g}",
+            gid=f"theorem1_q{q:g}",
+        )
     ax.axhline(
-        float(kr.naive_bound(epsilon)), color="k", ls="--", label=r"Corollary 1: $e^{2\varepsilon}$"
+        float(kr.naive_bound(epsilon)),
+        color="k",
+        ls="--",
+        label=r"Corollary 1: $e^{2\varepsilon}$",
+        gid="naive",
     )
     ax.set_xlabel("p (prior probability of inclusion)")
     ax.set_ylabel("bound on relative risk rᵢ")
