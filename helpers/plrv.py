@@ -139,6 +139,31 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
     In the post, loc = 1000, Δ = 1, b = 1/ln 3: L(999) = ln 3, L(1000.5) = 0, L(1003) = −ln 3.
 
+    Parameters
+    ----------
+    o : float or array_like
+        Outputs of the mechanism.
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    loc : float, keyword-only
+        f(D₁); A(D₂) is centred at loc + Δ.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> round(laplace_privacy_loss(0.3, 1.0, sensitivity=1.0, loc=0.0), 6)
@@ -153,6 +178,31 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ.
+
+    Parameters
+    ----------
+    o : float or array_like
+        Outputs of the mechanism.
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    loc : float, keyword-only
+        f(D₁); A(D₂) is centred at loc + Δ.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
 
     Examples
     --------
@@ -171,6 +221,31 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
 
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}.
+
+    Parameters
+    ----------
+    k : int or array_like
+        Integer outputs of the geometric mechanism.
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    loc : float, keyword-only
+        f(D₁); A(D₂) is centred at loc + Δ.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -225,6 +300,27 @@ def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
 def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
     """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²).
 
+    Parameters
+    ----------
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+
     Examples
     --------
     >>> round(gaussian_plrv_mean(1.0, sensitivity=1.0), 6)
@@ -237,6 +333,27 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
 
 def laplace_loss_bound(scale, *, sensitivity=1.0):
     """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε.
+
+    Parameters
+    ----------
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -270,6 +387,29 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     p is the pmf of A(D₁), q that of A(D₂). Where p = 0 the outcome never happens under
     D₁ and carries no weight; L is set to −∞ there (never NaN).
 
+    Parameters
+    ----------
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    q : array_like
+        pmf of A(D₂) on the same grid as ``p``.
+    atol : float
+        How far a pmf's total may drift from 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> np.round(pmf_privacy_loss([0.5, 0.5], [0.25, 0.75]), 6).tolist()
@@ -294,6 +434,31 @@ def _epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
 def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     """Tight δ₂(ε) = Σ max(0, p − e^ε q) = E_{O~p}[max(0, 1 − e^{ε−L})], vectorised over ε.
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    q : array_like
+        pmf of A(D₂) on the same grid as ``p``.
+    atol : float
+        How far a pmf's total may drift from 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> round(pmf_delta(0.5, [0.5, 0.5], [0.25, 0.75]), 6)
@@ -309,6 +474,31 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
 
 def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     """Naive δ₁(ε) = P_{O~p}[L > ε], vectorised over ε.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    q : array_like
+        pmf of A(D₂) on the same grid as ``p``.
+    atol : float
+        How far a pmf's total may drift from 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -326,6 +516,31 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
 
     This is the x-axis of the post's e^L plots: "all events according to their probability",
     the most revealing first. Returns a step function of u.
+
+    Parameters
+    ----------
+    u : float or array_like
+        Cumulative probabilities in (0, 1), outputs sorted by decreasing L.
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    q : array_like
+        pmf of A(D₂) on the same grid as ``p``.
+    atol : float
+        How far a pmf's total may drift from 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -358,6 +573,29 @@ def _gaussian_ab(epsilon, sigma, sensitivity):
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ).
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
 
     Examples
     --------
@@ -407,6 +645,29 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
     it does not underflow before δ ≈ 1e-300; where even ln Φ(a) underflows it is 0 (it
     was NaN at ε = 1, σ = 1e155).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+
     Examples
     --------
     >>> round(gaussian_delta(1.0, 1.0), 6)
@@ -417,6 +678,29 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
 
 def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -432,6 +716,29 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     """Naive δ₁(ε) = P[L > ε] of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2}/2 below Δ/b, else 0.
 
     The atom L = Δ/b (probability ½) counts only while ε < Δ/b: at ε = Δ/b nothing exceeds ε.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -452,6 +759,27 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 
     Returns ``(losses, p, q)``: losses (decreasing) Δ/b, (Δ−2)/b, ..., −Δ/b and their masses
     under A(D₁) = Z and A(D₂) = Δ + Z.
+
+    Parameters
+    ----------
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -480,6 +808,29 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 def geometric_delta(epsilon, scale, *, sensitivity=1):
     """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> round(geometric_delta(0.5, 1.0, sensitivity=1), 6)
@@ -491,6 +842,29 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -505,6 +879,31 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
 
 def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
     """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian).
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    mechanism : {'laplace', 'gaussian', 'geometric'}
+        The noise distribution (anything else is a ValueError, never a KeyError).
+    noise : float
+        b (laplace, geometric) or σ (gaussian), > 0.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -535,6 +934,31 @@ def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     * laplace: clip(Δ/b + 2 ln(2(1 − u)), −Δ/b, Δ/b)   (L = Δ/b on the first half);
     * geometric: a step function from geometric_plrv_pmf.
 
+    Parameters
+    ----------
+    u : float or array_like
+        Cumulative probabilities in (0, 1), outputs sorted by decreasing L.
+    mechanism : {'laplace', 'gaussian', 'geometric'}
+        The noise distribution (anything else is a ValueError, never a KeyError).
+    noise : float
+        b (laplace, geometric) or σ (gaussian), > 0.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> round(plrv_upper_quantile(0.3, 'gaussian', 1.0, sensitivity=1.0), 6)
@@ -561,6 +985,33 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
     noise scales, beyond which ≤ e^-40 of Laplace or Φ(−40) of Gaussian mass lies); the two
     tails (−∞, first edge) and (last edge, ∞) are extra outcomes at the ends of p and q.
     For the geometric mechanism the "bins" are the integers (exact pmfs).
+
+    Parameters
+    ----------
+    mechanism : {'laplace', 'gaussian', 'geometric'}
+        The noise distribution (anything else is a ValueError, never a KeyError).
+    noise : float
+        b (laplace, geometric) or σ (gaussian), > 0.
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    width : float, optional, keyword-only
+        Half-width of the grid around the centres (default 40 noise scales).
+    bins : int, keyword-only
+        Number of bins, an integer in 2..5,000,000.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
@@ -634,6 +1085,29 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root
     of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ. Scalars only.
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    delta : float
+        Target δ in (0, 1).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float
+        The smallest σ (scalars only: a root finder runs per value).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+
     Examples
     --------
     >>> round(gaussian_sigma_for_delta(1.0, 1e-05, sensitivity=1.0), 6)
@@ -685,6 +1159,29 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     p = [P[count + Lap(b) ≥ T], the rest], q = [0, 1]. With the defaults
     P[release] = ½·e^{−4 ln 3} = 1/162 ≈ 0.006.
 
+    Parameters
+    ----------
+    threshold : float
+        T: a partition is released only if count + Lap(b) ≥ T.
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    count : float
+        The partition's true count in D₁.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+
     Examples
     --------
     >>> p, q = thresholding_pmfs()
@@ -702,6 +1199,27 @@ def posterior_probability(prior, loss):
     """P[D = D₁ | O] = 1/(1 + (1 − prior)/prior · e^{−L}): odds multiplied by e^L.
 
     ``loss`` may be ±∞ (a distinguishing event gives 1 or 0); NaN is refused.
+
+    Parameters
+    ----------
+    prior : float or array_like
+        The attacker's prior P[D = D₁], in (0, 1).
+    loss : float or array_like
+        Privacy loss L (±inf allowed, NaN refused).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
 
     Examples
     --------
