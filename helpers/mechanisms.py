@@ -51,6 +51,25 @@ __all__ = [
 def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     """A Generator from a seed (or the Generator itself). ``None`` is refused: be seeded.
 
+    Parameters
+    ----------
+    rng : int or numpy.random.Generator
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> int(make_rng(0).integers(10)) == int(make_rng(0).integers(10))
@@ -98,6 +117,25 @@ def laplace_scale(epsilon, *, sensitivity=1.0):
 def laplace_noise_sd(scale):
     """Standard deviation √2·b of Laplace noise of scale b.
 
+    Parameters
+    ----------
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> round(laplace_noise_sd(1.0), 6)
@@ -108,6 +146,29 @@ def laplace_noise_sd(scale):
 
 def laplace_pdf(x, loc=0.0, scale=1.0):
     """Density e^{−|x − loc|/b}/(2b) of Laplace(loc, b) (``scipy.stats.laplace``).
+
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -123,6 +184,29 @@ def laplace_pdf(x, loc=0.0, scale=1.0):
 def laplace_cdf(x, loc=0.0, scale=1.0):
     """P[X ≤ x] for X ~ Laplace(loc, b); exact in the lower tail (``scipy.stats.laplace``).
 
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> laplace_cdf(0.0)
@@ -137,6 +221,29 @@ def laplace_cdf(x, loc=0.0, scale=1.0):
 def laplace_sf(x, loc=0.0, scale=1.0):
     """P[X > x] for X ~ Laplace(loc, b): the upper tail without 1 − cdf's cancellation.
 
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> laplace_sf(40.0) > 0  # 1 - laplace_cdf(40.0) is 0.0
@@ -150,6 +257,31 @@ def laplace_sf(x, loc=0.0, scale=1.0):
 
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``.
+
+    Parameters
+    ----------
+    loc : float or array_like
+        The centre of the distribution (finite).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    size : int or tuple of int, optional
+        Number (shape) of draws, at most 10⁸.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -168,6 +300,29 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
 def gaussian_pdf(x, loc=0.0, sigma=1.0):
     """Density of N(loc, σ²) (``scipy.stats.norm``).
 
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> round(gaussian_pdf(0.0), 6)
@@ -181,6 +336,29 @@ def gaussian_pdf(x, loc=0.0, sigma=1.0):
 
 def gaussian_cdf(x, loc=0.0, sigma=1.0):
     """P[X ≤ x] for X ~ N(loc, σ²) (``scipy.stats.norm``).
+
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -196,6 +374,29 @@ def gaussian_cdf(x, loc=0.0, sigma=1.0):
 def gaussian_sf(x, loc=0.0, sigma=1.0):
     """P[X > x] for X ~ N(loc, σ²), accurate far in the upper tail (``scipy.stats.norm``).
 
+    Parameters
+    ----------
+    x : float or array_like
+        Points at which to evaluate (finite).
+    loc : float or array_like
+        The centre of the distribution (finite).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> gaussian_sf(10.0) > 0  # 1 - gaussian_cdf(10.0) is 0.0
@@ -209,6 +410,31 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
 
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     """Draws of N(loc, σ²) noise, seeded by ``rng``.
+
+    Parameters
+    ----------
+    loc : float or array_like
+        The centre of the distribution (finite).
+    sigma : float or array_like
+        Standard deviation σ > 0 of the Gaussian noise.
+    size : int or tuple of int, optional
+        Number (shape) of draws, at most 10⁸.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -234,6 +460,27 @@ def _shape(epsilon, sensitivity) -> np.ndarray:
 def geometric_alpha(epsilon, *, sensitivity=1.0):
     """α = e^{-ε/Δ}, the ratio of successive probabilities of the two-sided geometric.
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> round(geometric_alpha(1.0), 6)
@@ -257,6 +504,29 @@ def geometric_pmf(k, epsilon, *, sensitivity=1.0):
     Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps tiny
     ε exact (it used to give 0 at ε = 1e-17 where the mass at 0 is 5e-18).
 
+    Parameters
+    ----------
+    k : int or array_like
+        Integer outputs of the geometric mechanism.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> geometric_pmf(0, 1e-17)
@@ -272,6 +542,29 @@ def geometric_pmf(k, epsilon, *, sensitivity=1.0):
 
 def geometric_cdf(k, epsilon, *, sensitivity=1.0):
     """P[Z ≤ k] for real k (a step function): e^{a⌊k⌋}·expit(a) below 0, else 1 − sf.
+
+    Parameters
+    ----------
+    k : int or array_like
+        Integer outputs of the geometric mechanism.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -293,6 +586,29 @@ def geometric_cdf(k, epsilon, *, sensitivity=1.0):
 def geometric_sf(k, epsilon, *, sensitivity=1.0):
     """P[Z > k] = P[Z ≤ −k − 1] (symmetry), exact in the upper tail (not 1 − cdf).
 
+    Parameters
+    ----------
+    k : int or array_like
+        Integer outputs of the geometric mechanism.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> geometric_sf(100, 1.0) > 0
@@ -307,6 +623,31 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
 
     scipy draws the difference of two i.i.d. geometric counts with success probability
     1 − α = −expm1(−a), whose law is exactly :func:`geometric_pmf` (tested by a χ² test).
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    size : int or tuple of int, optional
+        Number (shape) of draws, at most 10⁸.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------
@@ -323,6 +664,27 @@ def geometric_noise_sd(epsilon, *, sensitivity=1.0):
 
     (scipy's ``dlaplace.std`` is e^a-based and returns NaN for ε/Δ above ~710.)
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+
     Examples
     --------
     >>> round(geometric_noise_sd(1.0), 4)  # √(2/e)/(1 − 1/e)
@@ -334,6 +696,27 @@ def geometric_noise_sd(epsilon, *, sensitivity=1.0):
 
 def geometric_prob_exact(epsilon, *, sensitivity=1.0):
     """P[Z = 0] = (1-α)/(1+α) = tanh(ε/(2Δ)): the chance that the release equals the truth.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
 
     Examples
     --------

@@ -28,6 +28,27 @@ def class_distributions(classes, sensitive):
     Returns ``(class_labels, categories, P_L, P_Q)`` with P_L of shape (classes, categories):
     P_L(s) = #(entries of C with S = s)/|C| and P_Q(s) = #(entries with S = s)/N.
 
+    Parameters
+    ----------
+    classes : sequence
+        Equivalence class of every entry.
+    sensitive : sequence
+        Sensitive value of every entry.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> labels, cats, p_l, p_q = class_distributions(['a', 'a', 'b'], ['x', 'y', 'x'])
@@ -63,6 +84,27 @@ def _pair(p_l, p_q):
 def variational_distance(p_l, p_q):
     """d(P_L, P_Q) = ½ Σ_s |P_L(s) − P_Q(s)| (rows of p_l against p_q).
 
+    Parameters
+    ----------
+    p_l : array_like
+        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
+    p_q : array_like
+        P_Q, the whole data set's distribution.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(variational_distance([0.5, 0.5], [0.25, 0.75]), 6)
@@ -75,6 +117,27 @@ def variational_distance(p_l, p_q):
 def l1_distance(p_l, p_q):
     """Σ_s |P_L(s) − P_Q(s)| (twice the variational distance).
 
+    Parameters
+    ----------
+    p_l : array_like
+        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
+    p_q : array_like
+        P_Q, the whole data set's distribution.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(l1_distance([0.5, 0.5], [0.25, 0.75]), 6)
@@ -86,6 +149,27 @@ def l1_distance(p_l, p_q):
 
 def l2_distance(p_l, p_q):
     """√(Σ_s (P_L(s) − P_Q(s))²).
+
+    Parameters
+    ----------
+    p_l : array_like
+        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
+    p_q : array_like
+        P_Q, the whole data set's distribution.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -101,6 +185,27 @@ def kl_divergence(p_l, p_q):
 
     Infinite (not NaN) where P_L(s) > 0 = P_Q(s); that cannot happen when P_L is a class of
     the data set P_Q is computed from.
+
+    Parameters
+    ----------
+    p_l : array_like
+        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
+    p_q : array_like
+        P_Q, the whole data set's distribution.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

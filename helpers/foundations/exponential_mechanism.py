@@ -36,6 +36,29 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
     exponentiating, so large ε·s neither overflows nor turns into NaN; in log form even
     probabilities that underflow to 0 keep their exact e^ε ratio to a neighbour's.
 
+    Parameters
+    ----------
+    scores : array_like
+        s(X, h) for every candidate h along the last axis (finite).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> np.round(exponential_mechanism_log_probabilities([0.0, 2.0], 1.0), 6).tolist()
@@ -61,6 +84,29 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     Shapes as in :func:`exponential_mechanism_log_probabilities`; rows sum to 1.
 
+    Parameters
+    ----------
+    scores : array_like
+        s(X, h) for every candidate h along the last axis (finite).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> np.round(exponential_mechanism_probabilities([0.0, 2.0], 1.0), 6).tolist()
@@ -73,6 +119,33 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
 def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity=1.0):
     """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores).
+
+    Parameters
+    ----------
+    scores : array_like
+        s(X, h) for every candidate h along the last axis (finite).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    size : int or tuple of int, optional
+        Number (shape) of draws, at most 10⁸.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -90,6 +163,29 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 def expected_score(scores, epsilon, *, sensitivity=1.0):
     """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction).
 
+    Parameters
+    ----------
+    scores : array_like
+        s(X, h) for every candidate h along the last axis (finite).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(expected_score([1.0, 2.0], 1.0, sensitivity=1.0), 6)
@@ -105,6 +201,27 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
 def auction_revenue(prices, bids) -> np.ndarray:
     """Revenue at each price: price × (number of bidders willing to pay at least the price).
+
+    Parameters
+    ----------
+    prices : array_like
+        Candidate prices, 1-D, ≥ 0.
+    bids : array_like
+        What each bidder is willing to pay, 1-D, ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -124,6 +241,25 @@ def auction_revenue(prices, bids) -> np.ndarray:
 def auction_revenue_sensitivity(prices) -> float:
     """Δ_s = max price: changing one bidder's valuation changes the number of buyers at
     price h by at most one, hence the revenue at h by at most h.
+
+    Parameters
+    ----------
+    prices : array_like
+        Candidate prices, 1-D, ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

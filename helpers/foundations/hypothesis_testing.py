@@ -32,6 +32,27 @@ def hypothesis_min_q(p, epsilon):
     From p + e^ε q ≥ 1 and e^ε p + q ≥ 1 (Wasserman & Zhou; Kairouz, Oh & Viswanath):
     q ≥ max(0, 1 − e^ε p, e^{−ε}(1 − p)).
 
+    Parameters
+    ----------
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(hypothesis_min_q(0.2, 1.0), 6)
@@ -52,6 +73,25 @@ def hypothesis_min_equal_error(epsilon):
     Where the two boundary lines p + e^ε q = 1 and e^ε p + q = 1 meet. ε = 0 gives 1/2
     (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(hypothesis_min_equal_error(1.0), 6)
@@ -63,6 +103,31 @@ def hypothesis_min_equal_error(epsilon):
 
 def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
     """True where (p, q) satisfies both inequalities (within ``tol``).
+
+    Parameters
+    ----------
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    q : array_like
+        pmf of A(D₂) on the same grid as ``p``.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    tol : float
+        Slack allowed in the inequalities, ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -89,6 +154,31 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     H₀: the output came from X with f(X) = y₀; H₁: from a neighbour X' with f(X') = y₀ + Δ.
     Noise is Laplace(Δ/ε). p = P[output > t | H₀], q = P[output ≤ t | H₁]. Between the two
     centres p·q = e^{−ε}/4; at t = y₀ (or y₀ + Δ) the pair lies on the region's boundary.
+
+    Parameters
+    ----------
+    t : float or array_like
+        Threshold (distance from the centre).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    y0 : float, keyword-only
+        f(X) under H₀.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        As described above.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

@@ -26,6 +26,33 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     most ε|y₁ − y₂|/Δ, which is ≤ ε when |y₁ − y₂| ≤ Δ. Computed in log form, so it stays
     finite far in the tails where both densities underflow.
 
+    Parameters
+    ----------
+    z : float or array_like
+        Outputs of the Laplace mechanism.
+    y1 : float or array_like
+        f(x), the centre of the first density.
+    y2 : float or array_like
+        f(x'), the centre of the second density.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(laplace_log_ratio(0.3, 0.0, 1.0, 1.0, sensitivity=1.0), 6)
@@ -40,6 +67,33 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
 def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     """p_{y₁}(z) / p_{y₂}(z): e^{ε} on one side of [y₁, y₂], e^{−ε} on the other (Δ = |y₁−y₂|).
+
+    Parameters
+    ----------
+    z : float or array_like
+        Outputs of the Laplace mechanism.
+    y1 : float or array_like
+        f(x), the centre of the first density.
+    y2 : float or array_like
+        f(x'), the centre of the second density.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    sensitivity : float, keyword-only
+        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

@@ -29,6 +29,27 @@ __all__ = [
 def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
     """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n).
 
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(mean_of_bits_scale(10, 1.0), 6)
@@ -44,6 +65,27 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
     The survey prints 1/(ε²n²), which drops the factor 2 of the Laplace variance 2b² that
     the same slides state a few pages earlier.
 
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(mean_of_bits_variance(10, 1.0), 6)
@@ -55,6 +97,31 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
 
 def mean_of_bits_release(x, epsilon, size=None, *, rng):
     """p̂ = (1/n) Σ x_i + Laplace(1/(nε)) for a vector x of bits; ``size`` draws at once.
+
+    Parameters
+    ----------
+    x : float or array_like
+        Values (bits 0/1 where the function says so).
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    size : int or tuple of int, optional
+        Number (shape) of draws, at most 10⁸.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -73,6 +140,27 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
 def laplace_tail_probability(t, scale):
     """P[|Y| ≥ t] = e^{−t/b} for Y ~ Laplace(0, b) and t ≥ 0 (exact).
 
+    Parameters
+    ----------
+    t : float or array_like
+        Threshold (distance from the centre).
+    scale : float or array_like
+        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(laplace_tail_probability(1.0, 1.0), 6)
@@ -85,6 +173,27 @@ def laplace_tail_probability(t, scale):
 
 def chebyshev_bound(variance, t):
     """Chebyshev's P[|X − μ| ≥ t] ≤ Var/t², capped at 1.
+
+    Parameters
+    ----------
+    variance : float or array_like
+        Var ≥ 0.
+    t : float or array_like
+        Threshold (distance from the centre).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

@@ -38,6 +38,27 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
     never happens carries no information). ε-DP for the pair means every entry lies in
     [−ε, ε]; the largest |entry| is :func:`discrete_max_log_ratio`.
 
+    Parameters
+    ----------
+    P : array_like
+        Output distribution (last axis sums to 1).
+    Q : array_like
+        Output distribution over the same outputs.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> np.round(discrete_log_ratios([0.5, 0.5], [0.25, 0.75]), 6).tolist()
@@ -63,6 +84,27 @@ def discrete_max_log_ratio(P, Q) -> float:
     output, so this is the ε of the definition for the pair (P, Q). Infinite when one law
     puts mass where the other puts none.
 
+    Parameters
+    ----------
+    P : array_like
+        Output distribution (last axis sums to 1).
+    Q : array_like
+        Output distribution over the same outputs.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(discrete_max_log_ratio([0.5, 0.5], [0.25, 0.75]), 6)
@@ -85,6 +127,27 @@ def discrete_max_log_ratio(P, Q) -> float:
 def post_process(P, G) -> np.ndarray:
     """The law of G(M(X)) when M(X) has law P and G is a Markov kernel (rows sum to 1).
 
+    Parameters
+    ----------
+    P : array_like
+        Output distribution (last axis sums to 1).
+    G : array_like
+        Markov kernel, one row per output of M, rows summing to 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> np.round(post_process([0.5, 0.5], [[1.0, 0.0], [0.0, 1.0]]), 6).tolist()
@@ -102,6 +165,27 @@ def post_process(P, G) -> np.ndarray:
 def group_privacy_epsilon(epsilon, k):
     """kε: an ε-DP mechanism on data sets differing in k records (survey, group privacy).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    k : int or array_like
+        Integer outputs of the geometric mechanism.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(group_privacy_epsilon(0.5, 2), 6)
@@ -118,6 +202,25 @@ def group_privacy_epsilon(epsilon, k):
 
 def sequential_composition_epsilon(epsilons) -> float:
     """Σ ε_i: running ε_i-DP mechanisms in sequence (even adaptively) is (Σ ε_i)-DP.
+
+    Parameters
+    ----------
+    epsilons : array_like
+        The εᵢ > 0 of the mechanisms run in sequence (1-D, non-empty).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

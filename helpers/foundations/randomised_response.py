@@ -43,6 +43,27 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
     With probability α the true bit x is sent, otherwise a fair coin r: so
     P(y = x) = α + (1 − α)/2 = (1 + α)/2 and P(y ≠ x) = (1 − α)/2. Shape (..., 2).
 
+    Parameters
+    ----------
+    x : float or array_like
+        Values (bits 0/1 where the function says so).
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> np.round(rr_output_distribution(1, 0.5), 6).tolist()
@@ -64,6 +85,25 @@ def rr_epsilon(alpha):
     x = 0 is P(y = 1 | x = 1) / P(y = 1 | x = 0) = ((1 + α)/2) / ((1 − α)/2). α = 0 (pure
     coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3.
 
+    Parameters
+    ----------
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(rr_epsilon(0.5), 6)
@@ -76,6 +116,25 @@ def rr_epsilon(alpha):
 def rr_alpha_for_epsilon(epsilon):
     """The α that makes randomised response exactly ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(rr_alpha_for_epsilon(1.0), 6)
@@ -87,6 +146,29 @@ def rr_alpha_for_epsilon(epsilon):
 
 def randomised_response(x, alpha, *, rng) -> np.ndarray:
     """Each person's report y_i: x_i with probability α, else a fair coin r_i (int array).
+
+    Parameters
+    ----------
+    x : float or array_like
+        Values (bits 0/1 where the function says so).
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -108,6 +190,29 @@ def rr_estimate(y_sum, n: int, alpha):
 
     Unbiased: E[y_i] = αp + (1 − α)/2. It can fall outside [0, 1]; clipping would bias it.
 
+    Parameters
+    ----------
+    y_sum : float or array_like
+        Y = Σ yᵢ, the number of 1-answers, in 0..n.
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(rr_estimate(9, 18, 0.5), 6)
@@ -123,6 +228,29 @@ def rr_estimate(y_sum, n: int, alpha):
 
 def rr_variance(p, n: int, alpha):
     """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p).
+
+    Parameters
+    ----------
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -141,6 +269,27 @@ def rr_variance_given_data(n: int, alpha):
 
     Each y_i is Bernoulli((1 ± α)/2), whose variance is (1 − α²)/4 whatever x_i is.
 
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(rr_variance_given_data(18, 0.5), 6)
@@ -154,6 +303,27 @@ def rr_variance_given_data(n: int, alpha):
 def rr_variance_bound(n: int, alpha):
     """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1).
 
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(rr_variance_bound(18, 0.5), 6)
@@ -166,6 +336,27 @@ def rr_variance_bound(n: int, alpha):
 
 def rr_variance_bound_tight(n: int, alpha):
     """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes.
+
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------
@@ -182,6 +373,35 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     Binomial(n, αp + (1 − α)/2) (drawn directly; the same distribution as simulating every
     respondent). ``fixed_data=True``: the data hold exactly round(pn) ones and only the
     coins vary: Y = Binomial(k, (1 + α)/2) + Binomial(n − k, (1 − α)/2).
+
+    Parameters
+    ----------
+    p : array_like
+        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    n : int
+        Number of people / respondents, a positive integer.
+    alpha : float or array_like
+        Randomised response's α (probability of telling the truth), in the range stated above.
+    reps : int, keyword-only
+        Number of simulated surveys, 1..10⁷.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator (None is refused: simulations are seeded).
+    fixed_data : bool, keyword-only
+        Hold the data fixed (only the coins vary).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
 
     Examples
     --------

@@ -29,6 +29,29 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
     mean it is 1/n both ways (the survey's Δ = 1/n), though the unbounded case needs n
     itself to be public.
 
+    Parameters
+    ----------
+    n : int
+        Number of people / respondents, a positive integer.
+    query : {'sum', 'mean'}
+        The query on the bits.
+    kind : {'bounded', 'unbounded'}
+        Neighbours differ in one value (bounded) or by one person (unbounded).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+
     Examples
     --------
     >>> round(bits_query_sensitivity(5, 'mean', 'unbounded'), 6)
