@@ -69,6 +69,29 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
 
     All three arguments broadcast; a scalar result is a Python float.
 
+    Parameters
+    ----------
+    a_tilde : float or array_like
+        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+    q_tilde : float or array_like
+        q̃ in (0, 1], the slice q = q̃.
+    r_tilde : float or array_like
+        r̃ > 1, the bound on the relative risk.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> round(epsilon_inclusion_profile(0.25, 1.0, 3.0), 4)  # q̃ = 1: log((r̃ − ã)/(1 − ã))
@@ -103,6 +126,29 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
     first branch's value there: the two branches join continuously. ã = 0 (the profile is
     r̃ on the slice) is allowed, as in :func:`values_profile`.
 
+    Parameters
+    ----------
+    a_tilde : float or array_like
+        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+    p_tilde : float or array_like
+        p̃ in (0, 1], the slice p = p̃.
+    r_tilde : float or array_like
+        r̃ > 1, the bound on the relative risk.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> round(epsilon_values_profile(0.15, 0.05, 3.0), 4)  # on the branch boundary
@@ -126,6 +172,29 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
     limit p → 0 when p̃₀ = 0); at q̃₀ = 1, log((1−p̃₀)/(1/r̃ − p̃₀)). A corner with q̃₀ = 0
     is the limit q → 0. Returns inf when the box lies where r̃ ≥ 1/(p·q) (nothing bounded).
     All arguments broadcast.
+
+    Parameters
+    ----------
+    r_tilde : float or array_like
+        r̃ > 1, the bound on the relative risk.
+    p0, p1 : float or array_like
+        The box's range of p, 0 ≤ p̃₀ ≤ p̃₁ ≤ 1, p̃₁ > 0.
+    q0, q1 : float or array_like
+        The box's range of q, 0 ≤ q̃₀ ≤ q̃₁ ≤ 1, q̃₁ > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------
@@ -176,6 +245,25 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
 def epsilon_difference_profile(b_tilde):
     """eq. (29), profile (28) r* = 1 + b̃/(p·q) (posterior − prior ≤ b̃): ε = log((1+b̃)/(1−b̃)).
 
+    Parameters
+    ----------
+    b_tilde : float or array_like
+        b̃ in (0, 1), the bound on posterior − prior.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> round(epsilon_difference_profile(0.5), 4)
@@ -190,6 +278,27 @@ def epsilon_lee_clifton_setting(n, a_tilde):
 
     ε = log((n−1)·ã / (1−ã)); needs an integer n ≥ 2 and 1/n < ã < 1 (at ã ≤ 1/n the
     adversary's prior 1/n already meets the bound, so no ε > 0 is allowed). Broadcasts.
+
+    Parameters
+    ----------
+    n : int or array_like
+        The population size, an integer ≥ 2.
+    a_tilde : float or array_like
+        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------

@@ -29,6 +29,25 @@ __all__ = [
 def utility(epsilon):
     """Noise SD and P[exact] of the geometric mechanism at ε: the columns of Tables 1 and 5.
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    tuple of float or numpy.ndarray
+        (noise SD, P[exact]) of the geometric mechanism at ε.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> tuple(round(v, 4) for v in utility(1.0))
@@ -49,6 +68,29 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     Returns (count_above, count_below, threshold) where threshold = target·births/1000 is the
     count at which the rate meets the target exactly (24.072 for Durham): a release meets
     the target iff it is ≤ threshold.
+
+    Parameters
+    ----------
+    deviation : float or array_like
+        How far the true rate lies from the target, deaths per 1,000, > 0.
+    births : int, keyword-only
+        Live births (Durham, 2020: 4,012).
+    target : float, keyword-only
+        The target rate, deaths per 1,000 live births (6.0).
+
+    Returns
+    -------
+    tuple of float or numpy.ndarray
+        (count_above, count_below, threshold).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------
@@ -92,6 +134,33 @@ def durham_switch_probability(
 
     Because counts are integers the two directions differ (for Durham, a deviation of 0.25
     is 1 death above the threshold but 2 deaths below it). Vectorised over ε and deviation.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    deviation : float or array_like
+        How far the true rate lies from the target, deaths per 1,000, > 0.
+    direction : {'above', 'below', 'worst'}
+        Which side the truth lies on (see above).
+    births : int, keyword-only
+        Live births (Durham, 2020: 4,012).
+    target : float, keyword-only
+        The target rate, deaths per 1,000 live births (6.0).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------

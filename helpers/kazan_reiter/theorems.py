@@ -31,6 +31,29 @@ def relative_risk_bound(p, q, epsilon):
 
     ``p``, ``q`` in (0, 1], ``epsilon`` ≥ 0; all broadcast (numpy arrays welcome).
 
+    Parameters
+    ----------
+    p : float or array_like
+        pᵢ, the prior probability that i is in the data, in (0, 1].
+    q : float or array_like
+        qᵢ, the prior probability that i's values disclose, in (0, 1].
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> round(relative_risk_bound(0.5, 1.0, 1.0), 6)
@@ -47,6 +70,25 @@ def naive_bound(epsilon):
 
     Returns ``inf`` (without an overflow warning) once e^{2ε} exceeds the largest float
     (ε > 354.9): the bound is then larger than any float, which ``inf`` represents.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 (the privacy parameter; arrays broadcast).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------
@@ -94,6 +136,29 @@ def max_epsilon(p, q, r_star):
     written as ``1/(p*q)``), rather than a meaningless εᵢ of 30 or more.
     r* = 1 gives εᵢ = 0; r* < 1 is refused.
 
+    Parameters
+    ----------
+    p : float or array_like
+        pᵢ, the prior probability that i is in the data, in (0, 1].
+    q : float or array_like
+        qᵢ, the prior probability that i's values disclose, in (0, 1].
+    r_star : float or array_like
+        r*, the bound on the relative risk, ≥ 1 (inf: no bound).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+
     Examples
     --------
     >>> round(max_epsilon(1.0, 0.5, 3.0), 6)
@@ -122,6 +187,29 @@ def max_epsilon_naive(p, q, r_star):
 
     Kept to show in the notebook what the rewrite in :func:`max_epsilon` fixes; returns
     inf where r* ≥ 1/(p·q), and the cancelling value (or inf) where the printed form breaks down. Do not use it for recommendations.
+
+    Parameters
+    ----------
+    p : float or array_like
+        pᵢ, the prior probability that i is in the data, in (0, 1].
+    q : float or array_like
+        qᵢ, the prior probability that i's values disclose, in (0, 1].
+    r_star : float or array_like
+        r*, the bound on the relative risk, ≥ 1 (inf: no bound).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
 
     Examples
     --------
