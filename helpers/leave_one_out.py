@@ -382,7 +382,12 @@ def _spread_sensitivity(s: _Sorted, can_remove: bool, *, std: bool) -> float:
     # over N − 2, concave in b with its vertex at world i's mean (Σy − a)/(N − 1): the
     # largest value sits at a record next to the vertex, the smallest at either end
     vertex = np.searchsorted(y, (s.sum_y - y) / (n - 1))
-    near = np.clip(vertex[:, None] + np.array([-2, -1, 0, 1]), 0, n - 1)
+    # the records just below and just above the vertex; where one of them is record i
+    # itself, the next one out on that side
+    near = np.stack([vertex - 1, vertex], axis=1)
+    near[:, 0] -= near[:, 0] == ranks
+    near[:, 1] += near[:, 1] == ranks
+    np.clip(near, 0, n - 1, out=near)
     far = np.empty((n, 2), dtype=np.intp)
     far[:, 0] = np.where(ranks == 0, 1, 0)  # the lowest other record
     far[:, 1] = np.where(ranks == n - 1, n - 2, n - 1)  # the highest other record
