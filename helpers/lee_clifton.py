@@ -109,10 +109,7 @@ def count_worlds(universe, size: int) -> int:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
+    %(universe)s
 
     Returns
     -------
@@ -188,10 +185,7 @@ def possible_worlds(universe, size: int) -> np.ndarray:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
+    %(universe)s
 
     Returns
     -------
@@ -361,13 +355,8 @@ def world_values(universe, size: int, query) -> np.ndarray:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
 
     Returns
     -------
@@ -420,13 +409,8 @@ def delta_v(universe, size: int, query) -> float:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
 
     Returns
     -------
@@ -448,10 +432,7 @@ def prior(universe, size: int, weights=None) -> np.ndarray:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
+    %(universe)s
     weights : array_like of float, shape (W,), optional
         Non-negative, with a positive sum.
 
@@ -493,21 +474,13 @@ def posterior(
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     output : float or array_like
         r, the noisy release(s).
     epsilon : float or array_like
         ε > 0; broadcasts with ``output``.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
     prior : array_like, optional
         Weights of the worlds (see ``prior``); default uniform.
 
@@ -564,19 +537,11 @@ def confidence(
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     output, epsilon : float or array_like
         As in ``posterior``.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
     prior : array_like, optional
         As in ``posterior``.
 
@@ -604,19 +569,11 @@ def upper_bound(universe, size: int, query, epsilon, *, sensitivity=None):
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     epsilon : float or array_like
         ε > 0.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -684,19 +641,11 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     epsilon : float or array_like
         ε > 0.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -745,19 +694,11 @@ def bound_curves(universe, size: int, query, epsilon, *, sensitivity=None):
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     epsilon : array_like, 1-D
         A grid of ε ≥ 0.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -794,19 +735,11 @@ def most_exposed_world(universe, size: int, query, epsilon, *, sensitivity=None)
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     epsilon : float
         ε > 0.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -836,13 +769,8 @@ def limit_of_tight_bound(universe, size: int, query) -> float:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
 
     Returns
     -------
@@ -879,19 +807,11 @@ def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     risk : float
         ρ in (1/W, 1): the largest posterior the data owner tolerates.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -963,21 +883,13 @@ def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, 
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     risk : float
         ρ in (1/W, 1).
     tol : float, optional
         Stop when the bracket is this narrow.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -1031,21 +943,13 @@ def binary_search_epsilon(
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     risk : float
         ρ in (1/W, 1).
     tol : float, optional
         Width of the final bracket.
-    sensitivity : float, optional
-        Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
-        this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-        pass one derived from public bounds instead.
+    %(sensitivity)s
 
     Returns
     -------
@@ -1120,10 +1024,7 @@ def analysis_table(universe, size: int, risk, queries=None):
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
+    %(universe)s
     risk : float
         ρ in (1/W, 1).
     queries : sequence, optional
@@ -1191,13 +1092,8 @@ def simulate_attack(
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records the adversary knows (repeats allowed: records count by position).
-    size : int
-        n, the number of records in the release, 1 ≤ n ≤ N.
-    query : str, Query or callable
-        f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-        your own callable (applied row by row).
+    %(universe)s
+    %(query)s
     epsilon : float or array_like
         ε > 0.
     true_world : int or None, optional
@@ -1269,3 +1165,46 @@ def simulate_attack(
             hits[e0 : e0 + e_step] += np.sum(guess == truths[None, :, None], axis=-1)
     rates = hits / trials @ weights
     return float(rates[0]) if np.ndim(epsilon) == 0 else rates.reshape(np.shape(epsilon))
+
+
+# --- shared parameter descriptions (filled into the docstrings, as scipy's doccer does) ----
+
+
+def _indented(text: str) -> str:
+    """A parameter block for a ``%(name)s`` placeholder indented four spaces."""
+    return text.strip("\n").replace("\n", "\n    ")
+
+
+_PARAMETERS = {
+    "universe": _indented(
+        """
+universe : sequence of float
+    The N records the adversary knows (repeats allowed: records count by position).
+size : int
+    n, the number of records in the release, 1 ≤ n ≤ N."""
+    ),
+    "query": _indented(
+        """
+query : str, Query or callable
+    f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
+    your own callable (applied row by row)."""
+    ),
+    "sensitivity": _indented(
+        """
+sensitivity : float, optional
+    Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
+    this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
+    pass one derived from public bounds instead."""
+    ),
+}
+
+
+def _fill_parameters() -> None:
+    """Put the shared parameter descriptions into every public docstring of this module."""
+    for name in __all__:
+        obj = globals()[name]
+        if callable(obj) and obj.__doc__ and "%(" in obj.__doc__:
+            obj.__doc__ = obj.__doc__ % _PARAMETERS
+
+
+_fill_parameters()
