@@ -178,7 +178,7 @@ def test_attack_dashboard_true_world_seed_and_column():
         (lambda: posterior_dashboard(output=99.0), r"output must lie in \[-2, 13\]"),
         (lambda: posterior_dashboard(column="grade"), "column must be one of"),
         (lambda: attack_dashboard(trials=0), r"trials must be an integer in 1\.\.1000000; got 0"),
-        (lambda: attack_dashboard(seed=-1), "seed must be an integer"),
+        (lambda: attack_dashboard(rng=-1), "rng must be an integer"),
         (lambda: attack_dashboard(epsilon=9.0), r"epsilon must lie in \[0.05, 5\]"),
     ],
 )

@@ -249,13 +249,14 @@ def attack_dashboard(
     column: str = "absence_days",
     epsilon: float = PAPER_EPSILON,
     trials: int = 2000,
-    seed: int = 2011,
+    rng: int = 2011,
     epsilons=None,
     name_column: str = "name",
 ) -> Dashboard:
     """The seeded attack: releases drawn from the true world, the adversary picks the world of
     largest posterior (uniform prior). Controls ``column``, ``true_world`` (a world index, or
-    -1 for "averaged over the prior"), ``epsilon`` (the marker) and ``seed``.
+    -1 for "averaged over the prior"), ``epsilon`` (the marker) and ``seed`` (starting at
+    ``rng``, an int seed: the control shows the seed the reader can change).
 
     The curve is ``simulate_attack`` on a grid of ε; the marker and the text are
     ``simulate_attack`` at the slider's ε with the same seed.
@@ -266,7 +267,7 @@ def attack_dashboard(
         raise ValueError(f"column must be one of {list(columns)}; got {column!r}")
     epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
     trials = check_int_range("trials", trials, 1, 1_000_000)
-    seed = check_int_range("seed", seed, 0, 2**31 - 1)
+    seed = check_int_range("rng", rng, 0, 2**31 - 1)
     grid = tuple(ATTACK_EPSILONS if epsilons is None else epsilons)
     options = [(lab, i) for i, lab in enumerate(labels)] + [("averaged over the prior", -1)]
     controls = {
