@@ -41,3 +41,20 @@ def test_a_list_where_a_scalar_is_expected_is_a_value_error():
         check_finite_scalar("epsilon", [1.0, 2.0])
     with pytest.raises(ValueError, match="must be a single number"):
         plrv.gaussian_sigma_for_delta([1.0, 2.0], 1e-5)
+
+
+def test_plotting_and_widgets_import_no_private_module_of_another_package():
+    import ast
+    from pathlib import Path
+
+    offenders = []
+    for layer in ("plotting", "widgets", "figures"):
+        for path in (Path("helpers") / layer).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.level >= 2:
+                    module = node.module or ""
+                    private_module = any(part.startswith("_") for part in module.split("."))
+                    private_names = [a.name for a in node.names if a.name.startswith("_")]
+                    if private_module or private_names:
+                        offenders.append(f"{path}: from {'.' * node.level}{module} import ...")
+    assert offenders == []

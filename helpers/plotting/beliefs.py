@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .._validation import check_finite_scalar, check_positive, check_real
+from ..checks import check_finite_scalar, check_positive, check_real
 from ..lee_clifton import world_values
 from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices

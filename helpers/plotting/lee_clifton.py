@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import lee_clifton as lc
-from .._validation import check_open_unit, check_positive
+from ..checks import check_open_unit, check_positive
 from ..queries import get_query
 
 __all__ = [

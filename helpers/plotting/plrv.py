@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import plrv
-from .._validation import check_positive
+from ..checks import check_positive
 from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
 
 __all__ = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._validation import check_finite_scalar
+from ..checks import check_finite_scalar
 
 __all__ = ["starting_choice", "starting_value"]
 

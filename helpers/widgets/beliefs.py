@@ -16,7 +16,7 @@ import ipywidgets as W
 import numpy as np
 import pandas as pd
 
-from .._validation import check_finite_scalar, check_int_range, check_nonnegative
+from ..checks import check_finite_scalar, check_int_range, check_nonnegative
 from ..datasets import ATTACK_EPSILONS, LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT, school
 from ..lee_clifton import (
     confidence,

@@ -13,7 +13,7 @@ import math
 import ipywidgets as W
 
 from .. import lee_clifton as lc
-from .._validation import check_finite_scalar
+from ..checks import check_finite_scalar
 from ..datasets import school, school_release
 from ..plotting.lee_clifton import (
     as_columns,
