@@ -7,9 +7,13 @@ Layers (each imports only from the layers below it):
 * ``lee_clifton``, ``kazan_reiter``, ``plrv``, ``foundations``, ``sensitivity``, ``queries``
                              – the papers' mathematics: pure, vectorised, validated
 * ``deployments``, ``choose`` – real deployments read three ways; choosing ε from accuracy and risk
-* ``mechanisms``, ``datasets`` – noise distributions and the papers' small data sets
+* ``mechanisms``, ``datasets`` – noise distributions and the papers' small data sets (and
+                             the constants shared by figures, dashboards and notebooks)
+* ``checks``                 – the math layer's input checks, public for the layers above
 
-The math layer never imports matplotlib or ipywidgets.
+The math layer never imports matplotlib or ipywidgets; no package imports a private module
+or name of another. ``kazan_reiter`` and ``foundations`` are packages (one module per topic)
+whose ``__init__`` is the public facade.
 
 API contract (every public function of the math layer; tested in tests/test_contract.py)
 -----------------------------------------------------------------------------------------
