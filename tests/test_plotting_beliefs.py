@@ -123,8 +123,8 @@ def test_plot_posterior_shows_definition_3():
     assert np.allclose(bar_heights(ax_bar, 0), 0.25)
     assert np.allclose(bar_heights(ax_bar, 1), post)
     assert round(bar_heights(ax_bar, 1).max(), 4) == 0.6180
-    for i, line in enumerate(ax_pdf.lines[:4]):
-        x, y = line.get_data()
+    for i in range(4):
+        x, y = _line(ax_pdf, f"likelihood{i}").get_data()
         assert np.allclose(y, laplace_pdf(x, f[i], scale))
     dots = ax_pdf.collections[0].get_offsets()
     assert np.allclose(dots[:, 0], R)
@@ -174,9 +174,10 @@ def test_plot_attack_success_lines_and_chance():
     eps = np.linspace(0.1, 1, 5)
     fig = plot_attack_success(eps, {"a": eps / 2, "b": eps / 3}, 0.25, marker=(0.5, 0.3))
     ax = fig.axes[0]
-    assert np.allclose(ax.lines[0].get_ydata(), eps / 2)
-    assert np.allclose(ax.lines[1].get_ydata(), eps / 3)
-    assert np.allclose(ax.lines[2].get_ydata(), 0.25)
+    assert np.allclose(_line(ax, "curve0").get_ydata(), eps / 2)
+    assert np.allclose(_line(ax, "curve1").get_ydata(), eps / 3)
+    assert np.allclose(_line(ax, "chance").get_ydata(), 0.25)
+    assert _line(ax, "marker").get_xydata().tolist() == [[0.5, 0.3]]
     with pytest.raises(ValueError, match="shape"):
         plot_attack_success(eps, {"a": eps[:3]}, 0.25)
     with pytest.raises(ValueError, match="one entry per curve"):
@@ -219,3 +220,10 @@ def test_registered_figures_build(stem):
 def test_plotting_refuses_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def _line(ax, gid: str):
+    """The one line of ``ax`` with this gid (plot data are found by gid, never by index)."""
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]

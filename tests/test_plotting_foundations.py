@@ -37,5 +37,12 @@ def test_shaded_region_is_cut_by_all_four_constraints(epsilon):
     )
     assert np.all(inside[feasible & margin & (p > 0.02) & (p < 0.98)])
     assert not shaded.contains_point((0.99, 0.99))  # a test that is always wrong is not allowed
-    upper = ax.lines[3]
+    upper = _line(ax, "boundary_complement")
     assert np.allclose(upper.get_ydata(), 1 - F.hypothesis_min_q(1 - upper.get_xdata(), epsilon))
+
+
+def _line(ax, gid: str):
+    """The one line of ``ax`` with this gid (plot data are found by gid, never by index)."""
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]

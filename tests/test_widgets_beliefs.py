@@ -89,7 +89,7 @@ def test_posterior_dashboard_epsilon(eps):
     conf = float(np.max(expected - 0.25))
     assert f"confidence max(posterior − prior) = {conf:.4f}" in dash.text
     # the likelihood curves get wider as ε falls: peak density ε/(2Δf)
-    peak = max(dash.figure.axes[0].lines[0].get_ydata())
+    peak = max(_line(dash.figure.axes[0], "likelihood0").get_ydata())
     assert peak <= eps / (2 * 2.8333333333333335) + 1e-12
 
 
@@ -107,8 +107,8 @@ def test_posterior_dashboard_output_and_column():
     expected = posterior(column("school_year"), 3, "mean", 6.0, 2.0)
     assert np.allclose(bar_heights(dash.figure.axes[1], 1), expected)
     f = world_values(column("school_year"), 3, "mean")
-    for i, line in enumerate(dash.figure.axes[0].lines[:4]):
-        x, y = line.get_data()
+    for i in range(4):
+        x, y = _line(dash.figure.axes[0], f"likelihood{i}").get_data()
         assert x[np.argmax(y)] == pytest.approx(f[i], abs=(x[1] - x[0]))
     assert "school_year, mean: Δf = 0.8333" in dash.text
 
@@ -133,30 +133,30 @@ def test_attack_dashboard_marker_and_curve():
     dash.controls["epsilon"].value = 1.0
     rate = simulate_attack(u, 3, "mean", 1.0, true_world=0, trials=500, rng=2011)
     ax = dash.figure.axes[0]
-    marker = next(line for line in ax.lines if line.get_marker() == "o")
+    marker = _line(ax, "marker")
     assert marker.get_xdata()[0] == 1.0 and marker.get_ydata()[0] == pytest.approx(rate)
     assert f"success rate at ε = 1 is {rate:.4f}" in dash.text
     assert "1/W = 1/4 = 0.2500" in dash.text
-    grid = ax.lines[0].get_xdata()
+    grid = _line(ax, "curve0").get_xdata()
     assert np.allclose(
-        ax.lines[0].get_ydata(),
+        _line(ax, "curve0").get_ydata(),
         simulate_attack(u, 3, "mean", grid, true_world=0, trials=500, rng=2011),
     )
-    assert np.allclose(ax.lines[1].get_ydata(), 0.25)  # the prior's guess
+    assert np.allclose(_line(ax, "chance").get_ydata(), 0.25)  # the prior's guess
 
 
 def test_attack_dashboard_true_world_seed_and_column():
     dash = attack_dashboard(trials=300)
     u = column("absence_days")
     dash.controls["true_world"].value = 2
-    grid = dash.figure.axes[0].lines[0].get_xdata()
+    grid = _line(dash.figure.axes[0], "curve0").get_xdata()
     expected = simulate_attack(u, 3, "mean", grid, true_world=2, trials=300, rng=2011)
-    assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
+    assert np.allclose(_line(dash.figure.axes[0], "curve0").get_ydata(), expected)
     assert "true world ω3: no Kelly" in dash.text
 
     dash.controls["true_world"].value = -1
     expected = simulate_attack(u, 3, "mean", grid, true_world=None, trials=300, rng=2011)
-    assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
+    assert np.allclose(_line(dash.figure.axes[0], "curve0").get_ydata(), expected)
     assert "drawn from the uniform prior" in dash.text
 
     dash.controls["seed"].value = 5
@@ -164,7 +164,7 @@ def test_attack_dashboard_true_world_seed_and_column():
     expected = simulate_attack(
         column("school_year"), 3, "mean", grid, true_world=None, trials=300, rng=5
     )
-    assert np.allclose(dash.figure.axes[0].lines[0].get_ydata(), expected)
+    assert np.allclose(_line(dash.figure.axes[0], "curve0").get_ydata(), expected)
     assert "seed 5" in dash.text and dash.text.startswith("school_year")
 
 
@@ -199,3 +199,10 @@ def test_prior_dashboard_refuses_too_many_worlds_before_enumerating_them(monkeyp
     big = pd.DataFrame({"name": [f"p{i}" for i in range(40)], "x": np.arange(40.0)})
     with pytest.raises(ValueError, match=r"possible worlds: a slider per world"):
         wb.prior_dashboard(big, size=20)
+
+
+def _line(ax, gid: str):
+    """The one line of ``ax`` with this gid (plot data are found by gid, never by index)."""
+    found = [line for line in ax.lines if line.get_gid() == gid]
+    assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
+    return found[0]

@@ -170,7 +170,9 @@ def plot_posterior(
     x = np.linspace(low, high, 240)
     colors = [f"C{i % 10}" for i in range(n_worlds)]
     for i in range(n_worlds):
-        ax_pdf.plot(x, laplace_pdf(x, f_values[i], scale), color=colors[i], lw=1.3)
+        ax_pdf.plot(
+            x, laplace_pdf(x, f_values[i], scale), color=colors[i], lw=1.3, gid=f"likelihood{i}"
+        )
     ax_pdf.axvline(output, color="black", lw=1, ls="--")
     at_r = laplace_pdf(output, f_values, scale)
     ax_pdf.scatter(np.full(n_worlds, output), at_r, c=colors, zorder=3, s=18)
@@ -233,10 +235,14 @@ def plot_attack_success(
             raise ValueError(f"curve {name!r} has shape {rates.shape}; expected {epsilons.shape}")
         if np.any((rates < 0) | (rates > 1)):
             raise ValueError(f"curve {name!r} must hold success rates in [0, 1]")
-        ax.plot(epsilons, rates, color=colors[k], ls=linestyles[k], lw=1.5, label=name)
-    ax.axhline(chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}")
+        ax.plot(
+            epsilons, rates, color=colors[k], ls=linestyles[k], lw=1.5, label=name, gid=f"curve{k}"
+        )
+    ax.axhline(
+        chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}", gid="chance"
+    )
     if marker is not None:
-        ax.plot([marker[0]], [marker[1]], "o", color="black", ms=6, zorder=3)
+        ax.plot([marker[0]], [marker[1]], "o", color="black", ms=6, zorder=3, gid="marker")
         ax.axvline(marker[0], color="black", lw=0.6, alpha=0.5)
     ax.set_xlim(0, float(epsilons.max()))
     ax.set_ylim(0, 1.02)

@@ -372,7 +372,15 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
         gid="laplace_tests",
     )
     ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
-    ax.plot(p, q_max, color="C0", lw=1.5, ls="--", label="the same for 1 − FPR, 1 − FNR")
+    ax.plot(
+        p,
+        q_max,
+        color="C0",
+        lw=1.5,
+        ls="--",
+        label="the same for 1 − FPR, 1 − FNR",
+        gid="boundary_complement",
+    )
     pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
     ax.plot([pm], [qm], "o", color="C3")
     ax.set(
