@@ -145,3 +145,20 @@ def test_loss_vs_output_draws_each_mechanisms_own_loss():
     assert np.all(o == np.round(o))  # the geometric mechanism's outputs are integers
     with pytest.raises(ValueError, match="mechanism must be one of"):
         P.plot_loss_vs_output("cauchy")
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: P.plot_two_densities("cauchy", 1.0),
+        lambda: P.plot_exp_loss("cauchy", 1.0),
+        lambda: P.plot_delta_area(1.0, "cauchy", 1.0),
+        lambda: P.plot_plrv_panels("cauchy", 1.0, 1.0),
+        lambda: P.plot_privacy_profile((("cauchy", 1.0),)),
+        lambda: P.plot_loss_vs_output(["laplace"], 1.0),
+    ],
+)
+def test_an_unknown_mechanism_is_a_value_error_before_drawing(draw):
+    # plot_two_densities drew the geometric pmf for any unknown name, then raised KeyError
+    with pytest.raises(ValueError, match="mechanism must be one of"):
+        draw()

@@ -33,6 +33,13 @@ _NOISE_NAME = {"laplace": "b", "gaussian": "σ", "geometric": "b"}
 _LABEL = {"laplace": "Laplace", "gaussian": "Gaussian", "geometric": "two-sided geometric"}
 
 
+def _check_mechanism(mechanism, *, allow_pmf: bool = False) -> None:
+    """An unknown name is a ValueError up front (it drew the wrong curve or raised KeyError)."""
+    allowed = (*plrv.MECHANISMS, "pmf") if allow_pmf else plrv.MECHANISMS
+    if not isinstance(mechanism, str) or mechanism not in allowed:
+        raise ValueError(f"mechanism must be one of {allowed}; got {mechanism!r}")
+
+
 def _u_grid(pmf_p=None) -> np.ndarray:
     """Cumulative probabilities to draw at: dense near 0 (where the Gaussian's e^L explodes)."""
     u = np.union1d(np.linspace(1e-4, 1 - 1e-4, 601), np.geomspace(1e-6, 0.06, 200))
@@ -86,6 +93,7 @@ def plot_two_densities(
     with e^L and what a 50/50 attacker then believes. The densities have gids ``"d1"`` and
     ``"d2"``, the marked points (when outputs are given) ``"outputs"``.
     """
+    _check_mechanism(mechanism, allow_pmf=False)
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -143,6 +151,7 @@ def plot_loss_vs_output(
 ) -> Figure:
     """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b
     (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``."""
+    _check_mechanism(mechanism, allow_pmf=False)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -180,6 +189,7 @@ def plot_exp_loss(
     δ₁). ``umax`` zooms on [0, umax]; ``points`` marks outputs at the given u as O₁, O₂, ...
     The curve e^{L(u)} has gid ``"exp_loss"``.
     """
+    _check_mechanism(mechanism, allow_pmf=False)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -235,6 +245,7 @@ def plot_delta_area(
     distinguishing events have e^ε/e^L = 0). ``umax`` zooms on [0, umax].
     The curve has gid ``"delta_curve"``.
     """
+    _check_mechanism(mechanism, allow_pmf=True)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -274,6 +285,7 @@ def plot_plrv_panels(
 
     gids: ``"exp_loss"`` (left, e^{L(u)}) and ``"delta_curve"`` (right, min(1, e^{ε − L(u)})).
     """
+    _check_mechanism(mechanism, allow_pmf=False)
     fig = Figure(figsize=(9, 3.2))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
@@ -319,6 +331,7 @@ def plot_privacy_profile(
     fig.subplots_adjust(**_ONE_PANEL)
     eps = np.linspace(0, float(check_positive("epsilon_max", epsilon_max)), 401)
     for i, (name, noise) in enumerate(mechanisms):
+        _check_mechanism(name)
         naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity=sensitivity)
         label = f"{_LABEL[name]}, {_NOISE_NAME[name]} = {noise:.3g}"
         with np.errstate(divide="ignore"):
