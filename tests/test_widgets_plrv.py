@@ -162,3 +162,17 @@ def test_an_unknown_mechanism_is_a_value_error_before_drawing(draw):
     # plot_two_densities drew the geometric pmf for any unknown name, then raised KeyError
     with pytest.raises(ValueError, match="mechanism must be one of"):
         draw()
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: plrv_dashboard(mechanism="cauchy"), r"^mechanism must be one of"),
+        (lambda: plrv_dashboard(noise=10.0), r"^noise must lie in \[0.2, 5\]"),
+        (lambda: plrv_dashboard(epsilon=-1.0), r"^epsilon must lie in \[0, 4\]"),
+    ],
+)
+def test_plrv_dashboard_refuses_bad_starting_values(make, match):
+    # a TraitError for the dropdown and silent clamping for the sliders before
+    with pytest.raises(ValueError, match=match):
+        make()

@@ -7,6 +7,7 @@ import ipywidgets as W
 from .. import plrv
 from ..plotting import plrv as P
 from ._base import Dashboard
+from ._checks import starting_choice, starting_value
 
 __all__ = ["plrv_dashboard"]
 
@@ -21,6 +22,10 @@ def plrv_dashboard(
     Left panel: e^L over the probability space with the e^ε line and the bad events
     (width δ₁ = P[L > ε]); right panel: the area between min(1, e^ε/e^L) and 1 (δ₂).
     """
+    # refused with a ValueError, never clamped or turned into ipywidgets' TraitError
+    starting_choice("mechanism", mechanism, list(plrv.MECHANISMS))
+    noise = starting_value("noise", noise, 0.2, 5.0)
+    epsilon = starting_value("epsilon", epsilon, 0.0, 4.0)
     controls = {
         "mechanism": W.Dropdown(
             options=[("Gaussian", "gaussian"), ("Laplace", "laplace"), ("geometric", "geometric")],
