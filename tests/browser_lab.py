@@ -306,15 +306,26 @@ def dashboard_readout(dashboard) -> str:
 
 
 def controls(dashboard) -> list[tuple[str, object]]:
-    """(kind, locator) of every control: slider, dropdown, text box."""
+    """(kind, locator) of every control: sliders, text boxes, then dropdowns."""
     found = []
     sliders = dashboard.locator(".widget-slider")
     found += [("slider", sliders.nth(i)) for i in range(sliders.count())]
-    selects = dashboard.locator(".widget-dropdown select")
-    found += [("dropdown", selects.nth(i)) for i in range(selects.count())]
     texts = dashboard.locator(".widget-text input")
     found += [("text", texts.nth(i)) for i in range(texts.count())]
+    # dropdowns last: they often switch which other controls apply
+    selects = dashboard.locator(".widget-dropdown select")
+    found += [("dropdown", selects.nth(i)) for i in range(selects.count())]
     return found
+
+
+def is_disabled(kind: str, control) -> bool:
+    """A greyed-out control (the dashboard says it does not apply): a person cannot move it."""
+    if kind == "slider":
+        return control.evaluate(
+            "e => e.querySelector('.noUi-target[disabled]') !== null"
+            " || e.querySelector('.noUi-target')?.hasAttribute('disabled') === true"
+        )
+    return control.is_disabled()
 
 
 def control_label(kind: str, control) -> str:

@@ -172,3 +172,23 @@ def test_static_deployments_figure_plots_every_usable_row():
         0.1, epsilon=rows["epsilon_used"].to_numpy(), delta=rows["delta_used"].to_numpy()
     )
     assert np.allclose(tpr, expected)
+
+
+def test_controls_that_change_nothing_are_greyed_out():
+    """A reader never moves an enabled control that changes nothing (the browser tests
+    require every enabled control to redraw)."""
+    dash = w.deployments_dashboard()
+    assert not dash.controls["epsilon"].disabled and not dash.controls["log10_delta"].disabled
+    dash.controls["deployment"].value = dash.controls["deployment"].options[1]
+    assert dash.controls["epsilon"].disabled and dash.controls["log10_delta"].disabled
+
+    dash = w.choose_dashboard(release="mean")
+    disabled = {name for name, c in dash.controls.items() if c.disabled}
+    assert disabled == {"r", "a"}  # the posterior bound reads ρ and the prior
+    dash.controls["release"].value = "count"
+    dash.controls["risk_kind"].value = "inclusion"
+    disabled = {name for name, c in dash.controls.items() if c.disabled}
+    assert disabled == {"n", "lower", "upper", "risk", "prior"}
+    before = dash.text
+    dash.controls["a"].value = 0.4  # enabled now, and it moves ε
+    assert dash.text != before

@@ -20,7 +20,8 @@ __all__ = [
 
 CUSTOM = "(type ε and δ below)"
 _STYLE = {"description_width": "initial"}
-_WIDE = widgets.Layout(width="420px")
+# long labels ("log₁₀ δ (−30 means δ = 0)") leave a track of at least 250 px at this width
+_WIDE = widgets.Layout(width="540px")
 
 
 def _row(children):
@@ -115,6 +116,15 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
 
     dash = Dashboard(controls, draw)
     c = controls
+
+    def _typed_only(_change=None):
+        # ε and δ are read only for the typed guarantee: greyed out otherwise, so a reader
+        # never moves a control that changes nothing
+        typed = c["deployment"].value == CUSTOM
+        c["epsilon"].disabled = c["log10_delta"].disabled = not typed
+
+    c["deployment"].observe(_typed_only, names="value")
+    _typed_only()
     dash.widget.children = (
         widgets.VBox(
             [
@@ -212,6 +222,21 @@ def choose_dashboard(
 
     dash = Dashboard(controls, draw)
     c = controls
+
+    def _relevant_only(_change=None):
+        # grey out what the current release and risk do not read, so no enabled control is
+        # a no-op (n: the mean only; the bounds: not the count; ρ and the prior: the
+        # posterior bound; r̃: the K&R profiles; ã: profile (17))
+        release, kind = c["release"].value, c["risk_kind"].value
+        c["n"].disabled = release != "mean"
+        c["lower"].disabled = c["upper"].disabled = release == "count"
+        c["risk"].disabled = c["prior"].disabled = kind != "posterior"
+        c["r"].disabled = kind == "posterior"
+        c["a"].disabled = kind != "inclusion"
+
+    c["release"].observe(_relevant_only, names="value")
+    c["risk_kind"].observe(_relevant_only, names="value")
+    _relevant_only()
     dash.widget.children = (
         widgets.VBox(
             [
