@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import ipywidgets as W
 import numpy as np
 
@@ -60,6 +62,7 @@ def randomised_response_dashboard(
     make_rng(rng)  # an int seed or a Generator, checked now rather than at the first redraw
 
     def draw(alpha, n):
+        n = round(n)  # the log slider's value is a float
         fig = P.plot_randomised_response(alpha, n, p, reps, rng=rng)
         est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
         eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
@@ -75,8 +78,17 @@ def randomised_response_dashboard(
         "alpha": W.FloatSlider(
             value=alpha, min=0.05, max=0.95, step=0.05, description="α", continuous_update=False
         ),
-        "n": W.IntSlider(
-            value=n, min=2, max=2000, step=1, description="n", continuous_update=False
+        # n spans three decades: a logarithmic track, so 18 and 500 are both easy to reach
+        # (a linear track jumped from 18 to 1629 in 100 px); the value is rounded to a count
+        "n": W.FloatLogSlider(
+            value=n,
+            base=10,
+            min=math.log10(2),
+            max=math.log10(2000),
+            step=0.01,
+            readout_format=".0f",
+            description="n",
+            continuous_update=False,
         ),
     }
     return Dashboard(controls, draw, dpi=_DPI)

@@ -75,7 +75,18 @@ def risk_profile_dashboard(
         ),
         "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
         "a": _slider("ã", a, 0.0, 0.95, 0.005),
-        "fixed": _slider("q̃ or p̃", fixed, 0.001, 1.0, 0.001),
+        # q̃ or p̃ spans three decades (the text uses 0.001, 0.05 and 1): a logarithmic track
+        "fixed": W.FloatLogSlider(
+            value=fixed,
+            base=10,
+            min=-3,
+            max=0,
+            step=0.01,
+            description="q̃ or p̃",
+            readout_format=".3f",
+            continuous_update=False,
+            style=_STYLE,
+        ),
     }
 
     def draw(kind, r, a, fixed):
