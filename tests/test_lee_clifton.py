@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from helpers import lee_clifton as lc
 from helpers.datasets import school, school_release
+from helpers.mechanisms import laplace_pdf
 from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
 
 SCHOOL = school()
@@ -48,12 +49,16 @@ def test_published_posterior_at_output_2_20131_and_epsilon_2(column, published):
 
 
 def test_paper_typo_numerator_is_0_3062():
-    # Sec. 4.4: the numerator of world 1's posterior for absence_days is the Laplace density
-    # of the output under world 1 (b = Δf/ε; the uniform prior cancels in the ratio).
+    """Sec. 4.4: the numerator of world 1's posterior for absence_days is the Laplace density of
+    the output under world 1 (b = Δf/ε; the uniform prior cancels in the ratio)."""
     delta_f = unbounded_sensitivity(ABSENCE, N, "mean")
-    b = delta_f / 2
-    density = np.exp(-abs(2.20131 - 2.0) / b) / (2 * b)
-    assert round(float(density), 4) == 0.3062  # the paper prints 0.3602
+    f = lc.world_values(ABSENCE, N, "mean")
+    numerators = laplace_pdf(2.20131, loc=f, scale=delta_f / 2)
+    assert round(float(numerators[0]), 4) == 0.3062  # the paper prints 0.3602
+    # and Definition 3's posterior is exactly these numerators normalised
+    np.testing.assert_allclose(
+        lc.posterior(ABSENCE, N, "mean", 2.20131, 2), numerators / numerators.sum(), rtol=1e-12
+    )
 
 
 def test_confidence_is_posterior_minus_prior_not_the_reverse():
@@ -271,7 +276,13 @@ def test_simulated_attack_is_chunked_and_refuses_quadratic_memory():
     universe = list(range(20))
     # W = 184,756 worlds: one true world fits in blocks; averaging over all would need W² scores
     rate = lc.simulate_attack(universe, 10, "mean", 50.0, trials=40, rng=3)
-    assert 0.0 <= rate <= 1.0
+    # the same 40 releases scored by posterior() in one piece: the chunked loop must agree
+    z = np.random.default_rng(3).laplace(0.0, 1.0, 40)
+    f = lc.world_values(universe, 10, "mean")
+    outputs = f[0] + z * unbounded_sensitivity(universe, 10, "mean") / 50.0
+    guesses = np.argmax(lc.posterior(universe, 10, "mean", outputs, 50.0), axis=-1)
+    assert rate == np.mean(guesses == 0)
+    assert 0.0 < rate < 1.0  # neither trivially right nor trivially wrong at this ε
     with pytest.raises(ValueError, match=r"184,756 true world\(s\) × 184,756 worlds"):
         lc.simulate_attack(universe, 10, "mean", 1.0, true_world=None, trials=10, rng=3)
 
