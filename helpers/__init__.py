@@ -29,10 +29,12 @@ API contract (every public function of the math layer; tested in tests/test_cont
   everywhere; the papers' tilde quantities are ``p_tilde``, ``q_tilde``, ``r_tilde``,
   ``a_tilde`` (``b_tilde``). Data arguments come first, then sizes, then the mechanism's
   parameter (``rr_variance(p, n, alpha)``); options are keyword-only (``sensitivity``,
-  ``rng``, ``vectorized``, ``reps`` ...). The geometric mechanism takes ε and Δ in
-  ``mechanisms`` and ``kazan_reiter`` (α = e^{−ε/Δ}, Kazan & Reiter's convention); ``plrv``,
-  which compares mechanisms at a *noise level*, takes its scale b = Δ/ε (α = e^{−1/b}) like
-  the Laplace scale.
+  ``rng``, ``vectorized``, ``reps`` ...). One convention for the noise: every distribution
+  is described by its scale (b for Laplace and for the two-sided geometric, α = e^{−1/b};
+  σ for the Gaussian), in ``mechanisms`` and ``plrv`` alike; ε and Δ enter through
+  ``laplace_scale(ε, sensitivity=Δ)`` and ``geometric_scale(ε, sensitivity=Δ)`` = Δ/ε
+  (Kazan & Reiter's α = e^{−ε/Δ}). Functions *of* ε (``utility``, the Table 4 closed
+  forms) take ε.
 * **Errors.** Bad input raises ``ValueError`` before any large allocation, worded
   ``"<parameter> must <allowed range>; got <the value as given>"`` (a scalar is shown as
   the scalar, an array by its shape and a few offending entries). Strings are never

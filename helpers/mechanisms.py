@@ -6,10 +6,11 @@
   on the integers. Kazan & Reiter release counts with it; its SD and its mass at zero
   (the chance the release is exact) are the utility numbers of their Tables 1 and 5.
 
-Conventions: the geometric mechanism is parameterised here, as in Kazan & Reiter, by the
-ε it guarantees and the sensitivity Δ (α = e^{-ε/Δ}; scipy's ``dlaplace`` shape a = ε/Δ).
-:mod:`helpers.plrv` compares mechanisms at a noise level and takes the scale b = Δ/ε for
-the Laplace and the geometric mechanism alike (a = 1/b). Densities, CDFs and survival
+Conventions: every noise distribution here is described by its scale (b for Laplace and the
+two-sided geometric, σ for the Gaussian); ε and the sensitivity Δ enter through
+``laplace_scale(ε, sensitivity=Δ)`` and ``geometric_scale(ε, sensitivity=Δ)``, both Δ/ε
+(for the geometric, α = e^{−1/b} = e^{−ε/Δ}, Kazan & Reiter's Definition 1; scipy's
+``dlaplace`` shape a = 1/b). :mod:`helpers.plrv` uses the same scales. Densities, CDFs and survival
 functions delegate to ``scipy.stats`` (``laplace``, ``norm``, ``dlaplace``) where scipy is
 exact; the geometric tails are computed in closed form because ``dlaplace.sf`` is 1 − cdf.
 
@@ -37,6 +38,7 @@ __all__ = [
     "geometric_pmf",
     "geometric_prob_exact",
     "geometric_sample",
+    "geometric_scale",
     "geometric_sf",
     "laplace_cdf",
     "laplace_noise_sd",
@@ -447,25 +449,60 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
 
 
 # --- two-sided geometric (discrete Laplace) ----------------------------------------------
+# One convention, the Laplace one: the noise is described by its scale b (α = e^{−1/b},
+# scipy's dlaplace shape a = 1/b); ε and Δ enter through geometric_scale(ε, sensitivity=Δ)
+# = Δ/ε, exactly as laplace_scale does for the Laplace mechanism.
 
 
-def _shape(epsilon, sensitivity) -> np.ndarray:
-    """scipy's dlaplace shape a = ε/Δ (α = e^{−a})."""
-    eps = check_positive("epsilon", epsilon)
-    delta = check_positive("sensitivity", sensitivity)
-    with np.errstate(over="ignore"):  # ε/Δ = inf: no noise at all (handled by the callers)
-        return eps / delta
+def _rate(scale) -> np.ndarray:
+    """scipy's dlaplace shape a = 1/b (α = e^{−a}); inf where b underflows (no noise)."""
+    b = check_positive("scale", scale)
+    with np.errstate(over="ignore", divide="ignore"):
+        return 1.0 / b
 
 
-def geometric_alpha(epsilon, *, sensitivity=1.0):
-    """α = e^{-ε/Δ}, the ratio of successive probabilities of the two-sided geometric.
+def geometric_scale(epsilon, *, sensitivity=1.0):
+    """b = Δ/ε: the scale that makes the two-sided geometric mechanism ε-DP for sensitivity Δ.
 
     Parameters
     ----------
     epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+        ε > 0.
     sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        Δ > 0 (an integer for counts).
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If epsilon or sensitivity is not finite and > 0.
+
+    References
+    ----------
+    Kazan & Reiter (2024), Definition 1 (α = e^{−ε/Δ}).
+
+    Examples
+    --------
+    >>> geometric_scale(0.5)
+    2.0
+    """
+    eps = check_positive("epsilon", epsilon)
+    delta = check_positive("sensitivity", sensitivity)
+    with np.errstate(over="ignore"):
+        return as_output(delta / eps)
+
+
+def geometric_alpha(scale):
+    """α = e^{−1/b}, the ratio of successive probabilities of the two-sided geometric.
+
+    Parameters
+    ----------
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -479,14 +516,14 @@ def geometric_alpha(epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
     >>> round(geometric_alpha(1.0), 6)
     0.367879
     """
-    return as_output(np.exp(-_shape(epsilon, sensitivity)))
+    return as_output(np.exp(-_rate(scale)))
 
 
 def _require_integers(name: str, k) -> np.ndarray:
@@ -498,20 +535,19 @@ def _require_integers(name: str, k) -> np.ndarray:
     return k
 
 
-def geometric_pmf(k, epsilon, *, sensitivity=1.0):
-    """P[Z = k] = tanh(a/2)·e^{−a|k|}, a = ε/Δ: (1−α)/(1+α)·α^{|k|} without cancellation.
+def geometric_pmf(k, scale=1.0):
+    """P[Z = k] = tanh(a/2)·e^{−a|k|}, a = 1/b: (1−α)/(1+α)·α^{|k|} without cancellation.
 
-    Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps tiny
-    ε exact (it used to give 0 at ε = 1e-17 where the mass at 0 is 5e-18).
+    Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps a huge
+    scale exact (it gave 0 at ε = 1e-17, b = 1e17, where the mass at 0 is 5e-18).
 
     Parameters
     ----------
     k : int or array_like
-        Integer outputs of the geometric mechanism.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        Integer outputs (for the CDF and SF any real k: the step function at ⌊k⌋).
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -525,32 +561,31 @@ def geometric_pmf(k, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
-    >>> geometric_pmf(0, 1e-17)
+    >>> geometric_pmf(0, 1e17)
     5e-18
     """
     k = _require_integers("k", k)
-    a = _shape(epsilon, sensitivity)
+    a = _rate(scale)
     with np.errstate(invalid="ignore"):
         pmf = stats.dlaplace.pmf(k, np.where(np.isinf(a), 1.0, a))
-    # ε/Δ = inf (Δ ≈ 5e-324): no noise at all, all the mass at 0
+    # b ≈ 5e-324 (a = inf): no noise at all, all the mass at 0
     return as_output(np.where(np.isinf(a), (k == 0).astype(float), pmf))
 
 
-def geometric_cdf(k, epsilon, *, sensitivity=1.0):
+def geometric_cdf(k, scale=1.0):
     """P[Z ≤ k] for real k (a step function): e^{a⌊k⌋}·expit(a) below 0, else 1 − sf.
 
     Parameters
     ----------
     k : int or array_like
-        Integer outputs of the geometric mechanism.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        Integer outputs (for the CDF and SF any real k: the step function at ⌊k⌋).
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -564,7 +599,7 @@ def geometric_cdf(k, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
@@ -572,28 +607,27 @@ def geometric_cdf(k, epsilon, *, sensitivity=1.0):
     0.268941
     """
     k = np.floor(check_real("k", k))
-    a = _shape(epsilon, sensitivity)
+    a = _rate(scale)
     k, a = np.broadcast_arrays(k, a)
     # P[Z ≤ k] = α^{−k}/(1+α) = e^{a k}·expit(a) for k < 0; its mirror image for k ≥ 0
-    with np.errstate(invalid="ignore"):  # 0·inf where ε/Δ overflows: handled below
+    with np.errstate(invalid="ignore"):  # 0·inf where a = inf: handled below
         low = np.exp(np.minimum(k, 0) * a) * expit(a)
         high = -np.expm1(-(np.maximum(k, 0) + 1) * a - np.log1p(np.exp(-a)))
     out = np.where(k < 0, low, high)
-    # ε/Δ = inf (Δ ≈ 5e-324): no noise at all, a step at 0
+    # a = inf (b ≈ 5e-324): no noise at all, a step at 0
     return as_output(np.where(np.isinf(a), (k >= 0).astype(float), out))
 
 
-def geometric_sf(k, epsilon, *, sensitivity=1.0):
+def geometric_sf(k, scale=1.0):
     """P[Z > k] = P[Z ≤ −k − 1] (symmetry), exact in the upper tail (not 1 − cdf).
 
     Parameters
     ----------
     k : int or array_like
-        Integer outputs of the geometric mechanism.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        Integer outputs (for the CDF and SF any real k: the step function at ⌊k⌋).
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -607,7 +641,7 @@ def geometric_sf(k, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
@@ -615,10 +649,10 @@ def geometric_sf(k, epsilon, *, sensitivity=1.0):
     True
     """
     k = np.floor(check_real("k", k))
-    return geometric_cdf(-k - 1, epsilon, sensitivity=sensitivity)
+    return geometric_cdf(-k - 1, scale)
 
 
-def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
+def geometric_sample(scale=1.0, size=None, *, rng):
     """Two-sided geometric noise (``scipy.stats.dlaplace.rvs``), seeded by ``rng``.
 
     scipy draws the difference of two i.i.d. geometric counts with success probability
@@ -626,19 +660,18 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
     rng : int or numpy.random.Generator, keyword-only
-        Seed or generator (None is refused: simulations are seeded).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        Seed or generator.
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    int or numpy.ndarray
+        Integer draws (``size`` gives the shape).
 
     Raises
     ------
@@ -647,29 +680,30 @@ def geometric_sample(epsilon, size=None, *, rng, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
     >>> geometric_sample(1.0, 3, rng=0).dtype.kind
     'i'
     """
-    a = _shape(epsilon, sensitivity)
-    out = stats.dlaplace.rvs(a, size=check_size(size), random_state=make_rng(rng))
+    a = _rate(scale)
+    out = stats.dlaplace.rvs(
+        np.where(np.isinf(a), 1e300, a), size=check_size(size), random_state=make_rng(rng)
+    )
     return out if np.ndim(out) else int(out)
 
 
-def geometric_noise_sd(epsilon, *, sensitivity=1.0):
-    """SD of the two-sided geometric: √(2α)/(1 − α), with 1 − α = −expm1(−ε/Δ).
+def geometric_noise_sd(scale):
+    """SD of the two-sided geometric: √(2α)/(1 − α), with 1 − α = −expm1(−1/b).
 
-    (scipy's ``dlaplace.std`` is e^a-based and returns NaN for ε/Δ above ~710.)
+    (scipy's ``dlaplace.std`` is e^a-based and returns NaN for a = 1/b above ~710.)
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -683,26 +717,25 @@ def geometric_noise_sd(epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
     >>> round(geometric_noise_sd(1.0), 4)  # √(2/e)/(1 − 1/e)
     1.357
     """
-    a = _shape(epsilon, sensitivity)
+    a = _rate(scale)
     return as_output(np.sqrt(2 * np.exp(-a)) / -np.expm1(-a))
 
 
-def geometric_prob_exact(epsilon, *, sensitivity=1.0):
-    """P[Z = 0] = (1-α)/(1+α) = tanh(ε/(2Δ)): the chance that the release equals the truth.
+def geometric_prob_exact(scale):
+    """P[Z = 0] = (1−α)/(1+α) = tanh(1/(2b)): the chance that the release equals the truth.
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    scale : float or array_like
+        b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
+        has b = Δ/ε (:func:`geometric_scale`).
 
     Returns
     -------
@@ -716,11 +749,11 @@ def geometric_prob_exact(epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    Kazan & Reiter (2024), Definition 1; Ghosh, Roughgarden & Sundararajan (2012).
 
     Examples
     --------
     >>> round(geometric_prob_exact(1.0), 4)
     0.4621
     """
-    return as_output(np.tanh(_shape(epsilon, sensitivity) / 2))
+    return as_output(np.tanh(_rate(scale) / 2))

@@ -791,16 +791,15 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
     d = _check_integer_sensitivity(sensitivity)
     if b.ndim != 0:
         raise ValueError(f"scale must be a single number here; got shape {b.shape}")
-    eps0 = 1.0 / float(b)  # geometric_pmf's ε for Δ = 1: α = e^{−1/b}
     j = np.arange(d + 1)
     # P[Z ≤ 0], P[Z = j] (0 < j < Δ), P[Z ≥ Δ]
-    p = geometric_pmf(j, eps0)
-    p[0] = geometric_cdf(0, eps0)
-    p[-1] = geometric_sf(d - 1, eps0)  # P[Z ≥ Δ], exact in the tail (not 1 − cdf)
+    p = geometric_pmf(j, float(b))
+    p[0] = geometric_cdf(0, float(b))
+    p[-1] = geometric_sf(d - 1, float(b))  # P[Z ≥ Δ], exact in the tail (not 1 − cdf)
     # D₂: Z' = k − Δ, so P[Z' ≤ −Δ], P[Z' = j − Δ], P[Z' ≥ 0]
-    q = geometric_pmf(j - d, eps0)
-    q[0] = geometric_cdf(-d, eps0)
-    q[-1] = geometric_sf(-1, eps0)
+    q = geometric_pmf(j - d, float(b))
+    q[0] = geometric_cdf(-d, float(b))
+    q[-1] = geometric_sf(-1, float(b))
     losses = (d - 2 * j) / float(b)
     return losses, p, q
 
@@ -1049,10 +1048,10 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
         centre1, centre2 = 0.0, float(d)
 
         def cdf(x, loc):
-            return geometric_cdf(x - loc, 1 / noise)
+            return geometric_cdf(x - loc, noise)
 
         def sf(x, loc):
-            return geometric_sf(x - loc, 1 / noise)
+            return geometric_sf(x - loc, noise)
     else:
         edges = np.linspace(-half, d + half, n + 1)
         centre1, centre2 = 0.0, d

@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from helpers import kazan_reiter as kr
-from helpers.mechanisms import geometric_noise_sd, geometric_prob_exact
+from helpers.mechanisms import geometric_noise_sd, geometric_prob_exact, geometric_scale
 
 unit = st.floats(min_value=1e-6, max_value=1.0)
 r_tilde = st.floats(min_value=1.01, max_value=50.0)
@@ -140,8 +140,8 @@ def test_table5(a, eps, sd, exact):
     numeric = kr.recommend_epsilon(scalar_values(a, 0.05, 3.0), p=0.05)
     assert abs(numeric - closed) < 1e-6
     assert round(closed, 2) == eps
-    assert round(float(geometric_noise_sd(closed)), 2) == sd
-    assert round(100 * float(geometric_prob_exact(closed))) == exact
+    assert round(float(geometric_noise_sd(geometric_scale(closed))), 2) == sd
+    assert round(100 * float(geometric_prob_exact(geometric_scale(closed)))) == exact
 
 
 @pytest.mark.parametrize(("p", "eps"), [(0.005, 1.63), (0.0005, 3.94)])
@@ -295,7 +295,7 @@ def test_appendix_d1_lee_clifton_setting():
 def test_example3():
     eps = kr.epsilon_inclusion_profile(0.5, 1.0, 5.0)
     assert round(eps, 2) == 2.20
-    assert round(float(geometric_noise_sd(eps)), 2) == 0.53
+    assert round(float(geometric_noise_sd(geometric_scale(eps))), 2) == 0.53
     numeric = kr.recommend_epsilon(lambda p, q: max(0.5 / p, 5) if q == 1 else math.inf, q=1.0)
     assert abs(numeric - eps) < 1e-6
 
@@ -607,7 +607,10 @@ def test_lee_clifton_setting_property(n, t):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: kr.epsilon_inclusion_profile(-0.1, 0.5, 3.0), r"^a_tilde .* must lie in \[0, 1\).*-0\.1"),
+        (
+            lambda: kr.epsilon_inclusion_profile(-0.1, 0.5, 3.0),
+            r"^a_tilde .* must lie in \[0, 1\).*-0\.1",
+        ),
         (lambda: kr.epsilon_inclusion_profile(0.1, 1.5, 3.0), r"^q_tilde must lie in \(0, 1\]"),
         (lambda: kr.epsilon_values_profile(0.1, 0.0, 3.0), r"^p_tilde must lie in \(0, 1\]"),
         (lambda: kr.epsilon_values_profile(0.1, 0.5, 1.0), r"^r_tilde .* must be > 1; got 1\.0"),
@@ -698,7 +701,9 @@ def test_table4_closed_forms_broadcast_over_arrays():
     values = kr.epsilon_values_profile(0.15, p, 3.0)
     assert values.tolist() == [kr.epsilon_values_profile(0.15, float(x), 3.0) for x in p]
     boxes = kr.epsilon_box_profile(2.0, 0.0, 1.0, np.array([0.1, 0.5, 1.0]), 1.0)
-    assert boxes.tolist() == [kr.epsilon_box_profile(2.0, 0.0, 1.0, x, 1.0) for x in (0.1, 0.5, 1.0)]
+    assert boxes.tolist() == [
+        kr.epsilon_box_profile(2.0, 0.0, 1.0, x, 1.0) for x in (0.1, 0.5, 1.0)
+    ]
     n = np.array([4, 10, 100])
     assert kr.epsilon_lee_clifton_setting(n, 0.5).tolist() == [
         kr.epsilon_lee_clifton_setting(int(k), 0.5) for k in n

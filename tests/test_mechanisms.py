@@ -18,9 +18,10 @@ eps_st = st.floats(min_value=0.05, max_value=5.0)
 @given(eps_st, st.floats(min_value=0.5, max_value=3.0))
 def test_geometric_pmf_sums_to_one_and_cdf_is_its_cumulative_sum(eps, delta):
     k = np.arange(-2000, 2001)
-    pmf = m.geometric_pmf(k, eps, sensitivity=delta)
+    b = m.geometric_scale(eps, sensitivity=delta)
+    pmf = m.geometric_pmf(k, b)
     assert pmf.sum() == pytest.approx(1.0, abs=1e-9)
-    cdf = m.geometric_cdf(k, eps, sensitivity=delta)
+    cdf = m.geometric_cdf(k, b)
     assert np.allclose(np.cumsum(pmf), cdf, atol=1e-9)
     # symmetric around zero, decreasing in |k|
     assert np.allclose(pmf, pmf[::-1])
@@ -30,17 +31,18 @@ def test_geometric_pmf_sums_to_one_and_cdf_is_its_cumulative_sum(eps, delta):
 @given(eps_st)
 def test_geometric_sd_and_prob_exact_match_the_pmf(eps):
     k = np.arange(-3000, 3001)
-    pmf = m.geometric_pmf(k, eps)
+    b = m.geometric_scale(eps)
+    pmf = m.geometric_pmf(k, b)
     sd = math.sqrt(float(np.sum(pmf * k**2)))
-    assert m.geometric_noise_sd(eps) == pytest.approx(sd, rel=1e-8)
-    assert m.geometric_prob_exact(eps) == pytest.approx(pmf[3000], rel=1e-12)
-    assert m.geometric_prob_exact(eps) == pytest.approx(math.tanh(eps / 2), rel=1e-12)
+    assert m.geometric_noise_sd(b) == pytest.approx(sd, rel=1e-8)
+    assert m.geometric_prob_exact(b) == pytest.approx(pmf[3000], rel=1e-12)
+    assert m.geometric_prob_exact(b) == pytest.approx(math.tanh(eps / 2), rel=1e-12)
 
 
 def test_geometric_values_from_the_paper_variance():
     # Kazan & Reiter, Definition 1: Var = 2e^{-ε}/(1 − e^{-ε})²
     eps = 1.0
-    assert m.geometric_noise_sd(eps) ** 2 == pytest.approx(
+    assert m.geometric_noise_sd(m.geometric_scale(eps)) ** 2 == pytest.approx(
         2 * math.exp(-1) / (1 - math.exp(-1)) ** 2
     )
 
@@ -105,11 +107,12 @@ def test_gaussian_sampling():
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: m.geometric_pmf(0, 0.0), r"^epsilon must be > 0"),
+        (lambda: m.geometric_pmf(0, 0.0), r"^scale must be > 0"),
+        (lambda: m.geometric_scale(0.0), r"^epsilon must be > 0"),
         (lambda: m.geometric_pmf(0.5, 1.0), r"^k must hold integers"),
-        (lambda: m.geometric_pmf(0, 1.0, sensitivity=-1), r"^sensitivity must be > 0"),
-        (lambda: m.geometric_noise_sd(-1.0), r"^epsilon must be > 0"),
-        (lambda: m.geometric_prob_exact(math.nan), r"^epsilon must be finite"),
+        (lambda: m.geometric_scale(1.0, sensitivity=-1), r"^sensitivity must be > 0"),
+        (lambda: m.geometric_noise_sd(-1.0), r"^scale must be > 0"),
+        (lambda: m.geometric_prob_exact(math.nan), r"^scale must be finite"),
         (lambda: m.geometric_sample(1.0, 3, rng=None), r"^rng must be an int seed"),
         (lambda: m.laplace_scale(0.0), r"^epsilon must be > 0"),
         (lambda: m.laplace_pdf(0.0, 0.0, 0.0), r"^scale must be > 0"),
@@ -128,9 +131,10 @@ def test_bad_input(call, match):
 def test_geometric_sd_and_prob_exact_are_stable_for_tiny_epsilon():
     # 1 − α cancels for tiny ε; the helpers use expm1 / tanh
     eps = 1e-12
-    assert m.geometric_noise_sd(eps) == pytest.approx(math.sqrt(2) / eps, rel=1e-6)
-    assert m.geometric_prob_exact(eps) == pytest.approx(eps / 2, rel=1e-6)
-    assert np.isfinite(m.geometric_noise_sd(1e-300))
+    b = m.geometric_scale(eps)
+    assert m.geometric_noise_sd(b) == pytest.approx(math.sqrt(2) / eps, rel=1e-6)
+    assert m.geometric_prob_exact(b) == pytest.approx(eps / 2, rel=1e-6)
+    assert np.isfinite(m.geometric_noise_sd(1e300))
 
 
 # --- regressions: careful numerics and the API contract (issue 13) -------------------------
@@ -138,9 +142,10 @@ def test_geometric_sd_and_prob_exact_are_stable_for_tiny_epsilon():
 
 def test_geometric_pmf_at_tiny_epsilon_is_not_zero():
     # (1 − α)/(1 + α) cancelled to 0 at ε = 1e-17 while P[Z = 0] = tanh(ε/2) = 5e-18
-    assert m.geometric_pmf(0, 1e-17) == pytest.approx(5e-18, rel=1e-12)
-    assert m.geometric_pmf(0, 1e-17) == m.geometric_prob_exact(1e-17)
-    assert m.geometric_pmf(3, 1e-17) == pytest.approx(5e-18, rel=1e-12)
+    b = m.geometric_scale(1e-17)
+    assert m.geometric_pmf(0, b) == pytest.approx(5e-18, rel=1e-12)
+    assert m.geometric_pmf(0, b) == m.geometric_prob_exact(b)
+    assert m.geometric_pmf(3, b) == pytest.approx(5e-18, rel=1e-12)
 
 
 @pytest.mark.parametrize("epsilon", [0.3, 1.0, 2.5])
@@ -148,11 +153,12 @@ def test_geometric_sample_follows_the_pmf_chi_square(epsilon):
     # a fixed seed makes this deterministic; a sampler with p = α instead of 1 − α (or a
     # one-sided geometric) gives a χ² in the thousands
     n = 100_000
-    draws = m.geometric_sample(epsilon, n, rng=20240611)
+    b = m.geometric_scale(epsilon)
+    draws = m.geometric_sample(b, n, rng=20240611)
     k = np.arange(-8, 9)
-    pmf = m.geometric_pmf(k, epsilon)
+    pmf = m.geometric_pmf(k, b)
     observed = np.array([np.sum(draws == j) for j in k] + [np.sum(np.abs(draws) > 8)])
-    expected = n * np.append(pmf, 2 * m.geometric_sf(8, epsilon))
+    expected = n * np.append(pmf, 2 * m.geometric_sf(8, b))
     keep = expected >= 5
     chi2 = float(np.sum((observed[keep] - expected[keep]) ** 2 / expected[keep]))
     assert chi2 < float(stats.chi2.isf(1e-6, keep.sum() - 1))
@@ -212,6 +218,7 @@ def test_sensitivity_is_keyword_only():
 
 
 def test_geometric_without_noise_is_a_point_mass():
-    # ε/Δ overflows to inf (Δ = 5e-324): 0·inf was NaN in the CDF and the pmf
-    assert m.geometric_cdf([-1, 0, 3], 1.0, sensitivity=5e-324).tolist() == [0.0, 1.0, 1.0]
-    assert m.geometric_pmf([-1, 0, 3], 1.0, sensitivity=5e-324).tolist() == [0.0, 1.0, 0.0]
+    # 1/b overflows to inf (b = Δ/ε = 5e-324): 0·inf was NaN in the CDF and the pmf
+    assert m.geometric_cdf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 1.0]
+    assert m.geometric_pmf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 0.0]
+    assert m.geometric_scale(1.0, sensitivity=5e-324) == 5e-324

@@ -12,7 +12,13 @@ from .._validation import (
     as_output,
     check_positive,
 )
-from ..mechanisms import geometric_cdf, geometric_noise_sd, geometric_prob_exact, geometric_sf
+from ..mechanisms import (
+    geometric_cdf,
+    geometric_noise_sd,
+    geometric_prob_exact,
+    geometric_scale,
+    geometric_sf,
+)
 
 __all__ = [
     "DURHAM_BIRTHS",
@@ -54,7 +60,8 @@ def utility(epsilon):
     (1.357, 0.4621)
     """
     eps = check_positive("epsilon", epsilon)
-    return geometric_noise_sd(eps), geometric_prob_exact(eps)
+    b = geometric_scale(eps)  # Δ = 1: a count
+    return geometric_noise_sd(b), geometric_prob_exact(b)
 
 
 DURHAM_BIRTHS = 4012  # live births, Durham county, 2020 (Example 3)
@@ -170,8 +177,9 @@ def durham_switch_probability(
     eps = check_positive("epsilon", epsilon)
     above, below, threshold = durham_true_counts(deviation, births, target)
     cut = np.floor(threshold)
-    p_above = geometric_cdf(cut - above, eps)
-    p_below = geometric_sf(cut - below, eps)  # P[Z ≥ cut + 1 − below], not 1 − cdf
+    b = geometric_scale(eps)  # Δ = 1: a count
+    p_above = geometric_cdf(cut - above, b)
+    p_below = geometric_sf(cut - below, b)  # P[Z ≥ cut + 1 − below], not 1 − cdf
     if direction == "above":
         return as_output(p_above)
     if direction == "below":

@@ -76,7 +76,7 @@ def _density(mechanism, x, loc, noise):
         return laplace_pdf(x, loc, noise)
     if mechanism == "gaussian":
         return gaussian_pdf(x, loc, noise)
-    return geometric_pmf(x - loc, 1 / noise)
+    return geometric_pmf(x - loc, noise)
 
 
 def plot_two_densities(
