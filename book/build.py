@@ -36,6 +36,7 @@ def stage() -> None:
     STAGE.mkdir(parents=True)
     shutil.copy(HERE / "_config.yml", STAGE / "_config.yml")
     shutil.copy(HERE / "intro.md", STAGE / "intro.md")
+    shutil.copytree(HERE / "_ext", STAGE / "_ext", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(
         ROOT / "notebooks", STAGE / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
     )
