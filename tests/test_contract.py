@@ -252,3 +252,7 @@ def test_random_numbers_in_any_argument(fn, data):
     else:
         kwargs = {**kwargs, slot: value}
     assert _outcome(fn, args, kwargs) is None
+
+
+VALID[F.hypothesis_max_q] = ((0.2, 1.0), {})
+VALID[F.mean_of_bits_error_tail] = ((10, 1.0, 0.5, [0.1, 0.2]), {"reps": 50, "rng": 1})

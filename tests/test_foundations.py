@@ -518,3 +518,17 @@ def test_exponential_mechanism_at_a_huge_epsilon_is_the_argmax_not_nan():
     p = F.exponential_mechanism_probabilities([1.0, 3.0, 3.0, 2.0], 1e308)
     np.testing.assert_array_equal(p, [0.0, 0.5, 0.5, 0.0])
     assert F.expected_score([1.0, 3.0], 1.0, sensitivity=5e-324) == 3.0
+
+
+def test_hypothesis_max_q_mirrors_the_lower_edge():
+    p = np.linspace(0, 1, 11)
+    np.testing.assert_allclose(F.hypothesis_max_q(p, 1.0), 1 - F.hypothesis_min_q(1 - p, 1.0))
+    assert np.all(F.hypothesis_feasible(p, F.hypothesis_max_q(p, 1.0), 1.0, tol=1e-12))
+
+
+def test_mean_of_bits_error_tail_tracks_the_exact_laplace_tail():
+    # the simulated tail of |p̂ − p̄| is e^{−t/b} (b = 1/(nε)) up to sampling error
+    t = np.array([0.0, 0.005, 0.01, 0.02])
+    tail = F.mean_of_bits_error_tail(100, 1.0, 0.4, t, reps=200_000, rng=3)
+    np.testing.assert_allclose(tail, F.laplace_tail_probability(t, 0.01), atol=0.005)
+    assert tail[0] == 1.0

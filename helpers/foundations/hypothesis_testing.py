@@ -17,6 +17,7 @@ from ._checks import _check_closed_unit
 
 __all__ = [
     "hypothesis_feasible",
+    "hypothesis_max_q",
     "hypothesis_min_equal_error",
     "hypothesis_min_q",
     "laplace_threshold_test",
@@ -65,6 +66,38 @@ def hypothesis_min_q(p, epsilon):
     with np.errstate(divide="ignore", over="ignore"):
         scaled = np.exp(eps + np.log(p))
     return as_output(np.maximum(np.maximum(0.0, 1 - scaled), (1 - p) * np.exp(-eps)))
+
+
+def hypothesis_max_q(p, epsilon):
+    """The largest false-negative rate q an ε-DP mechanism allows at false-positive rate p.
+
+    The complementary test (flip every answer) must satisfy the same inequalities, so
+    q ≤ 1 − min_q(1 − p): the upper edge of the feasible region is the lower edge mirrored
+    through (½, ½) (Kairouz, Oh & Viswanath 2015, Theorem 2.1).
+
+    Parameters
+    ----------
+    p : float or array_like
+        False-positive rate in [0, 1].
+    epsilon : float or array_like
+        ε ≥ 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If p lies outside [0, 1] or epsilon is negative, NaN or not a number.
+
+    Examples
+    --------
+    >>> round(hypothesis_max_q(0.5, 1.0), 6)  # 1 − e^{−1}/2
+    0.81606
+    """
+    p = _check_closed_unit("p", p)
+    return as_output(1 - np.asarray(hypothesis_min_q(1 - p, epsilon)))
 
 
 def hypothesis_min_equal_error(epsilon):

@@ -6,17 +6,20 @@ import numpy as np
 
 from .._validation import (
     as_output,
+    check_int_range,
     check_nonnegative,
     check_positive,
     check_real,
+    check_scalar,
     check_size,
 )
 from ..mechanisms import laplace_scale, make_rng
-from ._checks import _check_n
+from ._checks import _check_closed_unit, _check_n
 
 __all__ = [
     "chebyshev_bound",
     "laplace_tail_probability",
+    "mean_of_bits_error_tail",
     "mean_of_bits_release",
     "mean_of_bits_scale",
     "mean_of_bits_variance",
@@ -135,6 +138,53 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
         raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
     b = mean_of_bits_scale(int(x.size), epsilon)
     return as_output(x.mean() + make_rng(rng).laplace(0.0, b, check_size(size)))
+
+
+def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
+    """Simulated P[|p̂ − p̄| ≥ t] for p̂ = mean of n bits + Laplace(1/(nε)), at every t.
+
+    The data hold round(p·n) ones; ``reps`` seeded releases are drawn once and the empirical
+    tail is read off at each t (a survival function: the share of errors ≥ t).
+
+    Parameters
+    ----------
+    n : int
+        Number of bits, 1..10⁹.
+    epsilon : float
+        ε > 0.
+    p : float
+        Share of ones in [0, 1].
+    t : array_like
+        Error thresholds ≥ 0.
+    reps : int, keyword-only
+        Number of simulated releases, 1..10⁷.
+    rng : int or numpy.random.Generator, keyword-only
+        Seed or generator.
+
+    Returns
+    -------
+    numpy.ndarray
+        The tail at every t (shape of ``t``).
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range.
+
+    Examples
+    --------
+    >>> float(mean_of_bits_error_tail(10, 1.0, 0.5, [0.0], reps=100, rng=0)[0])
+    1.0
+    """
+    n = _check_n(n)
+    p = check_scalar("p", _check_closed_unit("p", p), p)
+    reps = check_int_range("reps", reps, 1, 10_000_000)
+    t = check_nonnegative("t", t)
+    ones = round(p * n)
+    x = np.r_[np.ones(ones), np.zeros(n - ones)]
+    draws = mean_of_bits_release(x, epsilon, size=reps, rng=rng)
+    err = np.sort(np.abs(draws - x.mean()))
+    return np.asarray(1.0 - np.searchsorted(err, t, side="left") / reps)
 
 
 def laplace_tail_probability(t, scale):

@@ -168,13 +168,9 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
     wrong Var = 1/(ε²n²) (still above the exact tail, as k²e^{−k} < 1, but only by luck).
     """
-    ones = round(p * n)
-    x = np.r_[np.ones(ones), np.zeros(n - ones)]
-    draws = F.mean_of_bits_release(x, epsilon, size=reps, rng=rng)
-    err = np.sort(np.abs(draws - x.mean()))
     b = float(F.mean_of_bits_scale(n, epsilon))
     t = np.linspace(b / 20, 6 * b, 200)
-    empirical = 1 - np.searchsorted(err, t, side="left") / reps
+    empirical = F.mean_of_bits_error_tail(n, epsilon, p, t, reps=reps, rng=rng)
     fig = Figure(figsize=(6.5, 3.6))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -353,7 +349,7 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     """
     p = np.linspace(0, 1, 401)
     q_min = F.hypothesis_min_q(p, epsilon)
-    q_max = 1 - F.hypothesis_min_q(1 - p, epsilon)  # the complementary test's constraints
+    q_max = F.hypothesis_max_q(p, epsilon)  # the complementary test's constraints
     t = np.linspace(-8, 9, 400) * sensitivity
     tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity=sensitivity)
     fig = Figure(figsize=(4.6, 5.6))
