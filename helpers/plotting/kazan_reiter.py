@@ -79,7 +79,13 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
     shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
     ax_e.plot(x, shown_e, color="C1", label="εᵢ", gid="epsilon_i")
     ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}", gid="minimum")
-    ax_e.axhline(np.log(r) / 2, color="0.5", ls="--", lw=1, label="½ log r̃ (constant profile)")
+    ax_e.axhline(
+        kr.epsilon_constant_profile(r),
+        color="0.5",
+        ls="--",
+        lw=1,
+        label="½ log r̃ (constant profile)",
+    )
     ax_e.set_xlabel(name)
     ax_e.set_ylabel(f"εᵢ (truncated at {eps_cap:.3g})" if truncated else "εᵢ")
     if eps_cap:
