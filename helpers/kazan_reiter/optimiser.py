@@ -359,7 +359,24 @@ def argmin_epsilon(
 def recommend_epsilon(profile: Profile, *, p=None, q=None, vectorized: bool | None = None) -> float:
     """The recommended ε of eq. (13): ``argmin_epsilon(profile, ...).epsilon``.
 
-    Parameters, raises: as :func:`argmin_epsilon`.
+    Parameters
+    ----------
+    profile : callable
+        ``profile(p, q) -> r*(p, q)``.
+    p, q : float, optional, keyword-only
+        Fix one coordinate to search a slice.
+    vectorized : bool, optional, keyword-only
+        As in :func:`argmin_epsilon`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`argmin_epsilon`: a profile that raises, is NaN or below 1, only admits
+        ε = 0, or bounds nothing.
+
+    References
+    ----------
+    Kazan & Reiter (2024), eq. (13).
 
     Returns
     -------

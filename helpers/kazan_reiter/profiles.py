@@ -90,8 +90,30 @@ def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile
 def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
     """Profile (16): r*(p, q) = max(ã/(p̃·q), r̃) on the slice p = p̃, inf elsewhere.
 
-    Parameters as :func:`inclusion_profile` with the slice p = p̃ (ã = 0 allowed: then
-    r* = r̃ on the slice, and :func:`epsilon_values_profile` accepts it too).
+    Parameters
+    ----------
+    a_tilde : float
+        ã in [0, 1) (ã = 0 allowed: then r* = r̃ on the slice, and
+        :func:`epsilon_values_profile` accepts it too).
+    p_tilde : float
+        p̃ in (0, 1], the slice.
+    r_tilde : float
+        r̃ > 1.
+
+    Returns
+    -------
+    callable
+        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
+        float for scalar p and q.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range, NaN, not a number or not a single number.
+
+    References
+    ----------
+    Kazan & Reiter (2024), eq. (16).
 
     Examples
     --------
@@ -114,6 +136,28 @@ def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
 
 def two_dimensional_profile(a_tilde: float = 0.25, r_tilde: float = 3.0) -> Profile:
     """Profile (33) of Appendix C.3: r*(p, q) = max(ã/(p·q), r̃) on all of (0, 1]².
+
+    Parameters
+    ----------
+    a_tilde : float
+        ã in (0, 1).
+    r_tilde : float
+        r̃ > 1.
+
+    Returns
+    -------
+    callable
+        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
+        float for scalar p and q.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range, NaN, not a number or not a single number.
+
+    References
+    ----------
+    Kazan & Reiter (2024), Appendix C.3, eq. (33).
 
     Examples
     --------
