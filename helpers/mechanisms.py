@@ -106,6 +106,10 @@ def laplace_scale(epsilon, *, sensitivity=1.0):
     ValueError
         If epsilon or sensitivity is not finite and > 0.
 
+    References
+    ----------
+    Dwork & Roth (2014), Theorem 3.6 (the Laplace mechanism).
+
     Examples
     --------
     >>> laplace_scale(0.5, sensitivity=2.0)

@@ -283,6 +283,10 @@ def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
     ValueError
         For an unknown mechanism (never a KeyError) or a bad parameter.
 
+    References
+    ----------
+    Desfontaines, "The privacy loss random variable" (2020).
+
     Examples
     --------
     >>> privacy_loss(999.0, "laplace", 1.0, loc=1000.0)

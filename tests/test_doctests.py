@@ -74,16 +74,18 @@ def test_the_lee_clifton_engine_has_examples():
     assert not missing, f"no Examples section: {missing}"
 
 
-def test_every_public_function_of_the_math_modules_has_examples():
+def test_every_public_function_of_the_math_modules_has_numpydoc_sections():
     import inspect
 
     from helpers import foundations, kazan_reiter, mechanisms, plrv
 
+    sections = ("Parameters", "Returns", "Raises", "References", "Examples")
     missing = [
-        f"{module.__name__}.{name}"
+        f"{module.__name__}.{name}: {section}"
         for module in (mechanisms, plrv, kazan_reiter, foundations)
         for name in module.__all__
         if inspect.isfunction(getattr(module, name))
-        and "Examples" not in (getattr(module, name).__doc__ or "")
+        for section in sections
+        if f"{section}\n" not in (getattr(module, name).__doc__ or "")
     ]
     assert missing == []

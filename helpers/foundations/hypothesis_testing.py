@@ -91,6 +91,10 @@ def hypothesis_max_q(p, epsilon):
     ValueError
         If p lies outside [0, 1] or epsilon is negative, NaN or not a number.
 
+    References
+    ----------
+    Kairouz, Oh & Viswanath (2015), Theorem 2.1; survey slides (002).
+
     Examples
     --------
     >>> round(hypothesis_max_q(0.5, 1.0), 6)  # 1 − e^{−1}/2

@@ -171,6 +171,10 @@ def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
     ValueError
         For an argument out of range.
 
+    References
+    ----------
+    Survey slides (002), "mean of n bits"; Dwork & Roth (2014), Theorem 3.8.
+
     Examples
     --------
     >>> float(mean_of_bits_error_tail(10, 1.0, 0.5, [0.0], reps=100, rng=0)[0])

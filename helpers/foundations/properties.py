@@ -269,6 +269,15 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
     -------
     PropertiesExperiment
 
+    Raises
+    ------
+    ValueError
+        If epsilon, alpha1 or alpha2 is out of range or not a single number, or rng is not a seed.
+
+    References
+    ----------
+    Survey slides (002): post-processing, group privacy, sequential composition.
+
     Examples
     --------
     >>> out = properties_experiment(0.5, 0.5, 0.3, rng=5)

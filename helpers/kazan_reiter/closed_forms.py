@@ -47,6 +47,10 @@ def epsilon_constant_profile(r_tilde):
     ValueError
         If r_tilde ≤ 1, NaN, infinite or not a number.
 
+    References
+    ----------
+    Kazan & Reiter (2024), Theorem 3.
+
     Examples
     --------
     >>> round(epsilon_constant_profile(3.0), 4)

@@ -104,6 +104,10 @@ def evaluate_profile(profile: Profile, p, q, *, vectorized: bool | None = None):
         message names the exception your code raised and where), returns the wrong shape,
         NaN, or a value below 1 (infeasible).
 
+    References
+    ----------
+    Kazan & Reiter (2024), Section 3 (risk profiles).
+
     Examples
     --------
     >>> evaluate_profile(lambda p, q: max(0.25 / (p * q), 3.0), 0.5, 0.5)

@@ -68,6 +68,15 @@ def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile
     callable
         ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``).
 
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range, NaN, not a number or not a single number.
+
+    References
+    ----------
+    Kazan & Reiter (2024), eq. (15).
+
     Examples
     --------
     >>> inclusion_profile(0.25, 1.0, 3.0)(0.05, 1.0)

@@ -60,6 +60,10 @@ def profile_slice(kind: str, a_tilde, fixed, r_tilde, *, x=None) -> ProfileSlice
     ValueError
         For an unknown ``kind`` or a parameter out of range.
 
+    References
+    ----------
+    Kazan & Reiter (2024), Figure 1, Theorems 4 and 5.
+
     Examples
     --------
     >>> s = profile_slice("inclusion", 0.25, 1.0, 3.0)
