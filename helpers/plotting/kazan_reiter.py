@@ -62,7 +62,7 @@ def slice_curves(kind: str, a: float, fixed: float, r: float, x=None):
     return tuple(kr.profile_slice(kind, a, fixed, r, x=x))
 
 
-def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, title=None):
+def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, title=None):
     x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
     name = "p" if kind == "inclusion" else "q"
     other = "q̃" if kind == "inclusion" else "p̃"
@@ -72,11 +72,11 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
     ax_r.set_ylabel(f"r* (truncated at {r_cap:g})" if r_cap else "r*")
     ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
     finite = np.where(np.isfinite(eps), eps, np.nan)
-    if eps_cap:
+    if epsilon_cap:
         # never cap below the minimum: the curve must reach the dot it is minimised at
-        eps_cap = max(eps_cap, 1.5 * eps_min)
-    truncated = bool(eps_cap) and bool(np.any(~(finite <= eps_cap)))
-    shown_e = np.minimum(finite, eps_cap) if eps_cap else finite
+        epsilon_cap = max(epsilon_cap, 1.5 * eps_min)
+    truncated = bool(epsilon_cap) and bool(np.any(~(finite <= epsilon_cap)))
+    shown_e = np.minimum(finite, epsilon_cap) if epsilon_cap else finite
     ax_e.plot(x, shown_e, color="C1", label="εᵢ", gid="epsilon_i")
     ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}", gid="minimum")
     ax_e.axhline(
@@ -87,9 +87,9 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, eps_cap=None, r_cap=None, titl
         label="½ log r̃ (constant profile)",
     )
     ax_e.set_xlabel(name)
-    ax_e.set_ylabel(f"εᵢ (truncated at {eps_cap:.3g})" if truncated else "εᵢ")
-    if eps_cap:
-        ax_e.set_ylim(0, eps_cap * 1.05)
+    ax_e.set_ylabel(f"εᵢ (truncated at {epsilon_cap:.3g})" if truncated else "εᵢ")
+    if epsilon_cap:
+        ax_e.set_ylim(0, epsilon_cap * 1.05)
     for ax in (ax_r, ax_e):
         _legend_beside(ax)
     if r_cap:
@@ -106,7 +106,7 @@ def plot_risk_profile_slice(
     when a part of the curve is cut there."""
     fig = _figure(figsize, fast, right_in=2.9)
     ax_r, ax_e = fig.subplots(2, 1, sharex=True)
-    _draw_slice(ax_r, ax_e, kind, a, fixed, r, eps_cap=6.0, r_cap=max(3 * r, 10.0))
+    _draw_slice(ax_r, ax_e, kind, a, fixed, r, epsilon_cap=6.0, r_cap=max(3 * r, 10.0))
     return fig
 
 
@@ -132,7 +132,7 @@ def plot_figure1(
         a,
         p_tilde,
         r,
-        eps_cap=8.0,
+        epsilon_cap=8.0,
         r_cap=30.0,
         title=f"Agency 2: (16), ã = {a:g}, p̃ = {p_tilde:g}, r̃ = {r:g}",
     )
@@ -147,7 +147,7 @@ def plot_colored_profiles(
     fixed: float,
     r_values: Sequence[float],
     *,
-    eps_max: float = 4.0,
+    epsilon_max: float = 4.0,
 ) -> Figure:
     """Figures 3 and 4: each agency's profile along its slice, coloured by the εᵢ it implies,
     with the minimum marked. One panel per (ã, r̃) pair (``a_values`` and ``r_values`` are
@@ -157,7 +157,7 @@ def plot_colored_profiles(
     r_values = list(r_values) * (n if len(r_values) == 1 else 1)
     fig = Figure(figsize=(3.3 * n, 3.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, n, sharey=True))
-    norm = Normalize(0, eps_max)
+    norm = Normalize(0, epsilon_max)
     line = None
     for ax, a, r in zip(axes, a_values, r_values, strict=True):
         x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
@@ -165,7 +165,7 @@ def plot_colored_profiles(
         points = np.column_stack([x, r_shown]).reshape(-1, 1, 2)
         segments = np.concatenate([points[:-1], points[1:]], axis=1)
         line = LineCollection(segments, cmap="viridis", norm=norm, linewidths=2.5)
-        line.set_array(np.minimum(np.where(np.isfinite(eps), eps, eps_max), eps_max)[:-1])
+        line.set_array(np.minimum(np.where(np.isfinite(eps), eps, epsilon_max), epsilon_max)[:-1])
         ax.add_collection(line)
         ax.axhline(r, color="0.4", ls=":", lw=1, label=f"constant r̃ = {r:g}")
         y_min = (
@@ -180,7 +180,7 @@ def plot_colored_profiles(
         ax.set_title(f"ã = {a:g}, r̃ = {r:g}", fontsize=_FONT)
         ax.legend(fontsize=_FONT)
     axes[0].set_ylabel("r* (truncated at 20)")
-    fig.colorbar(line, ax=list(axes), label=f"εᵢ (truncated at {eps_max:g})")
+    fig.colorbar(line, ax=list(axes), label=f"εᵢ (truncated at {epsilon_max:g})")
     return fig
 
 
@@ -189,7 +189,7 @@ def plot_profile_map(
     *,
     n: int = 160,
     r_cap: float = 100.0,
-    eps_cap: float = 4.0,
+    epsilon_cap: float = 4.0,
     figsize=(8, 3.6),
     fast: bool = False,
     recommendation: kr.Recommendation | None = None,
@@ -224,9 +224,9 @@ def plot_profile_map(
         ax_e = fig.subplots()
         axes = (ax_e,)
     im_e = ax_e.imshow(
-        np.minimum(eps, eps_cap), origin="lower", extent=extent, aspect="auto", cmap="viridis"
+        np.minimum(eps, epsilon_cap), origin="lower", extent=extent, aspect="auto", cmap="viridis"
     )
-    fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {eps_cap:g})")
+    fig.colorbar(im_e, ax=ax_e, label=f"εᵢ (truncated at {epsilon_cap:g})")
     for ax in axes:
         ax.plot(
             [rec.p],
