@@ -192,3 +192,16 @@ def test_controls_that_change_nothing_are_greyed_out():
     before = dash.text
     dash.controls["a"].value = 0.4  # enabled now, and it moves ε
     assert dash.text != before
+
+
+def test_durham_figure_reads_every_profile_as_17_on_the_slice_q_1():
+    """ã = 0 is profile (17) on q = 1 (ε = ln r̃, as notebook 07 and Example 3), not ½ ln r̃."""
+    import math
+
+    from helpers.plotting.deployments import plot_durham_choice
+
+    fig = plot_durham_choice(profiles=((0.0, 1.2), (0.5, 5.0)))
+    ax = fig.axes[0]
+    x = {line.get_gid(): line.get_xdata()[0] for line in ax.lines if line.get_gid()}
+    assert x["profile_0_1.2"] == math.log(1.2)
+    assert x["profile_0.5_5"] == math.log(9)

@@ -445,8 +445,9 @@ def plot_durham_choice(
     )
     eps_risk = []
     for a, r in profiles:
-        kind = "constant" if a == 0 else "inclusion"
-        e = ch.epsilon_for_profile(kind, r=r, a=a, fixed=1.0)
+        # profile (17) on the slice q = 1 for every ã, ã = 0 included (ε = ln r̃ there), as in
+        # Example 3's Figure 2 and notebook 07; not the constant profile on the whole square
+        e = ch.epsilon_for_profile("inclusion", r=r, a=a, fixed=1.0)
         eps_risk.append(e)
         ax.axvline(
             e,
@@ -479,7 +480,7 @@ def plot_durham_choice(
         ax.axvspan(
             best, eps_acc, color="red", alpha=0.12, hatch="//", gid="gap", label="no feasible ε"
         )
-    ax.plot([], [], color="black", label="largest ε for each risk profile (17)")
+    ax.plot([], [], color="C3", label="largest ε for each risk profile (17), labelled (ã, r̃)")
     ax.set_xscale("log")
     ax.set_xlim(grid[0], grid[-1])
     ax.set_ylim(0, 1.0)
