@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-import browser_lab as bl  # noqa: E402
+import browser_lab as bl
 
 REPEATS = 7
 TARGET_MS = 250
@@ -67,10 +67,11 @@ def main() -> None:
             bl.open_notebook(page, lab, path.name)
             bl.run_all(page)
             for d, dashboard in enumerate(bl.dashboards(page)):
-                found = bl.controls(dashboard)
+                found = [c for c in bl.controls(dashboard) if not bl.is_disabled(*c)]
                 sliders = [c for c in found if c[0] == "slider"]
                 kind, control = (sliders or found)[0]
                 label = bl.control_label(kind, control)
+                print(f"  {path.stem} dashboard {d + 1}: {kind} {label}", file=sys.stderr)
                 times = [measure(page, dashboard, kind, control) for _ in range(REPEATS)]
                 rows.append((path.stem, d + 1, f"{kind} {label}", times))
             bl.menu(page, "Kernel", "Shut Down Kernel")
