@@ -13,7 +13,7 @@ import numpy as np
 from _timing import best_of, fmt
 
 from helpers import foundations as F
-from helpers.widgets import foundations as W
+from helpers.widgets import foundations as dashboards
 
 
 def main() -> None:
@@ -62,8 +62,8 @@ def main() -> None:
         "hypothesis_region_dashboard": ("epsilon", (0.5, 2.0)),
         "exponential_mechanism_dashboard": ("epsilon", (0.1, 100.0)),
     }
-    for name in W.__all__:
-        dash = getattr(W, name)()
+    for name in dashboards.__all__:
+        dash = getattr(dashboards, name)()
         control, values = moves[name]
         times = []
         for i in range(12):

@@ -9,11 +9,11 @@ import pytest
 
 from helpers import foundations as F
 from helpers.figures.foundations import FIGURES
-from helpers.widgets import foundations as W
+from helpers.widgets import foundations as dashboards
 
 
 def test_laplace_ratio_dashboard_follows_epsilon():
-    dash = W.laplace_ratio_dashboard()
+    dash = dashboards.laplace_ratio_dashboard()
     assert "[0.3679, 2.7183]" in dash.text
     dash.controls["epsilon"].value = 2.0
     assert f"{math.exp(2):.4f}" in dash.text and f"{math.exp(-2):.4f}" in dash.text
@@ -27,7 +27,7 @@ def test_laplace_ratio_dashboard_follows_epsilon():
 
 
 def test_randomised_response_dashboard_follows_alpha_and_n():
-    dash = W.randomised_response_dashboard()
+    dash = dashboards.randomised_response_dashboard()
     assert f"ε = ln((1+α)/(1−α)) = {math.log(3):.4f}" in dash.text
     # α alone: ε, the ±2·√(1/(α²n)) lines of the histogram and the bound curves move
     dash.controls["alpha"].value = 0.8
@@ -58,7 +58,7 @@ def test_randomised_response_dashboard_follows_alpha_and_n():
 
 
 def test_hypothesis_dashboard_follows_epsilon():
-    dash = W.hypothesis_region_dashboard()
+    dash = dashboards.hypothesis_region_dashboard()
     assert f"{1 / (1 + math.e):.4f}" in dash.text
     dash.controls["epsilon"].value = 0.5
     assert f"{1 / (1 + math.exp(0.5)):.4f}" in dash.text
@@ -70,7 +70,7 @@ def test_hypothesis_dashboard_follows_epsilon():
 
 
 def test_exponential_dashboard_follows_epsilon():
-    dash = W.exponential_mechanism_dashboard()
+    dash = dashboards.exponential_mechanism_dashboard()
     assert "$1.00: 0.300, $1.01: 0.216, $3.01: 0.301, $3.02: 0.183" in dash.text
     assert "expected revenue = $2.025" in dash.text
     dash.controls["epsilon"].value = 10.0
@@ -141,12 +141,21 @@ def test_figures_registry_draws_labelled_finite_data():
 @pytest.mark.parametrize(
     ("make", "match"),
     [
-        (lambda: W.laplace_ratio_dashboard(epsilon=0.0), r"^epsilon must lie in \[0.05, 5\]"),
-        (lambda: W.hypothesis_region_dashboard(epsilon=9.0), r"^epsilon must lie in"),
-        (lambda: W.exponential_mechanism_dashboard(epsilon=1e4), r"^epsilon must lie in"),
-        (lambda: W.randomised_response_dashboard(alpha=1.0), r"^alpha must lie in \[0.05, 0.95\]"),
-        (lambda: W.randomised_response_dashboard(n=1), r"^n must be an integer in 2..2000"),
-        (lambda: W.randomised_response_dashboard(rng=None), r"^rng must be an int seed"),
+        (
+            lambda: dashboards.laplace_ratio_dashboard(epsilon=0.0),
+            r"^epsilon must lie in \[0.05, 5\]",
+        ),
+        (lambda: dashboards.hypothesis_region_dashboard(epsilon=9.0), r"^epsilon must lie in"),
+        (lambda: dashboards.exponential_mechanism_dashboard(epsilon=1e4), r"^epsilon must lie in"),
+        (
+            lambda: dashboards.randomised_response_dashboard(alpha=1.0),
+            r"^alpha must lie in \[0.05, 0.95\]",
+        ),
+        (
+            lambda: dashboards.randomised_response_dashboard(n=1),
+            r"^n must be an integer in 2..2000",
+        ),
+        (lambda: dashboards.randomised_response_dashboard(rng=None), r"^rng must be an int seed"),
     ],
 )
 def test_bad_starting_values_are_refused_not_clamped(make, match):

@@ -14,7 +14,7 @@ import html
 import io
 from collections.abc import Callable, Mapping
 
-import ipywidgets as W
+import ipywidgets as widgets
 from matplotlib.figure import Figure
 
 __all__ = ["Dashboard", "figure_png"]
@@ -28,12 +28,12 @@ STATIC_NOTE = (
 # a slider's width (description + track + readout): leaves a track of about 300 px
 SLIDER_WIDTH = "460px"
 _SLIDERS = (
-    W.FloatSlider,
-    W.IntSlider,
-    W.FloatLogSlider,
-    W.SelectionSlider,
-    W.FloatRangeSlider,
-    W.IntRangeSlider,
+    widgets.FloatSlider,
+    widgets.IntSlider,
+    widgets.FloatLogSlider,
+    widgets.SelectionSlider,
+    widgets.FloatRangeSlider,
+    widgets.IntRangeSlider,
 )
 
 
@@ -56,7 +56,7 @@ class Dashboard:
 
     def __init__(
         self,
-        controls: Mapping[str, W.ValueWidget],
+        controls: Mapping[str, widgets.ValueWidget],
         draw: Callable[..., tuple[Figure, str]],
         *,
         dpi: int = 80,
@@ -66,8 +66,8 @@ class Dashboard:
         self._dpi = dpi
         self.figure: Figure | None = None
         self.text = ""
-        self.readout = W.HTML()
-        self.output = W.Output()
+        self.readout = widgets.HTML()
+        self.output = widgets.Output()
         for control in self.controls.values():
             control.observe(self.update, names="value")
             if isinstance(control, _SLIDERS) and not control.layout.width:
@@ -75,8 +75,10 @@ class Dashboard:
                 control.layout.width = SLIDER_WIDTH
         # controls wrap onto the next row instead of shrinking (a row of four squeezed the
         # ε slider to 20 px)
-        row = W.HBox(list(self.controls.values()), layout=W.Layout(flex_flow="row wrap"))
-        self.widget = W.VBox([row, self.readout, self.output])
+        row = widgets.HBox(
+            list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")
+        )
+        self.widget = widgets.VBox([row, self.readout, self.output])
         self.update()
 
     def values(self) -> dict[str, object]:

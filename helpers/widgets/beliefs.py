@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import ipywidgets as W
+import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
@@ -41,7 +41,7 @@ __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 PAPER_OUTPUT = LEE_CLIFTON_OUTPUT  # the noisy release of Lee & Clifton's example (Sec. 4.4)
 PAPER_EPSILON = LEE_CLIFTON_EPSILON
 _MAX_SLIDER_WORLDS = 12
-_LAYOUT = W.Layout(width="500px")  # a track of about 300 px beside a 110 px label
+_LAYOUT = widgets.Layout(width="500px")  # a track of about 300 px beside a 110 px label
 _STYLE = {"description_width": "110px"}
 
 
@@ -96,7 +96,7 @@ def prior_dashboard(
     labels = world_labels(names, size)
     universe = np.arange(len(names), dtype=float)  # the prior depends only on who is in
     controls = {
-        f"w{i + 1}": W.FloatSlider(
+        f"w{i + 1}": widgets.FloatSlider(
             value=float(start[i]),
             min=0.0,
             max=5.0,
@@ -132,7 +132,7 @@ def prior_dashboard(
 
     dash = Dashboard(controls, draw)
     # sliders stack vertically: one per world
-    dash.widget.children = (W.VBox(list(controls.values())), *dash.widget.children[1:])
+    dash.widget.children = (widgets.VBox(list(controls.values())), *dash.widget.children[1:])
     return dash
 
 
@@ -165,8 +165,8 @@ def posterior_dashboard(
     epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
     output = _in_range("output", output, lo - 3, hi + 3)
     controls = {
-        "column": W.Dropdown(options=columns, value=column, description="column"),
-        "epsilon": W.FloatSlider(
+        "column": widgets.Dropdown(options=columns, value=column, description="column"),
+        "epsilon": widgets.FloatSlider(
             value=epsilon,
             min=0.05,
             max=5.0,
@@ -175,7 +175,7 @@ def posterior_dashboard(
             layout=_LAYOUT,
             continuous_update=False,
         ),
-        "output": W.FloatSlider(
+        "output": widgets.FloatSlider(
             value=output,
             min=lo - 3,
             max=hi + 3,
@@ -271,9 +271,9 @@ def attack_dashboard(
     grid = tuple(ATTACK_EPSILONS if epsilons is None else epsilons)
     options = [(lab, i) for i, lab in enumerate(labels)] + [("averaged over the prior", -1)]
     controls = {
-        "column": W.Dropdown(options=list(columns), value=column, description="column"),
-        "true_world": W.Dropdown(options=options, value=0, description="true world"),
-        "epsilon": W.FloatSlider(
+        "column": widgets.Dropdown(options=list(columns), value=column, description="column"),
+        "true_world": widgets.Dropdown(options=options, value=0, description="true world"),
+        "epsilon": widgets.FloatSlider(
             value=epsilon,
             min=0.05,
             max=5.0,
@@ -282,7 +282,7 @@ def attack_dashboard(
             layout=_LAYOUT,
             continuous_update=False,
         ),
-        "seed": W.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed"),
+        "seed": widgets.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="seed"),
     }
 
     def draw(column, true_world, epsilon, seed):

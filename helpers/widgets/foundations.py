@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-import ipywidgets as W
+import ipywidgets as widgets
 import numpy as np
 
 from .. import foundations as F
@@ -26,9 +26,9 @@ __all__ = [
 _DPI = 72
 
 
-def _eps_slider(value: float, low: float = 0.05, high: float = 5.0) -> W.FloatSlider:
+def _eps_slider(value: float, low: float = 0.05, high: float = 5.0) -> widgets.FloatSlider:
     value = starting_value("epsilon", value, low, high)  # refused, never clamped
-    return W.FloatSlider(
+    return widgets.FloatSlider(
         value=value, min=low, max=high, step=0.05, description="ε", continuous_update=False
     )
 
@@ -75,12 +75,12 @@ def randomised_response_dashboard(
         return fig, text
 
     controls = {
-        "alpha": W.FloatSlider(
+        "alpha": widgets.FloatSlider(
             value=alpha, min=0.05, max=0.95, step=0.05, description="α", continuous_update=False
         ),
         # n spans three decades: a logarithmic track, so 18 and 500 are both easy to reach
         # (a linear track jumped from 18 to 1629 in 100 px); the value is rounded to a count
-        "n": W.FloatLogSlider(
+        "n": widgets.FloatLogSlider(
             value=n,
             base=10,
             min=math.log10(2),
@@ -128,7 +128,7 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
         return fig, text
 
     epsilon = starting_value("epsilon", epsilon, 0.01, 1000.0)
-    slider = W.FloatLogSlider(
+    slider = widgets.FloatLogSlider(
         value=epsilon, base=10, min=-2, max=3, step=0.05, description="ε", continuous_update=False
     )
     return Dashboard({"epsilon": slider}, draw, dpi=_DPI)

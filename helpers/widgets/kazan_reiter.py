@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import ipywidgets as W
+import ipywidgets as widgets
 
 from .. import kazan_reiter as kr
 from ..plotting.kazan_reiter import (
@@ -25,7 +25,7 @@ _STYLE = {"description_width": "initial"}
 
 
 def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return W.FloatSlider(
+    return widgets.FloatSlider(
         value=value,
         min=lo,
         max=hi,
@@ -65,7 +65,7 @@ def risk_profile_dashboard(
     a = starting_value("a", a, 0.0, 0.95)
     fixed = starting_value("fixed", fixed, 0.001, 1.0)
     controls = {
-        "kind": W.Dropdown(
+        "kind": widgets.Dropdown(
             options=[
                 ("inclusion, profile (15): fix q̃", "inclusion"),
                 ("values, profile (16): fix p̃", "values"),
@@ -76,7 +76,7 @@ def risk_profile_dashboard(
         "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
         "a": _slider("ã", a, 0.0, 0.95, 0.005),
         # q̃ or p̃ spans three decades (the text uses 0.001, 0.05 and 1): a logarithmic track
-        "fixed": W.FloatLogSlider(
+        "fixed": widgets.FloatLogSlider(
             value=fixed,
             base=10,
             min=-3,
@@ -160,9 +160,9 @@ def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above")
     starting_choice("a", a, [0.0, 0.1, 0.25, 0.5])
     starting_choice("direction", direction, ["above", "below", "worst"])
     controls = {
-        "r": W.Dropdown(options=[1.2, 2.0, 5.0], value=r, description="r̃"),
-        "a": W.Dropdown(options=[0.0, 0.1, 0.25, 0.5], value=a, description="ã"),
-        "direction": W.Dropdown(
+        "r": widgets.Dropdown(options=[1.2, 2.0, 5.0], value=r, description="r̃"),
+        "a": widgets.Dropdown(options=[0.0, 0.1, 0.25, 0.5], value=a, description="ã"),
+        "direction": widgets.Dropdown(
             options=["above", "below", "worst"], value=direction, description="switch"
         ),
     }

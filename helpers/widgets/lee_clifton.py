@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-import ipywidgets as W
+import ipywidgets as widgets
 
 from .. import lee_clifton as lc
 from ..checks import check_finite_scalar
@@ -47,7 +47,7 @@ def _data_and_size(data, size) -> tuple[dict, int]:
     return cols, size
 
 
-def _risk_slider(cols: dict, size: int, risk: float) -> W.FloatSlider:
+def _risk_slider(cols: dict, size: int, risk: float) -> widgets.FloatSlider:
     risk = check_finite_scalar("risk", risk)
     if not 0 < risk <= 0.95:
         raise ValueError(f"risk must lie in (0, 0.95] (the slider's range); got {risk:g}")
@@ -59,7 +59,7 @@ def _risk_slider(cols: dict, size: int, risk: float) -> W.FloatSlider:
             f"risk must lie in [{low:g}, 0.95] (above the prior 1/W = {prior:.4g}, the slider's "
             f"range); got {risk!r}"
         )
-    return W.FloatSlider(
+    return widgets.FloatSlider(
         value=risk,
         min=low,
         max=0.95,
@@ -106,7 +106,7 @@ def bounds_dashboard(
         return state["fig"], "\n".join(lines)
 
     controls = {
-        "epsilon": W.FloatSlider(
+        "epsilon": widgets.FloatSlider(
             value=starting_value("epsilon", epsilon, 0.01, 5.0),
             min=0.01,
             max=5.0,
@@ -203,8 +203,8 @@ def queries_dashboard(
         return figures[key], text
 
     controls = {
-        "query": W.Dropdown(options=list(queries), value=query, description="query"),
-        "column": W.Dropdown(options=list(cols), value=column, description="column"),
+        "query": widgets.Dropdown(options=list(queries), value=query, description="query"),
+        "column": widgets.Dropdown(options=list(cols), value=column, description="column"),
         "risk": _risk_slider(cols, size, risk),
     }
     return Dashboard(controls, draw, dpi=DPI)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import ipywidgets as W
+import ipywidgets as widgets
 
 from .. import plrv
 from ..plotting import plrv as P
@@ -27,12 +27,12 @@ def plrv_dashboard(
     noise = starting_value("noise", noise, 0.2, 5.0)
     epsilon = starting_value("epsilon", epsilon, 0.0, 4.0)
     controls = {
-        "mechanism": W.Dropdown(
+        "mechanism": widgets.Dropdown(
             options=[("Gaussian", "gaussian"), ("Laplace", "laplace"), ("geometric", "geometric")],
             value=mechanism,
             description="mechanism",
         ),
-        "noise": W.FloatSlider(
+        "noise": widgets.FloatSlider(
             value=noise,
             min=0.2,
             max=5.0,
@@ -41,7 +41,7 @@ def plrv_dashboard(
             readout_format=".3f",
             continuous_update=False,
         ),
-        "epsilon": W.FloatSlider(
+        "epsilon": widgets.FloatSlider(
             value=epsilon,
             min=0.0,
             max=4.0,
