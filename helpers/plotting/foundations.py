@@ -163,7 +163,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
 
 
 def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figure:
-    """P[|p̂ − p| ≥ t] for p̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
+    """P[|π̂ − π| ≥ t] for π̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
 
     Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
     wrong Var = 1/(ε²n²) (still above the exact tail, as k²e^{−k} < 1, but only by luck).
@@ -199,7 +199,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     ax.set_ylim(1e-3, 1.05)
     ax.set(
         xlabel="error t",
-        ylabel="P[|p̂ − p| ≥ t]",
+        ylabel="P[|π̂ − π| ≥ t]",
         title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {epsilon:g}",
     )
     ax.legend(fontsize=8, loc="lower left")
@@ -208,8 +208,8 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
 
 
 def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Figure:
-    """Left: histogram of simulated p̂ with the true p and ±2·√(1/(α²n)) (the notes' bound).
-    Right: Var[p̂] against n: the notes' bound 1/(α²n), the tight bound 1/(4α²n), the exact
+    """Left: histogram of simulated π̂ with the true π and ±2·√(1/(α²n)) (the notes' bound).
+    Right: Var[π̂] against n: the notes' bound 1/(α²n), the tight bound 1/(4α²n), the exact
     q(1−q)/(α²n), and the simulated variance at the chosen n (a marker).
 
     ``axes[1].lines``: 0 notes' bound, 1 tight bound, 2 exact, 3 simulated marker.
@@ -218,10 +218,10 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    # p̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
+    # π̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
     bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
     ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color="C0", alpha=0.8, density=True)
-    ax.axvline(p, color="k", lw=1.5, label=f"true p = {p:g}", gid="true_p")
+    ax.axvline(p, color="k", lw=1.5, label=f"true π = {p:g}", gid="true_p")
     half = 2 * np.sqrt(float(F.rr_variance_bound(n, alpha)))
     for sign in (-1, 1):
         ax.axvline(
@@ -229,11 +229,11 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
             color="C3",
             ls="--",
             lw=1,
-            label="p ± 2√(1/(α²n))" if sign < 0 else None,
+            label="π ± 2√(1/(α²n))" if sign < 0 else None,
             gid="minus_two_sd" if sign < 0 else "plus_two_sd",
         )
     ax.set(
-        xlabel="estimate p̂",
+        xlabel="estimate π̂",
         ylabel="density",
         title=f"randomised response, α = {alpha:g}, n = {n}, ε = {float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf:.3g}",
     )
@@ -265,7 +265,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     bx.plot([n], [est.var()], "o", color="C0", label="simulated", gid="simulated_variance")
     bx.set_xscale("log")
     bx.set_yscale("log")
-    bx.set(xlabel="n", ylabel="Var[p̂]", title="variance falls like 1/n")
+    bx.set(xlabel="n", ylabel="Var[π̂]", title="variance falls like 1/n")
     bx.legend(fontsize=7, loc="lower left")
     _no_minor_ticks(*fig.axes)
     return fig

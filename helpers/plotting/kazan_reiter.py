@@ -84,7 +84,7 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, 
         color="0.5",
         ls="--",
         lw=1,
-        label="½ log r̃ (constant profile)",
+        label="½ ln r̃ (constant profile)",
     )
     ax_e.set_xlabel(name)
     ax_e.set_ylabel(f"εᵢ (truncated at {epsilon_cap:.3g})" if truncated else "εᵢ")
@@ -101,7 +101,7 @@ def plot_risk_profile_slice(
     kind: str, a: float, fixed: float, r: float, *, figsize=(7.4, 5.0), fast: bool = False
 ) -> Figure:
     """One column of Figure 1: the profile r* along its slice (top) and εᵢ (bottom), with
-    the minimum of eq. (13) marked and the constant profile's ½·log r̃ for comparison.
+    the minimum of eq. (13) marked and the constant profile's ½·ln r̃ for comparison.
     εᵢ is drawn up to 6 or 1.5 × its minimum, whichever is larger, and the axis says so
     when a part of the curve is cut there."""
     fig = _figure(figsize, fast, right_in=2.9)

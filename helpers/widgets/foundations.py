@@ -54,7 +54,7 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
 def randomised_response_dashboard(
     alpha: float = 0.5, n: int = 18, p: float = 0.5, *, rng: int = 0
 ) -> Dashboard:
-    """α and n; a seeded simulation of p̂'s spread against the notes' variance bound."""
+    """α and n; a seeded simulation of π̂'s spread against the notes' variance bound."""
     reps = 4000
     alpha = starting_value("alpha", alpha, 0.05, 0.95)
     n = starting_int("n", n, 2, 2000)
@@ -68,7 +68,7 @@ def randomised_response_dashboard(
         eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
         text = (
             f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {eps:.4f}\n"
-            f"simulated Var[p̂] = {est.var():.5f}; exact = {float(F.rr_variance(p, n, alpha)):.5f}; "
+            f"simulated Var[π̂] = {est.var():.5f}; exact = {float(F.rr_variance(p, n, alpha)):.5f}; "
             f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(n, alpha)):.5f}; "
             f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(n, alpha)):.5f}"
         )
@@ -101,9 +101,9 @@ def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
         fig = P.plot_hypothesis_region(epsilon)
         pm, _ = F.laplace_threshold_test(0.5, epsilon)
         text = (
-            f"ε = {epsilon:.2f}: the best balanced test has p = q ≥ 1/(1+e^ε) = "
+            f"ε = {epsilon:.2f}: the best balanced test has FPR = FNR ≥ 1/(1+e^ε) = "
             f"{float(F.hypothesis_min_equal_error(epsilon)):.4f}; "
-            f"the Laplace test at the midpoint reaches p = q = {float(pm):.4f}"
+            f"the Laplace test at the midpoint reaches FPR = FNR = {float(pm):.4f}"
         )
         return fig, text
 

@@ -49,7 +49,7 @@ def risk_profile_text(kind: str, a: float, fixed: float, r: float) -> str:
         at = f"q = {where.q:.4f}"
     sd, exact = kr.utility(eps)
     return (
-        f"recommended ε = {eps:.4f} (minimum at {at}); constant profile ½·log r̃ = "
+        f"recommended ε = {eps:.4f} (minimum at {at}); constant profile ½·ln r̃ = "
         f"{float(kr.epsilon_constant_profile(r)):.4f}\n"
         f"geometric mechanism: noise SD = {float(sd):.3f}, P[exact] = {100 * float(exact):.1f}%"
     )
