@@ -21,7 +21,7 @@ data sets differ by **changing one record** (bounded DP) and the sensitivities a
 * a Kazan & Reiter risk profile, whose recommended ε comes from ``helpers.kazan_reiter``.
 
 :func:`choose` puts the two together: the feasible interval [ε_accuracy, ε_risk] or, when it
-is empty, the value of each knob (k, the confidence, n for a mean, the risk) that would open it.
+is empty, the value of each knob (k, the coverage, n for a mean, the risk) that would open it.
 """
 
 from __future__ import annotations
@@ -99,10 +99,10 @@ def laplace_error_probability(epsilon, *, k, sensitivity):
     return _out(np.exp(-k * eps / delta_f))
 
 
-def epsilon_for_accuracy(k, *, sensitivity, confidence=0.95):
-    """Smallest ε with P(|X| ≤ k) ≥ ``confidence`` under Laplace noise: Δ·ln(1/(1 − c))/k.
+def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
+    """Smallest ε with P(|X| ≤ k) ≥ ``coverage`` under Laplace noise: Δ·ln(1/(1 − c))/k.
 
-    Vectorised over ``k``, ``sensitivity`` and ``confidence`` (broadcast).
+    Vectorised over ``k``, ``sensitivity`` and ``coverage`` (broadcast).
 
     Examples
     --------
@@ -111,7 +111,7 @@ def epsilon_for_accuracy(k, *, sensitivity, confidence=0.95):
     """
     k = check_positive("k", k)
     delta_f = check_positive("sensitivity", sensitivity)
-    c = check_open_unit("confidence", confidence)
+    c = check_open_unit("coverage", coverage)
     with np.errstate(over="ignore"):  # k of 1e-320: no finite ε reaches it, ε = inf
         return _out(-delta_f * np.log1p(-c) / k)
 
@@ -210,7 +210,7 @@ def _records_needed(n, lower, upper, k: float, c: float, eps_risk: float) -> int
 
     def eps_at(m: int) -> float:
         return epsilon_for_accuracy(
-            k, sensitivity=sensitivity_of("mean", n=m, lower=lower, upper=upper), confidence=c
+            k, sensitivity=sensitivity_of("mean", n=m, lower=lower, upper=upper), coverage=c
         )
 
     m = max(1, math.ceil(n * eps_at(n) / eps_risk))
@@ -227,7 +227,7 @@ class Choice(NamedTuple):
     ``epsilon_accuracy`` is the smallest ε meeting the accuracy, ``epsilon_risk`` the largest
     meeting the risk; ``feasible`` when the first is ≤ the second. ``knobs`` maps each knob to
     the value that makes the interval non-empty (for a feasible choice, the slack each knob
-    has): ``k`` (the ±k the risk-side ε delivers), ``confidence`` (the confidence it delivers
+    has): ``k`` (the ±k the risk-side ε delivers), ``coverage`` (the coverage it delivers
     at ±k), ``n`` (for a mean: records needed) and, if the risk is a posterior bound,
     ``risk`` (the posterior the accuracy-side ε implies).
     """
@@ -244,7 +244,7 @@ def choose(
     *,
     k,
     epsilon_risk,
-    confidence=0.95,
+    coverage=0.95,
     n=None,
     lower=None,
     upper=None,
@@ -257,7 +257,7 @@ def choose(
     ----------
     release : {"count", "sum", "mean"}
     k : float
-        The accuracy: |noise| ≤ k with probability ≥ ``confidence``.
+        The accuracy: |noise| ≤ k with probability ≥ ``coverage``.
     epsilon_risk : float
         The largest ε the risk allows (from :func:`epsilon_for_posterior`,
         :func:`epsilon_for_profile` or Lee & Clifton's ``epsilon_upper_bound``).
@@ -284,16 +284,16 @@ def choose(
             check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity))
         )
     k = float(check_positive("k", check_finite_scalar("k", k)))
-    c = float(check_open_unit("confidence", check_finite_scalar("confidence", confidence)))
+    c = float(check_open_unit("coverage", check_finite_scalar("coverage", coverage)))
     eps_risk = float(
         check_positive("epsilon_risk", check_finite_scalar("epsilon_risk", epsilon_risk))
     )
     if prior is not None:
         prior = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
-    eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, confidence=c)
+    eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
     knobs = {
         "k": delta_f * -math.log1p(-c) / eps_risk,
-        "confidence": 1 - math.exp(-k * eps_risk / delta_f),
+        "coverage": 1 - math.exp(-k * eps_risk / delta_f),
     }
     if release == "mean" and sensitivity is None:
         knobs["n"] = _records_needed(n, lower, upper, k, c, eps_risk)
@@ -308,7 +308,7 @@ def choose(
     else:
         parts = [
             f"accept ±{knobs['k']:.4g} instead of ±{k:g}",
-            f"or a confidence of {100 * knobs['confidence']:.3g} % instead of {100 * c:g} %",
+            f"or a coverage of {100 * knobs['coverage']:.3g} % instead of {100 * c:g} %",
         ]
         if "n" in knobs:
             parts.append(f"or n ≥ {knobs['n']:,} records instead of {n:,}")

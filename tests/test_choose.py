@@ -51,7 +51,7 @@ def test_laplace_tail_matches_the_laplace_cdf():
     c=st.floats(0.01, 0.999),
 )
 def test_epsilon_for_accuracy_meets_the_target_exactly(k, sens, c):
-    eps = ch.epsilon_for_accuracy(k, sensitivity=sens, confidence=c)
+    eps = ch.epsilon_for_accuracy(k, sensitivity=sens, coverage=c)
     assert ch.laplace_error_probability(eps, k=k, sensitivity=sens) == pytest.approx(1 - c)
     # a little less ε misses it
     assert ch.laplace_error_probability(eps * 0.99, k=k, sensitivity=sens) > 1 - c
@@ -133,15 +133,15 @@ def test_choose_feasible_count():
 
 
 def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
-    kw = dict(n=100, lower=0.0, upper=100.0, confidence=0.95)
+    kw = dict(n=100, lower=0.0, upper=100.0, coverage=0.95)
     choice = ch.choose("mean", k=1.0, epsilon_risk=1.0, prior=0.5, **kw)
     assert not choice.feasible
     assert "no ε meets both" in choice.message
     knobs = choice.knobs
     # each knob, moved to its value, makes the accuracy-side ε equal (or fall below) the risk's
-    at_k = ch.epsilon_for_accuracy(knobs["k"], sensitivity=1.0, confidence=0.95)
+    at_k = ch.epsilon_for_accuracy(knobs["k"], sensitivity=1.0, coverage=0.95)
     assert at_k == pytest.approx(1.0)
-    at_c = ch.epsilon_for_accuracy(1.0, sensitivity=1.0, confidence=knobs["confidence"])
+    at_c = ch.epsilon_for_accuracy(1.0, sensitivity=1.0, coverage=knobs["coverage"])
     assert at_c == pytest.approx(1.0)
     n_needed = knobs["n"]
     sens = ch.sensitivity_of("mean", n=n_needed, lower=0.0, upper=100.0)
@@ -191,5 +191,5 @@ def test_choose_refuses_bad_input():
         ch.choose("count", k=1.0, epsilon_risk=0.0)
     with pytest.raises(ValueError, match="k"):
         ch.choose("count", k=-1.0, epsilon_risk=1.0)
-    with pytest.raises(ValueError, match="confidence"):
-        ch.choose("count", k=1.0, epsilon_risk=1.0, confidence=1.0)
+    with pytest.raises(ValueError, match="coverage"):
+        ch.choose("count", k=1.0, epsilon_risk=1.0, coverage=1.0)

@@ -95,12 +95,12 @@ def test_choose_dashboard_posterior_side_every_control():
     c["lower"].value = 0.0
     c["upper"].value = 50.0
     c["k"].value = 1.0
-    c["confidence"].value = 0.9
+    c["coverage"].value = 0.9
     c["risk_kind"].value = "posterior"
     c["risk"].value = 0.8
     c["prior"].value = 0.3
     sens = 50.0 / 400
-    eps_acc = ch.epsilon_for_accuracy(1.0, sensitivity=sens, confidence=0.9)
+    eps_acc = ch.epsilon_for_accuracy(1.0, sensitivity=sens, coverage=0.9)
     eps_risk = ch.epsilon_for_posterior(0.8, prior=0.3)
     assert f"smallest ε for the accuracy = {eps_acc:.4f}" in dash.text
     assert f"largest ε for the risk (posterior ≤ 0.8 from prior 0.3) = {eps_risk:.4f}" in dash.text
@@ -116,7 +116,7 @@ def test_choose_dashboard_posterior_side_every_control():
     # fewer records: the interval closes and the text names the n that reopens it
     c["n"].value = 10
     choice = ch.choose(
-        "mean", k=1.0, epsilon_risk=eps_risk, confidence=0.9, n=10, lower=0.0, upper=50.0, prior=0.3
+        "mean", k=1.0, epsilon_risk=eps_risk, coverage=0.9, n=10, lower=0.0, upper=50.0, prior=0.3
     )
     assert not choice.feasible
     assert f"n ≥ {choice.knobs['n']:,}" in dash.text

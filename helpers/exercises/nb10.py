@@ -10,7 +10,7 @@ from ._core import exercise
 def _sum_accuracy():
     """A sum of values clipped to [0, 50], within ±100 with probability 90 %."""
     sens = ch.sensitivity_of("sum", lower=0.0, upper=50.0)
-    return ch.epsilon_for_accuracy(100.0, sensitivity=sens, confidence=0.9)
+    return ch.epsilon_for_accuracy(100.0, sensitivity=sens, coverage=0.9)
 
 
 @exercise("10.2", names=("eps_risk", "eps_kr"))

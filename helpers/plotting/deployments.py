@@ -310,7 +310,7 @@ def plot_choice(
     release: str = "count",
     *,
     k: float = 5.0,
-    confidence: float = 0.95,
+    coverage: float = 0.95,
     epsilon_risk: float,
     n: int | None = None,
     lower: float | None = None,
@@ -321,7 +321,7 @@ def plot_choice(
     risk_label: str = "risk side",
     title: str | None = None,
 ) -> Figure:
-    """Both sides on one ε axis: P(|noise| ≤ k) rising to the confidence, the risk side's ε.
+    """Both sides on one ε axis: P(|noise| ≤ k) rising to the coverage, the risk side's ε.
 
     The feasible interval is shaded green; an empty one is the red gap between the two ε.
     With ``prior`` (and ``risk``), the two-world posterior bound is drawn too: both curves are
@@ -331,7 +331,7 @@ def plot_choice(
         release,
         k=k,
         epsilon_risk=epsilon_risk,
-        confidence=confidence,
+        coverage=coverage,
         n=n,
         lower=lower,
         upper=upper,
@@ -356,7 +356,7 @@ def plot_choice(
         label=f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}",
         gid="accuracy_curve",
     )
-    ax.axhline(confidence, color="C0", ls=":", lw=1, gid="confidence_line")
+    ax.axhline(coverage, color="C0", ls=":", lw=1, gid="coverage_line")
     ax.axvline(
         choice.epsilon_accuracy,
         color="C0",

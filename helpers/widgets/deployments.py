@@ -175,7 +175,7 @@ def choose_dashboard(
         "lower": widgets.FloatText(value=lower, description="lower bound", style=_STYLE),
         "upper": widgets.FloatText(value=upper, description="upper bound", style=_STYLE),
         "k": _slider("accuracy ±k", 2.0, 0.05, 50.0, 0.05, ".2f"),
-        "confidence": _slider("with probability", 0.95, 0.5, 0.999, 0.001),
+        "coverage": _slider("with probability", 0.95, 0.5, 0.999, 0.001),
         "risk_kind": widgets.Dropdown(
             options=[
                 ("posterior bound ρ (two worlds)", "posterior"),
@@ -193,7 +193,7 @@ def choose_dashboard(
         "a": _slider("ã", 0.25, 0.0, 0.95, 0.005),
     }
 
-    def draw(release, n, lower, upper, k, confidence, risk_kind, risk, prior, r, a):
+    def draw(release, n, lower, upper, k, coverage, risk_kind, risk, prior, r, a):
         eps_risk, label = _risk_epsilon(risk_kind, risk, prior, r, a)
         bounds = {} if release == "count" else {"lower": lower, "upper": upper}
         if release == "mean":
@@ -203,19 +203,19 @@ def choose_dashboard(
             release,
             k=k,
             epsilon_risk=eps_risk,
-            confidence=confidence,
+            coverage=coverage,
             prior=prior if is_posterior else None,
             **bounds,
         )
         fig = plot_choice(
             release,
             k=k,
-            confidence=confidence,
+            coverage=coverage,
             epsilon_risk=eps_risk,
             prior=prior if is_posterior else None,
             risk=risk if is_posterior else None,
             risk_label=label,
-            title=f"a {release}, ±{k:g} with {100 * confidence:g} %",
+            title=f"a {release}, ±{k:g} with {100 * coverage:g} %",
             **bounds,
         )
         return fig, choose_text(choice, release, label)
@@ -241,7 +241,7 @@ def choose_dashboard(
         widgets.VBox(
             [
                 _row([c["release"], c["n"], c["lower"], c["upper"]]),
-                _row([c["k"], c["confidence"]]),
+                _row([c["k"], c["coverage"]]),
                 _row([c["risk_kind"], c["risk"], c["prior"]]),
                 _row([c["r"], c["a"]]),
             ]
