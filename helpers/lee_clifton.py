@@ -38,6 +38,7 @@ from .queries import Query, get_query
 from .sensitivity import combination_indices, unbounded_sensitivity
 
 __all__ = [
+    "ANALYSIS_QUERIES",
     "MAX_TABLE_BYTES",
     "MAX_WORLDS",
     "analysis_table",
@@ -81,6 +82,22 @@ _MAX_ATTACK_SCORES = 2_000_000_000
 # the bounds' running sums use plain exp() while c·Δv stays below this (no overflow even
 # after summing W terms); beyond it they switch to log space
 _EXP_RANGE = 600.0
+
+
+#: The queries ``analysis_table`` (and notebook 05's dashboard) run by default: every built-in
+#: query of ``helpers.queries`` plus the quartiles.
+ANALYSIS_QUERIES = (
+    "mean",
+    "median",
+    "variance",
+    "std",
+    "sum",
+    "count",
+    "min",
+    "max",
+    "percentile_25",
+    "percentile_75",
+)
 
 
 # --- the setting: universe, release size, number of worlds ---------------------------------
@@ -1045,12 +1062,10 @@ def analysis_table(universe, size: int, risk, queries=None):
     """
     import pandas as pd
 
-    from .queries import QUERY_NAMES
-
     setting = _setting(universe, size)
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     if queries is None:
-        queries = [q for q in QUERY_NAMES if "<" not in q] + ["percentile_25", "percentile_75"]
+        queries = list(ANALYSIS_QUERIES)
     elif isinstance(queries, (str, bytes)) or not isinstance(queries, (list, tuple)) or not queries:
         raise ValueError(f"queries must be a non-empty list of queries; got {queries!r}")
     rows = []

@@ -258,7 +258,9 @@ def test_analysis_table_matches_the_functions_and_explains_refusals():
     assert {"mean", "median", "variance", "std", "sum", "count", "percentile_25"} <= set(
         table.index
     )
-    assert table.loc["mean", "ε of inequality 7"] == lc.epsilon_upper_bound(ABSENCE, N, "mean", 1 / 3)
+    assert table.loc["mean", "ε of inequality 7"] == lc.epsilon_upper_bound(
+        ABSENCE, N, "mean", 1 / 3
+    )
     assert table.loc["mean", "ε binary search"] == lc.binary_search_epsilon(
         ABSENCE, N, "mean", 1 / 3
     )
@@ -584,3 +586,10 @@ def test_most_exposed_world_attains_the_tight_bound(universe, data, eps):
 def test_the_most_exposed_flight_on_the_school_example():
     # absence_days: the world without Terry (ω1, mean 2) is the most isolated at every ε
     assert lc.most_exposed_world(ABSENCE, N, "mean", 0.5) == 0
+
+
+def test_analysis_queries_are_every_built_in_plus_the_quartiles():
+    from helpers.queries import QUERY_NAMES
+
+    built_in = [q for q in QUERY_NAMES if "<" not in q]
+    assert list(lc.ANALYSIS_QUERIES) == [*built_in, "percentile_25", "percentile_75"]

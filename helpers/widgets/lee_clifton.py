@@ -22,7 +22,7 @@ from ..plotting.lee_clifton import (
     update_binary_search,
     update_bounds,
 )
-from ..queries import QUERY_NAMES, get_query
+from ..queries import get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
 from ._checks import starting_value
@@ -33,7 +33,7 @@ __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 DPI = 72
 
 #: the queries offered by ``queries_dashboard``: every built-in one and two percentiles
-DASHBOARD_QUERIES = (*(q for q in QUERY_NAMES if "<" not in q), "percentile_25", "percentile_75")
+DASHBOARD_QUERIES = lc.ANALYSIS_QUERIES  # the same list as analysis_table's rows
 
 
 def _data_and_size(data, size) -> tuple[dict, int]:
