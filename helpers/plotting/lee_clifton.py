@@ -79,10 +79,16 @@ def _fmt_eps(value: float) -> str:
 def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) -> Figure:
     """The artists of a bounds figure, without data (``_update`` fills them in)."""
     n = len(cols)
-    fig = Figure(figsize=figsize or (max(4.2 * n + 0.6, 5.4), 3.6))
-    # fixed margins instead of a layout engine: a layout engine re-runs on every redraw
+    fig = Figure(figsize=figsize or (max(4.2 * n + 0.6, 5.4), 5.4 if dashed else 4.8))
+    # fixed margins instead of a layout engine (a layout engine re-runs on every redraw), in
+    # inches: room for the x label and, below it, the legend (never over the curves)
+    height = fig.get_figheight()
     fig.subplots_adjust(
-        left=0.6 / fig.get_figwidth(), right=0.98, bottom=0.14, top=0.83, wspace=0.08
+        left=0.6 / fig.get_figwidth(),
+        right=0.98,
+        bottom=(1.95 if dashed else 1.45) / height,
+        top=1 - 0.62 / height,
+        wspace=0.08,
     )
     # shared y-axis: the later panels draw no tick labels (text is most of a redraw's cost)
     axes = fig.subplots(1, n, squeeze=False, sharey=True)[0]
@@ -104,11 +110,19 @@ def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) 
                 handles.append(ax.axvline(0.0, color=colour, ls="--", lw=1.2, label=gid, gid=gid))
         domain = np.array2string(values, separator=", ", formatter={"float_kind": "{:g}".format})
         # a fixed y skips matplotlib's title placement search on every redraw
-        ax.set_title(f"{name}: universe {domain}", fontsize=9, y=1.0)
+        ax.set_title(f"{name}: universe {domain}", fontsize=10, y=1.0)
         ax.set_xlabel("ε")
         ax.xaxis.set_major_locator(MaxNLocator(6))
         ax.grid(alpha=0.3)
-        ax.legend(handles=handles, loc="lower right", fontsize=7.5)
+        # below the axes, legible on a projector (was 7.5 pt over the curves)
+        ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.16),
+            ncol=1,
+            fontsize=10,
+            frameon=False,
+        )
     axes[0].set_ylabel("risk disclosure probability")
     axes[0].set_ylim(0.0, 1.02)
     axes[0].set_yticks([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
