@@ -59,6 +59,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+try:
+    from playwright.sync_api import Error as PlaywrightError
+except ImportError:  # no playwright: the tests skip before they use it
+
+    class PlaywrightError(Exception):
+        pass
+
+
 def notebook_paths() -> list[Path]:
     """Every numbered notebook, in course order (discovered, never listed by hand)."""
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
@@ -228,12 +236,18 @@ class Console:
 
 # --- JupyterLab notebook driving ---------------------------------------------------------
 
+# done: the kernel is idle and every code cell has its number, or a cell failed (Run All
+# stops there; the test then reports the error instead of waiting out the time limit)
 _ALL_PROMPTS_NUMBERED = """() => {
-  const prompts = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell .jp-InputArea-prompt')];
-  const status = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
-  return prompts.length > 0
-    && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))
-    && status !== null && status.dataset.status === 'idle';
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const prompts = [...panel.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+  const status = panel.querySelector('.jp-Notebook-ExecutionIndicator');
+  const idle = status !== null && status.dataset.status === 'idle';
+  const running = prompts.some(p => /\\[\\*\\]/.test(p.textContent));
+  const failed = panel.querySelector(
+    ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']") !== null;
+  return idle && !running
+    && ((prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent))) || failed);
 }"""
 
 _NO_PROMPT_NUMBERED = """() => {

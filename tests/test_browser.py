@@ -212,6 +212,9 @@ def test_notebook_runs_and_every_control_redraws(name, lab, context):
         if unexpected:
             problems.append(f"{name}: browser console:\n" + "\n".join(unexpected))
         assert not problems, f"{name}:\n" + "\n".join(problems)
+    except bl.PlaywrightError as error:
+        # a wait that timed out, an element that vanished: the screenshot shows where
+        _fail(page, stem, f"{name}: {type(error).__name__}: {error}")
     finally:
         with contextlib.suppress(Exception):
             bl.shut_down_kernel(page)
@@ -253,6 +256,8 @@ def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, lab, conte
         unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
         if unexpected:
             _fail(page, stem, f"{name} reopened: browser console:\n" + "\n".join(unexpected))
+    except bl.PlaywrightError as error:
+        _fail(page, stem, f"{name} reopened: {type(error).__name__}: {error}")
     finally:
         with contextlib.suppress(Exception):
             bl.shut_down_kernel(page)
