@@ -32,7 +32,7 @@ def _school_choice():
     return plot_choice(
         "mean",
         k=1.0,
-        confidence=0.95,
+        coverage=0.95,
         epsilon_risk=binary_search_epsilon(universe, 3, "mean", 1 / 3),
         sensitivity=unbounded_sensitivity(universe, 3, "mean"),
         risk_label="Lee & Clifton tight bound, ρ = 1/3",
