@@ -24,7 +24,9 @@ def fresh(tmp_path_factory) -> Path:
 def test_every_file_in_figures_is_registered_and_shown_in_the_readme():
     registered = {f"{stem}.png" for stem in all_figures()}
     on_disk = {p.name for p in FIGURES_DIR.glob("*.png")}
-    assert on_disk == registered, f"orphans: {on_disk - registered}, missing: {registered - on_disk}"
+    assert on_disk == registered, (
+        f"orphans: {on_disk - registered}, missing: {registered - on_disk}"
+    )
     shown = set(re.findall(r"\(figures/([\w.-]+\.png)\)", README.read_text()))
     assert registered <= shown, f"not shown in the README: {sorted(registered - shown)}"
 
