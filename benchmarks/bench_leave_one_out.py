@@ -16,26 +16,14 @@ multiplies that by the bisection's number of steps. Both are labelled as extrapo
 from __future__ import annotations
 
 import gc
-import math
 import time
 import tracemalloc
 
 import numpy as np
 from _timing import fmt
+from bench_lee_clifton import pairwise_tight_bound
 
 from helpers import lee_clifton as lc
-
-
-def pairwise_tight_bound_rows(f, epsilon, delta_f, rows):
-    """Eq. (3) as the replication wrote it, over ``rows`` worlds i only (for timing)."""
-    best = 0.0
-    for i in rows:
-        total = 1.0
-        for j in range(len(f)):
-            if j != i:
-                total += math.exp(-epsilon * abs(f[i] - f[j]) / delta_f)
-        best = max(best, 1.0 / total)
-    return best
 
 
 def long(seconds: float) -> str:
@@ -74,7 +62,7 @@ def main() -> None:
         delta_f = lc._delta_f(lc._setting(universe, size), lc.get_query("mean"))
         rows = range(200)
         start = time.perf_counter()
-        pairwise_tight_bound_rows(f, 1.0, delta_f, rows)
+        pairwise_tight_bound(f, 1.0, delta_f, rows)
         per_bound = (time.perf_counter() - start) * n_items / len(rows)
         steps = len(lc.binary_search_steps(universe, size, "mean", 1 / 3))
         # the median's worlds take two values (records below or above it): its tight bound

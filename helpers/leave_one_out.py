@@ -183,11 +183,7 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> f, d
     (array([ 6., 13., 14., 15.]), array([-7.,  0.,  1.,  2.]))
     """
-    values, query = check_universe(values), get_query(query)
-    kind = _kind(query)
-    if kind is None or query.user:
-        raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
-    s = _sorted(values)
+    s, kind = _prepared(values, query)
     n = s.n
     if kind == ("count",):
         f = np.full(n, float(n - 1))
@@ -222,6 +218,15 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ids = np.concatenate([[0], np.cumsum(by_rank[1:] != by_rank[:-1])])
     f = by_rank[s.removed_rank]
     return f, f, ids[s.removed_rank]
+
+
+def _prepared(values, query) -> tuple[_Sorted, tuple]:
+    """Validate (universe, query), refuse a query without a fast path, sort the universe."""
+    values, query = check_universe(values), get_query(query)
+    kind = _kind(query)
+    if kind is None or query.user:
+        raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
+    return _sorted(values), kind
 
 
 def _groups(f: np.ndarray) -> np.ndarray:
@@ -332,11 +337,7 @@ def unbounded_sensitivity(values, query) -> float:
     >>> unbounded_sensitivity(np.array([1.0, 2, 3, 10]), get_query("mean"))
     2.8333333333333335
     """
-    values, query = check_universe(values), get_query(query)
-    kind = _kind(query)
-    if kind is None or query.user:
-        raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
-    s = _sorted(values)
+    s, kind = _prepared(values, query)
     n = s.n
     if n < 2:
         raise ValueError("a one-record universe has no leave-one-out neighbours")

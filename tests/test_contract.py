@@ -18,8 +18,12 @@ from hypothesis import strategies as st
 
 from helpers import foundations as F
 from helpers import kazan_reiter as KR
+from helpers import leave_one_out as loo
+from helpers import lee_clifton as lc
 from helpers import mechanisms as M
 from helpers import plrv as PL
+from helpers import queries as qu
+from helpers import sensitivity as se
 
 PMF = ([0.5, 0.5], [0.25, 0.75])
 ONE = lambda p, q: 3.0  # noqa: E731  (a constant risk profile)
@@ -130,6 +134,37 @@ VALID = {
 }
 VALID[F.randomised_response] = (([0, 1, 1], 0.5), {"rng": 1})
 
+# the Lee & Clifton engine: the school example's absence_days (Terry's 10 in the universe)
+U = [1.0, 2.0, 3.0, 10.0]
+MEAN = qu.get_query("mean")
+VALID |= {
+    lc.analysis_table: ((U, 3, 1 / 3), {"queries": ["mean", "median"]}),
+    lc.binary_search_epsilon: ((U, 3, "mean", 1 / 3), {"tol": 1e-6, "sensitivity": 2.0}),
+    lc.binary_search_steps: ((U, 3, "mean", 1 / 3), {"tol": 1e-3, "sensitivity": 2.0}),
+    lc.bound_curves: ((U, 3, "mean", [0.0, 0.5]), {"sensitivity": 2.0}),
+    lc.confidence: ((U, 3, "mean", 2.2, 2.0), {"sensitivity": 2.0, "prior": [1, 1, 1, 1]}),
+    lc.count_worlds: ((U, 3), {}),
+    lc.delta_v: ((U, 3, "mean"), {}),
+    lc.epsilon_upper_bound: ((U, 3, "mean", 1 / 3), {"sensitivity": 2.0}),
+    lc.limit_of_tight_bound: ((U, 3, "median"), {}),
+    lc.most_exposed_world: ((U, 3, "mean", 0.5), {"sensitivity": 2.0}),
+    lc.possible_worlds: ((U, 3), {}),
+    lc.posterior: ((U, 3, "mean", 2.2, 2.0), {"sensitivity": 2.0, "prior": [1, 1, 1, 1]}),
+    lc.prior: ((U, 3), {"weights": [1, 2, 3, 4]}),
+    lc.simulate_attack: ((U, 3, "mean", 1.0), {"trials": 50, "rng": 0, "true_world": 1}),
+    lc.tight_bound: ((U, 3, "mean", 0.5), {"sensitivity": 2.0}),
+    lc.upper_bound: ((U, 3, "mean", 0.5), {"sensitivity": 2.0}),
+    lc.world_values: ((U, 3, "mean"), {}),
+    se.bounded_sensitivity: ((U, 3, "mean"), {"k": 1}),
+    se.combination_indices: ((4, 3), {}),
+    se.unbounded_sensitivity: ((U, 3, "mean"), {"k": 1}),
+    qu.get_query: (("mean",), {}),
+    qu.percentile: ((25,), {}),
+    loo.supports: ((MEAN,), {}),
+    loo.unbounded_sensitivity: ((np.array(U), MEAN), {}),
+    loo.world_table: ((np.array(U), MEAN), {}),
+}
+
 BAD = [
     math.nan,
     math.inf,
@@ -152,7 +187,7 @@ BAD = [
 
 PUBLIC = [
     getattr(module, name)
-    for module in (M, PL, KR, F)
+    for module in (M, PL, KR, F, lc, se, qu, loo)
     for name in module.__all__
     if inspect.isfunction(getattr(module, name))
 ]
