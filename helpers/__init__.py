@@ -38,8 +38,10 @@ API contract (every public function of the math layer; tested in tests/test_cont
 * **Errors.** Bad input raises ``ValueError`` before any large allocation, worded
   ``"<parameter> must <allowed range>; got <the value as given>"`` (a scalar is shown as
   the scalar, an array by its shape and a few offending entries). Strings are never
-  coerced to numbers, NaN is refused unless ±inf is meaningful, and work above a stated
-  budget is refused up front with the size it would take. A user's own callable (a risk
+  coerced to numbers, NaN is refused unless ±inf is meaningful, a universe's values must
+  lie within ±1e150 (``_validation.MAX_UNIVERSE_MAGNITUDE``: their squares and sums stay
+  inside double precision), and work above a stated budget is refused up front with the
+  size it would take. A user's own callable (a risk
   profile, a query) that raises is wrapped in a ``ValueError`` saying it was *your code*
   that raised, which exception, and at which input.
 * **Numerics.** Products and sums of exponentials in log space, tails from survival

@@ -111,8 +111,14 @@ def check_int_range(name: str, value: object, low: int, high: int) -> int:
     return int(value)
 
 
+#: Largest |value| a universe may hold. Its squares (variance), sums of a few million of them
+#: and the Laplace exponents built from them stay inside double precision (about 1.8e308);
+#: at 1.5e170 a variance overflowed to inf and came back as a NaN sensitivity.
+MAX_UNIVERSE_MAGNITUDE = 1e150
+
+
 def check_universe(universe: Iterable[float], name: str = "universe") -> np.ndarray:
-    """A non-empty 1-D sequence of finite numbers (repeats allowed)."""
+    """A non-empty 1-D sequence of finite numbers within ±``MAX_UNIVERSE_MAGNITUDE``."""
     if isinstance(universe, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers; got the string {universe!r}")
     try:
@@ -127,7 +133,14 @@ def check_universe(universe: Iterable[float], name: str = "universe") -> np.ndar
         raise ValueError(
             f"{name} must contain only numbers; got values of type {array.dtype} such as {array[:3]!r}"
         )
-    return check_real(name, array.astype(float))
+    values = check_real(name, array.astype(float))
+    largest = float(np.max(np.abs(values)))
+    if largest > MAX_UNIVERSE_MAGNITUDE:
+        raise ValueError(
+            f"{name} values must lie within ±{MAX_UNIVERSE_MAGNITUDE:g} (their squares and sums "
+            f"must stay within double precision); got a value of magnitude {largest:g}"
+        )
+    return values
 
 
 def check_finite_scalar(name: str, value: object) -> float:

@@ -15,13 +15,15 @@ Conventions shared with ``helpers.lee_clifton``:
   computed so that their differences are accurate even when the values themselves are huge
   (a mean of values near 10⁹ with a spread of 1). The bounds only ever use differences
   fᵢ − fⱼ, so they use ``d``;
-* ``group`` labels worlds that the query cannot tell apart: equal labels exactly when the
-  two worlds give the same query value. For the sum and the mean that is when the removed
-  records are equal (f is then an injective function of the removed value, so comparing the
-  records is exact where comparing rounded means would not be); for the others it is exact
-  equality of ``d``, which is the same double for worlds holding the same multiset of
-  records (and, for variance and std, finer than f: adding the shared constant back can
-  round two different worlds to one value of f).
+* ``group`` labels worlds that the query cannot tell apart. For the sum and the mean, labels
+  are equal exactly when the removed records are equal (f is then an injective function of
+  the removed value, so comparing the records is exact where comparing rounded means would
+  not be). For the others they are equal exactly when ``d`` is the same double: always so
+  for worlds holding the same multiset of records, never by a tolerance. For variance and
+  std ``d`` is finer than f (adding the shared constant back can round two different worlds
+  to one value of f), and like any floating-point value it still ties two worlds whose true
+  values differ by less than one rounding unit; the release could tell those apart only at
+  ε ≳ 2⁵²·Δf/|f|.
 
 Variance and standard deviation never use Σx² − (Σx)²/n on the raw values: they work with
 deviations y from an accurate mean and remove a record with M₂' = (Σy² − y²) − (Σy − y)²/(N − 1),

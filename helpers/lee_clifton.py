@@ -337,7 +337,8 @@ def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.
     universe may repeat a value) give the query the very same input and get bit for bit the
     same f. Otherwise worlds are tied only when their values of f are the very same double,
     never by a tolerance: a tolerance merged distinct worlds at large magnitudes (10¹²) and
-    made every ε look safe.
+    made every ε look safe. (Worlds whose true values differ by less than one rounding unit
+    of f do share a double; the release could tell them apart only at ε ≳ 2⁵²·Δf/|f|.)
     """
     from itertools import combinations, islice
 

@@ -146,7 +146,25 @@ def test_mean_epsilon_matches_the_enumeration(universe, risk):
     if math.isinf(slow):
         assert math.isinf(fast)
     else:
-        assert fast == pytest.approx(slow, rel=1e-6, abs=1e-9)
+        # The enumeration's worlds are rounded means: their differences carry an error of
+        # about one ulp of the largest mean, and so does its ε relative to the closest pair
+        # of worlds (found at [0, 16, 16, 1e-9]: worlds 3.3e-10 apart, ε ≈ 1.8e10, 8e-6 off).
+        # The fast path works with (c − xᵢ)/(N − 1) and is the more accurate side.
+        x = np.unique(universe)
+        gap = float(np.min(np.diff(x))) / size if x.size > 1 else math.inf
+        scale = 8 * np.finfo(float).eps * max(abs(v) for v in universe)
+        rounding = scale / gap if gap > 0 else math.inf  # subnormal gaps round to 0
+        assert fast == pytest.approx(slow, rel=max(1e-6, rounding), abs=1e-9)
+
+
+def test_mean_epsilon_where_the_enumeration_rounds_the_worlds():
+    """The example that needed the rounding-aware tolerance above."""
+    universe, size = [0.0, 16.0, 16.0, 1e-9], 3
+    delta_f = unbounded_sensitivity(universe, size, brute("mean"))
+    kwargs = dict(sensitivity=delta_f, tol=1e-10)
+    fast = lc.binary_search_epsilon(universe, size, "mean", 0.75, **kwargs)
+    slow = lc.binary_search_epsilon(universe, size, brute("mean"), 0.75, **kwargs)
+    assert fast == pytest.approx(slow, rel=1e-4)  # within the enumeration's rounding
 
 
 @pytest.mark.parametrize("name", ["mean", "sum"])

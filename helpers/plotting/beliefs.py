@@ -21,6 +21,7 @@ from ..checks import check_finite_scalar, check_positive, check_real
 from ..lee_clifton import world_values
 from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices
+from ._style import SMALL
 
 __all__ = [
     "plot_attack_success",
@@ -122,13 +123,13 @@ def plot_prior(
         probs = _probabilities(f"prior {name!r}", probs, n_worlds)
         offset = (k - (len(priors) - 1) / 2) * width
         bars = ax.bar(x + offset, probs, width, label=name, color=colors[k % len(colors)])
-        ax.bar_label(bars, fmt="%.3f", fontsize=7)
+        ax.bar_label(bars, fmt="%.3f", fontsize=SMALL)
     ax.axhline(1 / n_worlds, color="black", lw=0.8, ls=":", label=f"1/W = 1/{n_worlds}")
-    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_xticks(x, labels, fontsize=SMALL)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("probability")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=SMALL, loc="upper right")
     return fig
 
 
@@ -188,13 +189,13 @@ def plot_posterior(
     prior_bars = ax_bar.bar(xb - 0.2, prior, 0.4, color=PRIOR_COLOR, label=prior_name)
     post_bars = ax_bar.bar(xb + 0.2, posterior, 0.4, color=colors, label="posterior")
     if not uniform:
-        ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=7)
-    ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=7)
-    ax_bar.set_xticks(xb, labels, fontsize=7)
+        ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=SMALL)
+    ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=SMALL)
+    ax_bar.set_xticks(xb, labels, fontsize=SMALL)
     ax_bar.set_ylim(0, 1.05)
     ax_bar.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax_bar.set_ylabel("probability")
-    ax_bar.legend(fontsize=7, loc="upper right")
+    ax_bar.legend(fontsize=SMALL, loc="upper right")
     ax_bar.set_title("prior vs posterior (Definition 3)", fontsize=9)
     if title:
         fig.suptitle(title, fontsize=10)
@@ -249,5 +250,5 @@ def plot_attack_success(
     ax.set_xlabel("ε")
     ax.set_ylabel("success rate")
     ax.set_title(title, fontsize=9)
-    ax.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=SMALL, loc="lower right")
     return fig

@@ -54,7 +54,7 @@ def _short(name: str, width: int = 36) -> str:
 def _labels(rows: pd.DataFrame) -> list[str]:
     names, curators, years = rows["name"], rows["curators"], rows["year"]
     return [
-        f"{_short(n, 34)} ({_short(c.split(';')[0].replace('U.S. Census Bureau', 'Census'), 14)}, {y})"
+        f"{_short(n, 30)} ({_short(c.split(';')[0].replace('U.S. Census Bureau', 'Census'), 12)}, {y})"
         for n, c, y in zip(names, curators, years, strict=True)
     ]
 
@@ -75,9 +75,11 @@ def plot_deployments(
     delta = rows["delta_used"].to_numpy(float)
     y = np.arange(len(rows))
     colours = [UNIT_COLOURS[g] for g in rows["unit_group"]]
-    fig = Figure(figsize=(16, 0.3 * len(rows) + 2.4))
-    axes = fig.subplots(1, 4, sharey=True, gridspec_kw={"width_ratios": [1.5, 1, 1, 1.2]})
-    fig.subplots_adjust(left=0.275, right=0.985, top=0.91, bottom=0.12, wspace=0.08)
+    # 10.8 inches: shown at about 0.8× in a notebook's 868-px output area, 10-pt text stays
+    # above 11 screen pixels (tests/test_legibility.py)
+    fig = Figure(figsize=(10.8, 0.3 * len(rows) + 2.8))
+    axes = fig.subplots(1, 4, sharey=True, gridspec_kw={"width_ratios": [1.2, 1, 1, 1]})
+    fig.subplots_adjust(left=0.345, right=0.975, top=0.89, bottom=0.17, wspace=0.12)
     ax_e, ax_post, ax_rr, ax_tpr = axes
 
     for model, marker in MODEL_MARKERS.items():
@@ -105,8 +107,8 @@ def plot_deployments(
     )
     ax_e.set_xscale("log")
     ax_e.set_xlabel("ε (log scale)")
-    ax_e.set_title("(a) published or converted ε", fontsize=11)
-    ax_e.set_yticks(y, _labels(rows), fontsize=9.5)
+    ax_e.set_title("(a) published or\nconverted ε", fontsize=11)
+    ax_e.set_yticks(y, _labels(rows), fontsize=10)
     ax_e.set_ylim(-0.7, len(rows) - 0.3)
     for ax in axes:
         ax.grid(axis="x", alpha=0.3)
@@ -116,16 +118,16 @@ def plot_deployments(
     ax_post.scatter(post, y, c=colours, s=40, zorder=3, gid="posterior")
     ax_post.axvline(prior, color="grey", ls=":", lw=1)
     ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
-    ax_post.set_xlabel(f"largest posterior (prior {prior:g})")
-    ax_post.set_title("(b) Lee & Clifton, two worlds", fontsize=11)
+    ax_post.set_xlabel(f"largest posterior\n(prior {prior:g})")
+    ax_post.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
 
     rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
     ax_rr.scatter(rr, y, c=colours, s=40, zorder=3, gid="relative_risk")
     ax_rr.set_xscale("log")
     ax_rr.xaxis.set_major_formatter(ScalarFormatter())
     ax_rr.xaxis.set_minor_formatter(NullFormatter())
-    ax_rr.set_xlabel(f"relative-risk bound (p = {p:g}, q = {q:g})")
-    ax_rr.set_title("(c) Kazan & Reiter, Theorem 1", fontsize=11)
+    ax_rr.set_xlabel(f"relative-risk bound\n(p = {p:g}, q = {q:g})")
+    ax_rr.set_title("(c) Kazan & Reiter,\nTheorem 1", fontsize=11)
 
     for fpr, marker in zip(_FPRS, ("o", "D"), strict=True):
         tpr = dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta)
@@ -145,8 +147,8 @@ def plot_deployments(
     for fpr in _FPRS:
         ax_tpr.axvline(fpr, color="grey", ls=":", lw=1)
     ax_tpr.set_xlim(-0.02, 1.02)
-    ax_tpr.set_xlabel("best test's TPR (at FPR 1 % ●, 10 % ◆)")
-    ax_tpr.set_title("(d) hypothesis test (f-DP)", fontsize=11)
+    ax_tpr.set_xlabel("best test's TPR at\nFPR 1 % ●, 10 % ◆")
+    ax_tpr.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
 
     unit_handles = [
         Line2D([], [], marker="o", ls="", color=c, label=g)
@@ -175,14 +177,14 @@ def plot_deployments(
     fig.legend(
         handles=unit_handles + model_handles + extra,
         loc="lower center",
-        ncol=5,
+        ncol=3,
         fontsize=10,
         frameon=False,
         title="privacy unit protected (colour) · deployment model (marker)",
         title_fontsize=10,
     )
     fig.suptitle(
-        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry); "
+        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry);\n"
         "zCDP rows with only ρ_z converted at δ = 1e-10",
         fontsize=12,
     )
@@ -200,9 +202,10 @@ def plot_three_views(
     title: str | None = None,
 ) -> Figure:
     """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve."""
-    fig = Figure(figsize=(12, 4.1))
+    # 9.6 inches: 864 px as a dashboard image (90 dpi), unscaled in a notebook's output area
+    fig = Figure(figsize=(9.6, 4.1))
     ax1, ax2, ax3 = fig.subplots(1, 3)
-    fig.subplots_adjust(left=0.06, right=0.98, top=0.82, bottom=0.15, wspace=0.3)
+    fig.subplots_adjust(left=0.075, right=0.98, top=0.8, bottom=0.16, wspace=0.36)
 
     priors = np.linspace(0.001, 0.999, 200)
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
@@ -256,7 +259,7 @@ def plot_three_views(
     ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
     ax2.set_ylabel("relative-risk bound")
     ax2.set_title("Kazan & Reiter: Theorem 1", fontsize=11, y=1.01)
-    ax2.legend(fontsize=10, loc="upper right")
+    ax2.legend(fontsize=10, loc="lower left")
 
     fpr = np.concatenate([[0.0], np.geomspace(1e-4, 1, 300)])
     ax3.plot(

@@ -12,6 +12,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLoca
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
+from ._style import SMALL
 
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
@@ -114,7 +115,7 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     ax.set_yscale("log")
     ax.set_ylim(0.5 / n_max, 8.0)  # head room above Δ = 1 for the legend
     ax.set(xlabel="number of people n", ylabel="sensitivity Δ_f", title="L1 sensitivity of bits")
-    ax.legend(fontsize=7, loc="upper right", ncols=2)
+    ax.legend(fontsize=SMALL, loc="upper center")
     _no_minor_ticks(ax)
     return fig
 
@@ -139,7 +140,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
         title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
     )
     ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=SMALL, loc="upper left")
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
     bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
     bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
@@ -157,7 +158,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
         ylabel="density ratio p₁/p₂ (log scale)",
         title="the ratio stays within [e^−ε, e^ε]",
     )
-    bx.legend(fontsize=8, loc="center right")
+    bx.legend(fontsize=SMALL, loc="center right")
     _no_minor_ticks(ax, bx)
     return fig
 
@@ -202,7 +203,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
         ylabel="P[|π̂ − π| ≥ t]",
         title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {epsilon:g}",
     )
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=SMALL, loc="lower left")
     _no_minor_ticks(*fig.axes)
     return fig
 
@@ -237,7 +238,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
         ylabel="density",
         title=f"randomised response, α = {alpha:g}, n = {n}, ε = {float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf:.3g}",
     )
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=SMALL, loc="upper left")
     ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
     bx.plot(
         ns,
@@ -266,7 +267,7 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     bx.set_xscale("log")
     bx.set_yscale("log")
     bx.set(xlabel="n", ylabel="Var[π̂]", title="variance falls like 1/n")
-    bx.legend(fontsize=7, loc="lower left")
+    bx.legend(fontsize=SMALL, loc="lower left")
     _no_minor_ticks(*fig.axes)
     return fig
 
@@ -296,27 +297,27 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     for sign in (-1, 1):
         ax.axhline(sign * eps_rr, color="k", ls="--", lw=1)
     ax.set_xticks(np.arange(6), ["0", "1", "a", "b", "c", "d"])
-    ax.set_ylim(-1.7 * eps_rr, 1.7 * eps_rr)
+    ax.set_ylim(-1.7 * eps_rr, 2.9 * eps_rr)  # room above +ε for the legend
     ax.set(
         xlabel="output y",
         ylabel="ln P[y | x=1] / P[y | x=0]",
         title=f"post-processing, ±ε = ±{eps_rr:.2f}",
     )
-    ax.legend(fontsize=7, loc="upper right", ncols=2)
+    ax.legend(fontsize=SMALL, loc="upper center")
     # group privacy
     k = ex.k
     bx.plot(k, ex.group_worst, "o", color="C2", label="worst log-ratio", gid="group_measured")
     bx.plot(k, ex.group_budget, color="k", ls="--", lw=1, label="kε", gid="group_budget")
     bx.set_xticks(k)
     bx.set(xlabel="k records apart", ylabel="ε spent", title=f"group privacy, ε = {epsilon:g}")
-    bx.legend(fontsize=7, loc="upper left")
+    bx.legend(fontsize=SMALL, loc="upper left")
     # sequential composition
     cx.plot(
         ex.epsilon1,
         ex.composition_worst,
         "o",
         color="C4",
-        label="worst log-ratio of the pair",
+        label="worst log-ratio (pair)",
         gid="composition_measured",
     )
     cx.plot(
@@ -329,7 +330,8 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
         gid="composition_budget",
     )
     cx.set(xlabel="ε₁ = ε of RR(α₁)", ylabel="ε spent", title=f"composition with RR({alpha2:g})")
-    cx.legend(fontsize=7, loc="upper left")
+    cx.margins(y=0.1)  # the last point clear of the top edge
+    cx.legend(fontsize=SMALL, loc="upper left")
     _no_minor_ticks(ax, bx, cx)
     return fig
 
@@ -389,7 +391,7 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.set_aspect("equal")
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
     _no_minor_ticks(*fig.axes)
     return fig
 
@@ -419,7 +421,7 @@ def plot_exponential_mechanism(
         ylabel="P[price selected]",
         title=f"exponential mechanism, Δ = {delta:.2f} (dollars)",
     )
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=SMALL, loc="upper left")
     bx.plot(
         grid,
         F.expected_score(revenue, grid, sensitivity=delta),
@@ -467,6 +469,6 @@ def plot_closeness(
         )
     ax.set_xticks(pos + width * labels.size / 2, [str(c) for c in cats])
     ax.set(ylabel="share of the sensitive value", title="ε-closeness: each class's P_L against P_Q")
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=SMALL, loc="upper right")
     _no_minor_ticks(*fig.axes)
     return fig

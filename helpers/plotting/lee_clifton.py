@@ -35,6 +35,7 @@ from matplotlib.ticker import MaxNLocator
 from .. import lee_clifton as lc
 from ..checks import check_open_unit, check_positive
 from ..queries import get_query
+from ._style import SMALL
 
 __all__ = [
     "as_columns",
@@ -83,13 +84,16 @@ def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) 
     # fixed margins instead of a layout engine (a layout engine re-runs on every redraw), in
     # inches: room for the x label and, below it, the legend (never over the curves)
     height = fig.get_figheight()
+    bottom = 1.95 if dashed else 1.45
     fig.subplots_adjust(
         left=0.6 / fig.get_figwidth(),
         right=0.98,
-        bottom=(1.95 if dashed else 1.45) / height,
+        bottom=bottom / height,
         top=1 - 0.62 / height,
         wspace=0.08,
     )
+    # the legend's top 0.36 in below the axes, under the x label, whatever the axes' height
+    legend_y = -0.36 / (height - 0.62 - bottom)
     # shared y-axis: the later panels draw no tick labels (text is most of a redraw's cost)
     axes = fig.subplots(1, n, squeeze=False, sharey=True)[0]
     for ax, (name, values) in zip(axes, cols.items(), strict=True):
@@ -118,7 +122,7 @@ def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) 
         ax.legend(
             handles=handles,
             loc="upper center",
-            bbox_to_anchor=(0.5, -0.16),
+            bbox_to_anchor=(0.5, legend_y),
             ncol=1,
             fontsize=10,
             frameon=False,
@@ -318,11 +322,11 @@ def plot_bracket(
     ax_b.set_ylabel("ε bracket")
     ax_b.set_title("the bracket closes in on ε", fontsize=10)
     ax_b.grid(alpha=0.3)
-    ax_b.legend(fontsize=8)
+    ax_b.legend(fontsize=SMALL)
     ax_w.set_xlabel("step")
     ax_w.set_ylabel("high − low")
     ax_w.set_title("its width halves at every step", fontsize=10)
     ax_w.grid(alpha=0.3, which="both")
-    ax_w.legend(fontsize=8)
+    ax_w.legend(fontsize=SMALL)
     fig.suptitle(title or "Binary search on the tight bound", fontsize=11)
     return fig

@@ -17,6 +17,7 @@ from matplotlib.ticker import MaxNLocator
 from .. import plrv
 from ..checks import check_positive
 from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
+from ._style import SMALL
 
 __all__ = [
     "plot_delta_area",
@@ -138,11 +139,11 @@ def plot_two_densities(
                 xytext=offset,
                 textcoords="offset points",
                 ha=ha,
-                fontsize=8,
+                fontsize=SMALL,
                 arrowprops={"arrowstyle": "-", "lw": 0.6} if i not in (0, last) else None,
             )
         ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=SMALL, loc="upper left")
     return fig
 
 
@@ -169,7 +170,7 @@ def plot_loss_vs_output(
         ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}", gid="bound")
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
-    ax.legend(fontsize=8, loc="center right")
+    ax.legend(fontsize=SMALL, loc="center right")
     return fig
 
 
@@ -216,7 +217,7 @@ def plot_exp_loss(
                 (a, min(b, top * 0.97)),
                 xytext=(6, 7),
                 textcoords="offset points",
-                fontsize=8,
+                fontsize=SMALL,
             )
     ax.set_xlim(0, umax)
     ax.set_ylim(0, top)
@@ -225,7 +226,7 @@ def plot_exp_loss(
         ylabel="e^L",
         title=f"{_LABEL[mechanism]}: e^L over the probability space",
     )
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=SMALL, loc="upper right")
     return fig
 
 
@@ -269,7 +270,7 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
         ylabel="e^ε / e^L (capped at 1)",
         title=f"ε = {epsilon:.4g}: δ₂ = {tight:.4f} (δ₁ = {naive:.4f})",
     )
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=SMALL, loc="lower right")
     return naive, tight
 
 
@@ -302,7 +303,7 @@ def plot_plrv_panels(
         ylabel="e^L",
         title=f"{_LABEL[mechanism]}, {_NOISE_NAME[mechanism]} = {noise:.3g}",
     )
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=SMALL, loc="upper right")
     _draw_delta_area(bx, epsilon, mechanism, noise, sensitivity, None)
     # zoom the right panel on the bad events (at least 0.1 of the axis), so δ₂ stays visible
     bx.set_xlim(0, min(1.0, max(0.1, 1.5 * naive)))
@@ -353,5 +354,5 @@ def plot_privacy_profile(
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1.2)
     ax.set(xlabel="ε", ylabel="δ(ε)", title="privacy profiles: tight δ₂ (solid), naive δ₁ (dashed)")
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=SMALL, loc="lower left")
     return fig

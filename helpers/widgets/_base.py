@@ -37,7 +37,13 @@ _SLIDERS = (
 )
 
 
-def figure_png(fig: Figure, dpi: int = 80) -> bytes:
+#: resolution of every dashboard image: the smallest text (helpers.plotting._style.SMALL,
+#: 9 pt) comes out at 11 px, legible on a projector, and a 9-inch figure at 810 px fits the
+#: notebook's width unscaled (tests/test_legibility.py checks both)
+DPI = 90
+
+
+def figure_png(fig: Figure, dpi: int = DPI) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()
@@ -59,7 +65,7 @@ class Dashboard:
         controls: Mapping[str, widgets.ValueWidget],
         draw: Callable[..., tuple[Figure, str]],
         *,
-        dpi: int = 80,
+        dpi: int = DPI,
     ) -> None:
         self.controls = dict(controls)
         self._draw = draw

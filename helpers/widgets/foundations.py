@@ -23,7 +23,6 @@ __all__ = [
 
 # dots per inch of the dashboards' images: 72 keeps a 9-inch figure 650 px wide and a redraw
 # well under 100 ms (the PNG encoding alone grows with the pixel count)
-_DPI = 72
 
 
 def _eps_slider(value: float, low: float = 0.05, high: float = 5.0) -> widgets.FloatSlider:
@@ -48,7 +47,7 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
         )
         return fig, text
 
-    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, dpi=_DPI)
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
 
 
 def randomised_response_dashboard(
@@ -91,7 +90,7 @@ def randomised_response_dashboard(
             continuous_update=False,
         ),
     }
-    return Dashboard(controls, draw, dpi=_DPI)
+    return Dashboard(controls, draw)
 
 
 def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
@@ -107,7 +106,7 @@ def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
         )
         return fig, text
 
-    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, dpi=_DPI)
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
 
 
 def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
@@ -131,4 +130,4 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
     slider = widgets.FloatLogSlider(
         value=epsilon, base=10, min=-2, max=3, step=0.05, description="ε", continuous_update=False
     )
-    return Dashboard({"epsilon": slider}, draw, dpi=_DPI)
+    return Dashboard({"epsilon": slider}, draw)

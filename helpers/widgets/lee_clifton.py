@@ -29,8 +29,6 @@ from ._checks import starting_value
 
 __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 
-#: resolution of the dashboards' PNG (a little below _base's 80: every pixel costs on a redraw)
-DPI = 72
 
 #: the queries offered by ``queries_dashboard``: every built-in one and two percentiles
 DASHBOARD_QUERIES = lc.ANALYSIS_QUERIES  # the same list as analysis_table's rows
@@ -91,7 +89,7 @@ def bounds_dashboard(
     def draw(epsilon: float, risk: float):
         if "fig" not in state:
             state["fig"] = plot_bounds(
-                cols, size, query, risk=risk, epsilon=epsilon, figsize=(8.4, 3.3)
+                cols, size, query, risk=risk, epsilon=epsilon, figsize=(8.4, 4.4)
             )
         else:
             update_bounds(state["fig"], cols, size, query, risk=risk, epsilon=epsilon)
@@ -117,7 +115,7 @@ def bounds_dashboard(
         ),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw, dpi=DPI)
+    return Dashboard(controls, draw)
 
 
 def _epsilon_text(value: float, why: str) -> str:
@@ -137,7 +135,7 @@ def binary_search_dashboard(
 
     def draw(risk: float):
         if "fig" not in state:
-            state["fig"] = plot_binary_search(cols, size, query, risk=risk, figsize=(8.4, 3.3))
+            state["fig"] = plot_binary_search(cols, size, query, risk=risk, figsize=(8.4, 4.4))
         else:
             update_binary_search(state["fig"], cols, size, query, risk=risk)
         lines = [f"ρ = {risk:.3f}"]
@@ -151,7 +149,7 @@ def binary_search_dashboard(
             )
         return state["fig"], "\n".join(lines)
 
-    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw, dpi=DPI)
+    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw)
 
 
 def queries_dashboard(
@@ -184,7 +182,7 @@ def queries_dashboard(
         one = {column: values}
         key = (query, column)
         if key not in figures:
-            figures[key] = plot_binary_search(one, size, query, risk=risk, figsize=(5.6, 3.4))
+            figures[key] = plot_binary_search(one, size, query, risk=risk, figsize=(5.6, 4.4))
         else:
             update_binary_search(figures[key], one, size, query, risk=risk)
         e_ub = lc.epsilon_upper_bound(values, size, query, risk)
@@ -207,4 +205,4 @@ def queries_dashboard(
         "column": widgets.Dropdown(options=list(cols), value=column, description="column"),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw, dpi=DPI)
+    return Dashboard(controls, draw)
