@@ -417,7 +417,8 @@ def _rate(eps: np.ndarray, delta_f: float) -> np.ndarray:
     if not np.all(np.isfinite(c) & (c > 0)):
         raise ValueError(
             f"epsilon / sensitivity must be a positive finite number; epsilon = "
-            f"{eps.ravel()[0]!r} and sensitivity = {delta_f!r} give {c.ravel()[0]!r}"
+            f"{float(eps.ravel()[0])!r} and sensitivity = {float(delta_f)!r} give "
+            f"{float(c.ravel()[0])!r}"
         )
     return c
 

@@ -11,6 +11,7 @@ import numpy as np
 from .._validation import (
     as_output,
     check_positive,
+    check_scalar,
 )
 from ..mechanisms import (
     geometric_cdf,
@@ -105,8 +106,9 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     (25.0, 23.0, 24.072)
     """
     d = check_positive("deviation", deviation)
-    births = check_positive("births", births)
-    target = check_positive("target", target)
+    # one population and one target per call: a list here used to escape as a TypeError
+    births = check_scalar("births", check_positive("births", births), births)
+    target = check_scalar("target", check_positive("target", target), target)
     threshold = target * births / 1000
     above = np.rint((target + d) * births / 1000)
     below = np.rint((target - d) * births / 1000)
