@@ -22,8 +22,9 @@ Conventions shared with ``helpers.lee_clifton``:
   for worlds holding the same multiset of records, never by a tolerance. For variance and
   std ``d`` is finer than f (adding the shared constant back can round two different worlds
   to one value of f), and like any floating-point value it still ties two worlds whose true
-  values differ by less than one rounding unit; the release could tell those apart only at
-  ε ≳ 2⁵²·Δf/|f|.
+  values differ by less than one rounding unit. The bound cannot see such a difference; it
+  matters only at very large ε or for a risk ρ exactly on a plateau 1/k of the bound, and
+  the searches aim 10⁻¹⁴ below ρ so that such a plateau is never taken as safe.
 
 Variance and standard deviation never use Σx² − (Σx)²/n on the raw values: they work with
 deviations y from an accurate mean and remove a record with M₂' = (Σy² − y²) − (Σy − y)²/(N − 1),

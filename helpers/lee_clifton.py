@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -80,8 +81,10 @@ _MAX_POSTERIOR_ELEMENTS = 50_000_000
 # largest simulated attack: ε values × trials × true worlds × worlds scored
 _MAX_ATTACK_SCORES = 2_000_000_000
 # the bounds' running sums use plain exp() while c·Δv stays below this (no overflow even
-# after summing W terms); beyond it they switch to log space
+# after summing W terms); beyond it they switch to a scan of decays (_decayed_sums)
 _EXP_RANGE = 600.0
+# how far below ρ the searches aim, relative (see _search_setup)
+_SEARCH_MARGIN = 1e-14
 
 
 #: The queries ``analysis_table`` (and notebook 05's dashboard) run by default: every built-in
@@ -338,7 +341,8 @@ def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.
     same f. Otherwise worlds are tied only when their values of f are the very same double,
     never by a tolerance: a tolerance merged distinct worlds at large magnitudes (10¹²) and
     made every ε look safe. (Worlds whose true values differ by less than one rounding unit
-    of f do share a double; the release could tell them apart only at ε ≳ 2⁵²·Δf/|f|.)
+    of f do share a double; that difference matters only at very large ε or for a risk
+    exactly on a plateau 1/k of the bound.)
     """
     from itertools import combinations, islice
 
@@ -629,7 +633,7 @@ def _level_totals(
     Tᵤ is world u's denominator in eq. (3) (its own term, 1, included). Split Σᵥ at u: the
     part with gᵥ ≤ gᵤ is e^{−c gᵤ} Σ_{v≤u} mᵥ e^{c gᵥ}, a cumulative sum; the other part is
     its mirror image. While c·(g_max − g_min) < _EXP_RANGE plain exp() cannot overflow;
-    beyond that the sums run in log space (logaddexp.accumulate), slower but exact.
+    beyond that the two parts come from ``_decayed_sums``, which never leaves [0, W].
     """
     out = np.empty(c.size)
     wide = c * levels[-1] >= _EXP_RANGE
@@ -641,13 +645,36 @@ def _level_totals(
         totals = left + right - counts
         out[~wide] = np.argmin(totals, axis=1) if argmin else np.min(totals, axis=1)
     if np.any(wide):
-        cw = c[wide, None] * levels
-        log_m = np.log(counts)
-        left = np.exp(np.logaddexp.accumulate(cw + log_m, axis=1) - cw)
-        right = np.exp(np.logaddexp.accumulate((log_m - cw)[:, ::-1], axis=1)[:, ::-1] + cw)
-        totals = left + right - counts
+        # Σ_{v≤u} mᵥ e^{−c(gᵤ − gᵥ)} = mᵤ + e^{−c(gᵤ − gᵤ₋₁)}·(the same at u − 1): only the
+        # gaps between neighbouring levels enter, so no exponent grows with c·Δv. (The log-
+        # space sums used before subtracted two numbers of size c·gᵤ: at c·Δv ≈ 10²⁰, with
+        # worlds 10⁻²²⁰ apart, they lost every digit and divided by zero.)
+        decay = np.exp(-c[wide, None] * np.diff(levels))
+        zero = np.zeros((decay.shape[0], 1))
+        left = _decayed_sums(counts, np.concatenate([zero, decay], axis=1))
+        right = _decayed_sums(counts[::-1], np.concatenate([zero, decay[:, ::-1]], axis=1))
+        totals = left + right[:, ::-1] - counts
         out[wide] = np.argmin(totals, axis=1) if argmin else np.min(totals, axis=1)
     return out
+
+
+def _decayed_sums(weights: np.ndarray, decay: np.ndarray) -> np.ndarray:
+    """Tᵤ = wᵤ + decayᵤ·Tᵤ₋₁ along the last axis (decay₀ = 0), for each row of ``decay``.
+
+    A first-order linear recurrence, solved by a doubling scan (log₂ L vectorised passes):
+    the maps x ↦ aᵤx + bᵤ compose associatively, (a, b) after (a', b') = (aa', ab' + b).
+    With 0 ≤ a ≤ 1 and b ≥ 0 every intermediate lies in [0, Σw]: no overflow and no
+    cancellation at any c.
+    """
+    a = decay.copy()
+    b = np.broadcast_to(weights.astype(float), decay.shape).copy()
+    step = 1
+    while step < a.shape[1]:
+        # right-hand sides are evaluated before assignment: both use the previous pass
+        b[:, step:] = b[:, step:] + a[:, step:] * b[:, :-step]
+        a[:, step:] = a[:, step:] * a[:, :-step]
+        step *= 2
+    return b
 
 
 def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
@@ -886,14 +913,22 @@ def _search_setup(universe, size, query, risk, tol, sensitivity):
     # eq. (7) comes from the upper bound, which is never below the tight bound: its ε is a
     # safe starting point for the search (checked, in case rounding says otherwise)
     start = delta_f / table.span * (math.log(setting.n_worlds - 1) + math.log(rho / (1 - rho)))
-    return bound, rho, tol, start
+    # The search never certifies an ε whose bound it cannot tell from ρ: it aims a hair
+    # (10⁻¹⁴ relative, far below tol's effect) under ρ. Where ρ is a plateau the bound only
+    # approaches (ρ = 1/2 and two worlds 10⁻²⁷⁰ apart), rounding would otherwise call every
+    # ε safe up to 10²⁰⁰; with the margin it answers on the safe side.
+    return bound, rho * (1.0 - _SEARCH_MARGIN), tol, start
 
 
 def _first_bracket(bound, rho: float, start: float) -> tuple[float, float]:
     low = start if 0 < start < math.inf and bound(start) <= rho else 0.0
     high = max(1.0, 2.0 * low)
-    while bound(high) <= rho:  # terminates: the bound tends to a limit above ρ
-        low, high = high, 2.0 * high
+    while bound(high) <= rho:  # the bound tends to a limit above ρ ...
+        if high == sys.float_info.max:
+            # ... but two worlds closer than rounding can see keep it at or below ρ for
+            # every ε a double can hold: that is the answer, not an endless doubling
+            return high, high
+        low, high = high, min(2.0 * high, sys.float_info.max)
     return low, high
 
 
@@ -926,13 +961,11 @@ def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, 
     if setup is None:
         return []
     bound, rho, tol, _ = setup
-    high = 1.0
-    while bound(high) <= rho:  # terminates: the bound tends to a limit above ρ
-        high *= 2.0
+    _, high = _first_bracket(bound, rho, 0.0)  # doubles from ε = 1, as the paper does
     low = 0.0
     steps = [(low, high)]
     while high - low > tol:
-        mid = 0.5 * (low + high)
+        mid = low + 0.5 * (high - low)  # no overflow near 1e308
         if mid in (low, high):  # floating point cannot split the bracket further
             break
         if bound(mid) <= rho:
@@ -999,14 +1032,16 @@ def binary_search_epsilon(
     while high - low > tol:
         width = high - low
         slope = (g_high - g_low) / width
-        guess = low - g_low / slope  # the secant's root, inside the bracket
+        # the secant's root, inside the bracket; bisect where the bound is flat in floating
+        # point (a slope of 0 between two worlds closer than rounding can see)
+        guess = low - g_low / slope if slope > 0 else math.nan
         if not low < guess < high:
-            guess = 0.5 * (low + high)
+            guess = low + 0.5 * (high - low)
         g = bound(guess) - rho
         # The secant usually lands within a hair of the root, on one side; probe just past it
         # on the other side (twice the estimated error, plus tol/2) so both ends of the
         # bracket close in, instead of one end creeping (regula falsi's weakness).
-        step = 2.0 * abs(g) / slope + 0.5 * tol
+        step = (2.0 * abs(g) / slope if slope > 0 else 0.0) + 0.5 * tol
         if g <= 0:
             low, g_low = guess, g
             probe = guess + step
@@ -1020,7 +1055,7 @@ def binary_search_epsilon(
             else:
                 high, g_high = probe, g
         if high - low > 0.5 * width:  # no halving this round: bisect once (guaranteed progress)
-            mid = 0.5 * (low + high)
+            mid = low + 0.5 * (high - low)
             if mid in (low, high):  # floating point cannot split the bracket further
                 break
             g = bound(mid) - rho

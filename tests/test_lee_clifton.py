@@ -593,3 +593,65 @@ def test_analysis_queries_are_every_built_in_plus_the_quartiles():
 
     built_in = [q for q in QUERY_NAMES if "<" not in q]
     assert list(lc.ANALYSIS_QUERIES) == [*built_in, "percentile_25", "percentile_75"]
+
+
+# --- the bound's running sums at any c, and searches at the edge of double precision -----
+
+
+@given(
+    gaps=st.lists(
+        st.one_of(st.floats(1e-300, 1e-250), st.floats(1e-6, 10.0), st.just(0.5)),
+        min_size=1,
+        max_size=12,
+    ),
+    counts=st.lists(st.integers(1, 5), min_size=13, max_size=13),
+    log10_c=st.floats(-3, 300),
+)
+def test_level_totals_match_the_direct_sums_at_any_rate(gaps, counts, log10_c):
+    """Both branches of _level_totals against Σᵥ mᵥ e^{−c|gᵤ − gᵥ|} summed term by term.
+
+    The wide branch (c·Δv ≥ 600) once subtracted two log-sums of size c·gᵤ: at c ≈ 10²²⁰
+    it lost every digit and divided by zero (found by the explore profile).
+    """
+    levels = np.concatenate([[0.0], np.cumsum(gaps)])
+    m = np.array(counts[: levels.size], dtype=float)
+    c = 10.0**log10_c
+    direct = [
+        math.fsum(mv * math.exp(-c * abs(gu - gv)) for gv, mv in zip(levels, m, strict=True))
+        for gu in levels
+    ]
+    got = lc._level_totals(levels, m, np.array([c]))[0]
+    assert got == pytest.approx(min(direct), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "universe",
+    [
+        [0.0, 1.0, 1.0, 3.354588696570806e-270],
+        [0.0, 0.0, 0.0, 3.0, 3.0, 7.987137071551585e-221],
+        [0.0, 0.0, 1.0, 1.0, 7.987137071551585e-221],
+    ],
+)
+@pytest.mark.parametrize("risk", [0.5, 0.75])
+def test_search_at_the_edge_of_double_precision_ends_on_a_safe_epsilon(universe, risk):
+    """Worlds 10⁻²⁷⁰ apart beside worlds 1 apart: the bound sits on a plateau of 1/2 (two
+    equal worlds) that it leaves only where rounding cannot follow. These raised
+    ZeroDivisionError (a flat secant), doubled ε to inf forever and divided by zero; now
+    each search ends, without a warning, on an ε whose bound is within ρ."""
+    size = len(universe) - 1
+    eps = lc.binary_search_epsilon(universe, size, "mean", risk)
+    assert 0 < eps < math.inf
+    assert lc.tight_bound(universe, size, "mean", eps) <= risk
+    low, high = lc.binary_search_steps(universe, size, "mean", risk)[-1]
+    assert lc.tight_bound(universe, size, "mean", low) <= risk
+    assert high < math.inf
+
+
+def test_search_aims_below_a_plateau_it_cannot_resolve():
+    """ρ = 1/2 exactly, which the bound approaches from below (exact arithmetic crosses it
+    near ε = 615): the search stops where the computed bound can no longer be told from ρ
+    (ε ≈ 32) instead of calling every ε safe up to 10²⁰⁰."""
+    universe = [0.0, 1.0, 1.0, 3.354588696570806e-270]
+    eps = lc.binary_search_epsilon(universe, 3, "mean", 0.5)
+    assert 20 < eps < 615
+    assert lc.tight_bound(universe, 3, "mean", 2 * eps) == 0.5  # the plateau, as doubles see it

@@ -6,6 +6,7 @@ Plotted artists carry a ``gid`` so tests (and readers of the code) find the data
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -205,7 +206,7 @@ def plot_three_views(
     # 9.6 inches: 864 px as a dashboard image (90 dpi), unscaled in a notebook's output area
     fig = Figure(figsize=(9.6, 4.1))
     ax1, ax2, ax3 = fig.subplots(1, 3)
-    fig.subplots_adjust(left=0.075, right=0.98, top=0.8, bottom=0.16, wspace=0.36)
+    fig.subplots_adjust(left=0.075, right=0.98, top=0.78, bottom=0.16, wspace=0.36)
 
     priors = np.linspace(0.001, 0.999, 200)
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
@@ -241,7 +242,7 @@ def plot_three_views(
             color="grey",
             ls="--",
             lw=1,
-            label=f"exp(2ε) = {naive:.2g} (off scale)",
+            label=f"exp(2ε) = {naive:.2g}\n(off scale)",
         )
     ax2.set_xscale("log")
     ax2.set_yscale("log")
@@ -301,11 +302,11 @@ def plot_three_views(
     # ticks per linear axis: both keep the dashboard's redraw short
     for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
         axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
-    fig.suptitle(
-        title
-        or f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}"),
-        fontsize=12,
+    title = title or (
+        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
     )
+    # a deployment's name, curator and unit run past the figure's width in one line
+    fig.suptitle(textwrap.fill(title, width=90, max_lines=2, placeholder=" …"), fontsize=12)
     return fig
 
 

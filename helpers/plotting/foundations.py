@@ -12,7 +12,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLoca
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
-from ._style import SMALL
+from ._style import SMALL, scaled_axis
 
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
@@ -136,7 +136,7 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     ax.plot(z, laplace_pdf(z, y2, b), label=f"output density, f(x') = {y2:g}", gid="density2")
     ax.set(
         xlabel="released value z",
-        ylabel="density",
+        ylabel="density" + scaled_axis(ax.yaxis, 1 / (2 * b)),  # 0.003 reads as 3, ×10⁻³
         title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
     )
     ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
