@@ -636,7 +636,8 @@ def _level_totals(
     beyond that the two parts come from ``_decayed_sums``, which never leaves [0, W].
     """
     out = np.empty(c.size)
-    wide = c * levels[-1] >= _EXP_RANGE
+    with np.errstate(over="ignore"):  # c·Δv beyond 1e308 is simply wide
+        wide = c * levels[-1] >= _EXP_RANGE
     if np.any(~wide):
         cn = c[~wide, None]
         grow = np.exp(cn * levels)  # ≤ e^600
@@ -649,7 +650,8 @@ def _level_totals(
         # gaps between neighbouring levels enter, so no exponent grows with c·Δv. (The log-
         # space sums used before subtracted two numbers of size c·gᵤ: at c·Δv ≈ 10²⁰, with
         # worlds 10⁻²²⁰ apart, they lost every digit and divided by zero.)
-        decay = np.exp(-c[wide, None] * np.diff(levels))
+        with np.errstate(over="ignore", under="ignore"):  # e^{−∞} = 0: a gap too wide to see
+            decay = np.exp(-c[wide, None] * np.diff(levels))
         zero = np.zeros((decay.shape[0], 1))
         left = _decayed_sums(counts, np.concatenate([zero, decay], axis=1))
         right = _decayed_sums(counts[::-1], np.concatenate([zero, decay[:, ::-1]], axis=1))

@@ -630,6 +630,7 @@ def test_level_totals_match_the_direct_sums_at_any_rate(gaps, counts, log10_c):
         [0.0, 1.0, 1.0, 3.354588696570806e-270],
         [0.0, 0.0, 0.0, 3.0, 3.0, 7.987137071551585e-221],
         [0.0, 0.0, 1.0, 1.0, 7.987137071551585e-221],
+        [0.0, 0.0, 0.0, 0.0, 8.0, 8.0, 2.4451090433450746e-219],  # c·Δv overflowed
     ],
 )
 @pytest.mark.parametrize("risk", [0.5, 0.75])
