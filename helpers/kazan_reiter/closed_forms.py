@@ -94,7 +94,7 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorem 5 (Appendix B.1), eq. (24); profile (15); Table 4.
 
     Examples
     --------
@@ -151,7 +151,7 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorem 4 (Appendix B.1), eq. (23); profile (16); Table 4.
 
     Examples
     --------
@@ -198,7 +198,7 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): eq. (26), profile (25); Table 4.
 
     Examples
     --------
@@ -266,7 +266,7 @@ def epsilon_difference_profile(b_tilde):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): eq. (29), profile (28); Table 4.
 
     Examples
     --------
@@ -302,7 +302,7 @@ def epsilon_lee_clifton_setting(n, a_tilde):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Appendix D.1, eq. (38).
 
     Examples
     --------

@@ -53,7 +53,7 @@ def utility(epsilon):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Tables 1 and 5 (the geometric mechanism of Example 3).
 
     Examples
     --------
@@ -98,7 +98,7 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Example 3 (Durham county infant deaths).
 
     Examples
     --------
@@ -169,7 +169,7 @@ def durham_switch_probability(
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Example 3 and Figure 2 (top panel).
 
     Examples
     --------

@@ -52,7 +52,7 @@ def relative_risk_bound(p, q, epsilon):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorem 1.
 
     Examples
     --------
@@ -88,7 +88,7 @@ def naive_bound(epsilon):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Corollary 1, eq. (7).
 
     Examples
     --------
@@ -157,7 +157,7 @@ def max_epsilon(p, q, r_star):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorem 2.
 
     Examples
     --------
@@ -209,7 +209,7 @@ def max_epsilon_naive(p, q, r_star):
 
     References
     ----------
-    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): Theorems 1–2, Corollary 1, Table 4, Example 3.
+    Kazan & Reiter, "Prior-itizing privacy" (NeurIPS 2024): eq. (12), as printed.
 
     Examples
     --------

@@ -9,6 +9,8 @@ figure and dashboard to that floor.
 
 import math
 
+from matplotlib.ticker import FuncFormatter
+
 SMALL = 9
 
 
@@ -19,8 +21,6 @@ def scaled_axis(axis, peak: float) -> str:
     For a peak below 0.01 the ticks read 7.5 and the axis label gains ", ×10⁻³" (the caller
     appends the returned suffix; matplotlib's own offset text would collide with the title).
     """
-    from matplotlib.ticker import FuncFormatter
-
     if not 0 < peak < 0.01:
         return ""
     power = math.floor(math.log10(peak))
