@@ -440,7 +440,7 @@ def _plane_minimum(profile: _CheckedProfile, *, resolution: float) -> Recommenda
         x0=[axis[i], axis[j]],
         method="Nelder-Mead",
         bounds=[(lo_p, hi_p), (lo_q, hi_q)],
-        options={"xatol": 1e-12, "fatol": 1e-13, "maxiter": 400},
+        options={"xatol": 1e-12, "fatol": 1e-13, "maxiter": 400, "maxfev": 400},
     )
     candidates.append(Recommendation(float(res.fun), float(res.x[0]), float(res.x[1])))
     best = min(candidates)
