@@ -455,11 +455,11 @@ def test_a_profile_that_returns_a_non_number_is_refused_never_coerced(value, vec
     def profile(p, q):
         return np.full(np.shape(p), value, dtype=object) if vectorized else value
 
-    with pytest.raises(ValueError, match="risk profile \\(your code\\) (returned|raised)"):
+    with pytest.raises(ValueError, match=r"risk profile \(your code\) (returned|raised)"):
         kr.recommend_epsilon(profile, vectorized=vectorized)
-    with pytest.raises(ValueError, match="risk profile \\(your code\\) (returned|raised)"):
+    with pytest.raises(ValueError, match=r"risk profile \(your code\) (returned|raised)"):
         kr.recommend_epsilon(profile, q=0.5, vectorized=vectorized)
-    with pytest.raises(ValueError, match="risk profile \\(your code\\) (returned|raised)"):
+    with pytest.raises(ValueError, match=r"risk profile \(your code\) (returned|raised)"):
         kr.evaluate_profile(profile, 0.5, 0.25, vectorized=vectorized)
 
 
@@ -695,9 +695,9 @@ def test_table1_baselines_are_less_than_half_of_the_recommendations():
 
 
 def test_a_profile_that_returns_no_number_is_refused():
-    with pytest.raises(ValueError, match="must return a (real )?number"):
+    with pytest.raises(ValueError, match=r"must return a (real )?number"):
         kr.recommend_epsilon(lambda p, q: None, q=1.0)
-    with pytest.raises(ValueError, match="must return a (real )?number"):
+    with pytest.raises(ValueError, match=r"must return a (real )?number"):
         kr.recommend_epsilon(lambda p, q: "three")
 
 
@@ -889,7 +889,7 @@ def test_resolution_out_of_range_is_refused_before_any_evaluation(resolution, ve
         calls.append(1)
         return 3.0
 
-    with pytest.raises(ValueError, match="^resolution must"):
+    with pytest.raises(ValueError, match=r"^resolution must"):
         kr.recommend_epsilon(profile, vectorized=vectorized, resolution=resolution)
     assert calls == []
 
@@ -948,5 +948,5 @@ def test_lee_clifton_profile_matches_eq38(n, a):
     ],
 )
 def test_profile_builders_refuse_bad_parameters(build, args, name):
-    with pytest.raises(ValueError, match=f"^{name}"):
+    with pytest.raises(ValueError, match=rf"^{name}"):
         build(*args)
