@@ -25,6 +25,7 @@ import numpy as np
 from scipy import stats
 from scipy.special import expit
 
+from ._numerics import nudge_until, product_at_least, scaled_difference
 from ._validation import as_output, check_positive, check_real, check_size
 
 __all__ = [
@@ -90,6 +91,9 @@ def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
 def laplace_scale(epsilon, *, sensitivity=1.0):
     """b = Δf / ε, the scale that makes the Laplace mechanism ε-DP.
 
+    Rounded toward privacy: the smallest double b with Δf/b ≤ ε in exact arithmetic (the
+    quotient rounded to nearest can be one double too small, a mechanism a hair above ε).
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -117,7 +121,27 @@ def laplace_scale(epsilon, *, sensitivity=1.0):
     """
     eps = check_positive("epsilon", epsilon)
     delta_f = check_positive("sensitivity", sensitivity)
-    return as_output(delta_f / eps)
+    return as_output(_scale_for(eps, delta_f))
+
+
+def _scale_for(eps: np.ndarray, delta_f: np.ndarray) -> np.ndarray:
+    """Δ/ε rounded up (toward privacy): the smallest double b with Δ/b ≤ ε exactly.
+
+    The quotient rounded to nearest can sit one double below Δ/ε, where the mechanism's
+    ε = Δ/b exceeds the target; a quotient that underflows to 0 (no noise) becomes the
+    smallest positive double. Overflow gives b = inf (the correctly rounded, safe answer).
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        b = np.asarray(delta_f / eps, dtype=float)
+    b = np.where(b == 0, np.nextafter(0.0, 1.0), b)
+    eps, delta_f = np.broadcast_arrays(eps, delta_f)
+
+    def private(scale):
+        return np.isinf(scale) | product_at_least(
+            np.where(np.isinf(scale), 1.0, scale), eps, delta_f
+        )
+
+    return nudge_until(b, private, toward_zero=False)
 
 
 def laplace_noise_sd(scale):
@@ -184,7 +208,8 @@ def laplace_pdf(x, loc=0.0, scale=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    return as_output(stats.laplace.pdf(x, loc, b))
+    b = np.asarray(b)
+    return as_output(stats.laplace.pdf(scaled_difference(x, loc, b)) / b)
 
 
 def laplace_cdf(x, loc=0.0, scale=1.0):
@@ -221,7 +246,7 @@ def laplace_cdf(x, loc=0.0, scale=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    return as_output(stats.laplace.cdf(x, loc, b))
+    return as_output(stats.laplace.cdf(scaled_difference(x, loc, b)))
 
 
 def laplace_sf(x, loc=0.0, scale=1.0):
@@ -258,7 +283,7 @@ def laplace_sf(x, loc=0.0, scale=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    return as_output(stats.laplace.sf(x, loc, b))
+    return as_output(stats.laplace.sf(scaled_difference(x, loc, b)))
 
 
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
@@ -337,7 +362,8 @@ def gaussian_pdf(x, loc=0.0, sigma=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return as_output(stats.norm.pdf(x, loc, s))
+    s = np.asarray(s)
+    return as_output(stats.norm.pdf(scaled_difference(x, loc, s)) / s)
 
 
 def gaussian_cdf(x, loc=0.0, sigma=1.0):
@@ -374,7 +400,7 @@ def gaussian_cdf(x, loc=0.0, sigma=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return as_output(stats.norm.cdf(x, loc, s))
+    return as_output(stats.norm.cdf(scaled_difference(x, loc, s)))
 
 
 def gaussian_sf(x, loc=0.0, sigma=1.0):
@@ -411,7 +437,7 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
     x = check_real("x", x)
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return as_output(stats.norm.sf(x, loc, s))
+    return as_output(stats.norm.sf(scaled_difference(x, loc, s)))
 
 
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
@@ -468,6 +494,8 @@ def _rate(scale) -> np.ndarray:
 def geometric_scale(epsilon, *, sensitivity=1.0):
     """b = Δ/ε: the scale that makes the two-sided geometric mechanism ε-DP for sensitivity Δ.
 
+    Rounded toward privacy, as :func:`laplace_scale`: the smallest double b with Δ/b ≤ ε.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -495,8 +523,7 @@ def geometric_scale(epsilon, *, sensitivity=1.0):
     """
     eps = check_positive("epsilon", epsilon)
     delta = check_positive("sensitivity", sensitivity)
-    with np.errstate(over="ignore"):
-        return as_output(delta / eps)
+    return as_output(_scale_for(eps, delta))
 
 
 def geometric_alpha(scale):
@@ -729,7 +756,8 @@ def geometric_noise_sd(scale):
     1.357
     """
     a = _rate(scale)
-    return as_output(np.sqrt(2 * np.exp(-a)) / -np.expm1(-a))
+    # √2·e^{−a/2}, not √(2e^{−a}): e^{−a} underflows at a ≈ 745, e^{−a/2} only at a ≈ 1490
+    return as_output(np.sqrt(2.0) * np.exp(-a / 2) / -np.expm1(-a))
 
 
 def geometric_prob_exact(scale):

@@ -43,8 +43,9 @@ import math
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import erf, expit, log_ndtr, logit, ndtr, ndtri
+from scipy.special import erf, erfcx, expit, log_ndtr, logit, ndtr, ndtri
 
+from ._numerics import nudge_until
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -134,6 +135,24 @@ def _check_integer_sensitivity(sensitivity) -> int:
 # --- privacy loss of one output --------------------------------------------------------
 
 
+def _additive_loss(o: np.ndarray, loc: np.ndarray, d, b: np.ndarray) -> np.ndarray:
+    """(|x − Δ| − |x|)/b with x = o − loc: L of additive noise whose log density is −|z|/b.
+
+    As a function of x it is (Δ − 2·clip(x, 0, Δ))/b. Where x or x − Δ overflows (o and
+    loc near ±1e308 of opposite signs, x beyond the largest double), that clipped form is
+    used: x is then far outside [0, Δ], so the loss is ±Δ/b, not inf − inf = NaN or ±inf.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        x = o - loc
+        shifted = x - d
+        loss = (np.abs(shifted) - np.abs(x)) / b
+        overflowed = np.isinf(x) | np.isinf(shifted)
+        if np.any(overflowed):
+            inside = np.clip(np.where(np.isnan(x), 0.0, x), 0.0, d)
+            loss = np.where(overflowed, ((d - inside) - inside) / b, loss)
+    return loss
+
+
 def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     """L(o) = (|o − loc − Δ| − |o − loc|)/b: A(D₁) = loc + Lap(b), A(D₂) = loc + Δ + Lap(b).
 
@@ -173,7 +192,7 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     b = check_positive("scale", scale)
     d = check_positive("sensitivity", sensitivity)
     loc = check_real("loc", loc)
-    return as_output((np.abs(o - loc - d) - np.abs(o - loc)) / b)
+    return as_output(_additive_loss(o, loc, d, b))
 
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
@@ -214,9 +233,19 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     d = check_positive("sensitivity", sensitivity)
     loc = check_real("loc", loc)
     # Δ(Δ/2 − (o − loc))/σ²: one quotient, so a tiny σ gives ±inf, not inf − inf
-    num = d * (0.5 * d - (o - loc))
     with np.errstate(over="ignore", invalid="ignore"):
-        return as_output(np.where(num == 0, 0.0, num / s / s))
+        num = d * (0.5 * d - (o - loc))
+        loss = np.where(num == 0, 0.0, num / s / s)
+        overflowed = ~np.isfinite(num)
+        if np.any(overflowed):
+            # o − loc or the numerator beyond the largest double while the loss itself may
+            # be finite (σ large): 2Δ·g/σ² from g = (Δ/2 − (o − loc))/2, which cannot
+            # overflow (halving doubles that large is exact), as mantissas times a power of 2
+            half_gap = 0.25 * d - (0.5 * o - 0.5 * loc)
+            (md, ed), (mg, eg), (ms, es) = np.frexp(d), np.frexp(half_gap), np.frexp(s)
+            big = np.ldexp(2 * md * mg / (ms * ms), ed + eg - 2 * es)
+            loss = np.where(overflowed, big, loss)
+    return as_output(loss)
 
 
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
@@ -258,7 +287,7 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     b = check_positive("scale", scale)
     d = _check_integer_sensitivity(sensitivity)
     loc = check_real("loc", loc)
-    return as_output((np.abs(k - loc - d) - np.abs(k - loc)) / b)
+    return as_output(_additive_loss(k, loc, float(d), b))
 
 
 def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
@@ -566,13 +595,46 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
 
 
 def _gaussian_ab(epsilon, sigma, sensitivity):
+    """ε, a = h + c, b = c − h and h = Δ/(2σ), c = −εσ/Δ (the centre and half-width of [b, a])."""
     eps = check_nonnegative("epsilon", epsilon)
     s = check_positive("sigma", sigma)
     d = check_positive("sensitivity", sensitivity)
     with np.errstate(over="ignore"):  # Δ/σ = inf where σ ≈ 5e-324: δ is then 1
         a = d / (2 * s) - eps * s / d
         # b directly, not a − Δ/σ (inf − inf where σ ≈ 5e-324)
-        return eps, a, -d / (2 * s) - eps * s / d
+        b = -d / (2 * s) - eps * s / d
+        return eps, a, b, d / (2 * s), -(eps * s / d)
+
+
+# Gauss–Legendre rule for ∫ over [b, a] when [b, a] is narrow beside its distance from 0
+_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(12)
+# [b, a] counts as narrow when its half-width h is below this share of |c|. There ln Φ(a)
+# and ε + ln Φ(b) nearly cancel (their gap is about 2h/|c|), the floats a and b carry a
+# relative error of about 1e-16·|c|/h in a − b (all of it once h < 1e-16·|c|: δ(1e-17,
+# σ = 1e17) came out 0, not 8.3e-19), and δ(254, σ = 0.0024, Δ = 0.0156) was 6 times too
+# large; the integral of form 3 keeps a relative error near 1e-13 (checked with mpmath)
+_NARROW = 0.25
+
+
+def _gaussian_log_delta_narrow(eps, h, c, b):
+    """ln δ₂ = ε + ln Φ(b) + ln(expm1(G − ε)) with G − ε = ∫_b^a (λ(t) + t) dt, λ = φ/Φ.
+
+    G = ln Φ(a) − ln Φ(b) = ∫_b^a λ, and ε = −2hc = ∫_b^a (−t) dt, so G − ε is one
+    integral of a smooth function over [c − h, c + h], taken by Gauss–Legendre from c and h
+    (never from the rounded a and b). λ(t) = √(2/π)/erfcx(−t/√2) keeps its relative accuracy
+    in the lower tail.
+    """
+    t = c[..., None] + h[..., None] * _NODES
+    with np.errstate(over="ignore"):
+        inverse_mills = math.sqrt(2 / math.pi) / erfcx(-t / _SQRT2)
+    excess = h * ((inverse_mills + t) @ _WEIGHTS)
+    log_b = log_ndtr(b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # ln(e^x − 1) = x + ln(1 − e^{−x}): no overflow for a large x
+        log_expm1 = np.where(
+            excess > 1, excess + np.log1p(-np.exp(-excess)), np.log(np.expm1(excess))
+        )
+        return np.where((excess > 0) & (log_b > -np.inf), eps + log_b + log_expm1, -np.inf)
 
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
@@ -606,13 +668,13 @@ def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     >>> round(gaussian_delta_naive(1.0, 1.0, sensitivity=1.0), 6)
     0.308538
     """
-    _, a, _ = _gaussian_ab(epsilon, sigma, sensitivity)
+    _, a, _, _, _ = _gaussian_ab(epsilon, sigma, sensitivity)
     return as_output(ndtr(a))
 
 
 def _gaussian_log_delta(epsilon, sigma, sensitivity):
-    eps, a, b = _gaussian_ab(epsilon, sigma, sensitivity)
-    eps, a, b = np.broadcast_arrays(eps, a, b)
+    eps, a, b, h, c = _gaussian_ab(epsilon, sigma, sensitivity)
+    eps, a, b, h, c = np.broadcast_arrays(eps, a, b, h, c)
     # form 1, for δ ≪ Φ(a): δ₂ = Φ(a)·(1 − e^{ε + lnΦ(b) − lnΦ(a)}), no underflow before
     # e^-700. Where Φ(a) underflows even in log space (a ≈ −1e155), δ₂ = 0, not −∞ − −∞.
     log_a = log_ndtr(a)
@@ -636,7 +698,14 @@ def _gaussian_log_delta(epsilon, sigma, sensitivity):
         sub = np.where(phi_b > 0, np.expm1(eps) * phi_b, 0.0)
     use2 = (d_mass > 0) & (sub <= 0.5 * d_mass)
     log2 = np.log(np.where(use2, d_mass - sub, 1.0))
-    return np.where(use2, log2, log1)
+    out = np.where(use2, log2, log1)
+    # form 3, where [b, a] is narrow beside |c| (σ ≫ Δ at ε > 0): from c and h, not a and b
+    with np.errstate(invalid="ignore"):
+        narrow = (h < _NARROW * np.abs(c)) & np.isfinite(c) & (h > 0)
+    if np.any(narrow):
+        out = out.copy()
+        out[narrow] = _gaussian_log_delta_narrow(eps[narrow], h[narrow], c[narrow], b[narrow])
+    return out
 
 
 def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
@@ -647,7 +716,10 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
     without cancellation (relative error about 1e-16·σ/Δ at worst: δ(0, σ = 1e155) =
     4e-156, not 0); elsewhere in log space as Φ(a)·(1 − e^{ε + ln Φ(b) − ln Φ(a)}), so that
     it does not underflow before δ ≈ 1e-300; where even ln Φ(a) underflows it is 0 (it
-    was NaN at ε = 1, σ = 1e155).
+    was NaN at ε = 1, σ = 1e155). Where [b, a] is narrow beside its centre c = −εσ/Δ
+    (half-width Δ/(2σ) below a quarter of |c|), the rounded a and b lose a − b: there
+    ln(Φ(a)/Φ(b)) − ε is one integral over [b, a] taken from c and the half-width (it was 0
+    at ε = 1e-17, σ = 1e17, where δ = 8.3e-19).
 
     Parameters
     ----------
@@ -804,12 +876,16 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
     q = geometric_pmf(j - d, float(b))
     q[0] = geometric_cdf(-d, float(b))
     q[-1] = geometric_sf(-1, float(b))
-    losses = (d - 2 * j) / float(b)
+    with np.errstate(over="ignore"):  # b ≈ 5e-324: the losses are ±inf (and 0 at j = Δ/2)
+        losses = (d - 2 * j) / float(b)
     return losses, p, q
 
 
 def geometric_delta(epsilon, scale, *, sensitivity=1):
     """Tight δ₂(ε) of the two-sided geometric mechanism (exact, via geometric_plrv_pmf).
+
+    δ₂ = Σ_j p_j·(1 − e^{ε − L_j}) over the loss values L_j > ε, each term from −expm1 of
+    the exact ε − L_j: no two masses near ½ are subtracted, so a huge scale keeps its δ.
 
     Parameters
     ----------
@@ -839,8 +915,13 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
     >>> round(geometric_delta(0.5, 1.0, sensitivity=1), 6)
     0.287649
     """
-    _, p, q = geometric_plrv_pmf(scale, sensitivity=sensitivity)
-    return as_output(pmf_delta(epsilon, p, q))
+    losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
+    eps = _epsilon_grid(epsilon, p.size)
+    # Σ p_j·max(0, 1 − e^{ε − L_j}) with the exact losses L_j = (Δ − 2j)/b, not Σ max(0, p_j −
+    # e^ε q_j): at a large scale p_j and e^ε q_j are two masses near ½ whose difference was
+    # lost (δ₂ = 0 at b = 1e17, where it is 5e-18)
+    gap = np.minimum(eps[..., None] - losses, 0.0)
+    return as_output((p * -np.expm1(gap)).sum(axis=-1))
 
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
@@ -1086,7 +1167,9 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     """Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (tight analytic δ).
 
     δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root
-    of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ. Scalars only.
+    of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ, then rounded toward
+    privacy: the smallest double σ at or above the root with ``gaussian_delta(epsilon, σ,
+    sensitivity=Δ) ≤ delta`` (a root a hair below gave a δ above the target). Scalars only.
 
     Parameters
     ----------
@@ -1147,7 +1230,19 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
             )
         hi += 2.0
     with np.errstate(over="ignore"):
-        return float(d * np.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13)))
+        sigma = float(d * np.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13)))
+
+    # the root is within about 1e-14 of the true σ, on either side: round toward privacy,
+    # to the smallest double above it whose δ₂ (as gaussian_delta computes it) meets delta
+    def meets(s):
+        finite = np.where(np.isinf(s), 1.0, s)
+        return np.isinf(s) | (_gaussian_delta_value(eps, finite, d) <= target)
+
+    return float(nudge_until(sigma, meets, toward_zero=False))
+
+
+def _gaussian_delta_value(eps, sigma, d) -> np.ndarray:
+    return np.exp(_gaussian_log_delta(eps, sigma, d))
 
 
 # --- the thresholding example and the attacker's posterior ------------------------------

@@ -1,0 +1,170 @@
+"""Floating-point tools shared by the math modules (private to the math layer, like
+:mod:`helpers._validation`).
+
+Two kinds of tool:
+
+* **Differences that cannot overflow on the way.** ``x − loc`` of two finite doubles can
+  exceed the largest double (1e308 − (−1e308)) even when the quantity wanted, such as
+  ``(x − loc)/scale``, is finite. :func:`scaled_difference` recomputes such entries from
+  halves (exact for doubles that large), so only a result that is itself out of range is ±inf.
+* **Rounding toward privacy.** An inverse that turns a privacy target into a mechanism
+  parameter (b = Δ/ε, α of randomised response, σ for a δ, ρ_z for an ε) must never round
+  to a parameter whose ε exceeds the target. :func:`product_at_least` decides x·y ≥ z
+  exactly (no rounding), :func:`ln_at_most` decides ln(ratio) ≤ bound exactly for an
+  exact rational ratio, :func:`float_up` / :func:`float_down` round an exact rational
+  outward, and :func:`nudge_until` steps a candidate one double at a time toward privacy
+  until a check confirms the target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import numpy as np
+
+_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitting constant for doubles
+
+
+def scaled_difference(x, loc, scale) -> np.ndarray:
+    """(x − loc)/scale for float arrays, ±inf only where the true quotient is out of range.
+
+    Where ``x − loc`` overflows (both of magnitude near 1e308, opposite signs), the quotient
+    is taken as 2·((x/2 − loc/2)/scale): halving doubles that large is exact.
+    """
+    x, loc, scale = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, loc, scale)))
+    with np.errstate(over="ignore"):
+        diff = x - loc
+        out = diff / scale
+        overflowed = np.isinf(diff)
+        if np.any(overflowed):
+            halves = (0.5 * x - 0.5 * loc) / scale
+            out = np.where(overflowed, 2.0 * halves, out)
+    return out
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = _SPLIT * a
+    high = c - (c - a)
+    return high, a - high
+
+
+def product_at_least(x, y, z) -> np.ndarray:
+    """Exactly whether x·y ≥ z, for finite positive doubles (no rounding in the product).
+
+    The mantissas of x and y (in [½, 1)) are multiplied exactly as a sum of two doubles
+    (Dekker's product), and z is scaled by the same power of two, so neither overflows
+    nor underflows; the sign of the exact difference is that of the rounded sum.
+    """
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, y, z)))
+    mx, ex = np.frexp(x)
+    my, ey = np.frexp(y)
+    mz, ez = np.frexp(z)
+    shift = ez - ex - ey  # z / 2^(ex + ey) = mz · 2^shift
+    product = mx * my  # in [1/4, 1)
+    hx, lx = _split(mx)
+    hy, ly = _split(my)
+    error = ((hx * hy - product) + hx * ly + lx * hy) + lx * ly  # mx·my = product + error
+    scaled_z = np.ldexp(mz, np.clip(shift, -3, 3))  # exact: mz in [½, 1), shift small
+    sign = (product - scaled_z) + error
+    return np.where(shift > 2, False, np.where(shift < -3, True, sign >= 0))
+
+
+def float_up(value: Fraction) -> float:
+    """The smallest double ≥ an exact rational (OverflowError beyond the largest double)."""
+    out = float(value)
+    if Fraction(out) < value:
+        out = float(np.nextafter(out, np.inf))
+    return out
+
+
+def float_down(value: Fraction) -> float:
+    """The largest double ≤ an exact rational."""
+    out = float(value)
+    if Fraction(out) > value:
+        out = float(np.nextafter(out, -np.inf))
+    return out
+
+
+def nudge_until(candidate, ok, *, toward_zero: bool) -> np.ndarray:
+    """The double nearest ``candidate`` on the side of privacy at which ``ok`` holds.
+
+    ``candidate`` holds non-negative doubles; ``ok(values)`` returns a boolean array (the
+    privacy target holds at ``values``) and must hold at the end of the search range: 0
+    when ``toward_zero`` (ε, α, ρ_z), +inf otherwise (a scale b or σ). Entries already
+    ``ok`` are returned unchanged; the others move one double at a time in that direction,
+    found by a galloping then a bisecting search over the ordered bit patterns of
+    non-negative doubles (about 2·log₂ of the distance in evaluations of ``ok``).
+    """
+    values = np.array(candidate, dtype=float)
+    good = np.asarray(ok(values), dtype=bool)
+    if np.all(good):
+        return values
+    bits = values.view(np.int64)
+    sign = -1 if toward_zero else 1
+    room = bits if toward_zero else np.float64(np.inf).view(np.int64) - bits
+
+    def at(k):
+        return (bits + sign * np.minimum(k, room)).view(np.float64)
+
+    low = np.zeros_like(bits)  # a distance known to fail (0: the candidate)
+    high = np.where(good, 0, 1)
+    while True:  # gallop: double the distance until ok holds
+        passed = np.asarray(ok(at(high)), dtype=bool) | (high >= room)
+        if np.all(passed):
+            break
+        low = np.where(passed, low, high)
+        high = np.where(passed, high, 2 * high)
+    while np.any(high - low > 1):  # bisect between a failing and a passing distance
+        mid = low + (high - low) // 2
+        passed = np.asarray(ok(at(mid)), dtype=bool)
+        wide = high - low > 1
+        high = np.where(wide & passed, mid, high)
+        low = np.where(wide & ~passed, mid, low)
+    return at(high)
+
+
+def ln_at_most(estimate, bound, ratio: Callable[[tuple], Fraction], tolerance) -> np.ndarray:
+    """Exactly where ln(ratio(i)) ≤ bound[i], for exact positive rationals ratio(i).
+
+    ``estimate`` is a float approximation of ln(ratio) within ``tolerance`` (absolute, per
+    entry): entries farther than that from ``bound`` are decided by it; the rest by
+    :func:`_ln_at_most_exact` (decimal arithmetic at a precision that grows until the
+    comparison is decided).
+    """
+    estimate, bound, tolerance = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (estimate, bound, tolerance))
+    )
+    out = np.array(estimate <= bound - tolerance, dtype=bool)
+    undecided = np.abs(estimate - bound) < tolerance
+    for flat in np.flatnonzero(undecided):
+        index = np.unravel_index(flat, undecided.shape)
+        out[index] = _ln_at_most_exact(ratio(index), Fraction(float(bound[index])))
+    return out
+
+
+def _ln_at_most_exact(ratio: Fraction, bound: Fraction, max_digits: int = 4000) -> bool:
+    """ln(ratio) ≤ bound, decided in decimal arithmetic (``decimal``'s ln is correctly rounded).
+
+    The two cannot be equal unless ratio = 1 and bound = 0 (ln of a rational other than 1 is
+    irrational; a double is rational), so doubling the precision until the gap shows always
+    ends; the working precision covers the digits lost to 1 + d when ratio = 1 + d is near
+    1. Undecided at ``max_digits`` counts as False (the side of privacy).
+    """
+    if ratio == 1:
+        return bound >= 0
+    d = ratio - 1
+    lost = max(0, -math.floor(math.log10(abs(d.numerator)) - math.log10(d.denominator)))
+    digits = 60
+    while digits <= max_digits:
+        with localcontext() as context:
+            context.prec = digits + lost + 10
+            log = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).ln()
+            target = Decimal(bound.numerator) / Decimal(bound.denominator)
+            gap = log - target
+            if abs(gap) > abs(log).scaleb(-digits + 5):
+                return gap < 0
+        digits *= 2
+    return False  # pragma: no cover - needs a double within 1e-4000 of an irrational
