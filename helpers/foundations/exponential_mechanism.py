@@ -71,11 +71,20 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
     delta = check_positive("sensitivity", sensitivity)
     # scores shifted to max 0 before scaling, so a huge ε/Δ (even ε/Δ = inf) gives −inf for
     # the non-maximal scores and 0 for the maximal ones, never inf − inf = NaN
-    shifted = s - s.max(axis=-1, keepdims=True)
+    top = s.max(axis=-1, keepdims=True)
     with np.errstate(over="ignore", invalid="ignore"):
+        shifted = s - top
         factor = eps / (2 * delta)
         factor = factor.reshape(np.shape(factor) + (1,) * s.ndim)
         logits = np.where(shifted == 0, 0.0, factor * shifted)
+        # s − max beyond the largest double (scores ±1e308): ε/(2Δ)·(s − max) from halves,
+        # 2ε/(2Δ)·(s/2 − max/2), so it is −inf only where the logit itself is (and ε = 0
+        # gives 0, not 0·(−inf) = NaN)
+        overflowed = np.isinf(shifted)
+        if np.any(overflowed):
+            halves = 0.5 * s - 0.5 * top
+            big = np.where(factor == 0, 0.0, (2 * factor) * halves)
+            logits = np.where(overflowed, big, logits)
     return log_softmax(logits, axis=-1)
 
 

@@ -24,7 +24,8 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     Equals (ε/Δ)(|z − y₂| − |z − y₁|); by the triangle inequality its absolute value is at
     most ε|y₁ − y₂|/Δ, which is ≤ ε when |y₁ − y₂| ≤ Δ. Computed in log form, so it stays
-    finite far in the tails where both densities underflow.
+    finite far in the tails where both densities underflow, and from halves where z − y
+    overflows (z and y near ±1e308), so it is ±inf only where the log-ratio itself is.
 
     Parameters
     ----------
@@ -62,7 +63,15 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     y1 = check_real("y1", y1)
     y2 = check_real("y2", y2)
     b = laplace_scale(epsilon, sensitivity=sensitivity)
-    return as_output((np.abs(z - y2) - np.abs(z - y1)) / b)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = (np.abs(z - y2) - np.abs(z - y1)) / b
+        overflowed = np.isinf(z - y2) | np.isinf(z - y1)
+        if np.any(overflowed):
+            # z − y beyond the largest double (z, y near ±1e308): halve first (exact for
+            # doubles that large), so the ratio is ±inf only where it is out of range
+            halves = (np.abs(0.5 * z - 0.5 * y2) - np.abs(0.5 * z - 0.5 * y1)) / b
+            out = np.where(overflowed, 2.0 * halves, out)
+    return as_output(out)
 
 
 def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):

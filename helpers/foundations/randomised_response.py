@@ -6,8 +6,11 @@ of respondents n, then the mechanism's parameter α; options keyword-only.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
+from .._numerics import ln_at_most, nudge_until
 from .._validation import (
     as_output,
     check_int_range,
@@ -114,7 +117,12 @@ def rr_epsilon(alpha):
 
 
 def rr_alpha_for_epsilon(epsilon):
-    """The α that makes randomised response exactly ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2).
+    """The α that makes randomised response ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2).
+
+    Rounded toward privacy: the largest double α whose ε = ln((1 + α)/(1 − α)) is at most
+    the target, both exactly and as :func:`rr_epsilon` computes it. tanh(ε/2) rounded to
+    nearest can be one double too large, and above ε ≈ 37.4 it rounds to 1 (no
+    randomisation at all, ε = ∞); the largest α below 1 gives ε ≈ 37.43.
 
     Parameters
     ----------
@@ -141,7 +149,31 @@ def rr_alpha_for_epsilon(epsilon):
     0.462117
     """
     eps = check_nonnegative("epsilon", epsilon)
-    return as_output(np.tanh(eps / 2))
+    return as_output(
+        nudge_until(np.tanh(eps / 2), lambda a: _rr_epsilon_at_most(a, eps), toward_zero=True)
+    )
+
+
+def _rr_epsilon_at_most(alpha: np.ndarray, eps: np.ndarray) -> np.ndarray:
+    """Where ln((1 + α)/(1 − α)) ≤ ε holds exactly and in :func:`rr_epsilon`'s floats."""
+    alpha, eps = np.broadcast_arrays(alpha, eps)
+    below_one = alpha < 1
+    a = np.where(below_one, alpha, 0.0)
+    computed = np.log1p(a) - np.log1p(-a)
+    estimate = 2 * np.arctanh(a)  # within a few units in the last place
+
+    def ratio(index) -> Fraction:
+        x = Fraction(float(a[index]))
+        return (1 + x) / (1 - x)
+
+    # below 2^-27, 2α < ε(α) < 2α/(1 − α²) leaves no double between: ε(α) ≤ ε iff 2α < ε
+    tiny = a < 2.0**-27
+    exact = np.where(
+        tiny,
+        (2 * a < eps) | (a == 0),
+        ln_at_most(estimate, eps, ratio, np.where(tiny, 0.0, 2.0**-44 * estimate)),
+    )
+    return below_one & (computed <= eps) & exact
 
 
 def randomised_response(x, alpha, *, rng) -> np.ndarray:
@@ -412,6 +444,8 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     n = _check_n(n)
     a = check_scalar("alpha", _check_alpha(alpha, allow_zero=False, allow_one=True), alpha)
     reps = check_int_range("reps", reps, 1, 10_000_000)
+    if not isinstance(fixed_data, (bool, np.bool_)):  # "False" (a string) is truthy
+        raise ValueError(f"fixed_data must be True or False; got {fixed_data!r}")
     gen = make_rng(rng)
     if fixed_data:
         k = round(p * n)
