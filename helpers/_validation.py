@@ -26,19 +26,40 @@ def _describe(value: object, bad: np.ndarray | None = None) -> str:
     return f"an array of shape {array.shape} whose offending entries include [{shown}]"
 
 
+def _is_number(x: object) -> bool:
+    """A real number, and not a bool (``True`` is an ``int`` to Python, not a number here)."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(
+        x, (bool, np.bool_)
+    )
+
+
 def _as_float_array(name: str, value: object, allowed: str) -> np.ndarray:
-    """``value`` as a float array; strings, complex numbers, None and other objects refused."""
+    """``value`` as a float array; strings, booleans, complex numbers, None and other objects
+    refused.
+
+    One rule for every check: a bool (``True``, ``np.True_``, a boolean array) is not a
+    number, as a numeric string is not, so ``epsilon=True`` is a ValueError and never ε = 1.
+    """
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name} must be {allowed}; got the string {value!r}")
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be {allowed}; got the boolean {value!r}")
     try:
         raw = np.asarray(value)
     except (TypeError, ValueError):  # ragged nesting
         raise ValueError(f"{name} must be {allowed}; got {value!r}") from None
+    if isinstance(value, (list, tuple)) and raw.dtype.kind in "iuf":
+        # numpy reads [1, True] as [1, 1] and [0.5, True] as [0.5, 1.0]: look at the entries
+        entries = np.asarray(value, dtype=object).ravel()
+        if any(isinstance(x, (bool, np.bool_)) for x in entries):
+            raise ValueError(f"{name} must be {allowed}; got booleans in {value!r}")
     kind = raw.dtype.kind
     if kind == "O":
-        if not all(isinstance(x, (int, float, np.integer, np.floating)) for x in raw.ravel()):
+        if not all(_is_number(x) for x in raw.ravel()):
             raise ValueError(f"{name} must be {allowed}; got {value!r}")
-    elif kind not in "biuf":
+    elif kind == "b":
+        raise ValueError(f"{name} must be {allowed}; got booleans, an array of shape {raw.shape}")
+    elif kind not in "iuf":
         raise ValueError(f"{name} must be {allowed}; got {value!r} (of dtype {raw.dtype})")
     return raw.astype(float)
 
@@ -122,14 +143,21 @@ def check_universe(universe: Iterable[float], name: str = "universe") -> np.ndar
     if isinstance(universe, (str, bytes)):
         raise ValueError(f"{name} must be a sequence of numbers; got the string {universe!r}")
     try:
-        array = np.asarray(list(universe) if not hasattr(universe, "__array__") else universe)
+        items = None if hasattr(universe, "__array__") else list(universe)
+        array = np.asarray(universe if items is None else items)
     except TypeError:
         raise ValueError(f"{name} must be a sequence of numbers; got {universe!r}") from None
+    if array.dtype.kind == "O" or items is not None:
+        # numpy reads [1, True] as [1, 1]: booleans are refused entry by entry (one rule)
+        entries = array.ravel() if items is None else items
+        flags = [x for x in entries if isinstance(x, (bool, np.bool_))]
+        if flags:
+            raise ValueError(f"{name} must contain only numbers; got the boolean {flags[0]!r}")
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional; got shape {array.shape}")
     if array.size == 0:
         raise ValueError(f"{name} must contain at least one value; got an empty sequence")
-    if array.dtype.kind not in "biuf":
+    if array.dtype.kind not in "iuf":  # booleans are not numbers (one rule, _as_float_array)
         raise ValueError(
             f"{name} must contain only numbers; got values of type {array.dtype} such as {array[:3]!r}"
         )
