@@ -93,4 +93,4 @@ def test_the_wheel_carries_the_package_data(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in PACKAGE_DATA:
         assert f"helpers/data/{name}" in names
-    assert "helpers/datasets.py" in names and "helpers/exercises/nb05.py" in names
+    assert "helpers/datasets.py" in names and "helpers/exercises/answers/nb05.py" in names

@@ -11,22 +11,32 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from helpers import exercises
-from helpers.exercises import check, compare, get, known_ids
+from helpers.exercises import answers, check, compare, entry, known_ids, variable
+from helpers.exercises._core import judge, make_entry
+from helpers.exercises._open import OPEN
 from helpers.exercises.student import (
+    INTRO_TAG,
+    STARTER_TAG,
     checked_ids,
     is_solution,
+    key_module,
+    starter,
     student_version,
 )
 from helpers.notebooks import make_client, notebook_paths
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
-VALUE_IDS = [i for i in known_ids() if not get(i).verify]
+VALUE_IDS = answers.value_ids()
 
 
 def _read(path):
     return nbformat.read(path, as_version=4)
+
+
+def _missing(exercise_id):
+    names = answers.names(exercise_id)
+    return ... if len(names) == 1 else tuple(... for _ in names)
 
 
 # --- the check function ---------------------------------------------------------------------
@@ -34,24 +44,21 @@ def _read(path):
 
 @pytest.mark.parametrize("exercise_id", VALUE_IDS)
 def test_the_recomputed_answer_passes_its_own_check(exercise_id, capsys):
-    expected = get(exercise_id).func()
-    assert check(exercise_id, expected) is True
+    assert check(exercise_id, answers.expected(exercise_id)) is True
     assert capsys.readouterr().out.startswith(f"✓ {exercise_id}")
 
 
 @pytest.mark.parametrize("exercise_id", known_ids())
 def test_ellipsis_is_not_answered_yet(exercise_id, capsys):
-    ex = get(exercise_id)
-    answer = ... if len(ex.names) == 1 else tuple(... for _ in ex.names)
-    assert check(exercise_id, answer) is False
+    assert check(exercise_id, _missing(exercise_id)) is False
     out = capsys.readouterr().out
     assert "not answered yet" in out and out.count("\n") == 1
-    for name in ex.names:
+    for name in answers.names(exercise_id):
         assert name in out
 
 
 def test_a_partly_answered_tuple_is_not_answered_yet(capsys):
-    alpha, _ = get("00.1").func()
+    alpha, _ = answers.expected("00.1")
     assert check("00.1", (alpha, ...)) is False
     assert "not answered yet" in capsys.readouterr().out
 
@@ -67,9 +74,22 @@ def test_unknown_id_lists_the_known_ones():
 
 def test_every_notebook_module_is_discovered():
     modules = {i.split(".")[0] for i in known_ids()}
-    assert {f"{k:02d}" for k in range(9)} <= modules
-    for number in modules:
-        assert hasattr(exercises, f"nb{number}"), f"nb{number} not imported by discovery"
+    assert {f"{k:02d}" for k in range(11)} <= modules
+    for number in {i.split(".")[0] for i in VALUE_IDS}:
+        assert hasattr(answers, f"nb{number}"), f"answers.nb{number} not imported by discovery"
+
+
+def test_nothing_a_student_imports_returns_an_answer():
+    """The student-facing module has no get()/func; its key entries hold hashes, not values."""
+    import helpers.exercises as public
+
+    assert not hasattr(public, "get")
+    for exercise_id in VALUE_IDS:
+        parts = entry(exercise_id)["parts"]
+        leaves = [leaf for part in parts for leaf in part.get("items", [part])]
+        assert {k for leaf in leaves for k in leaf} <= {"kind", "q", "h", "hs", "hc"}
+        hashes = " ".join(leaf[k] for leaf in leaves for k in ("h", "hs", "hc") if k in leaf)
+        assert re.fullmatch(r"[0-9a-f ]+", hashes)
 
 
 @pytest.mark.parametrize(
@@ -87,11 +107,11 @@ def test_every_notebook_module_is_discovered():
         ("04.1", lambda x: x * np.log(10), "log10 instead of ln"),
         ("02.1", lambda x: x[:3], "shape (3,)"),
         ("02.1", lambda x: x * np.array([1, 1, 2, 1]), "1 of 4 entries off; entry 2 is too large"),
-        ("05.3", lambda x: math_inf(), "infinite"),
+        ("05.3", lambda x: float("inf"), "infinite"),
     ],
 )
 def test_wrong_answers_get_a_hint_not_the_answer(exercise_id, transform, words, capsys):
-    expected = get(exercise_id).func()
+    expected = answers.expected(exercise_id)
     assert check(exercise_id, transform(expected)) is False
     out = capsys.readouterr().out
     assert out.startswith(f"✗ {exercise_id}") and words in out, out
@@ -99,14 +119,20 @@ def test_wrong_answers_get_a_hint_not_the_answer(exercise_id, transform, words, 
         assert not np.isclose(float(number), np.asarray(expected, dtype=float)).any()
 
 
-def math_inf():
-    return float("inf")
+def test_the_stated_precision_is_what_is_accepted():
+    """±q is always accepted, 2q never (q: the step the exercise states)."""
+    expected = answers.expected("03.1")  # 4 decimal places
+    for offset in (0.0, 0.00009, -0.00009):
+        assert judge(entry("03.1"), expected + offset)[0]
+    for offset in (0.0002, -0.0002, 0.001):
+        assert not judge(entry("03.1"), expected + offset)[0]
+    assert "4 decimal places" in entry("03.1")["precision"]
 
 
 def test_counts_are_exact_and_tuples_are_counted(capsys):
-    alpha, n = get("00.1").func()
+    alpha, n = answers.expected("00.1")
     assert check("00.1", (alpha, n + 1)) is False
-    assert "n_needed a little too large" in capsys.readouterr().out
+    assert "n_needed is a little too large" in capsys.readouterr().out
     assert check("00.1", (alpha, n + 0.5)) is False
     assert "whole number" in capsys.readouterr().out
     assert check("00.1", alpha) is False
@@ -115,19 +141,20 @@ def test_counts_are_exact_and_tuples_are_counted(capsys):
 
 
 def test_booleans_must_be_booleans(capsys):
-    vd, close = get("00.3").func()
+    vd, close = answers.expected("00.3")
     assert check("00.3", (vd, not close)) is False
     assert check("00.3", (vd, 1)) is False
     assert "True or False" in capsys.readouterr().out.splitlines()[-1]
 
 
-def test_tolerances_accept_a_grid_answer_and_refuse_a_wrong_one():
-    root = get("06.2").func()
-    assert compare(root + 1e-3, root, atol=2e-3)[0]
-    assert not compare(root + 1e-2, root, atol=2e-3)[0]
+def test_a_grid_answer_at_the_stated_precision_is_accepted():
+    root = answers.expected("06.2")  # 3 decimal places
+    assert compare(root + 4e-4, root, decimals=3)[0]
+    assert not compare(root + 1e-2, root, decimals=3)[0]
 
 
-def test_verified_exercises_accept_any_right_answer_and_explain_a_wrong_one(capsys):
+def test_open_exercises_accept_any_right_answer_and_explain_a_wrong_one(capsys):
+    assert set(OPEN) == {"01.2", "06.3"}
     assert check("01.2", [3, 1, 1, 1]) and check("01.2", [6.0, 2.0, 2.0, 2.0])
     assert not check("01.2", [1, 1, 1, 1])
     assert not check("01.2", [3, 2, 1, 0])
@@ -137,6 +164,19 @@ def test_verified_exercises_accept_any_right_answer_and_explain_a_wrong_one(caps
     assert not check("06.3", 5.0)
     assert not check("06.3", lambda p, q: 1.5)  # ε well below 1
     assert "is not a function" in capsys.readouterr().out
+
+
+def test_a_key_from_a_student_build_judges_like_the_instructor(capsys):
+    """The wheel's key (a Python module) gives the same verdicts as the answers."""
+    key = answers.build_key()
+    namespace = {}
+    exec(key_module(key), namespace)
+    for exercise_id in VALUE_IDS:
+        expected = answers.expected(exercise_id)
+        assert judge(namespace["KEY"][exercise_id], expected)[0]
+        assert judge(namespace["KEY"][exercise_id], _missing(exercise_id)) == judge(
+            entry(exercise_id), _missing(exercise_id)
+        )
 
 
 # --- the notebooks use the checks -----------------------------------------------------------
@@ -153,6 +193,28 @@ def test_each_notebook_has_three_checked_exercises(path):
     assert all(i.startswith(number + ".") for i in ids), ids
     for index in solutions:
         assert "check(" not in nb.cells[index].source, "the check belongs in the cell after"
+    intro = [c for c in nb.cells if INTRO_TAG in c.get("metadata", {}).get("tags", [])]
+    assert len(intro) == 1 and intro[0].source.startswith("## Exercises")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_each_exercise_states_its_variable_and_precision(path):
+    """The statement names answer_NN_K and the precision; the check cell records it."""
+    nb = _read(path)
+    for index, cell in enumerate(nb.cells):
+        if not is_solution(cell):
+            continue
+        exercise_id = checked_ids(_one(nb.cells[index + 1]))[0]
+        statement = nb.cells[index - 1]
+        assert statement.cell_type == "markdown"
+        assert f"`{variable(exercise_id)}`" in statement.source, exercise_id
+        if exercise_id not in OPEN:
+            assert entry(exercise_id)["precision"] in statement.source, exercise_id
+        names = answers.names(exercise_id)
+        value = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        assert nb.cells[index + 1].source == (
+            f'{variable(exercise_id)} = {value}\ncheck("{exercise_id}", {variable(exercise_id)})'
+        )
 
 
 def test_every_exercise_id_is_checked_in_a_notebook():
@@ -190,7 +252,7 @@ def _one(cell):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_student_edition_holds_no_solution_and_no_output(path):
     nb = _read(path)
-    student = student_version(nb)
+    student = student_version(nb, path.stem)
     assert len(student.cells) == len(nb.cells)
     solutions = [c.source for c in nb.cells if is_solution(c)]
     for before, after in zip(nb.cells, student.cells, strict=True):
@@ -203,17 +265,22 @@ def test_student_edition_holds_no_solution_and_no_output(path):
         if cell.cell_type == "code":
             assert cell.outputs == [] and cell.execution_count is None
             assert "solution" not in cell.metadata.get("tags", [])
-    starters = [c for c in student.cells if "starter" in c.metadata.get("tags", [])]
+        assert "tagged `solution`" not in cell.source
+    starters = [c for c in student.cells if STARTER_TAG in c.metadata.get("tags", [])]
     assert len(starters) == len(solutions)
     for cell in starters:
         exercise_id = re.search(r"Exercise (\d\d\.\d+)", cell.source).group(1)
-        assert cell.source.endswith(get(exercise_id).starter().splitlines()[-1])
+        assert cell.source == starter(exercise_id)
+    assert student.metadata["choosing_epsilon"] == {
+        "notebook": path.stem,
+        "exercises": checked_ids(nb),
+    }
 
 
 @pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_student_edition_executes_cleanly(path, tmp_path):
-    student = student_version(_read(path))
+    student = student_version(_read(path), path.stem)
     target = tmp_path / path.name
     nbformat.write(student, target)
     executed = make_client(copy.deepcopy(student), target).execute()
@@ -248,9 +315,11 @@ def test_compare_names_a_slip_by_a_common_factor(expected, factor):
     assert not ok and "wrong sign" in hint
 
 
-@given(st.floats(min_value=1e-3, max_value=1e3), st.floats(min_value=1e-3, max_value=1e3))
-def test_compare_is_scale_invariant(answer, expected):
-    """Relative tolerance and relative hints: the same verdict in any unit."""
-    ok1, hint1 = compare(answer, expected, rtol=1e-6)
-    ok2, hint2 = compare(answer * 1000, expected * 1000, rtol=1e-6)
-    assert ok1 == ok2 and hint1 == hint2
+@given(
+    st.floats(min_value=1e-3, max_value=1e3),
+    st.floats(min_value=1e-3, max_value=1e3),
+)
+def test_hints_do_not_depend_on_the_salt(answer, expected):
+    """Two keys with different salts give the same verdict and hint."""
+    entries = [make_entry("x", ("x",), expected, answers.Precision(digits=4), s) for s in "ab"]
+    assert judge(entries[0], answer) == judge(entries[1], answer)

@@ -1,71 +1,33 @@
-"""Registry and comparison mechanics behind ``helpers.exercises.check``.
+"""How an answer is judged without the expected value in sight: salted hashes.
 
-An exercise is registered by decorating a function in a module ``nbNN.py`` of this package:
+Every exercise is judged from a *key entry*, a JSON-able dict that holds, for each number
+the exercise asks for, only salted SHA-256 hashes (never the value):
 
-* ``@exercise("03.1", names=("my_tight",))`` — the function takes no argument and returns
-  the expected answer, recomputed with the helpers (never a typed number). ``check``
-  compares the reader's answer with it (``rtol``/``atol`` for numbers and arrays; exact for
-  integers, booleans and strings) and explains a mismatch without giving the answer away.
-* ``@exercise("06.3", names=("agency_profile",), verify=True)`` — for open questions with
-  many right answers: the function takes the reader's answer and returns ``(ok, hint)``.
+* ``h``: the expected value quantised at the precision the exercise states (a step ``q``:
+  ``round(value / q)``); an answer is accepted when its own quantised value is within one
+  step (so any answer within ±q is accepted, and none further than 2q);
+* ``hs``: the sign and the logarithm of the magnitude in steps of 0.2 %, which recognises a
+  slip by a common factor (2, 10, e, ln 10, a square ...) and says "a little too large";
+* ``hc``: the same in steps of 5 %, which says "too large" or "much too small".
 
-``names`` are the variables the exercise asks for, in the order ``check`` receives them
-(one name: the value itself; several: a tuple). The student edition sets them to ``...``.
+A hint therefore reveals what a hint reveals (a direction, a factor), never the value. The
+student's wheel carries a key built with a random salt when the student edition is built
+(``helpers/exercises/_key_data.py``); in the instructor's environment the key entries are
+computed on demand from ``helpers/exercises/answers`` (not part of the student wheel) and
+the grader builds them the same way, so the formative ``check`` and the grade can never
+disagree. Whoever has the key can still search it (as they can search ``check`` by calling
+it): the grade comes from ``python3 course.py grade`` and the instructor's answers.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import numbers
-from collections.abc import Callable
+import secrets
 from dataclasses import dataclass
 
 import numpy as np
-
-
-@dataclass(frozen=True)
-class Exercise:
-    """One registered exercise: its id, the names it asks for and how to judge them."""
-
-    exercise_id: str
-    names: tuple[str, ...]
-    func: Callable
-    rtol: float = 1e-6
-    atol: float = 0.0
-    verify: bool = False
-
-    def starter(self) -> str:
-        """The student edition's code for the solution cell: every name set to ``...``."""
-        lhs = ", ".join(self.names)
-        rhs = ", ".join("..." for _ in self.names)
-        return f"# Exercise {self.exercise_id}: replace each ... by your answer\n{lhs} = {rhs}"
-
-
-REGISTRY: dict[str, Exercise] = {}
-
-
-def exercise(
-    exercise_id: str,
-    *,
-    names: tuple[str, ...],
-    rtol: float = 1e-6,
-    atol: float = 0.0,
-    verify: bool = False,
-):
-    """Register the decorated function as exercise ``exercise_id`` (see the module docstring)."""
-    if not isinstance(names, tuple) or not names or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be a non-empty tuple of strings; got {names!r}")
-
-    def register(func: Callable) -> Callable:
-        if exercise_id in REGISTRY:
-            raise ValueError(f"exercise id {exercise_id!r} is registered twice")
-        REGISTRY[exercise_id] = Exercise(exercise_id, names, func, rtol, atol, verify)
-        return func
-
-    return register
-
-
-# --- comparing an answer with the expected value -------------------------------------------
 
 # (factor, how to say it): ratios a reader typically lands on by a slip
 _FACTORS = (
@@ -78,14 +40,80 @@ _FACTORS = (
     (3.0, "a factor of 3"),
     (4.0, "a factor of 4"),
 )
+_SLIP = math.log1p(0.002)  # fine logarithmic bucket: slips and "a little"
+_COARSE = math.log(1.05)  # coarse logarithmic bucket: the direction
+_A_LITTLE = 48  # fine buckets in 10 % (1.002^48 ≈ 1.10)
+_MUCH = 23  # coarse buckets in a factor of 3 (1.05^23 ≈ 3.07)
+_FAR = 600  # coarse buckets searched (1.05^600 ≈ 5·10^12)
+_DIGEST = 16  # hex characters kept of each hash
 
 
-def _is_missing(answer) -> bool:
-    if answer is Ellipsis:
-        return True
-    if isinstance(answer, (tuple, list)):
-        return any(_is_missing(a) for a in answer)
-    return False
+# --- the precision an exercise states ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Precision:
+    """How precisely an exercise asks for its numbers: ``decimals`` or significant ``digits``."""
+
+    decimals: int | None = None
+    digits: int | None = None
+
+    def __post_init__(self):
+        if (self.decimals is None) == (self.digits is None):
+            raise ValueError("give exactly one of decimals= and digits=")
+
+    def step(self, value: float) -> float:
+        """The quantisation step q for an expected ``value``."""
+        if self.decimals is not None:
+            return 10.0**-self.decimals
+        if value == 0 or not math.isfinite(value):
+            return 10.0 ** -(self.digits or 1)
+        return 10.0 ** (math.floor(math.log10(abs(value))) - self.digits + 1)
+
+    def text(self) -> str:
+        """What the exercise states, e.g. ``to 4 decimal places (±0.0001 is accepted)``."""
+        if self.decimals is not None:
+            q = f"{10.0**-self.decimals:.{self.decimals}f}" if self.decimals > 0 else "1"
+            return f"to {self.decimals} decimal places (±{q} is accepted)"
+        return f"to {self.digits} significant digits (±1 in the last of them is accepted)"
+
+
+# --- hashing ---------------------------------------------------------------------------------
+
+
+def new_salt() -> str:
+    return secrets.token_hex(16)
+
+
+def _hasher(salt: str, exercise_id: str, path: str):
+    def digest(token: str) -> str:
+        text = f"{salt}|{exercise_id}|{path}|{token}"
+        return hashlib.sha256(text.encode()).hexdigest()[:_DIGEST]
+
+    return digest
+
+
+def _sign(value: float) -> str:
+    return "-" if value < 0 else "+"
+
+
+def _fine_token(value: float, q: float) -> str | None:
+    try:
+        return f"q{round(value / q)}"
+    except (OverflowError, ValueError):
+        return None
+
+
+def _log_token(kind: str, value: float, width: float, offset: int = 0) -> str:
+    if value == 0:
+        return f"{kind}0"
+    return f"{kind}{_sign(value)}{math.floor(math.log(abs(value)) / width) + offset}"
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(
+        value, (bool, np.bool_)
+    )
 
 
 def _is_real_scalar(value) -> bool:
@@ -102,115 +130,269 @@ def _type_name(value) -> str:
     return f"a {type(value).__name__}"
 
 
-def _size_words(answer: float, expected: float) -> str:
-    """'too large' / 'too small', with a factor when the slip is a common one."""
-    direction = "too large" if answer > expected else "too small"
-    if expected == 0:
-        return f"{direction} (the answer is zero)" if answer != 0 else direction
-    if answer == 0:
-        return "zero, but the answer is not"
-    if np.sign(answer) != np.sign(expected):
-        return "of the wrong sign"
-    ratio = abs(answer / expected)
-    big = max(ratio, 1 / ratio)
-    # a slip by a factor is about size: for a negative answer say "in magnitude"
-    size = ("too large" if ratio > 1 else "too small") + (" in magnitude" if expected < 0 else "")
+# --- building a key entry from the expected value (instructor side only) ---------------------
+
+
+def _leaf(value, precision: Precision, digest) -> dict:
+    if isinstance(value, (bool, np.bool_)):
+        return {"kind": "bool", "h": digest(f"b{bool(value)}")}
+    if isinstance(value, str):
+        return {"kind": "str", "h": digest(f"t{value.strip().lower()}")}
+    if _is_integer(value):
+        n = int(value)
+        return {
+            "kind": "int",
+            "h": digest(f"i{n}"),
+            "hs": digest(_log_token("s", n, _SLIP)),
+            "hc": digest(_log_token("c", n, _COARSE)),
+        }
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError("an expected answer is NaN")
+    if math.isinf(value):
+        return {
+            "kind": "real",
+            "q": 1.0,
+            "h": digest(f"inf{_sign(value)}"),
+            "hs": digest("s-inf"),
+            "hc": digest("c-inf"),
+        }
+    q = precision.step(value)
+    return {
+        "kind": "real",
+        "q": q,
+        "h": digest(_fine_token(value, q)),
+        "hs": digest(_log_token("s", value, _SLIP)),
+        "hc": digest(_log_token("c", value, _COARSE)),
+    }
+
+
+def _part(value, precision: Precision, digest_for) -> dict:
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        flat = value.ravel()
+        return {
+            "kind": "array",
+            "shape": list(value.shape),
+            "items": [
+                _leaf(flat[i].item(), precision, digest_for(str(i))) for i in range(flat.size)
+            ],
+        }
+    return _leaf(value, precision, digest_for(""))
+
+
+def make_entry(
+    exercise_id: str, names: tuple[str, ...], expected, precision: Precision, salt: str
+) -> dict:
+    """The key entry of one exercise (hashes only) for its ``expected`` value."""
+    values = [expected] if len(names) == 1 else list(expected)
+    if len(values) != len(names):
+        raise ValueError(f"{exercise_id}: {len(names)} names but {len(values)} values")
+    parts = [
+        _part(value, precision, lambda sub, k=k: _hasher(salt, exercise_id, f"{k}/{sub}"))
+        for k, value in enumerate(values)
+    ]
+    kinds = {leaf["kind"] for part in parts for leaf in part.get("items", [part])}
+    return {
+        "id": exercise_id,
+        "names": list(names),
+        "precision": precision.text() if "real" in kinds else "exactly",
+        "salt": salt,
+        "parts": parts,
+    }
+
+
+def open_entry(exercise_id: str, names: tuple[str, ...]) -> dict:
+    """The key entry of an open exercise: its own test decides (``_open.py``), no hash."""
+    return {"id": exercise_id, "names": list(names), "open": True}
+
+
+# --- judging an answer from a key entry (student, instructor and grader alike) ---------------
+
+
+def _search(digest, target: str, tokens) -> int | None:
+    for offset, token in tokens:
+        if digest(token) == target:
+            return offset
+    return None
+
+
+def _fine_match(x: float, leaf: dict, digest) -> bool:
+    token = _fine_token(x, leaf["q"])
+    if token is None:
+        return False
+    k = int(token[1:])
+    return any(digest(f"q{k + d}") == leaf["h"] for d in (-1, 0, 1))
+
+
+def _slip_match(x: float, leaf: dict, digest) -> bool:
+    """Does ``x`` equal the answer to about 0.2 % (or at the stated precision)?"""
+    if not math.isfinite(x):
+        return False
+    if leaf["kind"] == "real" and _fine_match(x, leaf, digest):
+        return True
+    if leaf["kind"] == "int" and x == math.floor(x) and digest(f"i{int(x)}") == leaf["h"]:
+        return True
+    if x == 0:
+        return digest("s0") == leaf["hs"]
+    return any(digest(_log_token("s", x, _SLIP, d)) == leaf["hs"] for d in (-1, 0, 1))
+
+
+def _size_words(x: float, leaf: dict, digest) -> str:
+    """'too large' / 'too small' and by how much, found from the hashes alone."""
+    if x == 0:
+        if digest("c0") == leaf["hc"]:
+            return "is not zero, but the answer is"
+        return "is zero, but the answer is not"
+    if digest("c0") == leaf["hc"]:
+        return "is not zero, but the answer is"
+    if _slip_match(-x, leaf, digest):
+        return "is of the wrong sign"
+    sign = _sign(x)
+    other = "-" if sign == "+" else "+"
+    fine = [(d, _log_token("s", x, _SLIP, -d)) for d in range(-_A_LITTLE, _A_LITTLE + 1)]
+    fine.sort(key=lambda t: abs(t[0]))
+    near = _search(digest, leaf["hs"], fine)
+    if near is not None:
+        if near == 0:
+            return "is within 0.2 % but not at the stated precision: round as the exercise says"
+        direction = "too large" if near > 0 else "too small"
+        return f"is a little {direction} (within 10 %): check rounding, the grid or a tolerance"
+    coarse = [(d, _log_token("c", x, _COARSE, -d)) for d in range(-_FAR, _FAR + 1)]
+    coarse.sort(key=lambda t: abs(t[0]))
+    offset = _search(digest, leaf["hc"], coarse)
+    if offset is None:
+        flipped = [(d, f"c{other}{tok[2:]}") for d, tok in coarse]
+        if _search(digest, leaf["hc"], flipped) is not None:
+            return "is of the wrong sign"
+        return "is far off (by more than a factor of 10^12)"
+    size = "too large" if offset > 0 else "too small"
+    if sign == "-":
+        size += " in magnitude"
     for factor, words in _FACTORS:
-        if math.isclose(big, factor, rel_tol=2e-3):
-            return f"{size} by {words}"
-    if math.isclose(abs(answer), expected * expected, rel_tol=2e-3) or math.isclose(
-        answer * answer, abs(expected), rel_tol=2e-3
-    ):
-        return f"{size}: a square where a square root belongs, or the other way round?"
-    if big < 1.1:
-        return f"a little {direction} (within 10 %): check rounding, the grid or a tolerance"
-    if big > 3:
-        return f"much {direction}"
-    return direction
+        if _slip_match(x / factor, leaf, digest) or _slip_match(x * factor, leaf, digest):
+            return f"is {size} by {words}"
+    root, square = math.copysign(math.sqrt(abs(x)), x), x * x
+    if _slip_match(root, leaf, digest) or _slip_match(square, leaf, digest):
+        return f"is {size}: a square where a square root belongs, or the other way round?"
+    if abs(offset) >= _MUCH:
+        return f"is much {size}"
+    return f"is {size}"
 
 
-def _compare_scalar(answer, expected, rtol: float, atol: float) -> tuple[bool, str]:
-    if isinstance(expected, (bool, np.bool_)):
+def _judge_leaf(answer, leaf: dict, digest) -> tuple[bool, str]:
+    kind = leaf["kind"]
+    if kind == "bool":
         if not isinstance(answer, (bool, np.bool_)):
             return False, f"is {_type_name(answer)}; answer True or False"
-        return (bool(answer) == bool(expected)), "is not right: think again"
-    if isinstance(expected, str):
+        return digest(f"b{bool(answer)}") == leaf["h"], "is not right: think again"
+    if kind == "str":
         if not isinstance(answer, str):
             return False, f"is {_type_name(answer)}; a string is expected"
-        ok = answer.strip().lower() == expected.strip().lower()
+        ok = digest(f"t{answer.strip().lower()}") == leaf["h"]
         return ok, "is not the expected word"
     if not _is_real_scalar(answer):
         return False, f"is {_type_name(answer)}; a single number is expected"
-    value = float(answer)
-    target = float(expected)
-    if math.isnan(value):
+    x = float(answer)
+    if math.isnan(x):
         return False, "is NaN"
-    if isinstance(expected, (numbers.Integral, np.integer)) and not isinstance(expected, bool):
-        if value != math.floor(value):
+    if kind == "int":
+        if math.isinf(x) or x != math.floor(x):
             return False, "is not a whole number; a count is expected"
-        return value == target, _size_words(value, target)
-    if math.isinf(target) or math.isinf(value):
-        if value == target:
+        if digest(f"i{int(x)}") == leaf["h"]:
             return True, ""
-        if math.isinf(target):
-            return False, "is finite, but no finite value is right here"
+        return False, _size_words(x, leaf, digest)
+    if math.isinf(x):
+        if digest(f"inf{_sign(x)}") == leaf["h"]:
+            return True, ""
+        if digest(f"inf{'-' if x > 0 else '+'}") == leaf["h"]:
+            return False, "is of the wrong sign"
         return False, "is infinite, but the answer is finite"
-    if math.isclose(value, target, rel_tol=rtol, abs_tol=atol):
+    if digest("inf+") == leaf["h"] or digest("inf-") == leaf["h"]:
+        return False, "is finite, but no finite value is right here"
+    if _fine_match(x, leaf, digest):
         return True, ""
-    return False, _size_words(value, target)
+    return False, _size_words(x, leaf, digest)
 
 
-def _compare_array(answer, expected: np.ndarray, rtol: float, atol: float) -> tuple[bool, str]:
-    if isinstance(answer, (str, bytes, dict)) or answer is None:
-        return False, f"is {_type_name(answer)}; an array of shape {expected.shape} is expected"
+def _judge_array(answer, part: dict, digest_for) -> tuple[bool, str]:
+    shape = tuple(part["shape"])
+    if isinstance(answer, (str, bytes, dict)) or answer is None or callable(answer):
+        return False, f"is {_type_name(answer)}; an array of shape {shape} is expected"
     try:
         values = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
         return False, f"is {_type_name(answer)}; an array of numbers is expected"
-    if values.shape != expected.shape:
-        return False, f"has shape {values.shape}; shape {expected.shape} is expected"
+    if values.shape != shape:
+        return False, f"has shape {values.shape}; shape {shape} is expected"
     if np.isnan(values).any():
         return False, "holds NaN"
-    close = np.isclose(values, expected, rtol=rtol, atol=atol) | (values == expected)
-    if close.all():
+    flat = values.ravel()
+    wrong = []
+    for i, leaf in enumerate(part["items"]):
+        value = flat[i].item()
+        if leaf["kind"] == "int" and value == math.floor(value):
+            value = int(value)
+        ok, hint = _judge_leaf(value, leaf, digest_for(str(i)))
+        if not ok:
+            wrong.append((i, hint))
+    if not wrong:
         return True, ""
-    wrong = np.flatnonzero(~close.ravel())
-    first = int(wrong[0])
-    index = np.unravel_index(first, expected.shape)
-    where = index[0] if len(index) == 1 else index
-    words = _size_words(float(values.ravel()[first]), float(expected.ravel()[first]))
-    return False, f"has {wrong.size} of {expected.size} entries off; entry {where} is {words}"
+    first, hint = wrong[0]
+    index = np.unravel_index(first, shape)
+    where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+    hint = hint.removeprefix("is ")
+    return False, f"has {len(wrong)} of {flat.size} entries off; entry {where} is {hint}"
 
 
-def compare(answer, expected, *, rtol: float = 1e-6, atol: float = 0.0) -> tuple[bool, str]:
-    """(ok, hint): does ``answer`` match ``expected``? The hint never states the answer."""
-    if isinstance(expected, np.ndarray) and expected.ndim > 0:
-        return _compare_array(answer, expected, rtol, atol)
-    return _compare_scalar(answer, expected, rtol, atol)
+def is_missing(answer) -> bool:
+    """``...`` (Ellipsis) anywhere in the answer means "not answered yet"."""
+    if answer is Ellipsis:
+        return True
+    if isinstance(answer, (tuple, list)):
+        return any(is_missing(a) for a in answer)
+    return False
 
 
-def judge(ex: Exercise, answer) -> tuple[bool, str]:
-    """(ok, verdict line) for one exercise and one answer."""
-    names = ", ".join(ex.names)
-    if _is_missing(answer):
-        return False, f"… {ex.exercise_id}: not answered yet (set {names} and run the check)"
-    if ex.verify:
-        ok, hint = ex.func(answer)
+def judge(entry: dict, answer, *, open_judge=None) -> tuple[bool, str]:
+    """(ok, one-line verdict) for ``answer`` to the exercise of key ``entry``.
+
+    ``open_judge(answer) -> (ok, hint)`` decides an open exercise (``entry["open"]``).
+    """
+    exercise_id, names = entry["id"], entry["names"]
+    listed = ", ".join(names)
+    if is_missing(answer):
+        return False, f"… {exercise_id}: not answered yet (set {listed} and run the check)"
+    if entry.get("open"):
+        ok, hint = open_judge(answer)
         if ok:
-            return True, f"✓ {ex.exercise_id}: correct"
-        return False, f"✗ {ex.exercise_id}: {names} {hint}"
-    expected = ex.func()
-    if len(ex.names) == 1:
-        pairs = [(ex.names[0], answer, expected)]
+            return True, f"✓ {exercise_id}: correct"
+        return False, f"✗ {exercise_id}: {listed} {hint}"
+    if len(names) == 1:
+        answers = [answer]
     else:
-        if not isinstance(answer, (tuple, list)) or len(answer) != len(ex.names):
+        if not isinstance(answer, (tuple, list)) or len(answer) != len(names):
             return False, (
-                f"✗ {ex.exercise_id}: pass {len(ex.names)} values ({names}) as a tuple; "
+                f"✗ {exercise_id}: pass {len(names)} values ({listed}) as a tuple; "
                 f"got {_type_name(answer)}"
             )
-        pairs = list(zip(ex.names, answer, expected, strict=True))
-    for name, given, wanted in pairs:
-        ok, hint = compare(given, wanted, rtol=ex.rtol, atol=ex.atol)
+        answers = list(answer)
+    for k, (name, given, part) in enumerate(zip(names, answers, entry["parts"], strict=True)):
+
+        def digest_for(sub, k=k):
+            return _hasher(entry["salt"], exercise_id, f"{k}/{sub}")
+
+        if part["kind"] == "array":
+            ok, hint = _judge_array(given, part, digest_for)
+        else:
+            ok, hint = _judge_leaf(given, part, digest_for(""))
         if not ok:
-            return False, f"✗ {ex.exercise_id}: {name} {hint}"
-    return True, f"✓ {ex.exercise_id}: correct"
+            return False, f"✗ {exercise_id}: {name} {hint}"
+    return True, f"✓ {exercise_id}: correct"
+
+
+def compare(answer, expected, *, decimals: int | None = None, digits: int | None = 6):
+    """(ok, hint) for one value against ``expected`` at a precision (a one-off key)."""
+    precision = Precision(decimals=decimals) if decimals is not None else Precision(digits=digits)
+    entry = make_entry("value", ("value",), expected, precision, new_salt())
+    ok, line = judge(entry, answer)
+    return ok, line.partition("value ")[2] if not ok else ""

@@ -1,29 +1,74 @@
-"""Build the student edition: ``python -m helpers.exercises.student [NOTEBOOK ...]``.
+"""Build the student edition: ``python -m helpers.exercises.student`` (``python3 course.py student``).
 
-For every course notebook (or the ones named), every code cell tagged ``solution`` is
-replaced by a starter cell that sets the names its check needs to ``...``; every output is
-cleared; links to files outside ``notebooks/`` are re-pointed from ``build/student/``. The
-result goes to ``build/student/`` (git-ignored) and is then executed top to bottom in a
-fresh kernel to prove that it runs (each unanswered check prints "not answered yet").
-``python3 course.py student`` runs this.
+Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsilon-student.zip``
+(the same files under one folder, ``choosing-epsilon-student/``):
+
+* ``notebooks/NN_*.ipynb``: every course notebook with each worked answer (a code cell tagged
+  ``solution``) replaced by a starter that sets the asked-for names to ``...``, every output
+  cleared, the exercises' introduction written for students;
+* ``choosing_epsilon_helpers-<version>-py3-none-any.whl``: the ``helpers`` package **without**
+  ``helpers/exercises/answers`` (the expected values), this builder and the grader; its
+  ``check`` judges from a key of salted hashes made now with a fresh salt
+  (``helpers/exercises/_key_data.py``, see ``helpers.exercises._core``);
+* ``requirements.txt``: the reader's exact pins and the wheel; ``README.md``: the two commands
+  that install and start it on Linux, macOS and Windows, how the exercises are checked and
+  handed in, and the references; ``NOTATION.md``.
+
+Nothing in the bundle links or points outside it (checked). Then every student notebook is
+executed top to bottom against the student's wheel (its files first on the kernel's path) to
+prove that it runs and that each unanswered check says "not answered yet"; the executed
+copies go to ``build/student-executed/`` (the student website is built from them), and they
+are searched for every expected answer at every precision it could be printed with: any
+answer in sight fails the build.
 """
 
 from __future__ import annotations
 
 import copy
+import json
+import math
+import os
+import pprint
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
+import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import nbformat
+import numpy as np
 
-from . import get
+from . import answers
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "student"
+EXECUTED = ROOT / "build" / "student-executed"
+ZIP = ROOT / "build" / "choosing-epsilon-student.zip"
+BUNDLE_NAME = "choosing-epsilon-student"
 SOLUTION_TAG = "solution"
 STARTER_TAG = "starter"
+INTRO_TAG = "exercises-intro"
 CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
+#: What the student's wheel leaves out: the answers, this builder, the grader and its runner.
+NOT_FOR_STUDENTS = ("answers", "student.py", "grade.py", "_runner.py")
+#: Repository files the bundle carries as they are.
+BUNDLE_PAGES = ("NOTATION.md",)
+
+STUDENT_INTRO = """## Exercises
+
+Each exercise names the values it asks for, the precision it accepts and the variable
+`answer_NN_K` its answer is recorded in. Replace each `...` in the code cell under a statement by
+your answer (add as many lines as you need). The cell after it records your values in
+`answer_NN_K` and calls `check`, which prints ✓ or a hint (too large, off by a factor, wrong
+type), never the answer. Your notebook is graded from those `answer_NN_K` variables after it has
+run top to bottom in a fresh kernel, not from what it prints: before you hand it in, choose
+*Kernel → Restart Kernel and Run All Cells* and see that every check you answered prints ✓."""
+
+
+# --- notebooks ------------------------------------------------------------------------------
 
 
 def is_solution(cell) -> bool:
@@ -52,52 +97,435 @@ def exercise_of(nb: nbformat.NotebookNode, index: int) -> str:
     raise ValueError(f"solution cell {index} is followed by no check(...) call")
 
 
-def student_version(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """A copy of ``nb`` with starters instead of solutions and no outputs."""
+def starter(exercise_id: str) -> str:
+    """The student edition's code for a solution cell: every asked-for name set to ``...``."""
+    names = answers.names(exercise_id)
+    lhs = ", ".join(names)
+    rhs = ", ".join("..." for _ in names)
+    return f"# Exercise {exercise_id}: replace each ... by your answer\n{lhs} = {rhs}"
+
+
+def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.NotebookNode:
+    """A copy of ``nb`` with starters instead of solutions, no outputs, the students' intro."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     for index, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            cell.source = cell.source.replace("](../", "](../../")
-            continue
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.cell_type == "markdown" and INTRO_TAG in tags:
+            cell.source = STUDENT_INTRO
         if cell.cell_type != "code":
             continue
         if is_solution(cell):
-            cell.source = get(exercise_of(nb, index)).starter()
-            tags = [t for t in cell.metadata.get("tags", []) if t != SOLUTION_TAG]
-            cell.metadata["tags"] = [*tags, STARTER_TAG]
+            cell.source = starter(exercise_of(nb, index))
+            cell.metadata["tags"] = [*(t for t in tags if t != SOLUTION_TAG), STARTER_TAG]
         cell.outputs = []
         cell.execution_count = None
         cell.metadata.pop("execution", None)
+    # what the grader reads when a student renames the file
+    nb.metadata["choosing_epsilon"] = {"notebook": stem, "exercises": checked_ids(nb)}
     return nb
 
 
-def build(paths: list[Path], out_dir: Path = BUILD, *, run: bool = True) -> list[Path]:
-    """Write the student edition of ``paths`` to ``out_dir``; execute each unless ``run=False``.
+# --- links: nothing may point outside the bundle --------------------------------------------
 
-    Raises nbclient's ``CellExecutionError`` (naming the cell) when a student notebook fails.
-    """
-    from ..notebooks import make_client
+_LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_HREF = re.compile(r"""(?:href|src)=["']([^"']+)["']""")
+
+
+def _anchors(markdown: str) -> set[str]:
+    """GitHub/MyST-style anchors of a markdown file's headings."""
+    found = set()
+    for line in markdown.splitlines():
+        heading = re.match(r"^#{1,6}\s+(.*)", line)
+        if heading:
+            text = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower())
+            found.add(text.replace(" ", "-"))
+    return found
+
+
+def broken_links(bundle: Path) -> list[str]:
+    """Relative links in the bundle's notebooks and markdown that leave it or lead nowhere."""
+    problems = []
+    sources: list[tuple[Path, str]] = []
+    for path in sorted(bundle.rglob("*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        sources += [(path, c.source) for c in nb.cells if c.cell_type == "markdown"]
+    sources += [(path, path.read_text(encoding="utf-8")) for path in sorted(bundle.glob("*.md"))]
+    root = bundle.resolve()
+    for path, text in sources:
+        for target in _LINK.findall(text) + _HREF.findall(text):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
+                continue  # a URL, a mail address or an anchor on the same page
+            file, _, anchor = target.partition("#")
+            resolved = (path.parent / file).resolve()
+            where = f"{path.relative_to(bundle)}: {target}"
+            if not resolved.is_relative_to(root):
+                problems.append(f"{where} points outside the bundle")
+            elif not resolved.exists():
+                problems.append(f"{where} points to a missing file")
+            elif anchor and resolved.suffix == ".md":
+                if anchor not in _anchors(resolved.read_text(encoding="utf-8")):
+                    problems.append(f"{where}: no heading #{anchor}")
+    return problems
+
+
+# --- the student's wheel -------------------------------------------------------------------
+
+
+def key_module(key: dict) -> str:
+    """``helpers/exercises/_key_data.py`` of the student's wheel: the hashes, no value."""
+    return (
+        '"""The key the student\'s ``check`` judges from: salted hashes, made when the student\n'
+        'edition was built (see ``helpers.exercises._core``). It holds no expected value."""\n\n'
+        f"KEY = {pprint.pformat(key, width=100, sort_dicts=True)}\n"
+    )
+
+
+def _student_files(directory: str, names: list[str]) -> list[str]:
+    ignored = {"__pycache__", ".ipynb_checkpoints", "_key_data.py"}
+    if Path(directory).name == "exercises" and Path(directory).parent.name == "helpers":
+        ignored |= set(NOT_FOR_STUDENTS)
+    return [n for n in names if n in ignored or n.endswith(".pyc")]
+
+
+def stage_package(stage: Path, readme: str, key: dict) -> None:
+    """The student's source tree: pyproject, licence, README, helpers less the answers, key."""
+    if stage.exists():
+        shutil.rmtree(stage)
+    stage.mkdir(parents=True)
+    shutil.copy(ROOT / "pyproject.toml", stage / "pyproject.toml")
+    shutil.copy(ROOT / "LICENSE", stage / "LICENSE")
+    (stage / "README.md").write_text(readme, encoding="utf-8")
+    shutil.copytree(ROOT / "helpers", stage / "helpers", ignore=_student_files)
+    (stage / "helpers" / "exercises" / "_key_data.py").write_text(key_module(key), "utf-8")
+
+
+def build_wheel(stage: Path, out_dir: Path) -> Path:
+    """``pip wheel`` the staged tree (offline when the pinned setuptools is installed)."""
+    command = [sys.executable, "-m", "pip", "wheel", str(stage), "--no-deps", "-q"]
+    try:
+        if int(metadata.version("setuptools").split(".")[0]) >= 77:
+            command.append("--no-build-isolation")
+    except metadata.PackageNotFoundError:
+        pass
+    with tempfile.TemporaryDirectory() as tmp:
+        result = subprocess.run(
+            [*command, "-w", tmp], capture_output=True, text=True, timeout=900, check=False
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"building the student's wheel failed:\n{result.stderr[-3000:]}")
+        (wheel,) = Path(tmp).glob("choosing_epsilon_helpers-*.whl")
+        target = out_dir / wheel.name
+        shutil.copy(wheel, target)
+    return target
+
+
+def forbidden_in_wheel(wheel: Path) -> list[str]:
+    """Files of the wheel a student must not get (the answers, the builder, the grader)."""
+    bad = []
+    for name in zipfile.ZipFile(wheel).namelist():
+        parts = name.split("/")
+        if parts[:2] == ["helpers", "exercises"] and len(parts) > 2:
+            if parts[2] in NOT_FOR_STUDENTS:
+                bad.append(name)
+    return bad
+
+
+# --- README and requirements ---------------------------------------------------------------
+
+
+def _references() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"^## References\n.*?(?=^## |\Z)", text, re.S | re.M)
+    if not match:
+        raise ValueError("README.md has no '## References' section to copy")
+    return match.group(0).rstrip() + "\n"
+
+
+def student_readme(wheel_name: str) -> str:
+    return f"""# Choosing ε for differential privacy — student edition
+
+Eleven notebooks, in `notebooks/`, on how to choose ε for differential privacy: from the DP you
+need (00), through Lee & Clifton's adversary, its prior, posterior and bounds and the largest
+safe ε (01–05), Kazan & Reiter's risk profiles (06–07) and the privacy loss and δ (08), to real
+deployments (09) and choosing your own ε (10). Read them in order; each ends with exercises.
+Symbols are listed in [NOTATION.md](NOTATION.md); sources under [References](#references).
+
+## Install and start: two commands
+
+You need Python 3.10, 3.11, 3.12 or 3.13 (from python.org; on Debian or Ubuntu also
+`sudo apt install python3-venv`). Open a terminal in this folder. The first command makes an
+environment in `.venv/` and installs the pinned packages and the course's helpers
+(`{wheel_name}`) into it; it needs the internet once and takes a few minutes. The second opens
+the notebooks in JupyterLab in your browser; use it every time.
+
+Linux and macOS:
+
+```bash
+python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt
+.venv/bin/python -m jupyter lab notebooks
+```
+
+Windows (PowerShell):
+
+```powershell
+py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt
+.venv\\Scripts\\python -m jupyter lab notebooks
+```
+
+## Exercises, checks and handing in
+
+Each exercise names the values it asks for, the precision it accepts (for example "to 4 decimal
+places (±0.0001 is accepted)") and the variable `answer_NN_K` its answer is recorded in (exercise
+K of notebook NN). Replace each `...` in the cell under the exercise by your answer. The cell
+after it records your values in `answer_NN_K` and calls `check("NN.K", answer_NN_K)`, which
+prints ✓ when you are right, and otherwise a hint ("too large by a factor of 2", "has shape (3,);
+shape (4,) is expected", "not answered yet"), never the answer.
+
+To hand in, save the notebook and send the `.ipynb` file as your instructor asks. It is graded by
+running it top to bottom in a fresh kernel and reading your `answer_NN_K` variables (what the
+notebook prints does not count), so first choose *Kernel → Restart Kernel and Run All Cells* and
+see that it runs without an error and that every check you answered prints ✓.
+
+## How `check` can say ✓ without the answers
+
+The helpers you installed do not contain the expected answers. When your instructor built this
+edition, each expected value was rounded at the precision its exercise states and stored only as
+a salted hash (SHA-256), together with hashes of its size and sign on a logarithmic scale, which
+give the hints. `check` rounds your value the same way and compares hashes. The grade does not
+come from this `check`: your instructor grades with the answers, which are not in this folder.
+
+{_references()}"""
+
+
+def reader_requirements() -> list[str]:
+    """The reader's pins (requirements.txt), without editable installs or nested files."""
+    lines = []
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        stripped = line.strip()
+        if stripped.startswith(("-e", "-r", "--editable", "--requirement")):
+            continue
+        lines.append(line)
+    return lines
+
+
+def student_requirements(wheel_name: str) -> str:
+    return (
+        "# Installed by the first command of README.md: the course's exact pins and its helpers.\n"
+        + "\n".join(reader_requirements())
+        + f"\n\n# the course's helpers (without the answers)\n./{wheel_name}\n"
+    )
+
+
+# --- executing the edition and searching it for answers ------------------------------------
+
+
+def execute_with_wheel(paths: list[Path], wheel: Path, out_dir: Path) -> list[Path]:
+    """Run each student notebook with the wheel's ``helpers`` first on the kernel's path."""
+    from ..notebooks import make_client, merge_streams
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
-    for path in paths:
-        student = student_version(nbformat.read(path, as_version=4))
-        target = out_dir / path.name
-        nbformat.write(student, target)
-        written.append(target)
-        if run:
-            print(f"executing the student edition of {path.name} ...", flush=True)
-            make_client(copy.deepcopy(student), target).execute()
+    with tempfile.TemporaryDirectory() as site:
+        zipfile.ZipFile(wheel).extractall(site)
+        probe = subprocess.run(
+            [sys.executable, "-c", "import helpers.exercises as e; print(e.__file__)"],
+            env={**os.environ, "PYTHONPATH": site},
+            cwd=site,  # not the repository, whose helpers/ would come first
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        if not probe.stdout.strip().startswith(site):
+            raise RuntimeError(f"the student's helpers do not come first: {probe.stdout}")
+        previous = os.environ.get("PYTHONPATH")
+        os.environ["PYTHONPATH"] = site  # the kernel inherits it
+        try:
+            for path in paths:
+                print(f"executing the student edition of {path.name} ...", flush=True)
+                nb = nbformat.read(path, as_version=4)
+                make_client(nb, path).execute()
+                target = out_dir / path.name
+                nbformat.write(merge_streams(nb), target)
+                written.append(target)
+        finally:
+            if previous is None:
+                os.environ.pop("PYTHONPATH", None)
+            else:
+                os.environ["PYTHONPATH"] = previous
     return written
 
 
-def main(argv: list[str]) -> int:
+def printed_forms(value) -> set[str]:
+    """Every way ``value`` could be printed: an integer, or 3 to 6 significant digits."""
+    if isinstance(value, (bool, np.bool_)):
+        return set()
+    value = float(value)
+    if not math.isfinite(value):
+        return set()
+    value = abs(value)
+    forms = set()
+    if value == 0:
+        return {"0"}
+    if value.is_integer() and value < 1e15:
+        forms.add(str(int(value)))
+    for digits in range(3, 7):
+        forms.add(f"{value:.{digits}g}")
+        rounded = float(f"{value:.{digits}g}")
+        decimals = digits - 1 - math.floor(math.log10(rounded))
+        if decimals >= 0:
+            forms.add(f"{value:.{decimals}f}")
+        forms.add(f"{value:.{digits - 1}e}")
+    return forms
+
+
+def _leaves(value):
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, np.ndarray):
+        for item in value.ravel():
+            yield item.item()
+    else:
+        yield value
+
+
+def expected_forms() -> dict[str, set[str]]:
+    """Per value exercise, every printed form of every number of its expected answer."""
+    found = {}
+    for exercise_id in answers.value_ids():
+        forms = set()
+        for leaf in _leaves(answers.expected(exercise_id)):
+            forms |= printed_forms(leaf)
+        found[exercise_id] = forms
+    return found
+
+
+def _texts(nb: nbformat.NotebookNode):
+    for index, cell in enumerate(nb.cells):
+        yield index, cell.cell_type, cell.source
+        for output in cell.get("outputs", []):
+            if output.output_type == "stream":
+                yield index, "output", output.text
+            elif output.output_type == "error":
+                yield index, "output", f"{output.ename}: {output.evalue}"
+            else:
+                for kind, data in output.get("data", {}).items():
+                    if kind.startswith("text/") or kind.endswith("json"):
+                        text = data if isinstance(data, str) else json.dumps(data)
+                        yield index, f"output {kind}", text
+
+
+def leaks(notebooks: dict[str, nbformat.NotebookNode]) -> list[str]:
+    """Each place where an expected answer is printed, as 'NN.k: notebook cell i (kind): ...'."""
+    hits = []
+    for exercise_id, forms in expected_forms().items():
+        pattern = re.compile(
+            r"(?<![\d.])(?:"
+            + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+            + r")(?![\d]|\.\d|[eE][-+]?\d)"
+        )
+        for name, nb in notebooks.items():
+            for index, kind, text in _texts(nb):
+                for match in pattern.finditer(text):
+                    around = text[max(0, match.start() - 40) : match.end() + 20].replace("\n", " ")
+                    hits.append(f"{exercise_id}: {name} cell {index} ({kind}): …{around}…")
+    return hits
+
+
+# --- the whole bundle -----------------------------------------------------------------------
+
+
+def write_notebooks(paths: list[Path], out_dir: Path) -> list[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        target = out_dir / path.name
+        nbformat.write(student_version(nb, path.stem), target)
+        written.append(target)
+    return written
+
+
+def zip_bundle(bundle: Path, target: Path) -> Path:
+    if target.exists():
+        target.unlink()
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(bundle.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{BUNDLE_NAME}/{path.relative_to(bundle).as_posix()}")
+    return target
+
+
+def build(
+    paths: list[Path] | None = None,
+    *,
+    out_dir: Path = BUILD,
+    zip_path: Path = ZIP,
+    executed_dir: Path = EXECUTED,
+    run: bool = True,
+) -> dict:
+    """Write the bundle and its zip; unless ``run=False``, execute and search it.
+
+    Returns ``{"bundle", "zip", "wheel", "notebooks", "executed", "leaks"}``. Raises
+    ``RuntimeError`` on a link outside the bundle, a forbidden file in the wheel or an
+    answer in sight, and nbclient's ``CellExecutionError`` when a notebook fails.
+    """
     from ..notebooks import notebook_paths
 
-    paths = [Path(a).resolve() for a in argv] or notebook_paths()
-    written = build(paths)
-    print(f"student edition: {len(written)} notebooks in {BUILD.relative_to(ROOT)}/, all ran")
+    paths = paths or notebook_paths()
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    out_dir.mkdir(parents=True)
+    notebooks = write_notebooks(paths, out_dir / "notebooks")
+    for page in BUNDLE_PAGES:
+        shutil.copy(ROOT / page, out_dir / page)
+    with tempfile.TemporaryDirectory() as tmp:
+        version = metadata.version("choosing-epsilon-helpers")
+        wheel_name = f"choosing_epsilon_helpers-{version}-py3-none-any.whl"
+        readme = student_readme(wheel_name)
+        stage_package(Path(tmp) / "src", readme, answers.build_key())
+        wheel = build_wheel(Path(tmp) / "src", out_dir)
+    if wheel.name != wheel_name:
+        raise RuntimeError(f"the wheel is {wheel.name}, the README names {wheel_name}")
+    (out_dir / "README.md").write_text(readme, encoding="utf-8")
+    (out_dir / "requirements.txt").write_text(student_requirements(wheel.name), "utf-8")
+    bad = forbidden_in_wheel(wheel)
+    if bad:
+        raise RuntimeError(f"the student's wheel holds {bad}")
+    problems = broken_links(out_dir)
+    if problems:
+        raise RuntimeError("links leave the bundle:\n" + "\n".join(problems))
+    zip_bundle(out_dir, zip_path)
+    result = {
+        "bundle": out_dir,
+        "zip": zip_path,
+        "wheel": wheel,
+        "notebooks": notebooks,
+        "executed": [],
+        "leaks": [],
+    }
+    if run:
+        if executed_dir.exists():
+            shutil.rmtree(executed_dir)
+        executed = execute_with_wheel(notebooks, wheel, executed_dir)
+        result["executed"] = executed
+        found = leaks({p.name: nbformat.read(p, as_version=4) for p in executed})
+        result["leaks"] = found
+        if found:
+            raise RuntimeError("answers in sight in the student edition:\n" + "\n".join(found))
+    return result
+
+
+def main(argv: list[str]) -> int:
+    run = "--no-run" not in argv
+    paths = [Path(a).resolve() for a in argv if not a.startswith("--")] or None
+    result = build(paths, run=run)
+    ran = f", all {len(result['executed'])} ran, no answer in sight" if run else ""
+    print(
+        f"student edition: {len(result['notebooks'])} notebooks in "
+        f"{result['bundle'].relative_to(ROOT)}/ and {result['zip'].relative_to(ROOT)}{ran}"
+    )
     return 0
 
 

@@ -7,8 +7,8 @@ import math
 import numpy as np
 from scipy import optimize
 
-from .. import foundations as F
-from ._core import exercise
+from ... import foundations as F
+from . import answer
 
 
 def _auction():
@@ -20,7 +20,7 @@ def _auction():
     )
 
 
-@exercise("00.1", names=("alpha_1", "n_needed"))
+@answer("00.1", names=("alpha_1", "n_needed"), decimals=4)
 def _rr_for_one_dp():
     """α making randomised response 1-DP; the smallest n with SD bound 1/(2α√n) ≤ 0.05."""
     alpha = float(F.rr_alpha_for_epsilon(1.0))
@@ -32,7 +32,7 @@ def _rr_for_one_dp():
     return alpha, n
 
 
-@exercise("00.2", names=("eps_290", "max_log_ratio"), rtol=0.01)
+@answer("00.2", names=("eps_290", "max_log_ratio"), decimals=1)
 def _auction_epsilon():
     """Smallest ε with expected revenue $2.90 (a grid answer is accepted to 1 %), and the
     largest |log ratio| of selection probabilities when the third bid drops to $0."""
@@ -49,18 +49,18 @@ def _auction_epsilon():
     return eps, float(np.max(np.abs(np.log(p_base / p_nb))))
 
 
-@exercise("00.3", names=("vd3", "is_close"))
-def _closeness_moved_record():
-    """Variational distance per class after the first C3 record moves Windows → Linux."""
+@answer("00.3", names=("vd3", "is_close"), decimals=4)
+def _closeness_one_more_record():
+    """Variational distance per class after a thirteenth record (C3, Linux) joins."""
     example = F.CLOSENESS_EXAMPLE
-    sensitive = list(example["sensitive"])
-    sensitive[list(example["classes"]).index("C3")] = "Linux"
-    _, _, p_l, p_q = F.class_distributions(example["classes"], sensitive)
+    classes = [*example["classes"], "C3"]
+    sensitive = [*example["sensitive"], "Linux"]
+    _, _, p_l, p_q = F.class_distributions(classes, sensitive)
     vd = np.asarray(F.variational_distance(p_l, p_q), dtype=float)
     return vd, bool(vd.max() <= 0.4)
 
 
-@exercise("00.4", names=("max_ratio",), rtol=1e-3)
+@answer("00.4", names=("max_ratio",), decimals=3)
 def _laplace_tail_against_chebyshev():
     """max over k > 0 of k²·P[|Laplace(0, 1)| ≥ k]: below 1, so e^{-k} ≤ 1/k² everywhere."""
     result = optimize.minimize_scalar(

@@ -7,11 +7,11 @@ import math
 import numpy as np
 from scipy import optimize
 
-from .. import plrv
-from ._core import exercise
+from ... import plrv
+from . import answer
 
 
-@exercise("08.1", names=("sigma2_low", "sigma2_high"), atol=2e-4)
+@answer("08.1", names=("sigma2_low", "sigma2_high"), decimals=4)
 def _variances_rounding_to_the_post():
     """The σ² interval (ε = ln 3) on which δ₁ rounds to 0.054 (grid answers within 2·10⁻⁴)."""
     eps = plrv.POST_EPSILON
@@ -26,7 +26,7 @@ def _variances_rounding_to_the_post():
     return min(ends), max(ends)
 
 
-@exercise("08.2", names=("delta_closed",))
+@answer("08.2", names=("delta_closed",), digits=4)
 def _thresholding():
     """δ₂ of the thresholding example at T = 6 and 7 (the closed form must match it)."""
     return np.array(
@@ -42,12 +42,12 @@ def _thresholding():
     )
 
 
-@exercise("08.3", names=("closed",))
+@answer("08.3", names=("closed",), decimals=4)
 def _laplace_delta():
     return float(plrv.laplace_delta(0.2, 2.0))
 
 
-@exercise("08.4", names=("s1", "s10"))
+@answer("08.4", names=("s1", "s10"), decimals=4)
 def _gaussian_sigma():
     return (
         float(plrv.gaussian_sigma_for_delta(1.0, 1e-6)),
