@@ -126,13 +126,20 @@ def nudge_until(candidate, ok, *, toward_zero: bool) -> np.ndarray:
     return at(high)
 
 
-def ln_at_most(estimate, bound, ratio: Callable[[tuple], Fraction], tolerance) -> np.ndarray:
+def ln_at_most(
+    estimate,
+    bound,
+    ratio: Callable[[tuple], Fraction],
+    tolerance,
+    cache: dict | None = None,
+) -> np.ndarray:
     """Exactly where ln(ratio(i)) ≤ bound[i], for exact positive rationals ratio(i).
 
     ``estimate`` is a float approximation of ln(ratio) within ``tolerance`` (absolute, per
     entry): entries farther than that from ``bound`` are decided by it; the rest by
     :func:`_ln_at_most_exact` (decimal arithmetic at a precision that grows until the
-    comparison is decided).
+    comparison is decided). ``cache``, a dict the caller keeps across calls when ratio(i)
+    does not change between them, holds each entry's decimal logarithm, keyed by its index.
     """
     estimate, bound, tolerance = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (estimate, bound, tolerance))
@@ -141,30 +148,46 @@ def ln_at_most(estimate, bound, ratio: Callable[[tuple], Fraction], tolerance) -
     undecided = np.abs(estimate - bound) < tolerance
     for flat in np.flatnonzero(undecided):
         index = np.unravel_index(flat, undecided.shape)
-        out[index] = _ln_at_most_exact(ratio(index), Fraction(float(bound[index])))
+        known = {} if cache is None else cache.setdefault(index, {})
+        if "ratio" not in known:
+            known["ratio"] = ratio(index)
+        out[index] = _ln_at_most_exact(known, float(bound[index]))
     return out
 
 
-def _ln_at_most_exact(ratio: Fraction, bound: Fraction, max_digits: int = 4000) -> bool:
-    """ln(ratio) ≤ bound, decided in decimal arithmetic (``decimal``'s ln is correctly rounded).
+def _decimal_ln(ratio: Fraction, digits: int) -> Decimal:
+    """ln(ratio) to about ``digits`` significant digits, also when ratio is near 1."""
+    d = ratio - 1
+    lost = max(0, -math.floor(math.log10(abs(d.numerator)) - math.log10(d.denominator)))
+    with localcontext() as context:
+        context.prec = digits + lost + 10
+        return (Decimal(ratio.numerator) / Decimal(ratio.denominator)).ln()
+
+
+def _ln_at_most_exact(known: dict, bound: float, max_digits: int = 4000) -> bool:
+    """ln(known["ratio"]) ≤ bound, decided in decimal arithmetic (``decimal``'s ln is correctly
+    rounded); the logarithm and its precision are kept in ``known`` for the next bound.
 
     The two cannot be equal unless ratio = 1 and bound = 0 (ln of a rational other than 1 is
     irrational; a double is rational), so doubling the precision until the gap shows always
     ends; the working precision covers the digits lost to 1 + d when ratio = 1 + d is near
     1. Undecided at ``max_digits`` counts as False (the side of privacy).
     """
+    ratio = known["ratio"]
     if ratio == 1:
         return bound >= 0
-    d = ratio - 1
-    lost = max(0, -math.floor(math.log10(abs(d.numerator)) - math.log10(d.denominator)))
-    digits = 60
-    while digits <= max_digits:
+    if "log" not in known:
+        known["digits"], known["log"] = 60, _decimal_ln(ratio, 60)
+    digits, log = known["digits"], known["log"]
+    target = Decimal(bound)  # exact: every double is a finite decimal
+    while True:
+        gap = log - target
         with localcontext() as context:
-            context.prec = digits + lost + 10
-            log = (Decimal(ratio.numerator) / Decimal(ratio.denominator)).ln()
-            target = Decimal(bound.numerator) / Decimal(bound.denominator)
-            gap = log - target
+            context.prec = digits + 20
             if abs(gap) > abs(log).scaleb(-digits + 5):
                 return gap < 0
+        if digits >= max_digits:  # pragma: no cover - a double within 1e-4000 of ln(ratio)
+            return False
         digits *= 2
-    return False  # pragma: no cover - needs a double within 1e-4000 of an irrational
+        log = known["log"] = _decimal_ln(ratio, digits)
+        known["digits"] = digits

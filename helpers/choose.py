@@ -27,12 +27,15 @@ is empty, the value of each knob (k, the coverage, n for a mean, the risk) that 
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import brentq
 
 from . import kazan_reiter as kr
+from ._numerics import float_up, ln_at_most, nudge_until
 from ._validation import check_finite_scalar, check_open_unit, check_positive
 from .deployments import posterior_bound
 
@@ -78,11 +81,25 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
     lo, hi = check_finite_scalar("lower", lower), check_finite_scalar("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower; got lower={lower!r}, upper={upper!r}")
-    if release == "sum":
-        return hi - lo
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n (the public number of records) must be an integer ≥ 1; got {n!r}")
-    return (hi - lo) / int(n)
+    # upper − lower exactly (it overflowed to inf for bounds near ±1e308), then rounded up
+    exact = Fraction(hi) - Fraction(lo)
+    if release == "mean":
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n (the public number of records) must be an integer ≥ 1; got {n!r}")
+        exact /= int(n)
+    try:
+        value = float_up(exact)
+    except OverflowError:
+        value = math.inf
+    if math.isinf(value):
+        formula = "upper − lower" if release == "sum" else "(upper − lower)/n"
+        size = Decimal(exact.numerator) / Decimal(exact.denominator)
+        given = f"lower={lower!r}, upper={upper!r}" + ("" if release == "sum" else f", n={n!r}")
+        raise ValueError(
+            f"the {release}'s sensitivity {formula} must be at most the largest double "
+            f"(about 1.8e308); got {given}, where it is {size:.4g}"
+        )
+    return value
 
 
 def laplace_error_probability(epsilon, *, k, sensitivity):
@@ -121,6 +138,9 @@ def epsilon_for_posterior(risk, *, prior):
 
     The inverse of :func:`helpers.deployments.posterior_bound`. A risk at or below the prior
     is refused: the adversary believes that much before any release, so no ε > 0 meets it.
+    Rounded toward privacy: the largest double ε whose posterior bound is ≤ ``risk`` both
+    exactly and as :func:`~helpers.deployments.posterior_bound` computes it (the closed form
+    rounded to nearest gave a posterior a hair above the risk for about a third of inputs).
 
     Examples
     --------
@@ -135,7 +155,23 @@ def epsilon_for_posterior(risk, *, prior):
             f"risk must exceed the prior (the adversary's belief before any release); got "
             f"risk={risk!r}, prior={prior!r}"
         )
-    return _out(np.log(rho) - np.log1p(-rho) - (np.log(p) - np.log1p(-p)))
+    terms = (np.log(rho), -np.log1p(-rho), -np.log(p), np.log1p(-p))
+    candidate = np.maximum(sum(terms), 0.0)
+    # a bound on the rounding error of the four logs and their sum, for the exact check
+    tolerance = 2.0**-48 * sum(np.abs(t) for t in terms) + 2.0**-1000
+
+    def odds_ratio(index) -> Fraction:  # e^ε ≤ ρ(1 − p)/(p(1 − ρ)) ⇔ posterior ≤ ρ
+        r, q = Fraction(float(rho[index])), Fraction(float(p[index]))
+        return (q * (1 - r)) / (r * (1 - q))
+
+    logs: dict = {}
+
+    def safe(eps):
+        # ln(1/ratio) ≤ −ε ⇔ ε ≤ ln(ratio); and the posterior as the course computes it
+        exact = ln_at_most(-candidate, -eps, odds_ratio, tolerance, logs)
+        return exact & (np.asarray(posterior_bound(eps, prior=p)) <= rho)
+
+    return _out(nudge_until(candidate, safe, toward_zero=True))
 
 
 def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
@@ -205,20 +241,43 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     return -brentq(g, low, 0.0, xtol=1e-15)
 
 
-def _records_needed(n, lower, upper, k: float, c: float, eps_risk: float) -> int:
-    """Smallest n' with ε_accuracy(mean over n') ≤ ε_risk (ε_accuracy ∝ 1/n'), decided exactly."""
+def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
+    """Smallest n' with ε_accuracy(mean over n') ≤ ε_risk, as this module computes both.
 
-    def eps_at(m: int) -> float:
-        return epsilon_for_accuracy(
-            k, sensitivity=sensitivity_of("mean", n=m, lower=lower, upper=upper), coverage=c
-        )
+    ε_accuracy(n') = (upper − lower)·ln(1/(1 − c))/(k·n') falls with n' (and so does its
+    float value: every step rounds monotonically), so the first n' meeting ε_risk is found
+    by a galloping search from the exact real answer, then bisection: a few dozen
+    evaluations at any size (stepping by ±1 hung at a tiny ε_risk, and the float n·ε/ε_risk
+    overflowed to an OverflowError). Beyond 2**53 records floats cannot tell n' from n' + 1,
+    so the exact real answer is returned.
+    """
+    log_term = Fraction(-math.log1p(-c))
+    exact = (Fraction(upper) - Fraction(lower)) * log_term / (Fraction(k) * Fraction(eps_risk))
+    guess = max(1, math.ceil(exact))
+    if guess > 2**53:
+        return guess
 
-    m = max(1, math.ceil(n * eps_at(n) / eps_risk))
-    while m > 1 and eps_at(m - 1) <= eps_risk:
-        m -= 1
-    while eps_at(m) > eps_risk:
-        m += 1
-    return m
+    def meets(m: int) -> bool:
+        sensitivity = sensitivity_of("mean", n=m, lower=lower, upper=upper)
+        return epsilon_for_accuracy(k, sensitivity=sensitivity, coverage=c) <= eps_risk
+
+    if meets(guess):  # the answer is at or below the guess: gallop down
+        high, step = guess, 1
+        while high - step >= 1 and meets(high - step):
+            high, step = high - step, 2 * step
+        low = max(0, high - step)  # fails (or is 0)
+    else:  # gallop up
+        low, step = guess, 1
+        while not meets(low + step):
+            low, step = low + step, 2 * step
+        high = low + step
+    while high - low > 1:
+        mid = (low + high) // 2
+        if mid >= 1 and meets(mid):
+            high = mid
+        else:
+            low = mid
+    return high
 
 
 class Choice(NamedTuple):
@@ -293,10 +352,11 @@ def choose(
     eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
     knobs = {
         "k": delta_f * -math.log1p(-c) / eps_risk,
-        "coverage": 1 - math.exp(-k * eps_risk / delta_f),
+        # P(|X| ≤ k) = 1 − e^{−kε/Δ} as −expm1: 1 − exp lost it all at a tiny ε_risk
+        "coverage": -math.expm1(-k * eps_risk / delta_f),
     }
     if release == "mean" and sensitivity is None:
-        knobs["n"] = _records_needed(n, lower, upper, k, c, eps_risk)
+        knobs["n"] = _records_needed(lower, upper, k, c, eps_risk)
     if prior is not None:
         knobs["risk"] = posterior_bound(eps_acc, prior=prior)
     feasible = eps_acc <= eps_risk

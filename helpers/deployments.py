@@ -36,9 +36,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.special import log_ndtr
 from scipy.stats import norm
 
+from ._numerics import nudge_until
 from ._validation import (
     check_finite_scalar,
     check_nonnegative,
@@ -46,6 +46,7 @@ from ._validation import (
     check_real_or_inf,
 )
 from .kazan_reiter import relative_risk_bound
+from .plrv import gaussian_delta
 
 __all__ = [
     "CENSUS_2020",
@@ -143,11 +144,13 @@ def _out(array: np.ndarray):
 _BISECTIONS = 200  # halvings of a bracket: far past float precision for every bracket used
 
 
-def _bisect_increasing(g, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+def _bisect_increasing(g, low: np.ndarray, high: np.ndarray, side: str = "mid") -> np.ndarray:
     """Vectorised bisection for the root of an increasing g with g(low) < 0 < g(high) per entry.
 
     Where the sign condition fails at an end the result converges to that end (the callers
-    only need a valid point there; see each caller).
+    only need a valid point there; see each caller). ``side`` picks what is returned: the
+    midpoint of the final bracket, or its ``"low"`` end (g ≤ 0 there) or its ``"high"`` end
+    (g > 0 there), so that a caller can return the root rounded to the side of privacy.
     """
     low, high = np.array(low, dtype=float), np.array(high, dtype=float)
     for _ in range(_BISECTIONS):
@@ -157,7 +160,7 @@ def _bisect_increasing(g, low: np.ndarray, high: np.ndarray) -> np.ndarray:
         low = np.where(above, low, mid)
         if np.all(high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300)):
             break
-    return 0.5 * (low + high)
+    return {"low": low, "high": high}.get(side, 0.5 * (low + high))
 
 
 def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
@@ -179,10 +182,19 @@ def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
     u = _bisect_increasing(g, u_high - 200.0, u_high)
     log_alpha = np.log1p(np.exp(u))
     alpha = np.exp(log_alpha)
-    eps = alpha * rho + (L - log_alpha) * np.exp(-u) + (u - log_alpha)
+    terms = (alpha * rho, (L - log_alpha) * np.exp(-u), u - log_alpha)
+    # rounded up by a bound on the rounding error of the three terms (each within a few
+    # units in the last place of its size): the value is a true upper bound on ε(α), never
+    # the hair below it that floats can give (about 4e-14 below at ρ_z = 2e-6)
+    eps = sum(terms) + _OUTWARD * sum(np.abs(t) for t in terms)
+    simple = (rho + 2 * np.sqrt(rho * L)) * (1 + _OUTWARD)
     # ε ≥ 0 ((ε, δ)-DP with ε < 0 implies (0, δ)-DP), and never above the simple bound, which
     # is min over α of αρ + L/(α − 1) (the two dropped terms are negative)
-    return np.clip(eps, 0.0, rho + 2 * np.sqrt(rho * L))
+    return np.clip(eps, 0.0, simple)
+
+
+# relative size of the outward rounding of a computed ε: 16 units in the last place
+_OUTWARD = 16 * np.finfo(float).eps
 
 
 def _cks_checked(r: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -211,6 +223,9 @@ def zcdp_to_epsilon(rho, delta):
     delta : float or array
         δ in (0, 1).
 
+    The value is rounded up (toward the weaker guarantee): the ε(α) at the bisected α plus a
+    bound on its rounding error, so it is never below the true infimum.
+
     Examples
     --------
     >>> round(zcdp_to_epsilon(2.56, 1e-10), 4)  # the Census person tables
@@ -234,24 +249,24 @@ def zcdp_to_epsilon_simple(rho, delta):
     return _out(r + 2 * np.sqrt(r * -np.log(d)))
 
 
-def _gaussian_log_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
-    """ln δ(ε) of Balle & Wang (2018), Theorem 8: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """δ(ε) of Balle & Wang (2018), Theorem 8: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
 
-    In log space: ln δ = a + ln(1 − e^{b − a}) with a = ln Φ(−ε/μ + μ/2) and
-    b = ε + ln Φ(−ε/μ − μ/2); −inf where rounding leaves b ≥ a (δ below ~1e-16 of Φ(…)).
+    The Gaussian mechanism with Δ/σ = μ, from :func:`helpers.plrv.gaussian_delta`, which
+    computes it without cancellation. (A copy here took ln of both terms and called δ = 0
+    wherever they rounded equal: at ρ_z = 1e-40, δ(0) ≈ 5.6e-21 was 0, so every δ above 0
+    was "met" at ε = 0.)
     """
-    a = log_ndtr(-epsilon / mu + mu / 2)
-    b = epsilon + log_ndtr(-epsilon / mu - mu / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(b < a, a + np.log(-np.expm1(np.minimum(b - a, 0.0))), -np.inf)
+    return np.asarray(gaussian_delta(epsilon, np.ones_like(mu), sensitivity=mu), dtype=float)
 
 
 def gaussian_epsilon(rho, delta):
     """The exact ε at δ of one Gaussian mechanism with μ = √(2ρ_z) (Balle & Wang 2018, Thm 8).
 
     Solves Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) = δ for ε ≥ 0 (0 if δ is already met at ε = 0)
-    by a vectorised bisection on ln δ(ε), which decreases in ε, between 0 and the CKS ε + 1
-    (the Gaussian is ρ_z-zCDP, so the CKS ε already meets δ).
+    by a vectorised bisection on δ(ε), which decreases in ε, between 0 and the CKS ε + 1
+    (the Gaussian is ρ_z-zCDP, so the CKS ε already meets δ). The end of the final bracket
+    where δ(ε) ≤ δ is returned: rounded up, never an ε whose δ exceeds the target.
     Only for a single Gaussian mechanism (or a composition of them: their μ's add in squares,
     exactly as ρ_z adds); a general ρ_z-zCDP mechanism needs :func:`zcdp_to_epsilon`.
 
@@ -266,12 +281,14 @@ def gaussian_epsilon(rho, delta):
     if np.any(positive):
         rp, dp_ = r[positive], d[positive]
         mu = np.sqrt(2 * rp)
-        target = np.log(dp_)
         high = _cks(rp, -np.log(dp_)) + 1.0
         eps = _bisect_increasing(
-            lambda e: target - _gaussian_log_delta(e, mu), np.zeros_like(rp), high
+            lambda e: np.where(_gaussian_delta(e, mu) <= dp_, 1.0, -1.0),
+            np.zeros_like(rp),
+            high,
+            side="high",
         )
-        met_at_zero = _gaussian_log_delta(np.zeros_like(rp), mu) <= target
+        met_at_zero = _gaussian_delta(np.zeros_like(rp), mu) <= dp_
         out[positive] = np.where(met_at_zero, 0.0, eps)
     return _out(out)
 
@@ -280,7 +297,8 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     """The ρ_z whose :func:`zcdp_to_epsilon` at ``delta`` equals ``epsilon`` (its inverse).
 
     ε(ρ_z) increases from 0 without bound; the bracket [0, high] doubles ``high`` until
-    ε(high) ≥ ε, then a vectorised bisection.
+    ε(high) ≥ ε, then a vectorised bisection. Rounded toward privacy: the low end of the final
+    bracket, moved down a double at a time until ``zcdp_to_epsilon(ρ_z, delta) ≤ epsilon``.
 
     Examples
     --------
@@ -295,8 +313,11 @@ def zcdp_rho_for_epsilon(epsilon, delta):
         high = ep.copy()
         while np.any(short := _cks(high, L) < ep):
             high = np.where(short, 2 * high, high)
-        out[positive] = _bisect_increasing(
-            lambda r: _cks(np.maximum(r, 1e-300), L) - ep, np.zeros_like(ep), high
+        low = _bisect_increasing(
+            lambda r: _cks(np.maximum(r, 1e-300), L) - ep, np.zeros_like(ep), high, side="low"
+        )
+        out[positive] = nudge_until(
+            low, lambda r: (r == 0) | (_cks(np.maximum(r, 1e-300), L) <= ep), toward_zero=True
         )
     return _out(out)
 
@@ -350,7 +371,12 @@ def unit_group(privacy_unit) -> str:
     """
     if privacy_unit is None or (isinstance(privacy_unit, float) and math.isnan(privacy_unit)):
         return "not stated"
-    unit = str(privacy_unit).lower()
+    if not isinstance(privacy_unit, str):  # a number is not a unit (it was read as a person)
+        raise ValueError(
+            f"privacy_unit must be a string (the registry's privacy unit) or None; got "
+            f"{privacy_unit!r}"
+        )
+    unit = privacy_unit.lower()
     if "aggregate" in unit:
         return "not stated"
     if "day" in unit:
@@ -520,7 +546,9 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
     d = _check_delta(delta)
     with np.errstate(over="ignore", invalid="ignore"):
         line1 = np.where(a == 0, d, d + np.exp(eps) * a)
-        line2 = 1 - np.exp(-eps) * (1 - d - a)
+        # 1 − e^{−ε}(1 − δ − α) as (1 − e^{−ε}) + e^{−ε}(δ + α): no subtraction near 1 (at
+        # ε = 1e-30 it lost δ + α = 2e-20 and gave a TPR of 0)
+        line2 = -np.expm1(-eps) + np.exp(-eps) * (d + a)
     return _out(np.clip(np.minimum(line1, line2), 0.0, 1.0))
 
 
