@@ -1,0 +1,1994 @@
+"""One budget for many releases: composition, allocation, and both sides of the choice.
+
+The continuation of :mod:`helpers.choose` (notebook 10) for a *workload*: several counts, sums
+and means released from the same data set (notebook 11). The vocabulary is notebook 10's. A
+release is a count, a sum or a mean with public bounds, wanted within ±k with probability at
+least c (its *coverage*). The number of records n is public and neighbouring data sets differ
+by **changing one record** (bounded DP), so the sensitivities are those of
+:func:`helpers.choose.sensitivity_of`: a count 1, a sum upper − lower, a mean (upper − lower)/n.
+Each release gets its own noise; an adversary sees them all, so what protects a person is the
+*composed* guarantee of the whole workload.
+
+Composition (the total guarantee of k releases)
+-----------------------------------------------
+* pure ε: the ε's add (:func:`compose_epsilon`);
+* (ε, δ): the advanced composition theorem of Dwork, Rothblum & Vadhan
+  (:func:`advanced_composition`) and the *optimal* homogeneous composition of Kairouz, Oh &
+  Viswanath (:func:`optimal_composition_delta`, :func:`optimal_composition_epsilon`);
+* zCDP: ρ_z adds (:func:`compose_rho`), then to (ε, δ) with the tight conversion of
+  :func:`helpers.deployments.zcdp_to_epsilon` (:func:`zcdp_composition`);
+* privacy-loss distributions of Laplace, Gaussian and geometric releases composed numerically
+  by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`).
+
+Allocation (a workload is a list of :class:`Release`)
+-----------------------------------------------------
+* from the accuracy targets, the smallest total meeting every one (:func:`budget_for_accuracy`),
+  under Laplace noise (pure ε) or Gaussian noise (ρ_z of zCDP);
+* from a total, the split that minimises the weighted total noise variance, and which targets
+  it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian).
+
+Both sides: :func:`choose_workload` puts the accuracy side beside the largest total the risk
+allows (:func:`total_for_risk`: a posterior bound, a Kazan & Reiter profile, a TPR at a chosen
+FPR, or an ε) and reports the verdict and the knobs, as :func:`helpers.choose.choose` does for
+one release.
+
+Rounding toward privacy
+-----------------------
+Every number here that a privacy claim rests on is rounded on the safe side, so that floating
+point never makes a claim false: a noise scale computed from an accuracy target is rounded
+*down* (the target is still met) and the ε or ρ_z it costs *up*; a scale computed from a budget
+is rounded *up*; a total is the exactly rounded sum (``math.fsum``) moved up one double unless
+the sum was exact; the largest total a risk allows is rounded *down*; δ's are rounded up.
+
+The math layer: no plotting, no widgets. Used in notebook 11.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass, fields
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
+
+from ._validation import (
+    as_output,
+    check_finite_scalar,
+    check_int_range,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+    check_real,
+)
+from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
+from .deployments import (
+    DEFAULT_DELTA,
+    gaussian_tpr_at_fpr,
+    posterior_bound,
+    tpr_at_fpr,
+    zcdp_rho_for_epsilon,
+    zcdp_to_epsilon,
+)
+
+__all__ = [
+    "DEFAULT_DELTA",
+    "MAX_MAGNITUDE",
+    "MAX_RELEASES",
+    "MAX_TIMES",
+    "MECHANISMS",
+    "PLD_MECHANISMS",
+    "RISK_KINDS",
+    "Allocation",
+    "Guarantee",
+    "Release",
+    "Risk",
+    "WorkloadChoice",
+    "advanced_composition",
+    "budget_for_accuracy",
+    "choose_workload",
+    "compose_epsilon",
+    "compose_rho",
+    "epsilon_for_tpr",
+    "implied_risk",
+    "optimal_composition_delta",
+    "optimal_composition_epsilon",
+    "pld_delta",
+    "pld_epsilon",
+    "rho_for_tpr",
+    "risk_epsilon",
+    "risk_posterior",
+    "risk_profile",
+    "risk_tpr",
+    "split_budget",
+    "total_for_risk",
+    "workload_sensitivities",
+    "zcdp_composition",
+]
+
+#: Noise for a workload: Laplace (pure ε, budgets are ε_i) or Gaussian (zCDP, budgets ρ_z,i).
+MECHANISMS = ("laplace", "gaussian")
+#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes (as in helpers.plrv).
+PLD_MECHANISMS = ("laplace", "gaussian", "geometric")
+#: What a :class:`Risk` can bound.
+RISK_KINDS = ("epsilon", "posterior", "profile", "tpr")
+
+#: Bound on every magnitude in a workload (±k, bounds, sensitivities, weights, a total), and
+#: its reciprocal the smallest positive value: ratios of two such numbers, their squares and
+#: sums of ten million of them stay inside double precision.
+MAX_MAGNITUDE = 1e150
+#: Most releases in one workload, and most values in one composition (work refused above).
+MAX_RELEASES = 10**7
+#: Most compositions of one mechanism (k of KOV, the self-composition of a PLD).
+MAX_TIMES = 10**6
+
+_ULP = 2.0**-52  # the spacing of doubles in [1, 2)
+_TINY = 2.0**-900  # a floor for budgets and scales (far below anything meaningful, still normal)
+_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitting constant
+_MAX_KOV_CELLS = 50_000_000  # (ε_total values) × (k + 1) terms for one call
+_MAX_PLD_GROUPS = 2_000  # distinct mechanisms one PLD call will build (about 2-5 ms each)
+_MAX_PLD_CELLS = 100_000_000  # estimated width of a composed PLD, in discretisation steps
+
+
+# --- floating point toward privacy ----------------------------------------------------------
+
+
+def _up(x, ulps: int = 4) -> np.ndarray:
+    """x ≥ 0 raised by at least ``ulps − 1`` units in the last place (0 and inf unchanged)."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore"):
+        return x * (1.0 + ulps * _ULP)
+
+
+def _down(x, ulps: int = 4) -> np.ndarray:
+    """x ≥ 0 lowered by at least ``ulps − 1`` units in the last place."""
+    return np.asarray(x, dtype=float) * (1.0 - ulps * _ULP)
+
+
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    c = _SPLIT * a
+    high = c - (c - a)
+    return high, a - high
+
+
+def _product_sign(x, y, z) -> np.ndarray:
+    """The sign (−1, 0, 1) of the exact x·y − z, for positive finite doubles.
+
+    The mantissas of x and y (in [½, 1)) are multiplied exactly as a sum of two doubles
+    (Dekker's product) and z is scaled by the same power of two, so nothing overflows or
+    underflows on the way.
+    """
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, y, z)))
+    mx, ex = np.frexp(x)
+    my, ey = np.frexp(y)
+    mz, ez = np.frexp(z)
+    shift = ez - ex - ey
+    product = mx * my  # in [¼, 1)
+    hx, lx = _split(mx)
+    hy, ly = _split(my)
+    error = ((hx * hy - product) + hx * ly + lx * hy) + lx * ly
+    scaled_z = np.ldexp(mz, np.clip(shift, -3, 3))
+    sign = np.sign((product - scaled_z) + error)
+    return np.where(shift > 2, -1.0, np.where(shift < -3, 1.0, sign))
+
+
+def _ratio_up(num, den) -> np.ndarray:
+    """The smallest double q with q·den ≥ num exactly (positive finite inputs; inf on overflow)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
+    with np.errstate(over="ignore", under="ignore"):
+        q = num / den
+    q = np.where(q == 0, np.nextafter(0.0, 1.0), q)
+    finite = np.isfinite(q)
+    short = finite & (_product_sign(np.where(finite, q, 1.0), den, num) < 0)
+    return np.where(short, np.nextafter(q, np.inf), q)
+
+
+def _ratio_down(num, den) -> np.ndarray:
+    """The largest double q with q·den ≤ num exactly (positive finite inputs)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
+    with np.errstate(over="ignore", under="ignore"):
+        q = num / den
+    positive = (q > 0) & np.isfinite(q)
+    over = positive & (_product_sign(np.where(positive, q, 1.0), den, num) > 0)
+    q = np.where(over, np.nextafter(q, 0.0), q)
+    return np.where(np.isinf(q), np.finfo(float).max, q)
+
+
+def _square_up(x) -> np.ndarray:
+    """The smallest double ≥ x² exactly."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore"):
+        p = x * x
+    finite = np.isfinite(p) & (p > 0)
+    short = finite & (_product_sign(x, x, np.where(finite, p, 1.0)) > 0)
+    return np.where(short, np.nextafter(p, np.inf), p)
+
+
+def _sqrt_down(x) -> np.ndarray:
+    """The largest double ≤ √x exactly (x > 0)."""
+    s = np.sqrt(np.asarray(x, dtype=float))
+    over = _product_sign(s, s, x) > 0
+    return np.where(over, np.nextafter(s, 0.0), s)
+
+
+def _sum_up(values) -> float:
+    """The smallest double ≥ the exact sum of non-negative doubles (inf if it overflows).
+
+    ``math.fsum`` rounds the exact sum to nearest; a second fsum of the values and the
+    negated result is the exact remainder's sign, so the result moves up one double only
+    when the sum was not exact.
+    """
+    values = np.asarray(values, dtype=float).ravel().tolist()
+    try:
+        total = math.fsum(values)
+        remainder = math.fsum([*values, -total])
+    except OverflowError:
+        return math.inf
+    if math.isinf(total):
+        return math.inf
+    return math.nextafter(total, math.inf) if remainder > 0 else total
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+class Guarantee(NamedTuple):
+    """An (ε, δ)-DP guarantee: the total of a composition."""
+
+    epsilon: float
+    delta: float
+
+
+@dataclass(frozen=True, slots=True)
+class Release:
+    """One release of a workload: a count, a sum or a mean with public bounds.
+
+    Parameters
+    ----------
+    kind : {"count", "sum", "mean"}
+        What is released (notebook 10's ``release``).
+    k : float, keyword-only
+        The accuracy: |noise| ≤ k with probability at least ``coverage``.
+    coverage : float, keyword-only
+        c in (0, 1), 0.95 unless given.
+    lower, upper : float, keyword-only
+        The public bounds each value is clipped to (a sum and a mean need them; a count
+        ignores them).
+    n : int, keyword-only
+        The public number of records of a mean (a count and a sum ignore it).
+    weight : float, keyword-only
+        w > 0, how much this release's noise variance counts in :func:`split_budget`.
+    sensitivity : float, keyword-only
+        Δ to use instead of the bounds' (as ``choose(..., sensitivity=)``); then ``lower``,
+        ``upper`` and ``n`` are not used.
+    label : str, keyword-only
+        A name for tables and messages.
+
+    The fields are checked where the workload is used, and a bad one is refused with a
+    ValueError naming the release (its index and label) and the field.
+
+    Examples
+    --------
+    >>> Release("mean", k=1.0, lower=0, upper=100, n=100).kind
+    'mean'
+    """
+
+    kind: str
+    _: KW_ONLY
+    k: float
+    coverage: float = 0.95
+    lower: float | None = None
+    upper: float | None = None
+    n: int | None = None
+    weight: float = 1.0
+    sensitivity: float | None = None
+    label: str | None = None
+
+
+_FIELDS = tuple(f.name for f in fields(Release) if f.name != "_")
+
+
+class Allocation(NamedTuple):
+    """Per-release noise for a workload and what it delivers.
+
+    ``total`` is Σ ε_i (Laplace) or Σ ρ_z,i (Gaussian), never below the exact sum;
+    ``epsilon`` is the total as ε (the same for Laplace; the CKS conversion of ρ_z at
+    ``delta`` for Gaussian), ``delta`` 0 for Laplace. Arrays have one entry per release:
+    ``budgets`` (ε_i or ρ_z,i), ``scales`` (b_i or σ_i), ``sensitivities`` (Δ_i), ``k`` (the
+    ±k each release reaches at its coverage), ``coverage`` (the probability it lands within
+    its target ±k) and ``meets`` (whether its target is met). ``variance`` is Σ w_i·Var_i.
+    """
+
+    mechanism: str
+    total: float
+    epsilon: float
+    delta: float
+    budgets: np.ndarray
+    scales: np.ndarray
+    sensitivities: np.ndarray
+    k: np.ndarray
+    coverage: np.ndarray
+    meets: np.ndarray
+    variance: float
+
+
+class Risk(NamedTuple):
+    """A tolerated risk for a whole workload; build one with ``risk_*``.
+
+    ``kind`` is one of :data:`RISK_KINDS`; ``level`` the bound (an ε, a posterior ρ, a
+    profile's r̃ or a TPR); ``prior`` (posterior), ``fpr`` (tpr) and ``profile``, ``a``,
+    ``fixed`` (a Kazan & Reiter profile, as :func:`helpers.choose.epsilon_for_profile`) the
+    rest of its statement (None where unused).
+    """
+
+    kind: str
+    level: float
+    prior: float | None = None
+    fpr: float | None = None
+    profile: str | None = None
+    a: float | None = None
+    fixed: float | None = None
+
+
+class WorkloadChoice(NamedTuple):
+    """Both sides of the choice for a workload, as :class:`helpers.choose.Choice` for one release.
+
+    ``epsilon_accuracy`` is the smallest total ε meeting every accuracy target and
+    ``epsilon_risk`` the largest the risk allows (for Gaussian noise both are ρ_z totals
+    converted at ``accuracy.delta``; compare ``accuracy.total`` with ``at_risk.total``);
+    ``feasible`` when the first is ≤ the second (in ε for Laplace, in ρ_z for Gaussian).
+    ``accuracy`` is :func:`budget_for_accuracy`'s allocation, ``at_risk`` the split of the
+    risk's total (:func:`split_budget`; meeting every target when feasible, else the
+    variance-optimal split, whose ``meets`` shows which targets it misses). ``knobs`` are
+    documented in :func:`choose_workload`.
+    """
+
+    epsilon_accuracy: float
+    epsilon_risk: float
+    feasible: bool
+    knobs: dict
+    message: str
+    accuracy: Allocation
+    at_risk: Allocation
+
+
+# --- checks -------------------------------------------------------------------------------
+
+
+def _check_mechanism(mechanism, allowed=MECHANISMS) -> str:
+    if not isinstance(mechanism, str) or mechanism not in allowed:
+        raise ValueError(f"mechanism must be one of {allowed}; got {mechanism!r}")
+    return mechanism
+
+
+def _check_times(times, name: str = "times") -> int:
+    return check_int_range(name, times, 1, MAX_TIMES)
+
+
+def _check_delta(delta, name: str = "delta") -> float:
+    """δ in [0, 1), one number."""
+    d = check_nonnegative(name, check_finite_scalar(name, delta))
+    if d >= 1:
+        raise ValueError(f"{name} must lie in [0, 1); got {delta!r}")
+    return float(d)
+
+
+def _check_open_delta(delta, name: str = "delta") -> float:
+    return float(check_open_unit(name, check_finite_scalar(name, delta)))
+
+
+def _check_total(total, name: str = "total") -> float:
+    value = float(check_positive(name, check_finite_scalar(name, total)))
+    if not 1 / MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+        raise ValueError(
+            f"{name} must lie in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]; got {total!r}"
+        )
+    return value
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
+class _Workload(NamedTuple):
+    """A validated workload as columns (one entry per release)."""
+
+    kinds: list
+    labels: list
+    k: np.ndarray
+    coverage: np.ndarray
+    weight: np.ndarray
+    sensitivity: np.ndarray
+    n: np.ndarray  # the public n of a mean whose Δ comes from its bounds; 0 elsewhere
+    lower: np.ndarray  # NaN where unused
+    upper: np.ndarray
+
+
+def _where(i: int, label) -> str:
+    return f"workload[{i}]" + (f" ({label!r})" if label is not None else "")
+
+
+def _rows(workload) -> list:
+    if isinstance(workload, (str, bytes, Release, Mapping)) or not isinstance(
+        workload, (Sequence, np.ndarray)
+    ):
+        shown = repr(workload)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ValueError(
+            f"workload must be a list of Release (or of mappings with the same fields); got {shown}"
+        )
+    if len(workload) == 0:
+        raise ValueError("workload must contain at least one release; got an empty sequence")
+    if len(workload) > MAX_RELEASES:
+        raise ValueError(
+            f"workload must hold at most {MAX_RELEASES:,} releases; got {len(workload):,}"
+        )
+    return list(workload)
+
+
+def _columns(rows: list) -> dict:
+    """One list per field; a mapping's unknown or missing field refused by name."""
+    columns = {name: [] for name in _FIELDS}
+    defaults = {f.name: f.default for f in fields(Release) if f.name in _FIELDS}
+    for i, row in enumerate(rows):
+        if isinstance(row, Release):
+            for name in _FIELDS:
+                columns[name].append(getattr(row, name))
+            continue
+        if not isinstance(row, Mapping):
+            raise ValueError(
+                f"workload[{i}] must be a Release or a mapping of its fields; got {row!r}"
+            )
+        unknown = sorted(set(row) - set(_FIELDS), key=str)
+        label = row.get("label")
+        if unknown:
+            raise ValueError(
+                f"{_where(i, label)}: {unknown[0]!r} is not a field of a release "
+                f"(the fields are {', '.join(_FIELDS)})"
+            )
+        for required in ("kind", "k"):
+            if required not in row:
+                raise ValueError(f"{_where(i, label)}: {required} is missing")
+        for name in _FIELDS:
+            columns[name].append(row.get(name, defaults[name]))
+    return columns
+
+
+def _numbers(columns: dict, name: str, use: list, allowed: str, labels: list) -> np.ndarray:
+    """The field ``name`` as floats where ``use`` is true (NaN elsewhere); non-numbers refused."""
+    values = columns[name]
+    out = np.full(len(values), np.nan)
+    for i, (value, used) in enumerate(zip(values, use, strict=True)):
+        if used:
+            if not _is_number(value):
+                raise ValueError(f"{_where(i, labels[i])}: {name} must be {allowed}; got {value!r}")
+            out[i] = value
+    return out
+
+
+def _refuse_first(bad: np.ndarray, columns: dict, name: str, allowed: str, labels: list):
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{_where(i, labels[i])}: {name} must be {allowed}; got {columns[name][i]!r}"
+        )
+
+
+def _in_range(x: np.ndarray) -> np.ndarray:
+    return np.isfinite(x) & (x >= 1 / MAX_MAGNITUDE) & (x <= MAX_MAGNITUDE)
+
+
+def _sensitivities(kinds, columns, labels, use_bounds, is_mean) -> tuple:
+    """Δ of each release, rounded up where the quotient or the difference is not exact."""
+    size = len(kinds)
+    bound_rule = f"a number within ±{MAX_MAGNITUDE:g}"
+    lower = _numbers(columns, "lower", use_bounds, bound_rule, labels)
+    upper = _numbers(columns, "upper", use_bounds, bound_rule, labels)
+    for name, values in (("lower", lower), ("upper", upper)):
+        _refuse_first(
+            use_bounds & ~(np.abs(values) <= MAX_MAGNITUDE), columns, name, bound_rule, labels
+        )
+    width = upper - lower
+    bad = use_bounds & ~(width >= 1 / MAX_MAGNITUDE)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{_where(i, labels[i])}: upper must exceed lower by at least "
+            f"{1 / MAX_MAGNITUDE:g}; got lower={columns['lower'][i]!r}, upper={columns['upper'][i]!r}"
+        )
+    # upper − lower rounded up: the exact difference is width + err (Knuth's TwoSum)
+    bb = width - upper
+    err = (upper - (width - bb)) + (-lower - bb)
+    width = np.where(use_bounds & (err > 0), np.nextafter(width, np.inf), width)
+    n = np.zeros(size)
+    n_rule = "an integer ≥ 1 (the public number of records of a mean)"
+    for i in np.flatnonzero(is_mean):
+        value = columns["n"][i]
+        if (
+            isinstance(value, (bool, np.bool_))
+            or not isinstance(value, (int, np.integer))
+            or not 1 <= value <= 2**53
+        ):
+            raise ValueError(f"{_where(i, labels[i])}: n must be {n_rule}; got {value!r}")
+        n[i] = int(value)
+    delta_f = np.ones(size)
+    delta_f = np.where(use_bounds, width, delta_f)
+    delta_f = np.where(
+        is_mean, _ratio_up(np.where(is_mean, width, 1.0), np.maximum(n, 1.0)), delta_f
+    )
+    return delta_f, n, lower, upper
+
+
+def _parse(workload) -> _Workload:
+    """Validate a workload (vectorised where it can be) and return it as columns."""
+    rows = _rows(workload)
+    columns = _columns(rows)
+    labels = columns["label"]
+    for i, label in enumerate(labels):
+        if label is not None and not isinstance(label, str):
+            raise ValueError(f"workload[{i}]: label must be a string or None; got {label!r}")
+    kinds = columns["kind"]
+    for i, kind in enumerate(kinds):
+        if not isinstance(kind, str) or kind not in RELEASES:
+            raise ValueError(
+                f"{_where(i, labels[i])}: kind must be one of {RELEASES}; got {kind!r}"
+            )
+    size = len(rows)
+    everywhere = [True] * size
+    magnitude = f"a number in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]"
+    k = _numbers(columns, "k", everywhere, magnitude, labels)
+    _refuse_first(~_in_range(k), columns, "k", magnitude, labels)
+    c_rule = "a probability in the open interval (0, 1)"
+    coverage = _numbers(columns, "coverage", everywhere, c_rule, labels)
+    _refuse_first(~((coverage > 0) & (coverage < 1)), columns, "coverage", c_rule, labels)
+    weight = _numbers(columns, "weight", everywhere, magnitude, labels)
+    _refuse_first(~_in_range(weight), columns, "weight", magnitude, labels)
+    given = np.array([s is not None for s in columns["sensitivity"]])
+    override = _numbers(columns, "sensitivity", list(given), magnitude, labels)
+    _refuse_first(given & ~_in_range(override), columns, "sensitivity", magnitude, labels)
+    kind_codes = np.array([RELEASES.index(kind) for kind in kinds])
+    use_bounds = ~given & (kind_codes > 0)
+    is_mean = ~given & (kind_codes == 2)
+    delta_f, n, lower, upper = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
+    delta_f = np.where(given, override, delta_f)
+    return _Workload(list(kinds), list(labels), k, coverage, weight, delta_f, n, lower, upper)
+
+
+# --- one release: accuracy → scale → budget (and back) ------------------------------------
+
+
+def _laplace_log_tail(coverage: np.ndarray) -> np.ndarray:
+    """ln(1/(1 − c)), raised by 4 ulps (log1p is accurate to 1): P(|X| > k) = e^{−k/b}."""
+    return _up(-np.log1p(-coverage), 4)
+
+
+def _gaussian_quantile(coverage: np.ndarray) -> np.ndarray:
+    """z with P(|N(0, 1)| ≤ z) = c, i.e. √2·erfinv(c), raised by 16 ulps (erfinv's error)."""
+    return _up(math.sqrt(2.0) * erfinv(coverage), 16)
+
+
+def _accuracy_scales(w: _Workload, mechanism: str) -> np.ndarray:
+    """The largest noise scale meeting each target, rounded down (toward the target)."""
+    if mechanism == "laplace":
+        return np.maximum(_ratio_down(w.k, _laplace_log_tail(w.coverage)), _TINY)
+    return np.maximum(_ratio_down(w.k, _gaussian_quantile(w.coverage)), _TINY)
+
+
+def _budgets_of_scales(delta_f, scales, mechanism: str) -> np.ndarray:
+    """ε_i = Δ/b (Laplace) or ρ_z,i = (Δ/σ)²/2 (Gaussian), each rounded up."""
+    ratio = _ratio_up(delta_f, scales)
+    if mechanism == "laplace":
+        return np.maximum(ratio, _TINY)
+    return np.maximum(_square_up(ratio) / 2, _TINY)  # halving a normal double is exact
+
+
+def _scales_of_budgets(delta_f, budgets, mechanism: str) -> np.ndarray:
+    """b = Δ/ε or σ = Δ/√(2ρ_z), rounded up (toward privacy)."""
+    budgets = np.maximum(budgets, _TINY)
+    if mechanism == "laplace":
+        return np.maximum(_ratio_up(delta_f, budgets), _TINY)
+    return np.maximum(_ratio_up(delta_f, _sqrt_down(2 * budgets)), _TINY)
+
+
+def _delivered(w: _Workload, scales: np.ndarray, mechanism: str):
+    """(±k reached at coverage c, coverage reached at ±k, variance) per release."""
+    with np.errstate(over="ignore", under="ignore"):
+        if mechanism == "laplace":
+            reach = scales * -np.log1p(-w.coverage)
+            covered = -np.expm1(-w.k / scales)
+            variance = 2 * scales**2
+        else:
+            reach = scales * math.sqrt(2.0) * erfinv(w.coverage)
+            covered = erf(w.k / (scales * math.sqrt(2.0)))
+            variance = scales**2
+    return reach, covered, variance
+
+
+def _as_epsilon(total: float, mechanism: str, delta: float) -> float:
+    """A total as ε: itself (Laplace) or the CKS ε of ρ_z at δ, raised by 16 ulps (Gaussian)."""
+    if mechanism == "laplace":
+        return total
+    if total > 1e8:  # beyond zcdp_to_epsilon's range; ε ≥ ρ_z there, so no finite claim is made
+        return math.inf
+    return float(_up(zcdp_to_epsilon(total, delta), 16))
+
+
+def _allocation(w, mechanism, delta, budgets, scales, acc_scales) -> Allocation:
+    total = _sum_up(budgets)
+    reach, covered, variance = _delivered(w, scales, mechanism)
+    with np.errstate(over="ignore"):
+        weighted = (
+            math.fsum((w.weight * variance).tolist()) if np.all(np.isfinite(variance)) else math.inf
+        )
+    return Allocation(
+        mechanism=mechanism,
+        total=total,
+        epsilon=_as_epsilon(total, mechanism, delta),
+        delta=0.0 if mechanism == "laplace" else delta,
+        budgets=budgets,
+        scales=scales,
+        sensitivities=w.sensitivity.copy(),
+        k=reach,
+        coverage=covered,
+        meets=scales <= acc_scales,
+        variance=weighted if math.isfinite(weighted) else math.inf,
+    )
+
+
+# --- composition --------------------------------------------------------------------------
+
+
+def _check_budget_list(name: str, values) -> np.ndarray:
+    array = check_nonnegative(name, values)
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D sequence; got shape {array.shape}")
+    if array.size > MAX_RELEASES:
+        raise ValueError(f"{name} must hold at most {MAX_RELEASES:,} values; got {array.size:,}")
+    return array
+
+
+def compose_epsilon(epsilons) -> float:
+    """Total ε of pure-DP releases run on the same data: Σ ε_i, never below the exact sum.
+
+    Sequential composition: mechanisms that are ε_i-DP, run in sequence (even adaptively),
+    are (Σ ε_i)-DP. The sum is ``math.fsum`` (exactly rounded) moved up one double unless it
+    was exact. :func:`helpers.foundations.sequential_composition_epsilon` is the same sum,
+    rounded to nearest.
+
+    Parameters
+    ----------
+    epsilons : array_like
+        The ε_i ≥ 0 of the releases (1-D, non-empty).
+
+    Returns
+    -------
+    float
+        The total ε.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilons`` is empty, not 1-D, or holds a negative, NaN or infinite value.
+
+    References
+    ----------
+    Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth (2014), Theorem 3.16. Used in
+    notebook 11.
+
+    Examples
+    --------
+    >>> compose_epsilon([0.5, 0.25, 0.25])
+    1.0
+    >>> compose_epsilon([0.1, 0.2])  # the doubles' exact sum lies just above the double 0.3
+    0.30000000000000004
+    """
+    return _sum_up(_check_budget_list("epsilons", epsilons))
+
+
+def compose_rho(rhos) -> float:
+    """Total ρ_z of zCDP releases: Σ ρ_z,i (Bun & Steinke 2016), never below the exact sum.
+
+    A Gaussian release of sensitivity Δ and standard deviation σ is (Δ²/(2σ²))-zCDP, and
+    zCDP composes by adding ρ_z.
+
+    Parameters
+    ----------
+    rhos : array_like
+        The ρ_z,i ≥ 0 (1-D, non-empty).
+
+    Returns
+    -------
+    float
+        The total ρ_z.
+
+    Raises
+    ------
+    ValueError
+        If ``rhos`` is empty, not 1-D, or holds a negative, NaN or infinite value.
+
+    References
+    ----------
+    Bun & Steinke, "Concentrated differential privacy: simplifications, extensions, and lower
+    bounds" (TCC 2016), Proposition 1.6 (the Gaussian mechanism) and Lemma 1.7
+    (composition). Used in notebook 11.
+
+    Examples
+    --------
+    >>> compose_rho([0.125, 0.5])
+    0.625
+    """
+    return _sum_up(_check_budget_list("rhos", rhos))
+
+
+def zcdp_composition(rhos, *, delta) -> Guarantee:
+    """The (ε, δ) guarantee of zCDP releases: Σ ρ_z,i, then the tight CKS conversion at δ.
+
+    ε is :func:`helpers.deployments.zcdp_to_epsilon` (Canonne, Kamath & Steinke 2020,
+    Corollary 13, the conversion OpenDP's ``make_zCDP_to_approxDP`` implements) of
+    :func:`compose_rho`, raised by 16 units in the last place to cover the rounding of that
+    formula's evaluation.
+
+    Parameters
+    ----------
+    rhos : array_like
+        The ρ_z,i ≥ 0 of the releases (1-D, non-empty); the total must be ≤ 1e8.
+    delta : float, keyword-only
+        δ in (0, 1).
+
+    Returns
+    -------
+    Guarantee
+        (epsilon, delta) as Python floats.
+
+    Raises
+    ------
+    ValueError
+        If a ρ_z is negative or not finite, the total exceeds 1e8, or δ is not in (0, 1).
+
+    References
+    ----------
+    Bun & Steinke (2016), Lemma 1.7; Canonne, Kamath & Steinke, "The discrete Gaussian for
+    differential privacy" (NeurIPS 2020), Corollary 13. Used in notebook 11.
+
+    Examples
+    --------
+    >>> guarantee = zcdp_composition([1.28, 1.28], delta=1e-10)  # the Census person tables
+    >>> round(guarantee.epsilon, 4), guarantee.delta
+    (17.1583, 1e-10)
+    """
+    total = compose_rho(rhos)
+    d = _check_open_delta(delta)
+    if total > 1e8:
+        raise ValueError(f"rhos must add up to at most 1e8; got a total of {total:g}")
+    return Guarantee(_as_epsilon(total, "gaussian", d), d)
+
+
+def advanced_composition(epsilon, delta=0.0, *, times, delta_slack) -> Guarantee:
+    """The advanced composition theorem: k-fold (ε, δ)-DP is (ε', kδ + δ')-DP.
+
+    ε' = ε·√(2k·ln(1/δ')) + k·ε·(e^ε − 1), for every δ' > 0 (Dwork, Rothblum & Vadhan 2010).
+    Valid under adaptive composition. Both outputs are raised by 16 units in the last place
+    (the rounding of the few operations that make them). Compare :func:`optimal_composition_epsilon`
+    (never larger, at the same total δ) and the basic kε.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε > 0 of each release.
+    delta : float, optional
+        δ in [0, 1) of each release (0 for pure DP).
+    times : int, keyword-only
+        k, the number of releases (1 to :data:`MAX_TIMES`).
+    delta_slack : float, keyword-only
+        δ' in (0, 1), the extra δ that buys the √k growth.
+
+    Returns
+    -------
+    Guarantee
+        (epsilon, delta): ε' (a float, or an array shaped like ``epsilon``) and kδ + δ'.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it).
+
+    References
+    ----------
+    Dwork, Rothblum & Vadhan, "Boosting and differential privacy" (FOCS 2010), Theorem III.3;
+    Dwork & Roth (2014), Theorem 3.20. Used in notebook 11.
+
+    Examples
+    --------
+    >>> g = advanced_composition(0.1, times=100, delta_slack=1e-6)
+    >>> round(g.epsilon, 4), g.delta  # below the basic 100 × 0.1 = 10
+    (6.3082, 1e-06)
+    """
+    eps = check_positive("epsilon", epsilon)
+    if np.any(eps > 700):
+        raise ValueError(f"epsilon must be ≤ 700 (e^ε must be finite); got {epsilon!r}")
+    d = _check_delta(delta)
+    k = _check_times(times)
+    slack = _check_open_delta(delta_slack, "delta_slack")
+    with np.errstate(over="ignore"):
+        eps_total = eps * math.sqrt(2 * k * -math.log(slack)) + k * eps * np.expm1(eps)
+    delta_total = float(_up(k * d + slack, 16)) if d > 0 else slack
+    return Guarantee(as_output(_up(eps_total, 16)), min(delta_total, 1.0))
+
+
+class _KovTerms(NamedTuple):
+    """ln of the terms C(k, ℓ)·e^{(k−ℓ)ε}/(1 + e^ε)^k and the losses (k − 2ℓ)ε, ℓ = 0..k."""
+
+    log_mass: np.ndarray
+    losses: np.ndarray
+    margin: float  # ln of the factor that covers the rounding of log_mass
+
+
+def _kov_terms(eps: float, k: int) -> _KovTerms:
+    ell = np.arange(k + 1, dtype=float)
+    log_norm = k * np.logaddexp(0.0, eps)
+    log_binom = gammaln(k + 1.0) - gammaln(ell + 1.0) - gammaln(k - ell + 1.0)
+    log_mass = log_binom + (k - ell) * eps - log_norm
+    # each term is a sum of five numbers of magnitude at most 3·gammaln(k+1) + 2kε + ln(2)k;
+    # gammaln, the products and the sums each err by a few ulps of that magnitude
+    magnitude = 3 * float(gammaln(k + 1.0)) + 3 * k * (eps + 1.0) + 1.0
+    return _KovTerms(log_mass, (k - 2 * ell) * eps, 64 * 2.0**-53 * magnitude)
+
+
+def _kov_log_delta_rr(terms: _KovTerms, eps_total: float) -> float:
+    """ln δ of the k-fold dominating (ε, 0) mechanism at ε_total (−inf where it is 0)."""
+    gap = eps_total - terms.losses  # < 0 exactly on the terms that count
+    active = gap < 0
+    if not np.any(active):
+        return -math.inf
+    with np.errstate(divide="ignore"):
+        logs = terms.log_mass[active] + np.log(-np.expm1(gap[active]))
+    return float(logsumexp(logs)) + terms.margin
+
+
+def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> float:
+    """δ_total = 1 − (1 − δ)^k·(1 − δ_RR), rounded up."""
+    log_rr = _kov_log_delta_rr(terms, eps_total)
+    rr = min(math.exp(log_rr), 1.0)
+    keep = k * math.log1p(-delta) + math.log1p(-rr) if rr < 1 else -math.inf
+    return min(float(_up(-math.expm1(keep), 16)), 1.0)
+
+
+def _check_kov(epsilon, delta, times) -> tuple[float, float, int]:
+    eps = float(check_positive("epsilon", check_finite_scalar("epsilon", epsilon)))
+    if eps > 700:
+        raise ValueError(f"epsilon must be ≤ 700 (e^ε must be finite); got {epsilon!r}")
+    return eps, _check_delta(delta), _check_times(times)
+
+
+def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
+    """The smallest δ_total with which k-fold (ε, δ)-DP is (ε_total, δ_total)-DP (KOV).
+
+    Kairouz, Oh & Viswanath's Theorem 3.3: the k-fold adaptive composition of (ε, δ)-DP
+    mechanisms is ((k − 2i)ε, 1 − (1 − δ)^k(1 − δ_i))-DP with
+
+        δ_i = Σ_{ℓ=0}^{i−1} C(k, ℓ)·(e^{(k−ℓ)ε} − e^{(k−2i+ℓ)ε}) / (1 + e^ε)^k,
+
+    and no smaller δ holds for every mechanism: the bound is attained by the k-fold
+    composition of randomised response with ε (plus a δ chance of revealing the input). At an
+    ε_total between those grid points the optimal δ is the same mechanism's hockey-stick
+    divergence (Murtagh & Vadhan 2016 state it for every ε_total):
+
+        δ_RR(ε_total) = Σ_ℓ C(k, ℓ)·max(0, e^{(k−ℓ)ε} − e^{ε_total + ℓε}) / (1 + e^ε)^k,
+        δ_total = 1 − (1 − δ)^k·(1 − δ_RR),
+
+    which at ε_total = (k − 2i)ε is δ_i. Computed in log space (``gammaln`` for the binomial
+    coefficients, ``logsumexp`` for the sum); the sum is raised by a margin that covers the
+    rounding of its logarithm and the result by 16 ulps, so it is never below the exact value.
+    It is ≥ the exact composition of any particular ε-DP mechanism (Laplace: see
+    :func:`pld_delta`) and ≤ what :func:`advanced_composition` implies.
+
+    Parameters
+    ----------
+    epsilon_total : float or array_like
+        ε_total ≥ 0 at which to read δ (an array gives an array).
+    epsilon : float, keyword-only
+        ε > 0 (at most 700) of each release.
+    delta : float, keyword-only
+        δ in [0, 1) of each release.
+    times : int, keyword-only
+        k, the number of releases (1 to :data:`MAX_TIMES`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        δ_total in [0, 1], a Python float for a scalar ``epsilon_total``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type (the message names it), or
+        (ε_total values) × (k + 1) exceeds 5·10⁷ terms.
+
+    References
+    ----------
+    Kairouz, Oh & Viswanath, "The composition theorem for differential privacy" (ICML 2015;
+    IEEE Trans. Inf. Theory 2017), Theorem 3.3; Murtagh & Vadhan, "The complexity of computing
+    the optimal composition of differential privacy" (TCC 2016). Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
+    0.462117
+    >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
+    0.0
+    """
+    eps, d, k = _check_kov(epsilon, delta, times)
+    totals = check_nonnegative("epsilon_total", epsilon_total)
+    if totals.size * (k + 1) > _MAX_KOV_CELLS:
+        raise ValueError(
+            f"epsilon_total and times ask for {totals.size:,} × {k + 1:,} terms; at most "
+            f"{_MAX_KOV_CELLS:,} are computed in one call"
+        )
+    terms = _kov_terms(eps, k)
+    out = np.array([_kov_delta(terms, float(t), k, d) for t in totals.ravel()])
+    return as_output(out.reshape(totals.shape))
+
+
+def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> float:
+    """The smallest ε_total with which k-fold (ε, δ)-DP is (ε_total, δ_total)-DP (KOV, inverted).
+
+    :func:`optimal_composition_delta` decreases in ε_total, from its value at 0 to
+    1 − (1 − δ)^k at kε. The answer is found by bisection on [0, kε] and is the upper end
+    of the final bracket, where the (pessimistic) δ is ≤ ``delta_total``: never below the
+    exact answer. 0 if ``delta_total`` is already met at ε_total = 0; ``inf`` if it is below
+    1 − (1 − δ)^k (no ε_total reaches it: each release may fail outright with probability δ).
+
+    Parameters
+    ----------
+    delta_total : float
+        The target δ_total in (0, 1).
+    epsilon : float, keyword-only
+        ε > 0 (at most 700) of each release.
+    delta : float, keyword-only
+        δ in [0, 1) of each release.
+    times : int, keyword-only
+        k, the number of releases (1 to :data:`MAX_TIMES`).
+
+    Returns
+    -------
+    float
+        ε_total.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, an array, or of the wrong type.
+
+    References
+    ----------
+    Kairouz, Oh & Viswanath (2015/2017), Theorem 3.3. Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(optimal_composition_epsilon(1e-6, epsilon=0.1, times=100), 4)  # advanced: 6.3082
+    4.7746
+    """
+    target = _check_open_delta(delta_total, "delta_total")
+    eps, d, k = _check_kov(epsilon, delta, times)
+    terms = _kov_terms(eps, k)
+    high = k * eps
+    if _kov_delta(terms, high, k, d) > target:
+        return math.inf
+    if _kov_delta(terms, 0.0, k, d) <= target:
+        return 0.0
+    low = 0.0
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if mid <= low or mid >= high:
+            break
+        if _kov_delta(terms, mid, k, d) <= target:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+# --- privacy-loss distributions (dp_accounting) --------------------------------------------
+
+
+def _pld_groups(mechanism, noise, sensitivity, times) -> tuple:
+    """((noise, sensitivity, times), ...) with identical mechanisms merged, validated."""
+    noise_a = check_positive("noise", noise)
+    sens_a = check_positive("sensitivity", sensitivity)
+    times_a = check_real("times", times)
+    try:
+        noise_a, sens_a, times_a = np.broadcast_arrays(noise_a, sens_a, times_a)
+    except ValueError:
+        raise ValueError(
+            f"noise, sensitivity and times must broadcast to one list of releases; got shapes "
+            f"{np.shape(noise)}, {np.shape(sensitivity)}, {np.shape(times)}"
+        ) from None
+    if noise_a.ndim > 1:
+        raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
+    bad = (times_a < 1) | (times_a > MAX_TIMES) | (times_a != np.round(times_a))
+    if np.any(bad):
+        raise ValueError(
+            f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
+        )
+    if mechanism == "geometric":
+        bad = (sens_a != np.round(sens_a)) | (sens_a > 10**6)
+        if np.any(bad):
+            raise ValueError(
+                "sensitivity must be a positive integer ≤ 10⁶ for the geometric mechanism; "
+                f"got {sens_a[bad].ravel()[:3]!r}"
+            )
+    counts: dict = {}
+    for b, s, t in zip(
+        noise_a.ravel().tolist(), sens_a.ravel().tolist(), times_a.ravel().tolist(), strict=True
+    ):
+        counts[(b, s)] = counts.get((b, s), 0) + int(t)
+    if len(counts) > _MAX_PLD_GROUPS:
+        raise ValueError(
+            f"noise and sensitivity describe {len(counts):,} distinct mechanisms; at most "
+            f"{_MAX_PLD_GROUPS:,} are built in one call (each takes milliseconds)"
+        )
+    return tuple((b, s, t) for (b, s), t in counts.items())
+
+
+def _pld_width(mechanism: str, b: float, s: float, t: int, h: float) -> float:
+    """A rough count of the discretisation steps the composed PLD of one group spans."""
+    spread = s / b if mechanism != "gaussian" else (s / b) * 20 + (s / b) ** 2 / 2
+    return (math.sqrt(t) * 10 + 1) * 2 * spread / h
+
+
+def _check_discretization(discretization) -> float:
+    h = float(
+        check_positive("discretization", check_finite_scalar("discretization", discretization))
+    )
+    if not 1e-6 <= h <= 0.1:
+        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    return h
+
+
+@lru_cache(maxsize=8)
+def _composed_pld(mechanism: str, groups: tuple, h: float):
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    plds = []
+    for b, s, t in groups:
+        if mechanism == "laplace":
+            one = pld.from_laplace_mechanism(
+                b, sensitivity=s, pessimistic_estimate=True, value_discretization_interval=h
+            )
+        elif mechanism == "gaussian":
+            one = pld.from_gaussian_mechanism(
+                b, sensitivity=s, pessimistic_estimate=True, value_discretization_interval=h
+            )
+        else:  # P(z) ∝ e^{−a|z|} with a = 1/b, rounded up (less noise: pessimistic)
+            a = float(_ratio_up(1.0, b))
+            one = pld.from_discrete_laplace_mechanism(
+                a, sensitivity=int(s), pessimistic_estimate=True, value_discretization_interval=h
+            )
+        plds.append(one.self_compose(t) if t > 1 else one)
+    while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
+        plds = [
+            plds[i].compose(plds[i + 1]) if i + 1 < len(plds) else plds[i]
+            for i in range(0, len(plds), 2)
+        ]
+    return plds[0]
+
+
+def _pld(mechanism, noise, sensitivity, times, discretization):
+    _check_mechanism(mechanism, PLD_MECHANISMS)
+    h = _check_discretization(discretization)
+    groups = _pld_groups(mechanism, noise, sensitivity, times)
+    width = sum(_pld_width(mechanism, b, s, t, h) for b, s, t in groups)
+    if width > _MAX_PLD_CELLS:
+        raise ValueError(
+            f"the composed privacy-loss distribution would span about {width:.3g} steps of "
+            f"{h:g} (at most {_MAX_PLD_CELLS:.0e}); use a larger discretization or fewer times"
+        )
+    return _composed_pld(mechanism, groups, h)
+
+
+def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4):
+    """δ(ε) of composed Laplace, Gaussian or geometric releases, from their privacy-loss distributions.
+
+    Each release adds noise of scale ``noise`` (b for Laplace and the two-sided geometric,
+    σ for the Gaussian, as in :mod:`helpers.plrv`) to a query of sensitivity ``sensitivity``
+    and is run ``times`` times; ``noise``, ``sensitivity`` and ``times`` may be 1-D sequences
+    (one entry per kind of release), broadcast together. The privacy-loss distribution of
+    each is built by Google's ``dp_accounting`` (connect-the-dots for Laplace and Gaussian),
+    identical releases are self-composed (FFT powers), the distinct ones composed in a
+    balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result.
+
+    Pessimistic throughout: ``pessimistic_estimate=True`` rounds every privacy loss *up* to a
+    multiple of ``discretization`` (so δ is an upper bound), the tail mass cut off in
+    composition (at most 10⁻¹⁵) is counted as an infinite loss, and a geometric's
+    a = 1/b is rounded up. The neighbour pair is (f(D), f(D) + Δ) whatever the relation,
+    since nothing is subsampled: Δ is the course's change-one-record sensitivity.
+
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε ≥ 0 at which to read δ (an array gives an array).
+    mechanism : {"laplace", "gaussian", "geometric"}
+        The noise distribution.
+    noise : float or array_like
+        b or σ, > 0.
+    sensitivity : float or array_like, keyword-only
+        Δ > 0 (a positive integer ≤ 10⁶ for the geometric).
+    times : int or array_like, keyword-only
+        How many times each release runs (1 to :data:`MAX_TIMES`).
+    discretization : float, keyword-only
+        The PLD's grid step in [1e-6, 0.1] (dp_accounting's ``value_discretization_interval``);
+        10⁻⁴ by default.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        δ, a Python float for a scalar ``epsilon``.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type, or the work (distinct
+        releases, the PLD's width) exceeds the stated budget.
+
+    References
+    ----------
+    Meiser & Mohammadi, "Tight on budget?" (CCS 2018); Koskela, Jälkö & Honkela (AISTATS
+    2020); Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the dots" (PETS 2022);
+    Google's dp_accounting (``dp_accounting.pld``). Used in notebook 11.
+
+    Examples
+    --------
+    >>> d = pld_delta(1.0, "gaussian", 3.0, times=4)  # as one Gaussian of σ = 1.5: 0.0309458
+    >>> round(d, 7)
+    0.0309458
+    """
+    eps = check_nonnegative("epsilon", epsilon)
+    pld = _pld(mechanism, noise, sensitivity, times, discretization)
+    values = np.asarray(pld.get_delta_for_epsilon(eps.ravel().tolist()), dtype=float)
+    return as_output(np.clip(values, 0.0, 1.0).reshape(eps.shape))
+
+
+def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4) -> float:
+    """The smallest ε with δ(ε) ≤ ``delta`` for composed releases (see :func:`pld_delta`).
+
+    dp_accounting's ``get_epsilon_for_delta`` on the same pessimistic PLD: an upper bound on
+    the exact ε.
+
+    Parameters
+    ----------
+    delta : float
+        δ in (0, 1).
+    mechanism, noise, sensitivity, times, discretization
+        As in :func:`pld_delta`.
+
+    Returns
+    -------
+    float
+        ε (``inf`` if even an infinite ε leaves more than δ: the tail counted as infinite loss).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type, or the work exceeds the
+        stated budget.
+
+    References
+    ----------
+    As :func:`pld_delta`. Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(pld_epsilon(1e-6, "laplace", 10.0, times=100), 2)  # KOV: 4.77, advanced: 6.31
+    4.69
+    """
+    d = _check_open_delta(delta)
+    pld = _pld(mechanism, noise, sensitivity, times, discretization)
+    return max(float(pld.get_epsilon_for_delta(d)), 0.0)
+
+
+# --- the risk side ------------------------------------------------------------------------
+
+
+def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
+    """The largest ε whose best membership test at false-positive rate α has TPR ≤ ``tpr``.
+
+    Under (ε, δ)-DP the best test's power is min(1, δ + e^ε·α, 1 − e^{−ε}(1 − δ − α))
+    (:func:`helpers.deployments.tpr_at_fpr`, the trade-off curve f_{ε,δ}). A minimum of two
+    increasing lines is ≤ t as soon as one of them is, so
+
+        ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
+
+    rounded down by 4 ulps. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
+    refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
+
+    Parameters
+    ----------
+    tpr : float or array_like
+        The largest tolerated true-positive rate t, in (0, 1).
+    fpr : float or array_like, keyword-only
+        α in (0, 1).
+    delta : float, keyword-only
+        δ in [0, 1) (0 for pure ε).
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type, or tpr ≤ fpr + delta.
+
+    References
+    ----------
+    Dong, Roth & Su, "Gaussian differential privacy" (JRSS-B 2022), Proposition 2.5 (f_{ε,δ});
+    Kairouz, Oh & Viswanath (2017), Theorem 2.1. Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(epsilon_for_tpr(0.1, fpr=0.01), 4)  # ln 10: TPR = e^ε·α
+    2.3026
+    """
+    t = check_open_unit("tpr", tpr)
+    a = check_open_unit("fpr", fpr)
+    d = _check_delta(delta)
+    t, a = np.broadcast_arrays(t, a)
+    if np.any(t <= a + d):
+        raise ValueError(
+            "tpr must exceed fpr + delta (what a test reaches at ε = 0); got "
+            f"tpr={tpr!r}, fpr={fpr!r}, delta={delta!r}"
+        )
+    with np.errstate(divide="ignore"):
+        first = np.log(t - d) - np.log(a)
+        second = np.log1p(-d - a) - np.log1p(-t)
+    return as_output(_down(np.maximum(np.maximum(first, second), 0.0), 4))
+
+
+def rho_for_tpr(tpr, *, fpr):
+    """The largest ρ_z for which Gaussian releases give the best test TPR ≤ ``tpr`` at FPR α.
+
+    Gaussian releases of total ρ_z compose to one Gaussian with μ = √(2ρ_z) (μ's add in
+    squares, as ρ_z adds), whose best test has TPR = Φ(μ − Φ⁻¹(1 − α))
+    (:func:`helpers.deployments.gaussian_tpr_at_fpr`). TPR ≤ t ⇔ μ ≤ Φ⁻¹(1 − α) − Φ⁻¹(1 − t),
+    so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
+    mechanism). A ``tpr`` ≤ α is refused.
+
+    Parameters
+    ----------
+    tpr : float or array_like
+        t in (0, 1).
+    fpr : float or array_like, keyword-only
+        α in (0, 1).
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN or of the wrong type, or tpr ≤ fpr.
+
+    References
+    ----------
+    Dong, Roth & Su (2022), Definition 2.7 (G_μ) and Corollary 3.3 (composition of Gaussian
+    DP). Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(rho_for_tpr(0.0924, fpr=0.01), 3)  # μ ≈ 1: deployments' example
+    0.5
+    """
+    t = check_open_unit("tpr", tpr)
+    a = check_open_unit("fpr", fpr)
+    t, a = np.broadcast_arrays(t, a)
+    if np.any(t <= a):
+        raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
+    mu = ndtri(t) - ndtri(a)  # Φ⁻¹(t) + Φ⁻¹(1 − α), without 1 − α
+    return as_output(_down(mu * mu / 2, 16))
+
+
+def risk_epsilon(epsilon) -> Risk:
+    """A risk stated directly as the largest total ε (as ``choose(..., epsilon_risk=)``).
+
+    Parameters
+    ----------
+    epsilon : float
+        ε > 0.
+
+    Returns
+    -------
+    Risk
+
+    Raises
+    ------
+    ValueError
+        If epsilon is not a finite number in [1e-150, 1e150].
+
+    References
+    ----------
+    :func:`helpers.choose.choose`. Used in notebook 11.
+
+    Examples
+    --------
+    >>> risk_epsilon(1.0)
+    Risk(kind='epsilon', level=1.0, prior=None, fpr=None, profile=None, a=None, fixed=None)
+    """
+    return Risk("epsilon", _check_total(epsilon, "epsilon"))
+
+
+def risk_posterior(risk, *, prior) -> Risk:
+    """A risk stated as Lee & Clifton's posterior bound ρ against a two-world adversary.
+
+    The largest total ε is :func:`helpers.choose.epsilon_for_posterior`:
+    ln(ρ(1 − p)/(p(1 − ρ))). For Gaussian noise the bound is read at the (ε, δ) of the
+    composed ρ_z, and then holds outside a bad event of probability at most 2δ
+    (:func:`helpers.deployments.posterior_bad_event_probability`).
+
+    Parameters
+    ----------
+    risk : float
+        ρ in (0, 1), above ``prior``.
+    prior : float, keyword-only
+        p in (0, 1), the adversary's belief before any release.
+
+    Returns
+    -------
+    Risk
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or risk ≤ prior.
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4)–(5) with two worlds; Kazan & Reiter (2024), eq. (38).
+    Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(total_for_risk(risk_posterior(0.75, prior=0.5)), 4)  # ln 3
+    1.0986
+    """
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
+    p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
+    epsilon_for_posterior(rho, prior=p)  # refuses risk ≤ prior, in choose's words
+    return Risk("posterior", rho, prior=p)
+
+
+def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
+    """A risk stated as a Kazan & Reiter risk profile (Table 4's closed forms).
+
+    ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
+    ("constant", "inclusion" or "values"); the largest total ε is that function's value.
+
+    Parameters
+    ----------
+    kind : {"constant", "inclusion", "values"}
+    r : float, keyword-only
+        r̃ > 1.
+    a : float, keyword-only
+        ã in [0, 1) (profiles (15)–(17)).
+    fixed : float, keyword-only
+        q̃ (inclusion) or p̃ (values) in (0, 1].
+
+    Returns
+    -------
+    Risk
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter (2024), Theorems 3–5 and Table 4. Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(total_for_risk(risk_profile("constant", r=3.0)), 4)  # ½ ln 3
+    0.5493
+    """
+    r = check_finite_scalar("r", r)
+    a = check_finite_scalar("a", a)
+    fixed = check_finite_scalar("fixed", fixed)
+    epsilon = epsilon_for_profile(kind, r=r, a=a, fixed=fixed)
+    if not epsilon > 0:
+        raise ValueError(f"the profile must allow some ε > 0; got ε = {epsilon!r} at r={r!r}")
+    return Risk("profile", r, profile=kind, a=a, fixed=fixed)
+
+
+def risk_tpr(tpr, *, fpr) -> Risk:
+    """A risk stated as the largest power (TPR) of a membership test at false-positive rate α.
+
+    Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
+    Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).
+
+    Parameters
+    ----------
+    tpr : float
+        t in (0, 1), above ``fpr``.
+    fpr : float, keyword-only
+        α in (0, 1).
+
+    Returns
+    -------
+    Risk
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or tpr ≤ fpr.
+
+    References
+    ----------
+    Dong, Roth & Su (2022). Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(total_for_risk(risk_tpr(0.1, fpr=0.01)), 4)
+    2.3026
+    """
+    t = float(check_open_unit("tpr", check_finite_scalar("tpr", tpr)))
+    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    if t <= a:
+        raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
+    return Risk("tpr", t, fpr=a)
+
+
+def _as_risk(risk) -> Risk:
+    if isinstance(risk, Risk):
+        if risk.kind not in RISK_KINDS:
+            raise ValueError(f"risk.kind must be one of {RISK_KINDS}; got {risk.kind!r}")
+        return risk
+    if _is_number(risk):
+        return risk_epsilon(risk)
+    raise ValueError(
+        f"risk must be a Risk (risk_posterior, risk_profile, risk_tpr, risk_epsilon) or the "
+        f"largest total ε as a number; got {risk!r}"
+    )
+
+
+def _risk_epsilon(risk: Risk) -> float:
+    if risk.kind == "epsilon":
+        return risk.level
+    if risk.kind == "posterior":
+        return float(epsilon_for_posterior(risk.level, prior=risk.prior))
+    if risk.kind == "profile":
+        return float(epsilon_for_profile(risk.profile, r=risk.level, a=risk.a, fixed=risk.fixed))
+    return float(epsilon_for_tpr(risk.level, fpr=risk.fpr))
+
+
+def _rho_for_epsilon(epsilon: float, delta: float) -> float:
+    """The largest ρ_z whose (raised) CKS ε at δ is ≤ ε."""
+    rho = float(zcdp_rho_for_epsilon(min(epsilon, 1e8), delta))
+    for _ in range(200):
+        if rho <= 0 or _as_epsilon(rho, "gaussian", delta) <= epsilon:
+            break
+        rho = float(_down(rho, 16))
+    return rho
+
+
+def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
+    """The largest total budget a risk allows: ε (Laplace) or ρ_z (Gaussian), rounded down.
+
+    Laplace: the pure ε of the risk (posterior: :func:`helpers.choose.epsilon_for_posterior`;
+    profile: :func:`helpers.choose.epsilon_for_profile`; TPR: :func:`epsilon_for_tpr`).
+    Gaussian: the largest ρ_z whose CKS (ε, δ) conversion at ``delta`` stays within that ε,
+    except for a TPR, read exactly on the Gaussian curve (:func:`rho_for_tpr`).
+
+    Parameters
+    ----------
+    risk : Risk or float
+        From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
+        :func:`risk_epsilon`, or a number (the largest total ε).
+    mechanism : {"laplace", "gaussian"}, keyword-only
+    delta : float, keyword-only
+        δ in (0, 1) of the (ε, δ) reading of Gaussian noise (ignored for Laplace).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the risk or an argument is malformed (the message names it).
+
+    References
+    ----------
+    As the ``risk_*`` constructors; Canonne, Kamath & Steinke (2020), Corollary 13. Used in
+    notebook 11.
+
+    Examples
+    --------
+    >>> total_for_risk(1.0)
+    1.0
+    >>> round(total_for_risk(1.0, mechanism="gaussian", delta=1e-6), 5)  # ρ_z with CKS ε = 1
+    0.02436
+    """
+    risk = _as_risk(risk)
+    _check_mechanism(mechanism)
+    if mechanism == "laplace":
+        return float(_down(_risk_epsilon(risk), 4)) if risk.kind != "epsilon" else risk.level
+    d = _check_open_delta(delta)
+    if risk.kind == "tpr":
+        return float(rho_for_tpr(risk.level, fpr=risk.fpr))
+    return _rho_for_epsilon(float(_down(_risk_epsilon(risk), 4)), d)
+
+
+def _profile_r_for(risk: Risk, epsilon: float) -> float:
+    """The smallest r̃ whose profile (same kind, ã, fixed) allows ``epsilon`` (inf if none)."""
+
+    def allowed(r: float) -> float:
+        return float(epsilon_for_profile(risk.profile, r=r, a=risk.a, fixed=risk.fixed))
+
+    low, high = 1.0, max(risk.level, 2.0)
+    while allowed(high) < epsilon:
+        low, high = high, high * high
+        if high > 1e300:
+            return math.inf
+    for _ in range(200):  # ε(r̃) is non-decreasing: keep allowed(high) ≥ ε
+        mid = math.sqrt(low * high) if low > 1 else 0.5 * (low + high)
+        if not low < mid < high:
+            break
+        if allowed(mid) >= epsilon:
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
+    """The risk a total budget implies, in the units of ``risk``: the knob "accept more risk".
+
+    For a risk of kind "epsilon" the total as ε; "posterior" the posterior bound
+    (:func:`helpers.deployments.posterior_bound`) at that ε; "profile" the smallest r̃ of the
+    same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
+    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
+
+    Parameters
+    ----------
+    total : float
+        ε (Laplace) or ρ_z (Gaussian), > 0.
+    risk : Risk or float
+        The risk whose units to use.
+    mechanism : {"laplace", "gaussian"}, keyword-only
+    delta : float, keyword-only
+        δ of the Gaussian (ε, δ) reading.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed (the message names it).
+
+    References
+    ----------
+    As :func:`total_for_risk`. Used in notebook 11.
+
+    Examples
+    --------
+    >>> round(implied_risk(math.log(3), risk_posterior(0.6, prior=0.5)), 4)
+    0.75
+    """
+    risk = _as_risk(risk)
+    _check_mechanism(mechanism)
+    t = float(check_positive("total", check_finite_scalar("total", total)))
+    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    epsilon = _as_epsilon(t, mechanism, d)
+    if risk.kind == "epsilon":
+        return epsilon
+    if risk.kind == "posterior":
+        return float(posterior_bound(epsilon, prior=risk.prior))
+    if risk.kind == "profile":
+        return _profile_r_for(risk, epsilon)
+    if mechanism == "gaussian":
+        return float(gaussian_tpr_at_fpr(risk.fpr, rho=t)) if t <= 1e8 else 1.0
+    return float(tpr_at_fpr(risk.fpr, epsilon=epsilon))
+
+
+# --- allocation ---------------------------------------------------------------------------
+
+
+def workload_sensitivities(workload) -> np.ndarray:
+    """Δ of every release of a workload (count 1, sum upper − lower, mean (upper − lower)/n).
+
+    Neighbours change one record and n is public (bounded DP), as in
+    :func:`helpers.choose.sensitivity_of`; a release's own ``sensitivity`` field overrides.
+    Where upper − lower or the division by n is not exact in floating point, Δ is rounded up.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+
+    Returns
+    -------
+    numpy.ndarray
+        One Δ per release.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed: the message names it (index and label) and the field.
+
+    References
+    ----------
+    Dwork & Roth (2014), Definition 3.1 (ℓ1 sensitivity); :func:`helpers.choose.sensitivity_of`.
+    Used in notebook 11.
+
+    Examples
+    --------
+    >>> workload_sensitivities([Release("count", k=5), Release("mean", k=1, lower=0, upper=100, n=50)])
+    array([1., 2.])
+    """
+    return _parse(workload).sensitivity
+
+
+def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -> Allocation:
+    """The smallest total that meets every release's accuracy target, and each release's noise.
+
+    Each release i needs |noise| ≤ k_i with probability ≥ c_i, which caps its noise scale:
+
+    * Laplace, P(|X| > k) = e^{−k/b}: b_i ≤ k_i / ln(1/(1 − c_i)), so ε_i = Δ_i/b_i
+      (the ε of :func:`helpers.choose.epsilon_for_accuracy`);
+    * Gaussian, P(|X| ≤ k) = erf(k/(σ√2)): σ_i ≤ k_i / z_i with z_i = √2·erfinv(c_i), so
+      ρ_z,i = Δ_i²/(2σ_i²) (Bun & Steinke 2016, Proposition 1.6).
+
+    Each budget is the least that meets its own target, so their sum is the least total that
+    meets them all (the releases share nothing but the total). The scale is rounded down
+    (the target is still met) and the budget up (the mechanism with that scale is within it);
+    the total is never below the exact sum. For Gaussian noise ``epsilon`` is the total ρ_z
+    converted to (ε, δ) at ``delta`` (:func:`zcdp_composition`).
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    mechanism : {"laplace", "gaussian"}, keyword-only
+    delta : float, keyword-only
+        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+
+    Returns
+    -------
+    Allocation
+        ``meets`` is true everywhere.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed (the message names it and the field), or the total is
+        beyond the largest double.
+
+    References
+    ----------
+    Dwork & Roth (2014), Theorem 3.8 (Laplace accuracy); Bun & Steinke (2016), Proposition
+    1.6. Used in notebook 11.
+
+    Examples
+    --------
+    >>> workload = [Release("count", k=5.0), Release("sum", k=50.0, lower=0, upper=10)]
+    >>> allocation = budget_for_accuracy(workload)
+    >>> round(allocation.total, 4), allocation.budgets.round(4).tolist()  # 2 × ln(20)/5
+    (1.1983, [0.5991, 0.5991])
+    >>> round(budget_for_accuracy(workload, mechanism="gaussian").total, 4)  # 2 × (1.96/5)²/2
+    0.1537
+    """
+    w = _parse(workload)
+    _check_mechanism(mechanism)
+    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    scales = _accuracy_scales(w, mechanism)
+    budgets = _budgets_of_scales(w.sensitivity, scales, mechanism)
+    bad = ~np.isfinite(budgets)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{_where(i, w.labels[i])}: k must be wider: ±{w.k[i]:g} at Δ = {w.sensitivity[i]:g} "
+            "needs a budget beyond the largest double"
+        )
+    allocation = _allocation(w, mechanism, d, budgets, scales, scales)
+    if math.isinf(allocation.total):
+        raise ValueError(
+            "workload: the accuracy targets together need a total beyond the largest double; "
+            "widen the ±k"
+        )
+    return allocation
+
+
+def _shares(w: _Workload, mechanism: str) -> np.ndarray:
+    """The variance-optimal shares of a total (they add up to 1), computed in log space."""
+    if mechanism == "laplace":
+        logs = (np.log(w.weight) + 2 * np.log(w.sensitivity)) / 3
+    else:
+        logs = 0.5 * np.log(w.weight) + np.log(w.sensitivity)
+    unnormalised = np.exp(logs - logs.max())
+    return unnormalised / math.fsum(unnormalised.tolist())
+
+
+def _fit_under(budgets_of, total: float) -> np.ndarray:
+    """budgets_of(t) for a t ≤ 1 within about 10⁻¹² of the largest whose summed budgets are ≤ total.
+
+    Each step scales t by total/sum (exact for a proportional split) and by a decrement that
+    doubles every step, so it ends in a few steps even when only part of the budgets shrink.
+    """
+    t = 1.0
+    for step in range(80):
+        budgets = budgets_of(t)
+        spent = _sum_up(budgets)
+        if spent <= total:
+            return budgets
+        t *= min(total / spent, 1.0) * (1.0 - _ULP * 2.0**step)
+    raise AssertionError("unreachable: t reaches 0 within 60 steps")  # pragma: no cover
+
+
+def _waterfill(floors: np.ndarray, shares: np.ndarray, total: float) -> float:
+    """t with Σ max(floor_i, t·share_i) = total (total ≥ Σ floor_i), from the sorted kinks."""
+    ratios = floors / shares
+    order = np.argsort(ratios)
+    r, u, a = ratios[order], shares[order], floors[order]
+    free = np.cumsum(u)  # releases 0..j run on t·share
+    fixed = np.concatenate([np.cumsum(a[::-1])[::-1][1:], [0.0]])  # releases j+1.. at floors
+    at_kink = r * free + fixed  # Σ at t = r_j, increasing in j
+    j = int(np.searchsorted(at_kink, total, side="right")) - 1
+    if j < 0:
+        return 0.0
+    if j == len(r) - 1:
+        return total / free[-1]
+    return (total - fixed[j]) / free[j]
+
+
+def split_budget(
+    workload, total, *, mechanism="laplace", delta=DEFAULT_DELTA, meet_targets=False
+) -> Allocation:
+    """The split of a total budget that minimises the weighted total noise variance Σ w_i·Var_i.
+
+    **Laplace** (pure ε): Var_i = 2b_i² = 2Δ_i²/ε_i². Minimise Σ 2w_iΔ_i²/ε_i² subject to
+    Σ ε_i = E. The objective is convex, so the Lagrange condition is the optimum:
+    ∂/∂ε_i [Σ 2w_jΔ_j²/ε_j² + λ(Σ ε_j − E)] = −4w_iΔ_i²/ε_i³ + λ = 0, so ε_i³ ∝ w_iΔ_i² and
+
+        ε_i = E·(w_iΔ_i²)^{1/3} / Σ_j (w_jΔ_j²)^{1/3},   min Σ w_i Var_i = 2(Σ_j (w_jΔ_j²)^{1/3})³/E².
+
+    **Gaussian** (zCDP): σ_i² = Δ_i²/(2ρ_i). Minimise Σ w_iΔ_i²/(2ρ_i) subject to Σ ρ_i = R:
+    −w_iΔ_i²/(2ρ_i²) + λ = 0, so ρ_i ∝ √w_i·Δ_i and
+
+        ρ_i = R·√w_i Δ_i / Σ_j √w_j Δ_j,   min Σ w_i σ_i² = (Σ_j √w_j Δ_j)²/(2R).
+
+    With ``meet_targets=True`` each budget is also held at or above what its accuracy target
+    needs (a_i, from :func:`budget_for_accuracy`): the Karush–Kuhn–Tucker conditions of the
+    same convex problem with ε_i ≥ a_i give ε_i = max(a_i, t·s_i) (s_i the shares above),
+    with t found exactly from the sorted kinks a_i/s_i (water-filling). That needs
+    E ≥ Σ a_i.
+
+    The shares are computed in log space; the budgets are then shrunk (by a factor within
+    10⁻¹² of 1) until their pessimistic sum is ≤ ``total``, and each scale is rounded up
+    (b = Δ/ε, σ = Δ/√(2ρ_z)), so the allocation never spends more than ``total``.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    total : float
+        E (ε, Laplace) or R (ρ_z, Gaussian) in [1e-150, 1e150].
+    mechanism : {"laplace", "gaussian"}, keyword-only
+    delta : float, keyword-only
+        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+    meet_targets : bool, keyword-only
+        Hold every release at its accuracy target (refused if the total is too small).
+
+    Returns
+    -------
+    Allocation
+        ``meets`` tells which targets the split meets.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed (the message names it and the field), the total is out of
+        range, or ``meet_targets`` asks for more than the total.
+
+    References
+    ----------
+    The derivation above (Lagrange multipliers; Boyd & Vandenberghe 2004, §5.5.3 for the
+    KKT conditions); Dwork & Roth (2014), Theorem 3.6; Bun & Steinke (2016), Proposition 1.6.
+    Used in notebook 11.
+
+    Examples
+    --------
+    >>> workload = [Release("count", k=5.0), Release("sum", k=50.0, lower=0, upper=8)]
+    >>> split_budget(workload, 1.0).budgets.round(4).tolist()  # ∝ 1 : 8^(2/3) = 1 : 4
+    [0.2, 0.8]
+    >>> split_budget(workload, 1.0).meets.tolist()
+    [False, True]
+    >>> split_budget(workload, 1.2, meet_targets=True).meets.tolist()
+    [True, True]
+    """
+    w = _parse(workload)
+    _check_mechanism(mechanism)
+    e = _check_total(total)
+    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    if not isinstance(meet_targets, (bool, np.bool_)):
+        raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
+    acc_scales = _accuracy_scales(w, mechanism)
+    floors = _budgets_of_scales(w.sensitivity, acc_scales, mechanism)
+    shares = _shares(w, mechanism)
+    if meet_targets:
+        needed = _sum_up(floors)
+        if needed > e:
+            raise ValueError(
+                f"total must be at least {needed:.6g} (what the accuracy targets need) to meet "
+                f"every target; got {total!r}"
+            )
+        t = _waterfill(floors, shares, e)
+        budgets = _fit_under(lambda s: np.maximum(floors, s * t * shares), e)
+    else:
+        budgets = _fit_under(lambda s: s * e * shares, e)
+    budgets = np.maximum(budgets, _TINY)
+    scales = _scales_of_budgets(w.sensitivity, budgets, mechanism)
+    # where the budget covers the target's, the target's scale is private at it too: use the
+    # smaller (never noisier than needed, and the comparison with the target exact)
+    scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
+    return _allocation(w, mechanism, d, budgets, scales, acc_scales)
+
+
+def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
+    """Indices of the fewest releases whose removal brings the total within ``allowed``."""
+    order = np.argsort(-budgets, kind="stable")
+    remaining = _sum_up(budgets)
+    dropped = []
+    for i in order:
+        if remaining <= allowed:
+            break
+        dropped.append(int(i))
+        remaining = _sum_up(np.delete(budgets, dropped)) if len(dropped) < len(budgets) else 0.0
+    return dropped
+
+
+def _records_needed(w: _Workload, acc: Allocation, allowed: float, mechanism: str) -> dict:
+    """{index: n needed} for every mean (all n scaled by one factor), or None where n cannot help."""
+    means = w.n > 0
+    if not np.any(means):
+        return {}
+    others = _sum_up(acc.budgets[~means]) if np.any(~means) else 0.0
+    room = allowed - others
+    if room <= 0:
+        return {int(i): None for i in np.flatnonzero(means)}
+    ratio = _sum_up(acc.budgets[means]) / room
+    factor = ratio if mechanism == "laplace" else math.sqrt(ratio)
+    for _ in range(200):
+        n_new = np.where(means, np.maximum(np.ceil(w.n * factor), 1.0), w.n)
+        width = w.upper - w.lower
+        delta_f = np.where(
+            means, _ratio_up(np.where(means, width, 1.0), np.maximum(n_new, 1)), w.sensitivity
+        )
+        trial = w._replace(sensitivity=delta_f, n=n_new)
+        budgets = _budgets_of_scales(delta_f, _accuracy_scales(trial, mechanism), mechanism)
+        if _sum_up(budgets) <= allowed:
+            return {int(i): int(n_new[i]) for i in np.flatnonzero(means)}
+        factor *= 1 + 1e-9
+    return {int(i): None for i in np.flatnonzero(means)}  # pragma: no cover
+
+
+def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> WorkloadChoice:
+    """Both sides for a workload: the total the accuracy needs, the total the risk allows, the knobs.
+
+    The accuracy side is :func:`budget_for_accuracy` (the smallest total meeting every
+    target), the risk side :func:`total_for_risk` (the largest total the risk allows); the
+    workload is feasible when the first is ≤ the second. The risk's total is then split by
+    :func:`split_budget`: meeting every target (and spending the slack where it lowers the
+    weighted variance most) when feasible, else variance-optimally, showing which targets
+    that misses.
+
+    ``knobs`` (as :class:`helpers.choose.Choice`'s, for a feasible workload the slack):
+
+    * ``"widen"``: the factor every ±k must be multiplied by to open the interval (Laplace:
+      total_accuracy/total_risk, Gaussian: its square root; < 1 is slack);
+    * ``"k"``: per release, the ±k it alone would need (the others at their targets), ``inf``
+      where widening it alone cannot suffice;
+    * ``"drop"``: the fewest releases (indices, largest budgets first) whose removal opens
+      the interval (empty when feasible);
+    * ``"n"``: for the means (Δ from bounds): {index: records needed} with every mean's n
+      grown by one factor, None where the counts and sums alone exceed the risk;
+    * ``"risk"``: the risk the accuracy side implies, in the risk's units
+      (:func:`implied_risk`);
+    * ``"coverage"``: per release, the coverage the split of the risk's total delivers at the
+      target ±k.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    risk : Risk or float
+        From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
+        :func:`risk_epsilon`, or the largest total ε as a number.
+    mechanism : {"laplace", "gaussian"}, keyword-only
+    delta : float, keyword-only
+        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+
+    Returns
+    -------
+    WorkloadChoice
+
+    Raises
+    ------
+    ValueError
+        If a release or the risk is malformed (the message names it and the field).
+
+    References
+    ----------
+    As :func:`budget_for_accuracy`, :func:`split_budget` and :func:`total_for_risk`;
+    :func:`helpers.choose.choose` for one release. Used in notebook 11.
+
+    Examples
+    --------
+    >>> workload = [Release("count", k=5.0), Release("mean", k=2.0, lower=0, upper=100, n=200)]
+    >>> choice = choose_workload(workload, risk_posterior(0.8, prior=0.5))
+    >>> choice.feasible, round(choice.epsilon_accuracy, 4), round(choice.epsilon_risk, 4)
+    (True, 1.3481, 1.3863)
+    >>> tighter = choose_workload(workload, risk_posterior(0.75, prior=0.5))  # ln 3 < 1.3481
+    >>> tighter.feasible, round(tighter.knobs["widen"], 4), tighter.knobs["drop"]
+    (False, 1.2271, [1])
+    """
+    w = _parse(workload)
+    risk = _as_risk(risk)
+    _check_mechanism(mechanism)
+    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    acc = budget_for_accuracy(workload, mechanism=mechanism, delta=delta)
+    allowed = total_for_risk(risk, mechanism=mechanism, delta=delta)
+    feasible = acc.total <= allowed
+    at_risk = split_budget(
+        workload, allowed, mechanism=mechanism, delta=delta, meet_targets=bool(feasible)
+    )
+    ratio = float(_up(acc.total / allowed, 4))
+    widen = ratio if mechanism == "laplace" else float(_up(math.sqrt(ratio), 4))
+    # each release alone: the budget left for it when the others keep their targets' budgets
+    rest = _up(np.maximum(acc.total - acc.budgets, 0.0), 8)
+    room = allowed - rest
+    with np.errstate(divide="ignore", over="ignore"):
+        grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
+        k_needed = np.where(
+            room > 0, w.k * (grow if mechanism == "laplace" else np.sqrt(grow)), np.inf
+        )
+    knobs = {
+        "widen": widen,
+        "k": _up(k_needed, 4),
+        "drop": [] if feasible else _fewest_to_drop(acc.budgets, allowed),
+        "risk": implied_risk(acc.total, risk, mechanism=mechanism, delta=delta),
+        "coverage": at_risk.coverage,
+    }
+    records = _records_needed(w, acc, allowed, mechanism)
+    if records:
+        knobs["n"] = records
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    size = len(w.k)
+    if feasible:
+        message = (
+            f"feasible: any total {unit} in [{acc.total:.4g}, {allowed:.4g}] meets all {size} "
+            f"accuracy targets and the risk"
+        )
+        if mechanism == "gaussian":
+            message += f" (ε ≤ {_as_epsilon(allowed, mechanism, d):.4g} at δ = {d:g})"
+    else:
+        missed = int(np.count_nonzero(~at_risk.meets))
+        parts = [f"widen every ±k by ×{widen:.3g}"]
+        drop = knobs["drop"]
+        parts.append(
+            f"or drop {len(drop)} release{'s' if len(drop) != 1 else ''} "
+            f"({', '.join(str(i) for i in drop[:5])}{', …' if len(drop) > 5 else ''})"
+        )
+        if records and all(v is not None for v in records.values()):
+            shown = ", ".join(f"n[{i}] ≥ {v:,}" for i, v in list(records.items())[:3])
+            parts.append(f"or more records ({shown})")
+        parts.append(f"or accept a risk of {knobs['risk']:.4g} ({risk.kind})")
+        message = (
+            f"no total meets both: the accuracy needs {unit} ≥ {acc.total:.4g}, the risk allows "
+            f"{unit} ≤ {allowed:.4g} (split variance-optimally it misses {missed} of {size} "
+            "targets). To open an interval: " + ", ".join(parts)
+        )
+    epsilon_risk = _as_epsilon(allowed, mechanism, d)
+    return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
