@@ -1,0 +1,180 @@
+"""course.py grade: answers read from the kernel, judged against the instructor's, never faked.
+
+Small synthetic submissions (a few cells each) keep these tests quick; the course notebooks
+themselves are graded in the slow test at the end (the instructor's editions score every
+exercise, the unanswered student editions score 0). The kernels run in this environment
+(``--python``); the student bundle's own environment is graded in test_student_bundle.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+
+import nbformat
+import numpy as np
+import pytest
+
+from helpers.exercises import answers, variable
+from helpers.exercises._runner import ENCODER
+from helpers.exercises.grade import decode, exercises_of, grade
+from helpers.exercises.student import student_version
+from helpers.notebooks import notebook_paths
+
+IDS = ("04.1", "04.2", "04.3")
+
+
+def _literal(value) -> str:
+    """Python source for an expected value (computed by the helpers, never typed)."""
+    if isinstance(value, np.ndarray):
+        return f"np.array({value.tolist()!r})"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ",)"
+    return repr(float(value)) if isinstance(value, float) else repr(value)
+
+
+def _assign(exercise_id: str) -> str:
+    return f"{variable(exercise_id)} = {_literal(answers.expected(exercise_id))}"
+
+
+def _notebook(*sources: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in ("import numpy as np", *sources)]
+    nb.metadata["choosing_epsilon"] = {"notebook": "04_binary_search", "exercises": list(IDS)}
+    return nb
+
+
+SUBMISSIONS = {
+    "all_right": _notebook(*(_assign(i) for i in IDS)),
+    "unanswered": _notebook(*(f"{variable(i)} = ..." for i in IDS)),
+    # prints what a perfect run prints, assigns nothing
+    "printer": _notebook(*(f'print("✓ {i}: correct")' for i in IDS)),
+    # a check that always says yes, in the namespace and in the module, and no answers
+    "redefines_check": _notebook(
+        "import helpers.exercises as e\ncheck = e.check = e.judge_answer = lambda *a, **k: True",
+        *(f"{variable(i)} = 0.5\ncheck('{i}', {variable(i)})" for i in IDS),
+    ),
+    # raises half-way: the answer before counts (and, like nbgrader, the cells after run)
+    "raises": _notebook(_assign("04.1"), "raise RuntimeError('half-way')", _assign("04.2")),
+    # a cell that sleeps past its limit is interrupted; the next cell still runs
+    "slow_cell": _notebook(_assign("04.1"), "import time\ntime.sleep(600)", _assign("04.3")),
+    # never ends and ignores the interrupt: stopped at the notebook's limit, keeps 04.1
+    "never_ends": _notebook(
+        _assign("04.1"),
+        "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
+        _assign("04.2"),
+    ),
+    # a wrong answer: 0 with a hint in the feedback
+    "wrong": _notebook(
+        f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
+        _assign("04.2"),
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("submissions")
+    for name, nb in SUBMISSIONS.items():
+        nbformat.write(nb, folder / f"{name}.ipynb")
+    (folder / "not_a_notebook.ipynb").write_text("{ this is not json", encoding="utf-8")
+    out = tmp_path_factory.mktemp("out")
+    grade(folder, out, python=sys.executable, timeout=40, cell_timeout=6, jobs=2)
+    with (out / "grades.csv").open(encoding="utf-8") as handle:
+        rows = {row["submission"]: row for row in csv.DictReader(handle)}
+    return out, rows
+
+
+def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
+    out, rows = graded
+    header = (out / "grades.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header == "submission," + ",".join(IDS) + ",total"
+    assert set(rows) == {*SUBMISSIONS, "not_a_notebook"}
+    for row in rows.values():
+        points = [int(row[i]) for i in IDS]
+        assert set(points) <= {0, 1} and int(row["total"]) == sum(points)
+    for name in rows:
+        assert (out / "feedback" / f"{name}.md").exists()
+
+
+def test_right_answers_score_and_nothing_else_does(graded):
+    _, rows = graded
+    assert [rows["all_right"][i] for i in IDS] == ["1", "1", "1"]
+    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook"):
+        assert rows[name]["total"] == "0", name
+
+
+def test_a_notebook_that_raises_keeps_the_points_before(graded):
+    out, rows = graded
+    assert rows["raises"]["04.1"] == "1"
+    assert "raised RuntimeError: half-way" in (out / "feedback" / "raises.md").read_text()
+
+
+def test_a_slow_cell_is_interrupted_and_the_rest_runs(graded):
+    out, rows = graded
+    assert rows["slow_cell"]["04.1"] == "1" and rows["slow_cell"]["04.3"] == "1"
+    assert "KeyboardInterrupt" in (out / "feedback" / "slow_cell.md").read_text()
+
+
+def test_a_notebook_that_never_ends_is_stopped_and_still_gets_a_row(graded):
+    out, rows = graded
+    assert rows["never_ends"]["04.1"] == "1" and rows["never_ends"]["04.2"] == "0"
+    assert "40 s limit" in (out / "feedback" / "never_ends.md").read_text()
+
+
+def test_feedback_gives_the_verdict_and_the_hint_never_the_answer(graded):
+    out, _ = graded
+    text = (out / "feedback" / "wrong.md").read_text()
+    assert "✗ 04.1: my_eps is too large by a factor of 2" in text
+    assert "✓ 04.2: correct" in text
+    assert f"{answers.expected('04.1'):.4f}" not in text
+    assert "never assigned" in (out / "feedback" / "printer.md").read_text()
+    assert "not a readable notebook" in (out / "feedback" / "not_a_notebook.md").read_text()
+
+
+def test_the_kernel_side_encoding_round_trips():
+    values = {
+        "a": 1.5,
+        "b": np.float64(np.nan),
+        "c": np.array([[1.0, 2.5], [3.0, float("inf")]]),
+        "d": (np.int64(7), True, ...),
+        "e": [1, 2],
+        "f": "text",
+        "g": lambda p, q: 1.0,
+        "h": np.array([True, False]),
+    }
+    namespace = {"g": values, "names": list(values), "open_ids": {}}
+    exec(ENCODER, namespace)
+    decoded = {k: decode(v) for k, v in json.loads(namespace["result"]).items()}
+    assert decoded["a"] == 1.5 and np.isnan(decoded["b"])
+    np.testing.assert_array_equal(decoded["c"], values["c"])
+    assert decoded["d"] == (7, True, ...) and decoded["e"] == [1, 2] and decoded["f"] == "text"
+    assert "function" in repr(decoded["g"])
+    assert decoded["h"].dtype == bool and decoded["h"].tolist() == [True, False]
+
+
+def test_a_renamed_student_notebook_is_recognised(tmp_path):
+    path = notebook_paths()[4]
+    student = student_version(nbformat.read(path, as_version=4), path.stem)
+    nbformat.write(student, tmp_path / "alice.ipynb")
+    assert exercises_of(tmp_path / "alice.ipynb") == list(IDS)
+    del student.metadata["choosing_epsilon"]  # stripped: the check calls still say which
+    nbformat.write(student, tmp_path / "bob.ipynb")
+    assert exercises_of(tmp_path / "bob.ipynb") == list(IDS)
+
+
+@pytest.mark.notebooks
+def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(tmp_path):
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    for path in notebook_paths():
+        nb = nbformat.read(path, as_version=4)
+        nbformat.write(nb, folder / f"instructor_{path.stem[:2]}.ipynb")
+        nbformat.write(student_version(nb, path.stem), folder / f"student_{path.stem[:2]}.ipynb")
+    rows = grade(folder, tmp_path / "out", python=sys.executable, timeout=900, jobs=2)
+    for row in rows:
+        number = row["submission"][-2:]
+        own = [i for i in answers.known_ids() if i.startswith(number + ".")]
+        expected = 1 if row["submission"].startswith("instructor") else 0
+        assert {row[i] for i in own} == {expected}, row
