@@ -1,0 +1,218 @@
+"""The student bundle stands alone, holds no answer, runs as its README says; the student site.
+
+Slow (marked ``notebooks``): the bundle is built once (``python3 course.py student``: every
+student notebook executed against the student's wheel and searched for answers), unzipped
+into an empty temporary directory outside the repository, installed into a fresh venv by
+exactly the commands its README gives for Linux and macOS (pip's own download cache makes a
+second run quick), and every notebook is executed in that venv. The times are printed
+(``pytest -s``) so they can be reported.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from helpers.exercises import answers
+from helpers.exercises.student import (
+    BUNDLE_NAME,
+    NOT_FOR_STUDENTS,
+    broken_links,
+    build,
+    leaks,
+)
+from helpers.notebooks import notebook_paths
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.notebooks
+
+#: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies.
+EXECUTE_ALL = """
+import sys
+from pathlib import Path
+import nbformat
+from nbclient import NotebookClient
+out = Path(sys.argv[2])
+for path in sorted(Path(sys.argv[1]).glob("[0-9][0-9]_*.ipynb")):
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=900, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    nbformat.write(nb, out / path.name)
+    print("ran", path.name, flush=True)
+"""
+
+#: Runs in the fresh venv: what a student can import.
+PROBE = """
+import importlib.util, json, sys
+import helpers.exercises as e
+report = {
+    "answers": importlib.util.find_spec("helpers.exercises.answers") is not None,
+    "grade": importlib.util.find_spec("helpers.exercises.grade") is not None,
+    "get": hasattr(e, "get"),
+    "ids": e.known_ids(),
+}
+expected = json.loads(sys.argv[1])
+report["right"] = {i: e.check(i, tuple(v) if isinstance(v, list) else v) for i, v in expected.items()}
+report["hint"] = e.judge_answer("10.3", expected["10.3"] + 1)[1]
+print(json.dumps(report))
+"""
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    started = time.monotonic()
+    result = build()  # raises on a link outside the bundle, a file it must not hold, a leak
+    print(
+        f"\ncourse.py student (build, run against the wheel, search): {time.monotonic() - started:.0f} s"
+    )
+    return result
+
+
+@pytest.fixture(scope="module")
+def installed(bundle):
+    """The zip unzipped outside the repository and installed as the README says."""
+    with tempfile.TemporaryDirectory(prefix="student-bundle-") as tmp:
+        home = Path(tmp)
+        assert not home.resolve().is_relative_to(ROOT)
+        zipfile.ZipFile(bundle["zip"]).extractall(home)
+        folder = home / BUNDLE_NAME
+        readme = (folder / "README.md").read_text(encoding="utf-8")
+        commands = re.search(r"Linux and macOS:\n\n```bash\n(.*?)```", readme, re.S).group(1)
+        install, start = commands.strip().splitlines()
+        began = time.monotonic()
+        subprocess.run(["bash", "-c", install], cwd=folder, check=True, timeout=1800)
+        seconds = time.monotonic() - began
+        print(
+            f"\nfresh venv + pip install -r requirements.txt (pip cache warm or not): {seconds:.0f} s"
+        )
+        yield {"folder": folder, "python": folder / ".venv" / "bin" / "python", "start": start}
+
+
+def test_the_bundle_holds_notebooks_wheel_readme_and_nothing_outside(bundle):
+    folder = bundle["bundle"]
+    assert sorted(p.name for p in (folder / "notebooks").glob("*.ipynb")) == [
+        p.name for p in notebook_paths()
+    ]
+    assert broken_links(folder) == []
+    names = zipfile.ZipFile(bundle["zip"]).namelist()
+    assert all(n.startswith(f"{BUNDLE_NAME}/") for n in names)
+    wheel = zipfile.ZipFile(bundle["wheel"]).namelist()
+    for forbidden in NOT_FOR_STUDENTS:
+        assert not [n for n in wheel if n.startswith(f"helpers/exercises/{forbidden}")]
+    assert "helpers/exercises/_key_data.py" in wheel
+    for path in (folder / "notebooks").glob("*.ipynb"):
+        nb = nbformat.read(path, as_version=4)
+        assert not [c for c in nb.cells if "solution" in c.metadata.get("tags", [])]
+        assert all(c.get("outputs", []) == [] for c in nb.cells if c.cell_type == "code")
+    readme = (folder / "README.md").read_text(encoding="utf-8")
+    for words in ("Linux and macOS", "Windows (PowerShell)", "## References"):
+        assert words in readme
+
+
+def test_no_answer_is_in_sight_in_the_executed_student_edition(bundle):
+    """Every expected answer, at every precision, in markdown, code and outputs: no hit."""
+    executed = {p.name: nbformat.read(p, as_version=4) for p in bundle["executed"]}
+    assert len(executed) == len(notebook_paths())
+    assert leaks(executed) == []
+
+
+def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, tmp_path):
+    assert installed["start"].endswith("jupyter lab notebooks")
+    began = time.monotonic()
+    result = subprocess.run(
+        [str(installed["python"]), "-c", EXECUTE_ALL, "notebooks", str(tmp_path)],
+        cwd=installed["folder"],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    print(f"\nevery notebook executed in the fresh venv: {time.monotonic() - began:.0f} s")
+    assert result.returncode == 0, result.stderr[-4000:]
+    executed = {p.name: nbformat.read(p, as_version=4) for p in tmp_path.glob("*.ipynb")}
+    assert len(executed) == len(notebook_paths())
+    for name, nb in executed.items():
+        text = "".join(
+            o.get("text", "") for c in nb.cells for o in c.get("outputs", []) if "text" in o
+        )
+        for exercise_id in nb.metadata["choosing_epsilon"]["exercises"]:
+            assert f"… {exercise_id}: not answered yet" in text, (name, exercise_id)
+    assert leaks(executed) == []
+
+
+def test_the_students_helpers_check_without_holding_the_answers(installed):
+    expected = {
+        i: answers.expected(i) for i in ("03.1", "04.3", "08.4", "10.3") if i in answers.value_ids()
+    }
+    as_json = json.dumps(
+        {i: v if not hasattr(v, "__len__") else list(v) for i, v in expected.items()}
+    )
+    result = subprocess.run(
+        [str(installed["python"]), "-c", PROBE, as_json],
+        cwd=installed["folder"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert not report["answers"] and not report["grade"] and not report["get"]
+    assert report["ids"] == answers.known_ids()
+    assert all(report["right"].values()), report["right"]
+    assert "a little too large" in report["hint"]
+
+
+def test_a_blank_student_notebook_grades_zero_in_the_students_environment(installed, tmp_path):
+    from helpers.exercises.grade import grade
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    source = installed["folder"] / "notebooks" / notebook_paths()[10].name
+    (folder / "blank.ipynb").write_bytes(source.read_bytes())
+    rows = grade(folder, tmp_path / "out", python=str(installed["python"]), timeout=900, jobs=1)
+    assert rows[0]["total"] == 0 and len(rows[0]) == 2 + len(
+        [i for i in answers.known_ids() if i.startswith("10.")]
+    )
+
+
+def test_the_student_site_has_no_solution_and_no_answer(bundle):
+    """python3 course.py book --student: built from the executed student edition."""
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "book" / "build.py"), "--student"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    site = ROOT / "build" / "book-student"
+    pages = sorted(site.glob("notebooks/*.html"))
+    assert len(pages) == len(notebook_paths())
+    assert not (site / "INSTRUCTORS.html").exists()
+    solutions = [
+        line.strip()
+        for path in notebook_paths()
+        for cell in nbformat.read(path, as_version=4).cells
+        if "solution" in cell.metadata.get("tags", [])
+        for line in cell.source.splitlines()
+        if len(line.strip()) > 25 and not line.strip().startswith("#")
+    ]
+    fake = {}
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "tag_solution" not in html, page.name
+        text = re.sub(r"<[^>]+>", " ", html)
+        for line in solutions:
+            assert line not in text.replace("&quot;", '"').replace("&#39;", "'"), (page.name, line)
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_markdown_cell(re.sub(r"\s+", " ", text))]
+        fake[page.name] = nb
+    assert leaks(fake) == []
