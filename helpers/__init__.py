@@ -1,19 +1,33 @@
 """Helpers for the course on choosing ε for differential privacy.
 
-Layers (each imports only from the layers below it):
+Layers, top first. A module imports only from its own layer and the layers below it, never
+from a layer above (tests/test_import_rules.py reads this list and checks every import):
 
-* ``widgets`` / ``figures``  – ipywidgets dashboards; regeneration of ``figures/``
-* ``plotting``               – matplotlib figure functions (data in, Figure out)
-* ``lee_clifton``, ``kazan_reiter``, ``plrv``, ``foundations``, ``sensitivity``, ``queries``
-                             – the papers' mathematics: pure, vectorised, validated
-* ``deployments``, ``choose`` – real deployments read three ways; choosing ε from accuracy and risk
-* ``mechanisms``, ``datasets`` – noise distributions and the papers' small data sets (and
-                             the constants shared by figures, dashboards and notebooks)
-* ``checks``                 – the math layer's input checks, public for the layers above
+* ``widgets``, ``figures`` – ipywidgets dashboards; regeneration of ``figures/``
+* ``plotting`` – matplotlib figure functions (data in, Figure out)
+* ``exercises`` – checked exercises: each answer recomputed with the layers below
+* the **math layer**, whose public functions keep the API contract below:
 
-The math layer never imports matplotlib or ipywidgets; no package imports a private module
-or name of another. ``kazan_reiter`` and ``foundations`` are packages (one module per topic)
-whose ``__init__`` is the public facade.
+  * ``budget`` – one budget for many releases: composition, allocation, both sides of the
+    choice for a workload (built on ``choose`` and ``deployments``)
+  * ``choose``, ``deployments`` – choosing ε from accuracy and risk; real deployments read
+    three ways (both build on ``kazan_reiter`` and ``plrv``)
+  * ``lee_clifton``, ``leave_one_out``, ``sensitivity``, ``queries``, ``kazan_reiter``,
+    ``plrv``, ``foundations`` – the papers' mathematics: pure, vectorised, validated
+  * ``mechanisms`` – the noise distributions, their scales and samplers
+  * ``checks``, ``_validation``, ``_numerics`` – the input checks (``checks`` is their public
+    face for the layers above) and the floating-point tools (differences that cannot
+    overflow, inverses rounded toward privacy)
+
+* ``datasets``, ``notebooks`` – the papers' small data sets (and the constants shared by
+  figures, dashboards and notebooks); the notebook harness. Neither imports from ``helpers``.
+
+The math layer never imports matplotlib or ipywidgets. No package imports a private module
+or name of another: a private module (``_x``) serves its own package and the packages inside
+it, except that ``helpers._validation`` and ``helpers._numerics`` serve the math layer only (the
+layers above use ``checks``); a private name (``_x``) is imported only by modules of the same
+package. ``kazan_reiter`` and ``foundations`` are packages (one module per topic) whose
+``__init__`` is the public facade.
 
 API contract (every public function of the math layer; tested in tests/test_contract.py)
 -----------------------------------------------------------------------------------------
@@ -37,13 +51,18 @@ API contract (every public function of the math layer; tested in tests/test_cont
   forms) take ε.
 * **Errors.** Bad input raises ``ValueError`` before any large allocation, worded
   ``"<parameter> must <allowed range>; got <the value as given>"`` (a scalar is shown as
-  the scalar, an array by its shape and a few offending entries). Strings are never
-  coerced to numbers, NaN is refused unless ±inf is meaningful, a universe's values must
-  lie within ±1e150 (``_validation.MAX_UNIVERSE_MAGNITUDE``: their squares and sums stay
-  inside double precision), and work above a stated budget is refused up front with the
-  size it would take. A user's own callable (a risk
-  profile, a query) that raises is wrapped in a ``ValueError`` saying it was *your code*
-  that raised, which exception, and at which input.
+  the scalar, an array by its shape and a few offending entries). Strings and booleans
+  (``True``, boolean arrays, a bool inside a list) are never coerced to numbers, NaN is
+  refused unless ±inf is meaningful, a universe's values must lie within ±1e150
+  (``_validation.MAX_UNIVERSE_MAGNITUDE``: their squares and sums stay inside double
+  precision), and work above a stated budget is refused up front with the size it would
+  take. A user's own callable (a risk profile, a query) that raises is wrapped in a
+  ``ValueError`` saying it was *your code* that raised, which exception, and at which input.
+* **Rounding toward privacy.** An inverse that turns a privacy target into a mechanism
+  parameter rounds on the safe side (α, ε and ρ_z down; b and σ up), so its round trip never
+  gives an ε (or δ, or posterior) above the target; a δ or ε reported *for* a mechanism is
+  never rounded below its true value. Finite inputs never give NaN or a spurious ±inf
+  through inf − inf, inf·0 or an overflowing difference such as 1e308 − (−1e308).
 * **Numerics.** Products and sums of exponentials in log space, tails from survival
   functions (never ``1 − cdf``), no ``inf·0``, scipy where it is exact (``softmax``,
   ``log_softmax``, ``rel_entr``, ``expit``, ``scipy.stats.laplace``/``norm``/``dlaplace``).

@@ -6,6 +6,7 @@ range, so a reader who mistypes a slider value learns what went wrong instead of
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -61,7 +62,19 @@ def _as_float_array(name: str, value: object, allowed: str) -> np.ndarray:
         raise ValueError(f"{name} must be {allowed}; got booleans, an array of shape {raw.shape}")
     elif kind not in "iuf":
         raise ValueError(f"{name} must be {allowed}; got {value!r} (of dtype {raw.dtype})")
-    return raw.astype(float)
+    try:
+        return raw.astype(float)
+    except OverflowError:  # a Python int beyond the largest double (numpy keeps it as an object)
+        huge = next(x for x in raw.ravel() if isinstance(x, int) and abs(x) > _LARGEST_INT)
+        raise ValueError(
+            f"{name} must be {allowed} within the range of a double (about ±1.8e308); got an "
+            f"integer of {len(str(abs(huge)))} digits ({'-' if huge < 0 else ''}"
+            f"{str(abs(huge))[:3]}...)"
+        ) from None
+
+
+#: the largest integer a double can hold (the largest double, an integer)
+_LARGEST_INT = int(np.finfo(float).max)
 
 
 def check_real(name: str, value: object) -> np.ndarray:
@@ -205,6 +218,6 @@ def check_size(size) -> int | tuple[int, ...] | None:
         raise ValueError(
             f"size must be None, a non-negative integer or a tuple of them; got {size!r}"
         )
-    if int(np.prod(shape, dtype=float)) > 10**8:
+    if math.prod(int(n) for n in shape) > 10**8:  # exact (a float product overflowed)
         raise ValueError(f"size must ask for at most 10**8 draws; got {size!r}")
     return shape if not isinstance(size, (int, np.integer)) else int(size)

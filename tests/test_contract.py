@@ -1,11 +1,16 @@
 """The API contract of helpers/__init__.py, fuzzed: every public math function, fed NaN, ±inf,
-empty, ragged, wrong-shaped, wrong-typed and out-of-range values in each argument, raises a
-ValueError or returns a correct-looking value (no NaN), never another exception or a hang.
-Scalar calls return Python floats (or bools / tuples / NamedTuples of them).
+empty, ragged, wrong-shaped, wrong-typed (strings, booleans) and out-of-range values in each
+argument, raises a ValueError or returns a correct-looking value (no NaN), never another
+exception or a hang. Scalar calls return Python floats (or bools / tuples / NamedTuples of them).
+
+The functions fuzzed are every public function of the math layer's modules, from the one list
+in tests/_modules.py (read from the layers stated in helpers/__init__.py), and
+``exercises.check``, the exercises' public entry point.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import signal
@@ -13,9 +18,14 @@ import warnings
 
 import numpy as np
 import pytest
+from _modules import FUZZED_MODULES
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import budget as B
+from helpers import choose as C
+from helpers import deployments as D
+from helpers import exercises as EX
 from helpers import foundations as F
 from helpers import kazan_reiter as KR
 from helpers import leave_one_out as loo
@@ -133,6 +143,67 @@ VALID = {
     F.variational_distance: (PMF, {}),
 }
 VALID[F.randomised_response] = (([0, 1, 1], 0.5), {"rng": 1})
+VALID[F.hypothesis_max_q] = ((0.2, 1.0), {})
+VALID[F.mean_of_bits_error_tail] = ((10, 1.0, 0.5, [0.1, 0.2]), {"reps": 50, "rng": 1})
+
+# Kazan & Reiter's profiles (25), (28) and (37)
+VALID |= {
+    KR.box_profile: ((3.0, 0.2, 0.7, 0.1, 0.6), {}),
+    KR.difference_profile: ((0.1,), {}),
+    KR.lee_clifton_profile: ((4, 1 / 3), {}),
+}
+
+# deployments read three ways, and choosing ε from both sides
+VALID |= {
+    D.gaussian_epsilon: ((2.56, 1e-10), {}),
+    D.gaussian_tpr_at_fpr: ((0.01,), {"rho": 0.5}),
+    D.load: ((), {"default_delta": 1e-10}),
+    D.posterior_bad_event_probability: ((1e-6,), {"slack": 0.7}),
+    D.posterior_bound: ((1.0,), {"prior": 0.5}),
+    D.three_views: ((1.0, 1e-6), {"prior": 0.5, "p": 0.5, "q": 1.0, "rho": 0.5}),
+    D.tpr_at_fpr: ((0.01,), {"epsilon": 1.0, "delta": 1e-6}),
+    D.unit_group: (("Person-level",), {}),
+    D.usable: ((), {}),
+    D.zcdp_rho_for_epsilon: ((2.0, 1e-10), {}),
+    D.zcdp_to_epsilon: ((2.56, 1e-10), {}),
+    D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
+    C.choose: (
+        ("mean",),
+        {"k": 1.0, "epsilon_risk": 1.0, "n": 100, "lower": 0.0, "upper": 100.0, "prior": 0.5},
+    ),
+    C.durham_epsilon_for_switching: ((0.25,), {"max_probability": 0.1, "direction": "worst"}),
+    C.epsilon_for_accuracy: ((1.0,), {"sensitivity": 1.0, "coverage": 0.95}),
+    C.epsilon_for_posterior: ((0.75,), {"prior": 0.5}),
+    C.epsilon_for_profile: (("inclusion",), {"r": 5.0, "a": 0.5, "fixed": 1.0}),
+    C.laplace_error_probability: ((3.0,), {"k": 1.0, "sensitivity": 1.0}),
+    C.sensitivity_of: (("mean",), {"n": 100, "lower": 0.0, "upper": 100.0}),
+    EX.check: (("00.1", ...), {}),
+}
+
+# one budget for many releases
+WORKLOAD = [B.Release("count", k=5.0), B.Release("mean", k=2.0, lower=0, upper=100, n=200)]
+VALID |= {
+    B.advanced_composition: ((0.1,), {"times": 100, "delta_slack": 1e-6}),
+    B.budget_for_accuracy: ((WORKLOAD,), {"mechanism": "laplace"}),
+    B.choose_workload: ((WORKLOAD, B.risk_posterior(0.8, prior=0.5)), {}),
+    B.compose_epsilon: (([0.5, 0.25],), {}),
+    B.compose_rho: (([0.125, 0.5],), {}),
+    B.epsilon_for_tpr: ((0.1,), {"fpr": 0.01, "delta": 0.0}),
+    B.implied_risk: ((1.0, B.risk_posterior(0.6, prior=0.5)), {}),
+    B.optimal_composition_delta: ((1.0,), {"epsilon": 0.5, "delta": 0.0, "times": 3}),
+    B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.1, "delta": 0.0, "times": 10}),
+    B.pld_delta: ((1.0, "gaussian", 3.0), {"times": 2}),
+    B.pld_epsilon: ((1e-6, "laplace", 10.0), {"times": 2}),
+    B.rho_for_tpr: ((0.0924,), {"fpr": 0.01}),
+    B.risk_epsilon: ((1.0,), {}),
+    B.risk_posterior: ((0.75,), {"prior": 0.5}),
+    B.risk_profile: (("constant",), {"r": 3.0}),
+    B.risk_tpr: ((0.1,), {"fpr": 0.01}),
+    B.split_budget: ((WORKLOAD, 1.0), {"mechanism": "laplace"}),
+    B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
+    B.workload_sensitivities: ((WORKLOAD,), {}),
+    B.zcdp_composition: (([1.28, 1.28],), {"delta": 1e-10}),
+}
 
 # the Lee & Clifton engine: the school example's absence_days (Terry's 10 in the universe)
 U = [1.0, 2.0, 3.0, 10.0]
@@ -183,14 +254,32 @@ BAD = [
     2,
     10**12,
     5e-324,
+    True,
+    np.False_,
+    [1.0, True],
+    10**400,
 ]
 
-PUBLIC = [
-    getattr(module, name)
-    for module in (M, PL, KR, F, lc, se, qu, loo)
-    for name in module.__all__
-    if inspect.isfunction(getattr(module, name))
-]
+# every public function of the math layer (a function re-exported by a second module, such as
+# deployments.relative_risk_bound, counted once), then the exercises' entry point
+PUBLIC = list(
+    dict.fromkeys(
+        [
+            getattr(module, name)
+            for module in map(importlib.import_module, FUZZED_MODULES)
+            for name in module.__all__
+            if inspect.isfunction(getattr(module, name))
+        ]
+        + [EX.check]
+    )
+)
+
+
+def test_the_fuzzed_modules_are_the_math_layer():
+    # the list is read from a docstring: make sure it was read, and that the modules the
+    # issue named (deployments and choose were never fuzzed) are in it
+    for module in (M, PL, KR, F, lc, se, qu, loo, D, C, B):
+        assert module.__name__ in FUZZED_MODULES
 
 
 def test_every_public_math_function_has_a_valid_call():
@@ -209,6 +298,8 @@ def _alarm(_signum, _frame):
 def _no_nan(value) -> bool:
     if isinstance(value, (tuple, list)):
         return all(_no_nan(v) for v in value)
+    if isinstance(value, dict):
+        return all(_no_nan(v) for v in value.values())
     if callable(value) or isinstance(value, (str, np.random.Generator)):
         return True
     array = np.asarray(value)
@@ -276,7 +367,7 @@ numbers = st.one_of(
 )
 
 
-@given(st.sampled_from(PUBLIC), st.data())
+@given(st.sampled_from([f for f in PUBLIC if any(VALID[f])]), st.data())
 def test_random_numbers_in_any_argument(fn, data):
     args, kwargs = VALID[fn]
     slots = [("arg", i) for i in range(len(args))] + [("kw", k) for k in kwargs]
@@ -287,7 +378,3 @@ def test_random_numbers_in_any_argument(fn, data):
     else:
         kwargs = {**kwargs, slot: value}
     assert _outcome(fn, args, kwargs) is None
-
-
-VALID[F.hypothesis_max_q] = ((0.2, 1.0), {})
-VALID[F.mean_of_bits_error_tail] = ((10, 1.0, 0.5, [0.1, 0.2]), {"reps": 50, "rng": 1})

@@ -1,0 +1,77 @@
+"""The one list of the course's modules and their layers, read from ``helpers/__init__.py``.
+
+The package docstring states the layers, top first, and which of them form the math layer.
+This module parses that list once, so the three tests that depend on it cannot disagree:
+
+* tests/test_contract.py fuzzes every public function of ``FUZZED_MODULES`` (the math layer
+  but its input checks and floating-point tools) and ``exercises.check``;
+* tests/test_doctests.py runs the examples of every module in ``MATH_MODULES``;
+* tests/test_import_rules.py checks every import of every file in ``helpers/`` against
+  ``LAYERS``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import helpers
+
+HELPERS = Path(helpers.__file__).resolve().parent
+
+
+class Layer(NamedTuple):
+    names: tuple[str, ...]  #: top-level modules or packages of ``helpers`` in this layer
+    math: bool  #: part of the math layer (the API contract applies)
+
+
+def _parse_layers(doc: str) -> tuple[Layer, ...]:
+    """The bullets of the "Layers, top first" list: the ``names`` before each " – "."""
+    lines = doc.split("Layers, top first.", 1)[1].splitlines()
+    bullets: list[tuple[int, str]] = []  # (indent, text)
+    for line in lines:
+        if line.startswith("The math layer never"):
+            break
+        stripped = line.lstrip()
+        if stripped.startswith("* "):
+            bullets.append((len(line) - len(stripped), stripped[2:]))
+        elif stripped and bullets:
+            indent, text = bullets[-1]
+            bullets[-1] = (indent, text + " " + stripped)
+    layers = []
+    for indent, text in bullets:
+        names = tuple(re.findall(r"``(\w+)``", text.split(" – ", 1)[0]))
+        if names:  # the header bullet of the math layer names no module itself
+            layers.append(Layer(names, math=indent > 0))
+    return tuple(layers)
+
+
+LAYERS = _parse_layers(helpers.__doc__)
+#: top-level name -> index of its layer (0 = the top)
+LAYER_OF = {name: i for i, layer in enumerate(LAYERS) for name in layer.names}
+MATH_NAMES = tuple(name for layer in LAYERS if layer.math for name in layer.names)
+#: the bottom math layer: input checks and floating-point tools, not a user-facing API
+TOOL_NAMES = next(layer for layer in reversed(LAYERS) if layer.math).names
+
+
+def module_name(path: Path) -> str:
+    """``helpers/kazan_reiter/optimiser.py`` -> ``helpers.kazan_reiter.optimiser``."""
+    parts = path.resolve().relative_to(HELPERS.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+#: every module of the package, by its file (subpackages' modules included)
+ALL_MODULES = {module_name(path): path for path in sorted(HELPERS.rglob("*.py"))}
+
+
+def top_name(module: str) -> str:
+    """``helpers.kazan_reiter.optimiser`` -> ``kazan_reiter`` ("" for ``helpers`` itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+#: every module of the math layer, submodules of its packages included, sorted
+MATH_MODULES = sorted(m for m in ALL_MODULES if top_name(m) in MATH_NAMES)
+#: the math layer's user-facing modules, whose public functions are fuzzed
+FUZZED_MODULES = tuple(f"helpers.{name}" for name in MATH_NAMES if name not in TOOL_NAMES)
