@@ -18,8 +18,9 @@ Nothing in the bundle links or points outside it (checked). Then every student n
 executed top to bottom against the student's wheel (its files first on the kernel's path) to
 prove that it runs and that each unanswered check says "not answered yet"; the executed
 copies go to ``build/student-executed/`` (the student website is built from them), and they
-are searched for every expected answer at every precision it could be printed with: any
-answer in sight fails the build.
+are searched for every expected answer at every precision it could be printed with (in
+markdown, code and outputs; not the outputs of cells tagged ``timing``, which print a measured
+duration that differs on every run): any answer in sight fails the build.
 """
 
 from __future__ import annotations
@@ -402,8 +403,12 @@ def expected_forms() -> dict[str, set[str]]:
 
 
 def _texts(nb: nbformat.NotebookNode):
+    from ..notebooks import TIMING_TAG
+
     for index, cell in enumerate(nb.cells):
         yield index, cell.cell_type, cell.source
+        if TIMING_TAG in cell.get("metadata", {}).get("tags", []):
+            continue  # a measured duration, another number on every run: not an answer shown
         for output in cell.get("outputs", []):
             if output.output_type == "stream":
                 yield index, "output", output.text
