@@ -12,10 +12,11 @@ from collections.abc import Iterable
 import numpy as np
 
 
-def _describe(value: object, bad: np.ndarray | None = None) -> str:
+def describe(value: object, bad: np.ndarray | None = None) -> str:
     """The value as the user gave it: a scalar as that scalar, an array by a few bad entries.
 
-    ``bad`` (a boolean mask of ``np.asarray(value)``) selects the offending entries.
+    ``bad`` (a boolean mask of ``np.asarray(value)``) selects the offending entries. Public
+    (within the math layer) for the messages of the math modules' own checks.
     """
     array = np.asarray(value)
     if array.ndim == 0:
@@ -86,7 +87,7 @@ def check_real(name: str, value: object) -> np.ndarray:
     finite = np.isfinite(array)
     if not np.all(finite):
         raise ValueError(
-            f"{name} must be finite (no NaN or infinity); got {_describe(value, ~finite)}"
+            f"{name} must be finite (no NaN or infinity); got {describe(value, ~finite)}"
         )
     return array
 
@@ -97,7 +98,7 @@ def check_real_or_inf(
     """Like ``check_real`` but ±inf is meaningful (a privacy loss, an unbounded risk); NaN is not."""
     array = _as_float_array(name, value, allowed)
     if np.any(np.isnan(array)):
-        raise ValueError(f"{name} must be {allowed}; got {_describe(value, np.isnan(array))}")
+        raise ValueError(f"{name} must be {allowed}; got {describe(value, np.isnan(array))}")
     return array
 
 
@@ -105,14 +106,14 @@ def check_positive(name: str, value: object) -> np.ndarray:
     """A finite, strictly positive real (ε, σ, a scale, a sensitivity ...)."""
     array = check_real(name, value)
     if np.any(array <= 0):
-        raise ValueError(f"{name} must be > 0 and finite; got {_describe(value, array <= 0)}")
+        raise ValueError(f"{name} must be > 0 and finite; got {describe(value, array <= 0)}")
     return array
 
 
 def check_nonnegative(name: str, value: object) -> np.ndarray:
     array = check_real(name, value)
     if np.any(array < 0):
-        raise ValueError(f"{name} must be >= 0 and finite; got {_describe(value, array < 0)}")
+        raise ValueError(f"{name} must be >= 0 and finite; got {describe(value, array < 0)}")
     return array
 
 
@@ -122,7 +123,7 @@ def check_open_unit(name: str, value: object) -> np.ndarray:
     bad = (array <= 0) | (array >= 1)
     if np.any(bad):
         raise ValueError(
-            f"{name} must lie in the open interval (0, 1); got {_describe(value, bad)}"
+            f"{name} must lie in the open interval (0, 1); got {describe(value, bad)}"
         )
     return array
 
@@ -132,7 +133,7 @@ def check_half_open_unit(name: str, value: object) -> np.ndarray:
     array = check_real(name, value)
     bad = (array <= 0) | (array > 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in (0, 1]; got {_describe(value, bad)}")
+        raise ValueError(f"{name} must lie in (0, 1]; got {describe(value, bad)}")
     return array
 
 

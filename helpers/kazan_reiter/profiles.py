@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import (
-    _describe,
     check_half_open_unit,
     check_real,
+    describe,
 )
 from .optimiser import Profile
 
@@ -31,7 +31,7 @@ def _check_r_tilde(r_tilde, name: str = "r_tilde") -> np.ndarray:
     r = check_real(name, r_tilde)
     if np.any(r <= 1):
         raise ValueError(
-            f"{name} (the relative-risk bound r̃) must be > 1; got {_describe(r_tilde, r <= 1)}"
+            f"{name} (the relative-risk bound r̃) must be > 1; got {describe(r_tilde, r <= 1)}"
         )
     return r
 
@@ -43,7 +43,7 @@ def _check_a_tilde(a_tilde, *, allow_zero: bool = True) -> np.ndarray:
         allowed = "[0, 1)" if allow_zero else "(0, 1)"
         raise ValueError(
             f"a_tilde (the absolute-risk bound ã) must lie in {allowed}: a posterior bound of "
-            f"1 or more bounds nothing; got {_describe(a_tilde, bad)}"
+            f"1 or more bounds nothing; got {describe(a_tilde, bad)}"
         )
     return a
 

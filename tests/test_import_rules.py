@@ -1,0 +1,178 @@
+"""The layer rules stated in helpers/__init__.py, checked on every import of every file.
+
+* every module of ``helpers`` belongs to a layer of the list (the list is the one in
+  tests/_modules.py, read from the docstring, so the docstring cannot drift from the code);
+* a module imports only from its own layer and the layers below it;
+* the math layer never imports matplotlib or ipywidgets (read from the source, and checked
+  by importing every math module in a fresh interpreter);
+* no package imports a private module or name of another: a private module serves its own
+  package and the packages inside it (``helpers._validation`` and ``helpers._numerics``: the
+  math layer only), a private name only the modules of its own package.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+
+import pytest
+from _modules import ALL_MODULES, HELPERS, LAYER_OF, LAYERS, MATH_MODULES, MATH_NAMES, top_name
+
+GUI = ("matplotlib", "ipywidgets")
+#: private modules of ``helpers`` itself, which serve the math layer only
+MATH_PRIVATE = ("helpers._validation", "helpers._numerics")
+
+
+def _package(module: str) -> str:
+    """The package a module belongs to (a package's ``__init__`` belongs to the package)."""
+    path = ALL_MODULES[module]
+    return module if path.name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _imports(module: str, source: str | None = None) -> list[tuple[str, list[str], int]]:
+    """(module imported, names imported from it, line) for every import statement of a module.
+
+    ``source`` stands in for the module's file (the tests of the checker itself use it).
+    """
+    path = ALL_MODULES[module]
+    tree = ast.parse(path.read_text() if source is None else source, str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, [], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = _package(module).split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            names = [alias.name for alias in node.names]
+            found.append((target, names, node.lineno))
+            # ``from . import x`` imports the module helpers.x (or a name of the package)
+            found += [
+                (f"{target}.{n}", [], node.lineno) for n in names if f"{target}.{n}" in ALL_MODULES
+            ]
+    return found
+
+
+def _helpers_module(target: str) -> str | None:
+    """The module of ``helpers`` that an import target names (None outside the package)."""
+    while target and target not in ALL_MODULES:
+        target = target.rpartition(".")[0]
+    return target if target.startswith("helpers") else None
+
+
+def upward_imports(module: str, source: str | None = None) -> list[str]:
+    """Imports of a module from a layer above its own."""
+    upward = []
+    for target, _, line in _imports(module, source):
+        imported = _helpers_module(target)
+        if imported is None or imported == "helpers" or top_name(imported) == top_name(module):
+            continue
+        if LAYER_OF[top_name(imported)] < LAYER_OF[top_name(module)]:
+            upward.append(f"line {line}: {imported} (layer of {top_name(imported)})")
+    return upward
+
+
+def gui_imports(module: str, source: str | None = None) -> list[str]:
+    """Imports of matplotlib or ipywidgets (anywhere in the file, functions included)."""
+    return [
+        f"line {line}: {target}"
+        for target, _, line in _imports(module, source)
+        if target.split(".")[0] in GUI
+    ]
+
+
+def private_imports(module: str, source: str | None = None) -> list[str]:
+    """Imports of a private module or name that the module's package may not use."""
+    offenders = []
+    package = _package(module)
+    for target, names, line in _imports(module, source):
+        imported = _helpers_module(target)
+        if imported is None:
+            continue
+        leaf = imported.rpartition(".")[2]
+        if _is_private(leaf):
+            owner = imported.rpartition(".")[0]
+            if imported in MATH_PRIVATE:
+                allowed = top_name(module) in MATH_NAMES
+            else:
+                allowed = package == owner or package.startswith(owner + ".")
+            if not allowed:
+                offenders.append(f"line {line}: the private module {imported}")
+        private_names = [n for n in names if _is_private(n)]
+        if private_names and _package(imported) != package:
+            offenders.append(f"line {line}: the private names {private_names} of {imported}")
+    return offenders
+
+
+def test_the_layers_are_read_from_the_docstring():
+    assert len(LAYERS) >= 5
+    assert "plrv" in MATH_NAMES and "plotting" not in MATH_NAMES
+    # choose and deployments import kazan_reiter and plrv, so they sit above them
+    assert LAYER_OF["choose"] < LAYER_OF["kazan_reiter"] == LAYER_OF["plrv"]
+
+
+def test_every_module_belongs_to_a_layer():
+    unlisted = sorted(
+        {top_name(m) for m in ALL_MODULES if top_name(m) and top_name(m) not in LAYER_OF}
+    )
+    assert unlisted == [], f"add {unlisted} to the layers in helpers/__init__.py"
+    absent = sorted(name for name in LAYER_OF if f"helpers.{name}" not in ALL_MODULES)
+    assert absent == [], f"helpers/__init__.py lists layers for missing modules {absent}"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in ALL_MODULES if m != "helpers"))
+def test_imports_only_from_its_own_layer_or_below(module):
+    assert upward_imports(module) == []
+
+
+@pytest.mark.parametrize("module", MATH_MODULES)
+def test_the_math_layer_imports_no_gui_library(module):
+    assert gui_imports(module) == []
+
+
+def test_importing_the_math_layer_loads_no_gui_library():
+    # transitively too: a fresh interpreter imports every math module, then looks
+    code = (
+        "import importlib, sys\n"
+        f"for name in {MATH_MODULES!r}:\n"
+        "    importlib.import_module(name)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {GUI!r}))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=HELPERS.parent
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("module", sorted(ALL_MODULES))
+def test_no_private_module_or_name_of_another_package(module):
+    assert private_imports(module) == []
+
+
+def test_the_checks_catch_what_they_describe():
+    # each rule broken once, in a stand-in source for a real module
+    assert upward_imports("helpers.plrv", "from .plotting import plot_privacy_profile\n")
+    assert upward_imports("helpers.kazan_reiter.durham", "from ..choose import choose\n")
+    assert not upward_imports("helpers.choose", "from . import kazan_reiter as kr\n")
+    assert gui_imports("helpers.plrv", "def f():\n    import matplotlib.pyplot as plt\n")
+    assert gui_imports("helpers.foundations.closeness", "from ipywidgets import FloatSlider\n")
+    # a private module of another package; the math layer's private module above it
+    assert private_imports("helpers.widgets.plrv", "from ..plotting._style import SMALL\n")
+    assert private_imports("helpers.plotting.plrv", "from .._validation import check_real\n")
+    assert not private_imports("helpers.plrv", "from ._validation import check_real\n")
+    assert not private_imports(
+        "helpers.exercises.answers", "from .._core import Precision\n"
+    )  # a package inside the private module's own package
+    # a private name of another package; of a module of the same package
+    assert private_imports("helpers.kazan_reiter.profiles", "from .._validation import _x\n")
+    assert not private_imports("helpers.kazan_reiter.optimiser", "from .theorems import _C_TOL\n")
+    assert not private_imports("helpers.foundations", "from .closeness import __all__ as _c\n")
