@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from helpers import _validation as V
 from helpers import mechanisms, plrv
 from helpers._validation import check_finite_scalar, check_positive, check_real
 
@@ -58,3 +61,61 @@ def test_plotting_and_widgets_import_no_private_module_of_another_package():
                     if private_module or private_names:
                         offenders.append(f"{path}: from {'.' * node.level}{module} import ...")
     assert offenders == []
+
+
+# --- one rule for booleans (refused, as strings are) and for integers beyond a double ---------
+
+CHECKS = [
+    ("check_real", lambda v: check_real("x", v)),
+    ("check_positive", lambda v: check_positive("x", v)),
+    ("check_nonnegative", lambda v: V.check_nonnegative("x", v)),
+    ("check_open_unit", lambda v: V.check_open_unit("x", v)),
+    ("check_half_open_unit", lambda v: V.check_half_open_unit("x", v)),
+    ("check_real_or_inf", lambda v: V.check_real_or_inf("x", v)),
+    ("check_finite_scalar", lambda v: check_finite_scalar("x", v)),
+    ("check_int_range", lambda v: V.check_int_range("x", v, 0, 5)),
+    ("check_universe", lambda v: V.check_universe(v if np.ndim(v) else [v], "x")),
+]
+
+
+@pytest.mark.parametrize("name,check", CHECKS, ids=[c[0] for c in CHECKS])
+@pytest.mark.parametrize(
+    "value",
+    [True, False, np.True_, np.array([True, False]), [1.0, True], [[0.5], [False]], (1, True)],
+    ids=repr,
+)
+def test_a_boolean_is_not_a_number_to_any_check(name, check, value):
+    # True was ε = 1 to check_real but refused by check_int_range: one rule now, everywhere
+    with pytest.raises(ValueError, match=r"^x must "):
+        check(value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: mechanisms.laplace_scale(True),
+        lambda: mechanisms.laplace_pdf([0.5, False]),
+        lambda: plrv.gaussian_delta(1.0, np.True_),
+        lambda: plrv.gaussian_sigma_for_delta(True, 1e-5),
+        lambda: mechanisms.gaussian_sample(0.0, 1.0, True, rng=1),
+        lambda: mechanisms.make_rng(True),
+    ],
+)
+def test_booleans_are_refused_through_the_public_functions(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+@given(st.integers(min_value=2**1024, max_value=10**400) | st.integers(max_value=-(2**1024)))
+def test_an_integer_beyond_the_largest_double_is_a_value_error(big):
+    # numpy keeps such an int as an object and float() raised OverflowError
+    for value in (big, [1.0, big], np.array([big], dtype=object)):
+        with pytest.raises(ValueError, match=r"^x must .* within the range of a double"):
+            check_real("x", value)
+    with pytest.raises(ValueError, match="at most 10"):
+        V.check_size((abs(big), 2))
+
+
+def test_integers_within_the_range_of_a_double_are_numbers():
+    assert check_real("x", 2**70) == float(2**70)
+    assert check_real("x", [1, 2**1000]).tolist() == [1.0, float(2**1000)]
