@@ -24,6 +24,7 @@ from _timing import fmt
 from bench_lee_clifton import pairwise_tight_bound
 
 from helpers import lee_clifton as lc
+from helpers.sensitivity import unbounded_sensitivity
 
 
 def long(seconds: float) -> str:
@@ -37,7 +38,7 @@ def long(seconds: float) -> str:
 
 def cold(func):
     """Wall time and peak traced memory of one call with every cache emptied first."""
-    lc._CACHE.clear()
+    lc.clear_caches()
     gc.collect()
     tracemalloc.start()
     start = time.perf_counter()
@@ -59,7 +60,7 @@ def main() -> None:
         universe = rng.normal(50, 10, n_items)
         size = n_items - 1
         f = lc.world_values(universe, size, "mean").tolist()
-        delta_f = lc._delta_f(lc._setting(universe, size), lc.get_query("mean"))
+        delta_f = unbounded_sensitivity(universe, size, "mean")
         rows = range(200)
         start = time.perf_counter()
         pairwise_tight_bound(f, 1.0, delta_f, rows)

@@ -89,7 +89,7 @@ def main() -> None:
     print("|---:|---|---:|---:|---:|")
     for n_items, size in ((16, 8), (20, 10), (24, 12)):
         universe = rng.normal(0, 1, n_items)
-        lc._CACHE.clear()
+        lc.clear_caches()
         first = best_of(
             lambda: lc.tight_bound(universe, size, "mean", 1.0, sensitivity=1.0), repeat=1
         )
@@ -103,7 +103,7 @@ def main() -> None:
         print(
             f"| {math.comb(n_items, size):,} | {n_items}, {size} | {fmt(first)} | {fmt(many)} | {fmt(search)} |"
         )
-        lc._CACHE.clear()
+        lc.clear_caches()
 
 
 if __name__ == "__main__":

@@ -222,3 +222,49 @@ def check_size(size) -> int | tuple[int, ...] | None:
     if math.prod(int(n) for n in shape) > 10**8:  # exact (a float product overflowed)
         raise ValueError(f"size must ask for at most 10**8 draws; got {size!r}")
     return shape if not isinstance(size, (int, np.integer)) else int(size)
+
+
+def check_universe_entries(universe: Iterable[float], name: str = "universe") -> np.ndarray:
+    """``check_universe``, after the two entries numpy misreads are described by name.
+
+    A ragged nesting (``[[1, 2], [3]]``) is refused as not one-dimensional (numpy's own
+    message named neither the parameter nor the rule), and a Python ``int`` beyond int64 is
+    a number: compared exactly with ``MAX_UNIVERSE_MAGNITUDE`` (refused with the magnitude
+    message when above it) and converted to float, instead of being called "not a number"
+    because numpy stores it as an object.
+    """
+    if isinstance(universe, (str, bytes)):
+        return check_universe(universe, name)
+    try:
+        raw = np.asarray(universe if hasattr(universe, "__array__") else list(universe))
+    except TypeError:  # not a sequence at all: check_universe says so
+        return check_universe(universe, name)
+    except ValueError:  # numpy: "setting an array element with a sequence ... inhomogeneous"
+        shown = repr(universe)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ValueError(
+            f"{name} must be a one-dimensional sequence of numbers; got a ragged nesting {shown}"
+        ) from None
+    if raw.dtype.kind == "O" and raw.ndim == 1:
+        entries = [_big_int_as_float(name, x) for x in raw.tolist()]
+        for entry in entries:
+            if not isinstance(entry, (int, float, np.integer, np.floating)):
+                raise ValueError(
+                    f"{name} must contain only numbers; got {entry!r} (a {type(entry).__name__})"
+                )
+        raw = np.asarray(entries)
+    return check_universe(raw, name)
+
+
+def _big_int_as_float(name: str, entry: object) -> object:
+    """A Python int outside int64 as a float (after the magnitude check); anything else as is."""
+    if not isinstance(entry, int) or isinstance(entry, bool) or -(2**63) <= entry < 2**63:
+        return entry
+    if abs(entry) > MAX_UNIVERSE_MAGNITUDE:  # int against float: compared exactly
+        from decimal import Decimal
+
+        raise ValueError(
+            f"{name} values must lie within ±{MAX_UNIVERSE_MAGNITUDE:g} (their squares and sums "
+            f"must stay within double precision); got a value of magnitude {Decimal(abs(entry)):.3g}"
+        )
+    return float(entry)

@@ -13,8 +13,9 @@ Conventions shared with ``helpers.lee_clifton``:
   ``N − 1 − w`` (the first combination keeps positions 0 … N − 2);
 * besides f(ωᵢ), each function returns ``d``, the same values *up to one shared constant*,
   computed so that their differences are accurate even when the values themselves are huge
-  (a mean of values near 10⁹ with a spread of 1). The bounds only ever use differences
-  fᵢ − fⱼ, so they use ``d``;
+  (a mean of values near 10⁹ with a spread of 1; for the order statistics, the same
+  interpolation between records minus a centre, ``Query.centre_for``, where that subtraction
+  is exact). The bounds only ever use differences fᵢ − fⱼ, so they use ``d``;
 * ``group`` labels worlds that the query cannot tell apart. For the sum and the mean, labels
   are equal exactly when the removed records are equal (f is then an injective function of
   the removed value, so comparing the records is exact where comparing rounded means would
@@ -39,10 +40,10 @@ import math
 
 import numpy as np
 
-from ._validation import check_universe
+from ._validation import check_universe_entries
 from .queries import Query, get_query
 
-__all__ = ["BYTES_PER_RECORD", "supports", "unbounded_sensitivity", "world_table"]
+__all__ = ["BYTES_PER_RECORD", "clear_cache", "supports", "unbounded_sensitivity", "world_table"]
 
 _LAST = None  # (key, _Sorted) of the latest universe
 
@@ -62,7 +63,8 @@ def supports(query) -> bool:
     Returns
     -------
     bool
-        False for a reader's own callable: it keeps the enumeration.
+        False for a reader's own callable, and for any ``Query`` that is not
+        ``built_in`` (a built-in's name on another function): it keeps the enumeration.
 
     Examples
     --------
@@ -71,7 +73,18 @@ def supports(query) -> bool:
     (True, False)
     """
     query = get_query(query)
-    return not query.user and _kind(query) is not None
+    return query.built_in and _kind(query) is not None
+
+
+def clear_cache() -> None:
+    """Forget the sorted universe kept for reuse (it is keyed by the universe's values).
+
+    Examples
+    --------
+    >>> clear_cache()
+    """
+    global _LAST
+    _LAST = None
 
 
 def _kind(query: Query) -> tuple | None:
@@ -161,7 +174,7 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Parameters
     ----------
     values : ndarray of float, shape (N,)
-        The universe.
+        The universe, N ≥ 2.
     query : Query
         A built-in query (``supports(query)``).
 
@@ -177,7 +190,8 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Raises
     ------
     ValueError
-        For a query without a fast path.
+        For a query without a fast path, or a universe of fewer than 2 records (its
+        worlds would be empty).
 
     Examples
     --------
@@ -186,7 +200,7 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> f, d
     (array([ 6., 13., 14., 15.]), array([-7.,  0.,  1.,  2.]))
     """
-    s, kind = _prepared(values, query)
+    s, kind, query = _prepared(values, query)
     n = s.n
     if kind == ("count",):
         f = np.full(n, float(n - 1))
@@ -218,18 +232,27 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # removing a lower rank can only raise an order statistic: f by rank is non-increasing,
     # so equal values are neighbours and the groups need no second sort
     by_rank = _percentile_after(s.u, np.arange(n)[:, None], kind)
-    ids = np.concatenate([[0], np.cumsum(by_rank[1:] != by_rank[:-1])])
-    f = by_rank[s.removed_rank]
-    return f, f, ids[s.removed_rank]
+    # d: the same order statistic of the records minus a centre, where that is exact for
+    # every record: an interpolation between two records near 10¹⁴ rounds to 1/64 and
+    # loses the differences between worlds; between the centred records it does not
+    centre = query.centre_for(s.u)
+    d_by_rank = _percentile_after(s.u - centre, np.arange(n)[:, None], kind) if centre else by_rank
+    ids = np.concatenate([[0], np.cumsum(d_by_rank[1:] != d_by_rank[:-1])])
+    return by_rank[s.removed_rank], d_by_rank[s.removed_rank], ids[s.removed_rank]
 
 
-def _prepared(values, query) -> tuple[_Sorted, tuple]:
+def _prepared(values, query) -> tuple[_Sorted, tuple, Query]:
     """Validate (universe, query), refuse a query without a fast path, sort the universe."""
-    values, query = check_universe(values), get_query(query)
+    values, query = check_universe_entries(values), get_query(query)
     kind = _kind(query)
-    if kind is None or query.user:
+    if kind is None or not query.built_in:
         raise ValueError(f"no leave-one-out fast path for query {query.name!r}")
-    return _sorted(values), kind
+    if values.size < 2:
+        raise ValueError(
+            f"values must hold at least 2 records (a leave-one-out world of a one-record "
+            f"universe is empty); got {values.size}"
+        )
+    return _sorted(values), kind, query
 
 
 def _groups(f: np.ndarray) -> np.ndarray:
@@ -239,8 +262,6 @@ def _groups(f: np.ndarray) -> np.ndarray:
 def _variance_worlds(s: _Sorted) -> tuple[np.ndarray, np.ndarray]:
     """Population variance of U ∖ {xᵢ} per world, and the same minus a shared constant."""
     n = s.n
-    if n == 1:
-        raise ValueError("a leave-one-out world of a one-record universe is empty")
     a = s.y[::-1]  # the removed record's deviation, per world
     # M₂' = (Σy² − a²) − (Σy − a)²/(N − 1); divided by the N − 1 records left. The part that
     # depends on the world, d, has no cancellation; adding Σy²/(N − 1) back can cancel.
@@ -340,10 +361,8 @@ def unbounded_sensitivity(values, query) -> float:
     >>> unbounded_sensitivity(np.array([1.0, 2, 3, 10]), get_query("mean"))
     2.8333333333333335
     """
-    s, kind = _prepared(values, query)
+    s, kind, query = _prepared(values, query)
     n = s.n
-    if n < 2:
-        raise ValueError("a one-record universe has no leave-one-out neighbours")
     can_remove = n - 1 >= 2  # removing from a one-record world would leave it empty
     if kind == ("count",):
         return 1.0
@@ -353,7 +372,7 @@ def unbounded_sensitivity(values, query) -> float:
         return _mean_sensitivity(s, can_remove)
     if kind in {("variance",), ("std",)}:
         return _spread_sensitivity(s, can_remove, std=kind == ("std",))
-    return _order_statistic_sensitivity(s, kind, can_remove)
+    return _order_statistic_sensitivity(s, kind, can_remove, query.centre_for(s.u))
 
 
 def _mean_sensitivity(s: _Sorted, can_remove: bool) -> float:
@@ -421,8 +440,8 @@ def _spread_sensitivity(s: _Sorted, can_remove: bool, *, std: bool) -> float:
     return best
 
 
-def _order_statistic_sensitivity(s: _Sorted, kind: tuple, can_remove: bool) -> float:
-    n, u = s.n, s.u
+def _order_statistic_sensitivity(s: _Sorted, kind: tuple, can_remove: bool, centre: float) -> float:
+    n, u = s.n, s.u - centre  # differences of order statistics do not move with a shift
     # every index the query reads on N, N − 1 or N − 2 values, then a margin of two ranks
     reads = [k for length in (n, n - 1, n - 2) if length >= 1 for k in _positions(length, kind)[:2]]
     window = range(max(0, min(reads) - 3), min(n, max(reads) + 5))

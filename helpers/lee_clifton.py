@@ -17,6 +17,8 @@ Every public function takes ``universe, size, query`` first (query: a name such 
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import hashlib
 import math
 import sys
@@ -32,7 +34,7 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
-    check_universe,
+    check_universe_entries,
 )
 from .mechanisms import make_rng
 from .queries import Query, get_query
@@ -40,12 +42,16 @@ from .sensitivity import combination_indices, unbounded_sensitivity
 
 __all__ = [
     "ANALYSIS_QUERIES",
+    "MAX_BOUND_TERMS",
+    "MAX_CALLABLE_VALUES",
+    "MAX_ENUMERATED_VALUES",
     "MAX_TABLE_BYTES",
     "MAX_WORLDS",
     "analysis_table",
     "binary_search_epsilon",
     "binary_search_steps",
     "bound_curves",
+    "clear_caches",
     "confidence",
     "count_worlds",
     "delta_v",
@@ -70,6 +76,17 @@ MAX_WORLDS = 3_000_000
 #: records that ``possible_worlds`` returns. A request above it is refused with its count and
 #: bytes before anything large is allocated.
 MAX_TABLE_BYTES = 400_000_000
+#: Work budget of an enumeration: W worlds × n records = the values a query reads (and the
+#: combinations generator produces, about 30 ns each). Above it the request is refused up
+#: front with its count: C(2000, 1998) = 1,999,000 worlds is within ``MAX_WORLDS`` but
+#: 4·10⁹ values, minutes of work.
+MAX_ENUMERATED_VALUES = 300_000_000
+#: The same budget for a reader's own callable, called once per world in Python (about ten
+#: times slower per value than a vectorised built-in).
+MAX_CALLABLE_VALUES = 30_000_000
+#: Work budget of one ``tight_bound`` call: levels L (distinct values of f) × ε values, an ε
+#: in the wide regime (c·Δv ≥ 600, solved by a doubling scan) counting ⌈log₂ L⌉ times.
+MAX_BOUND_TERMS = 300_000_000
 # possible_worlds holds positions and values (and numpy a temporary): 8 bytes each, three times
 _BYTES_PER_ENUMERATED_ENTRY = 24
 # world tables and sensitivities kept for reuse (sliders), evicted oldest first above this
@@ -147,7 +164,7 @@ def count_worlds(universe, size: int) -> int:
     >>> count_worlds([1, 2, 3, 10], 3)
     4
     """
-    values = check_universe(universe)
+    values = check_universe_entries(universe)
     size = check_int_range("size", size, 1, values.size)
     exponent = _log10_comb(values.size, size)
     if exponent > 1000:  # the exact integer would take seconds and megabytes to compute
@@ -161,7 +178,7 @@ def count_worlds(universe, size: int) -> int:
 def _setting(universe, size) -> _Setting:
     if isinstance(universe, _Setting):
         return universe
-    values = check_universe(universe)
+    values = check_universe_entries(universe)
     size = check_int_range("size", size, 1, values.size)
     n_items = values.size
     if size == n_items - 1:  # leave-one-out: W = N, no enumeration for built-in queries
@@ -300,11 +317,70 @@ def _sizeof(value) -> int:
     return value.nbytes if isinstance(value, _Table) else 64
 
 
+# Within one public call that needs a table or Δf several times (analysis_table,
+# bound_curves), a reader's callable is evaluated once: this holds those answers for the
+# duration of that call only (never across calls: the callable may read state that changes).
+_CALL_MEMO: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
+    "lee_clifton_call_memo", default=None
+)
+
+
+def _one_call(func):
+    """Run ``func`` with a fresh per-call memo (kept if an outer call already opened one)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if _CALL_MEMO.get() is not None:
+            return func(*args, **kwargs)
+        token = _CALL_MEMO.set({})
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _CALL_MEMO.reset(token)
+
+    return wrapper
+
+
+def _cached(kind: str, setting: _Setting, query: Query, make):
+    """``make()``, cached across calls only for a built-in query (its behaviour is fixed).
+
+    A reader's callable (or any ``Query`` that is not ``built_in``) can change behaviour
+    between two calls while keeping its identity: a closure over a list, a slider, a global.
+    Its answers are never kept beyond the public call that computed them.
+    """
+    if query.built_in:
+        return _CACHE.get((kind, setting.key, query.key), make, _sizeof)
+    memo = _CALL_MEMO.get()
+    key = (kind, setting.key, query)  # the user's Query, compared by its key
+    try:
+        hash(key)
+    except TypeError:  # a Query whose key cannot be hashed: compute, do not keep
+        memo = None
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def clear_caches() -> None:
+    """Forget every cached world table, Δf and sorted universe (built-in queries only).
+
+    The caches never answer for different behaviour (they key built-in queries by name and
+    universes by value, and never hold a reader's callable); clearing them is for timing a
+    cold start or freeing memory.
+
+    Examples
+    --------
+    >>> clear_caches()
+    """
+    _CACHE.clear()
+    leave_one_out.clear_cache()
+
+
 def _world_table(setting: _Setting, query: Query) -> _Table:
-    """The cached table of f for (universe, size, query), keyed by their values."""
-    return _CACHE.get(
-        ("table", setting.key, query.key), lambda: _build_table(setting, query), _sizeof
-    )
+    """The table of f for (universe, size, query); cached by value for a built-in query."""
+    return _cached("table", setting, query, lambda: _build_table(setting, query))
 
 
 def _build_table(setting: _Setting, query: Query) -> _Table:
@@ -318,8 +394,7 @@ def _build_table(setting: _Setting, query: Query) -> _Table:
             )
         f, d, group = leave_one_out.world_table(setting.values, query)
     else:
-        f, group = _enumerated_values(setting, query)
-        d = f
+        f, d, group = _enumerated_values(setting, query)
     # one level per group of worlds the query cannot tell apart, in increasing order of f
     _, first, counts = np.unique(group, return_index=True, return_counts=True)
     order = np.argsort(d[first], kind="stable")
@@ -331,30 +406,58 @@ def _build_table(setting: _Setting, query: Query) -> _Table:
     return table
 
 
-def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.ndarray]:
-    """f per world by enumeration, and labels that are equal exactly when f is.
+def _enumerated_values(
+    setting: _Setting, query: Query
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(f, d, group) per world by enumeration: f, f up to a shared constant, and tie labels.
 
     The worlds are generated a block at a time (``itertools.combinations`` order), so memory
     stays at W numbers plus one block, never the W × n table. Each world's records are put in
     sorted order before the query runs, so worlds holding the same multiset of records (the
     universe may repeat a value) give the query the very same input and get bit for bit the
-    same f. Otherwise worlds are tied only when their values of f are the very same double,
-    never by a tolerance: a tolerance merged distinct worlds at large magnitudes (10¹²) and
-    made every ε look safe. (Worlds whose true values differ by less than one rounding unit
-    of f do share a double; that difference matters only at very large ε or for a risk
-    exactly on a plateau 1/k of the bound.)
+    same value. A built-in query also runs on the records minus a centre c
+    (``Query.centre_for``, used only where every x − c is exact): d = f(ω − c) differs from
+    f by the shared constant w·c and keeps its digits at any common offset (at 10¹⁴ a plain
+    mean has lost seven of sixteen; the leave-one-out path takes the same care). Worlds are
+    tied only when their values of d are the very same double, never by a tolerance: a
+    tolerance merged distinct worlds at large magnitudes (10¹²) and made every ε look safe.
+    (Worlds whose true values differ by less than one rounding unit of d do share a double;
+    that difference matters only at very large ε or for a risk exactly on a plateau 1/k of
+    the bound.)
+
+    Raises
+    ------
+    ValueError
+        Above ``MAX_ENUMERATED_VALUES`` values (W × n; ``MAX_CALLABLE_VALUES`` for a
+        reader's callable) or a table over ``MAX_TABLE_BYTES``, before any work.
     """
     from itertools import combinations, islice
 
     n_worlds, size = setting.n_worlds, setting.size
-    needed = n_worlds * 4 * 8  # f, the labels and their sort
+    values_read = n_worlds * size
+    budget, name = (
+        (MAX_CALLABLE_VALUES, "MAX_CALLABLE_VALUES")
+        if query.user
+        else (MAX_ENUMERATED_VALUES, "MAX_ENUMERATED_VALUES")
+    )
+    if values_read > budget:
+        whose = "your query" if query.user else f"query {query.name!r}"
+        raise ValueError(
+            f"{whose} would be evaluated on {n_worlds:,} worlds × {size:,} records = "
+            f"{values_read:,} values, over the work budget {name} = {budget:,}; use a smaller "
+            "universe or release size"
+            + (" (or size = N − 1, which needs no enumeration)" if query.built_in else "")
+        )
+    needed = n_worlds * 5 * 8  # f, d, the labels and their sort
     if needed > MAX_TABLE_BYTES:
         raise ValueError(
             f"the world table of {n_worlds:,} worlds needs about {needed / 1e6:,.0f} MB, over "
             f"the budget MAX_TABLE_BYTES = {MAX_TABLE_BYTES / 1e6:,.0f} MB"
         )
+    centre = query.centre_for(setting.values)
     repeats = np.unique(setting.values).size < setting.values.size
     f = np.empty(n_worlds)
+    d = np.empty(n_worlds) if centre else f
     block = max(1, _CHUNK_ELEMENTS // size)
     subsets = combinations(range(setting.values.size), size)
     for start in range(0, n_worlds, block):
@@ -368,12 +471,18 @@ def _enumerated_values(setting: _Setting, query: Query) -> tuple[np.ndarray, np.
         if repeats:
             worlds.sort(axis=1)  # one canonical order per multiset of records
         f[start : start + rows] = np.atleast_1d(query(worlds))
-    group = np.unique(f, return_inverse=True)[1].reshape(-1)
-    return f, group
+        if centre:
+            d[start : start + rows] = np.atleast_1d(query(worlds - centre))
+    group = np.unique(d, return_inverse=True)[1].reshape(-1)
+    return f, d, group
 
 
 def world_values(universe, size: int, query) -> np.ndarray:
-    """f(ωᵢ) for every possible world, in combinations order (cached by value).
+    """f(ωᵢ) for every possible world, in combinations order.
+
+    Cached for a built-in query (by the universe's values); a reader's callable is
+    evaluated afresh on every call, so a callable whose behaviour changed is never answered
+    from an earlier call.
 
     Parameters
     ----------
@@ -386,6 +495,12 @@ def world_values(universe, size: int, query) -> np.ndarray:
         Read-only. In the leave-one-out setting (n = N − 1, a built-in query) it comes from
         one sort of the universe (``helpers.leave_one_out``), without enumerating the worlds.
 
+    Raises
+    ------
+    ValueError
+        For bad input, above ``MAX_WORLDS`` worlds, or above the enumeration's work budget
+        (``MAX_ENUMERATED_VALUES``, ``MAX_CALLABLE_VALUES``), refused before any work.
+
     Examples
     --------
     >>> world_values([1, 2, 3, 10], 3, "mean")
@@ -395,10 +510,11 @@ def world_values(universe, size: int, query) -> np.ndarray:
 
 
 def _delta_f(setting: _Setting, query: Query) -> float:
-    return _CACHE.get(
-        ("delta_f", setting.key, query.key),
+    return _cached(
+        "delta_f",
+        setting,
+        query,
         lambda: unbounded_sensitivity(setting.values, setting.size, query),
-        _sizeof,
     )
 
 
@@ -457,7 +573,8 @@ def prior(universe, size: int, weights=None) -> np.ndarray:
     ----------
     %(universe)s
     weights : array_like of float, shape (W,), optional
-        Non-negative, with a positive sum.
+        Non-negative and finite, not all zero; only their ratios matter (weights near the
+        largest double, whose sum overflows, are normalised like any others).
 
     Returns
     -------
@@ -467,6 +584,8 @@ def prior(universe, size: int, weights=None) -> np.ndarray:
     --------
     >>> prior([1, 2, 3, 10], 3)
     array([0.25, 0.25, 0.25, 0.25])
+    >>> prior([1, 2, 3, 10], 3, [1e308, 1e308, 0, 0])
+    array([0.5, 0.5, 0. , 0. ])
     """
     return _prior(_setting(universe, size), weights)
 
@@ -480,9 +599,12 @@ def _prior(setting: _Setting, weights) -> np.ndarray:
         raise ValueError(
             f"prior weights must have one entry per world, {n_worlds}; got shape {w.shape}"
         )
-    if np.any(w < 0) or w.sum() <= 0:
+    if np.any(w < 0) or not np.any(w > 0):
         shown = w.tolist() if w.size <= 10 else f"an array with minimum {w.min():g}"
         raise ValueError(f"prior weights must be >= 0 with a positive sum; got {shown}")
+    # divide by the largest weight first: a sum of W numbers in [0, 1] cannot overflow (the
+    # sum of two weights of 1e308 was inf and gave a prior of zeros and a NaN posterior)
+    w = w / w.max()
     return w / w.sum()
 
 
@@ -700,6 +822,12 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     float or ndarray
         The shape of ``epsilon``.
 
+    Raises
+    ------
+    ValueError
+        For bad input, or when levels × ε values exceed ``MAX_BOUND_TERMS`` (refused up
+        front with the count).
+
     References
     ----------
     Lee & Clifton (2011), Sec. 5.1, inequality (3); the replication's 0.3292 / 0.3477 at ε = 0.5.
@@ -713,8 +841,27 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     query = get_query(query)
     eps = check_positive("epsilon", epsilon)
     delta_f = _sensitivity(setting, query, sensitivity)
-    bound = _tight_bound_from_table(_world_table(setting, query), _rate(eps, delta_f))
+    table = _world_table(setting, query)
+    c = _rate(eps, delta_f)
+    _refuse_bound_work(table, c)
+    bound = _tight_bound_from_table(table, c)
     return float(bound) if bound.ndim == 0 else bound
+
+
+def _refuse_bound_work(table: _Table, c: np.ndarray) -> None:
+    """Refuse, before any of it is done, more than ``MAX_BOUND_TERMS`` terms of eq. (3)."""
+    n_levels = table.levels.size
+    with np.errstate(over="ignore"):
+        n_wide = int(np.count_nonzero(c * table.span >= _EXP_RANGE))
+    passes = max(1, math.ceil(math.log2(n_levels))) if n_levels > 1 else 1
+    terms = n_levels * ((c.size - n_wide) + n_wide * passes)
+    if terms > MAX_BOUND_TERMS:
+        raise ValueError(
+            f"the tight bound for {c.size:,} ε values over {n_levels:,} levels of f would "
+            f"take {terms:,} terms (an ε with c·Δv ≥ {_EXP_RANGE:g} counts {passes} times), "
+            f"over the work budget MAX_BOUND_TERMS = {MAX_BOUND_TERMS:,}; pass fewer ε values "
+            "at a time"
+        )
 
 
 def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
@@ -734,6 +881,7 @@ def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
     return bound.reshape(np.shape(c))
 
 
+@_one_call
 def bound_curves(universe, size: int, query, epsilon, *, sensitivity=None):
     """Upper bound (eqs. 4–5) and tight bound (eq. 3) on a grid of ε ≥ 0, for figures.
 
@@ -1071,6 +1219,7 @@ def binary_search_epsilon(
 # --- the whole analysis, one row per query ------------------------------------------------
 
 
+@_one_call
 def analysis_table(universe, size: int, risk, queries=None):
     """Δf, Δv, the tight bound's limit and both ε, one row per query (a pandas DataFrame).
 

@@ -15,7 +15,12 @@ records. Empty data sets (removing every record) are skipped: no query is define
 In the leave-one-out setting (``size = N − 1``, k = 1) the built-in queries skip the
 enumeration: ``helpers.leave_one_out`` gives the same Δf in O(N log N), so a column of a
 million records is as quick as the school example. Every other enumeration is refused up
-front, with its count, when it would exceed ``MAX_DATASETS`` data sets.
+front, with its count, when it would exceed ``MAX_DATASETS`` data sets or ``MAX_VALUES``
+values in all (``MAX_CALLABLE_VALUES`` for a reader's callable, called once per data set).
+
+A built-in query is evaluated on the universe minus a centre (``Query.centre_for``, where
+that subtraction is exact), so a large common offset (values near 10¹⁴ with a spread of a
+few units) costs no digits of f(A) − f(B).
 """
 
 from __future__ import annotations
@@ -25,11 +30,13 @@ from math import comb
 import numpy as np
 
 from . import leave_one_out
-from ._validation import check_int_range, check_universe
+from ._validation import check_int_range, check_universe_entries
 from .queries import Query, get_query
 
 __all__ = [
+    "MAX_CALLABLE_VALUES",
     "MAX_DATASETS",
+    "MAX_VALUES",
     "bounded_sensitivity",
     "combination_indices",
     "unbounded_sensitivity",
@@ -38,6 +45,11 @@ __all__ = [
 #: Largest number of data sets an enumeration may evaluate (a few million keeps the
 #: memory under a few hundred MB and the time under a few seconds for vectorised queries).
 MAX_DATASETS = 5_000_000
+#: Largest number of values those data sets may hold in all (a data set of n records counts
+#: n): five million data sets of two thousand records each would be 10¹⁰ values, minutes.
+MAX_VALUES = 300_000_000
+#: The same for a reader's own callable, called once per data set in Python.
+MAX_CALLABLE_VALUES = 30_000_000
 # data sets evaluated per chunk: bounds the memory whatever the universe
 _CHUNK_ELEMENTS = 4_000_000
 
@@ -97,16 +109,42 @@ def _complements(indices: np.ndarray, n_items: int) -> np.ndarray:
     return np.nonzero(mask)[1].reshape(indices.shape[0], n_items - indices.shape[1])
 
 
-def _refuse_if_too_many(count: int, what: str) -> None:
+def _refuse_if_too_many(count: int, values: int, what: str, query: Query) -> None:
+    """Refuse ``count`` data sets holding ``values`` values over their budgets, up front."""
     if count > MAX_DATASETS:
         raise ValueError(
             f"{what} would evaluate {count:,} data sets, more than the limit MAX_DATASETS = "
             f"{MAX_DATASETS:,}; use a smaller universe or release size"
         )
+    budget, name = (
+        (MAX_CALLABLE_VALUES, "MAX_CALLABLE_VALUES") if query.user else (MAX_VALUES, "MAX_VALUES")
+    )
+    if values > budget:
+        raise ValueError(
+            f"{what} would evaluate {count:,} data sets holding {values:,} values, over the "
+            f"work budget {name} = {budget:,}; use a smaller universe or release size"
+        )
+
+
+def _centred(values: np.ndarray, query: Query) -> tuple[np.ndarray, float]:
+    """The universe minus ``query.centre_for(values)``, and that centre (0.0: as it is).
+
+    f(B) − f(A) = f(B − c) − f(A − c) + (w(|B|) − w(|A|))·c with w = ``query.shift_weight``:
+    the differences come from values near their spread, not near a large common offset.
+    """
+    centre = query.centre_for(values)
+    return (values - centre if centre else values), centre
+
+
+def _shift_term(query: Query, centre: float, size_a: int, size_b: int) -> float:
+    """(w(|B|) − w(|A|))·c, the part of f(B) − f(A) the centred values leave out."""
+    if not centre:
+        return 0.0
+    return (query.shift_weight(size_b) - query.shift_weight(size_a)) * centre
 
 
 def _validated(universe, size, query, k) -> tuple[np.ndarray, int, Query, int]:
-    values = check_universe(universe)
+    values = check_universe_entries(universe)
     size = check_int_range("size", size, 1, values.size)
     return values, size, get_query(query), k
 
@@ -141,8 +179,9 @@ def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     Raises
     ------
     ValueError
-        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets (refused up
-        front with the count).
+        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets or
+        ``MAX_VALUES`` values (``MAX_CALLABLE_VALUES`` for a reader's callable), refused up
+        front with the count.
 
     References
     ----------
@@ -165,13 +204,21 @@ def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     if size == n_items - 1 and k == 1 and leave_one_out.supports(query):
         return leave_one_out.unbounded_sensitivity(values, query)
     n_worlds = comb(n_items, size)
-    removals = [comb(size, j) for j in range(1, k + 1) if j < size]
-    additions = [comb(n_items - size, j) for j in range(1, k + 1) if j <= n_items - size]
-    _refuse_if_too_many(n_worlds * (1 + sum(removals) + sum(additions)), "unbounded_sensitivity")
+    removals = {j: comb(size, j) for j in range(1, k + 1) if j < size}
+    additions = {j: comb(n_items - size, j) for j in range(1, k + 1) if j <= n_items - size}
+    count = n_worlds * (1 + sum(removals.values()) + sum(additions.values()))
+    held = n_worlds * (
+        size
+        + sum(c * (size - j) for j, c in removals.items())
+        + sum(c * (size + j) for j, c in additions.items())
+    )
+    _refuse_if_too_many(count, held, "unbounded_sensitivity", query)
 
+    values, centre = _centred(values, query)
     worlds = combination_indices(n_items, size)
     best = 0.0
-    for part in _chunks(n_worlds, (sum(removals) + sum(additions) + 1) * (size + k)):
+    per_world = (sum(removals.values()) + sum(additions.values()) + 1) * (size + k)
+    for part in _chunks(n_worlds, per_world):
         a_idx = worlds[part]
         a_vals = values[a_idx]  # (w, n)
         f_a = query(a_vals)
@@ -179,14 +226,16 @@ def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
             if j < size:  # remove j records: keep size − j of them
                 keep = combination_indices(size, size - j)  # (C, n − j)
                 f_b = query(a_vals[:, keep])  # (w, C)
-                best = max(best, float(np.max(np.abs(f_b - f_a[:, None]))))
+                shift = _shift_term(query, centre, size, size - j)
+                best = max(best, float(np.max(np.abs(f_b - f_a[:, None] + shift))))
             if j <= n_items - size:  # add j records the world does not hold
                 outside = values[_complements(a_idx, n_items)]  # (w, N − n)
                 pick = combination_indices(n_items - size, j)  # (C, j)
                 added = outside[:, pick]  # (w, C, j)
                 base = np.broadcast_to(a_vals[:, None, :], (*added.shape[:2], size))
                 f_b = query(np.concatenate([base, added], axis=-1))
-                best = max(best, float(np.max(np.abs(f_b - f_a[:, None]))))
+                shift = _shift_term(query, centre, size, size + j)
+                best = max(best, float(np.max(np.abs(f_b - f_a[:, None] + shift))))
     return best
 
 
@@ -212,7 +261,8 @@ def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     Raises
     ------
     ValueError
-        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets.
+        For bad input, or an enumeration of more than ``MAX_DATASETS`` data sets or
+        ``MAX_VALUES`` values (``MAX_CALLABLE_VALUES`` for a reader's callable).
 
     Examples
     --------
@@ -230,8 +280,11 @@ def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     k = check_int_range("k (Hamming distance)", k, 1, k_max)
     n_worlds = comb(n_items, size)
     per_world = sum(comb(size, j) * comb(n_items - size, j) for j in range(1, k + 1))
-    _refuse_if_too_many(n_worlds * (1 + per_world), "bounded_sensitivity")
+    count = n_worlds * (1 + per_world)
+    _refuse_if_too_many(count, count * size, "bounded_sensitivity", query)
 
+    # every data set compared has n records: a common shift cancels from f(B) − f(A)
+    values, _ = _centred(values, query)
     worlds = combination_indices(n_items, size)
     best = 0.0
     for part in _chunks(n_worlds, (per_world + 1) * size):

@@ -293,3 +293,58 @@ def test_the_queries_dashboard_runs_the_leave_one_out_analysis_on_the_flights():
         f"Δf (unbounded sensitivity) = {unbounded_sensitivity(distance, size, 'variance'):.4f}"
         in (dash.text)
     )
+
+
+# --- issue 17 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", QUERIES)
+def test_a_one_record_universe_has_no_leave_one_out_worlds(name):
+    """Its one world is empty: refused with the reason (the median raised IndexError)."""
+    for call in (loo.world_table, loo.unbounded_sensitivity):
+        with pytest.raises(ValueError, match=r"at least 2 records .* one-record universe"):
+            call(np.array([5.0]), get_query(name))
+
+
+def test_a_built_in_name_on_another_function_gets_no_fast_path():
+    impostor = Query("mean", lambda rows: 2 * np.mean(rows, axis=-1), key=("mean",))
+    assert not loo.supports(impostor)
+    with pytest.raises(ValueError, match="no leave-one-out fast path"):
+        loo.world_table(np.arange(4.0), impostor)
+    np.testing.assert_allclose(
+        lc.world_values([1, 2, 3, 10], 3, impostor), 2 * lc.world_values([1, 2, 3, 10], 3, "mean")
+    )
+
+
+ORDER_STATISTICS = ["median", "min", "max", "percentile_25", "percentile_90", "percentile_2.5"]
+
+
+@pytest.mark.parametrize("name", [*ORDER_STATISTICS, "mean", "variance", "std"])
+@given(
+    universe=st.lists(st.integers(-50, 50), min_size=3, max_size=9),
+    offset=st.sampled_from([1e12, -1e12, 1e14, -3e14, 2.0**50 + 3]),
+    risk=st.floats(0.05, 0.95),
+)
+def test_a_large_offset_changes_nothing_in_the_leave_one_out_path(name, universe, offset, risk):
+    """An interpolated percentile near 10¹⁴ rounded to 1/64 and lost the differences
+    between worlds (ε 1.3e-4 off); the order statistics are now interpolated between the
+    records minus the middle one, exact there, like the mean's (c − xᵢ)/(N − 1)."""
+    size = len(universe) - 1
+    shifted = [offset + x for x in universe]
+    delta_f = unbounded_sensitivity(universe, size, name)
+    assume(delta_f > 0 and risk > 1 / len(universe) + 1e-6)
+    assert unbounded_sensitivity(shifted, size, name) == pytest.approx(delta_f, rel=1e-12)
+    assert lc.limit_of_tight_bound(shifted, size, name) == lc.limit_of_tight_bound(
+        universe, size, name
+    )
+    eps = np.array([0.1, 1.0, 10.0])
+    np.testing.assert_allclose(
+        lc.tight_bound(shifted, size, name, eps),
+        lc.tight_bound(universe, size, name, eps),
+        rtol=1e-12,
+    )
+    before = lc.binary_search_epsilon(universe, size, name, risk, tol=1e-12)
+    after = lc.binary_search_epsilon(shifted, size, name, risk, tol=1e-12)
+    assert after == before if math.isinf(before) else after == pytest.approx(before, rel=1e-9)
+    if name in ORDER_STATISTICS:  # exact: the centred records are the same integers
+        assert after == before

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from helpers import lee_clifton as lc
@@ -519,18 +519,20 @@ def test_count_worlds_refuses_astronomical_counts_quickly():
         lc.tight_bound(np.arange(10_000_000.0), 5_000_000, "mean", 1.0)
 
 
-def test_the_cache_hits_for_percentiles_and_callables_by_value():
+def test_the_cache_hits_for_built_ins_by_value_and_never_holds_a_callable():
     from helpers.queries import percentile
 
-    lc._CACHE.clear()
+    lc.clear_caches()
     span = lambda xs: max(xs) - min(xs)  # noqa: E731
     for _ in range(3):
         lc.world_values(ABSENCE, N, percentile(25))
         lc.world_values(ABSENCE, N, "percentile_25")
         lc.world_values(ABSENCE, N, span)
         lc.world_values(list(ABSENCE), N, span)
-    assert len(lc._CACHE.entries) == 2
+    assert len(lc._CACHE.entries) == 1  # one percentile table; the callable is not kept
     assert lc._CACHE.used <= lc._CACHE.budget
+    lc.clear_caches()
+    assert len(lc._CACHE.entries) == 0
 
 
 def test_the_cache_is_bounded_by_bytes():
@@ -656,3 +658,396 @@ def test_search_aims_below_a_plateau_it_cannot_resolve():
     eps = lc.binary_search_epsilon(universe, 3, "mean", 0.5)
     assert 20 < eps < 615
     assert lc.tight_bound(universe, 3, "mean", 2 * eps) == 0.5  # the plateau, as doubles see it
+
+
+# --- issue 17: never report an ε larger than safe ---------------------------------------------
+#
+# 2. A cache must never answer for different behaviour: a reader's callable is evaluated
+#    afresh on every call (it may read a list, a slider or a global).
+
+
+def _everything(universe, size, query):
+    """Every public answer that goes through the world table or Δf, for one query."""
+    delta_f = unbounded_sensitivity(universe, size, query)
+    out = {
+        "world_values": lc.world_values(universe, size, query).tolist(),
+        "delta_v": lc.delta_v(universe, size, query),
+        "limit": lc.limit_of_tight_bound(universe, size, query),
+        "delta_f": delta_f,
+    }
+    if delta_f > 0:
+        out["tight"] = lc.tight_bound(universe, size, query, [0.3, 3.0]).tolist()
+        out["curves"] = [c.tolist() for c in lc.bound_curves(universe, size, query, [0, 1.0])]
+        out["upper"] = lc.upper_bound(universe, size, query, 1.0)
+        out["exposed"] = lc.most_exposed_world(universe, size, query, 1.0)
+        out["posterior"] = lc.posterior(universe, size, query, 1.5, 1.0).tolist()
+        out["attack"] = lc.simulate_attack(universe, size, query, 1.0, trials=50, rng=0)
+        if lc.count_worlds(universe, size) > 2:
+            out["eps7"] = lc.epsilon_upper_bound(universe, size, query, 0.5)
+            out["eps"] = lc.binary_search_epsilon(universe, size, query, 0.5)
+            out["steps"] = lc.binary_search_steps(universe, size, query, 0.5, tol=1e-3)
+    table = (
+        lc.analysis_table(universe, size, 0.75, queries=[query]) if size < len(universe) else None
+    )
+    out["table"] = None if table is None else table.iloc[0, :5].tolist()
+    return out
+
+
+@given(
+    universe=st.lists(st.integers(-20, 20), min_size=3, max_size=6),
+    data=st.data(),
+    before=st.integers(1, 4),
+    after=st.integers(5, 9),
+)
+def test_a_callable_whose_behaviour_changed_is_never_answered_from_a_cache(
+    universe, data, before, after
+):
+    """A closure over a list (a slider, a global): same object, other answers."""
+    size = data.draw(st.integers(1, len(universe) - 1))  # N − 1 included: no fast path for it
+    state = [before]
+
+    def weighted(xs):
+        return state[0] * max(xs) - min(xs)
+
+    _everything(universe, size, weighted)  # would fill any cache keyed by the callable
+    state[0] = after
+    np.testing.assert_equal(
+        _everything(universe, size, weighted),
+        _everything(universe, size, lambda xs: after * max(xs) - min(xs)),
+    )
+
+
+@given(universe=st.lists(st.integers(-20, 20), min_size=3, max_size=6), data=st.data())
+def test_a_query_under_a_built_in_name_is_not_the_built_in(universe, data):
+    """A ``Query`` keyed ("mean",) on another function: neither the cached mean nor the
+    leave-one-out fast path answers for it, and its own state change is seen."""
+    from helpers.queries import Query
+
+    size = data.draw(st.integers(1, len(universe) - 1))
+    factor = [2.0]
+    impostor = Query("mean", lambda rows: factor[0] * np.mean(rows, axis=-1), key=("mean",))
+    assert not impostor.built_in
+    mean = lc.world_values(universe, size, "mean")  # cached under ("mean",)
+    np.testing.assert_allclose(lc.world_values(universe, size, impostor), 2 * mean, atol=1e-12)
+    factor[0] = 3.0
+    np.testing.assert_allclose(lc.world_values(universe, size, impostor), 3 * mean, atol=1e-12)
+    assert unbounded_sensitivity(universe, size, impostor) == pytest.approx(
+        3 * unbounded_sensitivity(universe, size, "mean"), abs=1e-12
+    )
+
+
+def test_one_call_evaluates_a_callable_once_and_the_next_call_again():
+    """analysis_table and bound_curves need the table and Δf several times: a reader's
+    callable runs once per public call for each (never across calls)."""
+    calls = []
+
+    def spread(xs):
+        calls.append(1)
+        return max(xs) - min(xs)
+
+    lc.world_values(ABSENCE, N, spread)
+    n_table = len(calls)
+    unbounded_sensitivity(ABSENCE, N, spread)
+    n_delta_f = len(calls) - n_table
+    for _ in range(2):
+        calls.clear()
+        lc.analysis_table(ABSENCE, N, 1 / 3, queries=[spread])
+        assert len(calls) == n_table + n_delta_f
+        calls.clear()
+        lc.bound_curves(ABSENCE, N, spread, [0.0, 0.5, 1.0])
+        assert len(calls) == n_table + n_delta_f
+
+
+# 3. The enumeration (size < N − 1) keeps its digits at a large common offset.
+
+LARGE_OFFSETS = [1e12, -1e12, 1e14, -3e14, 2.0**50 + 3]
+SHIFT_EQUIVARIANT = ["mean", "median", "variance", "std", "min", "max", "percentile_25"]
+
+
+@pytest.mark.parametrize("name", SHIFT_EQUIVARIANT)
+@given(
+    universe=st.lists(st.integers(-50, 50), min_size=4, max_size=7),
+    data=st.data(),
+    offset=st.sampled_from(LARGE_OFFSETS),
+)
+def test_a_large_offset_changes_nothing_in_the_enumeration(name, universe, data, offset):
+    """Integers plus 10¹²…10¹⁴ are exact doubles, and so is every record minus the middle
+    one: the enumeration must give the very same Δf, Δv, ties, bounds and ε as at the origin
+    (in plain floating point the mean's ε was 1.8e-5 off at 10¹² and 0.2 % too large at 10¹⁴)."""
+    size = data.draw(st.integers(1, len(universe) - 2))  # below N − 1: the enumeration
+    shifted = [offset + x for x in universe]
+    delta_f = unbounded_sensitivity(universe, size, name)
+    assume(delta_f > 0)
+    assert unbounded_sensitivity(shifted, size, name) == delta_f
+    assert lc.delta_v(shifted, size, name) == lc.delta_v(universe, size, name)
+    assert lc.limit_of_tight_bound(shifted, size, name) == lc.limit_of_tight_bound(
+        universe, size, name
+    )
+    eps = np.array([0.1, 1.0, 10.0, 1e3])
+    np.testing.assert_array_equal(
+        lc.tight_bound(shifted, size, name, eps), lc.tight_bound(universe, size, name, eps)
+    )
+    risk = data.draw(st.floats(1 / math.comb(len(universe), size) + 1e-3, 0.99))
+    assert lc.binary_search_epsilon(shifted, size, name, risk) == lc.binary_search_epsilon(
+        universe, size, name, risk
+    )
+
+
+def _exact_world_values(universe, size, name):
+    from fractions import Fraction
+
+    exact = [Fraction(x) for x in universe]
+    out = []
+    for subset in itertools.combinations(range(len(exact)), size):
+        total = sum(exact[i] for i in subset)
+        out.append(total / size if name == "mean" else total)
+    return out
+
+
+def _exact_unbounded_sensitivity(universe, size, name):
+    """max |f(A) − f(B)| over A of size n and B = A minus one record or plus one, exactly."""
+    from fractions import Fraction
+
+    exact = [Fraction(x) for x in universe]
+
+    def f(positions):
+        total = sum(exact[i] for i in positions)
+        return total / len(positions) if name == "mean" else total
+
+    best = Fraction(0)
+    for subset in itertools.combinations(range(len(exact)), size):
+        neighbours = [subset[:i] + subset[i + 1 :] for i in range(size)] if size > 1 else []
+        neighbours += [(*subset, j) for j in range(len(exact)) if j not in subset]
+        best = max([best, *(abs(f(b) - f(subset)) for b in neighbours)])
+    return best
+
+
+@pytest.mark.parametrize("name", ["mean", "sum"])
+@given(
+    sixteenths=st.lists(st.integers(-400, 400), min_size=4, max_size=7),
+    data=st.data(),
+    offset=st.sampled_from(LARGE_OFFSETS),
+    eps=st.floats(0.05, 20),
+)
+def test_enumeration_matches_exact_arithmetic_at_a_large_offset(
+    name, sixteenths, data, offset, eps
+):
+    """Records offset + k/16 (exact doubles): world values, Δf, the tight bound and its
+    limit against the same quantities in exact rational arithmetic."""
+    from fractions import Fraction
+
+    universe = [offset + k / 16 for k in sixteenths]
+    size = data.draw(st.integers(1, len(universe) - 2))
+    exact_f = _exact_world_values(universe, size, name)
+    exact_delta_f = _exact_unbounded_sensitivity(universe, size, name)
+    assume(exact_delta_f > 0)
+    delta_f = unbounded_sensitivity(universe, size, name)
+    assert delta_f == pytest.approx(float(exact_delta_f), rel=1e-12)
+    c = Fraction(eps) / Fraction(delta_f)
+    totals = [math.fsum(math.exp(-float(c * abs(fi - fj))) for fj in exact_f) for fi in exact_f]
+    assert lc.tight_bound(universe, size, name, eps) == pytest.approx(1 / min(totals), rel=1e-9)
+    same = [sum(fi == fj for fj in exact_f) for fi in exact_f]
+    assert lc.limit_of_tight_bound(universe, size, name) == 1 / min(same)
+    span = max(exact_f) - min(exact_f)
+    assert lc.delta_v(universe, size, name) == pytest.approx(float(span), rel=1e-12)
+
+
+def test_the_issue_example_at_an_offset_of_1e14():
+    """The mean's ε at size 3 of five records: 0.2 % too large at 10¹⁴ before the fix."""
+    base = [1.0, 2.0, 3.0, 10.0, 7.0]
+    for offset in (1e12, 1e14):
+        shifted = [offset + x for x in base]
+        assert lc.binary_search_epsilon(shifted, 3, "mean", 1 / 3) == lc.binary_search_epsilon(
+            base, 3, "mean", 1 / 3
+        )
+
+
+# 6. Work is budgeted by the work it takes, and refused before any of it is done.
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda u: lc.world_values(u, 1998, "mean"),
+        lambda u: lc.delta_v(u, 1998, "median"),
+        lambda u: lc.binary_search_epsilon(u, 1998, "mean", 0.5),
+        lambda u: lc.most_exposed_world(u, 1998, "mean", 1.0, sensitivity=1.0),
+        lambda u: lc.tight_bound(u, 1998, "mean", 1.0, sensitivity=1.0),
+        lambda u: lc.limit_of_tight_bound(u, 1998, "max"),
+    ],
+    ids=["world_values", "delta_v", "binary_search", "most_exposed", "tight_bound", "limit"],
+)
+def test_an_enumeration_over_the_work_budget_is_refused_with_its_size(call):
+    """C(2000, 1998) = 1,999,000 worlds is under MAX_WORLDS but 4·10⁹ values: minutes."""
+    with pytest.raises(
+        ValueError,
+        match=r"1,999,000 worlds × 1,998 records = 3,994,002,000 values, over the work budget "
+        r"MAX_ENUMERATED_VALUES",
+    ):
+        call(np.arange(2000.0))
+
+
+@pytest.mark.parametrize("n_items", [6_000, 30_000])
+def test_a_callable_over_its_work_budget_is_refused_before_it_runs(n_items):
+    calls = []
+
+    def spread(xs):
+        calls.append(1)
+        return max(xs) - min(xs)
+
+    universe = np.arange(float(n_items))
+    with pytest.raises(ValueError, match=r"values, over the work budget MAX_CALLABLE_VALUES"):
+        lc.tight_bound(universe, n_items - 1, spread, 1.0, sensitivity=1.0)
+    with pytest.raises(ValueError, match=r"MAX_CALLABLE_VALUES|MAX_DATASETS"):
+        unbounded_sensitivity(universe, n_items - 1, spread)
+    assert calls == []
+
+
+@given(universe=st.lists(st.integers(-20, 20), min_size=3, max_size=6), data=st.data())
+def test_work_budgets_are_checked_against_the_work_itself(universe, data):
+    """W × n against MAX_ENUMERATED_VALUES: accepted at the budget, refused one below it."""
+    size = data.draw(st.integers(1, len(universe) - 2))
+    work = lc.count_worlds(universe, size) * size
+    old = lc.MAX_ENUMERATED_VALUES
+    try:
+        lc.MAX_ENUMERATED_VALUES = work
+        lc.world_values(universe, size, "variance")
+        lc.clear_caches()
+        lc.MAX_ENUMERATED_VALUES = work - 1
+        with pytest.raises(ValueError, match=rf"= {work:,} values, over the work budget"):
+            lc.world_values(universe, size, "variance")
+    finally:
+        lc.MAX_ENUMERATED_VALUES = old
+        lc.clear_caches()
+
+
+def test_many_epsilons_over_many_levels_are_refused_up_front():
+    """10⁵ levels × 10⁴ ε = 10⁹ terms; the leave-one-out table itself is quick."""
+    universe = np.random.default_rng(5).normal(size=100_000)
+    size = universe.size - 1
+    grid = np.linspace(0.1, 5, 10_000)
+    with pytest.raises(ValueError, match=r"10,000 ε values over 100,000 levels .* MAX_BOUND_TERMS"):
+        lc.tight_bound(universe, size, "mean", grid)
+    with pytest.raises(ValueError, match=r"MAX_BOUND_TERMS"):
+        lc.bound_curves(universe, size, "mean", grid)
+    # a wide ε (c·Δv ≥ 600) is a doubling scan: it counts ⌈log₂ L⌉ = 17 passes
+    delta_f = unbounded_sensitivity(universe, size, "mean")
+    wide = 1e3 * delta_f / lc.delta_v(universe, size, "mean")
+    with pytest.raises(ValueError, match=r"counts 17 times"):
+        lc.tight_bound(universe, size, "mean", np.full(200, wide))
+    assert lc.tight_bound(universe, size, "mean", np.full(100, wide)).shape == (100,)
+
+
+# bounds and searches: monotone in ε and ρ, vectorised = scalar, for every query and size
+
+ALL_QUERIES = [*QUERY_NAMES_ALL, "percentile_90"]
+
+
+@given(
+    universe=st.lists(st.integers(-20, 20), min_size=3, max_size=7),
+    data=st.data(),
+    eps=st.lists(st.floats(1e-3, 1e3), min_size=2, max_size=8),
+)
+def test_bounds_are_monotone_in_epsilon_and_vectorised_equals_scalar(universe, data, eps):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    name = data.draw(st.sampled_from(ALL_QUERIES))
+    assume(unbounded_sensitivity(universe, size, name) > 0)
+    eps = np.sort(np.asarray(eps))
+    tight = lc.tight_bound(universe, size, name, eps)
+    upper = lc.upper_bound(universe, size, name, eps)
+    assert np.all(np.diff(tight) >= 0) and np.all(np.diff(upper) >= 0)
+    assert np.all(tight <= upper + 1e-15)
+    assert tight.tolist() == [lc.tight_bound(universe, size, name, e) for e in eps]
+    assert upper.tolist() == [lc.upper_bound(universe, size, name, e) for e in eps]
+    post = lc.posterior(universe, size, name, 0.5, eps)
+    for row, e in zip(post, eps, strict=True):
+        np.testing.assert_array_equal(row, lc.posterior(universe, size, name, 0.5, e))
+
+
+@given(
+    universe=st.lists(st.integers(-20, 20), min_size=3, max_size=7),
+    data=st.data(),
+    risks=st.lists(st.floats(0.01, 0.99), min_size=2, max_size=5),
+)
+def test_the_search_is_monotone_in_the_risk(universe, data, risks):
+    size = data.draw(st.integers(1, len(universe) - 1))
+    name = data.draw(st.sampled_from(ALL_QUERIES))
+    assume(unbounded_sensitivity(universe, size, name) > 0)
+    n_worlds = lc.count_worlds(universe, size)
+    risks = sorted(r for r in risks if r > 1 / n_worlds + 1e-9)
+    assume(len(risks) >= 2)
+    found = [lc.binary_search_epsilon(universe, size, name, r, tol=1e-12) for r in risks]
+    closed = [lc.epsilon_upper_bound(universe, size, name, r) for r in risks]
+    assert all(a <= b for a, b in itertools.pairwise(found))
+    assert all(a <= b for a, b in itertools.pairwise(closed))
+    for r, e in zip(risks, found, strict=True):
+        if math.isfinite(e) and e > 0:
+            assert lc.tight_bound(universe, size, name, e) <= r
+
+
+# 7. Prior weights of any size: only their ratios matter.
+
+
+@given(
+    weights=st.lists(st.floats(0, 1e3), min_size=4, max_size=4).filter(lambda w: sum(w) > 0),
+    power=st.integers(-1000, 1020),
+    perm=st.permutations(range(4)),
+)
+@example(weights=[1.0, 1.0, 1.0, 1.0], power=1023, perm=[3, 2, 1, 0])  # their sum overflows
+@example(weights=[1e3, 0.0, 1.0, 5.0], power=1013, perm=[0, 1, 2, 3])
+def test_the_prior_is_invariant_to_scaling_the_weights_and_follows_their_order(
+    weights, power, perm
+):
+    """Weights near 1e308 once summed to inf: a prior of zeros and a NaN posterior."""
+    w = np.asarray(weights)
+    with np.errstate(over="ignore"):  # scalings beyond the float range are skipped below
+        scaled = w * 2.0**power
+    assume(np.all(np.isfinite(scaled)) and np.count_nonzero(scaled) == np.count_nonzero(w))
+    p0 = lc.prior(ABSENCE, N, w)
+    np.testing.assert_allclose(lc.prior(ABSENCE, N, scaled), p0, rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(lc.prior(ABSENCE, N, w[list(perm)]), p0[list(perm)], rtol=1e-15)
+    post = lc.posterior(ABSENCE, N, "mean", 2.2, 1.0, prior=scaled)
+    assert np.all(np.isfinite(post)) and post.sum() == pytest.approx(1.0)
+
+
+def test_weights_whose_sum_overflows_give_the_normalised_prior():
+    assert lc.prior(ABSENCE, N, [1e308] * 4).tolist() == [0.25] * 4
+    assert lc.prior(ABSENCE, N, [1.7e308, 1.7e308, 0, 0]).tolist() == [0.5, 0.5, 0, 0]
+    post = lc.posterior(ABSENCE, N, "mean", 2.20131, 2, prior=[1e308] * 4)
+    np.testing.assert_allclose(post, lc.posterior(ABSENCE, N, "mean", 2.20131, 2), rtol=1e-15)
+    assert lc.confidence(ABSENCE, N, "mean", 2.2, 2, prior=[1.5e308] * 4) == pytest.approx(
+        lc.confidence(ABSENCE, N, "mean", 2.2, 2)
+    )
+
+
+# 10, 13. Numbers are given as numbers; a universe's entries are described by name.
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: lc.world_values(ABSENCE, N, lambda xs: "3"), r"must return one real number"),
+        (lambda: lc.world_values(ABSENCE, N, lambda xs: str(max(xs))), r"got '3\.0' \(a str\)"),
+        (lambda: lc.tight_bound(ABSENCE, N, lambda xs: [1, 2], 1.0), r"one real number"),
+        (lambda: lc.world_values(ABSENCE, N, lambda xs: max(xs) > 2), r"True_? \(a bool\)"),
+        (lambda: lc.world_values(ABSENCE, N, lambda xs: 10**400), r"one real number"),
+        (lambda: lc.world_values(ABSENCE, N, "percentile_'50'"), r"percentile level must be"),
+        (lambda: lc.prior([[1, 2], [3]], 1), r"universe must be a one-dimensional sequence"),
+        (lambda: lc.prior([1, [2, 3]], 1), r"universe must be a one-dimensional sequence"),
+        (lambda: lc.prior([10**400, 1], 1), r"within ±1e\+150 .* magnitude 1\.00e\+400"),
+        (lambda: lc.prior([2**70, "a"], 1), r"universe must contain only numbers; got 'a'"),
+        (lambda: unbounded_sensitivity([[1, 2], [3]], 1, "mean"), r"universe must be a one-dim"),
+    ],
+)
+def test_strings_and_misread_entries_are_refused_by_name(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_python_ints_beyond_int64_are_numbers():
+    big = [2**70, 2**70 + 2**20, 2**71]
+    assert (
+        lc.world_values(big, 2, "mean").tolist()
+        == lc.world_values([float(x) for x in big], 2, "mean").tolist()
+    )
+    assert lc.count_worlds(big, 2) == 3

@@ -136,3 +136,127 @@ def test_queries_are_equal_by_value_so_caches_hit():
     assert get_query("percentile_25") == percentile(25) == get_query("percentile_25.0")
     assert get_query("mean") != get_query("median")
     assert get_query(span) != get_query(lambda xs: max(xs) - min(xs))  # another function
+
+
+# --- issue 17 -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: percentile("50"), r"percentile level must be a number in \[0, 100\]; got '50'"),
+        (lambda: percentile(b"50"), r"got b'50' \(a bytes\)"),
+        (lambda: percentile(True), r"got True \(a bool\)"),
+        (lambda: percentile(None), r"got None"),
+        (lambda: percentile(float("nan")), r"must be in \[0, 100\]; got nan"),
+        (lambda: get_query("percentile_abc"), r"got 'abc' in 'percentile_abc'"),
+        (lambda: get_query("mean")(["1", "2"]), r"data must be a real number"),
+        (lambda: get_query("median")("123"), r"data must be a real number .* the string '123'"),
+        (lambda: get_query(lambda xs: "3")([1.0, 2.0]), r"got '3' \(a str\)"),
+        (lambda: get_query(lambda xs: None)([1.0, 2.0]), r"got None \(a NoneType\)"),
+        (lambda: get_query(lambda xs: [1, 2])([1.0, 2.0]), r"got \[1, 2\] \(a list\)"),
+        (lambda: get_query(lambda xs: 1 + 2j)([1.0, 2.0]), r"\(a complex\)"),
+    ],
+)
+def test_strings_are_never_coerced_to_numbers(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_a_vectorised_query_that_returns_strings_is_refused():
+    from helpers.queries import Query
+
+    words = Query("words", lambda rows: np.full(rows.shape[:-1], "3"), key=("words",))
+    with pytest.raises(ValueError, match=r"query 'words' must return numbers"):
+        words([[1.0, 2.0]])
+
+
+def test_numbers_of_any_real_type_are_still_numbers():
+    assert percentile(np.int64(25)) == percentile(25.0) == get_query("percentile_25")
+    assert get_query(lambda xs: np.float32(1.5))([1.0]) == 1.5
+    assert get_query(lambda xs: np.array([2.5]))([1.0]) == 2.5  # one number in an array
+    assert get_query(lambda xs: len(xs))([1.0, 2.0]) == 2.0
+
+
+def test_only_the_modules_own_queries_are_built_in():
+    from helpers.queries import Query
+
+    assert all(get_query(name).built_in for name in ("mean", "sum", "percentile_12.5"))
+    mean = get_query("mean")
+    assert not Query("mean", np.mean, key=("mean",)).built_in  # another function
+    assert not Query("x", mean.func, key=("x",)).built_in  # another key
+    assert not get_query(lambda xs: 1.0).built_in
+    assert get_query(lambda xs: 1.0).shift_weight(3) is None
+
+
+@given(
+    st.lists(st.integers(-(2**40), 2**40), min_size=1, max_size=12),
+    st.sampled_from([0.0, 1e12, -1e14, 2.0**52]),
+    st.sampled_from(["mean", "sum", "median", "variance", "percentile_30"]),
+)
+def test_the_centre_is_a_record_whose_subtraction_is_exact(values, offset, name):
+    x = np.array(values, dtype=float) + offset
+    query = get_query(name)
+    centre = query.centre_for(x)
+    if centre:
+        assert centre in x
+        y = x - centre
+        # exact: each difference recovers the record in exact (integer) arithmetic
+        assert all(int(a) - int(centre) == int(b) for a, b in zip(x, y, strict=True))
+        rows = x[None, :]
+        weight = query.shift_weight(x.size)
+        assert query(rows - centre)[0] + weight * centre == pytest.approx(query(rows)[0])
+
+
+LARGE = [1e12, -1e12, 1e14, 2.0**50 + 3]
+
+
+@given(
+    st.lists(st.integers(-9, 9), min_size=3, max_size=6),
+    st.data(),
+    st.sampled_from(["mean", "median", "variance", "std", "max", "percentile_30"]),
+    st.sampled_from(LARGE),
+)
+def test_sensitivities_do_not_move_with_a_large_offset(universe, data, name, offset):
+    """Integers plus 10¹²…10¹⁴: the enumeration's Δf is the one at the origin, exactly."""
+    size = data.draw(st.integers(1, len(universe) - 1))
+    shifted = [offset + x for x in universe]
+    k_unbounded = data.draw(st.integers(1, max(size - 1, len(universe) - size)))
+    k_bounded = data.draw(st.integers(1, min(size, len(universe) - size)))
+    if size < len(universe) - 1 or k_unbounded > 1:  # the leave-one-out path has its own test
+        assert sens.unbounded_sensitivity(
+            shifted, size, name, k=k_unbounded
+        ) == sens.unbounded_sensitivity(universe, size, name, k=k_unbounded)
+    assert sens.bounded_sensitivity(shifted, size, name, k=k_bounded) == (
+        sens.bounded_sensitivity(universe, size, name, k=k_bounded)
+    )
+
+
+@given(st.lists(st.integers(-9, 9), min_size=3, max_size=6), st.data(), st.sampled_from(LARGE))
+def test_the_sum_s_sensitivity_at_a_large_offset_is_exact(universe, data, offset):
+    """Δf of the sum is the largest |sum of the records added or removed|: near the offset."""
+    from fractions import Fraction
+
+    size = data.draw(st.integers(1, len(universe) - 2))
+    shifted = [offset + x for x in universe]
+    exact = _brute_unbounded(
+        [Fraction(x) for x in shifted], size, lambda xs: sum(xs, Fraction(0)), 1
+    )
+    assert sens.unbounded_sensitivity(shifted, size, "sum") == float(exact)
+
+
+def test_enumerations_over_the_work_budget_are_refused_before_the_query_runs():
+    calls = []
+
+    def spread(xs):
+        calls.append(1)
+        return max(xs) - min(xs)
+
+    # 2,001 data sets per world × 2,000 worlds, each of about 2,000 records: 8·10⁹ values
+    with pytest.raises(ValueError, match=r"holding 7,996,002,000 values, over the work budget"):
+        sens.unbounded_sensitivity(np.arange(2000.0), 1999, spread)
+    with pytest.raises(ValueError, match=r"MAX_CALLABLE_VALUES = 30,000,000"):
+        sens.bounded_sensitivity(np.arange(400.0), 399, spread)
+    assert calls == []
+    with pytest.raises(ValueError, match=r"over the work budget MAX_VALUES"):
+        sens.bounded_sensitivity(np.arange(2000.0), 1999, "mean")
