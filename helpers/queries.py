@@ -240,6 +240,8 @@ def percentile(level: float) -> Query:
             f"percentile level must be a number in [0, 100]; got {_shown(level)} "
             f"(a {type(level).__name__})"
         )
+    if not 0 <= level <= 100:  # compared as given: a 400-digit int does not overflow here
+        raise ValueError(f"percentile level must be in [0, 100]; got {_shown(level)}")
     return _percentile(float(level))
 
 

@@ -149,6 +149,7 @@ def test_queries_are_equal_by_value_so_caches_hit():
         (lambda: percentile(True), r"got True \(a bool\)"),
         (lambda: percentile(None), r"got None"),
         (lambda: percentile(float("nan")), r"must be in \[0, 100\]; got nan"),
+        (lambda: percentile(10**400), r"must be in \[0, 100\]; got 1000"),
         (lambda: get_query("percentile_abc"), r"got 'abc' in 'percentile_abc'"),
         (lambda: get_query("mean")(["1", "2"]), r"data must be a real number"),
         (lambda: get_query("median")("123"), r"data must be a real number .* the string '123'"),
