@@ -1009,6 +1009,15 @@ def _pld_groups(mechanism, noise, sensitivity, times) -> tuple:
         ) from None
     if noise_a.ndim > 1:
         raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
+    if noise_a.size == 0:
+        raise ValueError("noise must describe at least one release; got an empty sequence")
+    for name, values in (("noise", noise_a), ("sensitivity", sens_a)):
+        bad = ~_in_range(values)
+        if np.any(bad):
+            raise ValueError(
+                f"{name} must lie in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]; got "
+                f"{values[bad].ravel()[:3]!r}"
+            )
     bad = (times_a < 1) | (times_a > MAX_TIMES) | (times_a != np.round(times_a))
     if np.any(bad):
         raise ValueError(
@@ -1087,7 +1096,13 @@ def _pld(mechanism, noise, sensitivity, times, discretization):
             f"the composed privacy-loss distribution would span about {width:.3g} steps of "
             f"{h:g} (at most {_MAX_PLD_CELLS:.0e}); use a larger discretization or fewer times"
         )
-    return _composed_pld(mechanism, groups, h)
+    try:
+        return _composed_pld(mechanism, groups, h)
+    except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
+        raise ValueError(
+            f"dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
+            f"out of its range): {type(error).__name__}: {error}"
+        ) from None
 
 
 def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4):
@@ -1110,13 +1125,13 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     Parameters
     ----------
     epsilon : float or array_like
-        ε ≥ 0 at which to read δ (an array gives an array).
+        ε ≥ 0 at which to read δ (an array gives an array; above 700 read at 700).
     mechanism : {"laplace", "gaussian", "geometric"}
         The noise distribution.
     noise : float or array_like
-        b or σ, > 0.
+        b or σ in [1e-150, 1e150].
     sensitivity : float or array_like, keyword-only
-        Δ > 0 (a positive integer ≤ 10⁶ for the geometric).
+        Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for the geometric).
     times : int or array_like, keyword-only
         How many times each release runs (1 to :data:`MAX_TIMES`).
     discretization : float, keyword-only
@@ -1148,15 +1163,20 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     """
     eps = check_nonnegative("epsilon", epsilon)
     pld = _pld(mechanism, noise, sensitivity, times, discretization)
-    values = np.asarray(pld.get_delta_for_epsilon(eps.ravel().tolist()), dtype=float)
+    # δ(ε) does not increase: read above 700 at 700 (e^ε finite), a value never below the truth
+    values = np.asarray(
+        pld.get_delta_for_epsilon(np.minimum(eps, 700.0).ravel().tolist()), dtype=float
+    )
     return as_output(np.clip(values, 0.0, 1.0).reshape(eps.shape))
 
 
 def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4) -> float:
     """The smallest ε with δ(ε) ≤ ``delta`` for composed releases (see :func:`pld_delta`).
 
-    dp_accounting's ``get_epsilon_for_delta`` on the same pessimistic PLD: an upper bound on
-    the exact ε.
+    dp_accounting's ``get_epsilon_for_delta`` on the same pessimistic PLD, then raised (in
+    steps from 2⁻⁴⁰ relative, doubling) until that PLD's δ at it is ≤ ``delta``: dp_accounting's
+    inverse can return an ε a hair too small (δ 1.00000008e-10 read at its ε for 1e-10). An
+    upper bound on the exact ε.
 
     Parameters
     ----------
@@ -1187,7 +1207,18 @@ def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     """
     d = _check_open_delta(delta)
     pld = _pld(mechanism, noise, sensitivity, times, discretization)
-    return max(float(pld.get_epsilon_for_delta(d)), 0.0)
+    eps = max(float(pld.get_epsilon_for_delta(d)), 0.0)
+    if not math.isfinite(eps):
+        return math.inf
+    # dp_accounting's inverse can land a hair below the ε where its own δ(ε) meets δ (δ read
+    # 1.00000008e-10 at its ε for 1e-10): step up until the same PLD confirms δ(ε) ≤ δ
+    step = max(eps, 1.0) * 2.0**-40
+    while float(pld.get_delta_for_epsilon(eps)) > d:
+        eps += step
+        step *= 2
+        if eps > 700:
+            return math.inf
+    return eps
 
 
 # --- the risk side ------------------------------------------------------------------------

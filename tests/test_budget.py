@@ -1,0 +1,1138 @@
+"""helpers.budget: composition, allocation and the choice for a workload (notebook 11).
+
+Cross-checks against OpenDP (make_composition over real count/sum/mean pipelines,
+make_zCDP_to_approxDP) and Google's dp-accounting (the worst-case (ε, δ) PLD, the RDP
+accountant, PLD composition one release at a time), each on at least 20 cases; pessimism
+(never below the exact value) against closed forms evaluated in 60-digit arithmetic; the
+allocation's closed forms against scipy's optimiser; seeded Monte Carlo for the accuracy
+targets. Nothing here is timed (benchmarks/bench_budget.py measures speed).
+"""
+
+from __future__ import annotations
+
+import doctest
+import inspect
+import itertools
+import math
+import signal
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.optimize import minimize
+
+from helpers import budget as B
+from helpers import choose as ch
+from helpers import deployments as dep
+from helpers import plrv
+from helpers.mechanisms import gaussian_sample, laplace_sample
+
+mpmath.mp.dps = 60
+
+COUNT = B.Release("count", k=5.0)
+SUM = B.Release("sum", k=50.0, lower=0, upper=10)
+MEAN = B.Release("mean", k=2.0, lower=0, upper=100, n=200)
+WORKLOAD = [COUNT, SUM, MEAN]
+
+
+def _random_workload(rng: np.random.Generator, size: int, n: int | None = None) -> list:
+    """A mixed workload with one public n (one data set), reproducible from ``rng``."""
+    n = n if n is not None else int(rng.integers(20, 5000))
+    out = []
+    for i in range(size):
+        kind = ("count", "sum", "mean")[int(rng.integers(3))]
+        coverage = float(rng.choice([0.5, 0.8, 0.9, 0.95, 0.99]))
+        weight = float(rng.choice([0.5, 1.0, 2.0, 10.0]))
+        if kind == "count":
+            out.append(
+                B.Release(
+                    "count",
+                    k=float(rng.uniform(1, 50)),
+                    coverage=coverage,
+                    weight=weight,
+                    label=f"c{i}",
+                )
+            )
+            continue
+        lower = float(rng.uniform(-100, 100))
+        upper = lower + float(rng.uniform(0.5, 500))
+        scale = (upper - lower) if kind == "sum" else (upper - lower) / n
+        out.append(
+            B.Release(
+                kind,
+                k=float(scale * rng.uniform(0.5, 30)),
+                coverage=coverage,
+                lower=lower,
+                upper=upper,
+                n=n if kind == "mean" else None,
+                weight=weight,
+                label=f"{kind[0]}{i}",
+            )
+        )
+    return out
+
+
+# --- the API contract ---------------------------------------------------------------------
+
+VALID = {
+    B.compose_epsilon: (([0.5, 0.25],), {}),
+    B.compose_rho: (([0.5, 0.25],), {}),
+    B.zcdp_composition: (([0.5, 0.25],), {"delta": 1e-6}),
+    B.advanced_composition: ((0.1, 1e-8), {"times": 10, "delta_slack": 1e-6}),
+    B.optimal_composition_delta: ((1.0,), {"epsilon": 0.5, "delta": 1e-8, "times": 5}),
+    B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.5, "delta": 1e-8, "times": 5}),
+    B.pld_delta: ((1.0, "laplace", 2.0), {"sensitivity": 1.0, "times": 3, "discretization": 1e-3}),
+    B.pld_epsilon: (
+        (1e-6, "gaussian", 2.0),
+        {"sensitivity": 1.0, "times": 3, "discretization": 1e-3},
+    ),
+    B.epsilon_for_tpr: ((0.1,), {"fpr": 0.01, "delta": 0.0}),
+    B.rho_for_tpr: ((0.1,), {"fpr": 0.01}),
+    B.risk_epsilon: ((1.0,), {}),
+    B.risk_posterior: ((0.75,), {"prior": 0.5}),
+    B.risk_profile: (("inclusion",), {"r": 3.0, "a": 0.25, "fixed": 0.5}),
+    B.risk_tpr: ((0.1,), {"fpr": 0.01}),
+    B.total_for_risk: ((1.0,), {"mechanism": "gaussian", "delta": 1e-6}),
+    B.implied_risk: (
+        (0.5, B.Risk("posterior", 0.75, prior=0.5)),
+        {"mechanism": "laplace", "delta": 1e-6},
+    ),
+    B.workload_sensitivities: ((WORKLOAD,), {}),
+    B.budget_for_accuracy: ((WORKLOAD,), {"mechanism": "gaussian", "delta": 1e-6}),
+    B.split_budget: (
+        (WORKLOAD, 1.0),
+        {"mechanism": "laplace", "delta": 1e-6, "meet_targets": False},
+    ),
+    B.choose_workload: ((WORKLOAD, 1.0), {"mechanism": "laplace", "delta": 1e-6}),
+}
+PUBLIC = [getattr(B, name) for name in B.__all__ if inspect.isfunction(getattr(B, name))]
+
+BAD = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    [],
+    [[1.0, 2.0], [3.0]],
+    np.zeros((2, 3, 4)),
+    "2.2",
+    None,
+    object(),
+    1 + 2j,
+    1e308,
+    -1e308,
+    0,
+    -1,
+    2,
+    10**12,
+    5e-324,
+    True,
+]
+
+
+def test_every_public_function_has_a_valid_call():
+    assert sorted(f.__name__ for f in PUBLIC) == sorted(f.__name__ for f in VALID)
+
+
+class _Hang(Exception):
+    pass
+
+
+def _alarm(_signum, _frame):
+    raise _Hang
+
+
+def _no_nan(value) -> bool:
+    if isinstance(value, dict):
+        return all(_no_nan(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return all(_no_nan(v) for v in value)
+    if value is None or isinstance(value, str):
+        return True
+    array = np.asarray(value)
+    return array.dtype.kind not in "fc" or not np.isnan(array).any()
+
+
+def _outcome(fn, args, kwargs) -> str | None:
+    """None if the call kept the contract (a ValueError or a value without NaN), else what broke."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(120)  # a guard against a hang only; nothing is timed
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)  # an "invalid value" NaN fails
+            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
+            warnings.filterwarnings("ignore", "divide by zero encountered", RuntimeWarning)
+            value = fn(*args, **kwargs)
+    except ValueError:
+        return None
+    except _Hang:
+        return "hung"
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return None if _no_nan(value) else f"returned NaN: {value!r}"
+
+
+def _calls(fn):
+    args, kwargs = VALID[fn]
+    for i in range(len(args)):
+        for bad in BAD:
+            yield f"arg {i} = {bad!r}"[:60], (*args[:i], bad, *args[i + 1 :]), kwargs
+    for key in kwargs:
+        for bad in BAD:
+            yield f"{key} = {bad!r}"[:60], args, {**kwargs, key: bad}
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_bad_input_is_a_value_error_or_a_number(fn):
+    problems = [
+        f"{label}: {outcome}"[:200]
+        for label, args, kwargs in _calls(fn)
+        if (outcome := _outcome(fn, args, kwargs)) is not None
+    ]
+    assert problems == []
+
+
+FIELDS = ("kind", "k", "coverage", "lower", "upper", "n", "weight", "sensitivity", "label")
+
+
+@pytest.mark.parametrize("field", FIELDS)
+def test_bad_release_fields_are_value_errors_naming_the_release(field):
+    problems = []
+    for fn in (B.budget_for_accuracy, B.workload_sensitivities, lambda w: B.split_budget(w, 1.0)):
+        for bad in [*BAD, "count"]:
+            release = {"kind": "mean", "k": 1.0, "lower": 0.0, "upper": 10.0, "n": 20, field: bad}
+            workload = [COUNT, SUM, release]
+            outcome = _outcome(fn, (workload,), {})
+            if outcome is not None:
+                problems.append(f"{field} = {bad!r}: {outcome}"[:200])
+            try:
+                fn(workload)
+            except ValueError as error:
+                if "workload[2]" not in str(error):
+                    problems.append(
+                        f"{field} = {bad!r}: the message does not name workload[2]: {error}"
+                    )
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("release", "field"),
+    [
+        ({"kind": "median", "k": 1.0}, "kind"),
+        ({"kind": "count", "k": -1.0}, "k"),
+        ({"kind": "count", "k": "5"}, "k"),
+        ({"kind": "count", "k": 1.0, "coverage": 1.0}, "coverage"),
+        ({"kind": "count", "k": 1.0, "weight": 0.0}, "weight"),
+        ({"kind": "sum", "k": 1.0, "lower": 0.0}, "upper"),
+        ({"kind": "sum", "k": 1.0, "lower": 3.0, "upper": 3.0}, "upper must exceed lower"),
+        ({"kind": "mean", "k": 1.0, "lower": 0.0, "upper": 1.0}, "n"),
+        ({"kind": "mean", "k": 1.0, "lower": 0.0, "upper": 1.0, "n": 2.5}, "n"),
+        ({"kind": "mean", "k": 1.0, "lower": 0.0, "upper": 1.0, "n": 0}, "n"),
+        ({"kind": "count", "k": 1.0, "sensitivity": -2.0}, "sensitivity"),
+        ({"kind": "count", "k": 1.0, "colour": "red"}, "'colour' is not a field"),
+        ({"kind": "count"}, "k is missing"),
+        ({"k": 1.0}, "kind is missing"),
+    ],
+)
+def test_malformed_release_is_refused_by_index_label_and_field(release, field):
+    workload = [COUNT, SUM, {**release, "label": "third"}]
+    with pytest.raises(ValueError) as error:
+        B.budget_for_accuracy(workload)
+    message = str(error.value)
+    assert message.startswith("workload[2] ('third'): ")
+    assert field in message
+
+
+def test_a_release_object_with_a_bad_field_is_refused_too():
+    with pytest.raises(ValueError, match=r"workload\[1\]: n must be an integer"):
+        B.budget_for_accuracy([COUNT, B.Release("mean", k=1.0, lower=0, upper=1, n=-3)])
+    with pytest.raises(ValueError, match="list of Release"):
+        B.budget_for_accuracy(COUNT)
+    with pytest.raises(ValueError, match="at least one release"):
+        B.budget_for_accuracy([])
+    with pytest.raises(ValueError, match=r"workload\[0\] must be a Release"):
+        B.budget_for_accuracy([("count", 5.0)])
+
+
+def test_release_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        B.Release("count", 5.0)  # k positionally
+    with pytest.raises(AttributeError):
+        COUNT.k = 3.0  # frozen
+
+
+# which leading parameters may be positional; every other one is keyword-only
+POSITIONAL = {
+    "compose_epsilon": 1,
+    "compose_rho": 1,
+    "zcdp_composition": 1,
+    "advanced_composition": 2,
+    "optimal_composition_delta": 1,
+    "optimal_composition_epsilon": 1,
+    "pld_delta": 3,
+    "pld_epsilon": 3,
+    "epsilon_for_tpr": 1,
+    "rho_for_tpr": 1,
+    "risk_epsilon": 1,
+    "risk_posterior": 1,
+    "risk_profile": 1,
+    "risk_tpr": 1,
+    "total_for_risk": 1,
+    "implied_risk": 2,
+    "workload_sensitivities": 1,
+    "budget_for_accuracy": 1,
+    "split_budget": 2,
+    "choose_workload": 2,
+}
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_options_are_keyword_only(fn):
+    params = list(inspect.signature(fn).parameters.values())
+    leading = POSITIONAL[fn.__name__]
+    assert all(p.kind == p.POSITIONAL_OR_KEYWORD for p in params[:leading])
+    assert all(p.kind == p.KEYWORD_ONLY for p in params[leading:])
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_a_scalar_call_returns_python_floats(fn):
+    args, kwargs = VALID[fn]
+    value = fn(*args, **kwargs)
+    scalars = value if isinstance(value, tuple) else (value,)
+    for entry in scalars:
+        assert not isinstance(entry, np.generic), f"{fn.__name__} returned a numpy scalar {entry!r}"
+    if fn in (B.compose_epsilon, B.optimal_composition_delta, B.pld_delta, B.epsilon_for_tpr):
+        assert type(value) is float
+
+
+def test_vectorised_functions_return_arrays():
+    eps = np.array([0.5, 1.0, 2.0])
+    assert B.optimal_composition_delta(eps, epsilon=0.5, times=4).shape == (3,)
+    assert B.pld_delta(eps, "laplace", 2.0, times=2).shape == (3,)
+    assert B.epsilon_for_tpr(np.array([0.1, 0.2]), fpr=0.01).shape == (2,)
+    assert B.rho_for_tpr(0.2, fpr=np.array([0.01, 0.05])).shape == (2,)
+    assert B.advanced_composition(eps, times=4, delta_slack=1e-6).epsilon.shape == (3,)
+
+
+def test_docstrings_run_and_have_every_numpydoc_section():
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(B, "helpers.budget", globs={"np": np, **vars(B)}):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted >= 30
+    missing = [
+        f"{fn.__name__}: {section}"
+        for fn in PUBLIC
+        for section in ("Parameters", "Returns", "Raises", "References", "Examples")
+        if f"{section}\n" not in fn.__doc__
+    ]
+    assert missing == []
+    assert [fn.__name__ for fn in PUBLIC if "notebook 11" not in " ".join(fn.__doc__.split())] == []
+
+
+# --- pure ε and zCDP: exact sums, OpenDP --------------------------------------------------
+
+
+@given(st.lists(st.floats(0, 1e6, allow_subnormal=False), min_size=1, max_size=30))
+def test_compose_epsilon_is_the_smallest_double_at_or_above_the_exact_sum(values):
+    exact = sum(Fraction(v) for v in values)
+    total = B.compose_epsilon(values)
+    assert Fraction(total) >= exact
+    assert Fraction(math.nextafter(total, -math.inf)) < exact or total == 0
+    assert B.compose_rho(values) == total
+
+
+def test_compose_agrees_with_foundations_up_to_rounding():
+    from helpers.foundations import sequential_composition_epsilon
+
+    values = [0.1, 0.2, 0.3, 0.7]
+    assert B.compose_epsilon(values) == pytest.approx(
+        sequential_composition_epsilon(values), rel=1e-15
+    )
+    assert B.compose_epsilon(values) >= sequential_composition_epsilon(values)
+
+
+def _opendp():
+    import opendp.prelude as dp
+
+    dp.enable_features("contrib")
+    return dp
+
+
+def _opendp_composition(dp, workload, scales, mechanism: str, n: int):
+    """OpenDP's own pipeline for each release: clamp to the bounds, sum or mean, add noise."""
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False), size=n), dp.symmetric_distance()
+    measurements = []
+    for release, scale in zip(workload, scales, strict=True):
+        bounds = (
+            (0.0, 1.0) if release.kind == "count" else (float(release.lower), float(release.upper))
+        )
+        query = dp.t.then_mean() if release.kind == "mean" else dp.t.then_sum()
+        noise = (dp.m.then_laplace if mechanism == "laplace" else dp.m.then_gaussian)(
+            scale=float(scale)
+        )
+        measurements.append(space >> dp.t.then_clamp(bounds) >> query >> noise)
+    return dp.c.make_composition(measurements)
+
+
+CASES = range(24)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_laplace_workload_total_matches_opendp(case):
+    """Σ ε_i of our allocation = OpenDP's make_composition of its own count/sum/mean pipelines
+    (change one record = symmetric distance 2), up to OpenDP's float-summation slack."""
+    dp = _opendp()
+    rng = np.random.default_rng(100 + case)
+    n = int(rng.integers(20, 2000))
+    workload = _random_workload(rng, int(rng.integers(1, 7)), n=n)
+    for allocation in (
+        B.budget_for_accuracy(workload),
+        B.split_budget(workload, float(rng.uniform(0.1, 5.0))),
+    ):
+        opendp_total = _opendp_composition(dp, workload, allocation.scales, "laplace", n).map(2)
+        assert opendp_total == pytest.approx(allocation.total, rel=1e-9)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_gaussian_workload_rho_and_epsilon_match_opendp(case):
+    """Σ ρ_z,i and the (ε, δ) of make_zCDP_to_approxDP against ours (CKS), same pipelines."""
+    dp = _opendp()
+    rng = np.random.default_rng(200 + case)
+    n = int(rng.integers(20, 2000))
+    workload = _random_workload(rng, int(rng.integers(1, 7)), n=n)
+    delta = float(10.0 ** -rng.integers(3, 13))
+    allocation = B.split_budget(
+        workload, float(rng.uniform(0.01, 3.0)), mechanism="gaussian", delta=delta
+    )
+    composed = _opendp_composition(dp, workload, allocation.scales, "gaussian", n)
+    assert composed.map(2) == pytest.approx(allocation.total, rel=1e-9)
+    profile = dp.c.make_zCDP_to_approxDP(composed).map(2)
+    assert profile.epsilon(delta) == pytest.approx(allocation.epsilon, rel=1e-9)
+    assert B.zcdp_composition(allocation.budgets, delta=delta).epsilon == allocation.epsilon
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compose_rho_and_zcdp_composition_match_opendp_gaussians(case):
+    dp = _opendp()
+    rng = np.random.default_rng(300 + case)
+    sigmas = rng.uniform(0.2, 20.0, size=int(rng.integers(1, 12)))
+    space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+    composed = dp.c.make_composition([dp.m.make_gaussian(*space, scale=float(s)) for s in sigmas])
+    rhos = [float(Fraction(1) / (2 * Fraction(float(s)) ** 2)) for s in sigmas]
+    assert B.compose_rho(rhos) == pytest.approx(composed.map(1.0), rel=1e-12)
+    delta = float(10.0 ** -rng.integers(2, 15))
+    ours = B.zcdp_composition(rhos, delta=delta).epsilon
+    assert ours == pytest.approx(
+        dp.c.make_zCDP_to_approxDP(composed).map(1.0).epsilon(delta), rel=1e-9
+    )
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_compose_epsilon_matches_opendp_laplaces(case):
+    dp = _opendp()
+    rng = np.random.default_rng(400 + case)
+    scales = rng.uniform(0.1, 50.0, size=int(rng.integers(1, 12)))
+    space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+    composed = dp.c.make_composition([dp.m.make_laplace(*space, scale=float(b)) for b in scales])
+    epsilons = [float(1 / b) for b in scales]
+    assert B.compose_epsilon(epsilons) == pytest.approx(composed.map(1.0), rel=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_zcdp_composition_is_at_most_the_rdp_accountant_and_close(case):
+    """dp-accounting's RDP accountant uses the same conversion over a grid of orders, so its ε
+    is ≥ ours (the CKS infimum over every order) and close to it."""
+    import dp_accounting
+    from dp_accounting import rdp
+
+    rng = np.random.default_rng(500 + case)
+    sigma, times = float(rng.uniform(0.5, 50)), int(rng.integers(1, 500))
+    delta = float(10.0 ** -rng.integers(3, 13))
+    accountant = rdp.RdpAccountant()
+    accountant.compose(dp_accounting.GaussianDpEvent(sigma), times)
+    theirs = accountant.get_epsilon(delta)
+    ours = B.zcdp_composition([1 / (2 * sigma**2)] * times, delta=delta).epsilon
+    assert ours <= theirs * (1 + 1e-9)
+    assert ours == pytest.approx(theirs, rel=0.01)
+
+
+def test_zcdp_composition_is_deployments_conversion_rounded_up():
+    total = B.compose_rho([1.28, 1.28])
+    eps = B.zcdp_composition([1.28, 1.28], delta=1e-10).epsilon
+    assert (
+        dep.zcdp_to_epsilon(total, 1e-10) <= eps <= dep.zcdp_to_epsilon(total, 1e-10) * (1 + 1e-14)
+    )
+    with pytest.raises(ValueError, match="1e8"):
+        B.zcdp_composition([1e8, 1e8], delta=1e-6)
+
+
+# --- advanced and optimal composition -----------------------------------------------------
+
+
+def _kov_exact(eps_total, eps, delta, k) -> mpmath.mpf:
+    """KOV / Murtagh–Vadhan in 60-digit arithmetic, term by term."""
+    e, g = mpmath.mpf(eps), mpmath.mpf(eps_total)
+    total = mpmath.mpf(0)
+    for ell in range(k + 1):
+        term = mpmath.exp((k - ell) * e) - mpmath.exp(g + ell * e)
+        if term > 0:
+            total += mpmath.binomial(k, ell) * term
+    rr = total / (1 + mpmath.exp(e)) ** k
+    return 1 - (1 - mpmath.mpf(delta)) ** k * (1 - rr)
+
+
+@given(
+    eps=st.sampled_from([0.01, 0.1, 0.3, 0.5, 1.0, 2.0, 5.0]),
+    k=st.integers(1, 40),
+    share=st.floats(0, 1.2),
+    delta=st.sampled_from([0.0, 1e-9, 1e-5, 0.01]),
+)
+def test_optimal_composition_delta_is_never_below_the_exact_value(eps, k, share, delta):
+    eps_total = share * k * eps
+    exact = _kov_exact(eps_total, eps, delta, k)
+    ours = B.optimal_composition_delta(eps_total, epsilon=eps, delta=delta, times=k)
+    assert mpmath.mpf(ours) >= exact
+    assert mpmath.mpf(ours) <= exact * (1 + mpmath.mpf(1e-10)) + mpmath.mpf(1e-300)
+
+
+def test_kov_theorem_3_3_grid_points():
+    # at ε_total = (k − 2i)ε the sum is Theorem 3.3's δ_i; i = 0 gives 1 − (1 − δ)^k
+    eps, k, delta = 0.5, 6, 1e-4
+    for i in range(k // 2 + 1):
+        delta_i = (
+            sum(
+                math.comb(k, ell) * (math.exp((k - ell) * eps) - math.exp((k - 2 * i + ell) * eps))
+                for ell in range(i)
+            )
+            / (1 + math.exp(eps)) ** k
+        )
+        expected = 1 - (1 - delta) ** k * (1 - delta_i)
+        got = B.optimal_composition_delta((k - 2 * i) * eps, epsilon=eps, delta=delta, times=k)
+        assert got == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_optimal_composition_matches_dp_accountings_worst_case_pld(case):
+    """dp-accounting's from_privacy_parameters is KOV's dominating mechanism; self-composed,
+    its δ(ε) is the optimal composition (grid-exact here: ε on the 10⁻⁴ grid)."""
+    from dp_accounting.pld import common
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    rng = np.random.default_rng(600 + case)
+    eps = float(rng.choice([0.05, 0.1, 0.2, 0.25, 0.5, 1.0, 1.5]))
+    delta = float(rng.choice([0.0, 1e-10, 1e-7, 1e-5]))
+    k = int(rng.integers(1, 200))
+    eps_total = float(rng.uniform(0, min(k * eps, 10.0)))
+    worst = pld.from_privacy_parameters(common.DifferentialPrivacyParameters(eps, delta))
+    theirs = float(worst.self_compose(k).get_delta_for_epsilon(eps_total))
+    ours = B.optimal_composition_delta(eps_total, epsilon=eps, delta=delta, times=k)
+    assert ours == pytest.approx(theirs, rel=1e-6, abs=1e-12)
+
+
+@given(
+    eps=st.floats(0.01, 2.0),
+    delta=st.sampled_from([0.0, 1e-12, 1e-8]),
+    k=st.integers(1, 300),
+    slack=st.sampled_from([1e-9, 1e-6, 1e-3]),
+)
+def test_optimal_composition_is_never_above_advanced_nor_basic(eps, delta, k, slack):
+    advanced = B.advanced_composition(eps, delta, times=k, delta_slack=slack)
+    optimal = B.optimal_composition_epsilon(advanced.delta, epsilon=eps, delta=delta, times=k)
+    assert optimal <= advanced.epsilon
+    assert optimal <= k * eps
+
+
+@given(eps=st.floats(0.01, 3.0), k=st.integers(1, 200), slack=st.floats(1e-12, 0.5))
+def test_advanced_composition_is_never_below_its_formula(eps, k, slack):
+    got = B.advanced_composition(eps, times=k, delta_slack=slack)
+    e = mpmath.mpf(eps)
+    exact = e * mpmath.sqrt(2 * k * mpmath.log(1 / mpmath.mpf(slack))) + k * e * mpmath.expm1(e)
+    assert exact <= got.epsilon <= exact * (1 + mpmath.mpf(1e-13))
+    assert got.delta == slack
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_optimal_composition_is_at_least_the_laplace_pld(case):
+    """KOV holds for the worst (ε, 0) mechanism, so the exact k-fold Laplace δ is below it; the
+    pessimistic PLD sits above the exact value and still below KOV."""
+    rng = np.random.default_rng(700 + case)
+    eps = float(rng.uniform(0.05, 1.5))
+    k = int(rng.integers(1, 150))
+    eps_total = float(rng.uniform(0, 0.6 * k * eps))
+    kov = B.optimal_composition_delta(eps_total, epsilon=eps, times=k)
+    laplace = B.pld_delta(eps_total, "laplace", 1 / eps, times=k, discretization=1e-3)
+    assert laplace <= kov
+
+
+@given(eps=st.floats(0.05, 2.0), k=st.integers(1, 100), target=st.floats(1e-12, 0.5))
+def test_optimal_composition_epsilon_inverts_delta_from_above(eps, k, target):
+    found = B.optimal_composition_epsilon(target, epsilon=eps, times=k)
+    if found == 0.0:
+        assert B.optimal_composition_delta(0.0, epsilon=eps, times=k) <= target
+        return
+    assert B.optimal_composition_delta(found, epsilon=eps, times=k) <= target
+    below = found * (1 - 1e-9)
+    assert B.optimal_composition_delta(below, epsilon=eps, times=k) > target * (1 - 1e-6)
+
+
+def test_optimal_composition_epsilon_is_inf_below_the_failure_floor():
+    # each release may fail outright with probability δ: 1 − (1 − δ)^k cannot be undercut
+    assert B.optimal_composition_epsilon(5e-5, epsilon=0.5, delta=1e-5, times=10) == math.inf
+    assert B.optimal_composition_epsilon(0.9, epsilon=0.5, times=3) == 0.0
+
+
+# --- privacy-loss distributions -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_pld_gaussian_is_pessimistic_and_close_to_the_exact_composition(case):
+    """Gaussians compose exactly to one Gaussian (1/σ² adds): the PLD's δ is ≥ Balle & Wang's."""
+    rng = np.random.default_rng(800 + case)
+    sigmas = rng.uniform(0.5, 30.0, size=int(rng.integers(1, 5)))
+    times = rng.integers(1, 60, size=sigmas.size)
+    sens = float(rng.uniform(0.5, 3.0))
+    eps = float(rng.uniform(0.05, 5.0))
+    sigma_one = 1 / math.sqrt(float(np.sum(times / sigmas**2)))
+    exact = plrv.gaussian_delta(eps, sigma_one, sensitivity=sens)
+    ours = B.pld_delta(eps, "gaussian", sigmas, sensitivity=sens, times=times)
+    assert ours >= exact * (1 - 1e-12)
+    assert ours == pytest.approx(exact, rel=2e-3, abs=1e-9)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_pld_composition_matches_dp_accounting_one_release_at_a_time(case):
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    rng = np.random.default_rng(900 + case)
+    mechanism = ("laplace", "gaussian", "geometric")[case % 3]
+    size = int(rng.integers(2, 8))
+    noise = rng.choice([1.0, 2.5, 4.0, 10.0], size=size)
+    sens = np.ones(size) if mechanism == "geometric" else rng.choice([1.0, 2.0], size=size)
+    build = {
+        "laplace": lambda b, s: pld.from_laplace_mechanism(b, sensitivity=s),
+        "gaussian": lambda b, s: pld.from_gaussian_mechanism(b, sensitivity=s),
+        "geometric": lambda b, s: pld.from_discrete_laplace_mechanism(1 / b, sensitivity=int(s)),
+    }[mechanism]
+    sequential = build(noise[0], sens[0])
+    for b, s in zip(noise[1:], sens[1:], strict=True):
+        sequential = sequential.compose(build(b, s))
+    eps = float(rng.uniform(0.1, 3.0))
+    ours = B.pld_delta(eps, mechanism, noise, sensitivity=sens)
+    assert ours == pytest.approx(float(sequential.get_delta_for_epsilon(eps)), rel=1e-6, abs=1e-12)
+    delta = float(10.0 ** -rng.integers(3, 9))
+    ours_eps = B.pld_epsilon(delta, mechanism, noise, sensitivity=sens)
+    assert ours_eps == pytest.approx(sequential.get_epsilon_for_delta(delta), rel=1e-4, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("eps", "scale"),
+    [
+        (0.0, 1.0),
+        (0.1, 0.5),
+        (0.5, 1.0),
+        (1.0, 1.0),
+        (0.3, 2.5),
+        (2.0, 0.7),
+        (0.05, 20.0),
+        (3.0, 0.5),
+    ],
+)
+def test_one_release_pld_is_never_below_the_closed_forms(eps, scale):
+    assert B.pld_delta(eps, "laplace", scale) >= plrv.laplace_delta(eps, scale) * (1 - 1e-12)
+    assert B.pld_delta(eps, "gaussian", scale) >= plrv.gaussian_delta(eps, scale) * (1 - 1e-12)
+    assert B.pld_delta(eps, "geometric", scale) >= plrv.geometric_delta(eps, scale) * (1 - 1e-12)
+
+
+@pytest.mark.parametrize(("eps", "k"), [(0.1, 100), (0.5, 20), (1.0, 7), (0.05, 400)])
+def test_geometric_with_unit_sensitivity_is_kovs_worst_case(eps, k):
+    """Its loss is ±ε with probabilities e^ε/(1 + e^ε), 1/(1 + e^ε): randomised response, the
+    mechanism KOV prove is the worst. The PLD (an upper bound) lands on KOV's exact value."""
+    grid = np.linspace(0, 0.8 * k * eps, 9)
+    kov = B.optimal_composition_delta(grid, epsilon=eps, times=k)
+    geometric = B.pld_delta(grid, "geometric", 1 / eps, times=k)
+    np.testing.assert_allclose(geometric, kov, rtol=1e-5, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("delta", "noise", "k"),
+    [
+        (1e-10, 1.0, 1),
+        (1e-6, 1.0, 5),
+        (1e-3, 4.0, 20),
+        (0.3, 0.5, 1),
+        (1e-8, 10.0, 50),
+        (0.05, 2.0, 3),
+    ],
+)
+def test_pld_epsilon_meets_its_delta(delta, noise, k):
+    eps = B.pld_epsilon(delta, "laplace", noise, times=k)
+    assert B.pld_delta(eps, "laplace", noise, times=k) <= delta * (1 + 1e-9)
+
+
+def test_pld_refuses_what_it_cannot_build():
+    with pytest.raises(ValueError, match="mechanism"):
+        B.pld_delta(1.0, "exponential", 1.0)
+    with pytest.raises(ValueError, match="integer"):
+        B.pld_delta(1.0, "geometric", 1.0, sensitivity=1.5)
+    with pytest.raises(ValueError, match="times"):
+        B.pld_delta(1.0, "laplace", 1.0, times=0)
+    with pytest.raises(ValueError, match="broadcast"):
+        B.pld_delta(1.0, "laplace", [1.0, 2.0], sensitivity=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="discretization"):
+        B.pld_delta(1.0, "laplace", 1.0, discretization=1.0)
+    with pytest.raises(ValueError, match="steps"):
+        B.pld_delta(1.0, "laplace", 1e-6, times=10**6)
+    with pytest.raises(ValueError, match="at least one"):
+        B.pld_delta(1.0, "laplace", [])
+
+
+# --- allocation: accuracy side ------------------------------------------------------------
+
+
+def test_one_release_matches_choose():
+    for release, kwargs in (
+        (COUNT, {}),
+        (SUM, {"lower": 0, "upper": 10}),
+        (MEAN, {"lower": 0, "upper": 100, "n": 200}),
+    ):
+        sens = ch.sensitivity_of(release.kind, **kwargs)
+        allocation = B.budget_for_accuracy([release])
+        assert allocation.sensitivities[0] == sens
+        eps = ch.epsilon_for_accuracy(release.k, sensitivity=sens, coverage=release.coverage)
+        assert eps <= allocation.total <= eps * (1 + 1e-14)
+
+
+def test_sensitivities_follow_choose_and_round_up():
+    assert B.workload_sensitivities(WORKLOAD).tolist() == [1.0, 10.0, 0.5]
+    assert B.workload_sensitivities([B.Release("count", k=1.0, sensitivity=2.0)]).tolist() == [2.0]
+    # 0.3 − 0.1 is not exact: the double above the exact difference
+    (delta_f,) = B.workload_sensitivities([B.Release("sum", k=1.0, lower=0.1, upper=0.3)])
+    assert Fraction(delta_f) >= Fraction(0.3) - Fraction(0.1)
+    (delta_f,) = B.workload_sensitivities([B.Release("mean", k=1.0, lower=0.0, upper=1.0, n=3)])
+    assert Fraction(delta_f) >= Fraction(1, 3) and delta_f == math.nextafter(1 / 3, 1)
+
+
+@given(st.integers(0, 10**6))
+def test_budget_for_accuracy_rounds_toward_both_claims(seed):
+    """Each scale meets its target exactly (b ≤ k/ln(1/(1 − c)) in 60 digits), each budget
+    covers its scale exactly (Δ/b ≤ ε, Δ²/(2σ²) ≤ ρ_z) and the total covers the budgets."""
+    rng = np.random.default_rng(seed)
+    workload = _random_workload(rng, int(rng.integers(1, 6)))
+    for mechanism in B.MECHANISMS:
+        allocation = B.budget_for_accuracy(workload, mechanism=mechanism)
+        assert allocation.meets.all()
+        assert Fraction(allocation.total) >= sum(Fraction(x) for x in allocation.budgets)
+        for release, b, budget, sens in zip(
+            workload, allocation.scales, allocation.budgets, allocation.sensitivities, strict=True
+        ):
+            c, k, b, sens = (mpmath.mpf(x) for x in (release.coverage, release.k, b, sens))
+            if mechanism == "laplace":
+                assert b <= k / -mpmath.log1p(-c)
+                assert sens / b <= budget
+            else:
+                assert b <= k / (mpmath.sqrt(2) * mpmath.erfinv(c))
+                assert sens**2 / (2 * b**2) <= budget
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+def test_each_release_meets_its_accuracy_in_simulation(mechanism):
+    """Seeded Monte Carlo: the share of draws within ±k_i is c_i within 4.5 binomial SEs
+    (the scale is the largest that meets the target, so the coverage is c_i, not above it)."""
+    rng = np.random.default_rng(11)
+    workload = _random_workload(rng, 8)
+    allocation = B.budget_for_accuracy(workload, mechanism=mechanism)
+    draws = 40_000
+    sample = laplace_sample if mechanism == "laplace" else gaussian_sample
+    noise = sample(0.0, allocation.scales, (draws, len(workload)), rng=12)
+    within = (np.abs(noise) <= [r.k for r in workload]).mean(axis=0)
+    coverage = np.array([r.coverage for r in workload])
+    se = np.sqrt(coverage * (1 - coverage) / draws)
+    assert np.all(np.abs(within - coverage) <= 4.5 * se), (within, coverage)
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+def test_a_split_delivers_the_coverage_it_reports_in_simulation(mechanism):
+    rng = np.random.default_rng(13)
+    workload = _random_workload(rng, 8)
+    total = 0.6 * B.budget_for_accuracy(workload, mechanism=mechanism).total
+    allocation = B.split_budget(workload, total, mechanism=mechanism)
+    draws = 40_000
+    sample = laplace_sample if mechanism == "laplace" else gaussian_sample
+    noise = sample(0.0, allocation.scales, (draws, len(workload)), rng=14)
+    within = (np.abs(noise) <= [r.k for r in workload]).mean(axis=0)
+    reported = allocation.coverage
+    se = np.sqrt(np.maximum(reported * (1 - reported), 1e-6) / draws)
+    assert np.all(np.abs(within - reported) <= 4.5 * se)
+    reach = (np.abs(noise) <= allocation.k).mean(axis=0)  # the ±k reached at coverage c_i
+    coverage = np.array([r.coverage for r in workload])
+    assert np.all(np.abs(reach - coverage) <= 4.5 * np.sqrt(coverage * (1 - coverage) / draws))
+
+
+def test_accuracy_too_tight_for_a_finite_budget_is_refused():
+    tight = B.Release("sum", k=1e-150, lower=-1e150, upper=1e150)
+    with pytest.raises(ValueError, match=r"workload\[0\]: k must be wider"):
+        B.budget_for_accuracy([tight], mechanism="gaussian")
+
+
+# --- allocation: the variance-optimal split -----------------------------------------------
+
+
+def _objective(budgets, weights, sens, mechanism):
+    if mechanism == "laplace":
+        return float(np.sum(weights * 2 * sens**2 / budgets**2))
+    return float(np.sum(weights * sens**2 / (2 * budgets)))
+
+
+def _scipy_split(weights, sens, total, mechanism, floors=None):
+    """scipy's optimum, found without the closed form, from the even (or proportional) split.
+
+    Without floors: BFGS over ε = E·softmax(x), x unconstrained (the parametrisation covers
+    exactly the positive budgets adding up to E). With floors: SLSQP over y_i = ε_i/floor_i ≥ 1
+    with Σ floor_i·y_i = E (variables scaled to order 1), from the proportional split.
+    Objectives are divided by their value at the start.
+    """
+    m = len(weights)
+    if floors is None:
+
+        def budgets(x):
+            z = np.exp(x - x.max())
+            return total * z / z.sum()
+
+        start = _objective(budgets(np.zeros(m)), weights, sens, mechanism)
+        result = minimize(
+            lambda x: _objective(budgets(x), weights, sens, mechanism) / start,
+            np.zeros(m),
+            method="BFGS",
+            options={"gtol": 1e-12, "maxiter": 10_000},
+        )
+        return budgets(result.x)
+    floors = np.asarray(floors, dtype=float)
+    y0 = np.full(m, total / floors.sum())
+    start = _objective(floors * y0, weights, sens, mechanism)
+    result = minimize(
+        lambda y: _objective(floors * y, weights, sens, mechanism) / start,
+        y0,
+        method="SLSQP",
+        bounds=[(1.0, None)] * m,
+        constraints=[{"type": "eq", "fun": lambda y: floors @ y / total - 1}],
+        options={"ftol": 1e-15, "maxiter": 1000},
+    )
+    assert result.success, result.message
+    return floors * result.x
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+@pytest.mark.parametrize("case", range(10))
+def test_closed_form_split_is_scipys_optimum(mechanism, case):
+    rng = np.random.default_rng(1000 + case)
+    workload = _random_workload(rng, int(rng.integers(2, 7)))
+    weights = np.array([r.weight for r in workload])
+    sens = B.workload_sensitivities(workload)
+    total = float(rng.uniform(0.2, 4.0))
+    ours = B.split_budget(workload, total, mechanism=mechanism)
+    theirs = _scipy_split(weights, sens, total, mechanism)
+    assert ours.budgets.sum() <= total
+    ours_value = _objective(ours.budgets, weights, sens, mechanism)
+    theirs_value = _objective(theirs, weights, sens, mechanism)
+    assert ours_value <= theirs_value * (1 + 1e-9)
+    assert theirs_value <= ours_value * (1 + 1e-6)  # scipy got there too
+    np.testing.assert_allclose(ours.budgets, theirs, rtol=1e-2, atol=1e-3 * total)
+    # and the closed-form minimum of the derivation
+    if mechanism == "laplace":
+        best = 2 * float(np.sum(np.cbrt(weights * sens**2))) ** 3 / total**2
+    else:
+        best = float(np.sum(np.sqrt(weights) * sens)) ** 2 / (2 * total)
+    assert ours.variance == pytest.approx(best, rel=1e-9)
+    assert ours.variance >= best
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+@pytest.mark.parametrize("case", range(8))
+def test_split_that_meets_every_target_is_scipys_constrained_optimum(mechanism, case):
+    rng = np.random.default_rng(1100 + case)
+    workload = _random_workload(rng, int(rng.integers(2, 7)))
+    weights = np.array([r.weight for r in workload])
+    sens = B.workload_sensitivities(workload)
+    floors = B.budget_for_accuracy(workload, mechanism=mechanism).budgets
+    total = float(floors.sum() * rng.uniform(1.01, 3.0))
+    ours = B.split_budget(workload, total, mechanism=mechanism, meet_targets=True)
+    assert ours.meets.all() and np.all(ours.budgets >= floors)
+    assert ours.budgets.sum() <= total
+    theirs = _scipy_split(weights, sens, total, mechanism, floors=floors)
+    ours_value = _objective(ours.budgets, weights, sens, mechanism)
+    theirs_value = _objective(theirs, weights, sens, mechanism)
+    assert ours_value <= theirs_value * (1 + 1e-9)
+    assert theirs_value <= ours_value * (1 + 1e-9)
+    # the KKT certificate of the convex problem: every release above its floor has the same
+    # marginal gain λ = −∂f/∂ε_i, and none at its floor would gain more than λ from budget
+    power = 3 if mechanism == "laplace" else 2
+    gain = weights * sens**2 / ours.budgets**power * (4 if mechanism == "laplace" else 0.5)
+    free = ours.budgets > floors * (1 + 1e-9)
+    assert free.any()
+    lam = gain[free].mean()
+    np.testing.assert_allclose(gain[free], lam, rtol=1e-9)
+    assert np.all(gain[~free] <= lam * (1 + 1e-9))
+    with pytest.raises(ValueError, match="at least"):
+        B.split_budget(workload, 0.99 * floors.sum(), mechanism=mechanism, meet_targets=True)
+
+
+@given(
+    seed=st.integers(0, 10**6),
+    mechanism=st.sampled_from(B.MECHANISMS),
+    data=st.data(),
+)
+def test_split_is_permutation_invariant_and_scales(seed, mechanism, data):
+    rng = np.random.default_rng(seed)
+    workload = _random_workload(rng, int(rng.integers(2, 8)))
+    total = float(rng.uniform(0.1, 10))
+    base = B.split_budget(workload, total, mechanism=mechanism)
+    order = data.draw(st.permutations(range(len(workload))))
+    permuted = B.split_budget([workload[i] for i in order], total, mechanism=mechanism)
+    np.testing.assert_allclose(permuted.budgets, base.budgets[list(order)], rtol=1e-12)
+    # twice the total: twice each budget
+    doubled = B.split_budget(workload, 2 * total, mechanism=mechanism)
+    np.testing.assert_allclose(doubled.budgets, 2 * base.budgets, rtol=1e-12)
+    # every weight ×c: the same split
+    c = data.draw(st.floats(0.01, 100))
+    reweighted = [B.Release(**{**_fields(r), "weight": r.weight * c}) for r in workload]
+    np.testing.assert_allclose(
+        B.split_budget(reweighted, total, mechanism=mechanism).budgets, base.budgets, rtol=1e-12
+    )
+    # every sensitivity ×c (bounds and ±k stretched): the same split, scales ×c
+    stretched = [
+        B.Release(**{**_fields(r), "sensitivity": s * c})
+        for r, s in zip(workload, base.sensitivities, strict=True)
+    ]
+    again = B.split_budget(stretched, total, mechanism=mechanism)
+    np.testing.assert_allclose(again.budgets, base.budgets, rtol=1e-12)
+    np.testing.assert_allclose(again.scales, base.scales * c, rtol=1e-12)
+    assert Fraction(base.total) <= Fraction(total)
+
+
+def _fields(release: B.Release) -> dict:
+    return {name: getattr(release, name) for name in FIELDS}
+
+
+def test_split_budget_laplace_shares_are_the_cube_roots():
+    workload = [
+        B.Release("count", k=1.0, weight=1.0),
+        B.Release("count", k=1.0, weight=8.0),
+        B.Release("count", k=1.0, weight=27.0, sensitivity=1.0),
+    ]
+    allocation = B.split_budget(workload, 6.0)
+    np.testing.assert_allclose(allocation.budgets, [1.0, 2.0, 3.0], rtol=1e-12)
+    gaussian = B.split_budget(workload, 6.0, mechanism="gaussian")  # √w: 1, 2√2, 3√3
+    np.testing.assert_allclose(
+        gaussian.budgets / gaussian.budgets[0], [1, 8**0.5, 27**0.5], rtol=1e-12
+    )
+
+
+def test_dicts_and_releases_are_the_same_workload():
+    as_dicts = [_fields(r) for r in WORKLOAD]
+    a = B.budget_for_accuracy(as_dicts)
+    b = B.budget_for_accuracy(WORKLOAD)
+    assert a.total == b.total and np.array_equal(a.scales, b.scales)
+
+
+# --- the risk side ------------------------------------------------------------------------
+
+
+@given(t=st.floats(0.02, 0.99), a=st.floats(0.001, 0.5), delta=st.sampled_from([0.0, 1e-6, 1e-3]))
+def test_epsilon_for_tpr_is_the_largest_epsilon_within_the_tpr(t, a, delta):
+    if t <= a + delta:
+        with pytest.raises(ValueError, match="tpr must exceed"):
+            B.epsilon_for_tpr(t, fpr=a, delta=delta)
+        return
+    eps = B.epsilon_for_tpr(t, fpr=a, delta=delta)
+    assert dep.tpr_at_fpr(a, epsilon=eps, delta=delta) <= t * (1 + 1e-12)
+    assert dep.tpr_at_fpr(a, epsilon=eps * (1 + 1e-6) + 1e-12, delta=delta) > t
+
+
+@given(t=st.floats(0.02, 0.999), a=st.floats(1e-6, 0.5))
+def test_rho_for_tpr_is_the_largest_rho_within_the_tpr(t, a):
+    if t <= a:
+        with pytest.raises(ValueError, match="tpr must exceed"):
+            B.rho_for_tpr(t, fpr=a)
+        return
+    rho = B.rho_for_tpr(t, fpr=a)
+    assert dep.gaussian_tpr_at_fpr(a, rho=rho) <= t * (1 + 1e-12)
+    assert dep.gaussian_tpr_at_fpr(a, rho=rho * (1 + 1e-6) + 1e-15) > t
+
+
+RISKS = [
+    B.risk_epsilon(1.0),
+    B.risk_posterior(0.75, prior=0.5),
+    B.risk_posterior(0.4, prior=0.25),
+    B.risk_profile("constant", r=3.0),
+    B.risk_profile("inclusion", r=5.0, a=0.5, fixed=1.0),
+    B.risk_profile("values", r=3.0, a=0.15, fixed=0.05),
+    B.risk_tpr(0.1, fpr=0.01),
+]
+
+
+@pytest.mark.parametrize("risk", RISKS, ids=lambda r: f"{r.kind}-{r.level}")
+def test_total_for_risk_never_exceeds_the_risk(risk):
+    eps = B.total_for_risk(risk)
+    expected = {
+        "epsilon": lambda: risk.level,
+        "posterior": lambda: ch.epsilon_for_posterior(risk.level, prior=risk.prior),
+        "profile": lambda: ch.epsilon_for_profile(
+            risk.profile, r=risk.level, a=risk.a, fixed=risk.fixed
+        ),
+        "tpr": lambda: B.epsilon_for_tpr(risk.level, fpr=risk.fpr),
+    }[risk.kind]()
+    assert expected * (1 - 1e-14) <= eps <= expected
+    assert B.implied_risk(eps, risk) <= risk.level * (1 + 1e-12)
+    rho = B.total_for_risk(risk, mechanism="gaussian", delta=1e-8)
+    if risk.kind == "tpr":
+        assert dep.gaussian_tpr_at_fpr(risk.fpr, rho=rho) <= risk.level
+    else:
+        assert dep.zcdp_to_epsilon(rho, 1e-8) <= eps
+        assert dep.zcdp_to_epsilon(rho * (1 + 1e-9), 1e-8) > eps * (1 - 1e-12)
+    assert B.implied_risk(rho, risk, mechanism="gaussian", delta=1e-8) <= risk.level * (1 + 1e-12)
+
+
+def test_implied_risk_of_a_profile_is_the_smallest_r_allowing_it():
+    risk = B.risk_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
+    r = B.implied_risk(3.0, risk)
+    assert ch.epsilon_for_profile("inclusion", r=r, a=0.5, fixed=1.0) >= 3.0
+    assert ch.epsilon_for_profile("inclusion", r=r * (1 - 1e-9), a=0.5, fixed=1.0) < 3.0
+    assert B.implied_risk(3.0, B.risk_profile("constant", r=2.0)) == pytest.approx(math.exp(6))
+
+
+def test_risks_are_refused_by_name():
+    with pytest.raises(ValueError, match="prior"):
+        B.risk_posterior(0.3, prior=0.5)
+    with pytest.raises(ValueError, match="kind"):
+        B.risk_profile("box", r=3.0)
+    with pytest.raises(ValueError, match="tpr must exceed fpr"):
+        B.risk_tpr(0.01, fpr=0.1)
+    with pytest.raises(ValueError, match="risk must be a Risk"):
+        B.choose_workload(WORKLOAD, "high")
+    with pytest.raises(ValueError, match=r"risk\.kind"):
+        B.choose_workload(WORKLOAD, B.Risk("vibes", 1.0))
+
+
+# --- both sides ---------------------------------------------------------------------------
+
+
+def test_one_release_workload_reads_like_choose():
+    for release, kwargs in ((COUNT, {}), (MEAN, {"lower": 0, "upper": 100, "n": 200})):
+        for eps_risk in (0.2, 5.0):
+            one = ch.choose(release.kind, k=release.k, epsilon_risk=eps_risk, prior=0.5, **kwargs)
+            many = B.choose_workload([release], eps_risk)
+            assert many.feasible == one.feasible
+            assert many.epsilon_accuracy == pytest.approx(one.epsilon_accuracy, rel=1e-14)
+            assert many.epsilon_risk == one.epsilon_risk
+            assert many.knobs["k"][0] == pytest.approx(one.knobs["k"], rel=1e-12)
+            assert many.knobs["coverage"][0] == pytest.approx(one.knobs["coverage"], rel=1e-12)
+            if release.kind == "mean":
+                assert many.knobs["n"] == {0: one.knobs["n"]}
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+@pytest.mark.parametrize("risk", RISKS, ids=lambda r: f"{r.kind}-{r.level}")
+def test_every_knob_opens_the_interval(mechanism, risk):
+    workload = [
+        B.Release("count", k=20.0),
+        B.Release("sum", k=200.0, lower=0, upper=10),
+        B.Release("mean", k=0.01, lower=0, upper=10, n=500, label="tight mean"),
+        B.Release("sum", k=100.0, lower=-1, upper=1, coverage=0.99),
+    ]
+    choice = B.choose_workload(workload, risk, mechanism=mechanism, delta=1e-8)
+    assert not choice.feasible
+    assert "no total meets both" in choice.message
+    allowed = choice.at_risk.total
+    knobs = choice.knobs
+
+    def feasible(new_workload, new_risk=risk):
+        return B.choose_workload(new_workload, new_risk, mechanism=mechanism, delta=1e-8).feasible
+
+    widened = [
+        B.Release(**{**_fields(r), "k": r.k * knobs["widen"] * (1 + 1e-12)}) for r in workload
+    ]
+    assert feasible(widened)
+    narrower = [B.Release(**{**_fields(r), "k": r.k * knobs["widen"] * 0.999}) for r in workload]
+    assert not feasible(narrower)
+    kept = [r for i, r in enumerate(workload) if i not in knobs["drop"]]
+    assert kept == [] or feasible(kept)
+    fewer = knobs["drop"][:-1]  # one release fewer dropped is not enough
+    assert not feasible([r for i, r in enumerate(workload) if i not in fewer])
+    for i, k_needed in enumerate(knobs["k"]):
+        if math.isfinite(k_needed):
+            alone = list(workload)
+            alone[i] = B.Release(**{**_fields(workload[i]), "k": k_needed * (1 + 1e-12)})
+            assert feasible(alone)
+    if all(v is not None for v in knobs["n"].values()):
+        more = [
+            B.Release(**{**_fields(r), "n": knobs["n"][i]}) if i in knobs["n"] else r
+            for i, r in enumerate(workload)
+        ]
+        assert feasible(more)
+    riskier = risk._replace(level=knobs["risk"] * (1 + 1e-9))
+    if risk.kind in ("epsilon", "profile") or riskier.level < 1:  # a probability stays below 1
+        assert feasible(workload, riskier)
+    # the variance-optimal split of what the risk allows misses some targets
+    assert not choice.at_risk.meets.all()
+    assert choice.at_risk.total <= allowed
+    np.testing.assert_array_equal(knobs["coverage"], choice.at_risk.coverage)
+
+
+@pytest.mark.parametrize("mechanism", B.MECHANISMS)
+def test_a_feasible_workload_splits_the_risk_total_meeting_every_target(mechanism):
+    choice = B.choose_workload(WORKLOAD, 20.0, mechanism=mechanism, delta=1e-6)
+    assert choice.feasible and choice.knobs["drop"] == [] and choice.knobs["widen"] < 1
+    assert choice.at_risk.meets.all()
+    assert choice.at_risk.total <= B.total_for_risk(20.0, mechanism=mechanism, delta=1e-6)
+    assert choice.accuracy.total <= choice.at_risk.total
+    assert choice.message.startswith("feasible")
+    # the slack goes where it lowers the weighted variance: below the accuracy allocation's
+    assert choice.at_risk.variance < choice.accuracy.variance
+
+
+def test_n_knob_is_none_when_counts_and_sums_alone_exceed_the_risk():
+    workload = [B.Release("count", k=1.0), MEAN]
+    choice = B.choose_workload(workload, 1.0)  # the count alone needs ln 20 ≈ 3.0
+    assert choice.knobs["n"] == {1: None}
+    assert choice.knobs["drop"] == [0]
+    assert math.isinf(choice.knobs["k"][1])  # the mean alone cannot open it
+
+
+@given(seed=st.integers(0, 10**6), mechanism=st.sampled_from(B.MECHANISMS), eps=st.floats(0.05, 20))
+def test_choose_workload_is_feasible_iff_the_totals_allow(seed, mechanism, eps):
+    rng = np.random.default_rng(seed)
+    workload = _random_workload(rng, int(rng.integers(1, 6)))
+    choice = B.choose_workload(workload, eps, mechanism=mechanism, delta=1e-6)
+    assert choice.feasible == (
+        choice.accuracy.total <= B.total_for_risk(eps, mechanism=mechanism, delta=1e-6)
+    )
+    if choice.feasible:
+        assert choice.at_risk.meets.all()
+    assert choice.epsilon_risk <= eps
+
+
+def test_workload_of_ten_thousand_allocates():
+    """Scale is benchmarked (benchmarks/bench_budget.py); here only that it works."""
+    rng = np.random.default_rng(5)
+    workload = _random_workload(rng, 10_000, n=1000)
+    allocation = B.split_budget(workload, 50.0, meet_targets=False)
+    assert allocation.budgets.shape == (10_000,)
+    assert Fraction(allocation.total) <= 50
+    assert Fraction(allocation.total) >= sum(Fraction(x) for x in allocation.budgets)
+
+
+def test_named_tuples_and_fields():
+    allocation = B.budget_for_accuracy(WORKLOAD)
+    assert isinstance(allocation, B.Allocation) and allocation.mechanism == "laplace"
+    assert allocation.delta == 0.0 and allocation.epsilon == allocation.total
+    gaussian = B.budget_for_accuracy(WORKLOAD, mechanism="gaussian", delta=1e-9)
+    assert gaussian.delta == 1e-9 and gaussian.epsilon > gaussian.total
+    assert list(itertools.islice(B.Guarantee(1.0, 0.0), 2)) == [1.0, 0.0]
