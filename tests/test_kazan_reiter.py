@@ -950,3 +950,11 @@ def test_lee_clifton_profile_matches_eq38(n, a):
 def test_profile_builders_refuse_bad_parameters(build, args, name):
     with pytest.raises(ValueError, match=rf"^{name}"):
         build(*args)
+
+
+def test_a_one_number_array_is_a_number_for_a_pointwise_profile():
+    # np.full_like(p, 3.0) on a float p is a 0-d array: a number, not an object
+    pointwise = kr.recommend_epsilon(lambda p, q: np.full_like(p, 3.0), vectorized=False)
+    assert pointwise == pytest.approx(0.5 * math.log(3.0), abs=1e-12)
+    with pytest.raises(ValueError, match="returned"):
+        kr.recommend_epsilon(lambda p, q: np.array(["3"]), vectorized=False)

@@ -92,10 +92,21 @@ def _call_profile(profile: Profile, P: np.ndarray, Q: np.ndarray, vectorized: bo
 _REAL_TYPES = (float, int, np.floating, np.integer)
 
 
+def _unwrap_number(value):
+    """A 0-d or one-element numeric array as its number; anything else unchanged."""
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "fiu":
+        return value.reshape(()).item()
+    return value
+
+
 def _as_real_values(values, vectorized: bool, P: np.ndarray, Q: np.ndarray) -> np.ndarray:
     """A profile's return value as a float array; strings, bools and objects refused."""
     if not vectorized:
         kinds = set(map(type, values))
+        if np.ndarray in kinds:
+            # a one-number array (np.full_like(p, 3.0) on a float p) is a number; unwrap it
+            values = [_unwrap_number(v) for v in values]
+            kinds = set(map(type, values))
         bad = [
             k for k in kinds if not issubclass(k, _REAL_TYPES) or issubclass(k, (bool, np.bool_))
         ]
@@ -209,10 +220,9 @@ class _CheckedProfile:
                     value = self.raw(np.asarray(p), np.asarray(q))
                 else:
                     value = self.raw(p, q)
+            value = _unwrap_number(value)
             kind = type(value)
             ok = issubclass(kind, _REAL_TYPES) and not issubclass(kind, (bool, np.bool_))
-            if not ok and isinstance(value, np.ndarray) and value.shape in ((), (1,)):
-                ok = value.dtype.kind in "fiu"
             r = float(value) if ok else math.nan
         except Exception:
             r = math.nan
