@@ -1051,3 +1051,25 @@ def test_python_ints_beyond_int64_are_numbers():
         == lc.world_values([float(x) for x in big], 2, "mean").tolist()
     )
     assert lc.count_worlds(big, 2) == 3
+
+
+def test_the_attack_dashboard_does_not_keep_a_callables_curve():
+    """Its lru_cache of success curves (helpers.widgets.beliefs) holds built-ins only."""
+    from helpers.widgets.beliefs import attack_dashboard
+
+    state = [1.0]
+
+    def weighted(xs):
+        return max(xs) + state[0] * min(xs)
+
+    dash = attack_dashboard(query=weighted, trials=200)
+    curve = next(line for line in dash.figure.axes[0].lines if line.get_gid() == "curve0")
+    before = curve.get_ydata().copy()
+    state[0] = -3.0
+    dash.controls["epsilon"].value = 1.0  # redraw (the default is 2)
+    curve = next(line for line in dash.figure.axes[0].lines if line.get_gid() == "curve0")
+    other = attack_dashboard(query=lambda xs: max(xs) - 3.0 * min(xs), trials=200)
+    other.controls["epsilon"].value = 1.0
+    fresh = next(line for line in other.figure.axes[0].lines if line.get_gid() == "curve0")
+    assert not np.array_equal(before, fresh.get_ydata())  # the change shows in the curve
+    np.testing.assert_array_equal(curve.get_ydata(), fresh.get_ydata())

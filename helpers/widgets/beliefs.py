@@ -33,6 +33,7 @@ from ..plotting.beliefs import (
     plot_prior,
     world_labels,
 )
+from ..queries import get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
 
@@ -289,7 +290,9 @@ def attack_dashboard(
         universe = data[column].to_numpy(dtype=float)
         n_worlds = count_worlds(universe, size)
         world = None if true_world == -1 else int(true_world)
-        rates = _curve(tuple(universe.tolist()), size, query, world, trials, int(seed), grid)
+        # cached only for a built-in query: a reader's callable may have changed behaviour
+        curve = _curve if get_query(query).built_in else _curve.__wrapped__
+        rates = curve(tuple(universe.tolist()), size, query, world, trials, int(seed), grid)
         at = simulate_attack(
             universe, size, query, epsilon, true_world=world, trials=trials, rng=int(seed)
         )
