@@ -72,6 +72,28 @@ def product_at_least(x, y, z) -> np.ndarray:
     return np.where(shift > 2, False, np.where(shift < -3, True, sign >= 0))
 
 
+def product_minus(x, y, z) -> np.ndarray:
+    """x·y − z with the sign always right and a relative error of a few units in the last place.
+
+    The product is split exactly into a double and its rounding error (Dekker's product on
+    the mantissas, scaled back by a power of two, so no intermediate overflows), then
+    (fl(x·y) − z) + error: where x·y and z nearly cancel the first difference is exact. Used
+    for ε − Δ/b = (ε·b − Δ)/b, whose sign decides whether δ is 0: ε − fl(Δ/b) called a δ of
+    about 1e-17 zero whenever Δ/b rounded down onto ε.
+    """
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, y, z)))
+    mx, ex = np.frexp(x)
+    my, ey = np.frexp(y)
+    high = mx * my
+    hx, lx = _split(mx)
+    hy, ly = _split(my)
+    low = ((hx * hy - high) + hx * ly + lx * hy) + lx * ly
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        product, error = np.ldexp(high, ex + ey), np.ldexp(low, ex + ey)
+        out = (product - z) + error
+        return np.where(np.isinf(product), product - z, out)
+
+
 def float_up(value: Fraction) -> float:
     """The smallest double ≥ an exact rational (OverflowError beyond the largest double)."""
     out = float(value)

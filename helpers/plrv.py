@@ -45,7 +45,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import erf, erfcx, expit, log_ndtr, logit, ndtr, ndtri
 
-from ._numerics import nudge_until
+from ._numerics import nudge_until, product_at_least, product_minus
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -63,6 +63,7 @@ from .mechanisms import (
     geometric_pmf,
     geometric_sf,
     laplace_cdf,
+    laplace_scale,
     laplace_sf,
 )
 
@@ -100,10 +101,12 @@ __all__ = [
 MECHANISMS = ("laplace", "gaussian", "geometric")
 
 # The post's example: counts 1000 (D₁, the truth) vs 1001 (D₂), Laplace scale 1/ln 3,
-# Gaussian variance 3, and ε = ln 3 for the Gaussian's δ.
+# Gaussian variance 3, and ε = ln 3 for the Gaussian's δ. The scale is laplace_scale(ln 3):
+# 1/ln 3 rounded up, the smallest double b with 1/b ≤ ln 3 exactly (1/math.log(3), rounded
+# to nearest, is a mechanism with ε a hair above ln 3, whose δ at ε = ln 3 is not 0).
 POST_COUNT = 1000.0
 POST_EPSILON = math.log(3)
-POST_LAPLACE_SCALE = 1 / math.log(3)
+POST_LAPLACE_SCALE = laplace_scale(POST_EPSILON)
 POST_GAUSSIAN_SIGMA = math.sqrt(3)
 """Mechanism names accepted by the dispatchers (noise parameter: b, σ, b respectively)."""
 
@@ -138,19 +141,14 @@ def _check_integer_sensitivity(sensitivity) -> int:
 def _additive_loss(o: np.ndarray, loc: np.ndarray, d, b: np.ndarray) -> np.ndarray:
     """(|x − Δ| − |x|)/b with x = o − loc: L of additive noise whose log density is −|z|/b.
 
-    As a function of x it is (Δ − 2·clip(x, 0, Δ))/b. Where x or x − Δ overflows (o and
-    loc near ±1e308 of opposite signs, x beyond the largest double), that clipped form is
-    used: x is then far outside [0, Δ], so the loss is ±Δ/b, not inf − inf = NaN or ±inf.
+    Computed as the clipped line it is, ((Δ − c) − c)/b with c = clip(x, 0, Δ): exactly ±Δ/b
+    outside [0, Δ], where |x − Δ| − |x| lost Δ for |x| beyond 2⁵³·Δ (L(0) at loc = 2⁵³ was 0,
+    not Δ/b) and was inf − inf = NaN where o − loc overflowed (o, loc near ±1e308); an
+    overflowed x (±inf) clips to the right end. Inside [0, Δ] it is the same float as before.
     """
-    with np.errstate(over="ignore", invalid="ignore"):
-        x = o - loc
-        shifted = x - d
-        loss = (np.abs(shifted) - np.abs(x)) / b
-        overflowed = np.isinf(x) | np.isinf(shifted)
-        if np.any(overflowed):
-            inside = np.clip(np.where(np.isnan(x), 0.0, x), 0.0, d)
-            loss = np.where(overflowed, ((d - inside) - inside) / b, loss)
-    return loss
+    with np.errstate(over="ignore"):  # a tiny b: ±inf, the correctly rounded loss
+        inside = np.clip(o - loc, 0.0, d)
+        return ((d - inside) - inside) / b
 
 
 def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
@@ -367,6 +365,9 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
 def laplace_loss_bound(scale, *, sensitivity=1.0):
     """Δ/b: the largest value the Laplace (or geometric) PLRV takes, i.e. its ε.
 
+    Rounded up (the ε of a mechanism is never reported below its true value): the smallest
+    double ≥ Δ/b, so that δ(ε) = 0 exactly from this ε on.
+
     Parameters
     ----------
     scale : float or array_like
@@ -393,7 +394,13 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
     >>> round(laplace_loss_bound(1.0, sensitivity=1.0), 6)
     1.0
     """
-    return as_output(check_positive("sensitivity", sensitivity) / check_positive("scale", scale))
+    d = check_positive("sensitivity", sensitivity)
+    b = check_positive("scale", scale)
+    with np.errstate(over="ignore", under="ignore"):
+        bound = np.asarray(d / b)
+    # the quotient rounded to nearest may sit below Δ/b: then the next double up
+    below = ~np.isinf(bound) & ~product_at_least(bound, b, d)
+    return as_output(np.where(below, np.nextafter(bound, np.inf), bound))
 
 
 # --- pmfs on a common grid -------------------------------------------------------------
@@ -627,7 +634,12 @@ def _gaussian_log_delta_narrow(eps, h, c, b):
     t = c[..., None] + h[..., None] * _NODES
     with np.errstate(over="ignore"):
         inverse_mills = math.sqrt(2 / math.pi) / erfcx(-t / _SQRT2)
-    excess = h * ((inverse_mills + t) @ _WEIGHTS)
+    # summed node by node (a matrix product summed a batch in another order than one value,
+    # so the vector and the scalars differed in the last place)
+    total = np.zeros(np.shape(h))
+    for i, weight in enumerate(_WEIGHTS):
+        total = total + weight * (inverse_mills[..., i] + t[..., i])
+    excess = h * total
     log_b = log_ndtr(b)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # ln(e^x − 1) = x + ln(1 − e^{−x}): no overflow for a large x
@@ -783,9 +795,8 @@ def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     >>> round(laplace_delta(0.5, 1.0, sensitivity=1.0), 6)
     0.221199
     """
-    eps = check_nonnegative("epsilon", epsilon)
-    bound = laplace_loss_bound(scale, sensitivity=sensitivity)
-    return as_output(np.where(eps < bound, -np.expm1(np.minimum(eps - bound, 0.0) / 2), 0.0))
+    gap = _gap_to_loss(epsilon, scale, sensitivity, 1.0)
+    return as_output(np.where(gap < 0, -np.expm1(np.minimum(gap, 0.0) / 2), 0.0))
 
 
 def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
@@ -821,9 +832,22 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     >>> round(laplace_delta_naive(0.5, 1.0, sensitivity=1.0), 6)
     0.6106
     """
+    gap = _gap_to_loss(epsilon, scale, sensitivity, 1.0)
+    return as_output(np.where(gap < 0, 1 - 0.5 * np.exp(np.minimum(gap, 0.0) / 2), 0.0))
+
+
+def _gap_to_loss(epsilon, scale, sensitivity, share) -> np.ndarray:
+    """ε − share·Δ/b, as (ε·b − share·Δ)/b with its sign exact (``product_minus``).
+
+    The loss share·Δ/b rounded to a double can fall on ε while the true loss is above it,
+    and then ε − fl(Δ/b) = 0 called a δ of about 1e-17 zero (δ is never under-reported).
+    ``share`` (Δ − 2j)/Δ picks a value of the geometric mechanism's loss.
+    """
     eps = check_nonnegative("epsilon", epsilon)
-    bound = laplace_loss_bound(scale, sensitivity=sensitivity)
-    return as_output(np.where(eps < bound, 1 - 0.5 * np.exp(np.minimum(eps - bound, 0.0) / 2), 0.0))
+    b = check_positive("scale", scale)
+    d = check_positive("sensitivity", sensitivity)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return product_minus(eps, b, share * d) / b
 
 
 def geometric_plrv_pmf(scale, *, sensitivity=1):
@@ -915,13 +939,21 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
     >>> round(geometric_delta(0.5, 1.0, sensitivity=1), 6)
     0.287649
     """
-    losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
+    gap, p = _geometric_gaps(epsilon, scale, sensitivity)
+    # Σ p_j·max(0, 1 − e^{ε − L_j}) with ε − L_j from the exact losses L_j = (Δ − 2j)/b, not
+    # Σ max(0, p_j − e^ε q_j): at a large scale p_j and e^ε q_j are two masses near ½ whose
+    # difference was lost (δ₂ = 0 at b = 1e17, where it is 5e-18)
+    return as_output((p * -np.expm1(np.minimum(gap, 0.0))).sum(axis=-1))
+
+
+def _geometric_gaps(epsilon, scale, sensitivity) -> tuple[np.ndarray, np.ndarray]:
+    """ε − L_j for every loss value of the geometric PLRV (sign exact), and the masses p_j."""
+    _, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
     eps = _epsilon_grid(epsilon, p.size)
-    # Σ p_j·max(0, 1 − e^{ε − L_j}) with the exact losses L_j = (Δ − 2j)/b, not Σ max(0, p_j −
-    # e^ε q_j): at a large scale p_j and e^ε q_j are two masses near ½ whose difference was
-    # lost (δ₂ = 0 at b = 1e17, where it is 5e-18)
-    gap = np.minimum(eps[..., None] - losses, 0.0)
-    return as_output((p * -np.expm1(gap)).sum(axis=-1))
+    d = _check_integer_sensitivity(sensitivity)
+    share = (d - 2 * np.arange(d + 1)) / d  # exact: (Δ − 2j)·Δ/Δ is an integer below 2e6
+    gap = _gap_to_loss(eps[..., None], float(check_positive("scale", scale)), d, share)
+    return gap, p
 
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
@@ -955,10 +987,9 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     >>> round(geometric_delta_naive(0.5, 1.0, sensitivity=1), 6)
     0.731059
     """
-    losses, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
-    eps = check_nonnegative("epsilon", epsilon)
+    gap, p = _geometric_gaps(epsilon, scale, sensitivity)
     # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
-    return as_output(np.where(losses > eps[..., None], p, 0.0).sum(axis=-1))
+    return as_output(np.where(gap < 0, p, 0.0).sum(axis=-1))
 
 
 def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -10,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import foundations as F
-from helpers.mechanisms import laplace_pdf
+from helpers.mechanisms import laplace_pdf, laplace_scale
 
 finite = st.floats(min_value=-1e3, max_value=1e3, allow_nan=False, allow_infinity=False)
 eps_st = st.floats(min_value=0.01, max_value=10.0)
@@ -532,3 +534,143 @@ def test_mean_of_bits_error_tail_tracks_the_exact_laplace_tail():
     tail = F.mean_of_bits_error_tail(100, 1.0, 0.4, t, reps=200_000, rng=3)
     np.testing.assert_allclose(tail, F.laplace_tail_probability(t, 0.01), atol=0.005)
     assert tail[0] == 1.0
+
+
+# --- inverses rounded toward privacy; finite inputs never NaN (issue 17) ---------------------
+
+mpmath = pytest.importorskip("mpmath")
+
+
+def _rr_epsilon_exact(alpha: float):
+    """2·artanh(α) with enough digits to tell it from a double next to it (α ≈ 1e-300 too)."""
+    digits = 40 + (0 if alpha == 0 else max(0, -2 * math.floor(math.log10(alpha))))
+    with mpmath.workdps(digits):
+        return 2 * mpmath.atanh(mpmath.mpf(alpha)), digits
+
+
+def _epsilon_near_a_boundary(data) -> float:
+    """An ε on the whole valid range, often one double beside the ε of some α (the ties)."""
+    kind = data.draw(st.sampled_from(["any", "tie"]))
+    if kind == "any":
+        return data.draw(st.floats(0.0, 1.7e308) | st.floats(0.0, 50.0))
+    alpha = data.draw(st.floats(0.0, 1.0, exclude_max=True))
+    eps = float(F.rr_epsilon(alpha))
+    return data.draw(
+        st.sampled_from([eps, math.nextafter(eps, 0.0), math.nextafter(eps, math.inf)])
+    )
+
+
+@given(st.data())
+def test_rr_alpha_is_rounded_down_so_the_round_trip_never_exceeds_epsilon(data):
+    eps = _epsilon_near_a_boundary(data)
+    alpha = F.rr_alpha_for_epsilon(eps)
+    assert 0.0 <= alpha < 1.0  # α = 1 (no randomisation, ε = ∞) is never returned
+    assert F.rr_epsilon(alpha) <= eps  # as the course computes it ...
+    exact, digits = _rr_epsilon_exact(alpha)
+    with mpmath.workdps(digits):
+        assert exact <= mpmath.mpf(eps)  # ... and exactly
+
+
+def test_rr_alpha_at_a_large_epsilon_still_randomises():
+    # tanh(ε/2) rounded to 1 above ε ≈ 37.4: α = 1 at ε = 40 meant no noise at all
+    alpha = F.rr_alpha_for_epsilon(40.0)
+    assert alpha == math.nextafter(1.0, 0.0) and F.rr_epsilon(alpha) < 40.0
+    assert F.rr_epsilon(F.rr_alpha_for_epsilon(30.0)) <= 30.0  # was 30.00000000000001 ...
+    assert F.rr_alpha_for_epsilon(np.log(3)) == 0.5  # ... and a tie that is exact stays
+
+
+@given(st.lists(st.floats(0.0, 60.0), min_size=1, max_size=8))
+def test_rr_alpha_rises_with_epsilon_and_the_vector_is_the_scalars(epsilons):
+    eps = np.sort(np.array(epsilons))
+    alpha = F.rr_alpha_for_epsilon(eps)
+    assert np.all(np.diff(alpha) >= 0)
+    np.testing.assert_array_equal(alpha, [F.rr_alpha_for_epsilon(float(e)) for e in eps])
+
+
+@given(n=st.integers(1, 10**9), eps=st.floats(5e-324, 1.7e308))
+def test_mean_of_bits_scale_is_rounded_up(n, eps):
+    # b = fl(fl(1/n)/ε): both roundings could fall below 1/(nε), a mechanism above ε
+    b = F.mean_of_bits_scale(n, eps)
+    assert b == math.inf or 1 / (n * Fraction(b)) <= Fraction(eps)
+
+
+def test_mean_of_bits_error_tail_at_a_billion_bits():
+    # the n bits were built (8 GB at n = 1e9): a MemoryError; a scalar t gave a 0-d array
+    tail = F.mean_of_bits_error_tail(10**9, 1.0, 0.4, 1e-9, reps=1000, rng=3)
+    assert isinstance(tail, float) and 0.0 < tail < 1.0
+    many = F.mean_of_bits_error_tail(10**9, 1.0, 0.4, [1e-9, 1.0], reps=1000, rng=3)
+    assert many.shape == (2,) and many[0] == tail and many[1] == 0.0
+
+
+def test_mean_of_bits_error_tail_is_the_releases_it_describes():
+    # the same draws as mean_of_bits_release on the data it describes, without building them
+    n, eps, p, t, reps = 40, 0.7, 0.25, [0.0, 0.01, 0.05, 0.2], 500
+    x = np.r_[np.ones(10), np.zeros(30)]
+    draws = F.mean_of_bits_release(x, eps, size=reps, rng=11)
+    err = np.sort(np.abs(draws - x.mean()))
+    expected = 1.0 - np.searchsorted(err, t, side="left") / reps
+    np.testing.assert_array_equal(
+        F.mean_of_bits_error_tail(n, eps, p, t, reps=reps, rng=11), expected
+    )
+
+
+@given(v=st.floats(0, 1e308), t=st.floats(5e-324, 1e308))
+def test_chebyshev_bound_at_any_t(v, t):
+    # t² underflowed at t < 1e-162: 0/0 = NaN (and v/0 an overflow warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = F.chebyshev_bound(v, t)
+    assert got == pytest.approx(float(min(Fraction(1), Fraction(v) / Fraction(t) ** 2)), rel=1e-15)
+
+
+huge = st.floats(-1.7e308, 1.7e308) | st.sampled_from([1e308, -1e308, 1.7e308, -1.7e308])
+
+
+@given(z=huge, y1=huge, y2=huge, eps=st.floats(1e-3, 1e3), delta=st.floats(1e-3, 1e3))
+def test_laplace_log_ratio_at_any_finite_point(z, y1, y2, eps, delta):
+    # z − y overflowed at ±1e308 (inf − inf), and far from y₁, y₂ the two rounded distances
+    # lost |y₁ − y₂|; the log-ratio is (ε/Δ)(|z − y₂| − |z − y₁|), compared in exact arithmetic
+    scale = Fraction(laplace_scale(eps, sensitivity=delta))
+    exact = (abs(Fraction(z) - Fraction(y2)) - abs(Fraction(z) - Fraction(y1))) / scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = F.laplace_log_ratio(z, y1, y2, eps, sensitivity=delta)
+    # to 1e-15 of the distances involved (inside [y₁, y₂] the two distances nearly cancel)
+    size = (abs(Fraction(z) - Fraction(y1)) + abs(Fraction(z) - Fraction(y2))) / scale
+    assert got == pytest.approx(_as_float(exact), rel=1e-12, abs=_as_float(size) * 1e-15)
+
+
+def _as_float(exact: Fraction) -> float:
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+@given(
+    st.lists(huge, min_size=2, max_size=5),
+    st.floats(0, 1e3) | st.just(0.0),
+    st.floats(1e-3, 1e3),
+)
+def test_exponential_mechanism_with_scores_near_the_ends_of_the_doubles(scores, eps, delta):
+    # s − max(s) overflowed (1e308 − (−1e308)) and ε = 0 made 0·(−inf) = NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        log_p = F.exponential_mechanism_log_probabilities(scores, eps, sensitivity=delta)
+        p = F.exponential_mechanism_probabilities(scores, eps, sensitivity=delta)
+    assert not np.isnan(log_p).any() and p.sum() == pytest.approx(1.0)
+    top = int(np.argmax(scores))
+    for i, s in enumerate(scores):  # ln p_i − ln p_top = ε(s_i − s_top)/(2Δ), exactly
+        exact = Fraction(eps) * (Fraction(s) - Fraction(scores[top])) / (2 * Fraction(delta))
+        assert log_p[i] - log_p[top] == pytest.approx(_as_float(exact), rel=1e-9, abs=1e-6)
+
+
+def test_exponential_mechanism_at_the_ends_of_the_doubles():
+    assert F.exponential_mechanism_log_probabilities([1e308, -1e308], 1.0).tolist() == [0.0, -1e308]
+    assert F.exponential_mechanism_probabilities([1e308, -1e308], 0.0).tolist() == [0.5, 0.5]
+    assert F.expected_score([1e308, -1e308], 0.0) == 0.0
+
+
+def test_fixed_data_is_a_bool_not_a_truthy_string():
+    with pytest.raises(ValueError, match="fixed_data must be True or False; got 'False'"):
+        F.rr_simulate_estimates(0.5, 18, 0.5, reps=5, rng=0, fixed_data="False")

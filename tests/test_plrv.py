@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -23,7 +25,7 @@ from helpers import plrv
 from helpers.mechanisms import gaussian_pdf, gaussian_sample, laplace_pdf
 
 LN3 = math.log(3)
-B_POST = 1 / LN3  # Laplace scale of the post
+B_POST = plrv.POST_LAPLACE_SCALE  # Laplace scale of the post: 1/ln 3, rounded up
 SIGMA_POST = math.sqrt(3)  # "Gaussian noise, of variance σ² = 3"
 
 # ---------------------------------------------------------------- the post's numbers
@@ -164,7 +166,9 @@ def test_gaussian_delta_matches_expectation_over_L(epsilon):
 
 @pytest.mark.parametrize("scale,delta_f", [(B_POST, 1.0), (0.7, 2.0), (3.0, 0.5)])
 def test_laplace_delta_closed_form_matches_integral(scale, delta_f):
-    bound = delta_f / scale
+    # the mechanism's ε: Δ/b rounded up (Δ/b rounded to nearest can sit a hair below it,
+    # where δ is a true 1e-17, no longer called 0)
+    bound = plrv.laplace_loss_bound(scale, sensitivity=delta_f)
     for epsilon in [0.0, 0.25 * bound, 0.9 * bound, bound, 1.5 * bound]:
         numeric = _hockey_stick_quad(
             lambda o: laplace_pdf(o, 0.0, scale),
@@ -632,3 +636,207 @@ def test_gaussian_with_a_subnormal_sigma_is_a_step_not_nan():
         0.0,
         -math.inf,
     ]
+
+
+# ---------------------------------------------------------------- never under-report δ (issue 17)
+
+mpmath = pytest.importorskip("mpmath")
+
+
+def _exact_gaussian_delta(epsilon: float, sigma: float, delta_f: float):
+    """δ₂ of Balle & Wang's Theorem 8 in 90-digit arithmetic, from c = −εσ/Δ and h = Δ/(2σ)."""
+    with mpmath.workdps(90):
+        e, s, d = mpmath.mpf(epsilon), mpmath.mpf(sigma), mpmath.mpf(delta_f)
+        h, c = d / (2 * s), -e * s / d
+
+        def ncdf(x):
+            return mpmath.mpf(0) if x < -1e6 else mpmath.mpf(1) if x > 1e6 else mpmath.ncdf(x)
+
+        if h < mpmath.mpf(10) ** -40 * (1 + abs(c)):  # first order in h, exact to 1e-80
+            return 2 * h * mpmath.npdf(c) - mpmath.expm1(e) * ncdf(c - h)
+        return ncdf(c + h) - mpmath.exp(e) * ncdf(c - h)
+
+
+def _exact_geometric_delta(epsilon: float, scale: float, delta_f: int):
+    """δ₂ of the two-sided geometric mechanism in 60-digit arithmetic (lumped pmf, exact losses)."""
+    with mpmath.workdps(60):
+        e, a = mpmath.mpf(epsilon), 1 / mpmath.mpf(scale)
+        alpha = mpmath.exp(-a)
+        masses = [1 / (1 + alpha)]  # P[Z ≤ 0]
+        masses += [mpmath.tanh(a / 2) * mpmath.exp(-j * a) for j in range(1, delta_f)]
+        masses += [mpmath.exp(-delta_f * a) / (1 + alpha)]  # P[Z ≥ Δ]
+        total = mpmath.mpf(0)
+        for j, mass in enumerate(masses):
+            loss = (delta_f - 2 * j) * a
+            if loss > e:
+                total += mass * -mpmath.expm1(e - loss)
+        return total
+
+
+def test_geometric_delta_keeps_its_mass_at_a_huge_scale():
+    # p_j − e^ε q_j subtracted two masses near ½: δ₂(0) was 0 at b = 1e17 (truth 5e-18)
+    assert plrv.geometric_delta(0.0, 1e17) == pytest.approx(5e-18, rel=1e-12)
+    assert plrv.geometric_delta(1e-18, 1e17) == pytest.approx(4.5e-18, rel=1e-12)
+    assert plrv.geometric_delta(0.0, 1e300, sensitivity=3) == pytest.approx(1.5e-300, rel=1e-12)
+
+
+@given(
+    log_scale=st.floats(-3, 300),
+    delta_f=st.integers(1, 4),
+    share=st.floats(0, 1.2),
+)
+def test_geometric_delta_matches_high_precision_arithmetic(log_scale, delta_f, share):
+    scale = 10.0**log_scale
+    epsilon = share * delta_f / scale  # across [0, Δ/b] and beyond, where δ₂ = 0
+    exact = _exact_geometric_delta(epsilon, scale, delta_f)
+    got = plrv.geometric_delta(epsilon, scale, sensitivity=delta_f)
+    assert got == pytest.approx(float(exact), rel=1e-10, abs=1e-300)
+
+
+def test_gaussian_delta_on_a_narrow_interval_is_not_lost():
+    # a = Δ/(2σ) − εσ/Δ and b = −Δ/(2σ) − εσ/Δ both rounded to −1: δ₂ was 0 (truth 8.3e-19)
+    assert plrv.gaussian_delta(1e-17, 1e17) == pytest.approx(
+        float(_exact_gaussian_delta(1e-17, 1e17, 1.0)), rel=1e-10
+    )
+    # ln Φ(a) and ε + ln Φ(b) cancelled to 13 digits: δ₂ was 6 times too large
+    args = (254.22725449876367, 0.002378014548023126, 0.01563001753343651)
+    assert plrv.gaussian_delta(args[0], args[1], sensitivity=args[2]) == pytest.approx(
+        float(_exact_gaussian_delta(*args)), rel=1e-10
+    )
+
+
+@given(
+    log_sigma=st.floats(-5, 20),
+    log_delta_f=st.floats(-3, 3),
+    log_epsilon=st.floats(-20, 2.5) | st.just(-math.inf),
+)
+def test_gaussian_delta_matches_high_precision_arithmetic_everywhere(
+    log_sigma, log_delta_f, log_epsilon
+):
+    sigma, delta_f, epsilon = 10.0**log_sigma, 10.0**log_delta_f, 10.0**log_epsilon
+    exact = _exact_gaussian_delta(epsilon, sigma, delta_f)
+    got = plrv.gaussian_delta(epsilon, sigma, sensitivity=delta_f)
+    if exact < 1e-300:  # below the doubles' normal range: only "tiny" is checked
+        assert got < 1e-290
+    else:
+        assert got == pytest.approx(float(exact), rel=1e-10)
+
+
+@given(
+    st.sampled_from(["laplace", "gaussian", "geometric"]),
+    st.floats(-3, 17),
+    st.lists(st.floats(0, 50), min_size=2, max_size=6),
+)
+def test_delta_falls_with_epsilon_and_the_vector_is_the_scalars(mechanism, log_noise, grid):
+    noise = 10.0**log_noise
+    eps = np.sort(np.array(grid))
+    naive, tight = plrv.privacy_profile(eps, mechanism, noise)
+    assert np.all(np.diff(tight) <= 1e-15 * tight[:-1]) and np.all(np.diff(naive) <= 0)
+    assert np.all(tight <= naive + 1e-15)
+    scalars = [plrv.privacy_profile(float(e), mechanism, noise) for e in eps]
+    np.testing.assert_array_equal(naive, [s[0] for s in scalars])
+    np.testing.assert_array_equal(tight, [s[1] for s in scalars])
+
+
+@given(
+    epsilon=st.floats(0, 5),
+    delta=st.floats(1e-12, 0.5),
+    delta_f=st.floats(0.1, 10),
+)
+def test_sigma_for_delta_is_rounded_up_to_a_sigma_that_meets_delta(epsilon, delta, delta_f):
+    # the root of brentq sat within 1e-14 of σ on either side: a δ a hair above the target
+    try:
+        sigma = plrv.gaussian_sigma_for_delta(epsilon, delta, sensitivity=delta_f)
+    except ValueError as error:  # σ > 1e6·Δ is refused, as documented
+        assert "needs σ > 1e6·Δ" in str(error)
+        return
+    assert plrv.gaussian_delta(epsilon, sigma, sensitivity=delta_f) <= delta
+    # ... and it is the smallest such σ to about 1e-12
+    assert plrv.gaussian_delta(epsilon, sigma * (1 - 1e-12), sensitivity=delta_f) > delta
+
+
+def test_sigma_for_delta_round_trip_at_the_posts_numbers():
+    target = float(plrv.gaussian_delta(LN3, SIGMA_POST))
+    sigma = plrv.gaussian_sigma_for_delta(LN3, target)
+    assert plrv.gaussian_delta(LN3, sigma) <= target
+    assert sigma == pytest.approx(SIGMA_POST, rel=1e-13)
+
+
+# ---------------------------------------------------------------- finite in, never NaN or a false ±inf
+
+huge = st.floats(-1.7e308, 1.7e308) | st.sampled_from([1e308, -1e308, 1.7e308, -1.7e308])
+
+
+@given(o=huge, loc=huge, log_scale=st.floats(-300, 300), delta_f=st.floats(1e-3, 1e3))
+def test_laplace_and_geometric_losses_at_any_finite_output(o, loc, log_scale, delta_f):
+    # o − loc overflowed at ±1e308 and |inf − Δ| − |inf| was NaN; the loss is a clipped line
+    scale = 10.0**log_scale
+    x = Fraction(o) - Fraction(loc)
+    inside = min(max(x, Fraction(0)), Fraction(delta_f))
+    exact = (Fraction(delta_f) - 2 * inside) / Fraction(scale)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an "invalid value" or a spurious overflow fails
+        got = plrv.laplace_privacy_loss(o, scale, sensitivity=delta_f, loc=loc)
+    assert got == pytest.approx(_as_float(exact), rel=1e-12, abs=1e-300)
+    k, where = round(o), round(loc)
+    d = max(1, round(delta_f))
+    inside = min(max(Fraction(k) - Fraction(where), Fraction(0)), Fraction(d))
+    exact = (Fraction(d) - 2 * inside) / Fraction(scale)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = plrv.geometric_privacy_loss(float(k), scale, sensitivity=d, loc=float(where))
+    assert got == pytest.approx(_as_float(exact), rel=1e-12, abs=1e-300)
+
+
+@given(o=huge, loc=huge, log_sigma=st.floats(-300, 300), delta_f=st.floats(1e-3, 1e3))
+def test_gaussian_loss_at_any_finite_output(o, loc, log_sigma, delta_f):
+    sigma = 10.0**log_sigma
+    x = Fraction(o) - Fraction(loc)
+    exact = Fraction(delta_f) * (Fraction(delta_f) / 2 - x) / Fraction(sigma) ** 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
+        got = plrv.gaussian_privacy_loss(o, sigma, sensitivity=delta_f, loc=loc)
+    assert got == pytest.approx(_as_float(exact), rel=1e-12, abs=1e-300)
+
+
+def _as_float(exact: Fraction) -> float:
+    """The double nearest an exact rational, ±inf beyond the largest double."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def test_losses_at_the_ends_of_the_doubles():
+    assert plrv.laplace_privacy_loss(1e308, 1.0, loc=-1e308) == -1.0
+    assert plrv.laplace_privacy_loss(-1e308, 1.0, loc=1e308) == 1.0
+    assert plrv.gaussian_privacy_loss(1e308, 1e200, loc=-1e308) == pytest.approx(-2e-92)
+    assert plrv.privacy_loss(-1e308, "geometric", 2.0, sensitivity=1, loc=1e308) == 0.5
+
+
+@given(log_scale=st.floats(-300, 300), delta_f=st.floats(1e-3, 1e3))
+def test_the_mechanisms_epsilon_is_rounded_up_and_delta_vanishes_exactly_there(log_scale, delta_f):
+    # Δ/b rounded to nearest could sit below the true ε; δ at that ε is a true 1e-17, not 0
+    scale = 10.0**log_scale
+    bound = plrv.laplace_loss_bound(scale, sensitivity=delta_f)
+    exact = Fraction(delta_f) / Fraction(scale)
+    assert bound == math.inf or Fraction(bound) >= exact
+    below = math.nextafter(bound, 0.0)
+    assert below < exact  # the smallest such double
+    assert plrv.laplace_delta(bound, scale, sensitivity=delta_f) == 0.0
+    assert plrv.laplace_delta_naive(bound, scale, sensitivity=delta_f) == 0.0
+    assert plrv.laplace_delta_naive(below, scale, sensitivity=delta_f) >= 0.5  # the atom counts
+    if delta_f >= 1:  # the geometric mechanism's Δ is an integer
+        d = round(delta_f)
+        top = plrv.laplace_loss_bound(scale, sensitivity=d)
+        assert plrv.geometric_delta(top, scale, sensitivity=d) == 0.0
+        assert plrv.geometric_delta_naive(top, scale, sensitivity=d) == 0.0
+        assert plrv.geometric_delta_naive(math.nextafter(top, 0.0), scale, sensitivity=d) > 0.0
+
+
+def test_the_posts_scale_is_exactly_epsilon_ln_3():
+    # 1/math.log(3) is a mechanism a hair above ε = ln 3; the post's scale is rounded up
+    assert Fraction(1) / Fraction(plrv.POST_LAPLACE_SCALE) <= Fraction(plrv.POST_EPSILON)
+    assert plrv.laplace_loss_bound(plrv.POST_LAPLACE_SCALE) == plrv.POST_EPSILON
+    assert plrv.laplace_delta_naive(plrv.POST_EPSILON, 1 / math.log(3)) == 0.5

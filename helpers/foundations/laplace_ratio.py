@@ -24,8 +24,9 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     Equals (ε/Δ)(|z − y₂| − |z − y₁|); by the triangle inequality its absolute value is at
     most ε|y₁ − y₂|/Δ, which is ≤ ε when |y₁ − y₂| ≤ Δ. Computed in log form, so it stays
-    finite far in the tails where both densities underflow, and from halves where z − y
-    overflows (z and y near ±1e308), so it is ±inf only where the log-ratio itself is.
+    finite far in the tails where both densities underflow, as the clipped line it is (exactly
+    ±ε|y₁ − y₂|/Δ outside [y₁, y₂], however far z is), and from halves where z − y overflows
+    (z and y near ±1e308), so it is ±inf only where the log-ratio itself is.
 
     Parameters
     ----------
@@ -63,14 +64,21 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     y1 = check_real("y1", y1)
     y2 = check_real("y2", y2)
     b = laplace_scale(epsilon, sensitivity=sensitivity)
+    # |z − y₂| − |z − y₁| is the clipped line s·(w − 2·clip(z − min(y), 0, w)), w = |y₂ − y₁|,
+    # s = +1 if y₁ ≤ y₂: exactly ±w outside [y₁, y₂], where the two distances, rounded, lost w
+    # for |z| beyond 2⁵³·w (and were inf − inf where z − y overflowed)
+    sign = np.where(y1 <= y2, 1.0, -1.0)
     with np.errstate(over="ignore", invalid="ignore"):
-        out = (np.abs(z - y2) - np.abs(z - y1)) / b
-        overflowed = np.isinf(z - y2) | np.isinf(z - y1)
+        width, offset = np.abs(y2 - y1), z - np.minimum(y1, y2)
+        inside = np.clip(offset, 0.0, width)
+        out = sign * ((width - inside) - inside) / b
+        overflowed = np.isinf(width) | np.isinf(offset)
         if np.any(overflowed):
-            # z − y beyond the largest double (z, y near ±1e308): halve first (exact for
-            # doubles that large), so the ratio is ±inf only where it is out of range
-            halves = (np.abs(0.5 * z - 0.5 * y2) - np.abs(0.5 * z - 0.5 * y1)) / b
-            out = np.where(overflowed, 2.0 * halves, out)
+            # z, y near ±1e308: the same from halves (exact for doubles that large), so the
+            # log-ratio is ±inf only where it is out of range itself
+            width, offset = np.abs(0.5 * y2 - 0.5 * y1), 0.5 * z - 0.5 * np.minimum(y1, y2)
+            inside = np.clip(offset, 0.0, width)
+            out = np.where(overflowed, 2.0 * (sign * ((width - inside) - inside) / b), out)
     return as_output(out)
 
 
