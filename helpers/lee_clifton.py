@@ -13,6 +13,14 @@ The adversary knows the universe U of N records and that the released data set h
 
 Every public function takes ``universe, size, query`` first (query: a name such as
 ``"mean"``, a ``Query`` or a callable) and validates its input.
+
+World tables and Δf are cached for the built-in queries only (keyed by the universe's
+values and the query's name; ``clear_caches`` empties them): a reader's callable may read a
+list, a slider or a global, so it is evaluated afresh on every call. Work is budgeted by the
+work itself and refused before any is done, with its count: W worlds × n records for an
+enumeration (``MAX_ENUMERATED_VALUES``; ``MAX_CALLABLE_VALUES`` for a reader's callable),
+levels × ε values for ``tight_bound`` (``MAX_BOUND_TERMS``), besides ``MAX_WORLDS`` and
+``MAX_TABLE_BYTES``.
 """
 
 from __future__ import annotations
