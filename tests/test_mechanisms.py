@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,6 +13,8 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from helpers import mechanisms as m
+
+mpmath = pytest.importorskip("mpmath")
 
 eps_st = st.floats(min_value=0.05, max_value=5.0)
 
@@ -222,3 +226,87 @@ def test_geometric_without_noise_is_a_point_mass():
     assert m.geometric_cdf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 1.0]
     assert m.geometric_pmf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 0.0]
     assert m.geometric_scale(1.0, sensitivity=5e-324) == 5e-324
+
+
+# --- scales rounded toward privacy; no overflowing x − loc (issue 17) -------------------------
+
+positive = st.floats(min_value=5e-324, max_value=1.7976931348623157e308)
+
+
+@given(eps=positive, delta_f=positive, which=st.sampled_from(["laplace", "geometric"]))
+def test_the_scale_is_the_smallest_double_whose_epsilon_is_at_most_the_target(eps, delta_f, which):
+    # Δ/ε rounded to nearest could be one double too small (a mechanism a hair above ε), and
+    # a quotient that underflowed to 0 was no noise at all
+    scale = (m.laplace_scale if which == "laplace" else m.geometric_scale)(eps, sensitivity=delta_f)
+    exact = Fraction(delta_f) / Fraction(eps)  # the scale that is exactly ε-DP
+    if scale == math.inf:
+        assert exact > Fraction(np.finfo(float).max)
+        return
+    assert scale > 0 and Fraction(scale) >= exact
+    below = math.nextafter(scale, 0.0)
+    assert below == 0.0 or Fraction(below) < exact
+
+
+@given(st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=6), st.floats(1e-3, 1e3))
+def test_the_scale_falls_with_epsilon_and_the_vector_is_the_scalars(epsilons, delta_f):
+    eps = np.sort(np.array(epsilons))
+    scale = m.laplace_scale(eps, sensitivity=delta_f)
+    assert np.all(np.diff(scale) <= 0)
+    np.testing.assert_array_equal(scale, [m.laplace_scale(e, sensitivity=delta_f) for e in eps])
+
+
+huge = st.floats(-1.7e308, 1.7e308) | st.sampled_from([1e308, -1e308, 1.7e308, -1.7e308])
+
+
+@given(x=huge, loc=huge, log_scale=st.floats(-300, 308))
+def test_distribution_functions_when_x_minus_loc_overflows(x, loc, log_scale):
+    # x − loc = ±inf for x, loc near ±1e308 of opposite signs: cdf/sf were 0 or 1 and the pdf
+    # 0 even where the standardised point (x − loc)/scale is an ordinary number
+    scale = 10.0**log_scale
+    exact = (Fraction(x) - Fraction(loc)) / Fraction(scale)
+    try:
+        z = float(exact)
+    except OverflowError:
+        z = math.inf if exact > 0 else -math.inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # pdf at a tiny b
+        got = {
+            "laplace_cdf": m.laplace_cdf(x, loc, scale),
+            "laplace_sf": m.laplace_sf(x, loc, scale),
+            "gaussian_cdf": m.gaussian_cdf(x, loc, scale),
+            "gaussian_sf": m.gaussian_sf(x, loc, scale),
+            "laplace_pdf": m.laplace_pdf(x, loc, scale) * scale,
+            "gaussian_pdf": m.gaussian_pdf(x, loc, scale) * scale,
+        }
+    with np.errstate(over="ignore"):  # z² of a huge z: the density is 0
+        expected = {
+            "laplace_cdf": stats.laplace.cdf(z),
+            "laplace_sf": stats.laplace.sf(z),
+            "gaussian_cdf": stats.norm.cdf(z),
+            "gaussian_sf": stats.norm.sf(z),
+            "laplace_pdf": stats.laplace.pdf(z),
+            "gaussian_pdf": stats.norm.pdf(z),
+        }
+    for name, value in got.items():
+        if math.isfinite(value):  # pdf·scale is inf·tiny only where the pdf overflowed
+            # within a few units of the standardised point (the halves round once more)
+            assert value == pytest.approx(expected[name], rel=1e-12 * max(1.0, abs(z)), abs=0), name
+
+
+def test_distribution_functions_at_the_ends_of_the_doubles():
+    assert m.laplace_sf(1e308, -1e308, 1e308) == pytest.approx(0.5 * math.exp(-2), rel=1e-15)
+    assert m.gaussian_cdf(-1e308, 1e308, 1e308) == pytest.approx(stats.norm.cdf(-2), rel=1e-15)
+    assert m.laplace_pdf(1e308, -1e308, 1e308) == pytest.approx(0.5 * math.exp(-2) / 1e308)
+
+
+@given(st.floats(1 / 1480, 1e6))
+def test_geometric_sd_where_it_is_representable(scale):
+    # √(2e^{−a}) underflowed at a = 1/b ≈ 745 (SD 0 at b = 1e-3, truth 1e-217)
+    a = 1 / mpmath.mpf(scale)
+    exact = mpmath.sqrt(2 * mpmath.exp(-a)) / -mpmath.expm1(-a)
+    assert m.geometric_noise_sd(scale) == pytest.approx(float(exact), rel=1e-13)
+
+
+def test_geometric_sd_at_a_tiny_scale_is_not_zero():
+    assert m.geometric_noise_sd(1e-3) == pytest.approx(math.sqrt(2) * math.exp(-500), rel=1e-13)
