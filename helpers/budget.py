@@ -432,6 +432,8 @@ def _rows(workload) -> list:
 
 def _columns(rows: list) -> dict:
     """One list per field; a mapping's unknown or missing field refused by name."""
+    if all(type(row) is Release for row in rows):  # the common case, one pass per field
+        return {name: [getattr(row, name) for row in rows] for name in _FIELDS}
     columns = {name: [] for name in _FIELDS}
     defaults = {f.name: f.default for f in fields(Release) if f.name in _FIELDS}
     for i, row in enumerate(rows):
@@ -458,15 +460,39 @@ def _columns(rows: list) -> dict:
     return columns
 
 
-def _numbers(columns: dict, name: str, use: list, allowed: str, labels: list) -> np.ndarray:
+#: Types read as numbers without a per-entry check (bool, a subclass of int, is not here)
+_PLAIN_NUMBERS = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+
+
+def _numbers(columns: dict, name: str, use, allowed: str, labels: list) -> np.ndarray:
     """The field ``name`` as floats where ``use`` is true (NaN elsewhere); non-numbers refused."""
     values = columns[name]
+    use = np.broadcast_to(np.asarray(use, dtype=bool), (len(values),))
+    types = set(map(type, values))
+    if types <= _PLAIN_NUMBERS | {type(None)}:  # fast path: one conversion, None where unused
+        try:
+            with np.errstate(over="ignore"):
+                out = np.array([math.nan if v is None else v for v in values], dtype=float)
+        except OverflowError:  # an int beyond the float range: the loop below names it
+            pass
+        else:
+            if type(None) in types:
+                missing = use & np.array([v is None for v in values])
+                if np.any(missing):
+                    i = int(np.flatnonzero(missing)[0])
+                    raise ValueError(f"{_where(i, labels[i])}: {name} must be {allowed}; got None")
+            return np.where(use, out, np.nan)  # a NaN given is left for the range checks
     out = np.full(len(values), np.nan)
     for i, (value, used) in enumerate(zip(values, use, strict=True)):
         if used:
             if not _is_number(value):
                 raise ValueError(f"{_where(i, labels[i])}: {name} must be {allowed}; got {value!r}")
-            out[i] = value
+            try:
+                out[i] = value
+            except OverflowError:
+                raise ValueError(
+                    f"{_where(i, labels[i])}: {name} must be {allowed}; got {value!r}"
+                ) from None
     return out
 
 
@@ -506,7 +532,14 @@ def _sensitivities(kinds, columns, labels, use_bounds, is_mean) -> tuple:
     width = np.where(use_bounds & (err > 0), np.nextafter(width, np.inf), width)
     n = np.zeros(size)
     n_rule = "an integer ≥ 1 (the public number of records of a mean)"
-    for i in np.flatnonzero(is_mean):
+    values = columns["n"]
+    means = np.flatnonzero(is_mean)
+    if {type(values[i]) for i in means} <= {int, np.int64, np.int32}:
+        chosen = np.array([values[i] for i in means], dtype=object)
+        bad = (chosen < 1) | (chosen > 2**53)
+        means = means[bad.astype(bool)]  # only the bad ones go through the loop (and raise)
+        n[is_mean] = [float(values[i]) for i in np.flatnonzero(is_mean)] if not means.size else 0
+    for i in means:
         value = columns["n"][i]
         if (
             isinstance(value, (bool, np.bool_))
@@ -528,15 +561,18 @@ def _parse(workload) -> _Workload:
     rows = _rows(workload)
     columns = _columns(rows)
     labels = columns["label"]
-    for i, label in enumerate(labels):
-        if label is not None and not isinstance(label, str):
-            raise ValueError(f"workload[{i}]: label must be a string or None; got {label!r}")
+    if not set(map(type, labels)) <= {str, type(None)}:
+        for i, label in enumerate(labels):
+            if label is not None and not isinstance(label, str):
+                raise ValueError(f"workload[{i}]: label must be a string or None; got {label!r}")
     kinds = columns["kind"]
-    for i, kind in enumerate(kinds):
-        if not isinstance(kind, str) or kind not in RELEASES:
-            raise ValueError(
-                f"{_where(i, labels[i])}: kind must be one of {RELEASES}; got {kind!r}"
-            )
+    codes = {kind: code for code, kind in enumerate(RELEASES)}
+    kind_codes = np.array([codes.get(kind, -1) if type(kind) is str else -1 for kind in kinds])
+    if np.any(kind_codes < 0):
+        i = int(np.flatnonzero(kind_codes < 0)[0])
+        raise ValueError(
+            f"{_where(i, labels[i])}: kind must be one of {RELEASES}; got {kinds[i]!r}"
+        )
     size = len(rows)
     everywhere = [True] * size
     magnitude = f"a number in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]"
@@ -548,9 +584,8 @@ def _parse(workload) -> _Workload:
     weight = _numbers(columns, "weight", everywhere, magnitude, labels)
     _refuse_first(~_in_range(weight), columns, "weight", magnitude, labels)
     given = np.array([s is not None for s in columns["sensitivity"]])
-    override = _numbers(columns, "sensitivity", list(given), magnitude, labels)
+    override = _numbers(columns, "sensitivity", given, magnitude, labels)
     _refuse_first(given & ~_in_range(override), columns, "sensitivity", magnitude, labels)
-    kind_codes = np.array([RELEASES.index(kind) for kind in kinds])
     use_bounds = ~given & (kind_codes > 0)
     is_mean = ~given & (kind_codes == 2)
     delta_f, n, lower, upper = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
@@ -995,8 +1030,23 @@ def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> fl
 # --- privacy-loss distributions (dp_accounting) --------------------------------------------
 
 
-def _pld_groups(mechanism, noise, sensitivity, times) -> tuple:
-    """((noise, sensitivity, times), ...) with identical mechanisms merged, validated."""
+def _grid_up(x: np.ndarray, step: float) -> np.ndarray:
+    """Each x > 0 rounded up onto the grid (1 + step)^j (equal j, equal value)."""
+    log_base = math.log1p(step)
+    j = np.ceil(np.log(x) / log_base)
+    value = np.exp(j * log_base)
+    j = np.where(value < x, j + 1, j)
+    return np.exp(j * log_base)
+
+
+def _pld_groups(mechanism, noise, sensitivity, times, merge=0.0) -> tuple:
+    """((parameter, sensitivity, times), ...), validated, identical mechanisms merged.
+
+    The parameter is what dp_accounting takes: b (Laplace), σ (Gaussian), or a = 1/b rounded
+    up (geometric, P(z) ∝ e^{−a|z|}: a larger a is less noise, pessimistic). With ``merge``,
+    Δ/b or Δ/σ (then passed as noise 1, sensitivity Δ/b) or a is first rounded up onto the
+    grid (1 + merge)^j, so releases within that factor share one group.
+    """
     noise_a = check_positive("noise", noise)
     sens_a = check_positive("sensitivity", sensitivity)
     times_a = check_real("times", times)
@@ -1030,6 +1080,13 @@ def _pld_groups(mechanism, noise, sensitivity, times) -> tuple:
                 "sensitivity must be a positive integer ≤ 10⁶ for the geometric mechanism; "
                 f"got {sens_a[bad].ravel()[:3]!r}"
             )
+    if mechanism == "geometric":
+        noise_a = _ratio_up(1.0, noise_a)
+        if merge > 0:
+            noise_a = _grid_up(noise_a, merge)
+    elif merge > 0:
+        sens_a = _grid_up(_ratio_up(sens_a, noise_a), merge)
+        noise_a = np.ones_like(sens_a)
     counts: dict = {}
     for b, s, t in zip(
         noise_a.ravel().tolist(), sens_a.ravel().tolist(), times_a.ravel().tolist(), strict=True
@@ -1045,7 +1102,8 @@ def _pld_groups(mechanism, noise, sensitivity, times) -> tuple:
 
 def _pld_width(mechanism: str, b: float, s: float, t: int, h: float) -> float:
     """A rough count of the discretisation steps the composed PLD of one group spans."""
-    spread = s / b if mechanism != "gaussian" else (s / b) * 20 + (s / b) ** 2 / 2
+    ratio = s * b if mechanism == "geometric" else s / b  # the geometric's b is a = 1/b
+    spread = ratio if mechanism != "gaussian" else ratio * 20 + ratio**2 / 2
     return (math.sqrt(t) * 10 + 1) * 2 * spread / h
 
 
@@ -1072,10 +1130,9 @@ def _composed_pld(mechanism: str, groups: tuple, h: float):
             one = pld.from_gaussian_mechanism(
                 b, sensitivity=s, pessimistic_estimate=True, value_discretization_interval=h
             )
-        else:  # P(z) ∝ e^{−a|z|} with a = 1/b, rounded up (less noise: pessimistic)
-            a = float(_ratio_up(1.0, b))
+        else:  # b is a = 1/b here (see _pld_groups)
             one = pld.from_discrete_laplace_mechanism(
-                a, sensitivity=int(s), pessimistic_estimate=True, value_discretization_interval=h
+                b, sensitivity=int(s), pessimistic_estimate=True, value_discretization_interval=h
             )
         plds.append(one.self_compose(t) if t > 1 else one)
     while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
@@ -1086,10 +1143,17 @@ def _composed_pld(mechanism: str, groups: tuple, h: float):
     return plds[0]
 
 
-def _pld(mechanism, noise, sensitivity, times, discretization):
+def _check_merge(merge) -> float:
+    m = float(check_nonnegative("merge", check_finite_scalar("merge", merge)))
+    if m > 0.1:
+        raise ValueError(f"merge must lie in [0, 0.1]; got {merge!r}")
+    return m
+
+
+def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
     _check_mechanism(mechanism, PLD_MECHANISMS)
     h = _check_discretization(discretization)
-    groups = _pld_groups(mechanism, noise, sensitivity, times)
+    groups = _pld_groups(mechanism, noise, sensitivity, times, _check_merge(merge))
     width = sum(_pld_width(mechanism, b, s, t, h) for b, s, t in groups)
     if width > _MAX_PLD_CELLS:
         raise ValueError(
@@ -1105,7 +1169,9 @@ def _pld(mechanism, noise, sensitivity, times, discretization):
         ) from None
 
 
-def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4):
+def pld_delta(
+    epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
+):
     """δ(ε) of composed Laplace, Gaussian or geometric releases, from their privacy-loss distributions.
 
     Each release adds noise of scale ``noise`` (b for Laplace and the two-sided geometric,
@@ -1114,7 +1180,8 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     (one entry per kind of release), broadcast together. The privacy-loss distribution of
     each is built by Google's ``dp_accounting`` (connect-the-dots for Laplace and Gaussian),
     identical releases are self-composed (FFT powers), the distinct ones composed in a
-    balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result.
+    balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result. At most 2,000
+    distinct releases are built in one call (each takes milliseconds): use ``merge`` beyond.
 
     Pessimistic throughout: ``pessimistic_estimate=True`` rounds every privacy loss *up* to a
     multiple of ``discretization`` (so δ is an upper bound), the tail mass cut off in
@@ -1137,6 +1204,12 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     discretization : float, keyword-only
         The PLD's grid step in [1e-6, 0.1] (dp_accounting's ``value_discretization_interval``);
         10⁻⁴ by default.
+    merge : float, keyword-only
+        In [0, 0.1]. With merge > 0 each release's Δ/b or Δ/σ (for the geometric, 1/b) is
+        first rounded *up* onto the grid (1 + merge)^j, so releases within that factor of each
+        other compose as one group: each is treated as a little less noisy than it is (still
+        an upper bound on δ), and thousands of distinct releases (an allocation's) become a
+        few hundred groups. 0 (the default) merges only identical releases.
 
     Returns
     -------
@@ -1162,7 +1235,7 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     0.0309458
     """
     eps = check_nonnegative("epsilon", epsilon)
-    pld = _pld(mechanism, noise, sensitivity, times, discretization)
+    pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
     # δ(ε) does not increase: read above 700 at 700 (e^ε finite), a value never below the truth
     values = np.asarray(
         pld.get_delta_for_epsilon(np.minimum(eps, 700.0).ravel().tolist()), dtype=float
@@ -1170,7 +1243,9 @@ def pld_delta(epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     return as_output(np.clip(values, 0.0, 1.0).reshape(eps.shape))
 
 
-def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4) -> float:
+def pld_epsilon(
+    delta, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
+) -> float:
     """The smallest ε with δ(ε) ≤ ``delta`` for composed releases (see :func:`pld_delta`).
 
     dp_accounting's ``get_epsilon_for_delta`` on the same pessimistic PLD, then raised (in
@@ -1182,7 +1257,7 @@ def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     ----------
     delta : float
         δ in (0, 1).
-    mechanism, noise, sensitivity, times, discretization
+    mechanism, noise, sensitivity, times, discretization, merge
         As in :func:`pld_delta`.
 
     Returns
@@ -1206,7 +1281,7 @@ def pld_epsilon(delta, mechanism, noise, *, sensitivity=1.0, times=1, discretiza
     4.69
     """
     d = _check_open_delta(delta)
-    pld = _pld(mechanism, noise, sensitivity, times, discretization)
+    pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
     eps = max(float(pld.get_epsilon_for_delta(d)), 0.0)
     if not math.isfinite(eps):
         return math.inf
@@ -1716,6 +1791,10 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     w = _parse(workload)
     _check_mechanism(mechanism)
     d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    return _budget_for_accuracy(w, mechanism, d)
+
+
+def _budget_for_accuracy(w: _Workload, mechanism: str, d: float) -> Allocation:
     scales = _accuracy_scales(w, mechanism)
     budgets = _budgets_of_scales(w.sensitivity, scales, mechanism)
     bad = ~np.isfinite(budgets)
@@ -1846,6 +1925,10 @@ def split_budget(
     d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
     if not isinstance(meet_targets, (bool, np.bool_)):
         raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
+    return _split_budget(w, e, mechanism, d, bool(meet_targets), total)
+
+
+def _split_budget(w: _Workload, e: float, mechanism: str, d: float, meet_targets: bool, total):
     acc_scales = _accuracy_scales(w, mechanism)
     floors = _budgets_of_scales(w.sensitivity, acc_scales, mechanism)
     shares = _shares(w, mechanism)
@@ -1869,16 +1952,24 @@ def split_budget(
 
 
 def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
-    """Indices of the fewest releases whose removal brings the total within ``allowed``."""
+    """Indices of the fewest releases whose removal brings the total within ``allowed``.
+
+    Dropping the largest budgets first is optimal for the count. The cut is placed from the
+    running sums of the sorted budgets, then confirmed (and moved) with the pessimistic sum.
+    """
     order = np.argsort(-budgets, kind="stable")
-    remaining = _sum_up(budgets)
-    dropped = []
-    for i in order:
-        if remaining <= allowed:
-            break
-        dropped.append(int(i))
-        remaining = _sum_up(np.delete(budgets, dropped)) if len(dropped) < len(budgets) else 0.0
-    return dropped
+    ascending = budgets[order][::-1]
+    kept_sums = np.cumsum(ascending)[::-1]  # kept_sums[j]: the total without the j largest
+    j = int(np.argmax(kept_sums <= allowed)) if np.any(kept_sums <= allowed) else len(budgets)
+
+    def fits(drop: int) -> bool:
+        return drop >= len(budgets) or _sum_up(budgets[order[drop:]]) <= allowed
+
+    while j < len(budgets) and not fits(j):
+        j += 1
+    while j > 0 and fits(j - 1):
+        j -= 1
+    return [int(i) for i in order[:j]]
 
 
 def _records_needed(w: _Workload, acc: Allocation, allowed: float, mechanism: str) -> dict:
@@ -1969,12 +2060,10 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     risk = _as_risk(risk)
     _check_mechanism(mechanism)
     d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
-    acc = budget_for_accuracy(workload, mechanism=mechanism, delta=delta)
+    acc = _budget_for_accuracy(w, mechanism, d)
     allowed = total_for_risk(risk, mechanism=mechanism, delta=delta)
     feasible = acc.total <= allowed
-    at_risk = split_budget(
-        workload, allowed, mechanism=mechanism, delta=delta, meet_targets=bool(feasible)
-    )
+    at_risk = _split_budget(w, allowed, mechanism, d, bool(feasible), allowed)
     ratio = float(_up(acc.total / allowed, 4))
     widen = ratio if mechanism == "laplace" else float(_up(math.sqrt(ratio), 4))
     # each release alone: the budget left for it when the others keep their targets' budgets

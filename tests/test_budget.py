@@ -85,10 +85,13 @@ VALID = {
     B.advanced_composition: ((0.1, 1e-8), {"times": 10, "delta_slack": 1e-6}),
     B.optimal_composition_delta: ((1.0,), {"epsilon": 0.5, "delta": 1e-8, "times": 5}),
     B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.5, "delta": 1e-8, "times": 5}),
-    B.pld_delta: ((1.0, "laplace", 2.0), {"sensitivity": 1.0, "times": 3, "discretization": 1e-3}),
+    B.pld_delta: (
+        (1.0, "laplace", 2.0),
+        {"sensitivity": 1.0, "times": 3, "discretization": 1e-3, "merge": 0.0},
+    ),
     B.pld_epsilon: (
         (1e-6, "gaussian", 2.0),
-        {"sensitivity": 1.0, "times": 3, "discretization": 1e-3},
+        {"sensitivity": 1.0, "times": 3, "discretization": 1e-3, "merge": 0.01},
     ),
     B.epsilon_for_tpr: ((0.1,), {"fpr": 0.01, "delta": 0.0}),
     B.rho_for_tpr: ((0.1,), {"fpr": 0.01}),
@@ -675,6 +678,29 @@ def test_geometric_with_unit_sensitivity_is_kovs_worst_case(eps, k):
 def test_pld_epsilon_meets_its_delta(delta, noise, k):
     eps = B.pld_epsilon(delta, "laplace", noise, times=k)
     assert B.pld_delta(eps, "laplace", noise, times=k) <= delta * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("mechanism", B.PLD_MECHANISMS)
+def test_merging_near_identical_releases_only_raises_delta(mechanism):
+    """merge rounds each release's Δ/noise up onto a grid: δ never drops, and it stays below
+    the δ of every release made as strong as the strongest."""
+    noise = np.linspace(4.0, 4.4, 40)
+    eps = np.array([0.5, 1.0, 2.0])
+    exact = B.pld_delta(eps, mechanism, noise)
+    merged = B.pld_delta(eps, mechanism, noise, merge=0.01)
+    strongest = B.pld_delta(eps, mechanism, np.full(40, 4.0 / 1.011))
+    assert np.all(merged >= exact * (1 - 1e-12))
+    assert np.all(merged <= strongest * (1 + 1e-12))
+    np.testing.assert_allclose(merged, exact, rtol=0.1)
+    with pytest.raises(ValueError, match="merge"):
+        B.pld_delta(1.0, mechanism, 1.0, merge=0.5)
+
+
+def test_a_pld_of_more_distinct_releases_than_the_budget_needs_merge():
+    scales = np.linspace(50.0, 60.0, 2_500)
+    with pytest.raises(ValueError, match="2,000"):
+        B.pld_delta(1.0, "gaussian", scales)
+    assert 0 < B.pld_delta(1.0, "gaussian", scales, merge=0.02) < 1
 
 
 def test_pld_refuses_what_it_cannot_build():
