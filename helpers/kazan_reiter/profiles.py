@@ -341,8 +341,14 @@ def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
     >>> round(lee_clifton_profile(4, 1 / 3)(0.25, 1.0), 6)
     1.333333
     """
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"n (the size of the universe) must be an integer ≥ 2; got {n!r}")
+    if (
+        isinstance(n, (bool, np.bool_))
+        or not isinstance(n, (int, np.integer))
+        or not 2 <= n <= 2**53
+    ):
+        raise ValueError(
+            f"n (the size of the universe) must be an integer in [2, 2**53]; got {n!r}"
+        )
     a = _scalar("a_tilde", _check_a_tilde(a_tilde, allow_zero=False), a_tilde)
     if not a > 1 / n:
         raise ValueError(
