@@ -2,88 +2,201 @@
 """One entry point for readers and CI, using only the standard library.
 
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
-    python3 course.py test       # create .venv if needed, run ruff and the whole test suite
+    python3 course.py test       # add the developer's tools to .venv, run ruff and every test
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # write the student edition to build/student/ and run it
     python3 course.py bench      # run the speed benchmarks and print their tables
     python3 course.py book       # build the course website into build/book/ (no execution)
+    python3 course.py env        # only create or refresh the reader's environment
 
-The environment lives in `.venv/` beside this file. It is (re)installed from
-`requirements.txt` plus this repository's `helpers` package (editable) whenever either
-file changes, so a `git pull` never leaves a reader on stale pins.
+Python 3.10 to 3.13. Two environments, both exact pins, in one directory, `.venv/`:
+
+* the reader's (`requirements.txt`: numpy, scipy, pandas, matplotlib, ipywidgets,
+  JupyterLab and what the notebooks import), for `lab`, `notebooks`, `figures`, `student`
+  and `env`; it runs on every supported Python;
+* the developer's (`requirements-dev.txt`: the reader's plus the test, lint, browser and
+  website tools), for `test`, `book` and `bench`; it needs Python 3.11 or newer, and on 3.10
+  these commands say so before installing anything.
+
+The developer's environment is a superset of the reader's, so one `.venv/` serves both: a
+reader command installs the reader's pins, a developer command adds the tools on top, and
+a reader command after a developer one finds everything it needs. (Two directories would
+install the reader's hundred-odd packages twice for every developer.) Whatever installed
+last is recorded in `.venv/.course-installed` with the Python it was made with and a digest
+of the pins (and of `pyproject.toml`), so a `git pull` that changes a pin reinstalls, and
+this repository's `helpers` package is installed editable with them.
+
+The environment is made with the Python that runs this file: `python3.13 course.py lab`
+makes `.venv/` with Python 3.13, and if `.venv/` was made with another Python it is deleted
+and made again rather than failing half-way. `COURSE_VENV=/some/dir` puts the environment
+there instead of `.venv/` (CI builds the reader's environment for other interpreters so).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` and no annotation that needs Python 3.9+: an old
+# Python must get as far as check_python() to be told which versions to use.
 import hashlib
+import json
 import os
+import platform
+import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-VENV = ROOT / ".venv"
-STAMP = VENV / ".course-installed"
-MIN_PYTHON = (3, 10)
+#: The Pythons the pins are resolved for (requirements.txt); each has been tested.
+SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13))
+#: The developer's tools (the website's sphinx-book-theme 1.3) need a newer Python.
+DEV_MIN_PYTHON = (3, 11)
+READER, DEVELOPER = "reader", "developer"
+#: The files whose content each environment is installed from.
+PINS = {
+    READER: ("requirements.txt", "pyproject.toml"),
+    DEVELOPER: ("requirements.txt", "requirements-dev.txt", "pyproject.toml"),
+}
+REQUIREMENTS = {READER: "requirements.txt", DEVELOPER: "requirements-dev.txt"}
+#: Which environment each command needs.
+COMMANDS = {
+    "lab": READER,
+    "notebooks": READER,
+    "figures": READER,
+    "student": READER,
+    "env": READER,
+    "test": DEVELOPER,
+    "book": DEVELOPER,
+    "bench": DEVELOPER,
+}
 
 
-def venv_python() -> Path:
+def _version(version) -> str:
+    return ".".join(str(part) for part in version)
+
+
+def check_python(level=READER, version=tuple(sys.version_info[:3])) -> None:
+    """Exit with one sentence if this Python cannot build ``level``'s environment."""
+    names = ", ".join(_version(v) for v in SUPPORTED[:-1]) + f" or {_version(SUPPORTED[-1])}"
+    if tuple(version[:2]) not in SUPPORTED:
+        sys.exit(
+            f"This course runs on Python {names}, and this is Python {_version(version)}: "
+            "install one of those (from python.org, or with pyenv: `pyenv install 3.13`) "
+            "and run this command with it, e.g. `python3.13 course.py lab`."
+        )
+    if level == DEVELOPER and tuple(version[:2]) < DEV_MIN_PYTHON:
+        newer = [v for v in SUPPORTED if v >= DEV_MIN_PYTHON]
+        sys.exit(
+            f"The developer's tools (tests, lint, browser, website) need Python "
+            f"{', '.join(_version(v) for v in newer[:-1])} or {_version(newer[-1])}, and this "
+            f"is Python {_version(version)}: run this command with one of those "
+            "(e.g. `python3.13 course.py test`); the reader's environment "
+            "(`course.py lab`) runs on this Python."
+        )
+
+
+def venv_dir() -> Path:
+    return Path(os.environ.get("COURSE_VENV") or ROOT / ".venv").resolve()
+
+
+def venv_python(directory=None) -> Path:
+    directory = venv_dir() if directory is None else directory
     if os.name == "nt":
-        return VENV / "Scripts" / "python.exe"
-    return VENV / "bin" / "python"
+        return directory / "Scripts" / "python.exe"
+    return directory / "bin" / "python"
 
 
-def requirements_digest() -> str:
+def requirements_digest(level: str) -> str:
     digest = hashlib.sha256()
-    for name in ("requirements.txt", "pyproject.toml"):
-        digest.update((ROOT / name).read_bytes())
+    for name in PINS[level]:
+        digest.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
     return digest.hexdigest()
+
+
+def _stamp(directory: Path) -> dict:
+    try:
+        stamp = json.loads((directory / ".course-installed").read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def _venv_version(directory: Path):
+    """The Python version a virtual environment was made with (from its pyvenv.cfg)."""
+    try:
+        lines = (directory / "pyvenv.cfg").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key.strip() in ("version", "version_info"):
+            return value.strip()
+    return None
+
+
+def ensure_environment(level=READER, directory=None) -> Path:
+    """Create or refresh the environment ``level`` needs; return its Python."""
+    check_python(level)
+    directory = venv_dir() if directory is None else directory
+    python = venv_python(directory)
+    here = platform.python_version()
+    made_with = _venv_version(directory)
+    if directory.exists() and made_with is None and any(directory.iterdir()):
+        sys.exit(f"{directory} exists and is not a virtual environment: move it away")
+    if made_with is not None and (made_with != here or not python.exists()):
+        print(
+            f"{directory} was made with Python {made_with or '(unknown)'}; "
+            f"making it again with Python {here} ...",
+            flush=True,
+        )
+        shutil.rmtree(directory)
+    stamp = _stamp(directory)
+    wanted = {name: requirements_digest(name) for name in (READER, DEVELOPER)}
+    if stamp.get("python") == here and stamp.get(level) == wanted[level]:
+        return python
+    if not python.exists():
+        print(f"Creating the environment in {directory} (Python {here}) ...", flush=True)
+        try:
+            venv.EnvBuilder(with_pip=True).create(directory)
+        except Exception as error:  # e.g. Debian without python3-venv
+            shutil.rmtree(directory, ignore_errors=True)
+            sys.exit(
+                f"Could not create {directory}: {error} "
+                f"(on Debian/Ubuntu: apt install python{sys.version_info[0]}-venv)"
+            )
+    what = "the reader's" if level == READER else "the developer's"
+    print(f"Installing {what} pinned requirements (first run only, a minute or two) ...")
+    sys.stdout.flush()
+    requirements = ROOT / REQUIREMENTS[level]
+    steps = [
+        (python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"),
+        (python, "-m", "pip", "install", "--quiet", "-r", requirements, "-e", ROOT),
+    ]
+    for step in steps:
+        if run(*step) != 0:
+            sys.exit("Installing the requirements failed; see the messages above.")
+    # a developer environment holds the reader's; a reader install leaves the tools stale
+    installed = {"python": here, READER: wanted[READER]}
+    if level == DEVELOPER or stamp.get(DEVELOPER) == wanted[DEVELOPER]:
+        installed[DEVELOPER] = wanted[DEVELOPER]
+    (directory / ".course-installed").write_text(json.dumps(installed, indent=1) + "\n")
+    return python
 
 
 def run(*args: object) -> int:
     return subprocess.call([str(a) for a in args], cwd=ROOT)
 
 
-def ensure_environment() -> Path:
-    """Create or refresh .venv; return its Python."""
-    if sys.version_info < MIN_PYTHON:
-        sys.exit(
-            f"Python {MIN_PYTHON[0]}.{MIN_PYTHON[1]}+ is needed; this is {sys.version.split()[0]}."
-        )
-    python = venv_python()
-    wanted = requirements_digest()
-    if python.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
-        return python
-    if not python.exists():
-        print(f"Creating the environment in {VENV} ...", flush=True)
-        try:
-            venv.EnvBuilder(with_pip=True).create(VENV)
-        except Exception as error:  # e.g. Debian without python3-venv
-            sys.exit(
-                f"Could not create {VENV}: {error}\n(on Debian/Ubuntu: apt install python3-venv)"
-            )
-    print("Installing the pinned requirements (first run only, about a minute) ...", flush=True)
-    steps = [
-        (python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"),
-        (python, "-m", "pip", "install", "--quiet", "-r", ROOT / "requirements.txt", "-e", ROOT),
-    ]
-    for step in steps:
-        if run(*step) != 0:
-            sys.exit("Installing the requirements failed; see the messages above.")
-    STAMP.write_text(wanted + "\n")
-    return python
-
-
-def main(argv: list[str]) -> int:
-    commands = ("lab", "test", "notebooks", "figures", "bench", "student", "book")
-    if not argv or argv[0] not in commands:
+def main(argv) -> int:
+    check_python()
+    if not argv or argv[0] not in COMMANDS:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
-    python = ensure_environment()
+    python = ensure_environment(COMMANDS[command])
     env_python = str(python)
+    if command == "env":
+        print(f"the reader's environment (Python {platform.python_version()}): {python}")
+        return 0
     if command == "lab":
         extra = (
             ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []

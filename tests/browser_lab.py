@@ -90,7 +90,7 @@ def find_chromium() -> tuple[str | None, str]:
     try:
         own = _playwright_chromium()
     except ImportError:
-        return "", "playwright is not installed (it is pinned in requirements.txt)"
+        return "", "playwright is not installed (it is pinned in requirements-dev.txt)"
     if own and Path(own).exists():
         return None, f"Playwright's Chromium at {own}"
     candidates = [os.environ.get("CHROMIUM", "")]
