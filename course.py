@@ -5,7 +5,8 @@
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
-    python3 course.py student    # write the student edition to build/student/ and run it
+    python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
+    python3 course.py grade DIR --out OUT  # grade submitted notebooks: OUT/grades.csv, feedback/
     python3 course.py bench      # run the speed benchmarks and print their tables
     python3 course.py book       # build the course website into build/book/ (no execution)
     python3 course.py env        # only create or refresh the reader's environment
@@ -63,6 +64,7 @@ COMMANDS = {
     "notebooks": READER,
     "figures": READER,
     "student": READER,
+    "grade": READER,
     "env": READER,
     "test": DEVELOPER,
     "book": DEVELOPER,
@@ -222,6 +224,8 @@ def main(argv) -> int:
         return run(env_python, ROOT / "book" / "build.py", *rest)
     if command == "student":
         return run(env_python, "-m", "helpers.exercises.student", *rest)
+    if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [--timeout S] [--jobs N]
+        return run(env_python, "-m", "helpers.exercises.grade", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)
 
 
