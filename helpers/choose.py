@@ -248,14 +248,13 @@ def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
     float value: every step rounds monotonically), so the first n' meeting ε_risk is found
     by a galloping search from the exact real answer, then bisection: a few dozen
     evaluations at any size (stepping by ±1 hung at a tiny ε_risk, and the float n·ε/ε_risk
-    overflowed to an OverflowError). Beyond 2**53 records floats cannot tell n' from n' + 1,
-    so the exact real answer is returned.
+    overflowed to an OverflowError). Where even the smallest positive sensitivity (5e-324)
+    does not meet ε_risk, floats cannot express the answer and the exact real one is given.
     """
     log_term = Fraction(-math.log1p(-c))
     exact = (Fraction(upper) - Fraction(lower)) * log_term / (Fraction(k) * Fraction(eps_risk))
     guess = max(1, math.ceil(exact))
-    if guess > 2**53:
-        return guess
+    smallest = math.nextafter(0.0, 1.0)
 
     def meets(m: int) -> bool:
         sensitivity = sensitivity_of("mean", n=m, lower=lower, upper=upper)
@@ -269,6 +268,8 @@ def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
     else:  # gallop up
         low, step = guess, 1
         while not meets(low + step):
+            if sensitivity_of("mean", n=low + step, lower=lower, upper=upper) == smallest:
+                return guess
             low, step = low + step, 2 * step
         high = low + step
     while high - low > 1:

@@ -476,8 +476,9 @@ def posterior_bound(epsilon, *, prior=0.5):
 
     With prior p on the true world, Bayes' rule and the ε-DP likelihood ratio ≤ e^ε give
     posterior ≤ p·e^ε / (p·e^ε + 1 − p) = 1 / (1 + (1 − p)/p · e^{−ε}) (Lee & Clifton 2011,
-    eq. (4)–(5) with two worlds and Δv = Δf, the worst case). Computed as a logistic
-    function in log space: expit(ε + logit p). ``epsilon`` may be inf (bound 1).
+    eq. (4)–(5) with two worlds and Δv = Δf, the worst case). Computed as
+    p/(p + (1 − p)e^{−ε}), within about 2 units in the last place. ``epsilon`` may be inf
+    (bound 1).
 
     For (ε, δ)-DP the bound holds outside a bad event, see
     :func:`posterior_bad_event_probability`.
@@ -493,10 +494,10 @@ def posterior_bound(epsilon, *, prior=0.5):
     if np.any(eps < 0):
         raise ValueError(f"epsilon must be ≥ 0; got {eps[eps < 0].ravel()[:3]!r}")
     p = check_open_unit("prior", prior)
-    with np.errstate(over="ignore"):
-        z = eps + np.log(p) - np.log1p(-p)
-        out = np.where(np.isinf(eps), 1.0, 1.0 / (1.0 + np.exp(-z)))
-    return _out(out)
+    # p/(p + (1 − p)e^{−ε}): e^{−ε} ∈ [0, 1] never overflows, ε = 0 gives the prior itself and
+    # the error is about 2 units in the last place (expit(ε + ln p − ln(1 − p)) was off by up to
+    # ~1000 units where ln p is large, and above the prior at ε = 0)
+    return _out(p / (p + (1 - p) * np.exp(-eps)))
 
 
 def posterior_bad_event_probability(delta, *, slack):

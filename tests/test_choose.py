@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -193,3 +194,113 @@ def test_choose_refuses_bad_input():
         ch.choose("count", k=-1.0, epsilon_risk=1.0)
     with pytest.raises(ValueError, match="coverage"):
         ch.choose("count", k=1.0, epsilon_risk=1.0, coverage=1.0)
+
+
+# --- rounded toward privacy; no hang, no overflow (issue 17) ----------------------------------
+
+mpmath = pytest.importorskip("mpmath")
+
+
+def _posterior_exact(epsilon: float, prior: float):
+    with mpmath.workdps(60):
+        odds = mpmath.mpf(prior) * mpmath.exp(mpmath.mpf(epsilon))
+        return odds / (odds + 1 - mpmath.mpf(prior))
+
+
+@given(st.data())
+def test_epsilon_for_posterior_never_allows_a_posterior_above_the_risk(data):
+    prior = data.draw(st.floats(1e-6, 0.999))
+    if data.draw(st.booleans()):
+        risk = data.draw(st.floats(prior, 1.0, exclude_min=True, exclude_max=True))
+    else:  # a risk one double beside the posterior of some ε (where rounding decides)
+        eps0 = data.draw(st.floats(1e-12, 30))
+        post = float(dep.posterior_bound(eps0, prior=prior))
+        risk = data.draw(st.sampled_from([post, math.nextafter(post, 0), math.nextafter(post, 1)]))
+    if not prior < risk < 1:
+        return
+    eps = ch.epsilon_for_posterior(risk, prior=prior)
+    assert eps >= 0
+    assert dep.posterior_bound(eps, prior=prior) <= risk  # as the course computes it ...
+    with mpmath.workdps(60):
+        assert _posterior_exact(eps, prior) <= mpmath.mpf(risk)  # ... and exactly
+
+
+@given(
+    st.floats(0.01, 0.5), st.lists(st.floats(0.0, 1.0, exclude_min=True), min_size=1, max_size=6)
+)
+def test_epsilon_for_posterior_rises_with_the_risk_and_the_vector_is_the_scalars(prior, shares):
+    risk = np.sort(prior + (1 - prior) * np.array(shares) * (1 - 1e-9))
+    risk = risk[(risk > prior) & (risk < 1)]
+    if risk.size == 0:
+        return
+    eps = ch.epsilon_for_posterior(risk, prior=prior)
+    assert np.all(np.diff(eps) >= 0)
+    np.testing.assert_array_equal(eps, [ch.epsilon_for_posterior(r, prior=prior) for r in risk])
+
+
+@given(
+    lower=st.floats(-1.7e308, 1.7e308),
+    width=st.floats(5e-324, 1.7e308),
+    n=st.integers(1, 10**30),
+    release=st.sampled_from(["sum", "mean"]),
+)
+def test_sensitivity_is_rounded_up_and_never_inf(lower, width, n, release):
+    upper = lower + width
+    if not (math.isfinite(upper) and upper > lower):
+        return
+    exact = Fraction(upper) - Fraction(lower)
+    exact = exact if release == "sum" else exact / n
+    try:
+        got = ch.sensitivity_of(release, n=n, lower=lower, upper=upper)
+    except ValueError as error:  # beyond the largest double: refused, naming the bounds
+        assert exact > Fraction(np.finfo(float).max) and "lower=" in str(error)
+        return
+    assert math.isfinite(got) and Fraction(got) >= exact
+    assert Fraction(math.nextafter(got, 0.0)) < exact  # the smallest such double
+
+
+def test_sensitivity_of_a_sum_between_the_ends_of_the_doubles():
+    # upper − lower overflowed: Δ = inf, hence ε = inf for any accuracy
+    with pytest.raises(ValueError, match=r"lower=-1e\+308, upper=1e\+308.*2\.000e\+308"):
+        ch.sensitivity_of("sum", lower=-1e308, upper=1e308)
+    assert ch.sensitivity_of("mean", n=2, lower=-1e308, upper=1e308) == 1e308
+
+
+@pytest.mark.parametrize("epsilon_risk", [5e-324, 1e-300, 1e-20, 1e-10, 1e-3])
+@pytest.mark.parametrize("bounds", [(0.0, 100.0), (-1e308, 1e308), (-1e-300, 1e-300)])
+def test_records_needed_at_any_risk(epsilon_risk, bounds):
+    # the search stepped by ±1 from a float estimate: a hang at a tiny epsilon_risk, and an
+    # OverflowError where n·ε/ε_risk was inf
+    lower, upper = bounds
+    choice = ch.choose("mean", k=1.0, epsilon_risk=epsilon_risk, n=3, lower=lower, upper=upper)
+    n = choice.knobs["n"]
+    assert isinstance(n, int) and n >= 1
+    exact = (Fraction(upper) - Fraction(lower)) * Fraction(-math.log1p(-0.95))
+    exact /= Fraction(epsilon_risk)  # k = 1
+    assert n >= exact * (1 - Fraction(1, 10**12))
+    # the smallest n that opens the interval, unless even Δ = 5e-324 does not (the exact n)
+    if ch.sensitivity_of("mean", n=n, lower=lower, upper=upper) > math.nextafter(0.0, 1.0):
+        opened = ch.choose("mean", k=1.0, epsilon_risk=epsilon_risk, n=n, lower=lower, upper=upper)
+        assert opened.feasible
+        if n > 1:
+            closed = ch.choose(
+                "mean", k=1.0, epsilon_risk=epsilon_risk, n=n - 1, lower=lower, upper=upper
+            )
+            assert not closed.feasible
+
+
+@given(log_risk=st.floats(-12, 1), k=st.floats(0.01, 100), n=st.integers(1, 10**6))
+def test_the_n_knob_is_the_smallest_that_opens_the_interval(log_risk, k, n):
+    eps_risk = 10.0**log_risk
+    choice = ch.choose("mean", k=k, epsilon_risk=eps_risk, n=n, lower=0.0, upper=100.0)
+    m = choice.knobs["n"]
+    assert ch.choose("mean", k=k, epsilon_risk=eps_risk, n=m, lower=0.0, upper=100.0).feasible
+    if m > 1:
+        before = ch.choose("mean", k=k, epsilon_risk=eps_risk, n=m - 1, lower=0.0, upper=100.0)
+        assert not before.feasible
+
+
+def test_the_coverage_knob_keeps_a_tiny_coverage():
+    # 1 − exp(−kε/Δ) lost it all: a coverage of 0 at ε_risk = 1e-20
+    choice = ch.choose("count", k=1.0, epsilon_risk=1e-20)
+    assert choice.knobs["coverage"] == pytest.approx(1e-20, rel=1e-12)
