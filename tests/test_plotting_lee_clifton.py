@@ -14,6 +14,8 @@ from helpers import lee_clifton as lc
 from helpers.datasets import school, school_release
 from helpers.figures.lee_clifton import FIGURES
 from helpers.plotting.lee_clifton import (
+    TIGHT_COLOUR,
+    UPPER_COLOUR,
     find_line,
     plot_binary_search,
     plot_bounds,
@@ -52,9 +54,11 @@ def test_bounds_figure_draws_both_bounds_and_the_requirement():
     for name, ax in _panels(fig).items():
         values = COLUMNS[name].to_numpy()
         upper, tight, risk = (find_line(ax, g) for g in ("upper", "tight", "risk"))
-        assert to_rgba(upper.get_color()) == to_rgba("red")
-        assert to_rgba(tight.get_color()) == to_rgba("blue")
+        # the paper's red and blue (Okabe & Ito's vermillion and blue), ρ in black
+        assert to_rgba(upper.get_color()) == to_rgba(UPPER_COLOUR)
+        assert to_rgba(tight.get_color()) == to_rgba(TIGHT_COLOUR)
         assert to_rgba(risk.get_color()) == to_rgba("black")
+        assert upper.get_marker() != tight.get_marker()  # told apart without colour
         x = upper.get_xdata()
         assert x[0] == 0 and x[-1] == pytest.approx(5.0)  # ε ∈ [0, 5] as in the paper
         assert upper.get_ydata()[1:] == pytest.approx(lc.upper_bound(values, N, "mean", x[1:]))
@@ -91,9 +95,10 @@ def test_binary_search_figure_places_the_dashed_lines_at_the_published_epsilons(
     published = {"school_year": (0.3379, 0.5251), "absence_days": (0.3829, 0.4317)}
     for name, ax in _panels(fig).items():
         red, blue = find_line(ax, "epsilon_upper_bound"), find_line(ax, "epsilon_binary_search")
-        assert red.get_linestyle() == blue.get_linestyle() == "--"
-        assert to_rgba(red.get_color()) == to_rgba("red")
-        assert to_rgba(blue.get_color()) == to_rgba("blue")
+        # dashed red at inequality 7, dash-dotted blue at the search: told apart without colour
+        assert (red.get_linestyle(), blue.get_linestyle()) == ("--", "-.")
+        assert to_rgba(red.get_color()) == to_rgba(UPPER_COLOUR)
+        assert to_rgba(blue.get_color()) == to_rgba(TIGHT_COLOUR)
         assert round(red.get_xdata()[0], 4) == published[name][0]
         assert round(blue.get_xdata()[0], 4) == published[name][1]
         legend = [t.get_text() for t in ax.get_legend().get_texts()]

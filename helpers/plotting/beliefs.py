@@ -15,13 +15,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.markers import MarkerStyle
 from matplotlib.ticker import MaxNLocator
 
 from ..checks import check_finite_scalar, check_positive, check_real
 from ..lee_clifton import world_values
 from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices
-from ._style import SMALL, scaled_axis
+from ._alt import describe, listing
+from ._style import GREY, HATCHES, LINESTYLES, MARKERS, ORANGE, SMALL, course_style, scaled_axis
 
 __all__ = [
     "plot_attack_success",
@@ -31,9 +33,9 @@ __all__ = [
     "worlds_table",
 ]
 
-PRIOR_COLOR = "#9e9e9e"
-POSTERIOR_COLOR = "#1f77b4"
-READER_COLOR = "#ff7f0e"
+PRIOR_COLOR = GREY
+POSTERIOR_COLOR = "C0"
+READER_COLOR = ORANGE
 
 
 def _probabilities(name: str, values, n_worlds: int) -> np.ndarray:
@@ -100,6 +102,7 @@ def worlds_table(
     return table
 
 
+@course_style
 def plot_prior(
     priors: Mapping[str, np.ndarray],
     labels: Sequence[str],
@@ -110,7 +113,8 @@ def plot_prior(
     """Grouped bars, one group per world, one bar per prior in ``priors`` (name -> probabilities).
 
     A dotted line marks 1/W, the uniform prior. ``ax.containers[k]`` holds the bars of the
-    k-th prior, so tests can read the plotted heights back.
+    k-th prior, so tests can read the plotted heights back. Each prior has its colour and its
+    hatch.
     """
     fig = Figure(figsize=figsize)
     fig.subplots_adjust(left=0.1, right=0.98, bottom=0.12, top=0.9)
@@ -118,21 +122,52 @@ def plot_prior(
     n_worlds = len(labels)
     x = np.arange(n_worlds)
     width = 0.8 / max(len(priors), 1)
-    colors = [PRIOR_COLOR, READER_COLOR, POSTERIOR_COLOR, "#2ca02c"]
+    colors = [PRIOR_COLOR, READER_COLOR, POSTERIOR_COLOR, "C2"]
+    described = []
     for k, (name, probs) in enumerate(priors.items()):
         probs = _probabilities(f"prior {name!r}", probs, n_worlds)
         offset = (k - (len(priors) - 1) / 2) * width
-        bars = ax.bar(x + offset, probs, width, label=name, color=colors[k % len(colors)])
+        bars = ax.bar(
+            x + offset,
+            probs,
+            width,
+            label=name,
+            color=colors[k % len(colors)],
+            hatch=HATCHES[k % len(HATCHES)],
+            edgecolor="white",
+        )
         ax.bar_label(bars, fmt="%.3f", fontsize=SMALL)
+        described.append(_prior_sentence(name, probs, labels))
     ax.axhline(1 / n_worlds, color="black", lw=0.8, ls=":", label=f"1/W = 1/{n_worlds}")
     ax.set_xticks(x, labels, fontsize=SMALL)
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("probability")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=SMALL, loc="upper right")
-    return fig
+    return describe(
+        fig,
+        f"Bar chart: {title}. For each of the W = {n_worlds} possible worlds, the bars show "
+        + "; ".join(described)
+        + f"; a dotted line marks the uniform prior 1/W = {1 / n_worlds:.3g}.",
+    )
 
 
+def _marker_path(marker: str):
+    """A marker's outline as a path of unit size (a scatter with one marker per point)."""
+    style = MarkerStyle(marker)
+    return style.get_path().transformed(style.get_transform())
+
+
+def _prior_sentence(name: str, probs: np.ndarray, labels: Sequence[str]) -> str:
+    """'uniform prior: 0.250 each' or 'your prior: ω1: no Terry 0.400, ... (most probable: ...)'."""
+    if np.allclose(probs, probs[0], rtol=0, atol=5e-4):
+        return f"{name}: {probs[0]:.3f} for every world"
+    shown = listing(f"{label} {p:.3f}" for label, p in zip(labels, probs, strict=True))
+    best = int(np.argmax(probs))
+    return f"{name}: {shown}, so {labels[best]} is the most probable"
+
+
+@course_style
 def plot_posterior(
     f_values: np.ndarray,
     prior: np.ndarray,
@@ -150,7 +185,8 @@ def plot_posterior(
     b = Δf/ε (``axes[0].lines[i]``, coloured per world), the noisy output r (a vertical
     line) and the density values at r (the dots: the numerators of Definition 3 before the
     prior and the normalisation). Right: bars of the prior (``axes[1].containers[0]``, grey)
-    beside the posterior (``axes[1].containers[1]``, in the world's colour).
+    beside the posterior (``axes[1].containers[1]``, hatched, in the world's colour). Each
+    world also has its own line style and marker, named in the left panel's legend.
     """
     n_worlds = len(labels)
     f_values = check_real("f_values", f_values)
@@ -169,26 +205,41 @@ def plot_posterior(
     low = min(f_values.min(), output) - max(3 * scale, 0.5 * span)
     high = max(f_values.max(), output) + max(3 * scale, 0.5 * span)
     x = np.linspace(low, high, 240)
-    colors = [f"C{i % 10}" for i in range(n_worlds)]
-    for i in range(n_worlds):
-        ax_pdf.plot(
-            x, laplace_pdf(x, f_values[i], scale), color=colors[i], lw=1.3, gid=f"likelihood{i}"
-        )
-    ax_pdf.axvline(output, color="black", lw=1, ls="--")
+    colors = [f"C{i % 7}" for i in range(n_worlds)]
     at_r = laplace_pdf(output, f_values, scale)
-    ax_pdf.scatter(np.full(n_worlds, output), at_r, c=colors, zorder=3, s=18)
+    for i in range(n_worlds):
+        style = {"ls": LINESTYLES[i % len(LINESTYLES)], "marker": MARKERS[i % len(MARKERS)]}
+        ax_pdf.plot(
+            x,
+            laplace_pdf(x, f_values[i], scale),
+            color=colors[i],
+            lw=1.3,
+            markevery=[int(np.argmin(np.abs(x - f_values[i])))],  # one marker, at the peak
+            ms=5,
+            label=labels[i].split(":")[0],
+            gid=f"likelihood{i}",
+            **style,
+        )
+    # the density at r under each world, with that world's colour and marker
+    dots = ax_pdf.scatter(np.full(n_worlds, output), at_r, c=colors, zorder=3, s=24)
+    dots.set_paths([_marker_path(MARKERS[i % len(MARKERS)]) for i in range(n_worlds)])
+    ax_pdf.axvline(output, color="black", lw=1, ls="--")
+    ax_pdf.set_ylim(0, 1.45 / (2 * scale))  # head room above the peaks for the legend
+    ax_pdf.legend(fontsize=SMALL, loc="upper right", ncol=min(n_worlds, 4), handlelength=2.4)
     ax_pdf.xaxis.set_major_locator(MaxNLocator(6))
     ax_pdf.yaxis.set_major_locator(MaxNLocator(4))
     ax_pdf.set_xlabel(f"noisy output r = {output:.6g}   (Laplace scale b = {scale:.4g})")
     # the Laplace density peaks at 1/(2b): 0.0088 at ε = 0.05 reads as 8.8 with "×10⁻³"
     ax_pdf.set_ylabel("density P(r | ω)" + scaled_axis(ax_pdf.yaxis, 1 / (2 * scale)))
-    ax_pdf.set_title("likelihood of r under each world (colours as on the right)", fontsize=9)
+    ax_pdf.set_title("likelihood of r under each world (as on the right)", fontsize=9)
 
     xb = np.arange(n_worlds)
     uniform = bool(np.allclose(prior, 1.0 / n_worlds))
     prior_name = f"prior (uniform, 1/W = {1 / n_worlds:.3g})" if uniform else "prior"
     prior_bars = ax_bar.bar(xb - 0.2, prior, 0.4, color=PRIOR_COLOR, label=prior_name)
-    post_bars = ax_bar.bar(xb + 0.2, posterior, 0.4, color=colors, label="posterior")
+    post_bars = ax_bar.bar(
+        xb + 0.2, posterior, 0.4, color=colors, hatch="//", edgecolor="white", label="posterior"
+    )
     if not uniform:
         ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=SMALL)
     ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=SMALL)
@@ -201,9 +252,21 @@ def plot_posterior(
     ax_bar.set_title("prior vs posterior (Definition 3)", fontsize=9)
     if title:
         fig.suptitle(title, fontsize=10)
-    return fig
+    best = int(np.argmax(posterior))
+    posteriors = listing(f"{label} {p:.4f}" for label, p in zip(labels, posterior, strict=True))
+    return describe(
+        fig,
+        f"{title or 'Definition 3'}. Left: the Laplace likelihood of the "
+        f"noisy output r = {output:.6g} (scale b = {scale:.4g}) under each of the "
+        f"{n_worlds} possible worlds, peaking at f(ω) = "
+        f"{listing(f'{v:.4g}' for v in f_values)}; right: the prior beside the posterior, "
+        f"{posteriors}.",
+        f"The release moves the adversary's belief towards {labels[best]}: posterior "
+        f"{posterior[best]:.4f} against a prior of {prior[best]:.4g}.",
+    )
 
 
+@course_style
 def plot_attack_success(
     epsilons: np.ndarray,
     curves: Mapping[str, np.ndarray],
@@ -217,7 +280,8 @@ def plot_attack_success(
 ) -> Figure:
     """Success rate against ε, one line per curve (``ax.lines[k]``), beside the prior's ``chance``
     (a dotted line, 1/W for a uniform prior); ``marker`` = (ε, rate) marks one point.
-    ``linestyles`` and ``colors``, if given, hold one entry per curve."""
+    ``linestyles`` and ``colors``, if given, hold one entry per curve; curves of different
+    colours also get different markers, so none is told apart by colour alone."""
     fig = Figure(figsize=figsize)
     fig.subplots_adjust(left=0.1, right=0.98, bottom=0.14, top=0.9)
     ax = fig.add_subplot()
@@ -228,10 +292,16 @@ def plot_attack_success(
     if not 0 < chance <= 1:
         raise ValueError(f"chance must be a probability in (0, 1]; got {chance}")
     n = len(curves)
-    linestyles = list(linestyles) if linestyles is not None else ["-"] * n
-    colors = list(colors) if colors is not None else [f"C{k % 10}" for k in range(n)]
+    linestyles = (
+        list(linestyles)
+        if linestyles is not None
+        else [LINESTYLES[k % len(LINESTYLES)] for k in range(n)]
+    )
+    colors = list(colors) if colors is not None else [f"C{k % 7}" for k in range(n)]
     if len(linestyles) != n or len(colors) != n:
         raise ValueError(f"linestyles and colors need one entry per curve ({n})")
+    distinct = list(dict.fromkeys(colors))
+    described = []
     for k, (name, rates) in enumerate(curves.items()):
         rates = check_real(f"curve {name!r}", rates)
         if rates.shape != epsilons.shape:
@@ -239,8 +309,18 @@ def plot_attack_success(
         if np.any((rates < 0) | (rates > 1)):
             raise ValueError(f"curve {name!r} must hold success rates in [0, 1]")
         ax.plot(
-            epsilons, rates, color=colors[k], ls=linestyles[k], lw=1.5, label=name, gid=f"curve{k}"
+            epsilons,
+            rates,
+            color=colors[k],
+            ls=linestyles[k],
+            lw=1.5,
+            marker=MARKERS[distinct.index(colors[k]) % len(MARKERS)],
+            markevery=max(len(epsilons) // 6, 1),
+            ms=5,
+            label=name,
+            gid=f"curve{k}",
         )
+        described.append(f"{rates[-1]:.2f} ({name})")
     ax.axhline(
         chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}", gid="chance"
     )
@@ -253,4 +333,22 @@ def plot_attack_success(
     ax.set_ylabel("success rate")
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=SMALL, loc="lower right")
-    return fig
+    finals = [float(np.asarray(r)[-1]) for r in curves.values()]
+    point = (
+        f"At ε = {epsilons[-1]:.3g} every line lies above the prior's guess: the release lets "
+        "the adversary beat guessing, and the more so the larger ε."
+        if all(f > chance for f in finals)
+        else "Where a line stays at the prior's guess, the release teaches the adversary nothing."
+    )
+    at = (
+        f" A marker at ε = {marker[0]:.3g} shows a success rate of {marker[1]:.4f}."
+        if marker is not None
+        else ""
+    )
+    return describe(
+        fig,
+        f"Line chart: {title}, against ε from {epsilons[0]:.3g} to {epsilons[-1]:.3g}, "
+        f"beside the prior's guess 1/W = {chance:.3g} (dotted); at ε = {epsilons[-1]:.3g} the "
+        f"{'lines reach' if n > 1 else 'line reaches'} {listing(described)}.",
+        point + at,
+    )

@@ -25,24 +25,46 @@ from matplotlib.ticker import (
 from .. import choose as ch
 from .. import deployments as dep
 from .. import kazan_reiter as kr
+from ._alt import describe, listing
+from ._style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    LINESTYLES,
+    MARKERS,
+    ORANGE,
+    PURPLE,
+    VERMILLION,
+    course_style,
+)
 
 __all__ = [
-    "MODEL_MARKERS",
+    "MODEL_FILLS",
     "UNIT_COLOURS",
+    "UNIT_MARKERS",
     "plot_choice",
     "plot_deployments",
     "plot_durham_choice",
     "plot_three_views",
 ]
 
+# what one unit of privacy protects: a colour (Okabe & Ito) and a marker, so the groups read
+# without colour vision too; the deployment model is the marker's fill
 UNIT_COLOURS = {
-    "one event or record": "#1b9e77",
-    "one day of a user": "#d95f02",
-    "one month of a user": "#7570b3",
-    "one person or entity": "#e7298a",
-    "not stated": "#666666",
+    "one event or record": GREEN,
+    "one day of a user": ORANGE,
+    "one month of a user": PURPLE,
+    "one person or entity": BLUE,
+    "not stated": BLACK,
 }
-MODEL_MARKERS = {"Central": "o", "Local": "^", "Varies": "s"}
+UNIT_MARKERS = {
+    "one event or record": "s",
+    "one day of a user": "^",
+    "one month of a user": "D",
+    "one person or entity": "o",
+    "not stated": "X",
+}
+MODEL_FILLS = {"Central": "filled", "Local": "hollow", "Varies": "ring inside"}
 _FPRS = (0.01, 0.10)
 
 
@@ -60,13 +82,14 @@ def _labels(rows: pd.DataFrame) -> list[str]:
     ]
 
 
+@course_style
 def plot_deployments(
     table: pd.DataFrame | None = None, *, prior: float = 0.5, p: float = 0.05, q: float = 1.0
 ) -> Figure:
     """Every usable deployment by ε (log scale) beside its three views, one row each.
 
-    Panels: (a) ε (colour: privacy-unit group; marker: central/local model; zCDP rows at
-    their converted ε, with the simple conversion as a grey tick); (b) Lee & Clifton's
+    Panels: (a) ε (colour and marker: privacy-unit group; fill: central, local or varying
+    model; zCDP rows at their converted ε, with the simple conversion as a grey tick); (b) Lee & Clifton's
     two-world posterior bound at ``prior``; (c) Kazan & Reiter's relative-risk bound at
     (``p``, ``q``), log scale; (d) the best membership test's TPR at FPR 1 % and 10 % from the
     (ε, δ) curve (filled) and, for zCDP rows, from the Gaussian curve μ = √(2ρ_z) (hollow).
@@ -83,26 +106,29 @@ def plot_deployments(
     fig.subplots_adjust(left=0.345, right=0.975, top=0.89, bottom=0.17, wspace=0.12)
     ax_e, ax_post, ax_rr, ax_tpr = axes
 
-    for model, marker in MODEL_MARKERS.items():
-        sel = (rows["model"] == model).to_numpy()
-        ax_e.scatter(
-            eps[sel],
-            y[sel],
-            c=[c for c, s in zip(colours, sel, strict=True) if s],
-            marker=marker,
-            s=55,
-            zorder=3,
-            gid=f"epsilon_{model}",
-            edgecolors="black",
-            linewidths=0.5,
-        )
+    units = rows["unit_group"].to_numpy()
+    for model, fill in MODEL_FILLS.items():
+        for unit, marker in UNIT_MARKERS.items():
+            sel = ((rows["model"] == model).to_numpy()) & (units == unit)
+            if not sel.any():
+                continue
+            colour = UNIT_COLOURS[unit]
+            ax_e.scatter(
+                eps[sel],
+                y[sel],
+                marker=_dotted(marker) if fill == "ring inside" else marker,
+                s=55,
+                zorder=3,
+                gid=f"epsilon_{model}_{unit}",
+                **_fill_style(fill, colour),
+            )
     zcdp = rows["epsilon_simple"].notna().to_numpy()
     ax_e.scatter(
         rows["epsilon_simple"].to_numpy(float)[zcdp],
         y[zcdp],
         marker="|",
         s=120,
-        color="grey",
+        color="black",
         zorder=2,
         gid="epsilon_simple",
     )
@@ -116,7 +142,9 @@ def plot_deployments(
         ax.tick_params(labelsize=10)
 
     post = dep.posterior_bound(eps, prior=prior)
+    markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
     ax_post.scatter(post, y, c=colours, s=40, zorder=3, gid="posterior")
+    _unit_markers(ax_post.collections[-1], markers)
     ax_post.axvline(prior, color="grey", ls=":", lw=1)
     ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
     ax_post.set_xlabel(f"largest posterior\n(prior {prior:g})")
@@ -124,6 +152,7 @@ def plot_deployments(
 
     rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
     ax_rr.scatter(rr, y, c=colours, s=40, zorder=3, gid="relative_risk")
+    _unit_markers(ax_rr.collections[-1], markers)
     ax_rr.set_xscale("log")
     ax_rr.xaxis.set_major_formatter(ScalarFormatter())
     ax_rr.xaxis.set_minor_formatter(NullFormatter())
@@ -152,18 +181,30 @@ def plot_deployments(
     ax_tpr.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
 
     unit_handles = [
-        Line2D([], [], marker="o", ls="", color=c, label=g)
+        Line2D([], [], marker=UNIT_MARKERS[g], ls="", color=c, label=g)
         for g, c in UNIT_COLOURS.items()
         if g in set(rows["unit_group"])
     ]
     model_handles = [
-        Line2D([], [], marker=m, ls="", color="white", markeredgecolor="black", label=f"{k} model")
-        for k, m in MODEL_MARKERS.items()
-        if k in set(rows["model"])
+        Line2D(
+            [],
+            [],
+            # a shape no privacy unit uses: the legend entry is about the fill only
+            marker=_dotted("p") if fill == "ring inside" else "p",
+            ls="",
+            markersize=8,
+            color="0.3",
+            markerfacecolor="0.3" if fill == "filled" else "white",
+            markeredgecolor="0.3",
+            label=f"{model} model ({fill})",
+        )
+        for model, fill in MODEL_FILLS.items()
+        if model in set(rows["model"])
     ]
+
     extra = [
         Line2D(
-            [], [], marker="|", ls="", color="grey", markersize=10, label="zCDP: simple conversion"
+            [], [], marker="|", ls="", color="black", markersize=10, label="zCDP: simple conversion"
         ),
         Line2D(
             [],
@@ -181,7 +222,7 @@ def plot_deployments(
         ncol=3,
         fontsize=10,
         frameon=False,
-        title="privacy unit protected (colour) · deployment model (marker)",
+        title="privacy unit protected (colour and marker) · deployment model (fill, panel a)",
         title_fontsize=10,
     )
     fig.suptitle(
@@ -189,9 +230,51 @@ def plot_deployments(
         "zCDP rows with only ρ_z converted at δ = 1e-10",
         fontsize=12,
     )
-    return fig
+    tpr = dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
+    return describe(
+        fig,
+        f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
+        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
+        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
+        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
+        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
+        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
+        "give the privacy unit, the fill the deployment model.",
+        f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
+        f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
+    )
 
 
+def _fill_style(fill: str, colour: str) -> dict:
+    """A scatter's colours for a deployment model: filled, or hollow (with a small ring inside
+    for a model that varies)."""
+    if fill == "filled":
+        return {"c": [colour], "edgecolors": "black", "linewidths": 0.5}
+    return {"facecolors": "white", "edgecolors": [colour], "linewidths": 1.6}
+
+
+def _dotted(marker: str):
+    """The marker's outline with a small ring inside (a model that varies)."""
+    from matplotlib.markers import MarkerStyle
+    from matplotlib.path import Path
+
+    style = MarkerStyle(marker)
+    outline = style.get_path().transformed(style.get_transform())
+    return Path.make_compound_path(outline, Path.circle((0, -0.08 if marker == "^" else 0), 0.17))
+
+
+def _unit_markers(collection, markers) -> None:
+    """One marker per point of a scatter (the privacy unit of each row)."""
+    from matplotlib.markers import MarkerStyle
+
+    paths = []
+    for marker in markers:
+        style = MarkerStyle(marker)
+        paths.append(style.get_path().transformed(style.get_transform()))
+    collection.set_paths(paths)
+
+
+@course_style
 def plot_three_views(
     epsilon: float,
     delta: float = 0.0,
@@ -210,7 +293,7 @@ def plot_three_views(
 
     priors = np.linspace(0.001, 0.999, 200)
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
-    ax1.plot(priors, priors, color="grey", ls=":", lw=1, label="no release")
+    ax1.plot(priors, priors, color="black", ls=":", lw=1, label="no release")
     ax1.plot(
         [prior],
         [dep.posterior_bound(epsilon, prior=prior)],
@@ -234,12 +317,12 @@ def plot_three_views(
     )
     naive = math.exp(2 * epsilon)
     if naive <= 100 * float(np.max(rr)):
-        ax2.axhline(naive, color="grey", ls="--", lw=1, label="exp(2ε) (Corollary 1)")
+        ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)")
     else:  # drawing it would squash the curve into a line at the bottom
         ax2.plot(
             [],
             [],
-            color="grey",
+            color="black",
             ls="--",
             lw=1,
             label=f"exp(2ε) = {naive:.2g}\n(off scale)",
@@ -288,7 +371,7 @@ def plot_three_views(
         ms=7,
         gid="roc_marker",
     )
-    ax3.plot([0, 1], [0, 1], color="grey", ls=":", lw=1, label="random guess")
+    ax3.plot([0, 1], [0, 1], color="black", ls=":", lw=1, label="random guess")
     ax3.set_xlabel("false-positive rate")
     ax3.set_ylabel("best true-positive rate")
     ax3.set_title("hypothesis test (f-DP)", fontsize=11, y=1.01)
@@ -307,9 +390,27 @@ def plot_three_views(
     )
     # a deployment's name, curator and unit run past the figure's width in one line
     fig.suptitle(textwrap.fill(title, width=90, max_lines=2, placeholder=" …"), fontsize=12)
-    return fig
+    at_1, at_10 = dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta)
+    return describe(
+        fig,
+        f"One guarantee read three ways ({title}): the largest posterior against the prior, "
+        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
+        f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
+        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
+        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
+        f"{float(at_10):.4f} at a 10 % false-positive rate"
+        + (
+            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
+            if rho is not None
+            else ""
+        )
+        + ".",
+        "The closer the posterior and the true-positive rate come to 1, the less the guarantee "
+        "protects.",
+    )
 
 
+@course_style
 def plot_choice(
     release: str = "count",
     *,
@@ -372,7 +473,7 @@ def plot_choice(
     ax.axvline(
         choice.epsilon_risk,
         color="C3",
-        ls="--",
+        ls="-.",
         lw=1.5,
         label=f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}",
         gid="epsilon_risk",
@@ -382,6 +483,9 @@ def plot_choice(
             grid,
             dep.posterior_bound(grid, prior=prior),
             color="C3",
+            marker="s",
+            markevery=50,
+            ms=5,
             label=f"two-world posterior bound (prior {prior:g})",
             gid="posterior_curve",
         )
@@ -389,10 +493,10 @@ def plot_choice(
             ax.axhline(risk, color="C3", ls=":", lw=1, gid="risk_line")
     a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
     if choice.feasible:
-        ax.axvspan(a, b, color="green", alpha=0.15, label="feasible ε", gid="feasible")
+        ax.axvspan(a, b, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
     else:
         ax.axvspan(
-            a, b, color="red", alpha=0.12, hatch="//", label="no feasible ε (gap)", gid="gap"
+            a, b, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
         )
     ax.set_xscale("log")
     ax.set_xlim(lo, hi)
@@ -408,9 +512,27 @@ def plot_choice(
         else "infeasible: the accuracy needs more ε than the risk allows"
     )
     fig.suptitle((title + "\n" if title else "") + verdict, fontsize=12)
-    return fig
+    what = title or f"a {release}, ±{k:g}"
+    return describe(
+        fig,
+        f"Choosing ε ({what}): against ε on a log scale, the probability that the Laplace "
+        f"noise stays within ±{k:g} (Δ = {sens:.3g}) rises to {coverage:g} at "
+        f"ε = {choice.epsilon_accuracy:.3g} (dashed), the smallest ε for the accuracy; the "
+        f"risk side ({risk_label}) allows at most ε = {choice.epsilon_risk:.3g} (dash-dotted)"
+        + (
+            f", where the two-world posterior bound from a prior of {prior:g} meets {risk:g}"
+            if prior is not None and risk is not None
+            else ""
+        )
+        + ".",
+        f"Feasible: every ε from {choice.epsilon_accuracy:.3g} to {choice.epsilon_risk:.3g} "
+        "meets both (shaded)."
+        if choice.feasible
+        else "Infeasible: the accuracy needs more ε than the risk allows (the hatched gap).",
+    )
 
 
+@course_style
 def plot_durham_choice(
     *,
     deviations=(0.25, 0.5, 1.0, 2.0),
@@ -434,6 +556,10 @@ def plot_durham_choice(
             grid,
             prob,
             color=f"C{i}",
+            ls=LINESTYLES[i % len(LINESTYLES)],
+            marker=MARKERS[i % len(MARKERS)],
+            markevery=(15 * i, 60),
+            ms=5,
             label=f"switching probability, deviation {dev:g}",
             gid=f"switch_{dev:g}",
         )
@@ -475,14 +601,20 @@ def plot_durham_choice(
         ax.axvspan(
             eps_acc,
             best,
-            color="green",
-            alpha=0.15,
+            color=GREEN,
+            alpha=0.2,
             gid="feasible",
             label=f"feasible: [{eps_acc:.4f}, {best:.4f}]",
         )
     else:
         ax.axvspan(
-            best, eps_acc, color="red", alpha=0.12, hatch="//", gid="gap", label="no feasible ε"
+            best,
+            eps_acc,
+            color=VERMILLION,
+            alpha=0.15,
+            hatch="//",
+            gid="gap",
+            label="no feasible ε",
         )
     ax.plot([], [], color="C3", label="largest ε for each risk profile (17), labelled (ã, r̃)")
     ax.set_xscale("log")
@@ -494,7 +626,22 @@ def plot_durham_choice(
     ax.grid(alpha=0.3)
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     fig.suptitle("Durham infant deaths (Kazan & Reiter, Example 3): accuracy vs risk", fontsize=12)
-    return fig
+    allowed = listing(
+        f"{e:.4f} (ã = {a:g}, r̃ = {r:g})" for e, (a, r) in zip(eps_risk, profiles, strict=True)
+    )
+    return describe(
+        fig,
+        f"Durham's infant deaths (Kazan & Reiter, Example 3): the probability that the release "
+        f"switches side of the target against ε on a log scale, one line per deviation "
+        f"({listing(f'{d:g}' for d in deviations)}); at most {100 * max_probability:g} % at "
+        f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
+        f"profiles (17) allow ε up to {allowed} (vertical lines).",
+        f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive profile."
+        if eps_acc <= best and sum(e >= eps_acc for e in eps_risk) == 1
+        else f"Feasible from {eps_acc:.4f} to {best:.4f}."
+        if eps_acc <= best
+        else "No profile allows the ε the accuracy needs.",
+    )
 
 
 def kr_switch(epsilon, deviation):

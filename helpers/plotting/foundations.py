@@ -12,7 +12,8 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLoca
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
-from ._style import SMALL, scaled_axis
+from ._alt import describe, listing
+from ._style import HATCHES, LINESTYLES, SMALL, course_style, scaled_axis
 
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
@@ -65,6 +66,7 @@ __all__ = [
 ]
 
 
+@course_style
 def plot_bits_sensitivity(n_max=40) -> Figure:
     """Global L1 sensitivity Δ_f of the sum and the mean of n bits, n = 1 … ``n_max``,
     each found by brute force over every count and every neighbour (bounded: one bit
@@ -117,9 +119,21 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     ax.set(xlabel="number of people n", ylabel="sensitivity Δ_f", title="L1 sensitivity of bits")
     ax.legend(fontsize=SMALL, loc="upper center")
     _no_minor_ticks(ax)
-    return fig
+    mean_unbounded = sens[("mean", "unbounded")]
+    return describe(
+        fig,
+        f"L1 sensitivity Δ_f of the sum and the mean of n bits for n = 1 to {n_max} (log "
+        "scale), found by brute force: the sum's is "
+        f"{listing(sorted({f'{v:g}' for v in sens[('sum', 'unbounded')]}), 'or')} for bounded "
+        f"and unbounded neighbours alike; the bounded mean's falls as 1/n, to "
+        f"{sens[('mean', 'bounded')][-1]:.3g} at n = {n_max}, and so does the unbounded mean's "
+        f"at a fixed size, but over every size at once the unbounded mean's is "
+        f"{mean_unbounded.max():g} (dashed).",
+        "A DP mean must therefore be calibrated to the worst size, unless n is public.",
+    )
 
 
+@course_style
 def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
     """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
 
@@ -133,7 +147,9 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
     ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}", gid="density1")
-    ax.plot(z, laplace_pdf(z, y2, b), label=f"output density, f(x') = {y2:g}", gid="density2")
+    ax.plot(
+        z, laplace_pdf(z, y2, b), ls="--", label=f"output density, f(x') = {y2:g}", gid="density2"
+    )
     ax.set(
         xlabel="released value z",
         ylabel="density" + scaled_axis(ax.yaxis, 1 / (2 * b)),  # 0.003 reads as 3, ×10⁻³
@@ -160,9 +176,18 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     )
     bx.legend(fontsize=SMALL, loc="center right")
     _no_minor_ticks(ax, bx)
-    return fig
+    return describe(
+        fig,
+        f"Left: the Laplace densities of the released value with Δ = {sensitivity:g} and "
+        f"ε = {epsilon:g} (scale b = {b:.3g}), centred at f(x) = {y1:g} (solid) and f(x') = "
+        f"{y2:g} (dashed); right: their ratio on a log scale, from {ratio.min():.4f} to "
+        f"{ratio.max():.4f}.",
+        f"The ratio never leaves [e^−ε, e^ε] = [{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]:"
+        " no released value tells the two data sets apart by more than a factor e^ε.",
+    )
 
 
+@course_style
 def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figure:
     """P[|π̂ − π| ≥ t] for π̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
 
@@ -187,6 +212,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
         t,
         F.chebyshev_bound(F.mean_of_bits_variance(n, epsilon), t),
         color="C1",
+        ls="-.",
         label="Chebyshev, Var = 2/(ε²n²)",
     )
     ax.plot(
@@ -205,9 +231,28 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     )
     ax.legend(fontsize=SMALL, loc="lower left")
     _no_minor_ticks(*fig.axes)
-    return fig
+    at = int(np.argmin(np.abs(t - 3 * b)))  # t = 3b: the tail is e^-3 = 0.05
+    chebyshev = F.chebyshev_bound(F.mean_of_bits_variance(n, epsilon), t)
+    survey = F.chebyshev_bound(1 / (epsilon * n) ** 2, t)
+    exact = F.laplace_tail_probability(t, b)
+    above = bool(np.all(survey >= exact))
+    return describe(
+        fig,
+        f"The tail P[|π̂ − π| ≥ t] of a Laplace-noised mean of n = {n} bits at ε = {epsilon:g}"
+        f" against the error t (log scale): at t = {t[at]:.3g} (three noise scales) the "
+        f"simulated tail of {reps:,} releases is {empirical[at]:.3g}, the exact e^(−t/b) "
+        f"{exact[at]:.3g}, Chebyshev with Var = 2/(ε²n²) {chebyshev[at]:.3g} and with the "
+        f"survey's Var = 1/(ε²n²) {survey[at]:.3g}.",
+        "The simulation follows the exact tail; Chebyshev is a loose bound, and the survey's "
+        + (
+            "smaller variance stays above the exact tail only by luck."
+            if above
+            else "smaller variance falls below the exact tail: it is wrong."
+        ),
+    )
 
 
+@course_style
 def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Figure:
     """Left: histogram of simulated π̂ with the true π and ±2·√(1/(α²n)) (the notes' bound).
     Right: Var[π̂] against n: the notes' bound 1/(α²n), the tight bound 1/(4α²n), the exact
@@ -269,9 +314,21 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     bx.set(xlabel="n", ylabel="Var[π̂]", title="variance falls like 1/n")
     bx.legend(fontsize=SMALL, loc="lower left")
     _no_minor_ticks(*fig.axes)
-    return fig
+    eps = float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf
+    inside = float(np.mean(np.abs(est - p) <= half))
+    return describe(
+        fig,
+        f"Left: histogram of {reps:,} simulated estimates π̂ from randomised response with "
+        f"α = {alpha:g}, n = {n} (ε = {eps:.3g}) around the true π = {p:g}, with the notes' "
+        f"band π ± 2√(1/(α²n)) = ±{half:.3f}, which holds {inside:.1%} of them; right: "
+        "Var[π̂] against n on log axes: the notes' bound 1/(α²n), the tight bound 1/(4α²n), "
+        f"the exact variance and the simulated {est.var():.4g} at n = {n}.",
+        "The variance falls like 1/n, and the exact variance never exceeds the tight bound, "
+        "a quarter of the notes' bound.",
+    )
 
 
+@course_style
 def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     """The three properties that make ε a budget, each measured on a small example.
 
@@ -293,7 +350,7 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     ex = F.properties_experiment(epsilon, alpha1, alpha2, rng=rng)
     before, after, eps_rr = ex.before, ex.after, ex.epsilon_rr
     ax.bar(np.arange(2), before, color="C0", label="RR outputs")
-    ax.bar(np.arange(2, 6), after, color="C1", label="G(RR) outputs")
+    ax.bar(np.arange(2, 6), after, color="C1", hatch="//", edgecolor="white", label="G(RR) outputs")
     for sign in (-1, 1):
         ax.axhline(sign * eps_rr, color="k", ls="--", lw=1)
     ax.set_xticks(np.arange(6), ["0", "1", "a", "b", "c", "d"])
@@ -333,9 +390,36 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     cx.margins(y=0.1)  # the last point clear of the top edge
     cx.legend(fontsize=SMALL, loc="upper left")
     _no_minor_ticks(ax, bx, cx)
-    return fig
+    within = bool(np.all(np.abs(np.concatenate([before, after])) <= eps_rr + 1e-12))
+    group = (
+        "equals kε"
+        if np.allclose(ex.group_worst, ex.group_budget)
+        else "stays at or below kε"
+        if np.all(ex.group_worst <= ex.group_budget + 1e-12)
+        else "exceeds kε"
+    )
+    composed = (
+        "equals ε₁ + ε₂"
+        if np.allclose(ex.composition_worst, ex.composition_budget)
+        else "stays at or below ε₁ + ε₂"
+        if np.all(ex.composition_worst <= ex.composition_budget + 1e-12)
+        else "exceeds ε₁ + ε₂"
+    )
+    return describe(
+        fig,
+        f"Three properties of ε measured on small examples. Post-processing: the log-ratios of "
+        f"randomised response's 2 outputs and of a random post-processing G(RR)'s 4 outputs "
+        f"{'all stay within' if within else 'do not all stay within'} ±ε = ±{eps_rr:.2f}. "
+        f"Group privacy at ε = {epsilon:g}: the worst log-ratio for records k = "
+        f"{int(k[0])}–{int(k[-1])} apart {group} (up to {float(np.max(ex.group_worst)):.3g}). "
+        f"Composition with RR({alpha2:g}): the pair's worst log-ratio {composed} for every "
+        "ε₁ shown.",
+        "ε behaves as a budget: processing never raises it, groups and repeated releases add it "
+        "up.",
+    )
 
 
+@course_style
 def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     """The (FPR, FNR) pairs an ε-DP mechanism allows, and the Laplace threshold tests inside.
 
@@ -366,10 +450,11 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
         tq,
         color="C3",
         lw=1.5,
+        ls="-.",
         label="Laplace mechanism, tests 'output > t'",
         gid="laplace_tests",
     )
-    ax.plot([0, 1], [1, 0], color="0.5", ls=":", lw=1, label="random guessing (ε = 0)")
+    ax.plot([0, 1], [1, 0], color="black", ls=":", lw=1, label="random guessing (ε = 0)")
     ax.plot(
         p,
         q_max,
@@ -393,9 +478,19 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
     _no_minor_ticks(*fig.axes)
-    return fig
+    best = float(F.hypothesis_min_equal_error(epsilon))
+    return describe(
+        fig,
+        f"The false-positive and false-negative rates (FPR, FNR) every test can reach against an "
+        f"ε-DP mechanism at ε = {epsilon:g}: a shaded region around the random-guessing line "
+        "FPR + FNR = 1, bounded by FPR + e^ε FNR ≥ 1 and e^ε FPR + FNR ≥ 1 and their mirror "
+        "image, with the Laplace mechanism's threshold tests as a dash-dotted curve inside it.",
+        f"No test does better than FPR = FNR = 1/(1 + e^ε) = {best:.4f}; the Laplace test at the "
+        f"midpoint reaches {float(pm):.4f}.",
+    )
 
 
+@course_style
 def plot_exponential_mechanism(
     epsilon=1.0, prices=F.SURVEY_AUCTION_PRICES, bids=F.SURVEY_AUCTION_BIDS
 ) -> Figure:
@@ -413,7 +508,12 @@ def plot_exponential_mechanism(
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
     for i, (price, r) in enumerate(zip(prices, revenue, strict=True)):
-        ax.plot(grid, probs[:, i], label=f"price {price:.2f} (revenue {r:.2f})")
+        ax.plot(
+            grid,
+            probs[:, i],
+            ls=LINESTYLES[i % len(LINESTYLES)],
+            label=f"price {price:.2f} (revenue {r:.2f})",
+        )
     ax.axvline(epsilon, color="k", ls=":", lw=1, gid="epsilon_marker")
     ax.set_xscale("log")
     ax.set(
@@ -444,9 +544,23 @@ def plot_exponential_mechanism(
         title=f"expected revenue (dashed: best, {revenue.max():.2f})",
     )
     _no_minor_ticks(*fig.axes)
-    return fig
+    at = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
+    expected = F.expected_score(revenue, grid, sensitivity=delta)
+    return describe(
+        fig,
+        f"The exponential mechanism on the survey's auction (Δ = {delta:.2f} dollars) for ε from "
+        f"0.01 to 2000 on a log scale. Left: the probability of selecting each price; at "
+        f"ε = {epsilon:g}: "
+        + listing(f"{price:.2f} → {q:.3f}" for price, q in zip(prices, at, strict=True))
+        + f". Right: the expected revenue rises from {expected[0]:.2f} to {expected[-1]:.2f} "
+        f"dollars, {float(F.expected_score(revenue, epsilon, sensitivity=delta)):.2f} at "
+        f"ε = {epsilon:g}.",
+        f"Only a large ε concentrates the choice on the best price ({prices[np.argmax(revenue)]:.2f}, "
+        f"revenue {revenue.max():.2f}).",
+    )
 
 
+@course_style
 def plot_closeness(
     classes=F.CLOSENESS_EXAMPLE["classes"], sensitive=F.CLOSENESS_EXAMPLE["sensitive"]
 ) -> Figure:
@@ -465,10 +579,24 @@ def plot_closeness(
             pos + (i + 1) * width,
             p_l[i],
             width,
+            hatch=HATCHES[(i + 1) % len(HATCHES)],
+            edgecolor="white",
             label=f"{label}: d = {vd[i]:.3f}, KL = {kl[i]:.3f}",
         )
     ax.set_xticks(pos + width * labels.size / 2, [str(c) for c in cats])
     ax.set(ylabel="share of the sensitive value", title="ε-closeness: each class's P_L against P_Q")
     ax.legend(fontsize=SMALL, loc="upper right")
     _no_minor_ticks(*fig.axes)
-    return fig
+    far = int(np.argmax(vd))
+    return describe(
+        fig,
+        "ε-closeness: bars of each equivalence class's distribution of the sensitive attribute ("
+        + listing(str(c) for c in cats)
+        + ") beside the whole data set's P_Q; "
+        + listing(
+            f"{label}: distance {d:.3f}, KL {k:.3f}"
+            for label, d, k in zip(labels, vd, kl, strict=True)
+        )
+        + ".",
+        f"{labels[far]} lies farthest from P_Q: the class that tells an adversary the most.",
+    )

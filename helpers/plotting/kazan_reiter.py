@@ -15,6 +15,8 @@ from matplotlib.colors import LogNorm, Normalize
 from matplotlib.figure import Figure
 
 from .. import kazan_reiter as kr
+from ._alt import describe, listing
+from ._style import HATCHES, MARKERS, VERMILLION, course_style
 
 __all__ = [
     "plot_bound_vs_naive",
@@ -68,7 +70,7 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, 
     other = "q̃" if kind == "inclusion" else "p̃"
     shown_r = np.minimum(r_star, r_cap) if r_cap else r_star
     ax_r.plot(x, shown_r, color="C0", label="r*", gid="r_star")
-    ax_r.axhline(r, color="0.5", ls=":", lw=1, label=f"r̃ = {r:g}")
+    ax_r.axhline(r, color="black", ls=":", lw=1, label=f"r̃ = {r:g}")
     ax_r.set_ylabel(f"r* (truncated at {r_cap:g})" if r_cap else "r*")
     ax_r.set_title(title or f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
     finite = np.where(np.isfinite(eps), eps, np.nan)
@@ -81,7 +83,7 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, 
     ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}", gid="minimum")
     ax_e.axhline(
         kr.epsilon_constant_profile(r),
-        color="0.5",
+        color="black",
         ls="--",
         lw=1,
         label="½ ln r̃ (constant profile)",
@@ -97,6 +99,7 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, 
     return eps_min, x_min
 
 
+@course_style
 def plot_risk_profile_slice(
     kind: str, a: float, fixed: float, r: float, *, figsize=(7.4, 5.0), fast: bool = False
 ) -> Figure:
@@ -106,10 +109,26 @@ def plot_risk_profile_slice(
     when a part of the curve is cut there."""
     fig = _figure(figsize, fast, right_in=2.9)
     ax_r, ax_e = fig.subplots(2, 1, sharex=True)
-    _draw_slice(ax_r, ax_e, kind, a, fixed, r, epsilon_cap=6.0, r_cap=max(3 * r, 10.0))
-    return fig
+    eps_min, x_min = _draw_slice(
+        ax_r, ax_e, kind, a, fixed, r, epsilon_cap=6.0, r_cap=max(3 * r, 10.0)
+    )
+    return describe(fig, _slice_sentence(kind, a, fixed, r, eps_min, x_min))
 
 
+def _slice_sentence(kind, a, fixed, r, eps_min, x_min, who: str = "") -> str:
+    """What one column of Figure 1 shows, with its minimum against the constant profile."""
+    name, other, number = ("p", "q̃", "(15)") if kind == "inclusion" else ("q", "p̃", "(16)")
+    constant = float(kr.epsilon_constant_profile(r))
+    relation = "above" if eps_min > constant + 1e-9 else "at or below"
+    return (
+        f"{who}Kazan & Reiter's risk profile {number} along {name} with ã = {a:g}, "
+        f"{other} = {fixed:g}, r̃ = {r:g}: on top the profile r*, below the εᵢ it implies at each "
+        f"{name}, smallest, ε = {eps_min:.3f}, at {name} = {x_min:.3f}, {relation} the constant "
+        f"profile's ½ ln r̃ = {constant:.3f} (dashed)."
+    )
+
+
+@course_style
 def plot_figure1(
     a: float = 0.1, r: float = 3.0, q_tilde: float = 1.0, p_tilde: float = 0.05
 ) -> Figure:
@@ -117,7 +136,7 @@ def plot_figure1(
     # 10 inches: shown at about 0.86× in a notebook's output area, text stays above 11 px
     fig = Figure(figsize=(10, 5.8), layout="constrained")
     axes = fig.subplots(2, 2, sharex="col")
-    _draw_slice(
+    first = _draw_slice(
         axes[0, 0],
         axes[1, 0],
         "inclusion",
@@ -126,7 +145,7 @@ def plot_figure1(
         r,
         title=f"Agency 1: (15), ã = {a:g}, q̃ = {q_tilde:g}, r̃ = {r:g}",
     )
-    _draw_slice(
+    second = _draw_slice(
         axes[0, 1],
         axes[1, 1],
         "values",
@@ -139,9 +158,16 @@ def plot_figure1(
     )
     axes[0, 0].set_ylim(0, 12)
     axes[0, 0].set_ylabel("r* (axis cut at 12)")  # r* → ∞ as p → 0: say where it is cut
-    return fig
+    return describe(
+        fig,
+        "Figure 1, two agencies side by side. "
+        + _slice_sentence("inclusion", a, q_tilde, r, *first, who="Agency 1: ")
+        + " "
+        + _slice_sentence("values", a, p_tilde, r, *second, who="Agency 2: "),
+    )
 
 
+@course_style
 def plot_colored_profiles(
     kind: str,
     a_values: Sequence[float],
@@ -160,6 +186,7 @@ def plot_colored_profiles(
     axes = np.atleast_1d(fig.subplots(1, n, sharey=True))
     norm = Normalize(0, epsilon_max)
     line = None
+    minima = []
     for ax, a, r in zip(axes, a_values, r_values, strict=True):
         x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
         r_shown = np.minimum(r_star, 20.0)
@@ -168,13 +195,16 @@ def plot_colored_profiles(
         line = LineCollection(segments, cmap="viridis", norm=norm, linewidths=2.5)
         line.set_array(np.minimum(np.where(np.isfinite(eps), eps, epsilon_max), epsilon_max)[:-1])
         ax.add_collection(line)
-        ax.axhline(r, color="0.4", ls=":", lw=1, label=f"constant r̃ = {r:g}")
+        ax.axhline(r, color="black", ls=":", lw=1, label=f"constant r̃ = {r:g}")
         y_min = (
             float(np.minimum(kr.inclusion_profile(a, fixed, r)(x_min, fixed), 20.0))
             if kind == "inclusion"
             else float(np.minimum(kr.values_profile(a, fixed, r)(fixed, x_min), 20.0))
         )
-        ax.plot([x_min], [y_min], "o", color="red", ms=6, label=f"min ε = {eps_min:.2f}")
+        ax.plot([x_min], [y_min], "o", color=VERMILLION, ms=6, label=f"min ε = {eps_min:.2f}")
+        minima.append(
+            f"ã = {a:g}, r̃ = {r:g}: min ε = {eps_min:.2f} at {'p' if kind == 'inclusion' else 'q'} = {x_min:.3f}"
+        )
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 20)
         ax.set_xlabel("p" if kind == "inclusion" else "q")
@@ -182,9 +212,18 @@ def plot_colored_profiles(
         ax.legend(fontsize=_FONT)
     axes[0].set_ylabel("r* (truncated at 20)")
     fig.colorbar(line, ax=list(axes), label=f"εᵢ (truncated at {epsilon_max:g})")
-    return fig
+    number = "(15)" if kind == "inclusion" else "(16)"
+    return describe(
+        fig,
+        f"Kazan & Reiter's profile {number} along {'p' if kind == 'inclusion' else 'q'} "
+        f"(the other prior fixed at {fixed:g}) in {n} panel{'s' if n > 1 else ''}, each curve "
+        f"coloured by the εᵢ it implies (viridis, 0 to {epsilon_max:g}), the constant r̃ dotted "
+        f"and the minimum marked: {'; '.join(minima)}.",
+        "The recommended ε is the minimum over the curve, where the profile is tightest.",
+    )
 
 
+@course_style
 def plot_profile_map(
     profile=None,
     *,
@@ -233,7 +272,7 @@ def plot_profile_map(
             [rec.p],
             [rec.q],
             "o",
-            color="red",
+            color=VERMILLION,
             ms=7,
             mec="white",
             clip_on=False,
@@ -245,9 +284,23 @@ def plot_profile_map(
     ax_e.set_title(
         f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=_FONT
     )
-    return fig
+    maps = (
+        f"heat maps over (p, q) in (0, 1]² of the risk profile r* (log colours, truncated at "
+        f"{r_cap:g}) and of the εᵢ it implies (truncated at {epsilon_cap:g})"
+        if show_profile
+        else f"a heat map over (p, q) in (0, 1]² of the εᵢ the profile implies (truncated at "
+        f"{epsilon_cap:g})"
+    )
+    return describe(
+        fig,
+        f"Kazan & Reiter's two-dimensional risk profile: {maps}, the point where εᵢ is "
+        f"smallest marked.",
+        f"The recommended ε is that minimum, {rec.epsilon:.3f}, at (p, q) = ({rec.p:.3f}, "
+        f"{rec.q:.3f}): the prior where the profile binds hardest.",
+    )
 
 
+@course_style
 def plot_bound_vs_naive(
     epsilon: float = 1.0, q_values: Sequence[float] = (1.0, 0.5, 0.1, 0.01), *, fast: bool = False
 ) -> Figure:
@@ -255,10 +308,16 @@ def plot_bound_vs_naive(
     p = np.linspace(0.001, 1, 400)
     fig = _figure((7.4, 3.6), fast, right_in=2.5)
     ax = fig.subplots()
-    for q in q_values:
+    peaks = []
+    for index, q in enumerate(q_values):
+        bound = kr.relative_risk_bound(p, q, epsilon)
+        peaks.append((float(np.max(bound)), q, float(p[np.argmax(bound)])))
         ax.plot(
             p,
-            kr.relative_risk_bound(p, q, epsilon),
+            bound,
+            marker=MARKERS[index % len(MARKERS)],
+            markevery=(index * 9, 40),  # staggered: markers of different curves apart
+            ms=5,
             label=f"Theorem 1, q = {q:g}",
             gid=f"theorem1_q{q:g}",
         )
@@ -274,9 +333,20 @@ def plot_bound_vs_naive(
     ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
     ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
     _legend_beside(ax)
-    return fig
+    naive = float(kr.naive_bound(epsilon))
+    top, top_q, top_p = max(peaks)
+    return describe(
+        fig,
+        f"Theorem 1's bound on the relative risk against the prior p of inclusion at "
+        f"ε = {epsilon:g}, one curve per q ({listing(f'{q:g}' for q in q_values)}), beside "
+        f"Corollary 1's e^(2ε) = {naive:.3f} (dashed).",
+        f"Every curve stays {'below' if top < naive - 1e-9 else 'at or below'} e^(2ε), "
+        f"reaching at most {top:.3f} (q = {top_q:g} at p = {top_p:.3g}): Theorem 1's bound is "
+        "tighter than Corollary 1's for every prior.",
+    )
 
 
+@course_style
 def plot_figure2(
     r_values: Sequence[float] = (1.2, 2.0, 5.0),
     a_values: Sequence[float] = (0.0, 0.1, 0.25, 0.5),
@@ -303,7 +373,13 @@ def plot_figure2(
     width = 0.8 / len(devs)
     for k, d in enumerate(devs):
         ax_s.bar(
-            x + (k - (len(devs) - 1) / 2) * width, switch[:, k], width, label=f"deviation {d:g}"
+            x + (k - (len(devs) - 1) / 2) * width,
+            switch[:, k],
+            width,
+            hatch=HATCHES[k % len(HATCHES)],
+            edgecolor="white",
+            lw=0,
+            label=f"deviation {d:g}",
         )
     ax_s.axhline(0.1, color="k", ls=":", lw=1, label="10% goal")
     ax_s.set_ylabel(
@@ -326,9 +402,24 @@ def plot_figure2(
         for ax in (ax_s, ax_r, ax_e):
             for j in i:
                 ax.axvspan(j - 0.45, j + 0.45, color="gold", alpha=0.3, zorder=0)
-    return fig
+    side = "above" if direction != "worst" else "on the worse side of"
+    return describe(
+        fig,
+        f"Figure 2 (Example 3), {len(labels)} risk profiles (17) with r̃ in "
+        f"{listing(f'{r:g}' for r in r_values)} and ã in {listing(f'{a:g}' for a in a_values)}:"
+        f" on top, the probability that the released count switches side of the target, truth "
+        f"{side if direction != 'worst' else 'worse side'}"
+        f"{' the target' if direction != 'worst' else ''}, for deviations "
+        f"{listing(f'{d:g}' for d in devs)}; in the middle the RMSE; below ε, from "
+        f"{eps.min():.3f} to {eps.max():.3f}.",
+        f"The larger ε, the smaller the RMSE ({rmse.max():.2f} down to {rmse.min():.2f} deaths) "
+        f"and the rarer a switch: at deviation {devs[0]:g} the switching probability runs from "
+        f"{switch[:, 0].max():.3f} down to {switch[:, 0].min():.3f}, against the 10 % goal "
+        "(dotted).",
+    )
 
 
+@course_style
 def plot_switching(
     epsilon: float,
     deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0),
@@ -346,8 +437,10 @@ def plot_switching(
     fig = _figure((6.4, 3.6), fast, right_in=2.3)
     ax = fig.subplots()
     x = np.arange(devs.size)
+    sides = {}
     for k, side in enumerate(("above", "below")):
         probs = kr.durham_switch_probability(epsilon, devs, side)
+        sides[side] = np.asarray(probs, dtype=float)
         faded = direction in ("above", "below") and side != direction
         ax.bar(
             x + (k - 0.5) * 0.38,
@@ -355,6 +448,9 @@ def plot_switching(
             0.38,
             label=f"truth {side} target",
             color=f"C{k}",
+            hatch=HATCHES[k],
+            edgecolor="white",
+            lw=0,
             alpha=0.25 if faded else 1.0,
         )
     if direction == "worst":
@@ -367,4 +463,18 @@ def plot_switching(
     shown = f", switch {direction}" if direction else ""
     ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
     _legend_beside(ax)
-    return fig
+    worst = np.maximum(sides["above"], sides["below"])
+    met = [f"{d:g}" for d, w in zip(devs, worst, strict=True) if w <= 0.1]
+    return describe(
+        fig,
+        f"Example 3 (Durham infant deaths) at ε = {float(epsilon):.3f}: the probability that the"
+        " released count falls on the other side of the target, for true rates "
+        f"{listing(f'{d:g}' for d in devs)} per 1,000 from 6.0, with the truth above the "
+        f"target ({listing(f'{v:.3f}' for v in sides['above'])}) and below it "
+        f"({listing(f'{v:.3f}' for v in sides['below'])}), beside the 10 % goal (dotted).",
+        (
+            f"Both sides meet the goal for deviations {listing(met)}."
+            if met
+            else "No deviation shown meets the 10 % goal on both sides."
+        ),
+    )

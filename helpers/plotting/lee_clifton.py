@@ -13,13 +13,13 @@ dashboard therefore run the same code.
 
 Lines carry a ``gid`` so tests (and readers) can find them without relying on draw order:
 
-* ``"upper"`` (red) — the upper bound of Sec. 5.1, eq. (4)–(5);
-* ``"tight"`` (blue) — the tight bound, eq. (3);
+* ``"upper"`` (red, triangles) — the upper bound of Sec. 5.1, eq. (4)–(5);
+* ``"tight"`` (blue, circles) — the tight bound, eq. (3);
 * ``"risk"`` (black) — the privacy requirement ρ;
 * ``"marker_upper"``, ``"marker_tight"``, ``"marker_line"`` — the bounds at a chosen ε
   (``plot_bounds``);
-* ``"epsilon_upper_bound"`` (dashed red), ``"epsilon_binary_search"`` (dashed blue) — the
-  ε of eq. (7) and of the binary search (``plot_binary_search``); hidden when that ε is ∞;
+* ``"epsilon_upper_bound"`` (dashed red), ``"epsilon_binary_search"`` (dash-dotted blue) —
+  the ε of eq. (7) and of the binary search (``plot_binary_search``); hidden when that ε is ∞;
 * ``"low"``, ``"high"``, ``"width"`` — the bracket of the binary search (``plot_bracket``).
 """
 
@@ -35,7 +35,19 @@ from matplotlib.ticker import MaxNLocator
 from .. import lee_clifton as lc
 from ..checks import check_open_unit, check_positive
 from ..queries import get_query
-from ._style import SMALL
+from ._alt import describe, listing
+from ._style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    MARKERS,
+    ORANGE,
+    PURPLE,
+    SKY_BLUE,
+    SMALL,
+    VERMILLION,
+    course_style,
+)
 
 __all__ = [
     "as_columns",
@@ -47,10 +59,15 @@ __all__ = [
     "update_bounds",
 ]
 
-UPPER_COLOUR = "red"
-TIGHT_COLOUR = "blue"
-RISK_COLOUR = "black"
+# the paper's red and blue, in Okabe & Ito's shades (distinct under colour-vision deficiency)
+UPPER_COLOUR = VERMILLION
+TIGHT_COLOUR = BLUE
+RISK_COLOUR = BLACK
+# each curve also has its own marker: told apart without colour
+UPPER_MARKER = "^"
+TIGHT_MARKER = "o"
 _GRID_POINTS = 401
+_MARK_EVERY = 50
 
 
 def find_line(ax, gid: str):
@@ -97,21 +114,38 @@ def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) 
     # shared y-axis: the later panels draw no tick labels (text is most of a redraw's cost)
     axes = fig.subplots(1, n, squeeze=False, sharey=True)[0]
     for ax, (name, values) in zip(axes, cols.items(), strict=True):
+        curve = {"markevery": _MARK_EVERY, "ms": 5}
         handles = [
-            ax.plot([], [], color=UPPER_COLOUR, label="risk upper bound", gid="upper")[0],
-            ax.plot([], [], color=TIGHT_COLOUR, label="risk tight bound", gid="tight")[0],
+            ax.plot(
+                [],
+                [],
+                color=UPPER_COLOUR,
+                marker=UPPER_MARKER,
+                label="risk upper bound",
+                gid="upper",
+                **curve,
+            )[0],
+            ax.plot(
+                [],
+                [],
+                color=TIGHT_COLOUR,
+                marker=TIGHT_MARKER,
+                label="risk tight bound",
+                gid="tight",
+                **curve,
+            )[0],
             ax.axhline(0.5, color=RISK_COLOUR, lw=1.2, label="requirement ρ", gid="risk"),
         ]
         if marker:
-            ax.plot([], [], "o", color=UPPER_COLOUR, ms=7, gid="marker_upper")
-            ax.plot([], [], "o", color=TIGHT_COLOUR, ms=7, gid="marker_tight")
+            ax.plot([], [], UPPER_MARKER, color=UPPER_COLOUR, ms=8, gid="marker_upper")
+            ax.plot([], [], TIGHT_MARKER, color=TIGHT_COLOUR, ms=7, gid="marker_tight")
             ax.axvline(0.0, color="grey", lw=0.8, ls=":", gid="marker_line")
         if dashed:
-            for gid, colour in (
-                ("epsilon_upper_bound", UPPER_COLOUR),
-                ("epsilon_binary_search", TIGHT_COLOUR),
+            for gid, colour, style in (
+                ("epsilon_upper_bound", UPPER_COLOUR, "--"),
+                ("epsilon_binary_search", TIGHT_COLOUR, "-."),
             ):
-                handles.append(ax.axvline(0.0, color=colour, ls="--", lw=1.2, label=gid, gid=gid))
+                handles.append(ax.axvline(0.0, color=colour, ls=style, lw=1.4, label=gid, gid=gid))
         domain = np.array2string(values, separator=", ", formatter={"float_kind": "{:g}".format})
         # a fixed y skips matplotlib's title placement search on every redraw
         ax.set_title(f"{name}: universe {domain}", fontsize=10, y=1.0)
@@ -163,6 +197,7 @@ def _update(
     grid = np.linspace(0.0, x_max, _GRID_POINTS)
     if len(fig.axes) != len(cols):
         raise ValueError(f"figure has {len(fig.axes)} panels but {len(cols)} columns were given")
+    said: list[str] = []  # per column, for the text alternative
     for ax, (name, values) in zip(fig.axes, cols.items(), strict=True):
         upper, tight = lc.bound_curves(values, size, query, grid)
         find_line(ax, "upper").set_data(grid, upper)
@@ -174,7 +209,21 @@ def _update(
             find_line(ax, "marker_upper").set_data([marker], m_upper)
             find_line(ax, "marker_tight").set_data([marker], m_tight)
             find_line(ax, "marker_line").set_xdata([marker, marker])
+            said.append(
+                f"{name}: upper {float(m_upper[0]):.4f}, tight {float(m_tight[0]):.4f}"
+                + (" (meets ρ)" if float(m_tight[0]) <= risk else " (above ρ)")
+            )
+        elif not dashed:
+            said.append(
+                f"{name}: from {float(tight[0]):.4g} at ε = 0 to upper {float(upper[-1]):.4f} "
+                f"and tight {float(tight[-1]):.4f} at ε = {x_max:g}"
+            )
         if dashed:
+            e_ub, e_bs = epsilons[name]
+            said.append(
+                f"{name}: inequality 7 gives ε = {_fmt_eps(e_ub)}, the binary search "
+                f"ε = {_fmt_eps(e_bs)}"
+            )
             for gid, value, what in zip(
                 ("epsilon_upper_bound", "epsilon_binary_search"),
                 epsilons[name],
@@ -190,9 +239,40 @@ def _update(
             text.set_text(label)
         ax.set_xlim(0.0, x_max)
     fig._suptitle.set_text(title)
-    return fig
+    return describe(fig, *_bounds_alt(cols, size, query, risk, marker, epsilons, x_max, said))
 
 
+def _bounds_alt(cols, size, query, risk, marker, epsilons, x_max, said) -> list[str]:
+    """The text alternative of a bounds figure: what is drawn and, per column, its numbers."""
+    name = get_query(query).name
+    shown = (
+        f"Lee & Clifton's bounds on the adversary's posterior against ε from 0 to {x_max:.3g} "
+        f"for the {name} query, n = {size}, one panel per column ({listing(cols)}): the upper "
+        "bound (eqs. 4–5, red, triangles) never lies below the tight bound (eq. 3, blue, "
+        f"circles), beside the requirement ρ = {risk:.3g} (black)."
+    )
+    if epsilons:
+        larger = all(
+            math.isinf(e_bs) or (math.isfinite(e_ub) and e_bs > e_ub)
+            for e_ub, e_bs in epsilons.values()
+        )
+        point = (
+            "The binary search on the tight bound allows a larger ε than inequality 7 in every "
+            "panel."
+            if larger
+            else "The dashed lines mark where each bound meets ρ."
+        )
+        return [shown, f"Dashed lines at the ε where each bound meets ρ: {'; '.join(said)}.", point]
+    if marker is not None:
+        return [
+            shown,
+            f"At ε = {marker:.3g}, {'; '.join(said)}: the tight bound gives the adversary less "
+            "than the upper bound says.",
+        ]
+    return [shown, f"{'; '.join(said)}."]
+
+
+@course_style
 def plot_bounds(
     columns: Mapping[str, Sequence[float]],
     size: int,
@@ -244,6 +324,7 @@ def update_bounds(
     )
 
 
+@course_style
 def plot_binary_search(
     columns: Mapping[str, Sequence[float]],
     size: int,
@@ -283,6 +364,7 @@ def update_binary_search(
     )
 
 
+@course_style
 def plot_bracket(
     steps: Mapping[str, Sequence[tuple[float, float]]],
     *,
@@ -292,31 +374,53 @@ def plot_bracket(
 
     Left: ``low`` (solid) and ``high`` (dashed) closing in on the ε where the tight bound
     crosses ρ. Right: the width high − low on a log scale, halving at every step.
-    ``steps`` maps a column name to ``binary_search_steps(...)``.
+    ``steps`` maps a column name to ``binary_search_steps(...)``. Each column has its colour
+    and its marker.
     """
     if not hasattr(steps, "items") or not steps:
         raise ValueError("steps must be a non-empty mapping {name: list of (low, high)}")
     fig = Figure(figsize=(9.4, 3.6), layout="constrained")
     ax_b, ax_w = fig.subplots(1, 2)
-    colours = ["tab:purple", "tab:green", "tab:orange", "tab:brown"]
+    colours = [PURPLE, GREEN, ORANGE, SKY_BLUE]
+    said, ratios = [], []
     for index, (name, bracket) in enumerate(steps.items()):
         arr = np.asarray(bracket, dtype=float).reshape(-1, 2)
         if arr.shape[0] == 0:
             continue
         k = np.arange(arr.shape[0])
         colour = colours[index % len(colours)]
-        ax_b.plot(k, arr[:, 0], "-o", color=colour, ms=3, label=f"{name}: low", gid="low")
-        ax_b.plot(k, arr[:, 1], "--s", color=colour, ms=3, label=f"{name}: high", gid="high")
+        mark = MARKERS[index % len(MARKERS)]
+        ax_b.plot(
+            k, arr[:, 0], "-", marker=mark, color=colour, ms=4, label=f"{name}: low", gid="low"
+        )
+        ax_b.plot(
+            k,
+            arr[:, 1],
+            "--",
+            marker=mark,
+            mfc="none",
+            color=colour,
+            ms=4,
+            label=f"{name}: high",
+            gid="high",
+        )
         # every column's width halves alike: hollow markers of decreasing size keep all visible
+        width = arr[:, 1] - arr[:, 0]
         ax_w.semilogy(
             k,
-            arr[:, 1] - arr[:, 0],
-            "-o",
+            width,
+            "-" if index % 2 == 0 else "--",
+            marker=mark,
             color=colour,
             ms=max(7 - 2.5 * index, 2),
             mfc="none",
             label=name,
             gid="width",
+        )
+        ratios.append(width[1:] / width[:-1])
+        said.append(
+            f"{name} closes in on ε = {arr[-1].mean():.4f} in {arr.shape[0] - 1} steps, its "
+            f"width going from {width[0]:.3g} to {width[-1]:.3g}"
         )
     ax_b.set_xlabel("step")
     ax_b.set_ylabel("ε bracket")
@@ -329,4 +433,15 @@ def plot_bracket(
     ax_w.grid(alpha=0.3, which="both")
     ax_w.legend(fontsize=SMALL)
     fig.suptitle(title or "Binary search on the tight bound", fontsize=11)
-    return fig
+    halving = (
+        "Each step halves the bracket, so the width falls on a straight line on the log scale."
+        if ratios and all(np.allclose(r, 0.5, rtol=1e-6) for r in ratios if r.size)
+        else "The bracket shrinks at every step."
+    )
+    return describe(
+        fig,
+        f"{title or 'Binary search on the tight bound'}: left, the bracket [low, high] of ε step "
+        "by step, low solid and high dashed; right, its width high − low on a log scale. "
+        f"{'; '.join(said)}.",
+        halving,
+    )

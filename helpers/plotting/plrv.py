@@ -17,7 +17,8 @@ from matplotlib.ticker import MaxNLocator
 from .. import plrv
 from ..checks import check_positive
 from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
-from ._style import SMALL
+from ._alt import describe, listing
+from ._style import MARKERS, SMALL, course_style
 
 __all__ = [
     "plot_delta_area",
@@ -80,6 +81,7 @@ def _density(mechanism, x, loc, noise):
     return geometric_pmf(x - loc, noise)
 
 
+@course_style
 def plot_two_densities(
     mechanism="laplace",
     noise=plrv.POST_LAPLACE_SCALE,
@@ -101,17 +103,19 @@ def plot_two_densities(
     half = 6 * noise + sensitivity
     if mechanism == "geometric":
         x = np.arange(math.floor(loc - half), math.ceil(loc + sensitivity + half) + 1)
-        style = {"marker": "o", "ms": 3}
+        styles = [{"marker": "o", "ms": 3}, {"marker": "s", "ms": 3, "ls": "--"}]
     else:
         x = np.linspace(loc - half, loc + sensitivity + half, 801)
-        style = {}
-    ax.plot(x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", gid="d1", **style)
+        styles = [{}, {"ls": "--"}]
+    ax.plot(
+        x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", gid="d1", **styles[0]
+    )
     ax.plot(
         x,
         _density(mechanism, x, loc + sensitivity, noise),
         label=f"A(D₂): count {loc + sensitivity:g}",
         gid="d2",
-        **style,
+        **styles[1],
     )
     detail = f"σ² = {noise**2:.3g}" if mechanism == "gaussian" else f"b = {noise:.3g}"
     ax.set(
@@ -144,9 +148,27 @@ def plot_two_densities(
             )
         ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
     ax.legend(fontsize=SMALL, loc="upper left")
-    return fig
+    shown = (
+        f"The {_LABEL[mechanism]} output distributions of a count under two neighbouring data "
+        f"sets, A(D₁) centred at {loc:g} (solid) and A(D₂) at {loc + sensitivity:g} (dashed), "
+        f"{detail}: two overlapping curves."
+    )
+    if outputs is None:
+        return describe(
+            fig, shown, "Any one output is likely under both, so it reveals little about which."
+        )
+    marks = listing(
+        f"O{i + 1} = {oi:g} (e^L = {math.exp(li):.3g}, P[D₁|O] = {pi:.2f})"
+        for i, (oi, li, pi) in enumerate(zip(o, losses, posterior, strict=True))
+    )
+    return describe(
+        fig,
+        shown,
+        f"Marked outputs: {marks}: each output multiplies the odds of D₁ by e^L, its privacy loss.",
+    )
 
 
+@course_style
 def plot_loss_vs_output(
     mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, *, sensitivity=1.0
 ) -> Figure:
@@ -171,9 +193,22 @@ def plot_loss_vs_output(
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
     ax.legend(fontsize=SMALL, loc="center right")
-    return fig
+    if mechanism in ("laplace", "geometric"):
+        point = (
+            f"The loss is flat at ±ε = ±{bound:.4f} away from the two counts and changes only "
+            "between them: it never exceeds ε."
+        )
+    else:
+        point = "The loss is a straight line in the output: it has no upper bound."
+    return describe(
+        fig,
+        f"The {_LABEL[mechanism]} privacy loss L(O) = ln(P[A(D₁) = O] / P[A(D₂) = O]) against "
+        f"the output O from {o[0]:g} to {o[-1]:g} ({_NOISE_NAME[mechanism]} = {noise:.3g}).",
+        point,
+    )
 
 
+@course_style
 def plot_exp_loss(
     mechanism="laplace",
     noise=plrv.POST_LAPLACE_SCALE,
@@ -227,9 +262,32 @@ def plot_exp_loss(
         title=f"{_LABEL[mechanism]}: e^L over the probability space",
     )
     ax.legend(fontsize=SMALL, loc="upper right")
-    return fig
+    sentences = [
+        f"e^L, the factor by which an output multiplies the odds, for {_LABEL[mechanism]} noise "
+        f"({_NOISE_NAME[mechanism]} = {noise:.3g}) over the probability space: the outputs "
+        f"sorted from most to least revealing, cumulative probability 0 to {umax:g}; e^L falls "
+        f"from {y[0]:.3g} to {y[-1]:.3g}"
+        + (f" (the axis is cut at {top:g})" if y[0] > top else "")
+        + "."
+    ]
+    if epsilon is not None:
+        sentences.append(
+            f"Above the line e^ε = {math.exp(epsilon):.3g} lie the bad events, shaded: they have "
+            f"probability δ₁ = P[L > ε] = {naive:.4f}."
+        )
+    if points is not None:
+        sentences.append(
+            "Marked: "
+            + listing(
+                f"O{i + 1} at {a:g} with e^L = {b:.3g}"
+                for i, (a, b) in enumerate(zip(pu, py, strict=True))
+            )
+            + "."
+        )
+    return describe(fig, *sentences)
 
 
+@course_style
 def plot_delta_area(
     epsilon=plrv.POST_EPSILON,
     mechanism="gaussian",
@@ -250,9 +308,29 @@ def plot_delta_area(
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs)
+    naive, tight = _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs)
     ax.set_xlim(0, umax)
-    return fig
+    what = (
+        "a release given by two distributions"
+        if mechanism == "pmf"
+        else (f"{_LABEL[mechanism]} noise ({_NOISE_NAME[mechanism]} = {noise:.3g})")
+    )
+    return describe(
+        fig,
+        f"min(1, e^ε/e^L) over the probability space (cumulative probability 0 to {umax:g}, "
+        f"most revealing outputs first) for {what} at ε = {epsilon:.4g}; the shaded area between"
+        f" the curve and 1 is δ₂ = {tight:.4f}.",
+        _delta_point(naive, tight),
+    )
+
+
+def _delta_point(naive: float, tight: float) -> str:
+    if math.isclose(naive, tight, rel_tol=1e-6, abs_tol=1e-12):
+        return f"Here δ₂ equals the naive δ₁ = P[L > ε] = {naive:.4f}: every bad event reveals all."
+    return (
+        f"δ₂ is smaller than the naive δ₁ = P[L > ε] = {naive:.4f}: a bad event only counts for "
+        "the part of its loss above ε."
+    )
 
 
 def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
@@ -274,6 +352,7 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
     return naive, tight
 
 
+@course_style
 def plot_plrv_panels(
     mechanism="gaussian",
     noise=plrv.POST_GAUSSIAN_SIGMA,
@@ -313,9 +392,18 @@ def plot_plrv_panels(
     bx.xaxis.set_major_locator(MaxNLocator(3))
     for axis in (ax, bx):
         axis.yaxis.set_major_locator(MaxNLocator(4))
-    return fig
+    _, tight = _deltas(epsilon, mechanism, noise, sensitivity, None)
+    return describe(
+        fig,
+        f"{_LABEL[mechanism]} noise, {_NOISE_NAME[mechanism]} = {noise:.3g}, ε = {epsilon:.3g}. "
+        f"Left: e^L over the probability space beside the line e^ε = {math.exp(epsilon):.3g}; "
+        f"the bad events above it are shaded, δ₁ = {naive:.4f}. Right, zoomed on them: the "
+        f"area between min(1, e^ε/e^L) and 1, δ₂ = {tight:.4f}.",
+        _delta_point(naive, tight),
+    )
 
 
+@course_style
 def plot_privacy_profile(
     mechanisms=(("gaussian", plrv.POST_GAUSSIAN_SIGMA), ("laplace", plrv.POST_LAPLACE_SCALE)),
     *,
@@ -331,6 +419,7 @@ def plot_privacy_profile(
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     eps = np.linspace(0, float(check_positive("epsilon_max", epsilon_max)), 401)
+    said = []
     for i, (name, noise) in enumerate(mechanisms):
         _check_mechanism(name)
         naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity=sensitivity)
@@ -340,6 +429,9 @@ def plot_privacy_profile(
                 eps,
                 np.where(tight > 0, tight, np.nan),
                 color=f"C{i}",
+                marker=MARKERS[i % len(MARKERS)],
+                markevery=(10 * i, 50),
+                ms=5,
                 label=f"δ₂: {label}",
                 gid=f"tight_{name}",
             )
@@ -348,11 +440,29 @@ def plot_privacy_profile(
                 np.where(naive > 0, naive, np.nan),
                 color=f"C{i}",
                 ls="--",
+                marker=MARKERS[i % len(MARKERS)],
+                mfc="none",
+                markevery=(10 * i + 25, 50),
+                ms=5,
                 label="δ₁",
                 gid=f"naive_{name}",
             )
+        at = int(np.argmin(np.abs(eps - 1.0))) if eps[-1] >= 1 else len(eps) - 1
+        said.append(
+            f"{label}: δ₂ = {float(tight[at]):.3g} and δ₁ = {float(naive[at]):.3g} at "
+            f"ε = {eps[at]:.3g}"
+        )
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1.2)
     ax.set(xlabel="ε", ylabel="δ(ε)", title="privacy profiles: tight δ₂ (solid), naive δ₁ (dashed)")
     ax.legend(fontsize=SMALL, loc="lower left")
-    return fig
+    return describe(
+        fig,
+        f"Privacy profiles δ(ε) for ε from 0 to {eps[-1]:g} on a log scale, the tight δ₂ solid and "
+        f"the naive δ₁ dashed, one colour and marker per mechanism: {'; '.join(said)}.",
+        "For every mechanism δ₂ lies at or below δ₁; the Laplace and geometric curves drop to "
+        "zero once ε reaches Δ/b, the Gaussian's never do."
+        if any(n == "gaussian" for n, _ in mechanisms)
+        and any(n != "gaussian" for n, _ in mechanisms)
+        else "For every mechanism δ₂ lies at or below δ₁.",
+    )

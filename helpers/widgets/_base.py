@@ -5,6 +5,11 @@ matplotlib Figure and a short text (the numbers the reader should look at), and 
 glue that redraws on every change. Tests drive a dashboard exactly as a reader does, by
 setting ``dashboard.controls[name].value``, then assert on ``dashboard.figure`` (the
 plotted data) and ``dashboard.text`` (the printed numbers).
+
+Accessible to every reader: the image is an ``<img>`` whose ``alt`` is the figure's text
+alternative (``helpers.plotting._alt``), rewritten on every redraw with the values shown;
+every control is reached with Tab in order and moved with the arrow keys (ipywidgets'
+own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from collections.abc import Callable, Mapping
 
 import ipywidgets as widgets
 from matplotlib.figure import Figure
+
+from ..plotting._alt import alt_text
 
 __all__ = ["Dashboard", "figure_png"]
 
@@ -35,6 +42,34 @@ _SLIDERS = (
     widgets.FloatRangeSlider,
     widgets.IntRangeSlider,
 )
+
+
+#: the class of every dashboard's outer box (the focus style below and the tests find it)
+DASHBOARD_CLASS = "course-dashboard"
+
+#: a focus ring on every control of a dashboard when it is reached from the keyboard:
+#: ipywidgets draws none on a slider's handle (its outline is "none"), so a keyboard user
+#: could not see where they are. Sent once per dashboard, as a <style> in an HTML widget.
+FOCUS_CSS = f"""<style>
+.{DASHBOARD_CLASS} .noUi-handle:focus-visible,
+.{DASHBOARD_CLASS} .widget-readout:focus-visible,
+.{DASHBOARD_CLASS} select:focus-visible,
+.{DASHBOARD_CLASS} input:focus-visible,
+.{DASHBOARD_CLASS} button:focus-visible {{
+  outline: 3px solid #0072B2 !important;
+  outline-offset: 2px !important;
+}}
+</style>"""
+
+
+def image_html(png: bytes, alt: str) -> str:
+    """The dashboard's image: an <img> with its text alternative (JupyterLab's own image
+    output has no alt attribute)."""
+    data = base64.b64encode(png).decode("ascii")
+    return (
+        f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}" '
+        'style="max-width: 100%; height: auto;">'
+    )
 
 
 #: resolution of every dashboard image: the smallest text (helpers.plotting._style.SMALL,
@@ -74,6 +109,7 @@ class Dashboard:
         self.text = ""
         self.readout = widgets.HTML()
         self.output = widgets.Output()
+        self.alt_text = ""
         for control in self.controls.values():
             control.observe(self.update, names="value")
             if isinstance(control, _SLIDERS) and not control.layout.width:
@@ -84,7 +120,9 @@ class Dashboard:
         row = widgets.HBox(
             list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")
         )
-        self.widget = widgets.VBox([row, self.readout, self.output])
+        # the focus style last: the readout stays the first HTML widget of the box
+        self.widget = widgets.VBox([row, self.readout, self.output, widgets.HTML(FOCUS_CSS)])
+        self.widget.add_class(DASHBOARD_CLASS)
         self.update()
 
     def values(self) -> dict[str, object]:
@@ -100,13 +138,17 @@ class Dashboard:
             self.readout.value = f"<pre style='color:#b00'>{html.escape(self.text)}</pre>"
             return
         self.figure, self.text = figure, text
+        self.alt_text = alt_text(figure)
         self.readout.value = f"<pre>{html.escape(text)}</pre>"
-        png = base64.b64encode(figure_png(figure, self._dpi)).decode("ascii")
-        # one assignment, so the front end swaps the image without flicker
+        # one assignment, so the front end swaps the image without flicker; an <img> with
+        # alt (as HTML: JupyterLab's renderer of image/png outputs sets no alt)
         self.output.outputs = (
             {
                 "output_type": "display_data",
-                "data": {"image/png": png, "text/plain": repr(figure)},
+                "data": {
+                    "text/html": image_html(figure_png(figure, self._dpi), self.alt_text),
+                    "text/plain": self.alt_text or repr(figure),
+                },
                 "metadata": {},
             },
         )
