@@ -1237,9 +1237,12 @@ def pld_delta(
     eps = check_nonnegative("epsilon", epsilon)
     pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
     # δ(ε) does not increase: read above 700 at 700 (e^ε finite), a value never below the truth
-    values = np.asarray(
-        pld.get_delta_for_epsilon(np.minimum(eps, 700.0).ravel().tolist()), dtype=float
-    )
+    points = np.minimum(eps, 700.0).ravel()
+    if points.size <= 200:  # dp_accounting's scalar path is vectorised over the PLD; its list
+        # path loops over the PLD's entries in Python (0.9 s for 1,000 Laplace releases)
+        values = np.array([float(pld.get_delta_for_epsilon(float(e))) for e in points])
+    else:
+        values = np.asarray(pld.get_delta_for_epsilon(points.tolist()), dtype=float)
     return as_output(np.clip(values, 0.0, 1.0).reshape(eps.shape))
 
 
