@@ -404,8 +404,7 @@ class _Workload(NamedTuple):
     weight: np.ndarray
     sensitivity: np.ndarray
     n: np.ndarray  # the public n of a mean whose Δ comes from its bounds; 0 elsewhere
-    lower: np.ndarray  # NaN where unused
-    upper: np.ndarray
+    width: np.ndarray  # upper − lower rounded up where the bounds are used; NaN elsewhere
 
 
 def _where(i: int, label) -> str:
@@ -553,7 +552,7 @@ def _sensitivities(kinds, columns, labels, use_bounds, is_mean) -> tuple:
     delta_f = np.where(
         is_mean, _ratio_up(np.where(is_mean, width, 1.0), np.maximum(n, 1.0)), delta_f
     )
-    return delta_f, n, lower, upper
+    return delta_f, n, np.where(use_bounds, width, np.nan)
 
 
 def _parse(workload) -> _Workload:
@@ -588,9 +587,9 @@ def _parse(workload) -> _Workload:
     _refuse_first(given & ~_in_range(override), columns, "sensitivity", magnitude, labels)
     use_bounds = ~given & (kind_codes > 0)
     is_mean = ~given & (kind_codes == 2)
-    delta_f, n, lower, upper = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
+    delta_f, n, width = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
     delta_f = np.where(given, override, delta_f)
-    return _Workload(list(kinds), list(labels), k, coverage, weight, delta_f, n, lower, upper)
+    return _Workload(list(kinds), list(labels), k, coverage, weight, delta_f, n, width)
 
 
 # --- one release: accuracy → scale → budget (and back) ------------------------------------
@@ -1988,9 +1987,8 @@ def _records_needed(w: _Workload, acc: Allocation, allowed: float, mechanism: st
     factor = ratio if mechanism == "laplace" else math.sqrt(ratio)
     for _ in range(200):
         n_new = np.where(means, np.maximum(np.ceil(w.n * factor), 1.0), w.n)
-        width = w.upper - w.lower
         delta_f = np.where(
-            means, _ratio_up(np.where(means, width, 1.0), np.maximum(n_new, 1)), w.sensitivity
+            means, _ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
         )
         trial = w._replace(sensitivity=delta_f, n=n_new)
         budgets = _budgets_of_scales(delta_f, _accuracy_scales(trial, mechanism), mechanism)
