@@ -153,12 +153,16 @@ def _bisect_increasing(g, low: np.ndarray, high: np.ndarray, side: str = "mid") 
     (g > 0 there), so that a caller can return the root rounded to the side of privacy.
     """
     low, high = np.array(low, dtype=float), np.array(high, dtype=float)
+    done = np.zeros(np.shape(low), dtype=bool)
     for _ in range(_BISECTIONS):
         mid = 0.5 * (low + high)
         above = g(mid) > 0
-        high = np.where(above, mid, high)
-        low = np.where(above, low, mid)
-        if np.all(high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300)):
+        # an entry that has converged stops moving, so every entry of a vector follows the
+        # same steps as it would alone (vectorised = scalar, to the last bit)
+        high = np.where(done, high, np.where(above, mid, high))
+        low = np.where(done, low, np.where(above, low, mid))
+        done = done | (high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300))
+        if np.all(done):
             break
     return {"low": low, "high": high}.get(side, 0.5 * (low + high))
 
@@ -182,11 +186,14 @@ def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
     u = _bisect_increasing(g, u_high - 200.0, u_high)
     log_alpha = np.log1p(np.exp(u))
     alpha = np.exp(log_alpha)
-    terms = (alpha * rho, (L - log_alpha) * np.exp(-u), u - log_alpha)
-    # rounded up by a bound on the rounding error of the three terms (each within a few
-    # units in the last place of its size): the value is a true upper bound on ε(α), never
-    # the hair below it that floats can give (about 4e-14 below at ρ_z = 2e-6)
-    eps = sum(terms) + _OUTWARD * sum(np.abs(t) for t in terms)
+    # ln(1 − 1/α) = −ln(1 + e^{−u}), not u − ln α (two logs near ln α that cancel: 1e-15 off
+    # at ρ_z = 2e-6, 4e-14 of ε, and below the true infimum)
+    terms = (alpha * rho, (L - log_alpha) * np.exp(-u), -np.log1p(np.exp(-u)))
+    # rounded up by a bound on the rounding error of the three terms and of L − ln α (each
+    # within a few units in the last place of its operands): an upper bound on ε(α), never
+    # the hair below it that floats can give
+    size = np.abs(terms[0]) + (np.abs(L) + np.abs(log_alpha)) * np.exp(-u) + np.abs(terms[2])
+    eps = sum(terms) + _OUTWARD * size
     simple = (rho + 2 * np.sqrt(rho * L)) * (1 + _OUTWARD)
     # ε ≥ 0 ((ε, δ)-DP with ε < 0 implies (0, δ)-DP), and never above the simple bound, which
     # is min over α of αρ + L/(α − 1) (the two dropped terms are negative)

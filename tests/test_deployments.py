@@ -14,6 +14,7 @@ from scipy.stats import norm
 
 from helpers import deployments as dep
 from helpers import kazan_reiter as kr
+from helpers import plrv
 
 with dep.DATA_PATH.open("rb") as _data:
     RAW = pd.read_csv(_data)
@@ -393,3 +394,85 @@ def test_three_views_keys_and_values():
     assert v["bad_event"] == pytest.approx(2e-6)
     assert v["tpr_10"] == dep.tpr_at_fpr(0.1, epsilon=2.0, delta=1e-6)
     assert v["gaussian_tpr_1"] == dep.gaussian_tpr_at_fpr(0.01, rho=0.3)
+
+
+# --- rounded toward privacy (issue 17) --------------------------------------------------------
+
+mpmath = pytest.importorskip("mpmath")
+
+
+@given(epsilon=st.floats(1e-6, 1e3), delta=st.floats(1e-300, 0.5))
+def test_rho_for_epsilon_never_gives_an_epsilon_above_the_target(epsilon, delta):
+    # the bisection returned the midpoint of its last bracket: on either side of the root
+    rho = dep.zcdp_rho_for_epsilon(epsilon, delta)
+    assert dep.zcdp_to_epsilon(rho, delta) <= epsilon
+    assert dep.zcdp_to_epsilon(rho * (1 + 1e-9), delta) > epsilon or rho == 0  # and the largest
+
+
+@given(st.lists(st.floats(1e-3, 100), min_size=1, max_size=5), st.floats(1e-15, 0.1))
+def test_rho_for_epsilon_rises_with_epsilon_and_the_vector_is_the_scalars(epsilons, delta):
+    eps = np.sort(np.array(epsilons))
+    rho = dep.zcdp_rho_for_epsilon(eps, delta)
+    assert np.all(np.diff(rho) >= 0)
+    np.testing.assert_array_equal(rho, [dep.zcdp_rho_for_epsilon(e, delta) for e in eps])
+
+
+@given(rho=st.floats(1e-12, 1e4), delta=st.floats(1e-300, 0.5))
+def test_gaussian_epsilon_meets_delta(rho, delta):
+    # the ε returned is where δ(ε) ≤ δ (the bisection's midpoint could sit below the root)
+    eps = dep.gaussian_epsilon(rho, delta)
+    mu = math.sqrt(2 * rho)
+    assert plrv.gaussian_delta(eps, 1.0, sensitivity=mu) <= delta
+
+
+def test_gaussian_epsilon_at_a_tiny_rho_is_not_zero():
+    # its own δ took ln of two terms and called δ = 0 where they rounded equal: δ(0) of
+    # 5.6e-21 at ρ_z = 1e-40 was 0, so every δ was "met" at ε = 0
+    eps = dep.gaussian_epsilon(1e-40, 1e-25)
+    assert eps > 0
+    with mpmath.workdps(80):
+        mu = mpmath.sqrt(2 * mpmath.mpf(1e-40))
+        e = mpmath.mpf(eps)
+        exact = mpmath.ncdf(-e / mu + mu / 2) - mpmath.exp(e) * mpmath.ncdf(-e / mu - mu / 2)
+        assert exact <= mpmath.mpf(1e-25)
+
+
+@pytest.mark.parametrize(
+    ("rho", "delta"),
+    [
+        (1.7825729851082604e-06, 3.90371643254654e-24),
+        (2.0116602393649285e-06, 6.26e-4),
+        (2.56, 1e-10),
+    ],
+)
+def test_zcdp_to_epsilon_is_never_below_the_exact_infimum(rho, delta):
+    # ε(α) at the bisected α came out up to 4e-14 below the true infimum at a tiny ρ_z
+    with mpmath.workdps(50):
+        r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+        alpha = mpmath.findroot(
+            lambda a: r * (a - 1) ** 2 + mpmath.log(a) - L, 1 + mpmath.sqrt(L / r)
+        )
+        exact = alpha * r + (L + (alpha - 1) * mpmath.log(1 - 1 / alpha) - mpmath.log(alpha)) / (
+            alpha - 1
+        )
+        assert mpmath.mpf(dep.zcdp_to_epsilon(rho, delta)) >= exact
+        assert dep.zcdp_to_epsilon(rho, delta) == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_tpr_keeps_a_tiny_rate():
+    # 1 − e^{−ε}(1 − δ − α) lost δ + α = 2e-20 at ε = 1e-30: a TPR of 0
+    assert dep.tpr_at_fpr(1e-20, epsilon=1e-30, delta=1e-20) == pytest.approx(2e-20, rel=1e-9)
+
+
+@given(eps=st.floats(0, 700), prior=st.floats(1e-300, 0.999999))
+def test_posterior_bound_is_within_a_few_units_of_the_exact_posterior(eps, prior):
+    with mpmath.workdps(60):
+        p = mpmath.mpf(prior)
+        exact = p * mpmath.exp(eps) / (p * mpmath.exp(eps) + 1 - p)
+        assert dep.posterior_bound(eps, prior=prior) == pytest.approx(float(exact), rel=1e-15)
+    assert dep.posterior_bound(0.0, prior=prior) == prior
+
+
+def test_a_number_is_not_a_privacy_unit():
+    with pytest.raises(ValueError, match="privacy_unit must be a string"):
+        dep.unit_group(5)
