@@ -65,6 +65,33 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
     ``count``: 1 (n, lower, upper unused). ``sum``: upper − lower. ``mean``: (upper − lower)/n,
     n ≥ 1 an integer (the public number of records).
 
+    Rounded up (a sensitivity one double too small would under-noise): the exact
+    (upper − lower)/n, then the smallest double at or above it; beyond the largest double
+    (a sum between bounds near ±1e308) it is refused.
+
+    Parameters
+    ----------
+    release : {"count", "sum", "mean"}
+        The query.
+    n : int, keyword-only
+        The public number of records, an integer ≥ 1 (a mean only).
+    lower, upper : float, keyword-only
+        The public bounds the values are clipped to, lower < upper (a sum or a mean).
+
+    Returns
+    -------
+    float
+        Δ, the L1 sensitivity under bounded neighbours (one record changed).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+
     Examples
     --------
     >>> sensitivity_of('count'), sensitivity_of('sum', lower=0, upper=10)
@@ -105,6 +132,29 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
 def laplace_error_probability(epsilon, *, k, sensitivity):
     """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        ε > 0.
+    k : float or array_like, keyword-only
+        The error bound, > 0.
+    sensitivity : float or array_like, keyword-only
+        Δ > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+
     Examples
     --------
     >>> round(laplace_error_probability(3.0, k=1.0, sensitivity=1.0), 4)  # e^{-3}
@@ -120,6 +170,29 @@ def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
     """Smallest ε with P(|X| ≤ k) ≥ ``coverage`` under Laplace noise: Δ·ln(1/(1 − c))/k.
 
     Vectorised over ``k``, ``sensitivity`` and ``coverage`` (broadcast).
+
+    Parameters
+    ----------
+    k : float or array_like
+        The accuracy: |noise| ≤ k, > 0.
+    sensitivity : float or array_like, keyword-only
+        Δ > 0.
+    coverage : float or array_like, keyword-only
+        The probability c in (0, 1) with which |noise| ≤ k.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The smallest ε (inf where k is so small that no finite ε reaches it).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
 
     Examples
     --------
@@ -141,6 +214,27 @@ def epsilon_for_posterior(risk, *, prior):
     Rounded toward privacy: the largest double ε whose posterior bound is ≤ ``risk`` both
     exactly and as :func:`~helpers.deployments.posterior_bound` computes it (the closed form
     rounded to nearest gave a posterior a hair above the risk for about a third of inputs).
+
+    Parameters
+    ----------
+    risk : float or array_like
+        The largest posterior ρ the adversary may reach, in (prior, 1).
+    prior : float or array_like, keyword-only
+        The adversary's prior p on the true world, in (0, 1).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest ε (a Python float for scalar input, else the broadcast shape).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (7) with two worlds; Kazan & Reiter (2024), eq. (38).
 
     Examples
     --------
@@ -181,6 +275,31 @@ def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
     max(ã/p, r̃) on q = q̃ = ``fixed``) or ``"values"`` (profile (16): max(ã/(p̃q), r̃) on
     p = p̃ = ``fixed``).
 
+    Parameters
+    ----------
+    kind : {"constant", "inclusion", "values"}
+        The profile.
+    r : float, keyword-only
+        r̃ > 1, the relative-risk bound.
+    a : float, keyword-only
+        ã in [0, 1), the absolute-risk bound (inclusion and values profiles).
+    fixed : float, keyword-only
+        q = q̃ (inclusion) or p = p̃ (values), in (0, 1].
+
+    Returns
+    -------
+    float
+        The recommended ε.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter (2024), Table 4 and profiles (14)–(17).
+
     Examples
     --------
     >>> round(epsilon_for_profile('inclusion', r=5.0, a=0.5, fixed=1.0), 4)  # ln 9
@@ -207,6 +326,29 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     form as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are the float 9.0, so the tie
     with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal instead of depending on which
     log identity rounds lower. For m ≥ 2, Brent's method on ln α.
+
+    Parameters
+    ----------
+    deviation : float
+        How far the county's rate sits from the target, in (0, target) deaths per 1,000.
+    max_probability : float, keyword-only
+        The largest switching probability t accepted, in (0, 1).
+    direction : {"above", "below", "worst"}, keyword-only
+        Which side of the target the true rate lies on (``"worst"``: the smaller margin).
+
+    Returns
+    -------
+    float
+        The smallest ε (an accuracy-side ε: rounding it is not a privacy claim).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Kazan & Reiter (2024), Example 3 (Durham County infant deaths).
 
     Examples
     --------
@@ -328,6 +470,22 @@ def choose(
     prior : float, optional
         If the risk was a two-world posterior bound with this prior, the knobs include the
         risk the accuracy-side ε would imply.
+
+    Returns
+    -------
+    Choice
+        ``epsilon_accuracy``, ``epsilon_risk``, ``feasible``, the ``knobs`` (``k``,
+        ``coverage``, ``n`` for a mean with bounds, ``risk`` with a prior) and a ``message``.
+        The ``n`` knob is the smallest n this module's own ε_accuracy accepts, at any size.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, a string or a boolean (the message names it).
+
+    References
+    ----------
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
 
     Examples
     --------

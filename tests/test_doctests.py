@@ -61,12 +61,12 @@ def test_the_lee_clifton_engine_has_examples():
 def test_every_public_function_of_the_math_modules_has_numpydoc_sections():
     import inspect
 
-    from helpers import foundations, kazan_reiter, mechanisms, plrv
+    from helpers import choose, foundations, kazan_reiter, mechanisms, plrv
 
     sections = ("Parameters", "Returns", "Raises", "References", "Examples")
     missing = [
         f"{module.__name__}.{name}: {section}"
-        for module in (mechanisms, plrv, kazan_reiter, foundations)
+        for module in (mechanisms, plrv, kazan_reiter, foundations, choose)
         for name in module.__all__
         if inspect.isfunction(getattr(module, name))
         for section in sections
