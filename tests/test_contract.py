@@ -380,3 +380,31 @@ def test_random_numbers_in_any_argument(fn, data):
     else:
         kwargs = {**kwargs, slot: value}
     assert _outcome(fn, args, kwargs) is None
+
+
+# --- work above a stated budget is refused up front (hypothesis over sizes beyond it) --------
+
+UNIFORM = np.full(1000, 1e-3)
+OVER_BUDGET = {
+    "size (draws)": (lambda n: M.laplace_sample(0.0, 1.0, (n, 2), rng=1), 10**8 // 2),
+    "reps (releases)": (
+        lambda n: F.mean_of_bits_error_tail(10, 1.0, 0.5, 0.1, reps=n, rng=1),
+        10**7,
+    ),
+    "reps (surveys)": (lambda n: F.rr_simulate_estimates(0.5, 18, 0.5, reps=n, rng=1), 10**7),
+    "n (respondents)": (lambda n: F.rr_variance(0.5, n, 0.5), 10**9),
+    "n (bits)": (lambda n: F.bits_query_sensitivity(n, "mean"), 10**7),
+    "bins": (lambda n: PL.discretise_mechanism("laplace", 1.0, bins=n), 5_000_000),
+    # 1,000 outcomes: a grid of 50,000 ε values is the budget of 5·10⁷ cells
+    "epsilon grid": (lambda n: PL.pmf_delta(np.zeros(n), UNIFORM, UNIFORM), 50_000),
+}
+
+
+@pytest.mark.parametrize("what", sorted(OVER_BUDGET))
+@given(extra=st.integers(1, 10**30))
+def test_work_above_its_budget_is_a_value_error_before_any_allocation(what, extra):
+    call, budget = OVER_BUDGET[what]
+    if what == "epsilon grid":  # the grid itself must exist to be passed: stay near the budget
+        extra = min(extra, 10**5)
+    with pytest.raises(ValueError):
+        call(budget + extra)
