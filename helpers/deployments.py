@@ -472,6 +472,11 @@ def usable(table: pd.DataFrame | None = None) -> pd.DataFrame:
     33
     """
     table = load() if table is None else table
+    if not isinstance(table, pd.DataFrame) or not {"status", "epsilon_used"} <= set(table):
+        raise ValueError(
+            "table must be a table from load() (a DataFrame with 'status' and 'epsilon_used' "
+            f"columns); got {type(table).__name__} {str(table)[:80]!r}"
+        )
     return table[table["status"] == "usable"].sort_values("epsilon_used").reset_index(drop=True)
 
 

@@ -399,7 +399,8 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
     with np.errstate(over="ignore", under="ignore"):
         bound = np.asarray(d / b)
     # the quotient rounded to nearest may sit below Δ/b: then the next double up
-    below = ~np.isinf(bound) & ~product_at_least(bound, b, d)
+    finite = ~np.isinf(bound)
+    below = finite & ~product_at_least(np.where(finite, bound, 1.0), b, d)
     return as_output(np.where(below, np.nextafter(bound, np.inf), bound))
 
 
@@ -407,6 +408,11 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
 
 
 def _check_pmfs(p, q, atol: float = PMF_ATOL) -> tuple[np.ndarray, np.ndarray]:
+    atol = check_finite_scalar("atol", atol)  # a list or a string was a TypeError
+    if not 0 <= atol < 1:
+        raise ValueError(
+            f"atol (how far a pmf's total may drift from 1) must lie in [0, 1); got {atol!r}"
+        )
     p = check_nonnegative("p", p)
     q = check_nonnegative("q", q)
     if p.ndim != 1 or q.ndim != 1 or p.shape != q.shape or p.size == 0:
@@ -1143,7 +1149,7 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
     if d <= 0:
         raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
     half = 40 * noise if width is None else check_finite_scalar("width", width)
-    if not math.isfinite(half + d):
+    if not math.isfinite(2 * half + d):  # the grid's span (its step overflowed: NaN edges)
         raise ValueError(
             f"noise = {noise!r} (or width) with sensitivity = {d!r} gives an output grid beyond "
             "the largest float; give a smaller noise or width"
