@@ -390,10 +390,16 @@ numbers = st.one_of(
 )
 
 
-@given(st.sampled_from([f for f in PUBLIC if any(VALID[f])]), st.data())
+def _slots(fn) -> list[tuple[str, int | str]]:
+    args, kwargs = VALID[fn]
+    keywords = [*kwargs, *_defaulted(fn, args, kwargs)]
+    return [("arg", i) for i in range(len(args))] + [("kw", k) for k in keywords]
+
+
+@given(st.sampled_from([f for f in PUBLIC if _slots(f)]), st.data())
 def test_random_numbers_in_any_argument(fn, data):
     args, kwargs = VALID[fn]
-    slots = [("arg", i) for i in range(len(args))] + [("kw", k) for k in kwargs]
+    slots = _slots(fn)
     kind, slot = data.draw(st.sampled_from(slots))
     value = data.draw(numbers)
     if kind == "arg":
