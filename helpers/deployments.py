@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.special import rel_entr
 from scipy.stats import norm
 
 from ._numerics import nudge_until
@@ -67,6 +68,7 @@ __all__ = [
     "zcdp_rho_for_epsilon",
     "zcdp_to_epsilon",
     "zcdp_to_epsilon_simple",
+    "zcdp_tpr",
 ]
 
 #: The registry table, shipped inside the package (``helpers/data/``, in the wheel too): a
@@ -246,6 +248,8 @@ def zcdp_to_epsilon(rho, delta):
 def zcdp_to_epsilon_simple(rho, delta):
     """The simple conversion ε = ρ_z + 2√(ρ_z ln(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
 
+    Rounded up by a bound on its rounding error (never below the true value).
+
     Examples
     --------
     >>> round(zcdp_to_epsilon_simple(2.56, 1e-10), 4)
@@ -253,7 +257,10 @@ def zcdp_to_epsilon_simple(rho, delta):
     """
     r = _check_rho(rho)
     d = _check_delta_open(delta)
-    return _out(r + 2 * np.sqrt(r * -np.log(d)))
+    simple = r + 2 * np.sqrt(r * -np.log(d))
+    # rounded up by its rounding error (a few units: the log, the product, the root, the sum),
+    # so the ε of a mechanism is never reported below its true value
+    return _out(simple + _OUTWARD * simple)
 
 
 def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -581,6 +588,117 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     a = _check_fpr(fpr)
     mu = np.sqrt(2 * _check_rho(rho))
     return _out(norm.sf(norm.isf(a) - mu))
+
+
+#: Rényi orders α − 1 of the coarse search for the binding order (refined per entry below).
+_ALPHA_MINUS_ONE = np.logspace(-4, 4, 401)
+_TPR_BISECTIONS = 64
+
+
+def _renyi_excess(t, x, rho, alpha):
+    """max(D_α(Bern t ‖ Bern x), D_α(Bern x ‖ Bern t)) − ρα, in log space (α > 1)."""
+    lt, l1t, lx, l1x = np.log(t), np.log1p(-t), np.log(x), np.log1p(-x)
+    forward = np.logaddexp(alpha * lt + (1 - alpha) * lx, alpha * l1t + (1 - alpha) * l1x)
+    backward = np.logaddexp(alpha * lx + (1 - alpha) * lt, alpha * l1x + (1 - alpha) * l1t)
+    return np.maximum(forward, backward) / (alpha - 1) - rho * alpha
+
+
+def _zcdp_violation(t, x, rho):
+    """sup over α ≥ 1 of the Rényi excess at (t, x): > 0 when ρ-zCDP forbids TPR t at FPR x.
+
+    A grid of orders finds the worst one, a golden-section search in its two neighbouring
+    cells refines it (the excess is unimodal there); α = 1 is the KL divergence.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        kl = np.maximum(
+            rel_entr(t, x) + rel_entr(1 - t, 1 - x), rel_entr(x, t) + rel_entr(1 - x, 1 - t)
+        )
+        orders = 1 + _ALPHA_MINUS_ONE
+        grid = _renyi_excess(t[:, None], x[:, None], rho[:, None], orders[None, :])
+        grid = np.where(np.isnan(grid), -np.inf, grid)
+        i = np.argmax(grid, axis=1)
+        lo = np.log(_ALPHA_MINUS_ONE[np.maximum(i - 1, 0)])
+        hi = np.log(_ALPHA_MINUS_ONE[np.minimum(i + 1, orders.size - 1)])
+        golden = (np.sqrt(5) - 1) / 2
+        best = grid[np.arange(t.size), i]
+        for _ in range(40):
+            m1, m2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
+            f1 = _renyi_excess(t, x, rho, 1 + np.exp(m1))
+            f2 = _renyi_excess(t, x, rho, 1 + np.exp(m2))
+            f1, f2 = np.nan_to_num(f1, nan=-np.inf), np.nan_to_num(f2, nan=-np.inf)
+            best = np.maximum(best, np.maximum(f1, f2))
+            left = f1 >= f2
+            hi, lo = np.where(left, m2, hi), np.where(left, lo, m1)
+    return np.maximum(best, kl - rho)
+
+
+def zcdp_tpr(rho, fpr):
+    """Largest TPR at FPR α that ρ_z-zCDP alone allows: the trade-off curve of zCDP.
+
+    ρ_z-zCDP bounds every Rényi divergence, D_α(P ‖ Q) ≤ ρ_z·α for all α > 1, in both
+    directions between neighbours (Bun & Steinke 2016, Definition 1.1). A membership test is
+    post-processing: its reject event has probability α (the FPR) on one neighbour and t (the
+    TPR) on the other, so the two Bernoulli distributions must obey the same bounds
+    (data processing; Balle et al. 2020, "Hypothesis testing interpretations and Rényi DP").
+    The answer is the largest t ≥ α with D_α'(Bern t ‖ Bern α) ≤ ρ_z·α' and
+    D_α'(Bern α ‖ Bern t) ≤ ρ_z·α' for every order α' ≥ 1 (the infimum over orders of the
+    curves each order implies), found by bisection on t.
+
+    This is what ρ_z says without knowing the mechanism. It lies between the
+    (ε, δ)-curve of the converted guarantee (:func:`tpr_at_fpr` at
+    ``zcdp_to_epsilon(ρ_z, δ)``, looser) and the Gaussian mechanism's own curve
+    (:func:`gaussian_tpr_at_fpr`, tighter: it assumes the noise is Gaussian).
+
+    Parameters
+    ----------
+    rho : float or array_like
+        ρ_z ≥ 0 (inf allowed: every test).
+    fpr : float or array_like
+        The false-positive rate α in [0, 1]; broadcasts with ``rho``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The TPR: a Python float for scalar input, else an array of the broadcast shape.
+        Rounded up (the bisection returns the end of its bracket that is not proven
+        allowed), so the reading never understates what an attacker can do.
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` is negative, NaN or above ``MAX_RHO``, or ``fpr`` is outside [0, 1].
+
+    References
+    ----------
+    Bun & Steinke (2016), Definition 1.1; Balle, Barthe, Gaboardi, Hsu & Sato (2020),
+    Theorem 21 (Rényi DP as a bound on tests); Dong, Roth & Su (2022) for trade-off curves.
+    Used in notebooks 09 and 11.
+
+    Examples
+    --------
+    >>> round(zcdp_tpr(2.63, 0.01), 3)  # the 2020 Census redistricting data's ρ_z
+    0.698
+    >>> zcdp_tpr(0.0, 0.2)  # no information: the test is a coin
+    0.2
+    """
+    r, a = np.broadcast_arrays(_check_rho(rho), _check_fpr(fpr))
+    shape = r.shape
+    r, a = r.ravel().astype(float), a.ravel().astype(float)
+    # the ends: FPR 0 allows nothing (D_α = ∞ against a zero), FPR 1 is TPR 1, ρ_z = 0 is
+    # the diagonal and ρ_z = ∞ allows every test
+    done = (a == 0) | (a == 1) | (r == 0) | np.isinf(r)
+    answer = np.where(np.isinf(r) & (a > 0), 1.0, a)
+    todo = np.flatnonzero(~done)
+    if todo.size:
+        x, rr = a[todo], r[todo]
+        lo, hi = x.copy(), np.ones_like(x)
+        top = _zcdp_violation(np.nextafter(hi, 0), x, rr) <= 0
+        for _ in range(_TPR_BISECTIONS):
+            mid = 0.5 * (lo + hi)
+            allowed = _zcdp_violation(mid, x, rr) <= 0
+            lo, hi = np.where(allowed, mid, lo), np.where(allowed, hi, mid)
+        answer[todo] = np.where(top, 1.0, hi)
+    return _out(answer.reshape(shape))
 
 
 # --- all three at once --------------------------------------------------------------------

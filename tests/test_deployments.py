@@ -8,7 +8,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
@@ -476,3 +476,82 @@ def test_posterior_bound_is_within_a_few_units_of_the_exact_posterior(eps, prior
 def test_a_number_is_not_a_privacy_unit():
     with pytest.raises(ValueError, match="privacy_unit must be a string"):
         dep.unit_group(5)
+
+
+# --- view 3 from zCDP alone: the trade-off curve ρ_z implies (issue 20) --------------------
+
+
+def _dense_violation(t, x, rho):
+    """Independent check: the worst Rényi excess over 20,000 orders, by brute force."""
+    orders = 1 + np.logspace(-6, 5, 20_000)
+    with np.errstate(divide="ignore", invalid="ignore"):
+
+        def d(u, v):
+            terms = np.stack(
+                [
+                    orders * np.log(u) + (1 - orders) * np.log(v),
+                    orders * np.log1p(-u) + (1 - orders) * np.log1p(-v),
+                ]
+            )
+            return np.logaddexp(terms[0], terms[1]) / (orders - 1)
+
+        excess = np.maximum(d(t, x), d(x, t)) - rho * orders
+    return float(np.nanmax(excess))
+
+
+@pytest.mark.parametrize(
+    ("rho", "fpr", "published"),
+    # the issue's readings at FPR 1 %: Census redistricting, Spanish next-word, Meta URLs
+    [(2.63, 0.01, 0.698), (0.81, 0.01, 0.207), (0.0728, 0.01, 0.0295)],
+)
+def test_zcdp_tpr_reproduces_the_reviewers_readings(rho, fpr, published):
+    value = dep.zcdp_tpr(rho, fpr)
+    assert value == pytest.approx(published, abs=6e-4)
+    # between the Gaussian curve (tighter: assumes the mechanism) and the (ε, δ) curve
+    assert dep.gaussian_tpr_at_fpr(fpr, rho=rho) < value
+    eps = dep.zcdp_to_epsilon(rho, 1e-10)
+    assert value < dep.tpr_at_fpr(fpr, epsilon=eps, delta=1e-10)
+
+
+@settings(max_examples=30)
+@given(st.floats(min_value=1e-4, max_value=20.0), st.floats(min_value=1e-6, max_value=0.9))
+def test_zcdp_tpr_is_the_edge_of_what_every_renyi_order_allows(rho, fpr):
+    t = dep.zcdp_tpr(rho, fpr)
+    assert fpr <= t <= 1
+    if t < 1 - 1e-9:
+        # just below: every order allows it; just above: some order forbids it
+        assert _dense_violation(fpr + (t - fpr) * (1 - 1e-6), fpr, rho) <= 1e-9
+        assert _dense_violation(min(t + 1e-5 * (1 - t) + 1e-9, 1 - 1e-15), fpr, rho) > 0
+    assert dep.gaussian_tpr_at_fpr(fpr, rho=rho) <= t + 1e-12
+
+
+@given(
+    st.floats(min_value=1e-3, max_value=10.0),
+    st.floats(min_value=1e-3, max_value=10.0),
+    st.floats(min_value=1e-4, max_value=0.5),
+)
+def test_zcdp_tpr_is_monotone_and_vectorised_equals_scalar(r1, r2, fpr):
+    lo, hi = sorted((r1, r2))
+    assert dep.zcdp_tpr(lo, fpr) <= dep.zcdp_tpr(hi, fpr)
+    assert dep.zcdp_tpr(lo, fpr) <= dep.zcdp_tpr(lo, min(2 * fpr, 1.0))
+    vector = dep.zcdp_tpr(np.array([lo, hi]), fpr)
+    assert vector.tolist() == [dep.zcdp_tpr(lo, fpr), dep.zcdp_tpr(hi, fpr)]
+
+
+def test_zcdp_tpr_ends_and_refusals():
+    assert dep.zcdp_tpr(1.0, 0.0) == 0.0 and dep.zcdp_tpr(1.0, 1.0) == 1.0
+    assert dep.zcdp_tpr(0.0, 0.3) == 0.3 and dep.zcdp_tpr(math.inf, 0.3) == 1.0
+    assert type(dep.zcdp_tpr(1.0, 0.1)) is float
+    for bad in ({"rho": -1.0, "fpr": 0.1}, {"rho": 1.0, "fpr": 1.5}, {"rho": "1", "fpr": 0.1}):
+        with pytest.raises(ValueError, match=r"^(rho|fpr)"):
+            dep.zcdp_tpr(**bad)
+
+
+@given(rho=st.floats(1e-300, 1e8), delta=st.floats(1e-300, 0.99))
+def test_the_simple_conversion_is_never_below_its_true_value(rho, delta):
+    with mpmath.workdps(50):
+        r = mpmath.mpf(rho)
+        exact = r + 2 * mpmath.sqrt(r * -mpmath.log(mpmath.mpf(delta)))
+        got = dep.zcdp_to_epsilon_simple(rho, delta)
+        assert mpmath.mpf(got) >= exact
+        assert got == pytest.approx(float(exact), rel=1e-14)

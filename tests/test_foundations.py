@@ -456,7 +456,9 @@ def test_closeness_bad_input():
 def test_discrete_log_ratios_per_output_and_batched():
     d1, d0 = F.rr_output_distribution(1, 0.5), F.rr_output_distribution(0, 0.5)
     np.testing.assert_allclose(F.discrete_log_ratios(d1, d0), [-np.log(3), np.log(3)])
-    assert np.max(np.abs(F.discrete_log_ratios(d1, d0))) == F.discrete_max_log_ratio(d1, d0)
+    # the pair's ε is the largest |log-ratio|, rounded up by the rounding error of the logs
+    largest = np.max(np.abs(F.discrete_log_ratios(d1, d0)))
+    assert largest <= F.discrete_max_log_ratio(d1, d0) == pytest.approx(largest, rel=1e-14)
     batch = F.rr_output_distribution(1, np.array([0.1, 0.5, 0.9]))
     lr = F.discrete_log_ratios(batch, F.rr_output_distribution(0, np.array([0.1, 0.5, 0.9])))
     np.testing.assert_allclose(np.max(lr, axis=-1), F.rr_epsilon([0.1, 0.5, 0.9]))
@@ -674,3 +676,31 @@ def test_exponential_mechanism_at_the_ends_of_the_doubles():
 def test_fixed_data_is_a_bool_not_a_truthy_string():
     with pytest.raises(ValueError, match="fixed_data must be True or False; got 'False'"):
         F.rr_simulate_estimates(0.5, 18, 0.5, reps=5, rng=0, fixed_data="False")
+
+
+@given(st.lists(st.floats(1e-6, 1.0), min_size=2, max_size=6), st.data())
+def test_an_epsilon_reported_for_a_mechanism_is_never_below_its_true_value(weights, data):
+    # rr_epsilon, discrete_max_log_ratio, group privacy kε and sequential composition Σε
+    # were rounded to nearest: up to a unit below the mechanism's ε
+    alpha = data.draw(st.floats(0.0, 1.0, exclude_max=True))
+    exact, digits = _rr_epsilon_exact(alpha)
+    with mpmath.workdps(digits):
+        assert mpmath.mpf(F.rr_epsilon(alpha)) >= exact
+        below = math.nextafter(F.rr_epsilon(alpha), 0.0)
+        assert alpha == 0 or mpmath.mpf(below) < exact  # the smallest such double
+    p = np.array(weights) / np.sum(weights)
+    q = np.roll(p, 1)
+    eps_pair = F.discrete_max_log_ratio(p, q)
+    with mpmath.workdps(50):
+        exact = max(
+            abs(mpmath.log(mpmath.mpf(a)) - mpmath.log(mpmath.mpf(b)))
+            for a, b in zip(p, q, strict=True)
+        )
+        assert mpmath.mpf(eps_pair) >= exact
+    eps = data.draw(st.floats(1e-300, 1e300))
+    k = data.draw(st.integers(1, 10**6))
+    group = F.group_privacy_epsilon(eps, k)
+    assert group == math.inf or Fraction(group) >= k * Fraction(eps)
+    epsilons = data.draw(st.lists(st.floats(1e-300, 1e300), min_size=1, max_size=6))
+    total = F.sequential_composition_epsilon(epsilons)
+    assert total == math.inf or Fraction(total) >= sum(map(Fraction, epsilons))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
+from .._numerics import float_up, product_minus
 from .._validation import (
     as_output,
     check_positive,
@@ -118,10 +121,13 @@ def discrete_max_log_ratio(P, Q) -> float:
     if np.any((P == 0) ^ (Q == 0)):
         return float("inf")
     with np.errstate(divide="ignore"):
-        lr = np.where(
-            both_zero, 0.0, np.log(np.where(both_zero, 1, P)) - np.log(np.where(both_zero, 1, Q))
-        )
-    return float(np.max(np.abs(lr)))
+        log_p = np.log(np.where(both_zero, 1, P))
+        log_q = np.log(np.where(both_zero, 1, Q))
+    lr = np.where(both_zero, 0.0, log_p - log_q)
+    # rounded up by the rounding error of the two logs and their difference (a few units of
+    # their size): the ε of the pair is never reported below its true value
+    margin = 4 * np.finfo(float).eps * (np.abs(log_p) + np.abs(log_q))
+    return float(np.max(np.abs(lr) + np.where(both_zero, 0.0, margin)))
 
 
 def post_process(P, G) -> np.ndarray:
@@ -197,7 +203,14 @@ def group_privacy_epsilon(epsilon, k):
         raise ValueError(
             f"k must be a positive integer; got {k[(k < 1) | (k != np.round(k))][:3]!r}"
         )
-    return as_output(k * eps)
+    with np.errstate(over="ignore"):
+        product = np.asarray(k * eps)
+    # kε rounded up (never an ε below the group's): one double up where the rounded product
+    # fell below the exact one (the sign of kε − fl(kε) is exact)
+    below = np.isfinite(product) & (
+        product_minus(k, eps, np.where(np.isfinite(product), product, 0)) > 0
+    )
+    return as_output(np.where(below, np.nextafter(product, np.inf), product))
 
 
 def sequential_composition_epsilon(epsilons) -> float:
@@ -230,7 +243,11 @@ def sequential_composition_epsilon(epsilons) -> float:
     eps = check_positive("epsilons", epsilons)
     if eps.ndim != 1 or eps.size == 0:
         raise ValueError(f"epsilons must be a non-empty 1-D sequence; got shape {eps.shape}")
-    return float(eps.sum())
+    # the exact sum rounded up (a float sum can fall below it: never an ε below the total's)
+    try:
+        return float_up(sum(map(Fraction, eps.tolist())))
+    except OverflowError:  # beyond the largest double
+        return math.inf
 
 
 class PropertiesExperiment(NamedTuple):

@@ -86,7 +86,8 @@ def rr_epsilon(alpha):
 
     The worst ratio of response probabilities between a person with x = 1 and one with
     x = 0 is P(y = 1 | x = 1) / P(y = 1 | x = 0) = ((1 + α)/2) / ((1 − α)/2). α = 0 (pure
-    coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3.
+    coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3. Rounded
+    up: the smallest double at or above the true ε (never an ε below the mechanism's).
 
     Parameters
     ----------
@@ -113,14 +114,19 @@ def rr_epsilon(alpha):
     1.098612
     """
     a = _check_alpha(alpha, allow_zero=True, allow_one=False)
-    return as_output(np.log1p(a) - np.log1p(-a))
+    # the ε of a mechanism is never reported below its true value: the smallest double at or
+    # above ln((1 + α)/(1 − α)) (log1p(α) − log1p(−α) is within ~1 unit, on either side)
+    # start two doubles below the float value (whose error is about 1 unit), so the search
+    # up ends on the smallest double that holds the true ε
+    start = np.nextafter(np.nextafter(np.log1p(a) - np.log1p(-a), 0.0), 0.0)
+    return as_output(nudge_until(start, lambda v: _rr_epsilon_at_most(a, v), toward_zero=False))
 
 
 def rr_alpha_for_epsilon(epsilon):
     """The α that makes randomised response ε-DP: α = (e^ε − 1)/(e^ε + 1) = tanh(ε/2).
 
     Rounded toward privacy: the largest double α whose ε = ln((1 + α)/(1 − α)) is at most
-    the target, both exactly and as :func:`rr_epsilon` computes it. tanh(ε/2) rounded to
+    the target exactly (so :func:`rr_epsilon`, rounded up, is at most it too). tanh(ε/2) rounded to
     nearest can be one double too large, and above ε ≈ 37.4 it rounds to 1 (no
     randomisation at all, ε = ∞); the largest α below 1 gives ε ≈ 37.43.
 
@@ -155,11 +161,11 @@ def rr_alpha_for_epsilon(epsilon):
 
 
 def _rr_epsilon_at_most(alpha: np.ndarray, eps: np.ndarray) -> np.ndarray:
-    """Where ln((1 + α)/(1 − α)) ≤ ε holds exactly and in :func:`rr_epsilon`'s floats."""
+    """Where ln((1 + α)/(1 − α)) ≤ ε holds exactly (so also for :func:`rr_epsilon`, the
+    smallest double at or above it)."""
     alpha, eps = np.broadcast_arrays(alpha, eps)
     below_one = alpha < 1
     a = np.where(below_one, alpha, 0.0)
-    computed = np.log1p(a) - np.log1p(-a)
     estimate = 2 * np.arctanh(a)  # within a few units in the last place
 
     def ratio(index) -> Fraction:
@@ -173,7 +179,7 @@ def _rr_epsilon_at_most(alpha: np.ndarray, eps: np.ndarray) -> np.ndarray:
         (2 * a < eps) | (a == 0),
         ln_at_most(estimate, eps, ratio, np.where(tiny, 0.0, 2.0**-44 * estimate)),
     )
-    return below_one & (computed <= eps) & exact
+    return below_one & exact
 
 
 def randomised_response(x, alpha, *, rng) -> np.ndarray:
