@@ -43,7 +43,7 @@ import math
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import erf, erfcx, expit, log_ndtr, logit, ndtr, ndtri
+from scipy.special import erf, erfcx, log_ndtr, ndtr, ndtri
 
 from ._numerics import nudge_until, product_at_least, product_minus
 from ._validation import (
@@ -1363,4 +1363,12 @@ def posterior_probability(prior, loss):
     """
     prior = check_open_unit("prior", prior)
     loss = check_real_or_inf("loss", loss)
-    return as_output(expit(loss + logit(prior)))
+    prior, loss = np.broadcast_arrays(prior, loss)
+    # the odds update without logit: p/(p + (1 − p)e^{−L}) for L ≥ 0, pe^L/(pe^L + 1 − p)
+    # below (each exponent ≤ 0, so nothing overflows; L = ±inf gives 1 or 0); expit(L +
+    # logit p) lost ~1e-13 where ln p is large
+    with np.errstate(invalid="ignore"):
+        up = np.exp(-np.abs(loss))  # e^{−|L|}
+        high = prior / (prior + (1 - prior) * up)
+        low = prior * up / (prior * up + (1 - prior))
+    return as_output(np.where(loss >= 0, high, low))

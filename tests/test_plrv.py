@@ -840,3 +840,15 @@ def test_the_posts_scale_is_exactly_epsilon_ln_3():
     assert Fraction(1) / Fraction(plrv.POST_LAPLACE_SCALE) <= Fraction(plrv.POST_EPSILON)
     assert plrv.laplace_loss_bound(plrv.POST_LAPLACE_SCALE) == plrv.POST_EPSILON
     assert plrv.laplace_delta_naive(plrv.POST_EPSILON, 1 / math.log(3)) == 0.5
+
+
+@given(prior=st.floats(1e-300, 0.999999), loss=st.floats(-700, 700) | st.sampled_from([0.0]))
+def test_posterior_probability_is_the_exact_odds_update(prior, loss):
+    # expit(L + logit p) lost ~1e-13 where ln p is large
+    with mpmath.workdps(60):
+        p = mpmath.mpf(prior)
+        odds = p * mpmath.exp(mpmath.mpf(loss))
+        exact = odds / (odds + 1 - p)
+    if exact > 1e-300:
+        assert plrv.posterior_probability(prior, loss) == pytest.approx(float(exact), rel=1e-15)
+    assert plrv.posterior_probability(prior, 0.0) == prior
