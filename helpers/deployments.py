@@ -652,7 +652,7 @@ def zcdp_tpr(rho, fpr):
     Parameters
     ----------
     rho : float or array_like
-        ρ_z ≥ 0 (inf allowed: every test).
+        ρ_z in [0, ``MAX_RHO``].
     fpr : float or array_like
         The false-positive rate α in [0, 1]; broadcasts with ``rho``.
 
@@ -684,10 +684,10 @@ def zcdp_tpr(rho, fpr):
     r, a = np.broadcast_arrays(_check_rho(rho), _check_fpr(fpr))
     shape = r.shape
     r, a = r.ravel().astype(float), a.ravel().astype(float)
-    # the ends: FPR 0 allows nothing (D_α = ∞ against a zero), FPR 1 is TPR 1, ρ_z = 0 is
-    # the diagonal and ρ_z = ∞ allows every test
-    done = (a == 0) | (a == 1) | (r == 0) | np.isinf(r)
-    answer = np.where(np.isinf(r) & (a > 0), 1.0, a)
+    # the ends: FPR 0 allows nothing (D_α = ∞ against a zero), FPR 1 is TPR 1, and ρ_z = 0
+    # is the diagonal (the test is a coin)
+    done = (a == 0) | (a == 1) | (r == 0)
+    answer = a.copy()
     todo = np.flatnonzero(~done)
     if todo.size:
         x, rr = a[todo], r[todo]

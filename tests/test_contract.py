@@ -157,6 +157,7 @@ VALID |= {
 VALID |= {
     D.gaussian_epsilon: ((2.56, 1e-10), {}),
     D.gaussian_tpr_at_fpr: ((0.01,), {"rho": 0.5}),
+    D.zcdp_tpr: ((0.5, 0.01), {}),
     D.load: ((), {"default_delta": 1e-10}),
     D.posterior_bad_event_probability: ((1e-6,), {"slack": 0.7}),
     D.posterior_bound: ((1.0,), {"prior": 0.5}),
