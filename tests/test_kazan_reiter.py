@@ -958,3 +958,14 @@ def test_a_one_number_array_is_a_number_for_a_pointwise_profile():
     assert pointwise == pytest.approx(0.5 * math.log(3.0), abs=1e-12)
     with pytest.raises(ValueError, match="returned"):
         kr.recommend_epsilon(lambda p, q: np.array(["3"]), vectorized=False)
+
+
+def test_utility_at_zero_is_documented_and_allowed():
+    # ε = 0: α = 1, the noise is unbounded and the release is never exact
+    assert kr.utility(0) == (math.inf, 0.0)
+    sd, exact = kr.utility(np.array([0.0, 1.0]))
+    assert sd[0] == math.inf and exact[0] == 0.0 and (sd[1], exact[1]) == kr.utility(1.0)
+    with pytest.raises(ValueError, match=r"^epsilon"):
+        kr.utility(-1e-9)
+    with pytest.raises(ValueError, match=r"^epsilon"):
+        kr.utility(math.inf)

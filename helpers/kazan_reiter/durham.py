@@ -10,6 +10,7 @@ import numpy as np
 
 from .._validation import (
     as_output,
+    check_nonnegative,
     check_positive,
     check_scalar,
 )
@@ -39,7 +40,8 @@ def utility(epsilon):
     Parameters
     ----------
     epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+        ε ≥ 0, finite (the privacy parameter; arrays broadcast). At ε = 0 the noise is
+        unbounded: SD ∞ and P[exact] 0 (a release that carries no information).
 
     Returns
     -------
@@ -60,9 +62,14 @@ def utility(epsilon):
     >>> tuple(round(v, 4) for v in utility(1.0))
     (1.357, 0.4621)
     """
-    eps = check_positive("epsilon", epsilon)
-    b = geometric_scale(eps)  # Δ = 1: a count
-    return geometric_noise_sd(b), geometric_prob_exact(b)
+    eps = check_nonnegative("epsilon", epsilon)
+    if np.any(np.isinf(eps)):
+        raise ValueError(f"epsilon must be finite (ε ≥ 0); got {epsilon!r}")
+    zero = eps == 0
+    b = geometric_scale(np.where(zero, 1.0, eps))  # Δ = 1: a count
+    sd = np.where(zero, np.inf, geometric_noise_sd(b))
+    exact = np.where(zero, 0.0, geometric_prob_exact(b))
+    return as_output(sd), as_output(exact)
 
 
 DURHAM_BIRTHS = 4012  # live births, Durham county, 2020 (Example 3)
