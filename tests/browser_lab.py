@@ -425,3 +425,190 @@ def screenshot(page, name: str) -> Path:
     path = BUILD / f"browser-{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
+
+
+# --- accessibility: axe-core and the keyboard ---------------------------------------------
+
+#: axe-core from its npm package (``npm install``, cached under build/); or point AXE_CORE at
+#: an axe.min.js
+AXE_CORE_VERSION = "4.14.1"
+AXE_CACHE = BUILD / f"axe-core-{AXE_CORE_VERSION}"
+#: the WCAG 2.0 and 2.1 success criteria at levels A and AA
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+#: the impacts that fail the audit
+AXE_FAILING_IMPACTS = ("serious", "critical")
+
+HOW_TO_GET_AXE = (
+    f"axe-core {AXE_CORE_VERSION} is fetched with npm (Node.js) into {AXE_CACHE}: install "
+    "Node.js and npm (`apt-get install npm`), or set AXE_CORE to the path of an axe.min.js."
+)
+
+
+def axe_source() -> str:
+    """axe-core's script (axe.min.js), installed from npm into the build cache on first use.
+
+    Raises FileNotFoundError with :data:`HOW_TO_GET_AXE` when neither npm nor AXE_CORE is
+    available.
+    """
+    given = os.environ.get("AXE_CORE", "")
+    if given:
+        return Path(given).read_text(encoding="utf-8")
+    script = AXE_CACHE / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            raise FileNotFoundError(HOW_TO_GET_AXE)
+        AXE_CACHE.mkdir(parents=True, exist_ok=True)
+        result = subprocess.run(
+            [
+                npm,
+                "install",
+                "--prefix",
+                str(AXE_CACHE),
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                f"axe-core@{AXE_CORE_VERSION}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if result.returncode != 0 or not script.exists():
+            raise FileNotFoundError(f"{HOW_TO_GET_AXE}\nnpm said: {result.stderr[-2000:]}")
+    return script.read_text(encoding="utf-8")
+
+
+_AXE_RUN = """async ([include, exclude, tags]) => {
+  const context = include === null ? document : {include: include, exclude: exclude};
+  const result = await axe.run(context, {
+    runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+  return {
+    version: axe.version,
+    violations: result.violations.flatMap(v => v.nodes.map(n => ({
+      id: v.id, impact: n.impact || v.impact, help: v.help,
+      target: n.target.join(' '), html: n.html.slice(0, 300)})))};
+}"""
+
+
+def run_axe(page, source: str, include=None, exclude=()) -> dict:
+    """axe-core on the page (or on ``include``, a list of CSS selectors, minus ``exclude``):
+    ``{"version": ..., "violations": [{"id", "impact", "help", "target", "html"}, ...]}``,
+    one entry per offending element."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(content=source)
+    selectors = None if include is None else [[s] for s in include]
+    return page.evaluate(_AXE_RUN, [selectors, [[s] for s in exclude], AXE_TAGS])
+
+
+def failing(violations: list[dict], allowed: dict[tuple[str, str], str]) -> list[dict]:
+    """The violations of a failing impact that no ``allowed`` entry explains: a key
+    (rule id, CSS class or selector fragment) matches a violation of that rule whose target
+    or HTML contains the fragment."""
+    return [
+        v
+        for v in violations
+        if v["impact"] in AXE_FAILING_IMPACTS
+        and not any(
+            v["id"] == rule and (fragment in v["target"] or fragment in v["html"])
+            for rule, fragment in allowed
+        )
+    ]
+
+
+# the focusable parts of a dashboard's controls, in document order: a slider's handle and its
+# editable readout, a dropdown's select, a text box's input
+_CONTROL_BOXES = ".widget-slider, .widget-dropdown, .widget-text, .widget-toggle-button"
+
+_MARK_CONTROLS = """([root, selector]) => {
+  const boxes = [...root.querySelectorAll(selector)];
+  boxes.forEach((b, i) => b.setAttribute('data-course-control', String(i)));
+  return boxes.map(b => ({
+    label: (b.querySelector('.widget-label')?.textContent || '').trim(),
+    disabled: b.querySelector('[disabled], .noUi-target[disabled]') !== null
+      || b.classList.contains('mod-disabled')}));
+}"""
+
+_ACTIVE = """(root) => {
+  const e = document.activeElement;
+  if (!e || !root.contains(e)) return null;
+  const box = e.closest('[data-course-control]');
+  const style = getComputedStyle(e);
+  const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1)
+    || (style.boxShadow && style.boxShadow !== 'none');
+  return {control: box ? Number(box.getAttribute('data-course-control')) : -1,
+          tag: e.tagName.toLowerCase(), cls: String(e.className || ''), ring: ring,
+          outline: style.outlineStyle + ' ' + style.outlineWidth};
+}"""
+
+
+def _start_before(page, root) -> None:
+    """Focus a marker inserted just before the dashboard: where a reader tabbing through
+    the notebook arrives (the only step not made with the keyboard)."""
+    page.evaluate(
+        """(root) => {
+          document.querySelector('[data-course-tab-start]')?.remove();
+          const start = document.createElement('button');
+          start.setAttribute('data-course-tab-start', '');
+          start.textContent = 'start';
+          root.parentElement.insertBefore(start, root);
+          start.focus();
+        }""",
+        root,
+    )
+
+
+def _end_start(page) -> None:
+    page.evaluate("() => document.querySelector('[data-course-tab-start]')?.remove()")
+
+
+def tab_to(page, dashboard, control: int, kind: str, max_presses: int = 60) -> bool:
+    """From just before the dashboard, press Tab until the ``control``-th control's handle
+    (slider), select (dropdown) or input (text) has the focus; False if it never does."""
+    root = dashboard.element_handle()
+    page.evaluate(_MARK_CONTROLS, [root, _CONTROL_BOXES])
+    _start_before(page, root)
+    wanted = {"slider": "noUi-handle", "dropdown": "SELECT", "text": "INPUT"}[kind]
+    try:
+        for _ in range(max_presses):
+            page.keyboard.press("Tab")
+            stop = page.evaluate(_ACTIVE, root)
+            if stop is None:
+                continue
+            if stop["control"] == control and (
+                wanted in stop["cls"] or stop["tag"] == wanted.lower()
+            ):
+                return True
+        return False
+    finally:
+        _end_start(page)
+
+
+def tab_through(page, dashboard, max_presses: int = 60) -> tuple[list[dict], list[dict]]:
+    """Start just before the dashboard and press Tab until focus leaves it.
+
+    Returns (controls in document order with label and disabled, every stop inside the
+    dashboard with its control index, element and whether a focus ring shows). The only
+    help given is the starting point: a focusable marker inserted before the dashboard and
+    focused, as if the reader had tabbed to it.
+    """
+    root = dashboard.element_handle()
+    controls = page.evaluate(_MARK_CONTROLS, [root, _CONTROL_BOXES])
+    _start_before(page, root)
+    stops: list[dict] = []
+    for _ in range(max_presses):
+        page.keyboard.press("Tab")
+        stop = page.evaluate(_ACTIVE, root)
+        if stop is None:
+            if stops:
+                break
+            continue
+        stops.append(stop)
+    _end_start(page)
+    return controls, stops
+
+
+def dashboard_alt(dashboard) -> str:
+    img = dashboard.locator(".widget-output img")
+    return (img.first.get_attribute("alt") or "") if img.count() else ""

@@ -22,6 +22,7 @@ import functools
 import html.parser
 import http.server
 import io
+import json
 import os
 import subprocess
 import sys
@@ -421,4 +422,247 @@ def test_book_page_loads_cleanly_and_shows_its_first_figure(name, book, site_ser
         if unexpected:
             _fail(page, f"book-{name}", f"{path}: browser console:\n" + "\n".join(unexpected))
     finally:
+        page.close()
+
+
+# --- accessible to every student: axe-core on the website and in JupyterLab, the keyboard ---
+#
+# axe-core (its npm package, fetched once into build/, see browser_lab.axe_source) checks the
+# WCAG 2.0/2.1 A and AA rules. A violation of impact serious or critical fails, unless it is
+# one listed below with its reason (README, "Accessibility", lists the same).
+
+#: the website's theme (pydata-sphinx-theme 0.17.1 under sphinx-book-theme 1.3.0): its own
+#: buttons, on every page, not the course's content
+THEME_FINDINGS = {
+    ("label-content-name-mismatch", "search-button__button"): (
+        "the theme's search buttons are named 'Search' (aria-label) but show 'Search Ctrl+K'"
+    ),
+    ("label-content-name-mismatch", "theme-switch-button"): (
+        "the theme's light/dark switch is named 'Color mode' but shows only icons titled "
+        "'Light', 'Dark' and 'System Settings'"
+    ),
+}
+
+#: in JupyterLab, findings in the course's own outputs that the front end causes and the
+#: kernel cannot change
+UPSTREAM_FINDINGS = {
+    ("image-alt", "jp-RenderedImage"): (
+        "JupyterLab 4.4 draws an image/png output as an <img> without alt, whatever the "
+        "output's metadata holds (jupyter/enhancement-proposals#120); each static figure's "
+        "text alternative is the markdown line below it (checked here) and the image's alt on "
+        "the website; dashboard images carry their own alt"
+    ),
+    ("aria-input-field-name", "noUi-handle"): (
+        "ipywidgets 8.1.7 draws a slider's handle (noUiSlider, role=slider) without an "
+        "accessible name and does not link its visible label to it (leongersen/noUiSlider#1223);"
+        " the handle announces its value and the dashboard's readout states every value in text"
+    ),
+}
+
+#: the course's own content in JupyterLab: outputs (figures, tables, dashboards) and
+#: rendered markdown; the rest of the page is JupyterLab's
+COURSE_CONTENT = [
+    ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output",
+    ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-MarkdownCell .jp-RenderedMarkdown",
+]
+
+KEYS = {"slider": ("ArrowRight", "ArrowLeft"), "dropdown": ("ArrowDown", "ArrowUp")}
+
+
+@pytest.fixture(scope="module")
+def axe():
+    """axe-core's script: installed from npm on first use, skipped with a hint without npm
+    (a failure with CI=true)."""
+    try:
+        return bl.axe_source()
+    except FileNotFoundError as error:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {error}")
+        pytest.skip(str(error))
+
+
+def _listing(violations: list[dict]) -> str:
+    return "\n".join(f"  {v['id']} ({v['impact']}): {v['target']}: {v['help']}" for v in violations)
+
+
+def _site_pages(site) -> list[str]:
+    """Every page of the website but the redirect (index.html sends the reader to intro)."""
+    return [
+        str(p.relative_to(site))
+        for p in _pages(site)
+        if 'http-equiv="Refresh"' not in p.read_text(encoding="utf-8")[:2000]
+    ]
+
+
+def test_book_pages_pass_axe(book, site_server, context, axe):
+    """Every page of the website, in Chromium: no serious or critical WCAG A/AA violation
+    but the theme's own, listed in THEME_FINDINGS."""
+    _, _, site = book
+    pages = _site_pages(site)
+    assert len(pages) >= len(NOTEBOOK_NAMES) + 3
+    page = context.new_page()
+    page.route(f"{MATHJAX_CDN}**", lambda r: r.fulfill(status=200, body="/* offline */"))
+    problems = []
+    try:
+        for path in pages:
+            page.goto(f"{site_server}/{path}", wait_until="load")
+            violations = bl.run_axe(page, axe)["violations"]
+            bad = bl.failing(violations, THEME_FINDINGS)
+            if bad:
+                problems.append(f"{path}:\n{_listing(bad)}")
+    finally:
+        page.close()
+    assert problems == [], "axe-core on the website:\n" + "\n".join(problems)
+
+
+def test_book_figures_have_text_alternatives(book):
+    """Every image on a notebook page has a description as its alt (MyST-NB takes it from
+    the cell metadata), never its own file name."""
+    from helpers.plotting._alt import alt_text_problem
+
+    _, _, site = book
+    problems = []
+    for name in NOTEBOOK_NAMES:
+        path = site / "notebooks" / name.replace(".ipynb", ".html")
+        parser = _Images()
+        parser.feed(path.read_text(encoding="utf-8"))
+        for src, alt in parser.images:
+            problem = alt_text_problem(alt)
+            if problem:
+                problems.append(f"{path.name}: {src}: {problem[:120]}")
+    assert problems == [], (
+        "figures without a text alternative on the website (run `python -m "
+        "helpers.figures.alt_text apply notebooks/*.ipynb`):\n" + "\n".join(problems)
+    )
+
+
+class _Images(html.parser.HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.images: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            a = dict(attrs)
+            self.images.append((a.get("src", ""), a.get("alt") or ""))
+
+
+def _keyboard_problems(page, shot, where, dashboard) -> list[str]:
+    """Tab reaches every enabled control in order with a visible focus ring; the arrow keys
+    on the first slider (else dropdown) redraw the image, its alt text and the readout."""
+    problems = []
+    controls, stops = bl.tab_through(page, dashboard)
+    enabled = [i for i, c in enumerate(controls) if not c["disabled"]]
+    reached = [s["control"] for s in stops if s["control"] >= 0]
+    missing = [controls[i]["label"] for i in enabled if i not in reached]
+    if missing:
+        problems.append(f"{where}: Tab never reaches {missing}")
+    if reached != sorted(reached):
+        problems.append(f"{where}: Tab visits the controls out of order: {reached}")
+    unringed = {
+        f"{s['tag']}.{s['cls'][:40]} (outline {s['outline']})" for s in stops if not s["ring"]
+    }
+    if unringed:
+        problems.append(f"{where}: no visible focus on {sorted(unringed)}")
+
+    found = bl.controls(dashboard)
+    order = {"slider": 0, "dropdown": 1, "text": 2}
+    candidates = sorted(
+        (
+            (order[kind], index, kind)
+            for index, (kind, control) in enumerate(found)
+            if kind in KEYS and not bl.is_disabled(kind, control)
+        ),
+    )
+    if not candidates:
+        return [*problems, f"{where}: no slider or dropdown to drive with the keyboard"]
+    _, index, kind = candidates[0]
+    control = found[index][1]
+    box = control.evaluate(
+        "e => Number((e.closest('[data-course-control]') || e).getAttribute('data-course-control'))"
+    )
+    label = bl.control_label(kind, control)
+    if not bl.tab_to(page, dashboard, box, kind):
+        return [*problems, f"{where}: Tab never reaches the {kind} {label!r}"]
+    src, readout, alt = (
+        bl.dashboard_image(dashboard),
+        bl.dashboard_readout(dashboard),
+        bl.dashboard_alt(dashboard),
+    )
+    forward, backward = KEYS[kind]
+    at_end = page.evaluate(
+        """() => { const e = document.activeElement;
+          if (e.tagName === 'SELECT') return e.selectedIndex === e.options.length - 1;
+          return e.getAttribute('aria-valuenow') === e.getAttribute('aria-valuemax'); }"""
+    )
+    key = backward if at_end else forward
+    page.keyboard.press(key)
+    try:
+        bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
+    except bl.PlaywrightError:
+        return [
+            *problems,
+            _problem(
+                page,
+                shot,
+                f"{where}: {key} on the {kind} {label!r}: within "
+                f"{bl.REDRAW_TIMEOUT_MS / 1000:.0f} s the image changed: "
+                f"{bl.dashboard_image(dashboard) != src}, the readout changed: "
+                f"{bl.dashboard_readout(dashboard) != readout}",
+                dashboard,
+            ),
+        ]
+    new_alt = bl.dashboard_alt(dashboard)
+    if not bl.refused(dashboard) and (new_alt == alt or len(new_alt) < 40):
+        problems.append(f"{where}: after {key} the image's alt text did not follow: {new_alt!r}")
+    return problems
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(name, lab, context, axe):
+    """axe-core on the course's content in JupyterLab after Run All (JupyterLab's own
+    findings are written to build/axe-jupyterlab-<notebook>.json), every static figure's text
+    alternative below it, and every dashboard driven by the keyboard alone."""
+    import nbformat
+
+    from helpers.figures import alt_text as alt_tool
+
+    page = context.new_page()
+    console = bl.Console()
+    console.attach(page)
+    stem = name.removesuffix(".ipynb")
+    problems: list[str] = []
+    try:
+        bl.open_notebook(page, lab, name)
+        bl.run_all(page)
+        content = bl.run_axe(page, axe, include=COURSE_CONTENT)
+        bad = bl.failing(content["violations"], UPSTREAM_FINDINGS)
+        if bad:
+            problems.append(
+                f"{name}: axe-core {content['version']} on the course's content:\n{_listing(bad)}"
+            )
+        missing_alt = alt_tool.check(nbformat.read(lab.notebooks / name, as_version=4))
+        if missing_alt:
+            problems.append(
+                f"{name}: figures without their text alternative below them (JupyterLab "
+                "shows no alt):\n  " + "\n  ".join(missing_alt)
+            )
+        whole = bl.run_axe(page, axe)
+        bl.BUILD.mkdir(exist_ok=True)
+        (bl.BUILD / f"axe-jupyterlab-{stem}.json").write_text(
+            json.dumps({"content": content, "page": whole}, indent=1, ensure_ascii=False)
+        )
+        for d, dashboard in enumerate(bl.dashboards(page)):
+            problems += _keyboard_problems(
+                page, f"{stem}-keyboard-d{d + 1}", f"{name}, dashboard {d + 1}", dashboard
+            )
+        unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
+        if unexpected:
+            problems.append(f"{name}: browser console:\n" + "\n".join(unexpected))
+        assert not problems, "\n".join(problems)
+    except bl.PlaywrightError as error:
+        _fail(page, f"{stem}-a11y", f"{name}: {type(error).__name__}: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            bl.shut_down_kernel(page)
         page.close()
