@@ -636,7 +636,13 @@ def plot_durham_choice(
         f"({listing(f'{d:g}' for d in deviations)}); at most {100 * max_probability:g} % at "
         f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
         f"profiles (17) allow ε up to {allowed} (vertical lines).",
-        f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive profile."
+        (
+            f"Feasible only at ε = {eps_acc:.4f}, where the most permissive profile's limit "
+            "meets the accuracy's need."
+            if math.isclose(eps_acc, best, rel_tol=1e-9)
+            else f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive "
+            "profile."
+        )
         if eps_acc <= best and sum(e >= eps_acc for e in eps_risk) == 1
         else f"Feasible from {eps_acc:.4f} to {best:.4f}."
         if eps_acc <= best

@@ -402,14 +402,17 @@ def plot_figure2(
         for ax in (ax_s, ax_r, ax_e):
             for j in i:
                 ax.axvspan(j - 0.45, j + 0.45, color="gold", alpha=0.3, zorder=0)
-    side = "above" if direction != "worst" else "on the worse side of"
+    side = {
+        "above": "with the truth above the target",
+        "below": "with the truth below the target",
+        "worst": "on the worse side",
+    }.get(direction, f"({direction})")
     return describe(
         fig,
         f"Figure 2 (Example 3), {len(labels)} risk profiles (17) with r̃ in "
         f"{listing(f'{r:g}' for r in r_values)} and ã in {listing(f'{a:g}' for a in a_values)}:"
-        f" on top, the probability that the released count switches side of the target, truth "
-        f"{side if direction != 'worst' else 'worse side'}"
-        f"{' the target' if direction != 'worst' else ''}, for deviations "
+        f" on top, the probability that the released count switches side of the target {side}"
+        ", for deviations "
         f"{listing(f'{d:g}' for d in devs)}; in the middle the RMSE; below ε, from "
         f"{eps.min():.3f} to {eps.max():.3f}.",
         f"The larger ε, the smaller the RMSE ({rmse.max():.2f} down to {rmse.min():.2f} deaths) "
