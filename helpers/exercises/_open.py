@@ -100,3 +100,5 @@ def _profile_judge(data) -> tuple[bool, str]:
 
 
 _register("06.3", ("agency_profile",), _profile_reduce, _profile_judge)
+
+from . import nb11 as _nb11  # noqa: E402, F401  (registers notebook 11's open exercise)

@@ -12,6 +12,7 @@ from ._alt import alt_text as alt_text
 from ._alt import alt_text_problem as alt_text_problem
 from ._alt import install_ipython_alt
 from .beliefs import *  # noqa: F403
+from .budget import *  # noqa: F403
 from .deployments import *  # noqa: F403
 from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403

@@ -2,6 +2,7 @@
 
 from ._base import Dashboard as Dashboard
 from .beliefs import *  # noqa: F403
+from .budget import *  # noqa: F403
 from .deployments import *  # noqa: F403
 from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403

@@ -1,0 +1,613 @@
+"""Figure functions for notebook 11 (one budget, many releases): data in, Figure out.
+
+The mathematics is :mod:`helpers.budget` (composition, allocation, both sides of the choice)
+and :mod:`helpers.deployments` (reading a zCDP guarantee); these functions only draw it.
+Plotted artists carry a ``gid`` so tests (and readers of the code) find the data by name.
+
+:data:`SURVEY` is the notebook's example workload (a health survey of 2,000 respondents),
+the default of the figures in ``figures/`` and of :func:`helpers.widgets.budget.budget_dashboard`;
+:data:`CENSUS_LEVELS_ILLUSTRATIVE` is an *illustrative* split of the 2020 redistricting data's
+person-table ρ_z across geographic levels (the course's data hold only the two totals).
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator, MaxNLocator, NullLocator
+
+from .. import budget as bud
+from .. import deployments as dep
+from .. import kazan_reiter as kr
+from ._alt import describe, listing
+from ._style import (
+    BLACK,
+    BLUE,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    SMALL,
+    VERMILLION,
+    course_style,
+)
+
+__all__ = [
+    "ACCOUNTINGS",
+    "CENSUS_LEVELS_ILLUSTRATIVE",
+    "SURVEY",
+    "SURVEY_RECORDS",
+    "census_person_rho",
+    "composition_totals",
+    "plot_allocation",
+    "plot_census_levels",
+    "plot_composition",
+    "plot_mechanism_totals",
+]
+
+#: the public number of respondents of the example survey (each mean's n)
+SURVEY_RECORDS = 2_000
+
+
+def _target(kind: str, k: float, **fields) -> bud.Release:
+    """A release weighted by 1/k²: its noise variance counted in units of its own ±k."""
+    return bud.Release(kind, k=k, weight=1 / k**2, **fields)
+
+
+#: The notebook's example workload: six statistics of a health survey of 2,000 respondents,
+#: with different accuracy needs (±k with probability c; counts in people, the means and the
+#: sum in their own units). Values are clipped to the public bounds before release. Each
+#: weight is 1/k²: a split of the budget then compares the noises in units of each release's
+#: own ±k (with weight 1, the income's variance in dollars² would swamp the rest).
+SURVEY = (
+    _target("count", 20.0, label="smokers"),
+    _target("count", 10.0, label="diabetic"),
+    _target("mean", 0.5, lower=18.0, upper=90.0, n=SURVEY_RECORDS, label="mean age"),
+    _target(
+        "mean",
+        0.2,
+        coverage=0.9,
+        lower=0.0,
+        upper=20.0,
+        n=SURVEY_RECORDS,
+        label="mean exercise h/week",
+    ),
+    _target(
+        "mean",
+        2_000.0,
+        coverage=0.9,
+        lower=0.0,
+        upper=250_000.0,
+        n=SURVEY_RECORDS,
+        label="mean income",
+    ),
+    _target("sum", 300.0, lower=0.0, upper=30.0, label="doctor visits (total)"),
+)
+
+#: An ILLUSTRATIVE split of the person tables' ρ_z across the geographic levels of the 2020
+#: redistricting data, as shares that add up to 1. Not the Census Bureau's allocation (that is
+#: published in its documentation, not in the course's data): round numbers of the same
+#: shape, to show how a per-level budget reads.
+CENSUS_LEVELS_ILLUSTRATIVE = {
+    "nation": 0.05,
+    "state": 0.30,
+    "county": 0.10,
+    "tract": 0.20,
+    "block group": 0.30,
+    "block": 0.05,
+}
+
+#: The accountings of :func:`plot_composition`: (key, legend label, colour, line style, marker).
+ACCOUNTINGS = (
+    ("basic", "pure ε adds: mε", BLACK, "-", "o"),
+    ("advanced", "advanced composition (DRV)", VERMILLION, "--", "s"),
+    ("optimal", "optimal composition (KOV)", BLUE, "-.", "^"),
+    ("zcdp", "zCDP: ε²/2 each, then CKS", GREEN, ":", "D"),
+    ("pld", "Laplace PLD (dp_accounting)", ORANGE, "-", "v"),
+)
+_UNIT = {"laplace": "ε", "gaussian": "ρ_z"}
+
+
+def census_person_rho(delta: float = dep.DEFAULT_DELTA) -> dict:
+    """The two tables' ρ_z of the 2020 redistricting data, from the ε the registry states.
+
+    The registry prints ρ_z = 2.56 and 0.07 (rounded) with ε = 17.14 and 2.47 at δ = 10⁻¹⁰
+    (:data:`helpers.deployments.CENSUS_2020`); the unrounded ρ_z are those whose CKS ε at
+    that δ is the stated one (notebook 09). Returns {table: ρ_z}.
+    """
+    table = dep.CENSUS_2020
+    rho = dep.zcdp_rho_for_epsilon(table["epsilon_stated"].to_numpy(float), delta)
+    return dict(zip(table["tables"], (float(r) for r in rho), strict=True))
+
+
+# --- composition ---------------------------------------------------------------------------
+
+
+def composition_totals(epsilon: float, releases, *, delta: float = 1e-6) -> dict:
+    """Total ε at ``delta`` of m ε-DP (Laplace) releases under each accounting.
+
+    ``releases`` is a sequence of m; returns {key of :data:`ACCOUNTINGS`: array of totals}.
+    The basic sum is pure ε (δ = 0); the others hold at ``delta``: advanced composition with
+    slack δ′ = δ, Kairouz, Oh & Viswanath's optimal composition, zCDP (an ε-DP release is
+    ε²/2-zCDP, Bun & Steinke 2016, Proposition 1.4) converted by CKS, and the privacy-loss
+    distribution of Laplace noise of scale 1/ε on a count (exact for that mechanism, up to
+    dp_accounting's pessimistic discretisation).
+    """
+    ms = [int(m) for m in releases]
+    totals = {key: [] for key, *_ in ACCOUNTINGS}
+    for m in ms:
+        totals["basic"].append(bud.compose_epsilon(np.full(m, epsilon)))
+        totals["advanced"].append(
+            bud.advanced_composition(epsilon, times=m, delta_slack=delta).epsilon
+        )
+        totals["optimal"].append(bud.optimal_composition_epsilon(delta, epsilon=epsilon, times=m))
+        totals["zcdp"].append(bud.zcdp_composition([m * epsilon**2 / 2], delta=delta).epsilon)
+        totals["pld"].append(bud.pld_epsilon(delta, "laplace", 1 / epsilon, times=m))
+    return {key: np.asarray(values, dtype=float) for key, values in totals.items()}
+
+
+@course_style
+def plot_composition(
+    epsilons=(0.1, 1.0), *, max_releases: int = 100, delta: float = 1e-6, points: int = 16
+) -> Figure:
+    """Total ε(δ) of m releases of the same ε against m, one panel per ε, every accounting.
+
+    Log-log axes; each accounting a colour, a line style and a marker (:data:`ACCOUNTINGS`).
+    """
+    epsilons = tuple(float(e) for e in epsilons)
+    ms = np.unique(np.geomspace(1, max_releases, points).round().astype(int))
+    fig = Figure(figsize=(8.6, 4.6))
+    axes = fig.subplots(1, len(epsilons), squeeze=False)[0]
+    fig.subplots_adjust(left=0.09, right=0.98, top=0.85, bottom=0.3, wspace=0.28)
+    summary = []
+    for ax, eps in zip(axes, epsilons, strict=True):
+        totals = composition_totals(eps, ms, delta=delta)
+        for key, label, colour, ls, marker in ACCOUNTINGS:
+            ax.plot(
+                ms,
+                totals[key],
+                color=colour,
+                ls=ls,
+                marker=marker,
+                ms=5,
+                lw=1.6,
+                label=label,
+                gid=f"{key}_{eps:g}",
+            )
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_xlabel("m, releases of the same ε")
+        ax.set_ylabel(f"total ε at δ = {delta:g}")
+        ax.set_title(f"each release ε = {eps:g}", fontsize=11)
+        ax.grid(alpha=0.3, which="both")
+        ax.tick_params(labelsize=10)
+        last = {key: float(values[-1]) for key, values in totals.items()}
+        best = min(last, key=last.get)
+        summary.append(
+            f"For ε = {eps:g} per release, at m = {ms[-1]}: "
+            + listing(f"{_ACCOUNTING_WORDS[key]} {value:.3g}" for key, value in last.items())
+            + f"; the smallest is the {_ACCOUNTING_WORDS[best]}."
+        )
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=10, frameon=False)
+    fig.suptitle(
+        f"The same releases, five ways to add them up (total ε at δ = {delta:g}; pure ε at δ = 0)",
+        fontsize=12,
+    )
+    return describe(
+        fig,
+        f"Total ε of m releases that are each ε-DP, against m from 1 to {ms[-1]} on log-log "
+        f"axes, one panel per ε ({listing(f'{e:g}' for e in epsilons)}), under five "
+        "accountings: the basic sum mε, advanced composition, Kairouz, Oh and Viswanath's "
+        "optimal composition, zCDP and the Laplace privacy-loss distribution.",
+        *summary,
+    )
+
+
+_ACCOUNTING_WORDS = {
+    "basic": "basic sum",
+    "advanced": "advanced composition",
+    "optimal": "optimal composition",
+    "zcdp": "zCDP",
+    "pld": "Laplace PLD",
+}
+
+
+@course_style
+def plot_mechanism_totals(
+    workload=SURVEY, *, copies: int = 10, delta: float = 1e-6, epsilon_risk: float | None = None
+) -> Figure:
+    """Laplace against Gaussian noise as a workload grows: its total ε at δ for 1 … copies copies.
+
+    Each release keeps its accuracy target (the noise each needs is fixed); the workload is
+    released ``copies`` times over (think: the same questions asked of more topics), so m
+    runs from len(workload) to copies·len(workload). Four totals: Laplace read as pure ε (the
+    sum) and through its privacy-loss distribution at δ, Gaussian through zCDP (CKS) and
+    exactly (composed Gaussians are one Gaussian whose μ² is the sum).
+    """
+    lap = bud.budget_for_accuracy(workload)
+    gau = bud.budget_for_accuracy(workload, mechanism="gaussian", delta=delta)
+    size = len(lap.budgets)
+    c = np.arange(1, int(copies) + 1)
+    m = size * c
+    lines = {
+        "laplace_pure": np.array([bud.compose_epsilon(np.tile(lap.budgets, j)) for j in c]),
+        "laplace_pld": np.array(
+            [
+                bud.pld_epsilon(
+                    delta, "laplace", lap.scales, sensitivity=lap.sensitivities, times=int(j)
+                )
+                for j in c
+            ]
+        ),
+        "gaussian_zcdp": np.array(
+            [bud.zcdp_composition(np.tile(gau.budgets, j), delta=delta).epsilon for j in c]
+        ),
+        "gaussian_exact": np.asarray(dep.gaussian_epsilon(c * gau.total, delta), dtype=float),
+    }
+    styles = {
+        "laplace_pure": ("Laplace, pure ε (the sum)", BLUE, "-", "o"),
+        "laplace_pld": (f"Laplace, PLD at δ = {delta:g}", BLUE, "--", "s"),
+        "gaussian_zcdp": (f"Gaussian, zCDP → CKS at δ = {delta:g}", VERMILLION, "-.", "^"),
+        "gaussian_exact": (f"Gaussian, exact at δ = {delta:g}", VERMILLION, ":", "D"),
+    }
+    fig = Figure(figsize=(8.6, 5.0))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.88, bottom=0.32)
+    for key, (label, colour, ls, marker) in styles.items():
+        ax.plot(m, lines[key], color=colour, ls=ls, marker=marker, ms=6, label=label, gid=key)
+    if epsilon_risk is not None:
+        ax.axhline(
+            epsilon_risk,
+            color=BLACK,
+            ls=(0, (1, 3)),
+            lw=1.2,
+            label=f"the risk allows ε ≤ {epsilon_risk:.4g}",
+            gid="epsilon_risk",
+        )
+    ax.set_xlabel("m, statistics released (the workload repeated)")
+    ax.set_ylabel("total ε")
+    ax.set_xlim(0, m[-1] + size / 2)
+    ax.set_ylim(0, None)
+    ax.set_xticks(m if len(m) <= 12 else m[:: math.ceil(len(m) / 12)])
+    ax.grid(alpha=0.3)
+    ax.tick_params(labelsize=10)
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    cheaper = lines["gaussian_exact"] < lines["laplace_pld"]
+    crossing = int(m[np.argmax(cheaper)]) if cheaper.any() else None
+    fig.suptitle(
+        f"Laplace or Gaussian? A workload of {size} releases, repeated (each at its own ±k)",
+        fontsize=12,
+    )
+    return describe(
+        fig,
+        f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
+        f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
+        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
+        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
+        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
+        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
+        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
+        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
+        f"Laplace is cheaper for a few releases; Gaussian noise is cheaper from m = {crossing} "
+        "on, because its ε grows like the square root of m."
+        if crossing is not None
+        else "Laplace stays cheaper over the whole range.",
+    )
+
+
+# --- allocation ----------------------------------------------------------------------------
+
+
+def _labels(workload) -> list[str]:
+    out = []
+    for i, release in enumerate(workload):
+        label = getattr(release, "label", None) or f"release {i}"
+        k = getattr(release, "k", None)
+        coverage = getattr(release, "coverage", 0.95)
+        out.append(f"{label}: ±{k:g} ({100 * coverage:g} %)")
+    return out
+
+
+def _risk_words(risk) -> str:
+    risk = risk if isinstance(risk, bud.Risk) else bud.risk_epsilon(risk)
+    if risk.kind == "posterior":
+        return f"posterior ≤ {risk.level:g} from prior {risk.prior:g}"
+    if risk.kind == "tpr":
+        return f"best test's TPR ≤ {risk.level:g} at FPR {100 * risk.fpr:g} %"
+    if risk.kind == "profile":
+        return f"K&R {risk.profile} profile, r̃ = {risk.level:g}"
+    return f"total ε ≤ {risk.level:g}"
+
+
+@course_style
+def plot_allocation(
+    workload=SURVEY,
+    risk=None,
+    *,
+    mechanism: str = "laplace",
+    delta: float = 1e-6,
+    title: str | None = None,
+) -> Figure:
+    """A workload's budget, release by release and in total, against what the risk allows.
+
+    (a) per release: the budget its accuracy target needs (ε_i or ρ_z,i, filled) and the
+    share it gets when the risk's total is split (:func:`helpers.budget.choose_workload`:
+    meeting every target when feasible, variance-optimal otherwise; hatched), a cross where
+    that share misses the target; (b) the running total as the releases are added in order,
+    against the risk's total. ``risk`` is a :class:`helpers.budget.Risk` or a number (the
+    largest total ε); by default a posterior of at most 0.8 from a prior of ½.
+    """
+    risk = bud.risk_posterior(0.8, prior=0.5) if risk is None else risk
+    choice = bud.choose_workload(workload, risk, mechanism=mechanism, delta=delta)
+    acc, split = choice.accuracy, choice.at_risk
+    allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=delta)
+    unit = _UNIT[mechanism]
+    labels = _labels(workload)
+    size = len(labels)
+    y = np.arange(size)[::-1]
+    fig = Figure(figsize=(9.4, max(4.6, 0.42 * size + 2.9)))
+    ax_a, ax_b = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.35, 1]})
+    fig.subplots_adjust(left=0.29, right=0.98, top=0.82, bottom=0.27, wspace=0.3)
+    height = 0.38
+    ax_a.barh(
+        y + height / 2,
+        acc.budgets,
+        height,
+        color=BLUE,
+        label=f"{unit}ᵢ its ±k needs",
+        gid="needed",
+    )
+    ax_a.barh(
+        y - height / 2,
+        split.budgets,
+        height,
+        color="white",
+        edgecolor=ORANGE,
+        hatch="//",
+        lw=1.2,
+        label=f"{unit}ᵢ from the risk's total",
+        gid="split",
+    )
+    missed = ~split.meets
+    ax_a.plot(
+        split.budgets[missed],
+        y[missed] - height / 2,
+        "x",
+        color=BLACK,
+        ms=9,
+        mew=2,
+        ls="",
+        label="misses its ±k there",
+        gid="missed",
+    )
+    ax_a.set_yticks(y, labels, fontsize=10)
+    ax_a.set_ylim(-0.7, size - 0.3)
+    ax_a.set_xlabel(f"budget per release, {unit}ᵢ")
+    ax_a.set_title("(a) each release", fontsize=11)
+    ax_a.xaxis.set_major_locator(MaxNLocator(5))
+    ax_a.set_xlim(0, 1.08 * max(float(acc.budgets.max()), float(split.budgets.max())))
+    ax_a.grid(axis="x", alpha=0.3)
+    ax_a.tick_params(labelsize=10)
+
+    steps = np.arange(1, size + 1)
+    running = np.cumsum(acc.budgets)
+    ax_b.plot(
+        steps,
+        running,
+        color=BLUE,
+        marker="o",
+        ms=6,
+        drawstyle="steps-post",
+        label="total the accuracy needs",
+        gid="running_total",
+    )
+    ax_b.axhline(
+        allowed,
+        color=VERMILLION,
+        ls="--",
+        lw=1.6,
+        label=f"the risk allows: {allowed:.3g}",
+        gid="allowed",
+    )
+    ax_b.set_xlabel("releases added, in order")
+    ax_b.set_ylabel(f"total {unit}")
+    ax_b.set_title("(b) the running total", fontsize=11)
+    ax_b.set_xlim(0.5, size + 0.5)
+    ax_b.set_ylim(0, 1.12 * max(float(running[-1]), allowed))
+    ax_b.xaxis.set_major_locator(MaxNLocator(min(size, 8), integer=True))
+    ax_b.grid(alpha=0.3)
+    ax_b.tick_params(labelsize=10)
+    handles = [*ax_a.get_legend_handles_labels()[0], *ax_b.get_legend_handles_labels()[0]]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
+
+    noise = (
+        "Laplace noise, pure ε"
+        if mechanism == "laplace"
+        else f"Gaussian noise, zCDP (δ = {delta:g})"
+    )
+    verdict = (
+        f"feasible: total {unit} {acc.total:.3g} ≤ {allowed:.3g}"
+        if choice.feasible
+        else f"infeasible: total {unit} {acc.total:.3g} > {allowed:.3g}, "
+        f"{int(np.count_nonzero(missed))} of {size} targets missed"
+    )
+    head = title or f"{size} releases, {noise}; risk: {_risk_words(risk)}"
+    fig.suptitle(textwrap.fill(head, 95) + "\n" + verdict, fontsize=12)
+    biggest = int(np.argmax(acc.budgets))
+    names = [label.split(":")[0] for label in labels]
+    needs = listing(f"{name} {v:.3g}" for name, v in zip(names, acc.budgets, strict=True))
+    return describe(
+        fig,
+        f"A workload of {size} releases under {noise} against a risk of {_risk_words(risk)}. "
+        f"Panel (a), one pair of bars per release: the budget its accuracy target needs "
+        f"({needs}), beside the share it gets when the risk's total is split. The largest "
+        f"need is {names[biggest]}'s. Panel (b): the running total of the needs "
+        f"reaches {acc.total:.3g} {unit}, against {allowed:.3g} {unit} the risk allows "
+        "(dashed).",
+        f"Feasible: every target is met and {allowed - acc.total:.3g} {unit} is left over."
+        if choice.feasible
+        else f"Infeasible: the split of the risk's total misses {int(np.count_nonzero(missed))} "
+        f"of the {size} targets (crosses).",
+    )
+
+
+# --- the Census, level by level -------------------------------------------------------------
+
+
+@course_style
+def plot_census_levels(
+    levels=None,
+    *,
+    delta: float = dep.DEFAULT_DELTA,
+    prior: float = 0.5,
+    p: float = 0.05,
+    q: float = 1.0,
+    fpr: float = 0.01,
+    illustrative: bool = True,
+) -> Figure:
+    """A zCDP budget split across levels, each level and the total read three ways.
+
+    ``levels`` maps a level's name to its ρ_z (default: :data:`CENSUS_LEVELS_ILLUSTRATIVE`
+    times the person tables' ρ_z, plus the housing-unit tables); a last row "all together"
+    is their sum (zCDP composes by adding ρ_z). Panels: (a) ρ_z and the ε it converts to at
+    ``delta`` (CKS); (b) Lee & Clifton's two-world posterior at ``prior``; (c) Kazan & Reiter's
+    relative-risk bound at (p, q); (d) the best membership test's TPR at ``fpr``, from
+    zCDP alone (:func:`helpers.deployments.zcdp_tpr`), from the Gaussian curve (if every noise
+    term is Gaussian) and from the (ε, δ) conversion.
+    """
+    if levels is None:
+        tables = census_person_rho(delta)
+        person = tables["person"]
+        levels = {
+            f"{name} (person)": share * person for name, share in CENSUS_LEVELS_ILLUSTRATIVE.items()
+        }
+        levels["housing units"] = tables["housing unit"]
+    names = [*levels, "all together"]
+    rho = np.array([*(float(v) for v in levels.values()), bud.compose_rho(list(levels.values()))])
+    eps = np.asarray(dep.zcdp_to_epsilon(rho, delta), dtype=float)
+    post = np.asarray(dep.posterior_bound(eps, prior=prior), dtype=float)
+    rr = np.asarray(kr.relative_risk_bound(p, q, eps), dtype=float)
+    tpr_zcdp = np.asarray(dep.zcdp_tpr(rho, fpr), dtype=float)
+    tpr_gauss = np.asarray(dep.gaussian_tpr_at_fpr(fpr, rho=rho), dtype=float)
+    tpr_eps = np.asarray(dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta), dtype=float)
+
+    y = np.arange(len(names))[::-1]
+    fig = Figure(figsize=(8.6, 0.36 * len(names) + 3.0))
+    axes = fig.subplots(1, 4, sharey=True)
+    fig.subplots_adjust(left=0.2, right=0.98, top=0.78, bottom=0.3, wspace=0.14)
+    ax_r, ax_p, ax_k, ax_t = axes
+    total = y == 0
+    colours = np.where(total, VERMILLION, BLUE)
+    marker_of = {True: "D", False: "o"}
+    for ax, values, gid in ((ax_r, rho, "rho"), (ax_p, post, "posterior"), (ax_k, rr, "risk")):
+        for is_total in (False, True):
+            sel = total == is_total
+            ax.scatter(
+                values[sel],
+                y[sel],
+                color=colours[sel][0] if sel.any() else BLUE,
+                marker=marker_of[is_total],
+                s=45,
+                zorder=3,
+                gid=f"{gid}_{'total' if is_total else 'levels'}",
+            )
+    for i in range(len(names)):
+        ax_r.annotate(
+            f"ε {eps[i]:.3g}",
+            (rho[i], y[i]),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=SMALL,
+        )
+    ax_r.set_xscale("log")
+    ax_r.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax_r.xaxis.set_minor_locator(NullLocator())
+    ax_r.set_xlim(rho.min() / 2, rho.max() * 12)
+    ax_r.set_xlabel("ρ_z (log scale)")
+    ax_r.set_title(f"(a) ρ_z, and ε\nat δ = {delta:g}", fontsize=10)
+    ax_p.set_xlim(min(prior, 0.5) - 0.03, 1.03)
+    ax_p.axvline(prior, color="grey", ls=":", lw=1)
+    ax_p.set_xlabel(f"posterior\n(prior {prior:g})")
+    ax_p.set_title("(b) Lee & Clifton", fontsize=10)
+    ax_k.set_xscale("log")
+    ax_k.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax_k.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax_k.xaxis.set_minor_locator(NullLocator())
+    ax_k.set_xlabel(f"relative risk\n(p = {p:g}, q = {q:g})")
+    ax_k.set_title("(c) Kazan & Reiter", fontsize=10)
+    series = (
+        (tpr_eps, "X", BLACK, "filled", "from (ε, δ)", "tpr_epsilon"),
+        (tpr_zcdp, "s", BLUE, "filled", "from zCDP alone", "tpr_zcdp"),
+        (tpr_gauss, "o", PURPLE, "hollow", "if all noise is Gaussian", "tpr_gaussian"),
+    )
+    for values, marker, colour, fill, _label, gid in series:
+        style = (
+            {"color": colour}
+            if fill == "filled"
+            else {"facecolors": "none", "edgecolors": colour, "linewidths": 1.5}
+        )
+        ax_t.scatter(
+            values, y, marker=marker, s=55 if fill == "hollow" else 40, zorder=3, gid=gid, **style
+        )
+    ax_t.axvline(fpr, color="grey", ls=":", lw=1)
+    ax_t.set_xlim(-0.03, 1.03)
+    ax_t.set_xlabel(f"best test's TPR\nat FPR {100 * fpr:g} %")
+    ax_t.set_title("(d) hypothesis test", fontsize=10)
+    for ax in axes:
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(labelsize=10)
+        ax.axhline(0.5, color="black", lw=0.8)
+    ax_p.xaxis.set_major_locator(MaxNLocator(3))
+    ax_t.xaxis.set_major_locator(MaxNLocator(3))
+    ax_r.set_yticks(y, names, fontsize=10)
+    ax_r.set_ylim(-0.7, len(names) - 0.3)
+    handles = [
+        Line2D([], [], marker="o", ls="", color=BLUE, label="one level's ρ_z"),
+        Line2D([], [], marker="D", ls="", color=VERMILLION, label="all levels together (ρ_z adds)"),
+        Line2D([], [], marker="X", ls="", color=BLACK, label="(d): TPR from the (ε, δ) conversion"),
+        Line2D(
+            [], [], marker="s", ls="", color=BLUE, label="(d): from zCDP alone (every mechanism)"
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            ls="",
+            markerfacecolor="none",
+            markeredgecolor=PURPLE,
+            color=PURPLE,
+            label="(d): if every noise term is Gaussian",
+        ),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=SMALL + 1, frameon=False)
+    head = "2020 Census redistricting data: ρ_z level by level"
+    if illustrative:
+        head += "\n(ILLUSTRATIVE split of the person tables' ρ_z; the totals are the registry's)"
+    fig.suptitle(head, fontsize=11)
+    return describe(
+        fig,
+        f"A zCDP budget split across {len(levels)} levels"
+        + (
+            " (an illustrative split of the 2020 redistricting data's person tables, plus the "
+            "housing-unit tables)"
+            if illustrative
+            else ""
+        )
+        + f", each level and all together read three ways. The levels' ρ_z run from "
+        f"{rho[:-1].min():.3g} to {rho[:-1].max():.3g} and add up to {rho[-1]:.4g} "
+        f"(ε {eps[-1]:.4g} at δ = {delta:g}). All together: posterior {post[-1]:.4f} from a "
+        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the best "
+        f"membership test's true-positive rate at a {100 * fpr:g} % false-positive rate "
+        f"{tpr_zcdp[-1]:.3f} from zCDP alone, {tpr_gauss[-1]:.3f} if all noise is Gaussian, "
+        f"{tpr_eps[-1]:.3f} from the (ε, δ) conversion.",
+        "Each level alone looks modest; the person is protected only by the total, and the "
+        "(ε, δ) reading overstates what zCDP allows.",
+    )

@@ -1,0 +1,188 @@
+"""The dashboard of notebook 11 (one budget, many releases); see _base.Dashboard.
+
+One slider per release of a workload: its leftmost position leaves the release out, the
+others set its ±k (from a quarter of the workload's ±k to four times it). The noise
+(Laplace or Gaussian) and the risk (a two-world posterior bound, the best test's TPR at
+FPR 1 %, or a total ε) are chosen below; the verdict, the knobs and the allocation update.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import ipywidgets as widgets
+
+from .. import budget as bud
+from ..plotting.budget import SURVEY, plot_allocation
+from ._base import Dashboard
+
+__all__ = ["K_FACTORS", "LEFT_OUT", "budget_dashboard", "budget_text", "workload_from"]
+
+#: the value of a release slider at its leftmost position: the release is left out
+LEFT_OUT = 0.0
+#: the ±k a release slider offers, as multiples of the workload's own ±k
+K_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
+#: the FPR at which a TPR risk is read
+FPR = 0.01
+_STYLE = {"description_width": "initial"}
+_WIDE = widgets.Layout(width="560px")
+_MECHANISMS = (("Laplace noise (pure ε)", "laplace"), ("Gaussian noise (zCDP)", "gaussian"))
+_RISKS = (
+    ("posterior ρ (two worlds)", "posterior"),
+    (f"best test's TPR at FPR {100 * FPR:g} %", "tpr"),
+    ("total ε", "epsilon"),
+)
+
+
+def _row(children):
+    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
+
+
+def _slider(description, value, lo, hi, step, fmt=".3f"):
+    return widgets.FloatSlider(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=description,
+        readout_format=fmt,
+        continuous_update=False,
+        style=_STYLE,
+        layout=widgets.Layout(width="460px"),
+    )
+
+
+def _name(release, index: int) -> str:
+    return release.label or f"release {index}"
+
+
+def _release_slider(release, index: int) -> widgets.SelectionSlider:
+    options = [("left out", LEFT_OUT)] + [(f"±{release.k * f:g}", release.k * f) for f in K_FACTORS]
+    return widgets.SelectionSlider(
+        options=options,
+        value=release.k,
+        description=f"{_name(release, index)} ({release.kind}, {100 * release.coverage:g} %)",
+        continuous_update=False,
+        style=_STYLE,
+        layout=_WIDE,
+    )
+
+
+def workload_from(workload, ks) -> list:
+    """The releases whose ±k is not :data:`LEFT_OUT`, each at its new ±k.
+
+    A release's weight keeps its meaning under a new ±k: it is scaled by (old k / new k)², so
+    a weight of 1/k² (the noise counted in units of the release's own ±k) stays 1/k².
+    """
+    chosen = []
+    for release, k in zip(workload, ks, strict=True):
+        if k == LEFT_OUT:
+            continue
+        weight = release.weight * (release.k / k) ** 2
+        chosen.append(dataclasses.replace(release, k=k, weight=weight))
+    return chosen
+
+
+def _risk(risk_kind, risk, prior, tpr, epsilon) -> bud.Risk:
+    if risk_kind == "posterior":
+        return bud.risk_posterior(risk, prior=prior)
+    if risk_kind == "tpr":
+        return bud.risk_tpr(tpr, fpr=FPR)
+    return bud.risk_epsilon(epsilon)
+
+
+def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism: str) -> str:
+    """The readout of :func:`budget_dashboard` (also used by its tests): the totals and the
+    verdict, then one line per release (its need, its share of the risk's total ``allowed``
+    and the ±k that share reaches)."""
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    acc, split = choice.accuracy, choice.at_risk
+    as_eps = mechanism != "laplace"
+    lines = [
+        f"{len(workload)} releases: the accuracy needs total {unit} {acc.total:.4g}"
+        + (f" (ε {choice.epsilon_accuracy:.4g})" if as_eps else "")
+        + f"; the risk allows {unit} {allowed:.4g}"
+        + (f" (ε {choice.epsilon_risk:.4g})" if as_eps else ""),
+        choice.message,
+    ]
+    if choice.knobs["drop"]:
+        dropped = ", ".join(_name(workload[i], i) for i in choice.knobs["drop"])
+        lines.append(f"the fewest releases to leave out: {dropped}")
+    lines += [
+        f"{'release':32s} {'needs ' + unit + 'ᵢ':>11s} {'gets ' + unit + 'ᵢ':>11s}  reaches",
+    ]
+    for i, release in enumerate(workload):
+        reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
+        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        lines.append(
+            f"{_name(release, i)[:32]:32s} {acc.budgets[i]:11.4g} {split.budgets[i]:11.4g}  "
+            f"{reach}{mark}"
+        )
+    return "\n".join(lines)
+
+
+def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
+    """Add or remove releases, move each ±k, the noise and the risk; the verdict and the
+    allocation update. ``workload``: a sequence of :class:`helpers.budget.Release` (the
+    notebook's survey by default); ``delta`` is the δ of the Gaussian (ε, δ) reading."""
+    workload = tuple(workload)
+    if not workload:
+        raise ValueError("workload must hold at least one release")
+    bud.workload_sensitivities(workload)  # a malformed release is refused here, by name
+    releases = {f"k{i}": _release_slider(r, i) for i, r in enumerate(workload)}
+    controls = {
+        **releases,
+        "mechanism": widgets.Dropdown(
+            options=list(_MECHANISMS),
+            value="laplace",
+            description="noise",
+            style=_STYLE,
+            layout=widgets.Layout(width="320px"),
+        ),
+        "risk_kind": widgets.Dropdown(
+            options=list(_RISKS),
+            value="posterior",
+            description="risk",
+            style=_STYLE,
+            layout=widgets.Layout(width="360px"),
+        ),
+        "risk": _slider("ρ (largest posterior)", 0.8, 0.55, 0.99, 0.005),
+        "prior": _slider("prior", 0.5, 0.05, 0.5, 0.01, ".2f"),
+        "tpr": _slider(f"largest TPR at FPR {100 * FPR:g} %", 0.3, 0.02, 0.99, 0.01, ".2f"),
+        "epsilon": _slider("largest total ε", 1.0, 0.05, 10.0, 0.05, ".2f"),
+    }
+
+    def draw(mechanism, risk_kind, risk, prior, tpr, epsilon, **ks):
+        chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
+        if not chosen:
+            raise ValueError("every release is left out: move a release's slider to add it")
+        the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
+        choice = bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta)
+        allowed = bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta)
+        fig = plot_allocation(chosen, the_risk, mechanism=mechanism, delta=delta)
+        return fig, budget_text(choice, chosen, allowed=allowed, mechanism=mechanism)
+
+    dash = Dashboard(controls, draw)
+    c = controls
+
+    def _relevant_only(_change=None):
+        # grey out what the current risk does not read, so no enabled control is a no-op
+        kind = c["risk_kind"].value
+        c["risk"].disabled = c["prior"].disabled = kind != "posterior"
+        c["tpr"].disabled = kind != "tpr"
+        c["epsilon"].disabled = kind != "epsilon"
+
+    c["risk_kind"].observe(_relevant_only, names="value")
+    _relevant_only()
+    dash.widget.children = (
+        widgets.VBox(
+            [
+                *(_row([s]) for s in releases.values()),
+                _row([c["mechanism"], c["risk_kind"]]),
+                _row([c["risk"], c["prior"]]),
+                _row([c["tpr"], c["epsilon"]]),
+            ]
+        ),
+        *dash.widget.children[1:],
+    )
+    return dash

@@ -1,0 +1,134 @@
+"""The dashboard of notebook 11: set every control as a reader would, check text and data."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from helpers import budget as bud
+from helpers.plotting.budget import SURVEY
+from helpers.widgets import budget as w
+
+
+def _bars(fig, gid):
+    return np.array([p.get_width() for ax in fig.axes for p in ax.patches if p.get_gid() == gid])
+
+
+def _line(fig, gid):
+    for ax in fig.axes:
+        for line in ax.lines:
+            if line.get_gid() == gid:
+                return line
+    raise AssertionError(f"no line with gid {gid!r}")
+
+
+def test_defaults_show_the_survey_against_a_posterior_of_0_8():
+    dash = w.budget_dashboard()
+    risk = bud.risk_posterior(0.8, prior=0.5)
+    choice = bud.choose_workload(list(SURVEY), risk)
+    assert dash.text.splitlines()[1] == choice.message
+    assert f"the accuracy needs total ε {choice.accuracy.total:.4g}" in dash.text
+    assert f"the risk allows ε {bud.total_for_risk(risk):.4g}" in dash.text
+    np.testing.assert_allclose(_bars(dash.figure, "needed"), choice.accuracy.budgets)
+    for release in SURVEY:
+        assert release.label in dash.text
+    # every release has its slider, at its own ±k, with a position that leaves it out
+    for i, release in enumerate(SURVEY):
+        slider = dash.controls[f"k{i}"]
+        assert slider.value == release.k
+        assert w.LEFT_OUT in [value for _, value in slider.options]
+        assert release.label in slider.description
+
+
+def test_leaving_a_release_out_and_adding_it_back():
+    dash = w.budget_dashboard()
+    dash.controls["k1"].value = w.LEFT_OUT
+    assert dash.text.startswith("5 releases")
+    assert "diabetic" not in dash.text
+    assert len(_bars(dash.figure, "needed")) == 5
+    dash.controls["k1"].value = SURVEY[1].k * 2
+    assert dash.text.startswith("6 releases")
+    needed = _bars(dash.figure, "needed")
+    assert needed[1] == pytest.approx(
+        bud.budget_for_accuracy([SURVEY[0], SURVEY[1]]).budgets[1] / 2
+    )
+
+
+def test_a_wider_target_needs_less_and_the_running_total_follows():
+    dash = w.budget_dashboard()
+    before = _bars(dash.figure, "needed")
+    dash.controls["k5"].value = SURVEY[5].k * 4
+    after = _bars(dash.figure, "needed")
+    assert after[5] == pytest.approx(before[5] / 4)
+    np.testing.assert_allclose(_line(dash.figure, "running_total").get_ydata(), np.cumsum(after))
+    assert dash.text.startswith("6 releases") and "✗" not in dash.text
+
+
+def test_every_release_left_out_is_refused_in_words_and_the_figure_stays():
+    dash = w.budget_dashboard()
+    figure = None
+    for i in range(len(SURVEY)):
+        figure = dash.figure
+        dash.controls[f"k{i}"].value = w.LEFT_OUT
+    assert dash.figure is figure
+    assert "every release is left out" in dash.text
+    assert "color" in dash.readout.value
+
+
+def test_gaussian_noise_reads_in_rho_and_names_the_release_to_drop():
+    dash = w.budget_dashboard()
+    dash.controls["mechanism"].value = "gaussian"
+    choice = bud.choose_workload(
+        list(SURVEY), bud.risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6
+    )
+    assert not choice.feasible
+    assert f"total ρ_z {choice.accuracy.total:.4g} (ε {choice.epsilon_accuracy:.4g})" in dash.text
+    dropped = ", ".join(SURVEY[i].label for i in choice.knobs["drop"])
+    assert f"the fewest releases to leave out: {dropped}" in dash.text
+    assert dash.text.count("✗") == np.count_nonzero(~choice.at_risk.meets)
+    np.testing.assert_allclose(_bars(dash.figure, "split"), choice.at_risk.budgets)
+
+
+def test_each_risk_reads_its_own_sliders_and_greys_out_the_others():
+    dash = w.budget_dashboard()
+    c = dash.controls
+    assert not c["risk"].disabled and not c["prior"].disabled
+    assert c["tpr"].disabled and c["epsilon"].disabled
+    c["risk_kind"].value = "tpr"
+    assert c["risk"].disabled and c["prior"].disabled and not c["tpr"].disabled
+    c["tpr"].value = 0.5
+    allowed = bud.total_for_risk(bud.risk_tpr(0.5, fpr=w.FPR))
+    assert _line(dash.figure, "allowed").get_ydata()[0] == allowed
+    c["risk_kind"].value = "epsilon"
+    assert not c["epsilon"].disabled and c["tpr"].disabled
+    c["epsilon"].value = 2.0
+    assert _line(dash.figure, "allowed").get_ydata()[0] == 2.0
+    assert "the risk allows ε 2" in dash.text
+    c["risk_kind"].value = "posterior"
+    c["risk"].value = 0.6
+    c["prior"].value = 0.2
+    allowed = bud.total_for_risk(bud.risk_posterior(0.6, prior=0.2))
+    assert _line(dash.figure, "allowed").get_ydata()[0] == allowed
+
+
+def test_a_reader_s_own_workload_gets_one_slider_per_release():
+    mine = [bud.Release("count", k=5.0), bud.Release("sum", k=40.0, lower=0, upper=4, label="s")]
+    dash = w.budget_dashboard(mine)
+    assert {name for name in dash.controls if name.startswith("k")} == {"k0", "k1"}
+    assert "release 0" in dash.controls["k0"].description
+    assert dash.text.startswith("2 releases")
+
+
+def test_a_malformed_or_empty_workload_is_refused_up_front():
+    with pytest.raises(ValueError, match="at least one release"):
+        w.budget_dashboard([])
+    with pytest.raises(ValueError, match=r"workload\[0\]"):
+        w.budget_dashboard([bud.Release("mean", k=1.0, lower=0.0, upper=1.0)])
+
+
+def test_workload_from_keeps_a_weight_in_units_of_the_new_target():
+    chosen = w.workload_from(SURVEY, [SURVEY[0].k * 2, w.LEFT_OUT, *(r.k for r in SURVEY[2:])])
+    assert len(chosen) == 5
+    assert chosen[0].k == SURVEY[0].k * 2
+    assert chosen[0].weight == pytest.approx(1 / chosen[0].k ** 2)
+    assert chosen[1] == SURVEY[2]
