@@ -219,7 +219,9 @@ def test_apply_follows_a_changed_figure_and_drops_an_orphaned_line():
     nb.cells[1].outputs[0].metadata["image/png"]["alt"] = (
         "A new figure: its description changed with it."
     )
+    assert any("changed since" in p for p in alt_tool.check(nb))  # re-executed, not re-applied
     alt_tool.apply(nb)
+    assert alt_tool.check(nb) == []
     assert len(nb.cells) == 4 and "new figure" in nb.cells[2].source
     nb.cells[1].outputs = []  # the figure is gone: so is its line
     alt_tool.apply(nb)

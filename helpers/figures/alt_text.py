@@ -112,16 +112,20 @@ def _alt_cell(figure_cell, alt: str, existing):
 
 
 def check(nb) -> list[str]:
-    """Every figure cell has a usable text alternative in its metadata and the same text in
-    the markdown cell below it; one line per problem."""
+    """Every figure cell has a usable text alternative in its metadata, the one its output
+    carries (when it carries one), and the same text in the markdown cell below it; one line
+    per problem."""
     problems = []
-    for index, _ in notebook_alt_texts(nb):
+    for index, output_alt in notebook_alt_texts(nb):
         cell = nb.cells[index]
         where = f"cell {index + 1} ({cell.get('id', '?')})"
         alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt", "")
         problem = alt_text_problem(alt)
         if problem:
             problems.append(f"{where}: metadata.mystnb.image.alt: {problem}")
+            continue
+        if output_alt and output_alt != alt:
+            problems.append(f"{where}: the figure changed since its text alternative was written")
             continue
         below = nb.cells[index + 1] if index + 1 < len(nb.cells) else None
         if below is None or not _is_alt_cell(below) or below.source != markdown_line(alt):
