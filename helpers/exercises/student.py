@@ -246,10 +246,10 @@ def _references() -> str:
 def student_readme(wheel_name: str) -> str:
     return f"""# Choosing ε for differential privacy — student edition
 
-Eleven notebooks, in `notebooks/`, on how to choose ε for differential privacy: from the DP you
+Twelve notebooks, in `notebooks/`, on how to choose ε for differential privacy: from the DP you
 need (00), through Lee & Clifton's adversary, its prior, posterior and bounds and the largest
 safe ε (01–05), Kazan & Reiter's risk profiles (06–07) and the privacy loss and δ (08), to real
-deployments (09) and choosing your own ε (10). Read them in order; each ends with exercises.
+deployments (09), choosing your own ε (10) and one budget for many releases (11). Read them in order; each ends with exercises.
 Symbols are listed in [NOTATION.md](NOTATION.md); sources under [References](#references).
 
 ## Install and start: two commands
