@@ -259,7 +259,7 @@ def plot_mechanism_totals(
     }
     fig = Figure(figsize=(8.6, 5.0))
     ax = fig.subplots()
-    fig.subplots_adjust(left=0.1, right=0.97, top=0.88, bottom=0.32)
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.27)
     for key, (label, colour, ls, marker) in styles.items():
         ax.plot(m, lines[key], color=colour, ls=ls, marker=marker, ms=6, label=label, gid=key)
     if epsilon_risk is not None:

@@ -25,7 +25,7 @@ K_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 #: the FPR at which a TPR risk is read
 FPR = 0.01
 _STYLE = {"description_width": "initial"}
-_WIDE = widgets.Layout(width="560px")
+_WIDE = widgets.Layout(width="640px")
 _MECHANISMS = (("Laplace noise (pure ε)", "laplace"), ("Gaussian noise (zCDP)", "gaussian"))
 _RISKS = (
     ("posterior ρ (two worlds)", "posterior"),
@@ -48,7 +48,7 @@ def _slider(description, value, lo, hi, step, fmt=".3f"):
         readout_format=fmt,
         continuous_update=False,
         style=_STYLE,
-        layout=widgets.Layout(width="460px"),
+        layout=widgets.Layout(width="540px"),
     )
 
 
