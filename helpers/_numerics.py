@@ -14,6 +14,11 @@ Two kinds of tool:
   exact rational ratio, :func:`float_up` / :func:`float_down` round an exact rational
   outward, and :func:`nudge_until` steps a candidate one double at a time toward privacy
   until a check confirms the target.
+* **Root finding and log space.** :func:`bisect_increasing`, the vectorised bisection whose
+  entries each follow the steps they would follow alone (vectorised = scalar to the last
+  bit); :func:`log_hockey_stick`, ln(P − e^ε·Q) from ln P and ln Q, the one formula for the
+  hockey-stick divergence of a mechanism whose privacy loss exceeds ε on one side of a
+  threshold (:class:`helpers.mechanisms.AdditiveNoise`).
 """
 
 from __future__ import annotations
@@ -213,3 +218,44 @@ def _ln_at_most_exact(known: dict, bound: float, max_digits: int = 4000) -> bool
         digits *= 2
         log = known["log"] = _decimal_ln(ratio, digits)
         known["digits"] = digits
+
+
+_BISECTIONS = 200  # halvings of a bracket: far past float precision for every bracket used
+
+
+def bisect_increasing(g, low: np.ndarray, high: np.ndarray, side: str = "mid") -> np.ndarray:
+    """Vectorised bisection for the root of an increasing g with g(low) < 0 < g(high) per entry.
+
+    Where the sign condition fails at an end the result converges to that end (the callers
+    only need a valid point there; see each caller). ``side`` picks what is returned: the
+    midpoint of the final bracket, or its ``"low"`` end (g ≤ 0 there) or its ``"high"`` end
+    (g > 0 there), so that a caller can return the root rounded to the side of privacy.
+    """
+    low, high = np.array(low, dtype=float), np.array(high, dtype=float)
+    done = np.zeros(np.shape(low), dtype=bool)
+    for _ in range(_BISECTIONS):
+        mid = 0.5 * (low + high)
+        above = g(mid) > 0
+        # an entry that has converged stops moving, so every entry of a vector follows the
+        # same steps as it would alone (vectorised = scalar, to the last bit)
+        high = np.where(done, high, np.where(above, mid, high))
+        low = np.where(done, low, np.where(above, low, mid))
+        done = done | (high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300))
+        if np.all(done):
+            break
+    return {"low": low, "high": high}.get(side, 0.5 * (low + high))
+
+
+def log_hockey_stick(epsilon, log_p, log_q) -> np.ndarray:
+    """ln max(0, P − e^ε·Q) from ln P and ln Q: ln P + ln(1 − e^{ε + ln Q − ln P}).
+
+    The hockey-stick divergence of two distributions over the outputs whose privacy loss
+    exceeds ε (P under A(D₁), Q under A(D₂)), in log space so that it does not underflow
+    before P does; −∞ where P underflows even in log space (δ = 0, not −∞ − −∞ = NaN) or
+    where e^ε·Q ≥ P.
+    """
+    underflow = np.isneginf(log_p)
+    with np.errstate(invalid="ignore"):
+        gap = np.minimum(epsilon + log_q - np.where(underflow, 0.0, log_p), 0.0)
+    with np.errstate(divide="ignore"):
+        return np.where(underflow, -np.inf, log_p + np.log(-np.expm1(gap)))

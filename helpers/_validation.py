@@ -268,3 +268,18 @@ def _big_int_as_float(name: str, entry: object) -> object:
             f"must stay within double precision); got a value of magnitude {Decimal(abs(entry)):.3g}"
         )
     return float(entry)
+
+
+#: the most (ε grid) × (outcomes) cells a δ computation builds (beyond it: a ValueError)
+MAX_CELLS = 50_000_000
+
+
+def check_epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
+    """ε ≥ 0 (array_like), refused when ε values × ``n_outcomes`` exceed :data:`MAX_CELLS`."""
+    eps = check_nonnegative("epsilon", epsilon)
+    if eps.size * n_outcomes > MAX_CELLS:
+        raise ValueError(
+            f"epsilon grid × outcomes = {eps.size} × {n_outcomes} = {eps.size * n_outcomes} "
+            f"cells; at most {MAX_CELLS} are allowed (use fewer ε values or a coarser grid)"
+        )
+    return eps

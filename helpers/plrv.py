@@ -42,27 +42,27 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import erf, erfcx, log_ndtr, ndtr, ndtri
 
-from ._numerics import nudge_until, product_at_least, product_minus
 from ._validation import (
     as_output,
+    check_epsilon_grid,
     check_finite_scalar,
     check_int_range,
     check_nonnegative,
     check_open_unit,
     check_positive,
-    check_real,
     check_real_or_inf,
 )
 from .mechanisms import (
-    gaussian_cdf,
-    gaussian_sf,
-    geometric_cdf,
-    geometric_pmf,
-    geometric_sf,
-    laplace_cdf,
+    MAX_BINS,
+    MECHANISM_CLASSES,
+    Gaussian,
+    Laplace,
+    TwoSidedGeometric,
+    _pmf_loss,
+    _pmf_upper_quantile,
+    as_mechanism,
+    gaussian_sigma_for_delta,
     laplace_scale,
     laplace_sf,
 )
@@ -98,7 +98,9 @@ __all__ = [
     "thresholding_pmfs",
 ]
 
-MECHANISMS = ("laplace", "gaussian", "geometric")
+MECHANISMS = tuple(MECHANISM_CLASSES)
+"""Mechanism names the functions below accept beside a mechanism object (helpers.mechanisms:
+``Laplace``, ``Gaussian``, ``TwoSidedGeometric``; noise parameter b, σ, b respectively)."""
 
 # The post's example: counts 1000 (D₁, the truth) vs 1001 (D₂), Laplace scale 1/ln 3,
 # Gaussian variance 3, and ε = ln 3 for the Gaussian's δ. The scale is laplace_scale(ln 3):
@@ -108,47 +110,11 @@ POST_COUNT = 1000.0
 POST_EPSILON = math.log(3)
 POST_LAPLACE_SCALE = laplace_scale(POST_EPSILON)
 POST_GAUSSIAN_SIGMA = math.sqrt(3)
-"""Mechanism names accepted by the dispatchers (noise parameter: b, σ, b respectively)."""
-
-# refuse (ε grid) × (outcomes) products above this many cells instead of eating the RAM
-_MAX_CELLS = 50_000_000
-_SQRT2 = math.sqrt(2.0)
-# most bins (or integer outputs) discretise_mechanism will build
-_MAX_BINS = 5_000_000
 # how far a pmf's total may drift from 1 (float sums of CDF differences are this exact)
 PMF_ATOL = 1e-9
 
 
-def _check_mechanism(mechanism: str) -> str:
-    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}; got {mechanism!r}")
-    return mechanism
-
-
-def _check_integer_sensitivity(sensitivity) -> int:
-    value = check_finite_scalar("sensitivity", sensitivity)
-    if value <= 0 or value != round(value) or value > 10**6:
-        raise ValueError(
-            "sensitivity must be a positive integer up to 10**6 for the geometric "
-            f"mechanism (it lives on the integers); got {sensitivity!r}"
-        )
-    return round(value)
-
-
 # --- privacy loss of one output --------------------------------------------------------
-
-
-def _additive_loss(o: np.ndarray, loc: np.ndarray, d, b: np.ndarray) -> np.ndarray:
-    """(|x − Δ| − |x|)/b with x = o − loc: L of additive noise whose log density is −|z|/b.
-
-    Computed as the clipped line it is, ((Δ − c) − c)/b with c = clip(x, 0, Δ): exactly ±Δ/b
-    outside [0, Δ], where |x − Δ| − |x| lost Δ for |x| beyond 2⁵³·Δ (L(0) at loc = 2⁵³ was 0,
-    not Δ/b) and was inf − inf = NaN where o − loc overflowed (o, loc near ±1e308); an
-    overflowed x (±inf) clips to the right end. Inside [0, Δ] it is the same float as before.
-    """
-    with np.errstate(over="ignore"):  # a tiny b: ±inf, the correctly rounded loss
-        inside = np.clip(o - loc, 0.0, d)
-        return ((d - inside) - inside) / b
 
 
 def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
@@ -186,11 +152,7 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     >>> round(laplace_privacy_loss(0.3, 1.0, sensitivity=1.0, loc=0.0), 6)
     0.4
     """
-    o = check_real("o", o)
-    b = check_positive("scale", scale)
-    d = check_positive("sensitivity", sensitivity)
-    loc = check_real("loc", loc)
-    return as_output(_additive_loss(o, loc, d, b))
+    return Laplace(scale, sensitivity=sensitivity).privacy_loss(o, loc=loc)
 
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
@@ -226,24 +188,7 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     >>> round(gaussian_privacy_loss(0.3, 1.0, sensitivity=1.0, loc=0.0), 6)
     0.2
     """
-    o = check_real("o", o)
-    s = check_positive("sigma", sigma)
-    d = check_positive("sensitivity", sensitivity)
-    loc = check_real("loc", loc)
-    # Δ(Δ/2 − (o − loc))/σ²: one quotient, so a tiny σ gives ±inf, not inf − inf
-    with np.errstate(over="ignore", invalid="ignore"):
-        num = d * (0.5 * d - (o - loc))
-        loss = np.where(num == 0, 0.0, num / s / s)
-        overflowed = ~np.isfinite(num)
-        if np.any(overflowed):
-            # o − loc or the numerator beyond the largest double while the loss itself may
-            # be finite (σ large): 2Δ·g/σ² from g = (Δ/2 − (o − loc))/2, which cannot
-            # overflow (halving doubles that large is exact), as mantissas times a power of 2
-            half_gap = 0.25 * d - (0.5 * o - 0.5 * loc)
-            (md, ed), (mg, eg), (ms, es) = np.frexp(d), np.frexp(half_gap), np.frexp(s)
-            big = np.ldexp(2 * md * mg / (ms * ms), ed + eg - 2 * es)
-            loss = np.where(overflowed, big, loss)
-    return as_output(loss)
+    return Gaussian(sigma, sensitivity=sensitivity).privacy_loss(o, loc=loc)
 
 
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
@@ -279,27 +224,22 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     >>> round(geometric_privacy_loss(2, 1.0, sensitivity=1, loc=0), 6)
     -1.0
     """
-    k = check_real("k", k)
-    if np.any(k != np.round(k)):
-        raise ValueError(f"k must hold integers (the geometric mechanism lives on ℤ); got {k!r}")
-    b = check_positive("scale", scale)
-    d = _check_integer_sensitivity(sensitivity)
-    loc = check_real("loc", loc)
-    return as_output(_additive_loss(k, loc, float(d), b))
+    return TwoSidedGeometric(scale, sensitivity=sensitivity).privacy_loss(k, loc=loc)
 
 
-def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
-    """L(o) for a named mechanism: the dispatcher behind the figures.
+def privacy_loss(o, mechanism, noise=None, *, sensitivity=1.0, loc=0.0):
+    """L(o) for a mechanism object or a named one: ``as_mechanism(...).privacy_loss(o, loc=loc)``.
 
     Parameters
     ----------
     o : float or array_like
         Outputs (integers for ``"geometric"``).
-    mechanism : {"laplace", "gaussian", "geometric"}
-    noise : float
-        b (laplace, geometric) or σ (gaussian).
+    mechanism : AdditiveNoise or {"laplace", "gaussian", "geometric"}
+        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ...) or its name.
+    noise : float, optional
+        With a name: b (laplace, geometric) or σ (gaussian). Omitted with an object.
     sensitivity, loc : float, keyword-only
-        Δ and f(D₁); A(D₂) is centred at loc + Δ.
+        Δ (with a name; an object carries its own) and f(D₁); A(D₂) is centred at loc + Δ.
 
     Returns
     -------
@@ -319,13 +259,7 @@ def privacy_loss(o, mechanism: str, noise, *, sensitivity=1.0, loc=0.0):
     >>> privacy_loss(999.0, "laplace", 1.0, loc=1000.0)
     1.0
     """
-    _check_mechanism(mechanism)
-    loss = {
-        "laplace": laplace_privacy_loss,
-        "gaussian": gaussian_privacy_loss,
-        "geometric": geometric_privacy_loss,
-    }[mechanism]
-    return as_output(loss(o, noise, sensitivity=sensitivity, loc=loc))
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity).privacy_loss(o, loc=loc)
 
 
 def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
@@ -357,9 +291,7 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
     >>> round(gaussian_plrv_mean(1.0, sensitivity=1.0), 6)
     0.5
     """
-    s = check_positive("sigma", sigma)
-    d = check_positive("sensitivity", sensitivity)
-    return as_output(d * d / (2 * s * s))
+    return Gaussian(sigma, sensitivity=sensitivity).plrv_mean()
 
 
 def laplace_loss_bound(scale, *, sensitivity=1.0):
@@ -394,14 +326,7 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
     >>> round(laplace_loss_bound(1.0, sensitivity=1.0), 6)
     1.0
     """
-    d = check_positive("sensitivity", sensitivity)
-    b = check_positive("scale", scale)
-    with np.errstate(over="ignore", under="ignore"):
-        bound = np.asarray(d / b)
-    # the quotient rounded to nearest may sit below Δ/b: then the next double up
-    finite = ~np.isinf(bound)
-    below = finite & ~product_at_least(np.where(finite, bound, 1.0), b, d)
-    return as_output(np.where(below, np.nextafter(bound, np.inf), bound))
+    return Laplace(scale, sensitivity=sensitivity).loss_bound()
 
 
 # --- pmfs on a common grid -------------------------------------------------------------
@@ -462,19 +387,7 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     [0.693147, -0.405465]
     """
     p, q = _check_pmfs(p, q, atol)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.log(p) - np.log(q)
-    return as_output(np.where(p > 0, np.where(q > 0, ratio, np.inf), -np.inf))
-
-
-def _epsilon_grid(epsilon, n_outcomes: int) -> np.ndarray:
-    eps = check_nonnegative("epsilon", epsilon)
-    if eps.size * n_outcomes > _MAX_CELLS:
-        raise ValueError(
-            f"epsilon grid × outcomes = {eps.size} × {n_outcomes} = {eps.size * n_outcomes} "
-            f"cells; at most {_MAX_CELLS} are allowed (use fewer ε values or a coarser grid)"
-        )
-    return eps
+    return as_output(_pmf_loss(p, q))
 
 
 def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
@@ -511,7 +424,7 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     0.08782
     """
     p, q = _check_pmfs(p, q, atol)
-    eps = _epsilon_grid(epsilon, p.size)
+    eps = check_epsilon_grid(epsilon, p.size)
     with np.errstate(over="ignore", divide="ignore"):
         # e^ε·q as e^{ε + ln q}: q = 0 gives exactly 0 even when e^ε overflows (no inf·0 = NaN)
         excess = p - np.exp(eps[..., None] + np.log(q))
@@ -553,7 +466,7 @@ def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     """
     loss = pmf_privacy_loss(p, q, atol)
     p = np.asarray(p, dtype=float)
-    eps = _epsilon_grid(epsilon, p.size)
+    eps = check_epsilon_grid(epsilon, p.size)
     return as_output(np.where(loss > eps[..., None], p, 0.0).sum(axis=-1))
 
 
@@ -594,65 +507,11 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     0.693147
     """
     u = check_open_unit("u", u)
-    loss = pmf_privacy_loss(p, q, atol)
-    p = np.asarray(p, dtype=float)
-    order = np.argsort(-loss, kind="stable")
-    keep = p[order] > 0
-    losses, masses = loss[order][keep], p[order][keep]
-    edges = np.cumsum(masses)
-    index = np.minimum(np.searchsorted(edges, u, side="left"), losses.size - 1)
-    return as_output(losses[index])
+    p, q = _check_pmfs(p, q, atol)
+    return as_output(_pmf_upper_quantile(u, p, q))
 
 
 # --- closed forms ----------------------------------------------------------------------
-
-
-def _gaussian_ab(epsilon, sigma, sensitivity):
-    """ε, a = h + c, b = c − h and h = Δ/(2σ), c = −εσ/Δ (the centre and half-width of [b, a])."""
-    eps = check_nonnegative("epsilon", epsilon)
-    s = check_positive("sigma", sigma)
-    d = check_positive("sensitivity", sensitivity)
-    with np.errstate(over="ignore"):  # Δ/σ = inf where σ ≈ 5e-324: δ is then 1
-        a = d / (2 * s) - eps * s / d
-        # b directly, not a − Δ/σ (inf − inf where σ ≈ 5e-324)
-        b = -d / (2 * s) - eps * s / d
-        return eps, a, b, d / (2 * s), -(eps * s / d)
-
-
-# Gauss–Legendre rule for ∫ over [b, a] when [b, a] is narrow beside its distance from 0
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(12)
-# [b, a] counts as narrow when its half-width h is below this share of |c|. There ln Φ(a)
-# and ε + ln Φ(b) nearly cancel (their gap is about 2h/|c|), the floats a and b carry a
-# relative error of about 1e-16·|c|/h in a − b (all of it once h < 1e-16·|c|: δ(1e-17,
-# σ = 1e17) came out 0, not 8.3e-19), and δ(254, σ = 0.0024, Δ = 0.0156) was 6 times too
-# large; the integral of form 3 keeps a relative error near 1e-13 (checked with mpmath)
-_NARROW = 0.25
-
-
-def _gaussian_log_delta_narrow(eps, h, c, b):
-    """ln δ₂ = ε + ln Φ(b) + ln(expm1(G − ε)) with G − ε = ∫_b^a (λ(t) + t) dt, λ = φ/Φ.
-
-    G = ln Φ(a) − ln Φ(b) = ∫_b^a λ, and ε = −2hc = ∫_b^a (−t) dt, so G − ε is one
-    integral of a smooth function over [c − h, c + h], taken by Gauss–Legendre from c and h
-    (never from the rounded a and b). λ(t) = √(2/π)/erfcx(−t/√2) keeps its relative accuracy
-    in the lower tail.
-    """
-    t = c[..., None] + h[..., None] * _NODES
-    with np.errstate(over="ignore"):
-        inverse_mills = math.sqrt(2 / math.pi) / erfcx(-t / _SQRT2)
-    # summed node by node (a matrix product summed a batch in another order than one value,
-    # so the vector and the scalars differed in the last place)
-    total = np.zeros(np.shape(h))
-    for i, weight in enumerate(_WEIGHTS):
-        total = total + weight * (inverse_mills[..., i] + t[..., i])
-    excess = h * total
-    log_b = log_ndtr(b)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        # ln(e^x − 1) = x + ln(1 − e^{−x}): no overflow for a large x
-        log_expm1 = np.where(
-            excess > 1, excess + np.log1p(-np.exp(-excess)), np.log(np.expm1(excess))
-        )
-        return np.where((excess > 0) & (log_b > -np.inf), eps + log_b + log_expm1, -np.inf)
 
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
@@ -686,44 +545,7 @@ def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     >>> round(gaussian_delta_naive(1.0, 1.0, sensitivity=1.0), 6)
     0.308538
     """
-    _, a, _, _, _ = _gaussian_ab(epsilon, sigma, sensitivity)
-    return as_output(ndtr(a))
-
-
-def _gaussian_log_delta(epsilon, sigma, sensitivity):
-    eps, a, b, h, c = _gaussian_ab(epsilon, sigma, sensitivity)
-    eps, a, b, h, c = np.broadcast_arrays(eps, a, b, h, c)
-    # form 1, for δ ≪ Φ(a): δ₂ = Φ(a)·(1 − e^{ε + lnΦ(b) − lnΦ(a)}), no underflow before
-    # e^-700. Where Φ(a) underflows even in log space (a ≈ −1e155), δ₂ = 0, not −∞ − −∞.
-    log_a = log_ndtr(a)
-    underflow = np.isneginf(log_a)
-    with np.errstate(invalid="ignore"):
-        gap = np.minimum(eps + log_ndtr(b) - np.where(underflow, 0.0, log_a), 0.0)
-    with np.errstate(divide="ignore"):
-        log1 = np.where(underflow, -np.inf, log_a + np.log(-np.expm1(gap)))
-    # form 2, for tiny ε and Δ/σ (where the bracket of form 1 cancels): δ₂ = D − (e^ε − 1)Φ(b)
-    # with D = Φ(a) − Φ(b) = P[b < Z < a] taken from whichever side subtracts nothing near 1
-    # (a and b of opposite sign: erf, which is exact near 0)
-    # (near 0 always erf: it is relatively exact there, where Φ is ½ + something small)
-    near_zero = np.maximum(np.abs(a), np.abs(b)) <= 1
-    d_mass = np.where(
-        near_zero | ((b < 0) & (a > 0)),
-        0.5 * (erf(a / _SQRT2) - erf(b / _SQRT2)),
-        np.where(b >= 0, ndtr(-b) - ndtr(-a), ndtr(a) - ndtr(b)),
-    )
-    phi_b = ndtr(b)
-    with np.errstate(over="ignore", invalid="ignore"):
-        sub = np.where(phi_b > 0, np.expm1(eps) * phi_b, 0.0)
-    use2 = (d_mass > 0) & (sub <= 0.5 * d_mass)
-    log2 = np.log(np.where(use2, d_mass - sub, 1.0))
-    out = np.where(use2, log2, log1)
-    # form 3, where [b, a] is narrow beside |c| (σ ≫ Δ at ε > 0): from c and h, not a and b
-    with np.errstate(invalid="ignore"):
-        narrow = (h < _NARROW * np.abs(c)) & np.isfinite(c) & (h > 0)
-    if np.any(narrow):
-        out = out.copy()
-        out[narrow] = _gaussian_log_delta_narrow(eps[narrow], h[narrow], c[narrow], b[narrow])
-    return out
+    return Gaussian(sigma, sensitivity=sensitivity).delta_naive(epsilon)
 
 
 def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
@@ -767,7 +589,7 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
     >>> round(gaussian_delta(1.0, 1.0), 6)
     0.126937
     """
-    return as_output(np.exp(_gaussian_log_delta(epsilon, sigma, sensitivity)))
+    return Gaussian(sigma, sensitivity=sensitivity).delta(epsilon)
 
 
 def laplace_delta(epsilon, scale, *, sensitivity=1.0):
@@ -801,8 +623,7 @@ def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     >>> round(laplace_delta(0.5, 1.0, sensitivity=1.0), 6)
     0.221199
     """
-    gap = _gap_to_loss(epsilon, scale, sensitivity, 1.0)
-    return as_output(np.where(gap < 0, -np.expm1(np.minimum(gap, 0.0) / 2), 0.0))
+    return Laplace(scale, sensitivity=sensitivity).delta(epsilon)
 
 
 def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
@@ -838,22 +659,7 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     >>> round(laplace_delta_naive(0.5, 1.0, sensitivity=1.0), 6)
     0.6106
     """
-    gap = _gap_to_loss(epsilon, scale, sensitivity, 1.0)
-    return as_output(np.where(gap < 0, 1 - 0.5 * np.exp(np.minimum(gap, 0.0) / 2), 0.0))
-
-
-def _gap_to_loss(epsilon, scale, sensitivity, share) -> np.ndarray:
-    """ε − share·Δ/b, as (ε·b − share·Δ)/b with its sign exact (``product_minus``).
-
-    The loss share·Δ/b rounded to a double can fall on ε while the true loss is above it,
-    and then ε − fl(Δ/b) = 0 called a δ of about 1e-17 zero (δ is never under-reported).
-    ``share`` (Δ − 2j)/Δ picks a value of the geometric mechanism's loss.
-    """
-    eps = check_nonnegative("epsilon", epsilon)
-    b = check_positive("scale", scale)
-    d = check_positive("sensitivity", sensitivity)
-    with np.errstate(over="ignore", invalid="ignore"):
-        return product_minus(eps, b, share * d) / b
+    return Laplace(scale, sensitivity=sensitivity).delta_naive(epsilon)
 
 
 def geometric_plrv_pmf(scale, *, sensitivity=1):
@@ -893,22 +699,7 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
     >>> losses.tolist()
     [2.0, 0.0, -2.0]
     """
-    b = check_positive("scale", scale)
-    d = _check_integer_sensitivity(sensitivity)
-    if b.ndim != 0:
-        raise ValueError(f"scale must be a single number here; got shape {b.shape}")
-    j = np.arange(d + 1)
-    # P[Z ≤ 0], P[Z = j] (0 < j < Δ), P[Z ≥ Δ]
-    p = geometric_pmf(j, float(b))
-    p[0] = geometric_cdf(0, float(b))
-    p[-1] = geometric_sf(d - 1, float(b))  # P[Z ≥ Δ], exact in the tail (not 1 − cdf)
-    # D₂: Z' = k − Δ, so P[Z' ≤ −Δ], P[Z' = j − Δ], P[Z' ≥ 0]
-    q = geometric_pmf(j - d, float(b))
-    q[0] = geometric_cdf(-d, float(b))
-    q[-1] = geometric_sf(-1, float(b))
-    with np.errstate(over="ignore"):  # b ≈ 5e-324: the losses are ±inf (and 0 at j = Δ/2)
-        losses = (d - 2 * j) / float(b)
-    return losses, p, q
+    return TwoSidedGeometric(scale, sensitivity=sensitivity).plrv_pmf()
 
 
 def geometric_delta(epsilon, scale, *, sensitivity=1):
@@ -945,21 +736,7 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
     >>> round(geometric_delta(0.5, 1.0, sensitivity=1), 6)
     0.287649
     """
-    gap, p = _geometric_gaps(epsilon, scale, sensitivity)
-    # Σ p_j·max(0, 1 − e^{ε − L_j}) with ε − L_j from the exact losses L_j = (Δ − 2j)/b, not
-    # Σ max(0, p_j − e^ε q_j): at a large scale p_j and e^ε q_j are two masses near ½ whose
-    # difference was lost (δ₂ = 0 at b = 1e17, where it is 5e-18)
-    return as_output((p * -np.expm1(np.minimum(gap, 0.0))).sum(axis=-1))
-
-
-def _geometric_gaps(epsilon, scale, sensitivity) -> tuple[np.ndarray, np.ndarray]:
-    """ε − L_j for every loss value of the geometric PLRV (sign exact), and the masses p_j."""
-    _, p, _ = geometric_plrv_pmf(scale, sensitivity=sensitivity)
-    eps = _epsilon_grid(epsilon, p.size)
-    d = _check_integer_sensitivity(sensitivity)
-    share = (d - 2 * np.arange(d + 1)) / d  # exact: (Δ − 2j)·Δ/Δ is an integer below 2e6
-    gap = _gap_to_loss(eps[..., None], float(check_positive("scale", scale)), d, share)
-    return gap, p
+    return TwoSidedGeometric(scale, sensitivity=sensitivity).delta(epsilon)
 
 
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
@@ -993,29 +770,30 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     >>> round(geometric_delta_naive(0.5, 1.0, sensitivity=1), 6)
     0.731059
     """
-    gap, p = _geometric_gaps(epsilon, scale, sensitivity)
-    # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
-    return as_output(np.where(gap < 0, p, 0.0).sum(axis=-1))
+    return TwoSidedGeometric(scale, sensitivity=sensitivity).delta_naive(epsilon)
 
 
-def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
+def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
     """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian).
 
     Parameters
     ----------
     epsilon : float or array_like
         ε ≥ 0 (the privacy parameter; arrays broadcast).
-    mechanism : {'laplace', 'gaussian', 'geometric'}
-        The noise distribution (anything else is a ValueError, never a KeyError).
-    noise : float
-        b (laplace, geometric) or σ (gaussian), > 0.
+    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
+        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
+        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
+        KeyError).
+    noise : float, optional
+        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
     sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
+        object carries its own.
 
     Returns
     -------
-    tuple of numpy.ndarray
-        As described above.
+    tuple of (float or numpy.ndarray)
+        (δ₁, δ₂): Python floats for a scalar ε, else arrays of its shape.
 
     Raises
     ------
@@ -1031,24 +809,10 @@ def privacy_profile(epsilon, mechanism: str, noise, *, sensitivity=1.0):
     >>> tuple(round(d, 6) for d in privacy_profile(POST_EPSILON, 'gaussian', POST_GAUSSIAN_SIGMA))
     (0.053245, 0.010624)
     """
-    _check_mechanism(mechanism)
-    if mechanism == "laplace":
-        return (
-            laplace_delta_naive(epsilon, noise, sensitivity=sensitivity),
-            laplace_delta(epsilon, noise, sensitivity=sensitivity),
-        )
-    if mechanism == "gaussian":
-        return (
-            gaussian_delta_naive(epsilon, noise, sensitivity=sensitivity),
-            gaussian_delta(epsilon, noise, sensitivity=sensitivity),
-        )
-    return (
-        geometric_delta_naive(epsilon, noise, sensitivity=sensitivity),
-        geometric_delta(epsilon, noise, sensitivity=sensitivity),
-    )
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity).profile(epsilon)
 
 
-def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
+def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
     """L at cumulative probability u, outcomes sorted by decreasing L (the post's x-axis).
 
     * gaussian: μ − √(2μ)·Φ⁻¹(u)   (the upper u-quantile of N(μ, 2μ));
@@ -1059,12 +823,15 @@ def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     ----------
     u : float or array_like
         Cumulative probabilities in (0, 1), outputs sorted by decreasing L.
-    mechanism : {'laplace', 'gaussian', 'geometric'}
-        The noise distribution (anything else is a ValueError, never a KeyError).
-    noise : float
-        b (laplace, geometric) or σ (gaussian), > 0.
+    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
+        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
+        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
+        KeyError).
+    noise : float, optional
+        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
     sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
+        object carries its own.
 
     Returns
     -------
@@ -1085,19 +852,11 @@ def plrv_upper_quantile(u, mechanism: str, noise, *, sensitivity=1.0):
     >>> round(plrv_upper_quantile(0.3, 'gaussian', 1.0, sensitivity=1.0), 6)
     1.024401
     """
-    _check_mechanism(mechanism)
     u = check_open_unit("u", u)
-    if mechanism == "gaussian":
-        mu = gaussian_plrv_mean(noise, sensitivity=sensitivity)
-        return as_output(mu - np.sqrt(2 * mu) * ndtri(u))
-    if mechanism == "laplace":
-        bound = laplace_loss_bound(noise, sensitivity=sensitivity)
-        return as_output(np.clip(bound + 2 * (np.log(2) + np.log1p(-u)), -bound, bound))
-    _, p, q = geometric_plrv_pmf(noise, sensitivity=sensitivity)
-    return as_output(pmf_upper_quantile(u, p, q))
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity).upper_quantile(u)
 
 
-def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, bins=20_001):
+def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, bins=20_001):
     """Bin the outputs of A(D₁) and A(D₂) and return ``(edges, p, q)``: exact bin masses.
 
     The numeric route to δ for a continuous mechanism: releasing only the bin of the output
@@ -1109,12 +868,15 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
 
     Parameters
     ----------
-    mechanism : {'laplace', 'gaussian', 'geometric'}
-        The noise distribution (anything else is a ValueError, never a KeyError).
-    noise : float
-        b (laplace, geometric) or σ (gaussian), > 0.
+    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
+        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
+        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
+        KeyError).
+    noise : float, optional
+        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
     sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
+        object carries its own.
     width : float, optional, keyword-only
         Half-width of the grid around the centres (default 40 noise scales).
     bins : int, keyword-only
@@ -1140,146 +902,23 @@ def discretise_mechanism(mechanism: str, noise, *, sensitivity=1.0, width=None, 
     >>> edges.size, p.size, round(float(p.sum()), 12)
     (102, 103, 1.0)
     """
-    _check_mechanism(mechanism)
-    n = check_int_range("bins", bins, 2, _MAX_BINS)
-    noise = check_finite_scalar("noise", noise)
-    if noise <= 0:
-        raise ValueError(f"noise must be > 0 and finite; got {noise!r}")
-    d = check_finite_scalar("sensitivity", sensitivity)
-    if d <= 0:
-        raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
-    half = 40 * noise if width is None else check_finite_scalar("width", width)
-    if not math.isfinite(2 * half + d):  # the grid's span (its step overflowed: NaN edges)
-        raise ValueError(
-            f"noise = {noise!r} (or width) with sensitivity = {d!r} gives an output grid beyond "
-            "the largest float; give a smaller noise or width"
-        )
-    if half <= 0:
-        raise ValueError(f"width must be > 0 and finite; got {width!r}")
-    if mechanism == "geometric":
-        d = _check_integer_sensitivity(d)
-        n_outputs = 2 * math.ceil(half) + d + 1
-        if n_outputs > _MAX_BINS:
-            raise ValueError(
-                f"the geometric mechanism over loc ± width needs {n_outputs} integer outputs "
-                f"(width = {half:g}, sensitivity = {d}); at most {_MAX_BINS} are allowed: "
-                "give a smaller width (or noise)"
-            )
-        k = np.arange(-math.ceil(half), d + math.ceil(half) + 1)
-        edges = np.concatenate([[k[0] - 0.5], k + 0.5])
-        centre1, centre2 = 0.0, float(d)
-
-        def cdf(x, loc):
-            return geometric_cdf(x - loc, noise)
-
-        def sf(x, loc):
-            return geometric_sf(x - loc, noise)
-    else:
-        edges = np.linspace(-half, d + half, n + 1)
-        centre1, centre2 = 0.0, d
-        lower, upper = (
-            (laplace_cdf, laplace_sf) if mechanism == "laplace" else (gaussian_cdf, gaussian_sf)
-        )
-
-        def cdf(x, loc):
-            return lower(x, loc, noise)
-
-        def sf(x, loc):
-            return upper(x, loc, noise)
-
-    def masses(loc):
-        # left of the centre, differences of the CDF; right of it, of the survival function:
-        # neither subtracts two numbers near 1, so no tail mass below 1e-16 is lost
-        c, s = cdf(edges, loc), sf(edges, loc)
-        inner = np.where(edges[1:] <= loc, np.diff(c), -np.diff(s))
-        return np.concatenate([[c[0]], inner, [s[-1]]])
-
-    return edges, masses(centre1), masses(centre2)
+    if isinstance(mechanism, str) or noise is not None:
+        # a name: its noise and sensitivity checked as scalars here, with their own names
+        as_mechanism(mechanism, 1.0)  # an unknown name first, before any number
+        check_int_range("bins", bins, 2, MAX_BINS)
+        noise = check_finite_scalar("noise", noise)
+        if noise <= 0:
+            raise ValueError(f"noise must be > 0 and finite; got {noise!r}")
+        d = check_finite_scalar("sensitivity", sensitivity)
+        if d <= 0:
+            raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
+        sensitivity = d
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity).discretise(
+        width=width, bins=bins
+    )
 
 
 # --- inverse -----------------------------------------------------------------------------
-
-
-def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
-    """Smallest σ for which the Gaussian mechanism is (ε, δ)-DP (tight analytic δ).
-
-    δ₂ decreases strictly in σ (from 1 as σ → 0 to 0 as σ → ∞), so the answer is the root
-    of ln δ₂(σ) = ln δ, found by ``scipy.optimize.brentq`` in log σ, then rounded toward
-    privacy: the smallest double σ at or above the root with ``gaussian_delta(epsilon, σ,
-    sensitivity=Δ) ≤ delta`` (a root a hair below gave a δ above the target). Scalars only.
-
-    Parameters
-    ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    delta : float
-        Target δ in (0, 1).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
-
-    Returns
-    -------
-    float
-        The smallest σ (scalars only: a root finder runs per value).
-
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
-
-    References
-    ----------
-    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
-
-    Examples
-    --------
-    >>> round(gaussian_sigma_for_delta(1.0, 1e-05, sensitivity=1.0), 6)
-    3.730632
-    """
-    eps = check_finite_scalar("epsilon", epsilon)
-    if eps < 0:
-        raise ValueError(f"epsilon must be >= 0 and finite; got {epsilon!r}")
-    target = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
-    d = check_finite_scalar("sensitivity", sensitivity)
-    if d <= 0:
-        raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")
-    log_target = math.log(target)
-
-    def gap(log_sigma: float) -> float:
-        return float(_gaussian_log_delta(eps, math.exp(log_sigma), 1.0)) - log_target
-
-    # δ₂ depends on σ/Δ only: solve for Δ = 1 and scale (no overflow at Δ = 1e308)
-    lo, hi = -1.0, 1.0
-    for _ in range(400):
-        if gap(lo) > 0:
-            break
-        lo -= 2.0
-    else:  # pragma: no cover - δ₂ → 1 as σ → 0, so this needs δ within 1e-300 of 1
-        raise ValueError(f"no σ found with δ₂ ≥ delta = {target!r}; delta is too close to 1")
-    for _ in range(400):
-        if gap(hi) < 0:
-            break
-        if hi > 13.8:  # σ > 1e6·Δ
-            raise ValueError(
-                f"delta = {target!r} at epsilon = {eps!r} needs σ > 1e6·Δ, beyond the range "
-                "where the analytic δ is accurate in floating point; choose a larger delta "
-                "or epsilon"
-            )
-        hi += 2.0
-    with np.errstate(over="ignore"):
-        sigma = float(d * np.exp(brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13)))
-
-    # the root is within about 1e-14 of the true σ, on either side: round toward privacy,
-    # to the smallest double above it whose δ₂ (as gaussian_delta computes it) meets delta
-    def meets(s):
-        finite = np.where(np.isinf(s), 1.0, s)
-        return np.isinf(s) | (_gaussian_delta_value(eps, finite, d) <= target)
-
-    return float(nudge_until(sigma, meets, toward_zero=False))
-
-
-def _gaussian_delta_value(eps, sigma, d) -> np.ndarray:
-    return np.exp(_gaussian_log_delta(eps, sigma, d))
 
 
 # --- the thresholding example and the attacker's posterior ------------------------------

@@ -59,6 +59,7 @@ VALID = {
     M.laplace_sample: ((0.0, 1.0, 3), {"rng": 1}),
     M.laplace_scale: ((1.0,), {"sensitivity": 1.0}),
     M.make_rng: ((1,), {}),
+    M.as_mechanism: (("laplace", 1.0), {"sensitivity": 1.0}),
     PL.discretise_mechanism: (("laplace", 1.0), {"sensitivity": 1.0, "bins": 101}),
     PL.gaussian_delta: ((1.0, 1.0), {"sensitivity": 1.0}),
     PL.gaussian_delta_naive: ((1.0, 1.0), {"sensitivity": 1.0}),
