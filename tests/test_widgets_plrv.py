@@ -9,6 +9,7 @@ import pytest
 
 from helpers import plrv
 from helpers.figures.plrv import FIGURES
+from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
 from helpers.plotting import plrv as P
 from helpers.widgets import plrv_dashboard
 
@@ -176,3 +177,43 @@ def test_plrv_dashboard_refuses_bad_starting_values(make, match):
     # a TraitError for the dropdown and silent clamping for the sliders before
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def _drawn(fig):
+    """The alt text and every line's data (NaN as a string, so that equal figures compare equal)."""
+
+    def values(data):
+        return [repr(v) for v in np.asarray(data, float).tolist()]
+
+    return [fig.alt_text] + [
+        (line.get_gid(), values(line.get_xdata()), values(line.get_ydata()))
+        for ax in fig.axes
+        for line in ax.lines
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "noise", "mechanism"),
+    [
+        ("laplace", 0.8, Laplace(0.8)),
+        ("gaussian", 1.3, Gaussian(1.3)),
+        ("geometric", 1.5, TwoSidedGeometric(1.5)),
+    ],
+)
+def test_the_figures_and_dashboard_take_a_mechanism_object(name, noise, mechanism):
+    # a mechanism object draws exactly what its name and noise draw (issue 18)
+    for plot, extra in (
+        (P.plot_two_densities, {}),
+        (P.plot_loss_vs_output, {}),
+        (P.plot_exp_loss, {"epsilon": 0.4}),
+        (P.plot_plrv_panels, {"epsilon": 0.4}),
+    ):
+        assert _drawn(plot(mechanism, **extra)) == _drawn(plot(name, noise, **extra))
+    assert _drawn(P.plot_delta_area(0.4, mechanism)) == _drawn(P.plot_delta_area(0.4, name, noise))
+    assert _drawn(P.plot_privacy_profile([mechanism])) == _drawn(
+        P.plot_privacy_profile([(name, noise)])
+    )
+    by_object, by_name = plrv_dashboard(mechanism), plrv_dashboard(name, noise)
+    assert by_object.text == by_name.text
+    with pytest.raises(ValueError, match="to the mechanism object itself"):
+        P.plot_loss_vs_output(mechanism, noise)

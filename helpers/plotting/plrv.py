@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import plrv
 from ..checks import check_positive
-from ..mechanisms import gaussian_pdf, geometric_pmf, laplace_pdf
+from ..mechanisms import AdditiveNoise, as_mechanism
 from ._alt import describe, listing
 from ._style import MARKERS, SMALL, course_style
 
@@ -31,15 +31,25 @@ __all__ = [
 
 _ONE_PANEL = {"left": 0.12, "right": 0.97, "bottom": 0.15, "top": 0.88}
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.16, "top": 0.86, "wspace": 0.25}
-_NOISE_NAME = {"laplace": "b", "gaussian": "σ", "geometric": "b"}
-_LABEL = {"laplace": "Laplace", "gaussian": "Gaussian", "geometric": "two-sided geometric"}
 
 
-def _check_mechanism(mechanism, *, allow_pmf: bool = False) -> None:
-    """An unknown name is a ValueError up front (it drew the wrong curve or raised KeyError)."""
-    allowed = (*plrv.MECHANISMS, "pmf") if allow_pmf else plrv.MECHANISMS
-    if not isinstance(mechanism, str) or mechanism not in allowed:
-        raise ValueError(f"mechanism must be one of {allowed}; got {mechanism!r}")
+def _mechanism(mechanism, noise, sensitivity, default) -> AdditiveNoise:
+    """The mechanism object: given, or made from a name and its noise (``default`` when the
+    noise is omitted). An unknown name is a ValueError up front (never a KeyError)."""
+    if isinstance(mechanism, str) and noise is None:
+        noise = default
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity)
+
+
+def _bounded(mech: AdditiveNoise) -> bool:
+    """Whether the loss is bounded (Laplace, geometric: ±Δ/b), not the Gaussian's line."""
+    return bool(np.all(np.isfinite(mech.loss_bound())))
+
+
+def _detail(mech: AdditiveNoise) -> str:
+    if mech.parameter == "sigma":
+        return f"σ² = {mech.noise**2:.3g}"
+    return f"{mech.symbol} = {mech.noise:.3g}"
 
 
 def _u_grid(pmf_p=None) -> np.ndarray:
@@ -51,40 +61,32 @@ def _u_grid(pmf_p=None) -> np.ndarray:
     return u
 
 
-def _losses_on_u(mechanism, noise, sensitivity, pmfs):
-    """(u, L(u)) for a named mechanism, or for ``pmfs=(p, q)`` when mechanism == "pmf"."""
-    if mechanism == "pmf":
+def _losses_on_u(mech, pmfs):
+    """(u, L(u)) for a mechanism object, or for ``pmfs=(p, q)`` when mech is None."""
+    if mech is None:
         p, q = pmfs
         u = _u_grid(p)
         return u, plrv.pmf_upper_quantile(u, p, q)
-    if mechanism == "geometric":
-        _, p, _ = plrv.geometric_plrv_pmf(noise, sensitivity=sensitivity)
+    if mech.discrete:  # both sides of every step of the PLRV's pmf
+        _, p, _ = mech.plrv_pmf()
         u = _u_grid(p)
     else:
         u = _u_grid()
-    return u, plrv.plrv_upper_quantile(u, mechanism, noise, sensitivity=sensitivity)
+    return u, mech.upper_quantile(u)
 
 
-def _deltas(epsilon, mechanism, noise, sensitivity, pmfs):
-    if mechanism == "pmf":
+def _deltas(epsilon, mech, pmfs):
+    if mech is None:
         p, q = pmfs
         return float(plrv.pmf_delta_naive(epsilon, p, q)), float(plrv.pmf_delta(epsilon, p, q))
-    naive, tight = plrv.privacy_profile(epsilon, mechanism, noise, sensitivity=sensitivity)
+    naive, tight = mech.profile(epsilon)
     return float(naive), float(tight)
-
-
-def _density(mechanism, x, loc, noise):
-    if mechanism == "laplace":
-        return laplace_pdf(x, loc, noise)
-    if mechanism == "gaussian":
-        return gaussian_pdf(x, loc, noise)
-    return geometric_pmf(x - loc, noise)
 
 
 @course_style
 def plot_two_densities(
     mechanism="laplace",
-    noise=plrv.POST_LAPLACE_SCALE,
+    noise=None,
     loc=plrv.POST_COUNT,
     *,
     sensitivity=1.0,
@@ -92,42 +94,44 @@ def plot_two_densities(
 ) -> Figure:
     """The output distributions of A(D₁) (centred at loc) and A(D₂) (at loc + Δ).
 
+    ``mechanism`` is a mechanism object (``helpers.mechanisms.Laplace(b)``, ...) or a name
+    with its ``noise`` (b or σ; the post's Laplace scale 1/ln 3 when omitted).
+
     ``outputs`` (optional) marks outputs O₁, O₂, ... on A(D₁)'s curve and annotates each
     with e^L and what a 50/50 attacker then believes. The densities have gids ``"d1"`` and
     ``"d2"``, the marked points (when outputs are given) ``"outputs"``.
     """
-    _check_mechanism(mechanism, allow_pmf=False)
+    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    noise, sensitivity = mech.noise, mech.sensitivity
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     half = 6 * noise + sensitivity
-    if mechanism == "geometric":
+    if mech.discrete:
         x = np.arange(math.floor(loc - half), math.ceil(loc + sensitivity + half) + 1)
         styles = [{"marker": "o", "ms": 3}, {"marker": "s", "ms": 3, "ls": "--"}]
     else:
         x = np.linspace(loc - half, loc + sensitivity + half, 801)
         styles = [{}, {"ls": "--"}]
-    ax.plot(
-        x, _density(mechanism, x, loc, noise), label=f"A(D₁): count {loc:g}", gid="d1", **styles[0]
-    )
+    ax.plot(x, mech.pdf(x - loc), label=f"A(D₁): count {loc:g}", gid="d1", **styles[0])
     ax.plot(
         x,
-        _density(mechanism, x, loc + sensitivity, noise),
+        mech.pdf(x - (loc + sensitivity)),
         label=f"A(D₂): count {loc + sensitivity:g}",
         gid="d2",
         **styles[1],
     )
-    detail = f"σ² = {noise**2:.3g}" if mechanism == "gaussian" else f"b = {noise:.3g}"
+    detail = _detail(mech)
     ax.set(
         xlabel="output O",
-        ylabel="density" if mechanism != "geometric" else "probability",
-        title=f"{_LABEL[mechanism]} noise, {detail}",
+        ylabel="probability" if mech.discrete else "density",
+        title=f"{mech.label} noise, {detail}",
     )
     if outputs is not None:
         o = np.asarray(outputs, dtype=float)
-        y = _density(mechanism, o, loc, noise)
+        y = mech.pdf(o - loc)
         ax.plot(o, y, "ko", ms=5, zorder=5, gid="outputs")
-        losses = plrv.privacy_loss(o, mechanism, noise, sensitivity=sensitivity, loc=loc)
+        losses = mech.privacy_loss(o, loc=loc)
         posterior = plrv.posterior_probability(0.5, losses)
         last = len(o) - 1
         for i, (oi, yi, li, pi) in enumerate(zip(o, y, losses, posterior, strict=True)):
@@ -149,7 +153,7 @@ def plot_two_densities(
         ax.set_ylim(0, ax.get_ylim()[1] * 1.45)
     ax.legend(fontsize=SMALL, loc="upper left")
     shown = (
-        f"The {_LABEL[mechanism]} output distributions of a count under two neighbouring data "
+        f"The {mech.label} output distributions of a count under two neighbouring data "
         f"sets, A(D₁) centred at {loc:g} (solid) and A(D₂) at {loc + sensitivity:g} (dashed), "
         f"{detail}: two overlapping curves."
     )
@@ -170,30 +174,33 @@ def plot_two_densities(
 
 @course_style
 def plot_loss_vs_output(
-    mechanism="laplace", noise=plrv.POST_LAPLACE_SCALE, loc=plrv.POST_COUNT, *, sensitivity=1.0
+    mechanism="laplace", noise=None, loc=plrv.POST_COUNT, *, sensitivity=1.0
 ) -> Figure:
     """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b
-    (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``."""
-    _check_mechanism(mechanism, allow_pmf=False)
+    (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``.
+    ``mechanism``: an object or a name with its ``noise`` (default the post's 1/ln 3)."""
+    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    noise, sensitivity = mech.noise, mech.sensitivity
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     half = 5 * noise + sensitivity
-    if mechanism == "geometric":  # integer outputs only (it used to draw the Gaussian loss)
+    if mech.discrete:  # integer outputs only (it used to draw the Gaussian loss)
         o = np.arange(math.floor(loc - half), math.ceil(loc + sensitivity + half) + 1)
         style = {"marker": "o", "ms": 3, "ls": ":"}
     else:
         o = np.linspace(loc - half, loc + sensitivity + half, 801)
         style = {}
-    losses = plrv.privacy_loss(o, mechanism, noise, sensitivity=sensitivity, loc=loc)
+    losses = mech.privacy_loss(o, loc=loc)
     ax.plot(o, losses, color="C2", label="privacy loss L(O)", gid="loss", **style)
-    if mechanism in ("laplace", "geometric"):
-        bound = float(plrv.laplace_loss_bound(noise, sensitivity=sensitivity))
+    bounded = _bounded(mech)
+    if bounded:
+        bound = float(mech.loss_bound())
         ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}", gid="bound")
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
-    ax.set(xlabel="output O", ylabel="L(O)", title=f"{_LABEL[mechanism]}: privacy loss per output")
+    ax.set(xlabel="output O", ylabel="L(O)", title=f"{mech.label}: privacy loss per output")
     ax.legend(fontsize=SMALL, loc="center right")
-    if mechanism in ("laplace", "geometric"):
+    if bounded:
         point = (
             f"The loss is flat at ±ε = ±{bound:.4f} away from the two counts and changes only "
             "between them: it never exceeds ε."
@@ -202,8 +209,8 @@ def plot_loss_vs_output(
         point = "The loss is a straight line in the output: it has no upper bound."
     return describe(
         fig,
-        f"The {_LABEL[mechanism]} privacy loss L(O) = ln(P[A(D₁) = O] / P[A(D₂) = O]) against "
-        f"the output O from {o[0]:g} to {o[-1]:g} ({_NOISE_NAME[mechanism]} = {noise:.3g}).",
+        f"The {mech.label} privacy loss L(O) = ln(P[A(D₁) = O] / P[A(D₂) = O]) against "
+        f"the output O from {o[0]:g} to {o[-1]:g} ({mech.symbol} = {noise:.3g}).",
         point,
     )
 
@@ -211,7 +218,7 @@ def plot_loss_vs_output(
 @course_style
 def plot_exp_loss(
     mechanism="laplace",
-    noise=plrv.POST_LAPLACE_SCALE,
+    noise=None,
     *,
     sensitivity=1.0,
     epsilon=None,
@@ -223,19 +230,21 @@ def plot_exp_loss(
 
     With ``epsilon``: the line e^ε and the bad events u < δ₁ = P[L > ε] shaded (the post's
     δ₁). ``umax`` zooms on [0, umax]; ``points`` marks outputs at the given u as O₁, O₂, ...
-    The curve e^{L(u)} has gid ``"exp_loss"``.
+    The curve e^{L(u)} has gid ``"exp_loss"``. ``mechanism``: an object or a name with its
+    ``noise`` (default the post's 1/ln 3).
     """
-    _check_mechanism(mechanism, allow_pmf=False)
+    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    noise = mech.noise
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
+    u, losses = _losses_on_u(mech, None)
     keep = u <= umax
     u, y = u[keep], np.exp(losses[keep])
     ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
-    top = ymax if ymax is not None else (8.0 if mechanism == "gaussian" else 1.2 * y.max())
+    top = ymax if ymax is not None else (1.2 * y.max() if _bounded(mech) else 8.0)
     if epsilon is not None:
-        naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
+        naive, _ = _deltas(epsilon, mech, None)
         ax.axhline(
             math.exp(epsilon), color="k", ls="--", lw=1, label=f"e^ε = {math.exp(epsilon):.3g}"
         )
@@ -244,7 +253,7 @@ def plot_exp_loss(
         )
     if points is not None:
         pu = np.asarray(points, dtype=float)
-        py = np.exp(plrv.plrv_upper_quantile(pu, mechanism, noise, sensitivity=sensitivity))
+        py = np.exp(mech.upper_quantile(pu))
         ax.plot(pu, np.minimum(py, top * 0.97), "ko", ms=5)
         for i, (a, b) in enumerate(zip(pu, py, strict=True)):
             ax.annotate(
@@ -259,12 +268,12 @@ def plot_exp_loss(
     ax.set(
         xlabel="cumulative probability of the outputs (most revealing first)",
         ylabel="e^L",
-        title=f"{_LABEL[mechanism]}: e^L over the probability space",
+        title=f"{mech.label}: e^L over the probability space",
     )
     ax.legend(fontsize=SMALL, loc="upper right")
     sentences = [
-        f"e^L, the factor by which an output multiplies the odds, for {_LABEL[mechanism]} noise "
-        f"({_NOISE_NAME[mechanism]} = {noise:.3g}) over the probability space: the outputs "
+        f"e^L, the factor by which an output multiplies the odds, for {mech.label} noise "
+        f"({mech.symbol} = {noise:.3g}) over the probability space: the outputs "
         f"sorted from most to least revealing, cumulative probability 0 to {umax:g}; e^L falls "
         f"from {y[0]:.3g} to {y[-1]:.3g}"
         + (f" (the axis is cut at {top:g})" if y[0] > top else "")
@@ -291,7 +300,7 @@ def plot_exp_loss(
 def plot_delta_area(
     epsilon=plrv.POST_EPSILON,
     mechanism="gaussian",
-    noise=plrv.POST_GAUSSIAN_SIGMA,
+    noise=None,
     *,
     sensitivity=1.0,
     pmfs=None,
@@ -302,18 +311,20 @@ def plot_delta_area(
     δ₂ = E[max(0, 1 − e^{ε−L})] = ∫₀¹ (1 − min(1, e^{ε − L(u)})) du. ``mechanism="pmf"`` with
     ``pmfs=(p, q)`` draws a release given as two pmfs (e.g. the thresholding example, whose
     distinguishing events have e^ε/e^L = 0). ``umax`` zooms on [0, umax].
-    The curve has gid ``"delta_curve"``.
+    The curve has gid ``"delta_curve"``. Otherwise ``mechanism`` is an object or a name with
+    its ``noise`` (default the post's σ = √3).
     """
-    _check_mechanism(mechanism, allow_pmf=True)
+    pmf = isinstance(mechanism, str) and mechanism == "pmf"
+    mech = None if pmf else _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    naive, tight = _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs)
+    naive, tight = _draw_delta_area(ax, epsilon, mech, pmfs)
     ax.set_xlim(0, umax)
     what = (
         "a release given by two distributions"
-        if mechanism == "pmf"
-        else (f"{_LABEL[mechanism]} noise ({_NOISE_NAME[mechanism]} = {noise:.3g})")
+        if mech is None
+        else (f"{mech.label} noise ({mech.symbol} = {mech.noise:.3g})")
     )
     return describe(
         fig,
@@ -333,11 +344,11 @@ def _delta_point(naive: float, tight: float) -> str:
     )
 
 
-def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
-    u, losses = _losses_on_u(mechanism, noise, sensitivity, pmfs)
+def _draw_delta_area(ax, epsilon, mech, pmfs):
+    u, losses = _losses_on_u(mech, pmfs)
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))
-    naive, tight = _deltas(epsilon, mechanism, noise, sensitivity, pmfs)
+    naive, tight = _deltas(epsilon, mech, pmfs)
     ax.plot(u, curve, color="C0", label="min(1, e^ε / e^L)", gid="delta_curve")
     ax.fill_between(u, curve, 1.0, color="C1", alpha=0.5, label=f"area = δ₂ = {tight:.4f}")
     ax.axhline(1.0, color="k", lw=0.8)
@@ -355,7 +366,7 @@ def _draw_delta_area(ax, epsilon, mechanism, noise, sensitivity, pmfs):
 @course_style
 def plot_plrv_panels(
     mechanism="gaussian",
-    noise=plrv.POST_GAUSSIAN_SIGMA,
+    noise=None,
     epsilon=plrv.POST_EPSILON,
     *,
     sensitivity=1.0,
@@ -364,14 +375,16 @@ def plot_plrv_panels(
     u ≤ max(0.1, 1.5·δ₁)).
 
     gids: ``"exp_loss"`` (left, e^{L(u)}) and ``"delta_curve"`` (right, min(1, e^{ε − L(u)})).
+    ``mechanism``: an object or a name with its ``noise`` (default the post's σ = √3).
     """
-    _check_mechanism(mechanism, allow_pmf=False)
+    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
+    noise = mech.noise
     fig = Figure(figsize=(9, 3.2))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    u, losses = _losses_on_u(mechanism, noise, sensitivity, None)
+    u, losses = _losses_on_u(mech, None)
     y = np.exp(losses)
-    naive, _ = _deltas(epsilon, mechanism, noise, sensitivity, None)
+    naive, _ = _deltas(epsilon, mech, None)
     ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
     ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {naive:.4f}")
@@ -380,10 +393,10 @@ def plot_plrv_panels(
     ax.set(
         xlabel="cumulative probability",
         ylabel="e^L",
-        title=f"{_LABEL[mechanism]}, {_NOISE_NAME[mechanism]} = {noise:.3g}",
+        title=f"{mech.label}, {mech.symbol} = {noise:.3g}",
     )
     ax.legend(fontsize=SMALL, loc="upper right")
-    _draw_delta_area(bx, epsilon, mechanism, noise, sensitivity, None)
+    _draw_delta_area(bx, epsilon, mech, None)
     # zoom the right panel on the bad events (at least 0.1 of the axis), so δ₂ stays visible
     bx.set_xlim(0, min(1.0, max(0.1, 1.5 * naive)))
     bx.set_xlabel("cumulative probability (zoom on the bad events)")
@@ -392,10 +405,10 @@ def plot_plrv_panels(
     bx.xaxis.set_major_locator(MaxNLocator(3))
     for axis in (ax, bx):
         axis.yaxis.set_major_locator(MaxNLocator(4))
-    _, tight = _deltas(epsilon, mechanism, noise, sensitivity, None)
+    _, tight = _deltas(epsilon, mech, None)
     return describe(
         fig,
-        f"{_LABEL[mechanism]} noise, {_NOISE_NAME[mechanism]} = {noise:.3g}, ε = {epsilon:.3g}. "
+        f"{mech.label} noise, {mech.symbol} = {noise:.3g}, ε = {epsilon:.3g}. "
         f"Left: e^L over the probability space beside the line e^ε = {math.exp(epsilon):.3g}; "
         f"the bad events above it are shaded, δ₁ = {naive:.4f}. Right, zoomed on them: the "
         f"area between min(1, e^ε/e^L) and 1, δ₂ = {tight:.4f}.",
@@ -412,18 +425,22 @@ def plot_privacy_profile(
 ) -> Figure:
     """The privacy profiles ε ↦ δ₂(ε) (solid) and ε ↦ δ₁(ε) (dashed), log scale.
 
-    ``mechanisms`` is a sequence of (name, noise) pairs; δ₂ of ``name`` has gid ``"tight_<name>"``,
-    δ₁ ``"naive_<name>"``.
+    ``mechanisms`` is a sequence of mechanism objects or (name, noise) pairs (their Δ is
+    ``sensitivity``); δ₂ of a mechanism has gid ``"tight_<name>"``, δ₁ ``"naive_<name>"``.
     """
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     eps = np.linspace(0, float(check_positive("epsilon_max", epsilon_max)), 401)
     said = []
-    for i, (name, noise) in enumerate(mechanisms):
-        _check_mechanism(name)
-        naive, tight = plrv.privacy_profile(eps, name, noise, sensitivity=sensitivity)
-        label = f"{_LABEL[name]}, {_NOISE_NAME[name]} = {noise:.3g}"
+    mechs = [
+        m if isinstance(m, AdditiveNoise) else as_mechanism(*m, sensitivity=sensitivity)
+        for m in mechanisms
+    ]
+    for i, mech in enumerate(mechs):
+        name = mech.name
+        naive, tight = mech.profile(eps)
+        label = f"{mech.label}, {mech.symbol} = {mech.noise:.3g}"
         with np.errstate(divide="ignore"):
             ax.plot(
                 eps,
@@ -462,7 +479,6 @@ def plot_privacy_profile(
         f"the naive δ₁ dashed, one colour and marker per mechanism: {'; '.join(said)}.",
         "For every mechanism δ₂ lies at or below δ₁; the Laplace and geometric curves drop to "
         "zero once ε reaches Δ/b, the Gaussian's never do."
-        if any(n == "gaussian" for n, _ in mechanisms)
-        and any(n != "gaussian" for n, _ in mechanisms)
+        if any(not _bounded(m) for m in mechs) and any(_bounded(m) for m in mechs)
         else "For every mechanism δ₂ lies at or below δ₁.",
     )

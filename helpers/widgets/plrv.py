@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import plrv
+from ..mechanisms import AdditiveNoise, as_mechanism
 from ..plotting import plrv as P
 from ._base import Dashboard
 from ._checks import starting_choice, starting_value
@@ -13,15 +14,24 @@ __all__ = ["plrv_dashboard"]
 
 
 def plrv_dashboard(
-    mechanism: str = "gaussian",
+    mechanism: str | AdditiveNoise = "gaussian",
     noise: float = plrv.POST_GAUSSIAN_SIGMA,
     epsilon: float = plrv.POST_EPSILON,
 ) -> Dashboard:
     """Choose the mechanism, slide its noise (σ for Gaussian, scale b otherwise) and ε.
 
-    Left panel: e^L over the probability space with the e^ε line and the bad events
-    (width δ₁ = P[L > ε]); right panel: the area between min(1, e^ε/e^L) and 1 (δ₂).
+    ``mechanism`` is a name or a mechanism object with sensitivity 1 (its noise then starts
+    the slider and ``noise`` is not used). Left panel: e^L over the probability space with
+    the e^ε line and the bad events (width δ₁ = P[L > ε]); right panel: the area between
+    min(1, e^ε/e^L) and 1 (δ₂).
     """
+    if isinstance(mechanism, AdditiveNoise):
+        if mechanism.sensitivity != 1 or mechanism.name not in plrv.MECHANISMS:
+            raise ValueError(
+                f"mechanism must be one of {plrv.MECHANISMS} with sensitivity 1 here; "
+                f"got {mechanism!r}"
+            )
+        mechanism, noise = mechanism.name, mechanism.noise
     # refused with a ValueError, never clamped or turned into ipywidgets' TraitError
     starting_choice("mechanism", mechanism, list(plrv.MECHANISMS))
     noise = starting_value("noise", noise, 0.2, 5.0)
@@ -53,18 +63,18 @@ def plrv_dashboard(
     }
 
     def draw(mechanism, noise, epsilon):
-        fig = P.plot_plrv_panels(mechanism, noise, epsilon)
-        naive, tight = (float(d) for d in plrv.privacy_profile(epsilon, mechanism, noise))
-        name = "σ" if mechanism == "gaussian" else "b"
+        mech = as_mechanism(mechanism, noise)
+        fig = P.plot_plrv_panels(mech, epsilon=epsilon)
+        naive, tight = (float(d) for d in mech.profile(epsilon))
         text = (
-            f"{mechanism}, {name} = {noise:.3f}, ε = {epsilon:.3f}: "
+            f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {epsilon:.3f}: "
             f"δ₁ = P[L > ε] = {naive:.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {tight:.5f}"
         )
-        if mechanism == "gaussian":
-            mu = float(plrv.gaussian_plrv_mean(noise))
+        bound = float(mech.loss_bound())
+        if bound == float("inf"):  # the Gaussian
+            mu = float(mech.plrv_mean())
             text += f"\nL ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
         else:
-            bound = float(plrv.laplace_loss_bound(noise))
             text += f"\nL never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
         return fig, text
 
