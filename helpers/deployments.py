@@ -39,15 +39,16 @@ import pandas as pd
 from scipy.special import rel_entr
 from scipy.stats import norm
 
-from ._numerics import nudge_until
+from ._numerics import bisect_increasing, nudge_until
 from ._validation import (
+    as_output,
     check_finite_scalar,
     check_nonnegative,
     check_open_unit,
     check_real_or_inf,
 )
 from .kazan_reiter import relative_risk_bound
-from .plrv import gaussian_delta
+from .mechanisms import Gaussian
 
 __all__ = [
     "CENSUS_2020",
@@ -135,38 +136,7 @@ def _check_fpr(fpr) -> np.ndarray:
     return a
 
 
-def _out(array: np.ndarray):
-    array = np.asarray(array, dtype=float)
-    return float(array) if array.ndim == 0 else array
-
-
 # --- zCDP → (ε, δ) ------------------------------------------------------------------------
-
-
-_BISECTIONS = 200  # halvings of a bracket: far past float precision for every bracket used
-
-
-def _bisect_increasing(g, low: np.ndarray, high: np.ndarray, side: str = "mid") -> np.ndarray:
-    """Vectorised bisection for the root of an increasing g with g(low) < 0 < g(high) per entry.
-
-    Where the sign condition fails at an end the result converges to that end (the callers
-    only need a valid point there; see each caller). ``side`` picks what is returned: the
-    midpoint of the final bracket, or its ``"low"`` end (g ≤ 0 there) or its ``"high"`` end
-    (g > 0 there), so that a caller can return the root rounded to the side of privacy.
-    """
-    low, high = np.array(low, dtype=float), np.array(high, dtype=float)
-    done = np.zeros(np.shape(low), dtype=bool)
-    for _ in range(_BISECTIONS):
-        mid = 0.5 * (low + high)
-        above = g(mid) > 0
-        # an entry that has converged stops moving, so every entry of a vector follows the
-        # same steps as it would alone (vectorised = scalar, to the last bit)
-        high = np.where(done, high, np.where(above, mid, high))
-        low = np.where(done, low, np.where(above, low, mid))
-        done = done | (high - low <= 4 * np.finfo(float).eps * np.maximum(np.abs(mid), 1e-300))
-        if np.all(done):
-            break
-    return {"low": low, "high": high}.get(side, 0.5 * (low + high))
 
 
 def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
@@ -185,7 +155,7 @@ def _cks(rho: np.ndarray, log_inv_delta: np.ndarray) -> np.ndarray:
     def g(u):
         return rho * np.exp(2 * u) + np.log1p(np.exp(u)) - L
 
-    u = _bisect_increasing(g, u_high - 200.0, u_high)
+    u = bisect_increasing(g, u_high - 200.0, u_high)
     log_alpha = np.log1p(np.exp(u))
     alpha = np.exp(log_alpha)
     # ln(1 − 1/α) = −ln(1 + e^{−u}), not u − ln α (two logs near ln α that cancel: 1e-15 off
@@ -242,7 +212,7 @@ def zcdp_to_epsilon(rho, delta):
     >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
     array([0.    , 2.3873])
     """
-    return _out(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
+    return as_output(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -260,18 +230,18 @@ def zcdp_to_epsilon_simple(rho, delta):
     simple = r + 2 * np.sqrt(r * -np.log(d))
     # rounded up by its rounding error (a few units: the log, the product, the root, the sum),
     # so the ε of a mechanism is never reported below its true value
-    return _out(simple + _OUTWARD * simple)
+    return as_output(simple + _OUTWARD * simple)
 
 
 def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
     """δ(ε) of Balle & Wang (2018), Theorem 8: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
 
-    The Gaussian mechanism with Δ/σ = μ, from :func:`helpers.plrv.gaussian_delta`, which
+    The Gaussian mechanism with Δ/σ = μ, from :class:`helpers.mechanisms.Gaussian`, which
     computes it without cancellation. (A copy here took ln of both terms and called δ = 0
     wherever they rounded equal: at ρ_z = 1e-40, δ(0) ≈ 5.6e-21 was 0, so every δ above 0
     was "met" at ε = 0.)
     """
-    return np.asarray(gaussian_delta(epsilon, np.ones_like(mu), sensitivity=mu), dtype=float)
+    return np.asarray(Gaussian(np.ones_like(mu), sensitivity=mu).delta(epsilon), dtype=float)
 
 
 def gaussian_epsilon(rho, delta):
@@ -296,7 +266,7 @@ def gaussian_epsilon(rho, delta):
         rp, dp_ = r[positive], d[positive]
         mu = np.sqrt(2 * rp)
         high = _cks(rp, -np.log(dp_)) + 1.0
-        eps = _bisect_increasing(
+        eps = bisect_increasing(
             lambda e: np.where(_gaussian_delta(e, mu) <= dp_, 1.0, -1.0),
             np.zeros_like(rp),
             high,
@@ -304,7 +274,7 @@ def gaussian_epsilon(rho, delta):
         )
         met_at_zero = _gaussian_delta(np.zeros_like(rp), mu) <= dp_
         out[positive] = np.where(met_at_zero, 0.0, eps)
-    return _out(out)
+    return as_output(out)
 
 
 def zcdp_rho_for_epsilon(epsilon, delta):
@@ -327,13 +297,13 @@ def zcdp_rho_for_epsilon(epsilon, delta):
         high = ep.copy()
         while np.any(short := _cks(high, L) < ep):
             high = np.where(short, 2 * high, high)
-        low = _bisect_increasing(
+        low = bisect_increasing(
             lambda r: _cks(np.maximum(r, 1e-300), L) - ep, np.zeros_like(ep), high, side="low"
         )
         out[positive] = nudge_until(
             low, lambda r: (r == 0) | (_cks(np.maximum(r, 1e-300), L) <= ep), toward_zero=True
         )
-    return _out(out)
+    return as_output(out)
 
 
 # --- the data -----------------------------------------------------------------------------
@@ -516,7 +486,7 @@ def posterior_bound(epsilon, *, prior=0.5):
     # p/(p + (1 − p)e^{−ε}): e^{−ε} ∈ [0, 1] never overflows, ε = 0 gives the prior itself and
     # the error is about 2 units in the last place (expit(ε + ln p − ln(1 − p)) was off by up to
     # ~1000 units where ln p is large, and above the prior at ε = 0)
-    return _out(p / (p + (1 - p) * np.exp(-eps)))
+    return as_output(p / (p + (1 - p) * np.exp(-eps)))
 
 
 def posterior_bad_event_probability(delta, *, slack):
@@ -538,7 +508,7 @@ def posterior_bad_event_probability(delta, *, slack):
     if np.any(s <= 0):
         raise ValueError(f"slack must be > 0; got {s[s <= 0].ravel()[:3]!r}")
     with np.errstate(over="ignore", divide="ignore"):  # a slack of 1e-320: the bound is 1
-        return _out(np.minimum(d / -np.expm1(-s), 1.0))
+        return as_output(np.minimum(d / -np.expm1(-s), 1.0))
 
 
 # --- view 3: hypothesis testing (f-DP) ----------------------------------------------------
@@ -569,7 +539,7 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
         # 1 − e^{−ε}(1 − δ − α) as (1 − e^{−ε}) + e^{−ε}(δ + α): no subtraction near 1 (at
         # ε = 1e-30 it lost δ + α = 2e-20 and gave a TPR of 0)
         line2 = -np.expm1(-eps) + np.exp(-eps) * (d + a)
-    return _out(np.clip(np.minimum(line1, line2), 0.0, 1.0))
+    return as_output(np.clip(np.minimum(line1, line2), 0.0, 1.0))
 
 
 def gaussian_tpr_at_fpr(fpr, *, rho):
@@ -587,7 +557,7 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     """
     a = _check_fpr(fpr)
     mu = np.sqrt(2 * _check_rho(rho))
-    return _out(norm.sf(norm.isf(a) - mu))
+    return as_output(norm.sf(norm.isf(a) - mu))
 
 
 #: Rényi orders α − 1 of the coarse search for the binding order (refined per entry below).
@@ -698,7 +668,7 @@ def zcdp_tpr(rho, fpr):
             allowed = _zcdp_violation(mid, x, rr) <= 0
             lo, hi = np.where(allowed, mid, lo), np.where(allowed, hi, mid)
         answer[todo] = np.where(top, 1.0, hi)
-    return _out(answer.reshape(shape))
+    return as_output(answer.reshape(shape))
 
 
 # --- all three at once --------------------------------------------------------------------

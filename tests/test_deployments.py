@@ -15,6 +15,7 @@ from scipy.stats import norm
 from helpers import deployments as dep
 from helpers import kazan_reiter as kr
 from helpers import plrv
+from helpers._numerics import bisect_increasing
 
 with dep.DATA_PATH.open("rb") as _data:
     RAW = pd.read_csv(_data)
@@ -156,7 +157,7 @@ def test_cks_minimiser_is_the_root_of_the_derivative(rho, delta):
     L = math.log(1 / delta)
     alpha = 1 + float(
         np.exp(
-            dep._bisect_increasing(
+            bisect_increasing(
                 lambda u: rho * np.exp(2 * u) + np.log1p(np.exp(u)) - L,
                 np.array(-50.0),
                 np.array(50.0),
