@@ -3,6 +3,7 @@
 
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test
+    python3 course.py test --quick  # the same without the notebook and browser tests
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
@@ -211,6 +212,8 @@ def main(argv) -> int:
             env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest
         )
     if command == "test":
+        if "--quick" in rest:  # the fast loop: no notebook execution, no browser
+            rest = [a for a in rest if a != "--quick"] + ["-m", "not notebooks and not browser"]
         lint = run(env_python, "-m", "ruff", "check", ".")
         code = run(env_python, "-m", "pytest", *rest)
         if code == 5:

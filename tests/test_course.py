@@ -1,0 +1,36 @@
+"""course.py, the one entry point: the test command's arguments (nothing is installed here)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _course():
+    spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _test_calls(monkeypatch, *argv):
+    course = _course()
+    calls = []
+    monkeypatch.setattr(course, "ensure_environment", lambda level: Path(sys.executable))
+    monkeypatch.setattr(course, "run", lambda *args: calls.append([str(a) for a in args]) or 0)
+    assert course.main(["test", *argv]) == 0
+    return calls
+
+
+def test_test_runs_ruff_and_the_whole_suite(monkeypatch):
+    lint, tests = _test_calls(monkeypatch)
+    assert lint[1:] == ["-m", "ruff", "check", "."]
+    assert tests[1:] == ["-m", "pytest"]
+
+
+def test_quick_skips_the_notebooks_and_the_browser(monkeypatch):
+    _, tests = _test_calls(monkeypatch, "--quick", "-x")
+    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser"]
