@@ -183,3 +183,17 @@ def test_census_levels_take_any_split_and_drop_the_label_when_not_illustrative()
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ["a", "b", "all together"]
     assert _artist(fig, "rho_total").get_offsets()[0, 0] == 0.75
+
+
+def test_plot_allocation_reuses_a_choice_and_a_total_it_is_given():
+    risk = bud.risk_posterior(0.8, prior=0.5)
+    choice = bud.choose_workload(pb.SURVEY, risk, mechanism="gaussian", delta=1e-6)
+    allowed = bud.total_for_risk(risk, mechanism="gaussian", delta=1e-6)
+    given = pb.plot_allocation(
+        pb.SURVEY, risk, mechanism="gaussian", choice=choice, allowed=allowed
+    )
+    fresh = pb.plot_allocation(pb.SURVEY, risk, mechanism="gaussian")
+    for gid in ("needed", "split"):
+        np.testing.assert_array_equal(_bars(given, gid), _bars(fresh, gid))
+    assert _artist(given, "allowed").get_ydata()[0] == _artist(fresh, "allowed").get_ydata()[0]
+    assert alt_text(given) == alt_text(fresh)

@@ -334,6 +334,8 @@ def plot_allocation(
     mechanism: str = "laplace",
     delta: float = 1e-6,
     title: str | None = None,
+    choice: bud.WorkloadChoice | None = None,
+    allowed: float | None = None,
 ) -> Figure:
     """A workload's budget, release by release and in total, against what the risk allows.
 
@@ -342,12 +344,17 @@ def plot_allocation(
     meeting every target when feasible, variance-optimal otherwise; hatched), a cross where
     that share misses the target; (b) the running total as the releases are added in order,
     against the risk's total. ``risk`` is a :class:`helpers.budget.Risk` or a number (the
-    largest total ε); by default a posterior of at most 0.8 from a prior of ½.
+    largest total ε); by default a posterior of at most 0.8 from a prior of ½. ``choice``
+    (:func:`helpers.budget.choose_workload` of these arguments) and ``allowed``
+    (:func:`helpers.budget.total_for_risk`), when the caller has them, are not computed again
+    (a dashboard's redraw).
     """
     risk = bud.risk_posterior(0.8, prior=0.5) if risk is None else risk
-    choice = bud.choose_workload(workload, risk, mechanism=mechanism, delta=delta)
+    if choice is None:
+        choice = bud.choose_workload(workload, risk, mechanism=mechanism, delta=delta)
     acc, split = choice.accuracy, choice.at_risk
-    allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=delta)
+    if allowed is None:
+        allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=delta)
     unit = _UNIT[mechanism]
     labels = _labels(workload)
     size = len(labels)

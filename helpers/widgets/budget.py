@@ -152,14 +152,22 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         "epsilon": _slider("largest total ε", 1.0, 0.05, 10.0, 0.05, ".2f"),
     }
 
+    allowed_totals: dict = {}  # the risk's total, by (risk, noise): a slider of a release
+    # moves the workload, not the risk, and the Gaussian total is a root search (tens of ms)
+
     def draw(mechanism, risk_kind, risk, prior, tpr, epsilon, **ks):
         chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
         if not chosen:
             raise ValueError("every release is left out: move a release's slider to add it")
         the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
+        key = (the_risk, mechanism)
+        if key not in allowed_totals:
+            allowed_totals[key] = bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta)
+        allowed = allowed_totals[key]
         choice = bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta)
-        allowed = bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta)
-        fig = plot_allocation(chosen, the_risk, mechanism=mechanism, delta=delta)
+        fig = plot_allocation(
+            chosen, the_risk, mechanism=mechanism, delta=delta, choice=choice, allowed=allowed
+        )
         return fig, budget_text(choice, chosen, allowed=allowed, mechanism=mechanism)
 
     dash = Dashboard(controls, draw)
