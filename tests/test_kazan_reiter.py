@@ -403,7 +403,7 @@ def test_recommend_epsilon_refuses_bad_slices(kwargs, name):
         (lambda: kr.durham_switch_probability(1.0, 0.25, "sideways"), r"direction must be"),
         (lambda: kr.durham_switch_probability(1.0, 7.0), r"deviation must be below"),
         (lambda: kr.durham_switch_probability(1.0, 0.05), r"deviation is too small"),
-        (lambda: kr.utility(0.0), r"^epsilon must be > 0"),
+        (lambda: kr.utility(-1.0), r"^epsilon must be >= 0"),
     ],
 )
 def test_bad_input(call, match):

@@ -4,7 +4,7 @@ Each topic module holds ``FIGURES``: a mapping from a stable file stem (such as
 ``lee_clifton_bounds_mean``) to a zero-argument function returning the Figure. The
 functions call the same plotting functions as the notebooks, so the files cannot drift.
 
-Each figure's text alternative (``fig.alt_text``, see ``helpers.plotting._alt``) is written
+Each figure's text alternative (``fig.alt_text``, see ``helpers.plotting.alt_text``) is written
 beside it: into ``figures/alt.json`` (file name -> text) and into the PNG's ``Description``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..plotting._alt import alt_text as _alt_text
+from ..plotting import alt_text as _alt_text
 from . import beliefs, budget, deployments, foundations, kazan_reiter, lee_clifton, plrv
 
 FIGURES_DIR = Path(__file__).resolve().parents[2] / "figures"

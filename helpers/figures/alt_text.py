@@ -5,7 +5,7 @@
 
 A figure cell is a code cell with an ``image/png`` output. Its text alternative comes from
 the executed notebook itself: the plotting functions attach it to their Figure and IPython
-saves it as the output's ``metadata["image/png"]["alt"]`` (``helpers.plotting._alt``), so
+saves it as the output's ``metadata["image/png"]["alt"]`` (``helpers.plotting.alt_text``), so
 run the notebooks first (``python3 course.py notebooks``). ``apply`` then
 
 * sets the cell's ``metadata.mystnb.image.alt``, which MyST-NB turns into the ``alt`` of the
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import nbformat
 
-from ..plotting._alt import alt_text_problem
+from ..plotting import alt_text_problem
 
 __all__ = ["FIGURE_ALT_TAG", "apply", "check", "markdown_line", "notebook_alt_texts"]
 

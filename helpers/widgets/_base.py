@@ -7,7 +7,7 @@ setting ``dashboard.controls[name].value``, then assert on ``dashboard.figure`` 
 plotted data) and ``dashboard.text`` (the printed numbers).
 
 Accessible to every reader: the image is an ``<img>`` whose ``alt`` is the figure's text
-alternative (``helpers.plotting._alt``), rewritten on every redraw with the values shown;
+alternative (``helpers.plotting.alt_text``), rewritten on every redraw with the values shown;
 every control is reached with Tab in order and moved with the arrow keys (ipywidgets'
 own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`).
 """
@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 import ipywidgets as widgets
 from matplotlib.figure import Figure
 
-from ..plotting._alt import alt_text
+from ..plotting import alt_text
 
 __all__ = ["Dashboard", "figure_png"]
 
