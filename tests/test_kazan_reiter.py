@@ -969,3 +969,20 @@ def test_utility_at_zero_is_documented_and_allowed():
         kr.utility(-1e-9)
     with pytest.raises(ValueError, match=r"^epsilon"):
         kr.utility(math.inf)
+
+
+@given(unit, unit, st.floats(min_value=1.0, max_value=1e6))
+def test_max_epsilon_rounds_toward_privacy(p, q, r):
+    # the round trip: Theorem 1's bound at the reported εᵢ never exceeds r* (issue 17, class 5)
+    eps = kr.max_epsilon(p, q, r)
+    if math.isfinite(eps) and eps > 0:
+        assert kr.relative_risk_bound(p, q, eps) <= r
+        assert eps == 0 or kr.relative_risk_bound(p, q, math.nextafter(eps, math.inf)) >= r * (
+            1 - 1e-12
+        )
+
+
+def test_recommend_epsilon_rounds_toward_privacy_at_its_point():
+    rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 3.0))
+    bound = kr.relative_risk_bound(rec.p, rec.q, rec.epsilon)
+    assert bound <= kr.two_dimensional_profile(0.25, 3.0)(rec.p, rec.q)

@@ -566,10 +566,10 @@ def argmin_epsilon(
         else:
             best = _plane_minimum(checked, resolution=resolution)
         # report the εᵢ that max_epsilon gives at the point found (the local searches
-        # compare in plain floats); every candidate was an attained value, so is this
+        # compare in plain floats; max_epsilon also rounds toward privacy)
         if np.isfinite(best.epsilon) and best.epsilon < _PENALTY:
             exact = float(max_epsilon(best.p, best.q, checked(best.p, best.q)))
-            best = Recommendation(min(exact, best.epsilon), best.p, best.q)
+            best = Recommendation(exact, best.p, best.q)
     where = "the slice" if (p is None) != (q is None) else "(0, 1]²"
     if not np.isfinite(best.epsilon) or best.epsilon >= _PENALTY:
         hint = (

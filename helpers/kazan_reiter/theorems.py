@@ -115,6 +115,7 @@ def _check_r_star(r_star) -> np.ndarray:
 
 
 _C_TOL = 1e-14  # c ≤ 1e-14/r* counts as c ≤ 0 (εᵢ would exceed ~30: no bound in practice)
+_NUDGES = 64  # doubling steps down from one ulp: reaches 0 from any ε
 
 
 def max_epsilon(p, q, r_star):
@@ -134,7 +135,10 @@ def max_epsilon(p, q, r_star):
     Where r* ≥ 1/(p·q) (c ≤ 0, including r* = inf) the posterior cannot exceed the bound:
     εᵢ = inf; so also where c ≤ 10⁻¹⁴/r* (within rounding of r* = 1/(p·q), e.g. a profile
     written as ``1/(p*q)``), rather than a meaningless εᵢ of 30 or more.
-    r* = 1 gives εᵢ = 0; r* < 1 is refused.
+    r* = 1 gives εᵢ = 0; r* < 1 is refused. The result is rounded toward privacy: where
+    Theorem 1's bound, evaluated at the computed εᵢ, exceeds r*, εᵢ is stepped down (by an ulp
+    of max(εᵢ, 1), doubling) until it does not: a round trip never reports a relative risk
+    above r* (at εᵢ = 0 the bound is 1 up to the rounding of its sum).
 
     Parameters
     ----------
@@ -177,8 +181,19 @@ def max_epsilon(p, q, r_star):
         feasible = c > _C_TOL / r
         c_safe = np.where(feasible, c, 1.0)
         root = np.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * c_safe)
-        eps = np.log(((1 - p) + root) / (2 * c_safe))
-    out = np.where(feasible, np.maximum(eps, 0.0), np.inf)
+        eps = np.maximum(np.log(((1 - p) + root) / (2 * c_safe)), 0.0)
+        # round toward privacy: step ε down wherever Theorem 1's bound at the computed ε
+        # exceeds r* (the logarithm and the square root round). εᵢ's error is absolute, about
+        # one ulp of max(ε, 1), so the step starts there and doubles until the bound holds
+        step = np.spacing(np.maximum(eps, 1.0))
+        for _ in range(_NUDGES):
+            bound = 1.0 / (q * p + np.exp(-2 * eps) * (1 - q) * p + np.exp(-eps) * (1 - p))
+            over = feasible & (bound > r) & (eps > 0)
+            if not over.any():
+                break
+            eps = np.where(over, np.maximum(eps - step, 0.0), eps)
+            step = np.where(over, 2 * step, step)
+    out = np.where(feasible, eps, np.inf)
     return as_output(out)
 
 
