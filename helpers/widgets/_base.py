@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from ..plotting import alt_text
 
-__all__ = ["Dashboard", "figure_png"]
+__all__ = ["Dashboard", "figure_png", "float_slider"]
 
 STATIC_NOTE = (
     "Interactive dashboard: run this notebook in JupyterLab to move the controls. "
@@ -76,6 +76,24 @@ def image_html(png: bytes, alt: str) -> str:
 #: 9 pt) comes out at 11 px, legible on a projector, and a 9-inch figure at 810 px fits the
 #: notebook's width unscaled (tests/test_legibility.py checks both)
 DPI = 90
+
+
+def float_slider(description, value, lo, hi, step, fmt=".3f", *, style=None, layout=None):
+    """A FloatSlider that redraws on release (``continuous_update=False``), the course's way.
+
+    ``style`` and ``layout`` are the calling dashboard's (label width, track width).
+    """
+    return widgets.FloatSlider(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=description,
+        readout_format=fmt,
+        continuous_update=False,
+        style=style if style is not None else {"description_width": "initial"},
+        layout=layout if layout is not None else widgets.Layout(),
+    )
 
 
 def figure_png(fig: Figure, dpi: int = DPI) -> bytes:

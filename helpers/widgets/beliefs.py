@@ -16,7 +16,7 @@ import ipywidgets as widgets
 import numpy as np
 import pandas as pd
 
-from ..checks import check_finite_scalar, check_int_range, check_nonnegative
+from ..checks import check_int_range, check_nonnegative
 from ..datasets import ATTACK_EPSILONS, LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT, school
 from ..lee_clifton import (
     confidence,
@@ -36,6 +36,7 @@ from ..plotting.beliefs import (
 from ..queries import get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
+from ._checks import starting_value
 
 __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 
@@ -50,16 +51,6 @@ def _data_and_size(data: pd.DataFrame | None, size: int | None) -> tuple[pd.Data
     data = school() if data is None else data
     size = len(data) - 1 if size is None else size
     return data, size
-
-
-def _in_range(name: str, value, low: float, high: float) -> float:
-    """A slider's starting value: refused (not silently clamped) outside the slider's range."""
-    value = check_finite_scalar(name, value)
-    if not low <= value <= high:
-        raise ValueError(
-            f"{name} must lie in [{low:g}, {high:g}] (the slider's range); got {value:g}"
-        )
-    return value
 
 
 def _prior_lines(labels, probs) -> list[str]:
@@ -163,8 +154,8 @@ def posterior_dashboard(
         raise ValueError(f"column must be one of {columns}; got {column!r}")
     lo = float(min(data[c].min() for c in columns))
     hi = float(max(data[c].max() for c in columns))
-    epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
-    output = _in_range("output", output, lo - 3, hi + 3)
+    epsilon = starting_value("epsilon", epsilon, 0.05, 5.0)
+    output = starting_value("output", output, lo - 3, hi + 3)
     controls = {
         "column": widgets.Dropdown(options=columns, value=column, description="column"),
         "epsilon": widgets.FloatSlider(
@@ -266,7 +257,7 @@ def attack_dashboard(
     labels = world_labels(list(data[name_column]), size)
     if column not in columns:
         raise ValueError(f"column must be one of {list(columns)}; got {column!r}")
-    epsilon = _in_range("epsilon", epsilon, 0.05, 5.0)
+    epsilon = starting_value("epsilon", epsilon, 0.05, 5.0)
     trials = check_int_range("trials", trials, 1, 1_000_000)
     seed = check_int_range("rng", rng, 0, 2**31 - 1)
     grid = tuple(ATTACK_EPSILONS if epsilons is None else epsilons)

@@ -14,7 +14,7 @@ import ipywidgets as widgets
 
 from .. import budget as bud
 from ..plotting.budget import SURVEY, plot_allocation
-from ._base import Dashboard
+from ._base import Dashboard, float_slider
 
 __all__ = ["K_FACTORS", "LEFT_OUT", "budget_dashboard", "budget_text", "workload_from"]
 
@@ -39,16 +39,8 @@ def _row(children):
 
 
 def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return widgets.FloatSlider(
-        value=value,
-        min=lo,
-        max=hi,
-        step=step,
-        description=description,
-        readout_format=fmt,
-        continuous_update=False,
-        style=_STYLE,
-        layout=widgets.Layout(width="540px"),
+    return float_slider(
+        description, value, lo, hi, step, fmt, style=_STYLE, layout=widgets.Layout(width="540px")
     )
 
 

@@ -9,7 +9,7 @@ import ipywidgets as widgets
 from .. import choose as ch
 from .. import deployments as dep
 from ..plotting.deployments import plot_choice, plot_three_views
-from ._base import Dashboard
+from ._base import Dashboard, float_slider
 
 __all__ = [
     "choose_dashboard",
@@ -30,17 +30,7 @@ def _row(children):
 
 
 def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return widgets.FloatSlider(
-        value=value,
-        min=lo,
-        max=hi,
-        step=step,
-        description=description,
-        readout_format=fmt,
-        continuous_update=False,
-        style=_STYLE,
-        layout=_WIDE,
-    )
+    return float_slider(description, value, lo, hi, step, fmt, style=_STYLE, layout=_WIDE)
 
 
 def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):

@@ -11,7 +11,7 @@ from ..plotting.kazan_reiter import (
     plot_risk_profile_slice,
     plot_switching,
 )
-from ._base import Dashboard
+from ._base import Dashboard, float_slider
 from ._checks import starting_choice, starting_value
 
 __all__ = [
@@ -25,16 +25,7 @@ _STYLE = {"description_width": "initial"}
 
 
 def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return widgets.FloatSlider(
-        value=value,
-        min=lo,
-        max=hi,
-        step=step,
-        description=description,
-        readout_format=fmt,
-        continuous_update=False,
-        style=_STYLE,
-    )
+    return float_slider(description, value, lo, hi, step, fmt, style=_STYLE)
 
 
 def risk_profile_text(kind: str, a: float, fixed: float, r: float) -> str:
