@@ -34,3 +34,18 @@ def test_test_runs_ruff_and_the_whole_suite(monkeypatch):
 def test_quick_skips_the_notebooks_and_the_browser(monkeypatch):
     _, tests = _test_calls(monkeypatch, "--quick", "-x")
     assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser"]
+
+
+def test_no_file_points_outside_the_repository():
+    # a reader's clone (or the student bundle) has no ../shared: cite the paper instead
+    suffixes = {".py", ".md", ".ipynb", ".toml", ".txt", ".cfg", ".yml", ".yaml", ".json"}
+    offenders = [
+        path.relative_to(ROOT).as_posix()
+        for path in ROOT.rglob("*")
+        if path.suffix in suffixes
+        and path.is_file()
+        and not {".venv", "build", ".git", "node_modules"} & set(path.relative_to(ROOT).parts)
+        and path.name != "test_course.py"
+        and ("../shared" in path.read_text(errors="ignore"))
+    ]
+    assert offenders == []

@@ -47,7 +47,7 @@ def class_distributions(classes, sensitive):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
 
     Examples
     --------
@@ -103,7 +103,7 @@ def variational_distance(p_l, p_q):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
 
     Examples
     --------
@@ -136,7 +136,7 @@ def l1_distance(p_l, p_q):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
 
     Examples
     --------
@@ -169,7 +169,7 @@ def l2_distance(p_l, p_q):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
 
     Examples
     --------
@@ -205,7 +205,7 @@ def kl_divergence(p_l, p_q):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
 
     Examples
     --------

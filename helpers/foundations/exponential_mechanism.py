@@ -57,7 +57,7 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------
@@ -114,7 +114,7 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------
@@ -154,7 +154,7 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------
@@ -193,7 +193,7 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------
@@ -230,7 +230,7 @@ def auction_revenue(prices, bids) -> np.ndarray:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------
@@ -268,7 +268,7 @@ def auction_revenue_sensitivity(prices) -> float:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
 
     Examples
     --------

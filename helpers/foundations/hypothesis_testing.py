@@ -52,7 +52,7 @@ def hypothesis_min_q(p, epsilon):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
 
     Examples
     --------
@@ -127,7 +127,7 @@ def hypothesis_min_equal_error(epsilon):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
 
     Examples
     --------
@@ -164,7 +164,7 @@ def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
 
     Examples
     --------
@@ -215,7 +215,7 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
 
     Examples
     --------

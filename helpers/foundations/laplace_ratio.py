@@ -53,7 +53,7 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.
 
     Examples
     --------
@@ -110,7 +110,7 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.
 
     Examples
     --------

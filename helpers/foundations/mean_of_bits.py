@@ -54,7 +54,7 @@ def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
 
     Examples
     --------
@@ -92,7 +92,7 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
 
     Examples
     --------
@@ -129,7 +129,7 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
 
     Examples
     --------
@@ -221,7 +221,7 @@ def laplace_tail_probability(t, scale):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
 
     Examples
     --------
@@ -255,7 +255,7 @@ def chebyshev_bound(variance, t):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
 
     Examples
     --------

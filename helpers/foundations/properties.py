@@ -60,7 +60,7 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
 
     Examples
     --------
@@ -106,7 +106,7 @@ def discrete_max_log_ratio(P, Q) -> float:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
 
     Examples
     --------
@@ -152,7 +152,7 @@ def post_process(P, G) -> np.ndarray:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
 
     Examples
     --------
@@ -190,7 +190,7 @@ def group_privacy_epsilon(epsilon, k):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
 
     Examples
     --------
@@ -233,7 +233,7 @@ def sequential_composition_epsilon(epsilons) -> float:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
 
     Examples
     --------

@@ -65,7 +65,7 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -106,7 +106,7 @@ def rr_epsilon(alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -147,7 +147,7 @@ def rr_alpha_for_epsilon(epsilon):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -206,7 +206,7 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -249,7 +249,7 @@ def rr_estimate(y_sum, n: int, alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -288,7 +288,7 @@ def rr_variance(p, n: int, alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -326,7 +326,7 @@ def rr_variance_given_data(n: int, alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -360,7 +360,7 @@ def rr_variance_bound(n: int, alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -394,7 +394,7 @@ def rr_variance_bound_tight(n: int, alpha):
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------
@@ -439,7 +439,7 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
 
     Examples
     --------

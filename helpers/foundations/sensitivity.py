@@ -50,7 +50,7 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
 
     References
     ----------
-    Lecture notes (001) and survey slides (002) of the course's sources (../shared/seeds); Dwork & Roth (2014).
+    Dwork & Roth (2014), Definition 3.1 (ℓ1 sensitivity) and §3.3. Used in notebook 00.
 
     Examples
     --------
