@@ -315,8 +315,8 @@ def _status(row: pd.Series) -> str:
     has_eps, has_delta, has_rho = (not pd.isna(x) for x in (eps, delta, rho))
     if not (has_eps or has_delta or has_rho):
         if pd.isna(variant):
-            return "no privacy parameters and no DP variant published"
-        return "no privacy parameters published"
+            return "privacy parameters and DP variant not in the registry"
+        return "privacy parameters not in the registry"
     if variant == "Pure DP" and has_delta and delta > 0:
         return f"'Pure DP' row that states δ = {delta:g}: variant and parameters disagree"
     if variant == "Approximate DP" and has_eps and not has_delta:
@@ -372,6 +372,15 @@ def unit_group(privacy_unit) -> str:
     return "one person or entity"
 
 
+def _smallest_printed(value: float) -> float:
+    """The smallest number that rounds to ``value`` as the registry prints it (its shortest
+    decimal form: 0.0728 stands for [0.07275, 0.07285))."""
+    text = repr(float(value))
+    if "e" in text or "." not in text:
+        return float(value)
+    return float(value) - 0.5 * 10.0 ** -len(text.split(".")[1])
+
+
 def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA) -> pd.DataFrame:
     """The deployments table, one row per deployment, with what the course computes from it.
 
@@ -380,8 +389,10 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     * ``status``: ``"usable"`` or the reason the row cannot be read as (ε, δ);
     * ``epsilon_used``, ``delta_used``: the (ε, δ) the three views use (NaN if not usable):
       as published for pure (δ = 0) and approximate DP; for a zCDP row, the published
-      (ε, δ) when the registry gives one, else ρ_z converted by :func:`zcdp_to_epsilon`
-      at ``default_delta`` (10⁻¹⁰, the Census Bureau's own choice);
+      (ε, δ) when the registry gives one and it is no smaller than ρ_z's own conversion at that
+      δ (for the smallest ρ_z that rounds to the printed value), else ρ_z converted by
+      :func:`zcdp_to_epsilon` (at the published δ, or at ``default_delta``, 10⁻¹⁰, the Census
+      Bureau's own choice, when none is given): the conservative reading;
     * ``unit_group``: the coarse privacy-unit group (:func:`unit_group`);
     * ``basis``: where ``epsilon_used`` comes from, in words;
     * ``epsilon_cks``, ``epsilon_simple``: both conversions of ρ_z at ``delta_used`` (zCDP rows).
@@ -424,13 +435,23 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
         table.loc[zcdp, "epsilon_simple"] = zcdp_to_epsilon_simple(
             rho[zcdp].to_numpy(), table.loc[zcdp, "delta_used"].to_numpy()
         )
+    # the conservative reading: a published ε below what its own ρ_z guarantees (even at the
+    # smallest ρ_z that rounds to the printed one) rests on more than zCDP, e.g. on all noise
+    # being Gaussian; then ρ_z's conversion at the published δ is used
+    below = pd.Series(False, index=table.index)
+    if given.any():
+        low = np.array([_smallest_printed(value) for value in rho[given]])
+        floor = zcdp_to_epsilon(low, table.loc[given, "delta_used"].to_numpy())
+        below[given] = table.loc[given, "epsilon"].to_numpy() < floor
     table["epsilon_used"] = np.where(
-        convert, table["epsilon_cks"], table["epsilon"].where(use)
+        convert | below, table["epsilon_cks"], table["epsilon"].where(use)
     ).astype(float)
     table["basis"] = np.select(
-        [convert, given, use & (table["dp_variant"] == "Pure DP"), use],
+        [convert, below, given, use & (table["dp_variant"] == "Pure DP"), use],
         [
             f"ρ_z converted (CKS 2020) at δ = {default_delta:g} (assumed)",
+            "ρ_z converted (CKS 2020) at the published δ: the published ε is below what ρ_z "
+            "alone guarantees (it assumes more than zCDP, e.g. Gaussian noise)",
             "(ε, δ) as published (also gives ρ_z)",
             "ε as published (pure DP, δ = 0)",
             "(ε, δ) as published",
@@ -681,7 +702,9 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     probability of an output on which the posterior may exceed the view-1 value at ε + ln 2),
     ``relative_risk`` (view 2, Kazan & Reiter's Theorem 1 at (p, q); for δ > 0 we read it at
     ε alone, an assumption), ``tpr_1``/``tpr_10`` (view 3 at FPR 1 % and 10 %, from (ε, δ));
-    with ``rho`` also ``gaussian_tpr_1``/``gaussian_tpr_10`` (the Gaussian curve).
+    with ``rho`` also ``zcdp_tpr_1``/``zcdp_tpr_10`` (the curve ρ_z-zCDP alone implies,
+    :func:`zcdp_tpr`) and ``gaussian_tpr_1``/``gaussian_tpr_10`` (the Gaussian curve, which
+    also assumes the noise is Gaussian).
 
     Examples
     --------
@@ -707,6 +730,8 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
         "tpr_10": tpr_at_fpr(0.10, epsilon=eps, delta=delta),
     }
     if rho is not None:
+        views["zcdp_tpr_1"] = zcdp_tpr(rho, 0.01)
+        views["zcdp_tpr_10"] = zcdp_tpr(rho, 0.10)
         views["gaussian_tpr_1"] = gaussian_tpr_at_fpr(0.01, rho=rho)
         views["gaussian_tpr_10"] = gaussian_tpr_at_fpr(0.10, rho=rho)
     return views

@@ -43,8 +43,8 @@ def test_load_names_the_quirks_of_the_data():
     iconic = table.loc["Iconic scenes and photo sections for iOS apps", "status"]
     assert "Pure DP" in iconic and "1.5e-07" in iconic
     assert "formula" in table.loc["FLEX", "status"]
-    assert "no privacy parameters" in table.loc["Safety Classifier", "status"]
-    assert "no DP variant" in table.loc["Private Third Party Audits", "status"]
+    assert "privacy parameters not in the registry" in table.loc["Safety Classifier", "status"]
+    assert "DP variant not in the registry" in table.loc["Private Third Party Audits", "status"]
     # zCDP rows with only ρ_z are usable through the conversion, at the default δ
     census = table.loc["Disclosure Avoidance System for Redistricting Data"]
     assert census["status"] == "usable"
@@ -53,7 +53,11 @@ def test_load_names_the_quirks_of_the_data():
     assert "converted" in census["basis"]
     # a zCDP row that also publishes (ε, δ) keeps them
     meta = table.loc["User-URL Privacy Dataset"]
-    assert meta["epsilon_used"] == 1.453 and meta["delta_used"] == 1e-5
+    # 1.453 is the Gaussian curve at μ = 0.376, below what ρ_z = 0.0728 alone guarantees
+    # (√(2·0.0728) = 0.3816 ≠ 0.376): the conservative reading is ρ_z's CKS conversion
+    assert meta["epsilon"] == 1.453 and meta["delta_used"] == 1e-5
+    assert meta["epsilon_used"] == dep.zcdp_to_epsilon(0.0728, 1e-5) > 1.6
+    assert "below what ρ_z alone guarantees" in meta["basis"]
     assert meta["epsilon_cks"] == pytest.approx(dep.zcdp_to_epsilon(0.0728, 1e-5))
     # pure DP rows have δ = 0
     assert table.loc["Popular Emojis", "delta_used"] == 0.0
@@ -62,7 +66,7 @@ def test_load_names_the_quirks_of_the_data():
 def test_status_counts_match_the_raw_columns():
     table = dep.load()
     no_params = RAW[["epsilon", "delta", "rho"]].isna().all(axis=1)
-    assert table.loc[no_params, "status"].str.startswith("no privacy parameters").all()
+    assert table.loc[no_params, "status"].str.startswith("privacy parameters").all()
     assert (table["status"] == "usable").sum() == len(dep.usable(table))
     used = dep.usable(table)["epsilon_used"].to_numpy()
     assert np.all(np.diff(used) >= 0)

@@ -72,6 +72,10 @@ def deployments_text(epsilon, delta, rho, *, prior, p, q) -> str:
     ]
     if rho is not None:
         lines.append(
+            f"    from ρ_z alone (zCDP): TPR ≤ {v['zcdp_tpr_1']:.4f} at 1 %, "
+            f"≤ {v['zcdp_tpr_10']:.4f} at 10 %"
+        )
+        lines.append(
             f"    Gaussian curve (assumed mechanism): TPR {v['gaussian_tpr_1']:.4f} at 1 %, "
             f"{v['gaussian_tpr_10']:.4f} at 10 %"
         )
