@@ -986,3 +986,24 @@ def test_recommend_epsilon_rounds_toward_privacy_at_its_point():
     rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 3.0))
     bound = kr.relative_risk_bound(rec.p, rec.q, rec.epsilon)
     assert bound <= kr.two_dimensional_profile(0.25, 3.0)(rec.p, rec.q)
+
+
+def test_every_candidate_is_reported_at_its_own_point():
+    # a zone at p ≈ 1e-15 (below the old 1e-15 clamp of the local search): the search saw
+    # ε = ln 1.5 there but recorded it at the unclamped point and reported 1.0986 elsewhere
+    def profile(p, q):
+        if 0.9e-15 <= p <= 1.1e-15:
+            return 1.5
+        return 3.0 if p <= 1e-140 else math.inf
+
+    on_slice = kr.recommend_epsilon(profile, q=1.0)
+    rec = kr.argmin_epsilon(profile)
+    assert rec.epsilon <= on_slice + 1e-12
+    assert rec.epsilon == kr.max_epsilon(rec.p, rec.q, profile(rec.p, rec.q))
+
+
+def test_resolution_budget_counts_the_real_grid_and_never_overflows():
+    with pytest.raises(ValueError, match=r"^resolution must"):
+        kr.recommend_epsilon(lambda p, q: 3.0, resolution=1e-300)
+    with pytest.raises(ValueError, match=r"^resolution must"):
+        kr.recommend_epsilon(kr.two_dimensional_profile(0.25, 3.0), resolution=5e-5)

@@ -305,20 +305,29 @@ _AXIS_1D_FINE = _axis(40_000, -12, 241, 139)
 _AXIS_2D_LOG = _axis(0, -9, 46, 29)
 
 
+def _fine_axis(resolution: float) -> np.ndarray:
+    """k·h for k = 1, ..., ⌊1/h⌋, and 1: a finer grid than the authors' needs one spelling."""
+    n = int(np.floor(1.0 / resolution + 1e-9))
+    return np.append(np.arange(1, n + 1) * resolution, 1.0)
+
+
 def _plane_axis(resolution: float) -> np.ndarray:
-    return np.unique(
-        np.concatenate([_regular_axis(AUTHORS_RESOLUTION), _regular_axis(resolution), _AXIS_2D_LOG])
-    )
+    parts = [_regular_axis(AUTHORS_RESOLUTION), _AXIS_2D_LOG]
+    if resolution < AUTHORS_RESOLUTION:
+        parts.append(_fine_axis(resolution))
+    axis = np.unique(np.concatenate(parts))
+    return axis[(axis > 0) & (axis <= 1)]
 
 
 def _check_resolution(resolution, vectorized: bool) -> float:
     value = check_scalar("resolution", check_real("resolution", resolution), resolution)
     budget = _MAX_POINTS_VECTORIZED if vectorized else _MAX_POINTS_SCALAR
-    finest = 1.0 / np.sqrt(budget)
+    # the plane's axis holds the authors' 1,170 spellings and 75 log points besides k·h
+    finest = 1.0 / (np.sqrt(budget) - _plane_axis(AUTHORS_RESOLUTION).size)
     style = "a vectorized profile" if vectorized else "a profile called point by point"
-    if not finest * (1 - 1e-12) <= value <= AUTHORS_RESOLUTION:
+    if not finest <= value <= AUTHORS_RESOLUTION:
         points = (
-            f"; it would evaluate the profile about {(1 / value) ** 2:.3g} times"
+            f"; it would evaluate the profile about {min(1 / value, 1e154) ** 2:.3g} times"
             if value > 0
             else ""
         )
@@ -441,9 +450,15 @@ def _plane_minimum(profile: _CheckedProfile, *, resolution: float) -> Recommenda
     lo_p, hi_p = axis[max(below_p, 0)], axis[min(above_p, last)]
     lo_q, hi_q = axis[max(below_q, 0)], axis[min(above_q, last)]
 
+    floor = float(axis[0])
+
+    def clamp(x) -> float:
+        # the same clamp for the search and for the point reported: a candidate's εᵢ is
+        # always the εᵢ at the (p, q) it is recorded with
+        return min(max(float(x), floor), 1.0)
+
     def f2(v):
-        pp, qq = min(max(float(v[0]), 1e-15), 1.0), min(max(float(v[1]), 1e-15), 1.0)
-        return min(profile.epsilon(pp, qq), _PENALTY)
+        return min(profile.epsilon(clamp(v[0]), clamp(v[1])), _PENALTY)
 
     res = minimize(
         f2,
@@ -452,7 +467,8 @@ def _plane_minimum(profile: _CheckedProfile, *, resolution: float) -> Recommenda
         bounds=[(lo_p, hi_p), (lo_q, hi_q)],
         options={"xatol": 1e-12, "fatol": 1e-13, "maxiter": 400, "maxfev": 400},
     )
-    candidates.append(Recommendation(float(res.fun), float(res.x[0]), float(res.x[1])))
+    p_nm, q_nm = clamp(res.x[0]), clamp(res.x[1])
+    candidates.append(Recommendation(min(profile.epsilon(p_nm, q_nm), _PENALTY), p_nm, q_nm))
     best = min(candidates)
     for _ in range(3):
         along_p = _slice_minimum(profile, q=best.q, resolution=resolution)
@@ -491,8 +507,8 @@ def argmin_epsilon(
         The spacing h of the grid every point of which is evaluated: k·h for k = 1, ..., 1/h
         on each axis. Default 1e-3, Kazan & Reiter's own ``find_eps`` grid (10⁶ points on the
         plane). A finer h sees narrower zones of the profile and costs 1/h² evaluations on
-        the plane: at most 4·10⁸ for a vectorized profile (h ≥ 5e-5) and 2.5·10⁷ for one
-        called point by point (h ≥ 2e-4); finer is refused up front. Coarser than 1e-3 is
+        the plane: at most 4·10⁸ for a vectorized profile (h ≥ 5.4e-5) and 2.5·10⁷ for one
+        called point by point (h ≥ 2.7e-4); finer is refused up front. Coarser than 1e-3 is
         refused too (it would drop the guarantee below).
 
     Returns
