@@ -582,7 +582,7 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
 
 
 #: Rényi orders α − 1 of the coarse search for the binding order (refined per entry below).
-_ALPHA_MINUS_ONE = np.logspace(-4, 4, 401)
+_ALPHA_MINUS_ONE = np.logspace(-4, 8, 601)
 _TPR_BISECTIONS = 64
 
 

@@ -565,3 +565,12 @@ def test_the_simple_conversion_is_never_below_its_true_value(rho, delta):
         got = dep.zcdp_to_epsilon_simple(rho, delta)
         assert mpmath.mpf(got) >= exact
         assert got == pytest.approx(float(exact), rel=1e-14)
+
+
+@pytest.mark.parametrize("rho", [1e-8, 1e-6, 1e-4])
+def test_zcdp_tpr_at_tiny_rho_stays_below_the_converted_curve(rho):
+    # the binding Rényi order grows as ρ_z shrinks (about 2e4 at 1e-8): the order search must
+    # reach it, or the zCDP curve overstates the TPR above the (ε, δ) curve it lies under
+    for delta in (1e-5, 1e-10):
+        eps = dep.zcdp_to_epsilon(rho, delta)
+        assert dep.zcdp_tpr(rho, 0.01) <= dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
