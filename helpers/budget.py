@@ -1144,8 +1144,9 @@ def _composed_pld(mechanism: str, groups: tuple, h: float):
 
 def _check_merge(merge) -> float:
     m = float(check_nonnegative("merge", check_finite_scalar("merge", merge)))
-    if m > 0.1:
-        raise ValueError(f"merge must lie in [0, 0.1]; got {merge!r}")
+    # below 1e-12 the grid (1 + merge)^j cannot round up reliably in doubles (j + 1 == j)
+    if m > 0.1 or 0 < m < 1e-12:
+        raise ValueError(f"merge must be 0 or lie in [1e-12, 0.1]; got {merge!r}")
     return m
 
 
@@ -1310,7 +1311,7 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
 
         ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
 
-    rounded down by 4 ulps. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
+    rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
     refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
     Parameters
@@ -1353,7 +1354,17 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
     with np.errstate(divide="ignore"):
         first = np.log(t - d) - np.log(a)
         second = np.log1p(-d - a) - np.log1p(-t)
-    return as_output(_down(np.maximum(np.maximum(first, second), 0.0), 4))
+    eps = _down(np.maximum(np.maximum(first, second), 0.0), 4)
+    # the logs' rounding error is absolute: step down (an ulp of max(ε, 1), doubling) until
+    # the round trip holds, so the TPR at the returned ε never exceeds the target
+    step = np.spacing(np.maximum(eps, 1.0))
+    for _ in range(64):
+        over = (tpr_at_fpr(a, epsilon=eps, delta=d) > t) & (eps > 0)
+        if not np.any(over):
+            break
+        eps = np.where(over, np.maximum(eps - step, 0.0), eps)
+        step = np.where(over, 2 * step, step)
+    return as_output(eps)
 
 
 def rho_for_tpr(tpr, *, fpr):

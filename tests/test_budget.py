@@ -21,7 +21,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
@@ -1162,3 +1162,21 @@ def test_named_tuples_and_fields():
     gaussian = B.budget_for_accuracy(WORKLOAD, mechanism="gaussian", delta=1e-9)
     assert gaussian.delta == 1e-9 and gaussian.epsilon > gaussian.total
     assert list(itertools.islice(B.Guarantee(1.0, 0.0), 2)) == [1.0, 0.0]
+
+
+@settings(max_examples=60)
+@given(st.floats(min_value=0.02, max_value=0.98), st.floats(min_value=1e-4, max_value=0.9))
+def test_epsilon_for_tpr_round_trip_never_exceeds_the_target(t, fpr):
+    # the logs' rounding is absolute, not relative to ε (a stranger's review found 1e-16 over)
+    if t <= fpr:
+        return
+    eps = B.epsilon_for_tpr(t, fpr=fpr)
+    assert dep.tpr_at_fpr(fpr, epsilon=eps) <= t
+
+
+def test_the_stranger_s_tpr_example_and_tiny_merges():
+    t, fpr = 0.32203794761337750, 0.30907184935528564
+    assert dep.tpr_at_fpr(fpr, epsilon=B.epsilon_for_tpr(t, fpr=fpr)) <= t
+    for merge in (1e-17, 5e-324):
+        with pytest.raises(ValueError, match=r"^merge must"):
+            B.pld_delta(1.0, "laplace", 1.0, times=2, merge=merge)
