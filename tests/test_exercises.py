@@ -323,3 +323,23 @@ def test_hints_do_not_depend_on_the_salt(answer, expected):
     """Two keys with different salts give the same verdict and hint."""
     entries = [make_entry("x", ("x",), expected, answers.Precision(digits=4), s) for s in "ab"]
     assert judge(entries[0], answer) == judge(entries[1], answer)
+
+
+def test_the_leak_scan_finds_an_answer_as_a_number_and_never_inside_an_id():
+    """A widget's random model id once held "126" (01.1's answer) and failed a build by chance."""
+    from helpers.exercises.student import leaks
+
+    def notebook(text, data=None):
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("x = 1")
+        cell.outputs = [nbformat.v4.new_output("display_data", data=data or {"text/plain": text})]
+        nb.cells = [cell]
+        return {"n.ipynb": nb}
+
+    assert leaks(notebook("needs n = 126 records"))
+    assert leaks(notebook("ε = 0.00794 (3 s.f.)"))
+    assert leaks(notebook("1.26e+02"))
+    for harmless in ("c126c3294", "0.0079366", "126.5", "1260", "x126", "126e3", "v126_a"):
+        assert not [h for h in leaks(notebook(harmless)) if h.startswith("01.1")], harmless
+    view = {"application/vnd.jupyter.widget-view+json": {"model_id": "126", "version_major": 2}}
+    assert leaks(notebook("", data=view)) == []

@@ -1000,6 +1000,9 @@ def test_the_prior_is_invariant_to_scaling_the_weights_and_follows_their_order(
     with np.errstate(over="ignore"):  # scalings beyond the float range are skipped below
         scaled = w * 2.0**power
     assume(np.all(np.isfinite(scaled)) and np.count_nonzero(scaled) == np.count_nonzero(w))
+    # a weight scaled into the subnormal range loses its own digits (2.67e-287 · 2^-84 keeps
+    # 42 bits): the invariance holds for the scalings that are exact, which the round trip shows
+    assume(np.array_equal(scaled / 2.0**power, w))
     p0 = lc.prior(ABSENCE, N, w)
     np.testing.assert_allclose(lc.prior(ABSENCE, N, scaled), p0, rtol=1e-12, atol=1e-300)
     np.testing.assert_allclose(lc.prior(ABSENCE, N, w[list(perm)]), p0[list(perm)], rtol=1e-15)

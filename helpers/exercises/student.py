@@ -416,6 +416,8 @@ def _texts(nb: nbformat.NotebookNode):
                 yield index, "output", f"{output.ename}: {output.evalue}"
             else:
                 for kind, data in output.get("data", {}).items():
+                    if kind == "application/vnd.jupyter.widget-view+json":
+                        continue  # a random model id and version numbers, never content
                     if kind.startswith("text/") or kind.endswith("json"):
                         text = data if isinstance(data, str) else json.dumps(data)
                         yield index, f"output {kind}", text
@@ -426,9 +428,10 @@ def leaks(notebooks: dict[str, nbformat.NotebookNode]) -> list[str]:
     hits = []
     for exercise_id, forms in expected_forms().items():
         pattern = re.compile(
-            r"(?<![\d.])(?:"
+            # a number inside a word or a hex id ("c126c3294") is not the answer 126
+            r"(?<![A-Za-z0-9_.])(?:"
             + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-            + r")(?![\d]|\.\d|[eE][-+]?\d)"
+            + r")(?![A-Za-z0-9_]|\.\d)"
         )
         for name, nb in notebooks.items():
             for index, kind, text in _texts(nb):
