@@ -1,12 +1,22 @@
 """Choosing ε from both sides: the accuracy a release needs and the risk it may carry.
 
 The capstone of the course (notebook 10). A release is a count, a sum or a mean with public
-bounds, answered with the Laplace mechanism. The number of records n is public, so neighbouring
-data sets differ by **changing one record** (bounded DP) and the sensitivities are:
+bounds, answered with the Laplace mechanism. Which data sets are neighbours is an explicit
+argument, ``neighbours`` (notebook 00, "Which neighbours?"):
 
-* ``"count"`` (records satisfying a condition): Δ = 1;
-* ``"sum"`` of values clipped to the public [lower, upper]: Δ = upper − lower;
-* ``"mean"`` of n such values: Δ = (upper − lower)/n.
+* ``"change-one"`` (bounded DP): the number of records n is public and a neighbour changes one
+  record. A count has Δ = 1, a sum of values clipped to the public [lower, upper] Δ = upper −
+  lower, a mean of n such values Δ = (upper − lower)/n.
+* ``"add-remove"`` (unbounded DP): a neighbour adds or removes one record, so n is not public.
+  A count has Δ = 1, a sum Δ = max(|lower|, |upper|); a mean has no sensitivity of its own
+  (its n changes with the neighbour): release a noisy sum and a noisy count instead.
+
+One change is at most two additions or removals, so a release that is ε-DP under add-remove
+neighbours is 2ε-DP under change-one; the converse does not hold (n may reveal a person).
+The risk side's ε must be read for the same neighbours: Lee & Clifton's worlds all have
+n records (change-one); Kazan & Reiter's Theorem 1 assumes add-remove, and its bound at ε is
+also a bound for a change-one ε-DP release whose "target absent" world replaces the target
+(both steps then cost e^{ε}, not e^{ε} and e^{2ε}), so their ε is safe, if conservative, for it.
 
 **Accuracy side.** Laplace noise X with scale b = Δ/ε has P(|X| > k) = e^{−k/b} = e^{−kε/Δ}.
 "Within ±k with probability at least c" therefore needs ε ≥ Δ·ln(1/(1 − c))/k: the
@@ -40,6 +50,7 @@ from ._validation import check_finite_scalar, check_open_unit, check_positive
 from .deployments import posterior_bound
 
 __all__ = [
+    "NEIGHBOURS",
     "RELEASES",
     "Choice",
     "choose",
@@ -52,6 +63,16 @@ __all__ = [
 ]
 
 RELEASES = ("count", "sum", "mean")
+#: The two neighbour notions a release can be calibrated for (notebook 00, "Which neighbours?").
+NEIGHBOURS = ("change-one", "add-remove")
+
+
+def _check_neighbours(neighbours) -> None:
+    if not isinstance(neighbours, str) or neighbours not in NEIGHBOURS:
+        raise ValueError(
+            f"neighbours must be one of {NEIGHBOURS} (notebook 00, 'Which neighbours?'); "
+            f"got {neighbours!r}"
+        )
 
 
 def _out(array):
@@ -59,11 +80,15 @@ def _out(array):
     return float(array) if array.ndim == 0 else array
 
 
-def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
-    """Δ of a count, sum or mean with public bounds, neighbours changing one record.
+def sensitivity_of(
+    release: str, *, n=None, lower=None, upper=None, neighbours="change-one"
+) -> float:
+    """Δ of a count, sum or mean with public bounds, for change-one or add-remove neighbours.
 
-    ``count``: 1 (n, lower, upper unused). ``sum``: upper − lower. ``mean``: (upper − lower)/n,
-    n ≥ 1 an integer (the public number of records).
+    Change-one (n public): ``count`` 1 (n, lower, upper unused), ``sum`` upper − lower,
+    ``mean`` (upper − lower)/n, n ≥ 1 an integer. Add-remove: ``count`` 1, ``sum``
+    max(|lower|, |upper|) (the record added or removed is any value in the bounds), and a
+    ``mean`` is refused: its n changes with the neighbour (release a sum and a count).
 
     Rounded up (a sensitivity one double too small would under-noise): the exact
     (upper − lower)/n, then the smallest double at or above it; beyond the largest double
@@ -77,11 +102,13 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
         The public number of records, an integer ≥ 1 (a mean only).
     lower, upper : float, keyword-only
         The public bounds the values are clipped to, lower < upper (a sum or a mean).
+    neighbours : {"change-one", "add-remove"}, keyword-only
+        Which data sets are neighbours (:data:`NEIGHBOURS`); change-one by default.
 
     Returns
     -------
     float
-        Δ, the L1 sensitivity under bounded neighbours (one record changed).
+        Δ, the L1 sensitivity under those neighbours.
 
     Raises
     ------
@@ -98,18 +125,29 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
     (1.0, 10.0)
     >>> sensitivity_of('mean', n=100, lower=0, upper=100)
     1.0
+    >>> sensitivity_of('sum', lower=10, upper=20, neighbours='add-remove')
+    20.0
     """
     if release not in RELEASES:
         raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
+    _check_neighbours(neighbours)
     if release == "count":
         return 1.0
+    if release == "mean" and neighbours == "add-remove":
+        raise ValueError(
+            "a mean has no sensitivity under neighbours='add-remove': n changes with the "
+            "neighbour and is not public; release a noisy sum and a noisy count, or use "
+            "neighbours='change-one' with a public n"
+        )
     if lower is None or upper is None:
         raise ValueError(f"a {release} needs public bounds lower < upper; got {lower!r}, {upper!r}")
     lo, hi = check_finite_scalar("lower", lower), check_finite_scalar("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower; got lower={lower!r}, upper={upper!r}")
-    # upper − lower exactly (it overflowed to inf for bounds near ±1e308), then rounded up
-    exact = Fraction(hi) - Fraction(lo)
+    if neighbours == "add-remove":  # the record added or removed moves the sum by its value
+        exact = max(abs(Fraction(lo)), abs(Fraction(hi)))
+    else:  # upper − lower exactly (it overflowed to inf for bounds near ±1e308), rounded up
+        exact = Fraction(hi) - Fraction(lo)
     if release == "mean":
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n (the public number of records) must be an integer ≥ 1; got {n!r}")
@@ -119,7 +157,9 @@ def sensitivity_of(release: str, *, n=None, lower=None, upper=None) -> float:
     except OverflowError:
         value = math.inf
     if math.isinf(value):
-        formula = "upper − lower" if release == "sum" else "(upper − lower)/n"
+        formula = {"sum": "upper − lower", "mean": "(upper − lower)/n"}[release]
+        if neighbours == "add-remove":
+            formula = "max(|lower|, |upper|)"
         size = Decimal(exact.numerator) / Decimal(exact.denominator)
         given = f"lower={lower!r}, upper={upper!r}" + ("" if release == "sum" else f", n={n!r}")
         raise ValueError(
@@ -452,8 +492,12 @@ def choose(
     upper=None,
     prior=None,
     sensitivity=None,
+    neighbours,
 ) -> Choice:
     """Solve both sides for a count, sum or mean and report the feasible interval or the knobs.
+
+    The neighbour notion is required: the accuracy side's Δ and the risk side's ε must be read
+    for the same neighbours (module docstring).
 
     Parameters
     ----------
@@ -470,6 +514,11 @@ def choose(
     prior : float, optional
         If the risk was a two-world posterior bound with this prior, the knobs include the
         risk the accuracy-side ε would imply.
+    neighbours : {"change-one", "add-remove"}, keyword-only, required
+        Which data sets are neighbours: the Δ of :func:`sensitivity_of` and the notion
+        ``epsilon_risk`` must be valid for. A Lee & Clifton or two-world bound on worlds that
+        differ in one record's value is change-one; a Kazan & Reiter ε is exact for
+        add-remove and conservative for change-one (module docstring). The message names it.
 
     Returns
     -------
@@ -489,12 +538,13 @@ def choose(
 
     Examples
     --------
-    >>> choice = choose('count', k=5.0, epsilon_risk=1.0)
+    >>> choice = choose('count', k=5.0, epsilon_risk=1.0, neighbours='change-one')
     >>> choice.feasible, round(choice.epsilon_accuracy, 4)
     (True, 0.5991)
     """
+    _check_neighbours(neighbours)
     if sensitivity is None:
-        delta_f = sensitivity_of(release, n=n, lower=lower, upper=upper)
+        delta_f = sensitivity_of(release, n=n, lower=lower, upper=upper, neighbours=neighbours)
     else:
         if release not in RELEASES:
             raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
@@ -514,7 +564,7 @@ def choose(
         # P(|X| ≤ k) = 1 − e^{−kε/Δ} as −expm1: 1 − exp lost it all at a tiny ε_risk
         "coverage": -math.expm1(-k * eps_risk / delta_f),
     }
-    if release == "mean" and sensitivity is None:
+    if release == "mean" and sensitivity is None:  # change-one: a mean under add-remove is refused
         knobs["n"] = _records_needed(lower, upper, k, c, eps_risk)
     if prior is not None:
         knobs["risk"] = posterior_bound(eps_acc, prior=prior)
@@ -522,7 +572,8 @@ def choose(
     if feasible:
         message = (
             f"feasible: any ε in [{eps_acc:.4g}, {eps_risk:.4g}] meets both the accuracy "
-            f"(±{k:g} with {100 * c:g} % probability, Δ = {delta_f:g}) and the risk"
+            f"(±{k:g} with {100 * c:g} % probability, Δ = {delta_f:g} for {neighbours} "
+            "neighbours) and the risk"
         )
     else:
         parts = [
@@ -534,7 +585,8 @@ def choose(
         if "risk" in knobs:
             parts.append(f"or tolerate a posterior of {knobs['risk']:.4g}")
         message = (
-            f"no ε meets both: accuracy needs ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
+            f"no ε meets both ({neighbours} neighbours, Δ = {delta_f:g}): accuracy needs "
+            f"ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
             "To open an interval: " + ", ".join(parts)
         )
     return Choice(eps_acc, eps_risk, feasible, knobs, message)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from helpers import choose as ch
@@ -126,7 +126,7 @@ def test_durham_refuses_bad_input():
 
 
 def test_choose_feasible_count():
-    choice = ch.choose("count", k=5.0, epsilon_risk=1.0, prior=0.5)
+    choice = ch.choose("count", k=5.0, epsilon_risk=1.0, prior=0.5, neighbours="change-one")
     assert choice.feasible
     assert choice.epsilon_accuracy == pytest.approx(math.log(20) / 5)
     assert choice.epsilon_risk == 1.0
@@ -135,7 +135,7 @@ def test_choose_feasible_count():
 
 def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
     kw = dict(n=100, lower=0.0, upper=100.0, coverage=0.95)
-    choice = ch.choose("mean", k=1.0, epsilon_risk=1.0, prior=0.5, **kw)
+    choice = ch.choose("mean", k=1.0, epsilon_risk=1.0, prior=0.5, **kw, neighbours="change-one")
     assert not choice.feasible
     assert "no ε meets both" in choice.message
     knobs = choice.knobs
@@ -155,24 +155,26 @@ def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
 
 
 def test_choose_with_a_given_sensitivity_has_no_n_knob():
-    choice = ch.choose("mean", k=1.0, epsilon_risk=0.5, sensitivity=2.0)
+    choice = ch.choose("mean", k=1.0, epsilon_risk=0.5, sensitivity=2.0, neighbours="change-one")
     assert "n" not in choice.knobs
     assert choice.epsilon_accuracy == ch.epsilon_for_accuracy(1.0, sensitivity=2.0)
 
 
 @given(k=st.floats(0.1, 50.0), eps_risk=st.floats(0.01, 10.0))
 def test_choose_feasible_iff_the_interval_is_non_empty(k, eps_risk):
-    choice = ch.choose("sum", k=k, epsilon_risk=eps_risk, lower=0, upper=3)
+    choice = ch.choose("sum", k=k, epsilon_risk=eps_risk, lower=0, upper=3, neighbours="change-one")
     assert choice.feasible == (choice.epsilon_accuracy <= choice.epsilon_risk)
 
 
 @pytest.mark.parametrize("bad", [[1.0, 2.0], "x", math.nan, math.inf])
 def test_choose_and_durham_take_scalars_only(bad):
     for call in (
-        lambda: ch.choose("count", k=bad, epsilon_risk=1.0),
-        lambda: ch.choose("count", k=1.0, epsilon_risk=bad),
-        lambda: ch.choose("count", k=1.0, epsilon_risk=1.0, prior=bad),
-        lambda: ch.choose("count", k=1.0, epsilon_risk=1.0, sensitivity=bad),
+        lambda: ch.choose("count", k=bad, epsilon_risk=1.0, neighbours="change-one"),
+        lambda: ch.choose("count", k=1.0, epsilon_risk=bad, neighbours="change-one"),
+        lambda: ch.choose("count", k=1.0, epsilon_risk=1.0, prior=bad, neighbours="change-one"),
+        lambda: ch.choose(
+            "count", k=1.0, epsilon_risk=1.0, sensitivity=bad, neighbours="change-one"
+        ),
         lambda: ch.sensitivity_of("sum", lower=bad, upper=1.0),
         lambda: ch.durham_epsilon_for_switching(bad),
     ):
@@ -182,18 +184,18 @@ def test_choose_and_durham_take_scalars_only(bad):
 
 def test_tiny_k_or_huge_sensitivity_needs_infinite_epsilon():
     assert ch.epsilon_for_accuracy(5e-324, sensitivity=1.0) == math.inf
-    assert not ch.choose("count", k=5e-324, epsilon_risk=1.0).feasible
+    assert not ch.choose("count", k=5e-324, epsilon_risk=1.0, neighbours="change-one").feasible
     with pytest.raises(ValueError, match="deviation"):
         ch.durham_epsilon_for_switching(1e308)
 
 
 def test_choose_refuses_bad_input():
     with pytest.raises(ValueError, match="epsilon_risk"):
-        ch.choose("count", k=1.0, epsilon_risk=0.0)
+        ch.choose("count", k=1.0, epsilon_risk=0.0, neighbours="change-one")
     with pytest.raises(ValueError, match="k"):
-        ch.choose("count", k=-1.0, epsilon_risk=1.0)
+        ch.choose("count", k=-1.0, epsilon_risk=1.0, neighbours="change-one")
     with pytest.raises(ValueError, match="coverage"):
-        ch.choose("count", k=1.0, epsilon_risk=1.0, coverage=1.0)
+        ch.choose("count", k=1.0, epsilon_risk=1.0, coverage=1.0, neighbours="change-one")
 
 
 # --- rounded toward privacy; no hang, no overflow (issue 17) ----------------------------------
@@ -272,7 +274,15 @@ def test_records_needed_at_any_risk(epsilon_risk, bounds):
     # the search stepped by ±1 from a float estimate: a hang at a tiny epsilon_risk, and an
     # OverflowError where n·ε/ε_risk was inf
     lower, upper = bounds
-    choice = ch.choose("mean", k=1.0, epsilon_risk=epsilon_risk, n=3, lower=lower, upper=upper)
+    choice = ch.choose(
+        "mean",
+        k=1.0,
+        epsilon_risk=epsilon_risk,
+        n=3,
+        lower=lower,
+        upper=upper,
+        neighbours="change-one",
+    )
     n = choice.knobs["n"]
     assert isinstance(n, int) and n >= 1
     exact = (Fraction(upper) - Fraction(lower)) * Fraction(-math.log1p(-0.95))
@@ -280,11 +290,25 @@ def test_records_needed_at_any_risk(epsilon_risk, bounds):
     assert n >= exact * (1 - Fraction(1, 10**12))
     # the smallest n that opens the interval, unless even Δ = 5e-324 does not (the exact n)
     if ch.sensitivity_of("mean", n=n, lower=lower, upper=upper) > math.nextafter(0.0, 1.0):
-        opened = ch.choose("mean", k=1.0, epsilon_risk=epsilon_risk, n=n, lower=lower, upper=upper)
+        opened = ch.choose(
+            "mean",
+            k=1.0,
+            epsilon_risk=epsilon_risk,
+            n=n,
+            lower=lower,
+            upper=upper,
+            neighbours="change-one",
+        )
         assert opened.feasible
         if n > 1:
             closed = ch.choose(
-                "mean", k=1.0, epsilon_risk=epsilon_risk, n=n - 1, lower=lower, upper=upper
+                "mean",
+                k=1.0,
+                epsilon_risk=epsilon_risk,
+                n=n - 1,
+                lower=lower,
+                upper=upper,
+                neighbours="change-one",
             )
             assert not closed.feasible
 
@@ -292,15 +316,104 @@ def test_records_needed_at_any_risk(epsilon_risk, bounds):
 @given(log_risk=st.floats(-12, 1), k=st.floats(0.01, 100), n=st.integers(1, 10**6))
 def test_the_n_knob_is_the_smallest_that_opens_the_interval(log_risk, k, n):
     eps_risk = 10.0**log_risk
-    choice = ch.choose("mean", k=k, epsilon_risk=eps_risk, n=n, lower=0.0, upper=100.0)
+    choice = ch.choose(
+        "mean", k=k, epsilon_risk=eps_risk, n=n, lower=0.0, upper=100.0, neighbours="change-one"
+    )
     m = choice.knobs["n"]
-    assert ch.choose("mean", k=k, epsilon_risk=eps_risk, n=m, lower=0.0, upper=100.0).feasible
+    assert ch.choose(
+        "mean", k=k, epsilon_risk=eps_risk, n=m, lower=0.0, upper=100.0, neighbours="change-one"
+    ).feasible
     if m > 1:
-        before = ch.choose("mean", k=k, epsilon_risk=eps_risk, n=m - 1, lower=0.0, upper=100.0)
+        before = ch.choose(
+            "mean",
+            k=k,
+            epsilon_risk=eps_risk,
+            n=m - 1,
+            lower=0.0,
+            upper=100.0,
+            neighbours="change-one",
+        )
         assert not before.feasible
 
 
 def test_the_coverage_knob_keeps_a_tiny_coverage():
     # 1 − exp(−kε/Δ) lost it all: a coverage of 0 at ε_risk = 1e-20
-    choice = ch.choose("count", k=1.0, epsilon_risk=1e-20)
+    choice = ch.choose("count", k=1.0, epsilon_risk=1e-20, neighbours="change-one")
     assert choice.knobs["coverage"] == pytest.approx(1e-20, rel=1e-12)
+
+
+# --- the neighbour notion ------------------------------------------------------------------
+
+
+def test_choose_requires_the_neighbour_notion():
+    with pytest.raises(TypeError, match="neighbours"):
+        ch.choose("count", k=5.0, epsilon_risk=1.0)  # a missing argument, as Python says it
+    for bad in ("bounded", "Change-one", None, 1, ""):
+        with pytest.raises(ValueError, match="neighbours"):
+            ch.choose("count", k=5.0, epsilon_risk=1.0, neighbours=bad)
+        with pytest.raises(ValueError, match="neighbours"):
+            ch.sensitivity_of("count", neighbours=bad)
+
+
+@pytest.mark.parametrize("neighbours", ch.NEIGHBOURS)
+def test_every_message_names_the_neighbours(neighbours):
+    for risk in (1e-3, 10.0):  # infeasible and feasible
+        choice = ch.choose("count", k=5.0, epsilon_risk=risk, neighbours=neighbours)
+        assert neighbours in choice.message
+
+
+@given(
+    lower=st.floats(-1e6, 1e6, allow_nan=False),
+    width=st.floats(1e-3, 1e6, allow_nan=False),
+)
+def test_add_remove_sum_moves_by_the_value_added_or_removed(lower, width):
+    """Adding or removing one record moves a sum by that record's value, so the sensitivity is
+    the largest |value| in the bounds; a change moves it by at most the width. Brute force over
+    the bounds' end points and zero (the extremes of |v| and |v − v'|)."""
+    upper = lower + width
+    assume(upper > lower)
+    values = [lower, upper] + ([0.0] if lower < 0 < upper else [])
+    add_remove = max(abs(v) for v in values)
+    change_one = max(abs(a - b) for a in values for b in values)
+    assert ch.sensitivity_of("sum", lower=lower, upper=upper, neighbours="add-remove") >= add_remove
+    assert ch.sensitivity_of("sum", lower=lower, upper=upper, neighbours="add-remove") == (
+        pytest.approx(add_remove, rel=1e-15)
+    )
+    assert ch.sensitivity_of("sum", lower=lower, upper=upper) == pytest.approx(
+        change_one, rel=1e-12
+    )
+
+
+def test_one_change_is_at_most_two_additions_or_removals():
+    """Group privacy: a change is a removal and an addition, so Δ_change-one ≤ 2·Δ_add-remove
+    for every sum (equality at symmetric bounds), and the count's Δ is 1 under both."""
+    for lower, upper in [(-5.0, 5.0), (0.0, 10.0), (10.0, 20.0), (-3.0, 1.0), (-1e300, 1e300)]:
+        one = ch.sensitivity_of("sum", lower=lower, upper=upper)
+        two = 2 * ch.sensitivity_of("sum", lower=lower, upper=upper, neighbours="add-remove")
+        assert one <= two
+    assert ch.sensitivity_of("sum", lower=-5.0, upper=5.0) == 2 * ch.sensitivity_of(
+        "sum", lower=-5.0, upper=5.0, neighbours="add-remove"
+    )
+    assert ch.sensitivity_of("count", neighbours="add-remove") == ch.sensitivity_of("count") == 1
+
+
+def test_a_mean_under_add_remove_is_refused_with_the_way_out():
+    with pytest.raises(ValueError, match="noisy sum and a noisy count"):
+        ch.sensitivity_of("mean", n=10, lower=0.0, upper=1.0, neighbours="add-remove")
+    with pytest.raises(ValueError, match="add-remove"):
+        ch.choose(
+            "mean", k=1.0, epsilon_risk=1.0, n=10, lower=0.0, upper=1.0, neighbours="add-remove"
+        )
+
+
+@given(
+    eps=st.floats(1e-3, 10.0),
+    p=st.floats(1e-3, 1 - 1e-3),
+    q=st.floats(1e-6, 1.0),
+)
+def test_kazan_reiter_bound_is_conservative_for_change_one(eps, p, q):
+    """Theorem 1 with change-one neighbours (n public, the absent target replaced): both the
+    absence and the value change are one step, e^{-ε}, so the bound is at most the add-remove
+    one at the same ε: a Kazan & Reiter ε is safe for a change-one release (choose's note)."""
+    change_one = 1 / (q * p + math.exp(-eps) * (1 - q) * p + math.exp(-eps) * (1 - p))
+    assert change_one <= kr.relative_risk_bound(p, q, eps) * (1 + 1e-12)

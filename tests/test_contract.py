@@ -171,7 +171,15 @@ VALID |= {
     D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
     C.choose: (
         ("mean",),
-        {"k": 1.0, "epsilon_risk": 1.0, "n": 100, "lower": 0.0, "upper": 100.0, "prior": 0.5},
+        {
+            "k": 1.0,
+            "epsilon_risk": 1.0,
+            "n": 100,
+            "lower": 0.0,
+            "upper": 100.0,
+            "prior": 0.5,
+            "neighbours": "change-one",
+        },
     ),
     C.durham_epsilon_for_switching: ((0.25,), {"max_probability": 0.1, "direction": "worst"}),
     C.epsilon_for_accuracy: ((1.0,), {"sensitivity": 1.0, "coverage": 0.95}),

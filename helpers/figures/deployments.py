@@ -12,7 +12,7 @@ from ..plotting.deployments import (
     plot_durham_choice,
     plot_three_views,
 )
-from ..sensitivity import unbounded_sensitivity
+from ..sensitivity import bounded_sensitivity
 
 
 def _census_views():
@@ -33,10 +33,14 @@ def _school_choice():
         "mean",
         k=1.0,
         coverage=0.95,
-        epsilon_risk=binary_search_epsilon(universe, 3, "mean", 1 / 3),
-        sensitivity=unbounded_sensitivity(universe, 3, "mean"),
+        # the worlds differ by one student changed: the change-one Δ on both sides (notebook 10 §4)
+        epsilon_risk=binary_search_epsilon(
+            universe, 3, "mean", 1 / 3, sensitivity=bounded_sensitivity(universe, 3, "mean")
+        ),
+        sensitivity=bounded_sensitivity(universe, 3, "mean"),
         risk_label="Lee & Clifton tight bound, ρ = 1/3",
         title="School: mean absence days of 3 of 4 students, ±1 day",
+        neighbours="change-one",
     )
 
 
@@ -54,6 +58,7 @@ FIGURES: dict = {
         risk=0.75,
         risk_label="posterior ≤ 0.75",
         title="A mean of 100 values in [0, 100], ±1",
+        neighbours="change-one",
     ),
     "choose_school": _school_choice,
     "choose_durham": lambda: plot_durham_choice(),

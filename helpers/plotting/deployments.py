@@ -34,7 +34,9 @@ from ._style import (
     MARKERS,
     ORANGE,
     PURPLE,
+    SKY_BLUE,
     VERMILLION,
+    YELLOW,
     course_style,
 )
 
@@ -48,22 +50,38 @@ __all__ = [
     "plot_three_views",
 ]
 
-# what one unit of privacy protects: a colour (Okabe & Ito) and a marker, so the groups read
-# without colour vision too; the deployment model is the marker's fill
+# what one unit of privacy protects (helpers.deployments.UNIT_GROUPS, finest first): each
+# group its own Okabe & Ito colour and its own marker, so the groups read without colour
+# vision too (every two of the eight colours stay ΔE ≥ 14 apart under simulated deuteranopia
+# and protanopia); the deployment model is the marker's fill. A part of a day points down
+# beside the day's triangle pointing up. Yellow, faint on white, goes to the group with the
+# fewest rows (one, central: filled, with a dark edge) and is outlined in dark when hollow.
 UNIT_COLOURS = {
     "one event or record": GREEN,
+    "part of a day of a user": VERMILLION,
     "one day of a user": ORANGE,
+    "part of a month of a user": YELLOW,
     "one month of a user": PURPLE,
+    "one device of a user": SKY_BLUE,
     "one person or entity": BLUE,
     "not stated": BLACK,
 }
 UNIT_MARKERS = {
     "one event or record": "s",
+    "part of a day of a user": "v",
     "one day of a user": "^",
+    "part of a month of a user": "P",
     "one month of a user": "D",
+    "one device of a user": "*",
     "one person or entity": "o",
     "not stated": "X",
 }
+# a star's area is under half its bounding square's: drawn larger to read as large as the rest
+_AREA = {"*": 2.2}
+# colours too light on white to carry a hollow marker's outline alone
+_LIGHT = frozenset({YELLOW})
+# the dark edge of every filled marker (the yellow one needs it; the rest match it)
+_EDGE = {"edgecolors": "black", "linewidths": 0.5}
 MODEL_FILLS = {"Central": "filled", "Local": "hollow", "Varies": "ring inside"}
 _FPRS = (0.01, 0.10)
 
@@ -117,7 +135,7 @@ def plot_deployments(
                 eps[sel],
                 y[sel],
                 marker=_dotted(marker) if fill == "ring inside" else marker,
-                s=55,
+                s=55 * _AREA.get(marker, 1.0),
                 zorder=3,
                 gid=f"epsilon_{model}_{unit}",
                 **_fill_style(fill, colour),
@@ -143,7 +161,8 @@ def plot_deployments(
 
     post = dep.posterior_bound(eps, prior=prior)
     markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
-    ax_post.scatter(post, y, c=colours, s=40, zorder=3, gid="posterior")
+    sizes = [40 * _AREA.get(m, 1.0) for m in markers]
+    ax_post.scatter(post, y, c=colours, s=sizes, zorder=3, gid="posterior", **_EDGE)
     _unit_markers(ax_post.collections[-1], markers)
     ax_post.axvline(prior, color="grey", ls=":", lw=1)
     ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
@@ -151,7 +170,7 @@ def plot_deployments(
     ax_post.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
 
     rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
-    ax_rr.scatter(rr, y, c=colours, s=40, zorder=3, gid="relative_risk")
+    ax_rr.scatter(rr, y, c=colours, s=sizes, zorder=3, gid="relative_risk", **_EDGE)
     _unit_markers(ax_rr.collections[-1], markers)
     ax_rr.set_xscale("log")
     ax_rr.xaxis.set_major_formatter(ScalarFormatter())
@@ -161,7 +180,9 @@ def plot_deployments(
 
     for fpr, marker in zip(_FPRS, ("o", "D"), strict=True):
         tpr = dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta)
-        ax_tpr.scatter(tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}")
+        ax_tpr.scatter(
+            tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}", **_EDGE
+        )
         rho = rows["rho"].to_numpy(float)
         g = dep.gaussian_tpr_at_fpr(fpr, rho=rho[zcdp])
         ax_tpr.scatter(
@@ -181,7 +202,17 @@ def plot_deployments(
     ax_tpr.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
 
     unit_handles = [
-        Line2D([], [], marker=UNIT_MARKERS[g], ls="", color=c, label=g)
+        Line2D(
+            [],
+            [],
+            marker=UNIT_MARKERS[g],
+            ls="",
+            markersize=8 * _AREA.get(UNIT_MARKERS[g], 1.0) ** 0.5,
+            color=c,
+            markeredgecolor="black",
+            markeredgewidth=0.5,
+            label=g,
+        )
         for g, c in UNIT_COLOURS.items()
         if g in set(rows["unit_group"])
     ]
@@ -249,8 +280,16 @@ def _fill_style(fill: str, colour: str) -> dict:
     """A scatter's colours for a deployment model: filled, or hollow (with a small ring inside
     for a model that varies)."""
     if fill == "filled":
-        return {"c": [colour], "edgecolors": "black", "linewidths": 0.5}
-    return {"facecolors": "white", "edgecolors": [colour], "linewidths": 1.6}
+        return {"c": [colour], **_EDGE}
+    style = {"facecolors": "white", "edgecolors": [colour], "linewidths": 1.6}
+    if colour in _LIGHT:  # a dark rim under the light outline
+        from matplotlib import patheffects
+
+        style["path_effects"] = [
+            patheffects.Stroke(linewidth=2.6, foreground="0.25"),
+            patheffects.Normal(),
+        ]
+    return style
 
 
 def _dotted(marker: str):
@@ -260,7 +299,10 @@ def _dotted(marker: str):
 
     style = MarkerStyle(marker)
     outline = style.get_path().transformed(style.get_transform())
-    return Path.make_compound_path(outline, Path.circle((0, -0.08 if marker == "^" else 0), 0.17))
+    # the ring at the centre of the shape's area (a triangle's lies a third of its height
+    # from the base)
+    centre = {"^": -0.08, "v": 0.08}.get(marker, 0)
+    return Path.make_compound_path(outline, Path.circle((0, centre), 0.17))
 
 
 def _unit_markers(collection, markers) -> None:
@@ -425,8 +467,12 @@ def plot_choice(
     risk: float | None = None,
     risk_label: str = "risk side",
     title: str | None = None,
+    neighbours: str,
 ) -> Figure:
     """Both sides on one ε axis: P(|noise| ≤ k) rising to the coverage, the risk side's ε.
+
+    ``neighbours`` ("change-one" or "add-remove") is passed to :func:`helpers.choose.choose`:
+    the Δ drawn is the sensitivity for those neighbours.
 
     The feasible interval is shaded green; an empty one is the red gap between the two ε.
     With ``prior`` (and ``risk``), the two-world posterior bound is drawn too: both curves are
@@ -442,11 +488,12 @@ def plot_choice(
         upper=upper,
         prior=prior,
         sensitivity=sensitivity,
+        neighbours=neighbours,
     )
     sens = (
         sensitivity
         if sensitivity is not None
-        else ch.sensitivity_of(release, n=n, lower=lower, upper=upper)
+        else ch.sensitivity_of(release, n=n, lower=lower, upper=upper, neighbours=neighbours)
     )
     lo = min(choice.epsilon_accuracy, choice.epsilon_risk) / 10
     hi = max(choice.epsilon_accuracy, choice.epsilon_risk) * 10

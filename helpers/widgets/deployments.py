@@ -193,16 +193,20 @@ def choose_dashboard(
         if release == "mean":
             bounds["n"] = n
         is_posterior = risk_kind == "posterior"
+        # change-one: n is public (a mean needs it). The two-world bound is for worlds that
+        # differ in one record; a Kazan & Reiter ε (add-remove) is conservative here (choose)
         choice = ch.choose(
             release,
             k=k,
             epsilon_risk=eps_risk,
             coverage=coverage,
             prior=prior if is_posterior else None,
+            neighbours="change-one",
             **bounds,
         )
         fig = plot_choice(
             release,
+            neighbours="change-one",
             k=k,
             coverage=coverage,
             epsilon_risk=eps_risk,

@@ -34,6 +34,7 @@ def _records_needed():
         n=10,
         lower=0.0,
         upper=100.0,
+        neighbours="change-one",
     )
     return choice.knobs["n"]
 
