@@ -31,6 +31,7 @@ The math layer: no plotting, no widgets.
 from __future__ import annotations
 
 import math
+import re
 from importlib import resources
 from pathlib import Path
 
@@ -330,28 +331,71 @@ def _status(row: pd.Series) -> str:
     return f"parameters do not fit the variant {variant!r} (ε={eps}, δ={delta}, ρ_z={rho})"
 
 
-#: Coarse privacy-unit groups, in the order of how much one unit can cover (finest first).
+#: Privacy-unit groups, finest first: in the order of how much of one person's data one unit
+#: can cover. A "part of" group is a slice of the group after it that one person can hold
+#: several of at once (devices, countries, quarter-days, capped bundles of pageviews), so ε per
+#: unit protects less than the whole day or month; "one device of a user" covers a device's
+#: whole history but not a person with several devices. Time slices and devices are not nested
+#: (a device is not a part of a month), so the order is by span: an event, under a day, a day,
+#: under a month, a month, a device over its life, a person.
 UNIT_GROUPS = (
     "one event or record",
+    "part of a day of a user",
     "one day of a user",
+    "part of a month of a user",
     "one month of a user",
+    "one device of a user",
     "one person or entity",
     "not stated",
 )
 
+# the words of a registry privacy unit ("User-quarter-day-level" → user, quarter, day), by
+# what they say; "level" says nothing
+_EVENT_WORDS = frozenset({"event", "record", "tuple", "trip"})
+_DAY_SLICES = frozenset({"quarter", "hour", "device", "bounded", "contribution"})
+_MONTH_SLICES = frozenset({"country", "device"})
+_ENTITY_WORDS = frozenset(
+    {"user", "person", "individual", "account", "birth", "business", "establishment"}
+    | {"housing", "unit", "household", "customer", "entity"}
+)
+_NOT_A_UNIT = frozenset({"aggregate", "statistics"})
+_KNOWN_WORDS = (
+    _EVENT_WORDS
+    | _DAY_SLICES
+    | _MONTH_SLICES
+    | _ENTITY_WORDS
+    | _NOT_A_UNIT
+    | {"day", "month", "device", "level"}
+)
+
 
 def unit_group(privacy_unit) -> str:
-    """The coarse group of a registry ``privacy_unit`` string (for colouring and grouping).
+    """The group of a registry ``privacy_unit`` string: the finest unit it states.
 
-    An ε per *event* protects one event of a person (a person with 100 events may lose up to
-    100ε); an ε per *user-day* protects one day; per *user* (or person) it protects everything
-    about the person. "Birth-level", "Business establishment", "Individual-level" and
-    account-level units protect a whole entity; "trip" and "tuple" units protect one record.
+    One of :data:`UNIT_GROUPS`. An ε per *event* protects one event of a person (a person
+    with 100 events may lose up to 100ε); per *user-day* one day; per *user* (or person)
+    everything about the person. The finest word decides, whatever coarser words stand beside
+    it:
+
+    * an event, record, tuple or trip: "one event or record" ("Event-Month-level" is one
+      event, a hire, in a monthly release; "User-trip-level" one trip of a user);
+    * a day cut finer, by a quarter-day or an hour, by a device (one person may use several)
+      or by a capped bundle of contributions ("Bounded contribution-day": a fixed number of
+      pageviews in a day): "part of a day of a user"; a plain user-day: "one day of a user";
+    * a month cut by country or device: "part of a month of a user"; a plain (user or
+      account) month: "one month of a user";
+    * a device with no time window ("User-device-level"): "one device of a user";
+    * a user, person, individual, customer account, birth, business establishment or
+      housing unit: "one person or entity";
+    * no unit, an aggregate ("Aggregate-level") or a word this function does not know:
+      "not stated" (it never guesses a coarser unit than the record states).
 
     Examples
     --------
-    >>> unit_group('User-day-level'), unit_group('Person-level')
-    ('one day of a user', 'one person or entity')
+    >>> unit_group('User-day-level'), unit_group('Device-day-level')
+    ('one day of a user', 'part of a day of a user')
+    >>> unit_group('Event-Month-level'), unit_group('Person-level')
+    ('one event or record', 'one person or entity')
     """
     if privacy_unit is None or (isinstance(privacy_unit, float) and math.isnan(privacy_unit)):
         return "not stated"
@@ -360,16 +404,20 @@ def unit_group(privacy_unit) -> str:
             f"privacy_unit must be a string (the registry's privacy unit) or None; got "
             f"{privacy_unit!r}"
         )
-    unit = privacy_unit.lower()
-    if "aggregate" in unit:
+    words = set(re.findall(r"[a-z]+", privacy_unit.lower()))
+    if not words <= _KNOWN_WORDS or words <= _NOT_A_UNIT | {"level"}:
         return "not stated"
-    if "day" in unit:
-        return "one day of a user"
-    if "month" in unit:
-        return "one month of a user"
-    if any(word in unit for word in ("event", "tuple", "record", "trip")):
+    if words & _EVENT_WORDS:
         return "one event or record"
-    return "one person or entity"
+    if "day" in words:
+        return "part of a day of a user" if words & _DAY_SLICES else "one day of a user"
+    if "month" in words:
+        return "part of a month of a user" if words & _MONTH_SLICES else "one month of a user"
+    if "device" in words:
+        return "one device of a user"
+    if words & _ENTITY_WORDS:
+        return "one person or entity"
+    return "not stated"
 
 
 def _smallest_printed(value: float) -> float:
@@ -393,7 +441,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
       δ (for the smallest ρ_z that rounds to the printed value), else ρ_z converted by
       :func:`zcdp_to_epsilon` (at the published δ, or at ``default_delta``, 10⁻¹⁰, the Census
       Bureau's own choice, when none is given): the conservative reading;
-    * ``unit_group``: the coarse privacy-unit group (:func:`unit_group`);
+    * ``unit_group``: the privacy-unit group, the finest unit the row states (:func:`unit_group`);
     * ``basis``: where ``epsilon_used`` comes from, in words;
     * ``epsilon_cks``, ``epsilon_simple``: both conversions of ρ_z at ``delta_used`` (zCDP rows).
 

@@ -402,3 +402,23 @@ def test_every_dashboard_reads_without_colour_vision(name, cvd):
     for state in _dashboard_states(dash):
         problems += [f"{state}: {p}" for p in _colour_problems(cvd, dash.figure)]
     assert problems == [], f"{name}:\n" + "\n".join(dict.fromkeys(problems))
+
+
+def test_every_privacy_unit_group_has_its_own_colour_and_marker(cvd):
+    """Notebook 09's overview: each of deployments.UNIT_GROUPS (issue 20: finer groups) has
+    its own Okabe & Ito colour, apart from every other under simulated deficiencies, and its
+    own marker, whichever groups a table happens to hold."""
+    from helpers import deployments as dep
+    from helpers.plotting import deployments as dep_plots
+
+    colours, markers = dep_plots.UNIT_COLOURS, dep_plots.UNIT_MARKERS
+    assert list(colours) == list(markers) == list(dep.UNIT_GROUPS)
+    assert len(set(markers.values())) == len(markers)
+    assert "p" not in markers.values()  # the deployment model's legend shape
+    rgb = {g: _over_white(c) for g, c in colours.items()}
+    close = {
+        (a, b): round(min(_distances(cvd, rgb[a], rgb[b]).values()), 1)
+        for a, b in itertools.combinations(rgb, 2)
+        if min(_distances(cvd, rgb[a], rgb[b]).values()) < MIN_CVD_DELTA_E
+    }
+    assert close == {}
