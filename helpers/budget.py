@@ -54,6 +54,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
+from ._docstrings import fill_docstrings
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -825,10 +826,7 @@ def advanced_composition(epsilon, delta=0.0, *, times, delta_slack) -> Guarantee
     Guarantee
         (epsilon, delta): ε' (a float, or an array shaped like ``epsilon``) and kδ + δ'.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -2124,3 +2122,6 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         )
     epsilon_risk = _as_epsilon(allowed, mechanism, d)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
+
+
+fill_docstrings(globals())

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import leave_one_out
+from ._docstrings import fill_docstrings
 from ._validation import (
     check_finite_scalar,
     check_int_range,
@@ -1378,44 +1379,24 @@ def simulate_attack(
     return float(rates[0]) if np.ndim(epsilon) == 0 else rates.reshape(np.shape(epsilon))
 
 
-# --- shared parameter descriptions (filled into the docstrings, as scipy's doccer does) ----
-
-
-def _indented(text: str) -> str:
-    """A parameter block for a ``%(name)s`` placeholder indented four spaces."""
-    return text.strip("\n").replace("\n", "\n    ")
-
+# --- this module's shared parameter descriptions (filled into its docstrings, as scipy's
+# doccer does; the sections shared across modules are in helpers._docstrings) ------------
 
 _PARAMETERS = {
-    "universe": _indented(
-        """
+    "universe": """\
 universe : sequence of float
     The N records the adversary knows (repeats allowed: records count by position).
 size : int
-    n, the number of records in the release, 1 ≤ n ≤ N."""
-    ),
-    "query": _indented(
-        """
+    n, the number of records in the release, 1 ≤ n ≤ N.""",
+    "query": """\
 query : str, Query or callable
     f: a name from ``helpers.queries`` ("mean", "percentile_25", ...), a ``Query``, or
-    your own callable (applied row by row)."""
-    ),
-    "sensitivity": _indented(
-        """
+    your own callable (applied row by row).""",
+    "sensitivity": """\
 sensitivity : float, optional
     Δf, the Laplace mechanism's sensitivity; default: the unbounded sensitivity of f on
     this universe (``helpers.sensitivity.unbounded_sensitivity``). On a private column
-    pass one derived from public bounds instead."""
-    ),
+    pass one derived from public bounds instead.""",
 }
 
-
-def _fill_parameters() -> None:
-    """Put the shared parameter descriptions into every public docstring of this module."""
-    for name in __all__:
-        obj = globals()[name]
-        if callable(obj) and obj.__doc__ and "%(" in obj.__doc__:
-            obj.__doc__ = obj.__doc__ % _PARAMETERS
-
-
-_fill_parameters()
+fill_docstrings(globals(), _PARAMETERS)

@@ -43,6 +43,7 @@ from scipy import stats
 from scipy.optimize import brentq
 from scipy.special import erf, erfcx, expit, log_ndtr, ndtr, ndtri
 
+from ._docstrings import fill_docstrings
 from ._numerics import (
     bisect_increasing,
     log_hockey_stick,
@@ -101,15 +102,9 @@ def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     rng : int or numpy.random.Generator
         Seed or generator (None is refused: simulations are seeded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -191,18 +186,11 @@ def laplace_noise_sd(scale):
 
     Parameters
     ----------
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -225,18 +213,11 @@ def laplace_pdf(x, loc=0.0, scale=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -263,18 +244,11 @@ def laplace_cdf(x, loc=0.0, scale=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -300,18 +274,11 @@ def laplace_sf(x, loc=0.0, scale=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -335,22 +302,15 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     ----------
     loc : float or array_like
         The centre of the distribution (finite).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -379,18 +339,11 @@ def gaussian_pdf(x, loc=0.0, sigma=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
+    %(sigma)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -417,18 +370,11 @@ def gaussian_cdf(x, loc=0.0, sigma=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
+    %(sigma)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -454,18 +400,11 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
         Points at which to evaluate (finite).
     loc : float or array_like
         The centre of the distribution (finite).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
+    %(sigma)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -489,22 +428,15 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     ----------
     loc : float or array_like
         The centre of the distribution (finite).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
+    %(sigma)s
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -577,15 +509,9 @@ def geometric_alpha(scale):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -622,15 +548,9 @@ def geometric_pmf(k, scale=1.0):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -660,15 +580,9 @@ def geometric_cdf(k, scale=1.0):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -702,15 +616,9 @@ def geometric_sf(k, scale=1.0):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -746,10 +654,7 @@ def geometric_sample(scale=1.0, size=None, *, rng):
     int or numpy.ndarray
         Integer draws (``size`` gives the shape).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -778,15 +683,9 @@ def geometric_noise_sd(scale):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -811,15 +710,9 @@ def geometric_prob_exact(scale):
         b > 0: P[Z = z] ∝ e^{−|z|/b}, α = e^{−1/b}; the ε-DP mechanism for sensitivity Δ
         has b = Δ/ε (:func:`geometric_scale`).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -1001,10 +894,7 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     float
         The smallest σ (scalars only: a root finder runs per value).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -1734,3 +1624,6 @@ def as_mechanism(mechanism, noise=None, *, sensitivity=1.0) -> AdditiveNoise:
             f"(helpers.mechanisms); got {mechanism!r}"
         )
     return MECHANISM_CLASSES[mechanism](noise, sensitivity=sensitivity)
+
+
+fill_docstrings(globals())

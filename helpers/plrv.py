@@ -43,6 +43,7 @@ import math
 
 import numpy as np
 
+from ._docstrings import fill_docstrings
 from ._validation import (
     as_output,
     check_epsilon_grid,
@@ -126,22 +127,13 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
     ----------
     o : float or array_like
         Outputs of the mechanism.
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
-    loc : float, keyword-only
-        f(D₁); A(D₂) is centred at loc + Δ.
+    %(scale)s
+    %(sensitivity_continuous)s
+    %(loc)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -162,22 +154,13 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     ----------
     o : float or array_like
         Outputs of the mechanism.
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
-    loc : float, keyword-only
-        f(D₁); A(D₂) is centred at loc + Δ.
+    %(sigma)s
+    %(sensitivity_continuous)s
+    %(loc)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -198,22 +181,13 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     ----------
     k : int or array_like
         Integer outputs of the geometric mechanism.
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
-    loc : float, keyword-only
-        f(D₁); A(D₂) is centred at loc + Δ.
+    %(scale)s
+    %(sensitivity_geometric)s
+    %(loc)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -267,20 +241,12 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
 
     Parameters
     ----------
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(sigma)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -302,20 +268,12 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
 
     Parameters
     ----------
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(scale)s
+    %(sensitivity)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -367,15 +325,9 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     atol : float
         How far a pmf's total may drift from 1.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -395,8 +347,7 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     p : array_like
         pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
     q : array_like
@@ -404,15 +355,9 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     atol : float
         How far a pmf's total may drift from 1.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -436,8 +381,7 @@ def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     p : array_like
         pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
     q : array_like
@@ -445,15 +389,9 @@ def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     atol : float
         How far a pmf's total may drift from 1.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -487,15 +425,9 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     atol : float
         How far a pmf's total may drift from 1.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -519,22 +451,13 @@ def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sigma)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -563,22 +486,13 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sigma : float or array_like
-        Standard deviation σ > 0 of the Gaussian noise.
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sigma)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -597,22 +511,13 @@ def laplace_delta(epsilon, scale, *, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(scale)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -633,22 +538,13 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(scale)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -674,20 +570,15 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 
     Parameters
     ----------
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(scale)s
+    %(sensitivity_geometric)s
 
     Returns
     -------
     tuple of numpy.ndarray
         As described above.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -710,22 +601,13 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(scale)s
+    %(sensitivity_geometric)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -744,22 +626,13 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(scale)s
+    %(sensitivity_geometric)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -778,8 +651,7 @@ def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
         A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
         ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
@@ -795,10 +667,7 @@ def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
     tuple of (float or numpy.ndarray)
         (δ₁, δ₂): Python floats for a scalar ε, else arrays of its shape.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -833,15 +702,9 @@ def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
         With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
         object carries its own.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -887,10 +750,7 @@ def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, 
     tuple of numpy.ndarray
         As described above.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -937,8 +797,7 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     ----------
     threshold : float
         T: a partition is released only if count + Lap(b) ≥ T.
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
     count : float
         The partition's true count in D₁.
 
@@ -947,10 +806,7 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     tuple of numpy.ndarray
         As described above.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -981,15 +837,9 @@ def posterior_probability(prior, loss):
     loss : float or array_like
         Privacy loss L (±inf allowed, NaN refused).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -1011,3 +861,6 @@ def posterior_probability(prior, loss):
         high = prior / (prior + (1 - prior) * up)
         low = prior * up / (prior * up + (1 - prior))
     return as_output(np.where(loss >= 0, high, low))
+
+
+fill_docstrings(globals())

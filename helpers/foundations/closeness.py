@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import rel_entr
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
 )
@@ -40,10 +41,7 @@ def class_distributions(classes, sensitive):
     tuple of numpy.ndarray
         As described above.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -91,15 +89,9 @@ def variational_distance(p_l, p_q):
     p_q : array_like
         P_Q, the whole data set's distribution.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -124,15 +116,9 @@ def l1_distance(p_l, p_q):
     p_q : array_like
         P_Q, the whole data set's distribution.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -157,15 +143,9 @@ def l2_distance(p_l, p_q):
     p_q : array_like
         P_Q, the whole data set's distribution.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -193,15 +173,9 @@ def kl_divergence(p_l, p_q):
     p_q : array_like
         P_Q, the whole data set's distribution.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -215,3 +189,6 @@ def kl_divergence(p_l, p_q):
     p_l, p_q = _pair(p_l, p_q)
     # scipy's rel_entr: x·ln(x/y), 0 at x = 0, inf at x > 0 = y
     return as_output(rel_entr(p_l, p_q).sum(axis=-1))
+
+
+fill_docstrings(globals())

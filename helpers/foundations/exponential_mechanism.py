@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import log_softmax
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_finite_scalar,
@@ -40,20 +41,12 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
     ----------
     scores : array_like
         s(X, h) for every candidate h along the last axis (finite).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_score)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -97,20 +90,12 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
     ----------
     scores : array_like
         s(X, h) for every candidate h along the last axis (finite).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_score)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -133,24 +118,16 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
     ----------
     scores : array_like
         s(X, h) for every candidate h along the last axis (finite).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(sensitivity_score)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -176,20 +153,12 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
     ----------
     scores : array_like
         s(X, h) for every candidate h along the last axis (finite).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_score)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -218,15 +187,9 @@ def auction_revenue(prices, bids) -> np.ndarray:
     bids : array_like
         What each bidder is willing to pay, 1-D, ≥ 0.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -256,15 +219,9 @@ def auction_revenue_sensitivity(prices) -> float:
     prices : array_like
         Candidate prices, 1-D, ≥ 0.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -279,3 +236,13 @@ def auction_revenue_sensitivity(prices) -> float:
     if prices.size == 0:
         raise ValueError("prices must be non-empty")
     return float(np.max(prices))
+
+
+_SECTIONS = {
+    "sensitivity_score": """\
+sensitivity : float, keyword-only
+    Δ > 0, the sensitivity of the score: the most s(X, h) can change between neighbouring
+    data sets, for any candidate h.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

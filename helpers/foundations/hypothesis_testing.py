@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import expit
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_finite_scalar,
@@ -37,18 +38,11 @@ def hypothesis_min_q(p, epsilon):
     ----------
     p : array_like
         pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -112,18 +106,11 @@ def hypothesis_min_equal_error(epsilon):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -147,20 +134,13 @@ def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
         pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
     q : array_like
         pmf of A(D₂) on the same grid as ``p``.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     tol : float
         Slack allowed in the inequalities, ≥ 0.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -196,10 +176,8 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     ----------
     t : float or array_like
         Threshold (distance from the centre).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_continuous)s
     y0 : float, keyword-only
         f(X) under H₀.
 
@@ -208,10 +186,7 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     tuple of numpy.ndarray
         As described above.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -229,3 +204,6 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     p = laplace_sf(t, y0, b)  # P[output > t | H₀], exact far in the tail (not 1 − cdf)
     q = laplace_cdf(t, y0 + delta, b)
     return p, q
+
+
+fill_docstrings(globals())

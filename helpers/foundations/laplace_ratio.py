@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_real,
@@ -36,20 +37,12 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
         f(x), the centre of the first density.
     y2 : float or array_like
         f(x'), the centre of the second density.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -93,20 +86,12 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
         f(x), the centre of the first density.
     y2 : float or array_like
         f(x'), the centre of the second density.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
-    sensitivity : float, keyword-only
-        Δ > 0, the sensitivity (a positive integer ≤ 10⁶ for the geometric mechanism).
+    %(epsilon)s
+    %(sensitivity_continuous)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -118,3 +103,6 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     1.491825
     """
     return as_output(np.exp(laplace_log_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)))
+
+
+fill_docstrings(globals())

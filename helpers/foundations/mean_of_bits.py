@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._numerics import float_up
 from .._validation import (
     as_output,
@@ -39,18 +40,11 @@ def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
     ----------
     n : int
         Number of people / respondents, a positive integer.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -77,18 +71,11 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
     ----------
     n : int
         Number of people / respondents, a positive integer.
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -110,22 +97,15 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
     ----------
     x : float or array_like
         Values (bits 0/1 where the function says so).
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -206,18 +186,11 @@ def laplace_tail_probability(t, scale):
     ----------
     t : float or array_like
         Threshold (distance from the centre).
-    scale : float or array_like
-        Noise scale b > 0 (Laplace; two-sided geometric with α = e^{−1/b}).
+    %(scale)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -243,15 +216,9 @@ def chebyshev_bound(variance, t):
     t : float or array_like
         Threshold (distance from the centre).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -270,3 +237,6 @@ def chebyshev_bound(variance, t):
         normal = square >= np.finfo(float).tiny
         ratio = np.where(normal, v / np.where(normal, square, 1.0), v / t / t)
     return as_output(np.minimum(1.0, ratio))
+
+
+fill_docstrings(globals())

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._numerics import float_up, product_minus
 from .._validation import (
     as_output,
@@ -48,15 +49,9 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
     Q : array_like
         Output distribution over the same outputs.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -94,15 +89,9 @@ def discrete_max_log_ratio(P, Q) -> float:
     Q : array_like
         Output distribution over the same outputs.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -140,15 +129,9 @@ def post_process(P, G) -> np.ndarray:
     G : array_like
         Markov kernel, one row per output of M, rows summing to 1.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -173,20 +156,13 @@ def group_privacy_epsilon(epsilon, k):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     k : int or array_like
         Integer outputs of the geometric mechanism.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -221,15 +197,9 @@ def sequential_composition_epsilon(epsilons) -> float:
     epsilons : array_like
         The εᵢ > 0 of the mechanisms run in sequence (1-D, non-empty).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -334,3 +304,6 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
         worst,
         eps1 + check_scalar("alpha2", rr_epsilon(alpha2), alpha2),
     )
+
+
+fill_docstrings(globals())

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._numerics import ln_at_most, nudge_until
 from .._validation import (
     as_output,
@@ -53,15 +54,9 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -94,15 +89,9 @@ def rr_epsilon(alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -132,18 +121,11 @@ def rr_alpha_for_epsilon(epsilon):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -194,15 +176,9 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -237,15 +213,9 @@ def rr_estimate(y_sum, n: int, alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -276,15 +246,9 @@ def rr_variance(p, n: int, alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -314,15 +278,9 @@ def rr_variance_given_data(n: int, alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -348,15 +306,9 @@ def rr_variance_bound(n: int, alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -382,15 +334,9 @@ def rr_variance_bound_tight(n: int, alpha):
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -427,15 +373,9 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     fixed_data : bool, keyword-only
         Hold the data fixed (only the coins vary).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -459,3 +399,6 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     else:
         y = gen.binomial(n, a * p + (1 - a) / 2, reps)
     return rr_estimate(y, n, a)
+
+
+fill_docstrings(globals())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from ._checks import _check_n
 
 __all__ = [
@@ -38,15 +39,9 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
     kind : {'bounded', 'unbounded'}
         Neighbours differ in one value (bounded) or by one person (unbounded).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -81,3 +76,6 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
         other = s2 if query == "sum" else s2 / (n + 1)
         diffs.append(np.abs(value - other))
     return float(np.max(np.concatenate(diffs)))
+
+
+fill_docstrings(globals())

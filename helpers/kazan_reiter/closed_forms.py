@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_half_open_unit,
@@ -82,15 +83,9 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
     r_tilde : float or array_like
         r̃ > 1, the bound on the relative risk.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -139,15 +134,9 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
     r_tilde : float or array_like
         r̃ > 1, the bound on the relative risk.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -186,15 +175,9 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
     q0, q1 : float or array_like
         The box's range of q, 0 ≤ q̃₀ ≤ q̃₁ ≤ 1, q̃₁ > 0.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -254,15 +237,9 @@ def epsilon_difference_profile(b_tilde):
     b_tilde : float or array_like
         b̃ in (0, 1), the bound on posterior − prior.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -290,15 +267,9 @@ def epsilon_lee_clifton_setting(n, a_tilde):
     a_tilde : float or array_like
         ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -319,3 +290,6 @@ def epsilon_lee_clifton_setting(n, a_tilde):
             f"a_tilde={a_tilde!r} with n={n!r}"
         )
     return as_output(np.log((n_arr - 1) * a / (1 - a)))
+
+
+fill_docstrings(globals())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_nonnegative,
@@ -48,10 +49,7 @@ def utility(epsilon):
     tuple of float or numpy.ndarray
         (noise SD, P[exact]) of the geometric mechanism at ε.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -98,10 +96,7 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     tuple of float or numpy.ndarray
         (count_above, count_below, threshold).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -153,8 +148,7 @@ def durham_switch_probability(
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
     deviation : float or array_like
         How far the true rate lies from the target, deaths per 1,000, > 0.
     direction : {'above', 'below', 'worst'}
@@ -164,15 +158,9 @@ def durham_switch_probability(
     target : float, keyword-only
         The target rate, deaths per 1,000 live births (6.0).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -196,3 +184,6 @@ def durham_switch_probability(
     if direction == "worst":
         return as_output(np.maximum(p_above, p_below))
     raise ValueError(f"direction must be 'above', 'below' or 'worst'; got {direction!r}")
+
+
+fill_docstrings(globals())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_half_open_unit,
@@ -37,18 +38,11 @@ def relative_risk_bound(p, q, epsilon):
         pᵢ, the prior probability that i is in the data, in (0, 1].
     q : float or array_like
         qᵢ, the prior probability that i's values disclose, in (0, 1].
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -73,18 +67,11 @@ def naive_bound(epsilon):
 
     Parameters
     ----------
-    epsilon : float or array_like
-        ε ≥ 0 (the privacy parameter; arrays broadcast).
+    %(epsilon)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -149,15 +136,9 @@ def max_epsilon(p, q, r_star):
     r_star : float or array_like
         r*, the bound on the relative risk, ≥ 1 (inf: no bound).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -212,15 +193,9 @@ def max_epsilon_naive(p, q, r_star):
     r_star : float or array_like
         r*, the bound on the relative risk, ≥ 1 (inf: no bound).
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN or of the wrong type (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -243,3 +218,6 @@ def max_epsilon_naive(p, q, r_star):
     # where c ≤ 0 the bound constrains nothing (εᵢ = inf, as in max_epsilon); the printed
     # form would take the log of a negative number there, which is no answer at all
     return as_output(np.where(c <= 0, np.inf, out))
+
+
+fill_docstrings(globals())
