@@ -3,6 +3,7 @@
     .venv/bin/python instructor/timing.py            # every notebook (a few minutes)
     .venv/bin/python instructor/timing.py 06 09      # only these (merged into the file)
     .venv/bin/python instructor/timing.py --tree DIR # the notebooks and helpers of a snapshot
+    .venv/bin/python instructor/timing.py --markdown # print INSTRUCTORS.md's table (no run)
 
 ``--tree DIR`` measures a clean checkout instead of this working tree (for example
 ``git archive HEAD | tar -x -C DIR``): its ``notebooks/`` are executed with ``DIR`` first on the
@@ -268,9 +269,55 @@ def _commit(tree: Path) -> str:
     return result.stdout.strip() + (" with uncommitted changes" if dirty else "")
 
 
+def labelled(summary: dict) -> dict[str, list[dict]]:
+    """A notebook's lectured sections by the label INSTRUCTORS.md uses: ``opening``, ``§3``,
+    ``(2)`` (the second section of a notebook that does not number its sections), ``closing``."""
+    out: dict[str, list[dict]] = {}
+    unnumbered = 0
+    for sec in summary["sections"]:
+        if not sec["lectured"]:
+            continue
+        if sec["kind"] == "numbered":
+            label = f"§{sec['number']}"
+        elif sec["kind"] == "unnumbered":
+            unnumbered += 1
+            label = f"({unnumbered})"
+        else:
+            label = sec["kind"]
+        out.setdefault(label, []).append(sec)
+    return out
+
+
+def markdown(data: dict) -> str:
+    """INSTRUCTORS.md's measured-times table and the key to the unnumbered sections."""
+    rows = [
+        "| notebook | run (s) | minutes per section (talk + run) | lectured (min) |",
+        "|---|---|---|---|",
+    ]
+    key = []
+    for stem, summary in data["notebooks"].items():
+        parts = labelled(summary)
+        cells = " · ".join(
+            f"{label} {sum(s['minutes'] for s in secs):.1f}" for label, secs in parts.items()
+        )
+        rows.append(
+            f"| {stem[:2]} | {summary['run_seconds']:.1f} | {cells} "
+            f"| {summary['lectured_minutes']:.1f} |"
+        )
+        key += [
+            f"{stem[:2]} {label} {secs[0]['title']}"
+            for label, secs in parts.items()
+            if label.startswith("(")
+        ]
+    return "\n".join(rows) + "\n\n" + "; ".join(key) + "\n"
+
+
 def main(argv: list[str]) -> int:
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
+        return 0
+    if argv == ["--markdown"]:
+        print(markdown(json.loads(OUT.read_text(encoding="utf-8"))), end="")
         return 0
     tree = ROOT
     if argv[:1] == ["--tree"]:
