@@ -69,6 +69,15 @@ run top to bottom in a fresh kernel, not from what it prints: before you hand it
 *Kernel → Restart Kernel and Run All Cells* and see that every check you answered prints ✓."""
 
 
+#: A quiz cell (``python -m instructor.quiz apply``): questions, each answer in a <details>.
+QUIZ_TAG = "quiz"
+QUIZ_NOTE = (
+    "*The answers to these questions are not in this edition: your instructor goes through "
+    "them in class.*"
+)
+_QUIZ_ANSWER = re.compile(r"\n*<details>.*?</details>\n*", re.S)
+QUIZZES = ROOT / "instructor" / "quizzes"
+
 # --- notebooks ------------------------------------------------------------------------------
 
 
@@ -114,6 +123,8 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
         tags = cell.get("metadata", {}).get("tags", [])
         if cell.cell_type == "markdown" and INTRO_TAG in tags:
             cell.source = STUDENT_INTRO
+        if cell.cell_type == "markdown" and QUIZ_TAG in tags:
+            cell.source = quiz_for_students(cell.source)
         if cell.cell_type != "code":
             continue
         if is_solution(cell):
@@ -125,6 +136,12 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
     # what the grader reads when a student renames the file
     nb.metadata["choosing_epsilon"] = {"notebook": stem, "exercises": checked_ids(nb)}
     return nb
+
+
+def quiz_for_students(source: str) -> str:
+    """A quiz cell without its answers: the questions and options, then a line saying the
+    answers come in class."""
+    return f"{_QUIZ_ANSWER.sub(chr(10) * 2, source).strip()}\n\n{QUIZ_NOTE}"
 
 
 # --- links: nothing may point outside the bundle --------------------------------------------
@@ -441,6 +458,37 @@ def leaks(notebooks: dict[str, nbformat.NotebookNode]) -> list[str]:
     return hits
 
 
+def quiz_answer_texts(directory: Path = QUIZZES) -> list[str]:
+    """Every answer text of the quiz bank (explanations and the reasons given for options),
+    read as data from ``instructor/quizzes/`` (not imported: the instructor's package)."""
+    texts = []
+    for path in sorted(directory.glob("lecture-*.json")):
+        for question in json.loads(path.read_text(encoding="utf-8"))["questions"]:
+            texts.append(question["explanation"])
+            texts += [
+                o["why"] for o in question.get("options", []) if o["why"] != "see the explanation."
+            ]
+    return [" ".join(t.split()).lower() for t in texts]
+
+
+def quiz_leaks(notebooks: dict[str, nbformat.NotebookNode], directory: Path = QUIZZES) -> list[str]:
+    """Each quiz answer in sight: a <details> left in a quiz cell, or an answer text anywhere."""
+    texts = quiz_answer_texts(directory)
+    hits = []
+    for name, nb in notebooks.items():
+        for index, cell in enumerate(nb.cells):
+            tags = cell.get("metadata", {}).get("tags", [])
+            if QUIZ_TAG in tags and "<details" in cell.source:
+                hits.append(f"quiz: {name} cell {index} keeps an answer (<details>)")
+            flat = " ".join(cell.source.split()).lower()
+            hits += [
+                f"quiz: {name} cell {index} shows the answer text …{text[:60]}…"
+                for text in texts
+                if text in flat
+            ]
+    return hits
+
+
 # --- the whole bundle -----------------------------------------------------------------------
 
 
@@ -486,6 +534,9 @@ def build(
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
     notebooks = write_notebooks(paths, out_dir / "notebooks")
+    found = quiz_leaks({p.name: nbformat.read(p, as_version=4) for p in notebooks})
+    if found:
+        raise RuntimeError("quiz answers in the student edition:\n" + "\n".join(found))
     for page in BUNDLE_PAGES:
         shutil.copy(ROOT / page, out_dir / page)
     with tempfile.TemporaryDirectory() as tmp:
