@@ -8,6 +8,7 @@
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
     python3 course.py grade DIR --out OUT  # grade submitted notebooks: OUT/grades.csv, feedback/
+    python3 course.py key        # the instructor's answer key: build/instructor/answer-key.html, .md
     python3 course.py bench      # run the speed benchmarks and print their tables
     python3 course.py book       # build the course website into build/book/ (no execution)
     python3 course.py env        # only create or refresh the reader's environment
@@ -66,6 +67,7 @@ COMMANDS = {
     "figures": READER,
     "student": READER,
     "grade": READER,
+    "key": READER,
     "env": READER,
     "test": DEVELOPER,
     "book": DEVELOPER,
@@ -229,6 +231,8 @@ def main(argv) -> int:
         return run(env_python, "-m", "helpers.exercises.student", *rest)
     if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [--timeout S] [--jobs N]
         return run(env_python, "-m", "helpers.exercises.grade", *rest)
+    if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key.py)
+        return run(env_python, "-m", "instructor.answer_key", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)
 
 
