@@ -11,6 +11,7 @@
     python3 course.py key        # the instructor's answer key: build/instructor/answer-key.html, .md
     python3 course.py bench      # run the speed benchmarks and print their tables
     python3 course.py book       # build the course website into build/book/ (no execution)
+    python3 course.py slides     # one reveal.js deck per lecture: build/slides/lecture-NN.html
     python3 course.py env        # only create or refresh the reader's environment
 
 Python 3.10 to 3.13. Two environments, both exact pins, in one directory, `.venv/`:
@@ -67,6 +68,7 @@ COMMANDS = {
     "figures": READER,
     "student": READER,
     "grade": READER,
+    "slides": READER,
     "key": READER,
     "env": READER,
     "test": DEVELOPER,
@@ -229,6 +231,8 @@ def main(argv) -> int:
         return run(env_python, ROOT / "book" / "build.py", *rest)
     if command == "student":
         return run(env_python, "-m", "helpers.exercises.student", *rest)
+    if command == "slides":  # [--lecture N ...] [--out DIR]: decks from instructor/plan.json
+        return run(env_python, "-m", "instructor.slides", "build", *rest)
     if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [--timeout S] [--jobs N]
         return run(env_python, "-m", "helpers.exercises.grade", *rest)
     if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key.py)

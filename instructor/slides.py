@@ -1,0 +1,616 @@
+"""Slides from the notebooks: Jupyter's own slideshow metadata, and one reveal.js deck per lecture.
+
+    python -m instructor.slides tag NOTEBOOK...     # write every cell's slide type (idempotent)
+    python -m instructor.slides check NOTEBOOK...   # exit 1 on a cell without a valid slide type
+    python -m instructor.slides build [--out DIR] [--lecture N ...]   # = python3 course.py slides
+
+**Live**: JupyterLab with the RISE extension (``jupyterlab-rise``, in requirements.txt) shows a
+tagged notebook as slides with the kernel running and the dashboards moving (Alt+R, or the
+toolbar's slideshow button). **Static**: ``build`` writes ``build/slides/lecture-NN.html``, one
+reveal.js deck per lecture of ``instructor/plan.json`` (read at run time), made by nbconvert's
+SlidesExporter from the lecture's cells of the committed, executed notebooks. reveal.js and
+MathJax come from their npm packages (pinned, integrity-checked, cached under
+``build/npm/``) and are copied into ``build/slides/vendor/``: a deck loads nothing from the
+network, so ``build/slides/`` works offline in a lecture hall (copy the whole folder).
+
+The slide type of each cell (``cell.metadata.slideshow.slide_type``) follows from its content
+alone, by these rules, first match wins:
+
+1. a cell tag ``slide-<type>`` (``slide-notes``, ``slide-skip``, ``slide-fragment``,
+   ``slide-subslide``, ``slide-slide``, ``slide-continue`` for "-") overrides the rules;
+2. an exercise's worked answer (a code cell tagged ``solution``) is ``skip``;
+3. a figure's text alternative (the markdown cell tagged ``figure-alt``) is ``notes``: the
+   speaker sees it, the room sees the figure;
+4. set-up cells (only imports and ``%`` magics), the versions cell and the closing navigation
+   line (a markdown cell starting with ``---``) are ``skip``;
+5. a markdown cell that opens with a ``#`` or ``##`` heading is a ``slide``, with ``###`` a
+   ``subslide``; an exercise statement (``**N.**`` / ``**Exercise N.**``) is a ``subslide``;
+6. an exercise's check cell (a code cell calling ``check(``) is a ``fragment``: its ✓ shows on
+   the next click;
+7. a figure (a code cell with an image output) or a dashboard (a code cell calling
+   ``*_dashboard(``) is a ``subslide`` of its own;
+8. any other cell continues the slide ("-") while the slide's estimated height stays within
+   :data:`SLIDE_LINES` lines, else starts a ``subslide``. (Long prose stays on the slide, which
+   scrolls; the argument is the notebook's and the room should see it.)
+
+``tag`` rewrites every cell's type from these rules, so it is idempotent and deterministic;
+to change one cell, give it a ``slide-<type>`` tag and run ``tag`` again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import base64
+import copy
+import hashlib
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+PLAN = ROOT / "instructor" / "plan.json"
+TEMPLATES = ROOT / "instructor" / "templates"
+TEMPLATE_NAME = "course_reveal"
+BUILD = ROOT / "build"
+OUT = BUILD / "slides"
+NPM_CACHE = BUILD / "npm"
+
+SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
+#: how many lines of text a slide holds before the next cell starts a subslide
+SLIDE_LINES = 18
+#: characters in one projected line of prose (1280 px wide, 20 px type)
+LINE_CHARS = 95
+#: a figure fills a slide
+FIGURE_LINES = SLIDE_LINES
+
+#: the npm packages a deck loads, pinned with their registry integrity (sha512 of the tarball).
+#: reveal.js 5.2.1: the last release with nbconvert's layout (plugin/notes/notes.js; 6.0 moved
+#: it to dist/plugin/); MathJax 3.2.2's tex-svg-full.js needs no web fonts and loads nothing
+#: more (MathJax 4 fetches its fonts from a CDN).
+VENDOR = {
+    "reveal.js": (
+        "5.2.1",
+        "sha512-r7//6mIM5p34hFiDMvYfXgyjXqGRta+/psd9YtytsgRlrpRzFv4RbH76TXd2qD+7ZPZEbpBDhdRhJaFgfQ7zNQ==",
+        ("dist/", "plugin/notes/", "LICENSE"),
+    ),
+    "mathjax": (
+        "3.2.2",
+        "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+        ("es5/tex-svg-full.js", "LICENSE"),
+    ),
+}
+REGISTRY = "https://registry.npmjs.org"
+
+# the plan's section vocabulary (as instructor/timing.py reads the notebooks)
+HEADING = re.compile(r"^(#{1,3}) +(.+?)\s*$")
+NUMBERED = re.compile(r"^(\d+) · ")
+CLOSING = ("Summary", "Exercises", "Notes on the sources", "Published numbers")
+EXERCISE_STATEMENT = re.compile(r"^\*\*(Exercise )?\d+[a-z]?\.\*\*")
+DASHBOARD_CALL = re.compile(r"^\s*[\w.]*_dashboard\(", re.MULTILINE)
+CHECK_CALL = re.compile(r"^\s*check\(", re.MULTILINE)
+VERSIONS = re.compile(r"__version__|python_version\(\)|sys\.version")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+OVERRIDE_PREFIX = "slide-"
+
+
+# --- the rules ----------------------------------------------------------------------------
+
+
+def _tags(cell) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def _override(cell) -> str | None:
+    for tag in _tags(cell):
+        if tag.startswith(OVERRIDE_PREFIX):
+            kind = tag[len(OVERRIDE_PREFIX) :]
+            kind = "-" if kind == "continue" else kind
+            if kind in SLIDE_TYPES:
+                return kind
+    return None
+
+
+def _is_setup(source: str) -> bool:
+    """Only imports, ``%``/``!`` lines and comments."""
+    code = "\n".join(
+        line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))
+    )
+    if not code.strip():
+        return bool(source.strip())
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in tree.body)
+
+
+def _first_heading(source: str) -> tuple[int, str] | None:
+    """(level, text) of a heading on the cell's first non-blank line."""
+    for line in source.splitlines():
+        if line.strip():
+            match = HEADING.match(line)
+            return (len(match.group(1)), match.group(2)) if match else None
+    return None
+
+
+def _has_image(cell) -> bool:
+    return any(
+        "image/png" in out.get("data", {}) or "image/svg+xml" in out.get("data", {})
+        for out in cell.get("outputs", [])
+    )
+
+
+def _is_dashboard(cell) -> bool:
+    return bool(DASHBOARD_CALL.search(cell.source)) or any(
+        WIDGET_VIEW in out.get("data", {}) for out in cell.get("outputs", [])
+    )
+
+
+def _lines(text: str) -> float:
+    total = 0.0
+    for line in text.splitlines():
+        total += math.ceil(len(line) / LINE_CHARS) if line.strip() else 0.5
+    return total
+
+
+def cell_height(cell) -> float:
+    """A cell's estimated height on a slide, in lines of text."""
+    if cell.cell_type == "markdown":
+        return _lines(cell.source)
+    if cell.cell_type != "code":
+        return 0.0
+    if _has_image(cell):
+        return FIGURE_LINES
+    height = len(cell.source.splitlines())
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            height += _lines(out.get("text", ""))
+            continue
+        data = out.get("data", {})
+        if "text/html" in data:
+            html = "".join(data["text/html"])
+            height += html.count("<tr") + 1
+        elif "text/markdown" in data:
+            height += _lines("".join(data["text/markdown"]))
+        elif "text/plain" in data:
+            height += _lines("".join(data["text/plain"]))
+    return height
+
+
+def slide_types(nb) -> list[str]:
+    """The slide type of every cell of ``nb`` by the module's rules (see its docstring)."""
+    types: list[str] = []
+    height = 0.0  # of the current (sub)slide
+    last = len(nb.cells) - 1
+    for index, cell in enumerate(nb.cells):
+        kind = _slide_type(cell, index == last)
+        if kind == "-" and height + cell_height(cell) > SLIDE_LINES and height > 0:
+            kind = "subslide"
+        if kind in ("slide", "subslide"):
+            height = cell_height(cell)
+        elif kind in ("-", "fragment"):
+            height += cell_height(cell)
+        if cell.cell_type == "code" and (_has_image(cell) or _is_dashboard(cell)):
+            height = max(height, SLIDE_LINES)  # what follows a figure starts a new slide
+        types.append(kind)
+    return types
+
+
+def _slide_type(cell, is_last: bool) -> str:
+    override = _override(cell)
+    if override:
+        return override
+    source = cell.source
+    if cell.cell_type == "code":
+        if "solution" in _tags(cell):
+            return "skip"
+        if _is_setup(source) or VERSIONS.search(source):
+            return "skip"
+        if CHECK_CALL.search(source):
+            return "fragment"
+        if _has_image(cell) or _is_dashboard(cell):
+            return "subslide"
+        return "-"
+    if cell.cell_type != "markdown":
+        return "skip"  # raw cells
+    if "figure-alt" in _tags(cell):
+        return "notes"
+    if source.lstrip().startswith("---"):
+        return "skip"
+    heading = _first_heading(source)
+    if heading is not None:
+        return "subslide" if heading[0] >= 3 else "slide"
+    if EXERCISE_STATEMENT.match(source.lstrip()):
+        return "subslide"
+    return "-"
+
+
+def tag(nb) -> bool:
+    """Set every cell's ``metadata.slideshow.slide_type`` from the rules; True if any changed.
+
+    Any other ``slideshow`` key (RISE's ``data``) is kept."""
+    changed = False
+    for cell, kind in zip(nb.cells, slide_types(nb), strict=True):
+        slideshow = cell.metadata.get("slideshow")
+        if isinstance(slideshow, dict) and slideshow.get("slide_type") == kind:
+            continue
+        cell.metadata["slideshow"] = {
+            **(slideshow if isinstance(slideshow, dict) else {}),
+            "slide_type": kind,
+        }
+        changed = True
+    return changed
+
+
+def check(nb) -> list[str]:
+    """One line per cell without a valid ``metadata.slideshow.slide_type``, and one if no
+    cell is shown at all."""
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        where = f"cell {index + 1} ({cell.get('id', '?')}, {cell.cell_type})"
+        slideshow = cell.get("metadata", {}).get("slideshow")
+        if not isinstance(slideshow, dict) or "slide_type" not in slideshow:
+            problems.append(f"{where}: no metadata.slideshow.slide_type")
+        elif slideshow["slide_type"] not in SLIDE_TYPES:
+            problems.append(
+                f"{where}: slide_type {slideshow['slide_type']!r} is not one of "
+                + ", ".join(repr(t) for t in SLIDE_TYPES)
+            )
+    shown = [
+        c
+        for c in nb.cells
+        if c.get("metadata", {}).get("slideshow", {}).get("slide_type")
+        in ("slide", "subslide", "fragment", "-")
+    ]
+    if nb.cells and not problems and not shown:
+        problems.append("no cell is shown: every cell is skip or notes")
+    return problems
+
+
+# --- lectures -----------------------------------------------------------------------------
+
+
+def read_plan(path: Path = PLAN) -> dict:
+    plan = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(plan.get("lectures"), list) or not plan["lectures"]:
+        raise ValueError(f"{path}: no 'lectures' list")
+    return plan
+
+
+def cell_sections(nb) -> list[tuple[str | int, frozenset[int]]]:
+    """Each cell's place: ("open" | "close" | the number of its numbered section, every
+    numbered section whose heading the cell holds)."""
+    current: str | int = "open"
+    out = []
+    for cell in nb.cells:
+        numbers: set[int] = set()
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                match = HEADING.match(line)
+                if not match or len(match.group(1)) != 2:
+                    continue
+                title = match.group(2)
+                numbered = NUMBERED.match(title)
+                if numbered:
+                    current = int(numbered.group(1))
+                    numbers.add(current)
+                elif title.startswith(CLOSING):
+                    current = "close"
+        out.append((current, frozenset(numbers) or frozenset()))
+    return out
+
+
+def numbered_sections(nb) -> list[int]:
+    return sorted({n for _, numbers in cell_sections(nb) for n in numbers})
+
+
+def part_cells(nb, sections, first: bool, last: bool) -> list[int]:
+    """Indices of the cells of one part: ``sections`` is "all" or a list of section numbers;
+    the opening cells go with the notebook's first part, the closing ones with its last."""
+    if sections == "all":
+        return list(range(len(nb.cells)))
+    wanted = set(sections)
+    picked = []
+    for index, (place, numbers) in enumerate(cell_sections(nb)):
+        if (
+            (place == "open" and first)
+            or (place == "close" and last)
+            or (isinstance(place, int) and place in wanted)
+            or (numbers & wanted)
+        ):
+            picked.append(index)
+    return picked
+
+
+def _notebook_path(name: str) -> Path:
+    path = NOTEBOOKS / (name if name.endswith(".ipynb") else f"{name}.ipynb")
+    if not path.exists():
+        raise FileNotFoundError(f"plan.json names {name!r}, which is not in {NOTEBOOKS}")
+    return path
+
+
+def _title(nb) -> str:
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            heading = _first_heading(cell.source)
+            if heading and heading[0] == 1:
+                return heading[1]
+    return ""
+
+
+def _sections_label(sections) -> str:
+    if sections == "all":
+        return ""
+    numbers = sorted(sections)
+    runs, start = [], numbers[0]
+    for a, b in zip(numbers, [*numbers[1:], None], strict=True):
+        if b != a + 1:
+            runs.append(f"§{start}" if start == a else f"§{start}–{a}")
+            start = b
+    return ", ".join(runs)
+
+
+def _md(source: str, kind: str):
+    return nbformat.v4.new_markdown_cell(source, metadata={"slideshow": {"slide_type": kind}})
+
+
+def lecture_notebook(lecture: dict, notebooks: dict | None = None):
+    """The deck of one lecture as a notebook: a title slide, then each part's cells (tagged by
+    the rules in memory where a notebook has no valid slideshow metadata), skip cells left out."""
+    notebooks = {} if notebooks is None else notebooks
+    number = lecture["number"]
+    parts_text = []
+    cells = []
+    metadata = None
+    for part in lecture["parts"]:
+        name = part["notebook"]
+        if name not in notebooks:
+            nb = nbformat.read(_notebook_path(name), as_version=4)
+            if check(nb):
+                tag(nb)  # not yet tagged on disk: the rules, in memory
+            notebooks[name] = nb
+        nb = notebooks[name]
+        metadata = metadata or copy.deepcopy(nb.metadata)
+        sections = part.get("sections", "all")
+        if sections == "all":
+            first = last = True
+        else:
+            present = numbered_sections(nb)
+            missing = sorted(set(sections) - set(present))
+            if missing:
+                raise ValueError(
+                    f"lecture {number}: {name} has no section {missing} (it has {present})"
+                )
+            first = min(present) in sections
+            last = max(present) in sections
+        label = _sections_label(sections)
+        title = _title(nb) or name
+        parts_text.append(f"* {title}" + (f", {label}" if label else ""))
+        if not first:  # the notebook's own title slide belongs to an earlier lecture
+            cells.append(_md(f"# {title}\n\n{label} (continued)", "slide"))
+        for index in part_cells(nb, sections, first, last):
+            cell = copy.deepcopy(nb.cells[index])
+            if cell.metadata.get("slideshow", {}).get("slide_type") == "skip":
+                continue
+            cells.append(cell)
+    heading = f"# Lecture {number} · {lecture.get('title', '')}".rstrip(" ·")
+    lines = [heading, "", *parts_text]
+    in_class, homework = lecture.get("in_class") or [], lecture.get("homework") or []
+    if in_class or homework:
+        lines.append("")
+        if in_class:
+            lines.append(f"In class: exercise {', '.join(in_class)}.  ")
+        if homework:
+            lines.append(f"Homework: exercise {', '.join(homework)}.")
+    deck = nbformat.v4.new_notebook(metadata=metadata or {})
+    deck.metadata["title"] = heading.lstrip("# ")
+    deck.metadata.pop("widgets", None)
+    deck.cells = [_md("\n".join(lines), "slide"), *cells]
+    for cell in deck.cells:
+        cell.pop("id", None)
+    deck.nbformat_minor = 4  # no cell ids needed in a deck
+    return deck
+
+
+# --- vendored JavaScript -------------------------------------------------------------------
+
+
+def _tarball(name: str) -> Path:
+    """The package's npm tarball, cached in build/npm/ and checked against its pinned
+    integrity; fetched with ``npm pack`` (npm's own registry, proxy and mirror settings) or,
+    without npm, from the registry's URL with urllib."""
+    version, integrity, _ = VENDOR[name]
+    NPM_CACHE.mkdir(parents=True, exist_ok=True)
+    path = NPM_CACHE / f"{name}-{version}.tgz"
+    if not path.exists() or not _integrity_ok(path, integrity):
+        npm = shutil.which("npm")
+        if npm:
+            result = subprocess.run(
+                [npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE)],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+            if result.returncode != 0:
+                raise RuntimeError(f"npm pack {name}@{version} failed: {result.stderr[-2000:]}")
+        else:
+            url = f"{REGISTRY}/{name}/-/{name}-{version}.tgz"
+            with urllib.request.urlopen(url, timeout=120) as response:
+                path.write_bytes(response.read())
+        if not _integrity_ok(path, integrity):
+            path.unlink(missing_ok=True)
+            raise RuntimeError(f"{name}@{version}: the tarball's sha512 is not the pinned one")
+    return path
+
+
+def _integrity_ok(path: Path, integrity: str) -> bool:
+    algorithm, _, expected = integrity.partition("-")
+    digest = hashlib.new(algorithm, path.read_bytes()).digest()
+    return base64.b64encode(digest).decode() == expected
+
+
+def vendor(out: Path) -> dict[str, str]:
+    """Copy the files a deck loads into ``out/vendor/``; their prefixes relative to ``out``."""
+    prefixes = {}
+    for name, (version, _, keep) in VENDOR.items():
+        target = out / "vendor" / f"{name}-{version}"
+        stamp = target / ".complete"
+        if not stamp.exists():
+            shutil.rmtree(target, ignore_errors=True)
+            with tarfile.open(_tarball(name)) as archive:
+                for member in archive.getmembers():
+                    relative = member.name.split("/", 1)[-1]
+                    if not member.isfile() or not relative.startswith(keep):
+                        continue
+                    destination = target / relative
+                    destination.parent.mkdir(parents=True, exist_ok=True)
+                    source = archive.extractfile(member)
+                    destination.write_bytes(source.read() if source else b"")
+            stamp.write_text(f"{name}@{version}\n")
+        prefixes[name] = f"vendor/{name}-{version}"
+    return prefixes
+
+
+# --- the decks ----------------------------------------------------------------------------
+
+
+def exporter(prefixes: dict[str, str]):
+    from nbconvert import SlidesExporter
+
+    return SlidesExporter(
+        extra_template_basedirs=[str(TEMPLATES)],
+        template_name=TEMPLATE_NAME,
+        reveal_url_prefix=prefixes["reveal.js"],
+        mathjax_url=f"{prefixes['mathjax']}/es5/tex-svg-full.js",
+        reveal_theme="white",
+        reveal_transition="none",
+        reveal_number="c/t",
+        reveal_width="1280",
+        reveal_height="800",
+        reveal_scroll=True,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+        # nothing from a CDN: the template loads none of these, and they must not be used
+        require_js_url="",
+        jquery_url="",
+        mermaid_js_url="",
+        font_awesome_url="",
+    )
+
+
+def deck_name(lecture: dict) -> str:
+    return f"lecture-{int(lecture['number']):02d}.html"
+
+
+def build(out: Path = OUT, lectures: list[int] | None = None, plan_path: Path = PLAN) -> list:
+    """Write one deck per lecture (or those numbered in ``lectures``); return their paths."""
+    plan = read_plan(plan_path)
+    chosen = [
+        lecture for lecture in plan["lectures"] if not lectures or lecture["number"] in lectures
+    ]
+    if lectures and len(chosen) != len(set(lectures)):
+        known = [lecture["number"] for lecture in plan["lectures"]]
+        raise ValueError(f"no lecture {sorted(set(lectures) - set(known))} in the plan {known}")
+    out.mkdir(parents=True, exist_ok=True)
+    export = exporter(vendor(out))
+    notebooks: dict = {}
+    written = []
+    for lecture in chosen:
+        deck = lecture_notebook(lecture, notebooks)
+        html, _ = export.from_notebook_node(
+            deck, resources={"metadata": {"name": deck_name(lecture)}}
+        )
+        path = out / deck_name(lecture)
+        path.write_text(html, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+# --- what a deck loads --------------------------------------------------------------------
+
+_LOADING = re.compile(
+    r"""<(?:script|img|iframe|source|audio|video|embed|track)\b[^>]*?\bsrc\s*=\s*["']([^"']+)"""
+    r"""|<link\b[^>]*?\bhref\s*=\s*["']([^"']+)"""
+    r"""|@import\s+(?:url\()?\s*["']?([^"')\s]+)"""
+    r"""|\burl\(\s*["']?([^"')\s]+)"""
+    r"""|\bimport\s+(?:[\w{}*,\s]+\s+from\s+)?["']([^"']+)["']""",
+    re.IGNORECASE,
+)
+
+
+def loaded_urls(html: str) -> list[str]:
+    """Every URL the page itself loads (script/img/... src, stylesheet href, CSS @import and
+    url(), ES module import), as opposed to links a reader may follow (<a href>)."""
+    found = []
+    for match in _LOADING.finditer(html):
+        url = next(group for group in match.groups() if group)
+        if not url.startswith("data:"):
+            found.append(url)
+    return found
+
+
+def external(urls: list[str]) -> list[str]:
+    return [u for u in urls if re.match(r"^(?:[a-z][a-z0-9+.-]*:)?//", u, re.IGNORECASE)]
+
+
+# --- command line -------------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m instructor.slides", description=__doc__.split("\n")[0]
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("tag", "check"):
+        p = sub.add_parser(name)
+        p.add_argument("notebooks", nargs="+", type=Path)
+    p = sub.add_parser("build")
+    p.add_argument("--out", type=Path, default=OUT)
+    p.add_argument("--lecture", type=int, action="append", help="only this lecture (repeatable)")
+    p.add_argument("--plan", type=Path, default=PLAN)
+    args = parser.parse_args(argv)
+    if args.command == "build":
+        start = time.perf_counter()
+        written = build(args.out, args.lecture, args.plan)
+        for path in written:
+            print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+        print(
+            f"{len(written)} decks in {time.perf_counter() - start:.1f} s; open "
+            f"{args.out / 'lecture-01.html'} (offline: copy the whole folder {args.out}/)"
+        )
+        return 0
+    failed = False
+    for path in args.notebooks:
+        nb = nbformat.read(path, as_version=4)
+        if args.command == "tag":
+            if tag(nb):
+                nbformat.write(nb, path)
+                print(f"{path}: slide types written")
+            else:
+                print(f"{path}: unchanged")
+        else:
+            problems = check(nb)
+            for problem in problems:
+                print(f"{path}: {problem}")
+            failed = failed or bool(problems)
+    if args.command == "check" and failed:
+        print(
+            f"tag them with: python -m instructor.slides tag {' '.join(map(str, args.notebooks))}"
+        )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
