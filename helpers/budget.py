@@ -767,6 +767,8 @@ def zcdp_composition(rhos, *, delta) -> Guarantee:
     :func:`compose_rho`, raised by 16 units in the last place to cover the rounding of that
     formula's evaluation.
 
+    Not called in a notebook; used by ``helpers.plotting.budget``.
+
     Parameters
     ----------
     rhos : array_like
@@ -787,7 +789,7 @@ def zcdp_composition(rhos, *, delta) -> Guarantee:
     References
     ----------
     Bun & Steinke (2016), Lemma 1.7; Canonne, Kamath & Steinke, "The discrete Gaussian for
-    differential privacy" (NeurIPS 2020), Corollary 13. Used in notebook 11.
+    differential privacy" (NeurIPS 2020), Corollary 13.
 
     Examples
     --------
@@ -1254,6 +1256,8 @@ def pld_epsilon(
     inverse can return an ε a hair too small (δ 1.00000008e-10 read at its ε for 1e-10). An
     upper bound on the exact ε.
 
+    Not called in a notebook; used by ``helpers.plotting.budget``.
+
     Parameters
     ----------
     delta : float
@@ -1274,7 +1278,7 @@ def pld_epsilon(
 
     References
     ----------
-    As :func:`pld_delta`. Used in notebook 11.
+    As :func:`pld_delta`.
 
     Examples
     --------
@@ -1312,6 +1316,8 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
     rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
     refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
+    Not called in a notebook; used by ``helpers.budget``.
+
     Parameters
     ----------
     tpr : float or array_like
@@ -1333,7 +1339,7 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
     References
     ----------
     Dong, Roth & Su, "Gaussian differential privacy" (JRSS-B 2022), Proposition 2.5 (f_{ε,δ});
-    Kairouz, Oh & Viswanath (2017), Theorem 2.1. Used in notebook 11.
+    Kairouz, Oh & Viswanath (2017), Theorem 2.1.
 
     Examples
     --------
@@ -1412,6 +1418,8 @@ def rho_for_tpr(tpr, *, fpr):
 def risk_epsilon(epsilon) -> Risk:
     """A risk stated directly as the largest total ε (as ``choose(..., epsilon_risk=)``).
 
+    Not called in a notebook; used by ``helpers.plotting.budget`` and ``helpers.widgets.budget``.
+
     Parameters
     ----------
     epsilon : float
@@ -1428,7 +1436,7 @@ def risk_epsilon(epsilon) -> Risk:
 
     References
     ----------
-    :func:`helpers.choose.choose`. Used in notebook 11.
+    :func:`helpers.choose.choose`.
 
     Examples
     --------
@@ -1484,6 +1492,8 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
     ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
     ("constant", "inclusion" or "values"); the largest total ε is that function's value.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     kind : {"constant", "inclusion", "values"}
@@ -1505,7 +1515,7 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
     References
     ----------
-    Kazan & Reiter (2024), Theorems 3–5 and Table 4. Used in notebook 11.
+    Kazan & Reiter (2024), Theorems 3–5 and Table 4.
 
     Examples
     --------
@@ -1527,6 +1537,8 @@ def risk_tpr(tpr, *, fpr) -> Risk:
     Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
     Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).
 
+    Not called in a notebook; used by ``helpers.widgets.budget``.
+
     Parameters
     ----------
     tpr : float
@@ -1545,7 +1557,7 @@ def risk_tpr(tpr, *, fpr) -> Risk:
 
     References
     ----------
-    Dong, Roth & Su (2022). Used in notebook 11.
+    Dong, Roth & Su (2022).
 
     Examples
     --------
@@ -1670,6 +1682,8 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
     same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
 
+    Not called in a notebook; used by ``helpers.budget``.
+
     Parameters
     ----------
     total : float
@@ -1691,7 +1705,7 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
 
     References
     ----------
-    As :func:`total_for_risk`. Used in notebook 11.
+    As :func:`total_for_risk`.
 
     Examples
     --------

@@ -55,6 +55,8 @@ BYTES_PER_RECORD = 160
 def supports(query) -> bool:
     """True when ``query`` is a built-in with a leave-one-out fast path.
 
+    Not called in a notebook; used by ``helpers.lee_clifton`` and ``helpers.sensitivity``.
+
     Parameters
     ----------
     query : Query
@@ -78,6 +80,8 @@ def supports(query) -> bool:
 
 def clear_cache() -> None:
     """Forget the sorted universe kept for reuse (it is keyed by the universe's values).
+
+    Not called in a notebook; used by ``helpers.lee_clifton``.
 
     Examples
     --------
@@ -170,6 +174,8 @@ def _directly(values: np.ndarray, drop_rank: np.ndarray, u: np.ndarray) -> np.nd
 
 def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(f, d, group) for the N leave-one-out worlds, in combinations order (see the module).
+
+    Not called in a notebook; used by ``helpers.lee_clifton``.
 
     Parameters
     ----------
@@ -338,6 +344,8 @@ def unbounded_sensitivity(values, query) -> float:
     that record, so its extremes sit at the record nearest the vertex and at the ends; an
     order statistic depends on the removed ranks only through where they fall around the
     interpolation indices, so a window of ranks there plus the ends covers every case.
+
+    Not called in a notebook; used by ``helpers.lee_clifton`` and ``helpers.sensitivity``.
 
     Parameters
     ----------

@@ -153,6 +153,8 @@ def _log10_comb(n: int, k: int) -> float:
 def count_worlds(universe, size: int) -> int:
     """W = C(N, n), the number of possible worlds (Lee & Clifton 2011, Sec. 4.2).
 
+    Used in notebooks 01, 03, 04 and 05.
+
     Parameters
     ----------
     %(universe)s
@@ -228,6 +230,8 @@ def _refuse_enumeration(setting: _Setting, what: str) -> None:
 
 def possible_worlds(universe, size: int) -> np.ndarray:
     """The possible worlds as rows of values, in ``itertools.combinations`` order (Sec. 4.2).
+
+    Used in notebook 01.
 
     Parameters
     ----------
@@ -379,6 +383,8 @@ def clear_caches() -> None:
     universes by value, and never hold a reader's callable); clearing them is for timing a
     cold start or freeing memory.
 
+    Not called in a notebook; no other helper uses it.
+
     Examples
     --------
     >>> clear_caches()
@@ -493,6 +499,8 @@ def world_values(universe, size: int, query) -> np.ndarray:
     evaluated afresh on every call, so a callable whose behaviour changed is never answered
     from an earlier call.
 
+    Used in notebooks 02, 03 and 05.
+
     Parameters
     ----------
     %(universe)s
@@ -555,6 +563,8 @@ def _rate(eps: np.ndarray, delta_f: float) -> np.ndarray:
 def delta_v(universe, size: int, query) -> float:
     """Δv = max over pairs of worlds of |f(ωᵢ) − f(ωⱼ)| = max f − min f (Sec. 5.1).
 
+    Used in notebooks 00, 03, 04, 05 and 10.
+
     Parameters
     ----------
     %(universe)s
@@ -577,6 +587,8 @@ def delta_v(universe, size: int, query) -> float:
 
 def prior(universe, size: int, weights=None) -> np.ndarray:
     """The adversary's prior over the W worlds (Sec. 4.3): uniform, or ``weights`` normalised.
+
+    Used in notebooks 01 and 02.
 
     Parameters
     ----------
@@ -625,6 +637,8 @@ def posterior(
     A release beyond every world's value gives the same posterior as one on the nearest
     world's value (the likelihood ratios no longer change), which is how a release of 10³⁰⁸
     is computed without overflow.
+
+    Used in notebooks 01, 02 and 08.
 
     Parameters
     ----------
@@ -689,6 +703,8 @@ def confidence(
 ) -> float | np.ndarray:
     """The adversary's largest gain in belief: max over worlds of posterior − prior.
 
+    Used in notebook 02.
+
     Parameters
     ----------
     %(universe)s
@@ -720,6 +736,8 @@ def confidence(
 
 def upper_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     """Eqs. (4)–(5): 1 / (1 + (W − 1) · exp(−ε Δv / Δf)), computed as an expit (no overflow).
+
+    Used in notebooks 03 and 04.
 
     Parameters
     ----------
@@ -818,6 +836,8 @@ def tight_bound(universe, size: int, query, epsilon, *, sensitivity=None):
     worlds. No loop over pairs of worlds: sorting f makes each world's sum a cumulative sum,
     and worlds sharing a value of f are summed once, with their count.
 
+    Used in notebooks 03, 04 and 05.
+
     Parameters
     ----------
     %(universe)s
@@ -897,6 +917,8 @@ def bound_curves(universe, size: int, query, epsilon, *, sensitivity=None):
     At ε = 0 the release is pure noise and both bounds equal the prior 1/W (their limit as
     ε → 0); ``upper_bound`` and ``tight_bound`` take only ε > 0, so that point is filled in.
 
+    Not called in a notebook; used by ``helpers.plotting.lee_clifton`` and ``helpers.widgets.lee_clifton``.
+
     Parameters
     ----------
     %(universe)s
@@ -938,6 +960,8 @@ def most_exposed_world(universe, size: int, query, epsilon, *, sensitivity=None)
     set without record ``N − 1 − w``, so this names the record whose absence is the easiest
     to detect.
 
+    Used in notebook 05.
+
     Parameters
     ----------
     %(universe)s
@@ -971,6 +995,8 @@ def limit_of_tight_bound(universe, size: int, query) -> float:
 
     Worlds with equal f can never be told apart, however little noise is added. "Equal" is
     exact: the same multiset of records, or the very same value of f, never a tolerance.
+
+    Used in notebooks 03 and 05.
 
     Parameters
     ----------
@@ -1009,6 +1035,8 @@ def _one_world(setting: _Setting) -> None:
 
 def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -> float:
     """Inequality (7): ε ≤ Δf/Δv · ln((W − 1) ρ / (1 − ρ)), where the upper bound equals ρ.
+
+    Used in notebooks 04, 05, 07 and 10.
 
     Parameters
     ----------
@@ -1094,6 +1122,8 @@ def _first_bracket(bound, rho: float, start: float) -> tuple[float, float]:
 def binary_search_steps(universe, size: int, query, risk, *, tol: float = 1e-9, sensitivity=None):
     """The binary search of Sec. 5.2 on the tight bound, step by step (for teaching).
 
+    Used in notebook 04.
+
     Parameters
     ----------
     %(universe)s
@@ -1151,6 +1181,8 @@ def binary_search_epsilon(
     just past the estimate on the other side so both ends of the bracket close in, and bisects
     whenever a round fails to halve the bracket. It keeps the bisection's contract: the bound
     is ≤ ρ at the result and > ρ at most ``tol`` above it.
+
+    Used in notebooks 04, 05, 07 and 10.
 
     Parameters
     ----------
@@ -1236,6 +1268,8 @@ def analysis_table(universe, size: int, risk, queries=None):
     reason in ``note`` instead of stopping the table, so a reader's own column always gives a
     full picture.
 
+    Used in notebook 05.
+
     Parameters
     ----------
     %(universe)s
@@ -1301,6 +1335,8 @@ def simulate_attack(
     Releases r = f(true world) + Laplace noise of scale Δf/ε; after each, the adversary picks
     the world of largest posterior (ties go to the first). The same standard Laplace draws
     serve every ε and every true world (common random numbers), so a curve over ε is smooth.
+
+    Used in notebook 02.
 
     Parameters
     ----------

@@ -97,12 +97,17 @@ __all__ = [
 def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
     """A Generator from a seed (or the Generator itself). ``None`` is refused: be seeded.
 
+    Used in notebooks 10 and 11.
+
     Parameters
     ----------
     rng : int or numpy.random.Generator
         Seed or generator (None is refused: simulations are seeded).
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself if it is a Generator, else ``numpy.random.default_rng(rng)``.
 
     %(raises)s
 
@@ -130,6 +135,8 @@ def laplace_scale(epsilon, *, sensitivity=1.0):
 
     Rounded toward privacy: the smallest double b with Δf/b ≤ ε in exact arithmetic (the
     quotient rounded to nearest can be one double too small, a mechanism a hair above ε).
+
+    Used in notebook 02.
 
     Parameters
     ----------
@@ -184,6 +191,8 @@ def _scale_for(eps: np.ndarray, delta_f: np.ndarray) -> np.ndarray:
 def laplace_noise_sd(scale):
     """Standard deviation √2·b of Laplace noise of scale b.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     %(scale)s
@@ -206,6 +215,8 @@ def laplace_noise_sd(scale):
 
 def laplace_pdf(x, loc=0.0, scale=1.0):
     """Density e^{−|x − loc|/b}/(2b) of Laplace(loc, b) (``scipy.stats.laplace``).
+
+    Used in notebook 02.
 
     Parameters
     ----------
@@ -238,6 +249,8 @@ def laplace_pdf(x, loc=0.0, scale=1.0):
 def laplace_cdf(x, loc=0.0, scale=1.0):
     """P[X ≤ x] for X ~ Laplace(loc, b); exact in the lower tail (``scipy.stats.laplace``).
 
+    Used in notebook 02.
+
     Parameters
     ----------
     x : float or array_like
@@ -267,6 +280,8 @@ def laplace_cdf(x, loc=0.0, scale=1.0):
 
 def laplace_sf(x, loc=0.0, scale=1.0):
     """P[X > x] for X ~ Laplace(loc, b): the upper tail without 1 − cdf's cancellation.
+
+    Not called in a notebook; used by ``helpers.foundations.hypothesis_testing`` and ``helpers.plrv``.
 
     Parameters
     ----------
@@ -298,6 +313,8 @@ def laplace_sf(x, loc=0.0, scale=1.0):
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     """Draws of Laplace(loc, b) noise (numpy's generator), seeded by ``rng``.
 
+    Used in notebooks 10 and 11.
+
     Parameters
     ----------
     loc : float or array_like
@@ -308,7 +325,11 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float when ``size`` is None and the parameters are scalars, else an
+        array (of shape ``size`` when given).
 
     %(raises)s
 
@@ -332,6 +353,8 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
 
 def gaussian_pdf(x, loc=0.0, sigma=1.0):
     """Density of N(loc, σ²) (``scipy.stats.norm``).
+
+    Not called in a notebook; used by ``helpers.mechanisms``.
 
     Parameters
     ----------
@@ -364,6 +387,8 @@ def gaussian_pdf(x, loc=0.0, sigma=1.0):
 def gaussian_cdf(x, loc=0.0, sigma=1.0):
     """P[X ≤ x] for X ~ N(loc, σ²) (``scipy.stats.norm``).
 
+    Not called in a notebook; used by ``helpers.mechanisms``.
+
     Parameters
     ----------
     x : float or array_like
@@ -393,6 +418,8 @@ def gaussian_cdf(x, loc=0.0, sigma=1.0):
 
 def gaussian_sf(x, loc=0.0, sigma=1.0):
     """P[X > x] for X ~ N(loc, σ²), accurate far in the upper tail (``scipy.stats.norm``).
+
+    Not called in a notebook; used by ``helpers.mechanisms``.
 
     Parameters
     ----------
@@ -424,6 +451,8 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     """Draws of N(loc, σ²) noise, seeded by ``rng``.
 
+    Used in notebooks 08 and 11.
+
     Parameters
     ----------
     loc : float or array_like
@@ -434,7 +463,11 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    float or numpy.ndarray
+        A Python float when ``size`` is None and the parameters are scalars, else an
+        array (of shape ``size`` when given).
 
     %(raises)s
 
@@ -470,6 +503,8 @@ def geometric_scale(epsilon, *, sensitivity=1.0):
 
     Rounded toward privacy, as :func:`laplace_scale`: the smallest double b with Δ/b ≤ ε.
 
+    Not called in a notebook; used by ``helpers.kazan_reiter.durham``.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -502,6 +537,8 @@ def geometric_scale(epsilon, *, sensitivity=1.0):
 
 def geometric_alpha(scale):
     """α = e^{−1/b}, the ratio of successive probabilities of the two-sided geometric.
+
+    Not called in a notebook; no other helper uses it.
 
     Parameters
     ----------
@@ -540,6 +577,8 @@ def geometric_pmf(k, scale=1.0):
     Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps a huge
     scale exact (it gave 0 at ε = 1e-17, b = 1e17, where the mass at 0 is 5e-18).
 
+    Not called in a notebook; used by ``helpers.mechanisms``.
+
     Parameters
     ----------
     k : int or array_like
@@ -571,6 +610,8 @@ def geometric_pmf(k, scale=1.0):
 
 def geometric_cdf(k, scale=1.0):
     """P[Z ≤ k] for real k (a step function): e^{a⌊k⌋}·expit(a) below 0, else 1 − sf.
+
+    Not called in a notebook; used by ``helpers.kazan_reiter.durham``.
 
     Parameters
     ----------
@@ -608,6 +649,8 @@ def geometric_cdf(k, scale=1.0):
 def geometric_sf(k, scale=1.0):
     """P[Z > k] = P[Z ≤ −k − 1] (symmetry), exact in the upper tail (not 1 − cdf).
 
+    Not called in a notebook; used by ``helpers.kazan_reiter.durham``.
+
     Parameters
     ----------
     k : int or array_like
@@ -638,6 +681,8 @@ def geometric_sample(scale=1.0, size=None, *, rng):
 
     scipy draws the difference of two i.i.d. geometric counts with success probability
     1 − α = −expm1(−a), whose law is exactly :func:`geometric_pmf` (tested by a χ² test).
+
+    Not called in a notebook; used by ``helpers.mechanisms``.
 
     Parameters
     ----------
@@ -677,6 +722,8 @@ def geometric_noise_sd(scale):
 
     (scipy's ``dlaplace.std`` is e^a-based and returns NaN for a = 1/b above ~710.)
 
+    Not called in a notebook; used by ``helpers.kazan_reiter.durham``.
+
     Parameters
     ----------
     scale : float or array_like
@@ -703,6 +750,8 @@ def geometric_noise_sd(scale):
 
 def geometric_prob_exact(scale):
     """P[Z = 0] = (1−α)/(1+α) = tanh(1/(2b)): the chance that the release equals the truth.
+
+    Not called in a notebook; used by ``helpers.kazan_reiter.durham``.
 
     Parameters
     ----------
@@ -879,6 +928,8 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     privacy: the smallest double σ at or above the root with ``Gaussian(σ,
     sensitivity=Δ).delta(epsilon) ≤ delta`` (a root a hair below gave a δ above the
     target). Scalars only. Used by notebooks 08 and 10 (``helpers.plrv`` re-exports it).
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -1583,6 +1634,8 @@ def as_mechanism(mechanism, noise=None, *, sensitivity=1.0) -> AdditiveNoise:
     ``mechanism`` is an :class:`AdditiveNoise` (then ``noise`` must be omitted and
     ``sensitivity`` left at 1: the object carries both) or one of "laplace", "gaussian",
     "geometric" with ``noise`` its b or σ. Anything else is a ValueError, never a KeyError.
+
+    Not called in a notebook; used by ``helpers.plotting.plrv``, ``helpers.plrv`` and ``helpers.widgets.plrv``.
 
     Parameters
     ----------

@@ -123,6 +123,8 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
     In the post, loc = 1000, Δ = 1, b = 1/ln 3: L(999) = ln 3, L(1000.5) = 0, L(1003) = −ln 3.
 
+    Used in notebooks 08 and 11.
+
     Parameters
     ----------
     o : float or array_like
@@ -149,6 +151,8 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
 def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
     """L(o) = μ − Δ(o − loc)/σ², μ = Δ²/(2σ²): Gaussian noise around loc vs loc + Δ.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -177,6 +181,8 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
 def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
     """L(k) = (|k − loc − Δ| − |k − loc|)/b for two-sided geometric noise P[Z=z] ∝ e^{−|z|/b}.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     k : int or array_like
@@ -203,6 +209,8 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
 
 def privacy_loss(o, mechanism, noise=None, *, sensitivity=1.0, loc=0.0):
     """L(o) for a mechanism object or a named one: ``as_mechanism(...).privacy_loss(o, loc=loc)``.
+
+    Not called in a notebook; no other helper uses it.
 
     Parameters
     ----------
@@ -239,6 +247,8 @@ def privacy_loss(o, mechanism, noise=None, *, sensitivity=1.0, loc=0.0):
 def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
     """μ = Δ²/(2σ²): the Gaussian PLRV is N(μ, 2μ) (mean μ, variance 2μ = Δ²/σ²).
 
+    Used in notebook 08.
+
     Parameters
     ----------
     %(sigma)s
@@ -265,6 +275,8 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
 
     Rounded up (the ε of a mechanism is never reported below its true value): the smallest
     double ≥ Δ/b, so that δ(ε) = 0 exactly from this ε on.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -316,6 +328,8 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     p is the pmf of A(D₁), q that of A(D₂). Where p = 0 the outcome never happens under
     D₁ and carries no weight; L is set to −∞ there (never NaN).
 
+    Used in notebook 08.
+
     Parameters
     ----------
     p : array_like
@@ -344,6 +358,8 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
 
 def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     """Tight δ₂(ε) = Σ max(0, p − e^ε q) = E_{O~p}[max(0, 1 − e^{ε−L})], vectorised over ε.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -378,6 +394,8 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
 
 def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     """Naive δ₁(ε) = P_{O~p}[L > ε], vectorised over ε.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -414,6 +432,8 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     This is the x-axis of the post's e^L plots: "all events according to their probability",
     the most revealing first. Returns a step function of u.
 
+    Not called in a notebook; used by ``helpers.plotting.plrv``.
+
     Parameters
     ----------
     u : float or array_like
@@ -448,6 +468,8 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
 
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ).
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -484,6 +506,8 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
     ln(Φ(a)/Φ(b)) − ε is one integral over [b, a] taken from c and the half-width (it was 0
     at ε = 1e-17, σ = 1e17, where δ = 8.3e-19).
 
+    Used in notebook 08.
+
     Parameters
     ----------
     %(epsilon)s
@@ -508,6 +532,8 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
 
 def laplace_delta(epsilon, scale, *, sensitivity=1.0):
     """Tight δ₂(ε) of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2} for ε < Δ/b, else 0.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -535,6 +561,8 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
     """Naive δ₁(ε) = P[L > ε] of the Laplace mechanism: 1 − e^{(ε − Δ/b)/2}/2 below Δ/b, else 0.
 
     The atom L = Δ/b (probability ½) counts only while ε < Δ/b: at ε = Δ/b nothing exceeds ε.
+
+    Not called in a notebook; no other helper uses it.
 
     Parameters
     ----------
@@ -568,6 +596,8 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
     Returns ``(losses, p, q)``: losses (decreasing) Δ/b, (Δ−2)/b, ..., −Δ/b and their masses
     under A(D₁) = Z and A(D₂) = Δ + Z.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     %(scale)s
@@ -599,6 +629,8 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
     δ₂ = Σ_j p_j·(1 − e^{ε − L_j}) over the loss values L_j > ε, each term from −expm1 of
     the exact ε − L_j: no two masses near ½ are subtracted, so a huge scale keeps its δ.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     %(epsilon)s
@@ -624,6 +656,8 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
 def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
     """Naive δ₁(ε) = P[L > ε] of the two-sided geometric mechanism.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     %(epsilon)s
@@ -648,6 +682,8 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
 
 def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
     """(δ₁(ε), δ₂(ε)) for a named mechanism; ``noise`` is b (laplace, geometric) or σ (gaussian).
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -687,6 +723,8 @@ def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
     * gaussian: μ − √(2μ)·Φ⁻¹(u)   (the upper u-quantile of N(μ, 2μ));
     * laplace: clip(Δ/b + 2 ln(2(1 − u)), −Δ/b, Δ/b)   (L = Δ/b on the first half);
     * geometric: a step function from geometric_plrv_pmf.
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -728,6 +766,8 @@ def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, 
     noise scales, beyond which ≤ e^-40 of Laplace or Φ(−40) of Gaussian mass lies); the two
     tails (−∞, first edge) and (last edge, ∞) are extra outcomes at the ends of p and q.
     For the geometric mechanism the "bins" are the integers (exact pmfs).
+
+    Used in notebook 08.
 
     Parameters
     ----------
@@ -793,6 +833,8 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
     p = [P[count + Lap(b) ≥ T], the rest], q = [0, 1]. With the defaults
     P[release] = ½·e^{−4 ln 3} = 1/162 ≈ 0.006.
 
+    Used in notebook 08.
+
     Parameters
     ----------
     threshold : float
@@ -829,6 +871,8 @@ def posterior_probability(prior, loss):
     """P[D = D₁ | O] = 1/(1 + (1 − prior)/prior · e^{−L}): odds multiplied by e^L.
 
     ``loss`` may be ±∞ (a distinguishing event gives 1 or 0); NaN is refused.
+
+    Used in notebook 08.
 
     Parameters
     ----------

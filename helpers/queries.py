@@ -215,6 +215,8 @@ def _shown(value: object) -> str:
 def percentile(level: float) -> Query:
     """The ``level``-th percentile as a query (numpy's linear interpolation).
 
+    Not called in a notebook; used by ``helpers.leave_one_out``.
+
     Parameters
     ----------
     level : float
@@ -291,6 +293,8 @@ def _one_number(value: object, row: np.ndarray, name: str) -> float:
 
 def get_query(query: str | Query | Callable) -> Query:
     """Turn a name, a ``Query`` or a callable into a ``Query``.
+
+    Not called in a notebook; used by ``helpers.leave_one_out``, ``helpers.lee_clifton``, ``helpers.plotting.lee_clifton``, ``helpers.sensitivity``, ``helpers.widgets.beliefs`` and ``helpers.widgets.lee_clifton``.
 
     Parameters
     ----------

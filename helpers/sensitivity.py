@@ -61,6 +61,8 @@ MAX_INDEX_BYTES = 400_000_000
 def combination_indices(n_items: int, size: int) -> np.ndarray:
     """All ``size``-subsets of ``range(n_items)`` in ``itertools.combinations`` order.
 
+    Not called in a notebook; used by ``helpers.lee_clifton`` and ``helpers.plotting.beliefs``.
+
     Parameters
     ----------
     n_items : int
@@ -158,6 +160,8 @@ def _chunks(n_worlds: int, per_world: int):
 def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     """Δf under unbounded DP: add or remove up to ``k`` records (see the module docstring).
 
+    Used in notebooks 00, 02, 03, 04, 05 and 10.
+
     Parameters
     ----------
     universe : sequence of float
@@ -241,6 +245,8 @@ def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
 
 def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     """Sensitivity under bounded DP: change up to ``k`` of the ``size`` records.
+
+    Used in notebooks 00, 03 and 10.
 
     Parameters
     ----------

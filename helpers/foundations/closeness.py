@@ -109,6 +109,8 @@ def variational_distance(p_l, p_q):
 def l1_distance(p_l, p_q):
     """Σ_s |P_L(s) − P_Q(s)| (twice the variational distance).
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     p_l : array_like
@@ -122,7 +124,7 @@ def l1_distance(p_l, p_q):
 
     References
     ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP).
 
     Examples
     --------
@@ -136,6 +138,8 @@ def l1_distance(p_l, p_q):
 def l2_distance(p_l, p_q):
     """√(Σ_s (P_L(s) − P_Q(s))²).
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     p_l : array_like
@@ -149,7 +153,7 @@ def l2_distance(p_l, p_q):
 
     References
     ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
+    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP).
 
     Examples
     --------

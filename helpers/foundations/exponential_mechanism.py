@@ -37,6 +37,8 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
     exponentiating, so large ε·s neither overflows nor turns into NaN; in log form even
     probabilities that underflow to 0 keep their exact e^ε ratio to a neighbour's.
 
+    Not called in a notebook; used by ``helpers.foundations.exponential_mechanism``.
+
     Parameters
     ----------
     scores : array_like
@@ -50,7 +52,7 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
 
     References
     ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10).
 
     Examples
     --------
@@ -114,6 +116,8 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity=1.0):
     """Indices h drawn from the exponential mechanism (scalar ε, 1-D scores).
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     scores : array_like
@@ -131,7 +135,7 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 
     References
     ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10).
 
     Examples
     --------

@@ -34,10 +34,12 @@ def hypothesis_min_q(p, epsilon):
     From p + e^ε q ≥ 1 and e^ε p + q ≥ 1 (Wasserman & Zhou; Kairouz, Oh & Viswanath):
     q ≥ max(0, 1 − e^ε p, e^{−ε}(1 − p)).
 
+    Not called in a notebook; used by ``helpers.plotting.foundations``.
+
     Parameters
     ----------
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    p : float or array_like
+        The test's false-positive rate, in [0, 1].
     %(epsilon)s
 
     %(returns_float_or_array)s
@@ -46,7 +48,7 @@ def hypothesis_min_q(p, epsilon):
 
     References
     ----------
-    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
+    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP).
 
     Examples
     --------
@@ -68,6 +70,8 @@ def hypothesis_max_q(p, epsilon):
     The complementary test (flip every answer) must satisfy the same inequalities, so
     q ≤ 1 − min_q(1 − p): the upper edge of the feasible region is the lower edge mirrored
     through (½, ½) (Kairouz, Oh & Viswanath 2015, Theorem 2.1).
+
+    Not called in a notebook; used by ``helpers.plotting.foundations``.
 
     Parameters
     ----------
@@ -130,15 +134,18 @@ def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
 
     Parameters
     ----------
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    q : array_like
-        pmf of A(D₂) on the same grid as ``p``.
+    p : float or array_like
+        The test's false-positive rate, in [0, 1].
+    q : float or array_like
+        Its false-negative rate, in [0, 1].
     %(epsilon)s
     tol : float
         Slack allowed in the inequalities, ≥ 0.
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    bool or numpy.ndarray
+        A Python bool for scalar input, else a boolean array of the broadcast shape.
 
     %(raises)s
 
@@ -183,8 +190,8 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
 
     Returns
     -------
-    tuple of numpy.ndarray
-        As described above.
+    tuple of (float or numpy.ndarray)
+        (p, q): Python floats for scalar input, else arrays of the broadcast shape.
 
     %(raises)s
 

@@ -131,6 +131,8 @@ def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
     The data hold round(p·n) ones; ``reps`` seeded releases are drawn once and the empirical
     tail is read off at each t (a survival function: the share of errors ≥ t).
 
+    Not called in a notebook; used by ``helpers.plotting.foundations``.
+
     Parameters
     ----------
     n : int

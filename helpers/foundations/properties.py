@@ -42,6 +42,8 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
     never happens carries no information). ε-DP for the pair means every entry lies in
     [−ε, ε]; the largest |entry| is :func:`discrete_max_log_ratio`.
 
+    Not called in a notebook; used by ``helpers.foundations.properties``.
+
     Parameters
     ----------
     P : array_like
@@ -55,7 +57,7 @@ def discrete_log_ratios(P, Q) -> np.ndarray:
 
     References
     ----------
-    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
+    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition).
 
     Examples
     --------
@@ -242,6 +244,8 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
     the worst log-ratio of Laplace(1/ε) releases of counts k apart (on a grid of outputs),
     against kε. Composition: the worst log-ratio of the pair (RR(α₁), RR(α₂)) for 12 values
     of α₁, against ε₁ + ε₂ (equal: the bound is attained).
+
+    Not called in a notebook; used by ``helpers.plotting.foundations``.
 
     Parameters
     ----------

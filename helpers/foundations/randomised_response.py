@@ -54,7 +54,10 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
     alpha : float or array_like
         Randomised response's α (probability of telling the truth), in the range stated above.
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    numpy.ndarray
+        Shape (*broadcast(x, alpha).shape, 2): [P(y = 0 | x), P(y = 1 | x)] on the last axis.
 
     %(raises)s
 
@@ -176,7 +179,10 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    numpy.ndarray of int
+        The reports y_i (0 or 1), of x's shape.
 
     %(raises)s
 
@@ -239,8 +245,8 @@ def rr_variance(p, n: int, alpha):
 
     Parameters
     ----------
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    p : float or array_like
+        The proportion of 1s in the population (x_i ~ Bernoulli(p)), in [0, 1].
     n : int
         Number of people / respondents, a positive integer.
     alpha : float or array_like
@@ -271,6 +277,8 @@ def rr_variance_given_data(n: int, alpha):
 
     Each y_i is Bernoulli((1 ± α)/2), whose variance is (1 − α²)/4 whatever x_i is.
 
+    Not called in a notebook; no other helper uses it.
+
     Parameters
     ----------
     n : int
@@ -284,7 +292,7 @@ def rr_variance_given_data(n: int, alpha):
 
     References
     ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin).
 
     Examples
     --------
@@ -360,8 +368,8 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
 
     Parameters
     ----------
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+    p : float
+        The proportion of 1s in the population (x_i ~ Bernoulli(p)), in [0, 1].
     n : int
         Number of people / respondents, a positive integer.
     alpha : float or array_like
@@ -373,7 +381,10 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     fixed_data : bool, keyword-only
         Hold the data fixed (only the coins vary).
 
-    %(returns_float_or_array)s
+    Returns
+    -------
+    numpy.ndarray
+        The ``reps`` estimates p̂, shape (reps,).
 
     %(raises)s
 

@@ -34,6 +34,8 @@ __all__ = [
 def epsilon_constant_profile(r_tilde):
     """Theorem 3, profile (14) r*(p, q) = r̃ everywhere: ε = ½·log(r̃).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     r_tilde : float or array_like
@@ -73,6 +75,8 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
     * q̃ = 1: log((r̃ − ã)/(1 − ã)).
 
     All three arguments broadcast; a scalar result is a Python float.
+
+    Used in notebooks 06 and 07.
 
     Parameters
     ----------
@@ -125,6 +129,8 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
     first branch's value there: the two branches join continuously. ã = 0 (the profile is
     r̃ on the slice) is allowed, as in :func:`values_profile`.
 
+    Used in notebook 06.
+
     Parameters
     ----------
     a_tilde : float or array_like
@@ -165,6 +171,8 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
     limit p → 0 when p̃₀ = 0); at q̃₀ = 1, log((1−p̃₀)/(1/r̃ − p̃₀)). A corner with q̃₀ = 0
     is the limit q → 0. Returns inf when the box lies where r̃ ≥ 1/(p·q) (nothing bounded).
     All arguments broadcast.
+
+    Used in notebook 06.
 
     Parameters
     ----------
@@ -232,6 +240,8 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
 def epsilon_difference_profile(b_tilde):
     """eq. (29), profile (28) r* = 1 + b̃/(p·q) (posterior − prior ≤ b̃): ε = log((1+b̃)/(1−b̃)).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     b_tilde : float or array_like
@@ -259,6 +269,8 @@ def epsilon_lee_clifton_setting(n, a_tilde):
 
     ε = log((n−1)·ã / (1−ã)); needs an integer n ≥ 2 and 1/n < ã < 1 (at ã ≤ 1/n the
     adversary's prior 1/n already meets the bound, so no ε > 0 is allowed). Broadcasts.
+
+    Used in notebooks 06 and 07.
 
     Parameters
     ----------

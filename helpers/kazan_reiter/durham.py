@@ -38,6 +38,8 @@ __all__ = [
 def utility(epsilon):
     """Noise SD and P[exact] of the geometric mechanism at ε: the columns of Tables 1 and 5.
 
+    Used in notebooks 06 and 07.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -81,6 +83,8 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     Returns (count_above, count_below, threshold) where threshold = target·births/1000 is the
     count at which the rate meets the target exactly (24.072 for Durham): a release meets
     the target iff it is ≤ threshold.
+
+    Used in notebook 07.
 
     Parameters
     ----------
@@ -145,6 +149,8 @@ def durham_switch_probability(
 
     Because counts are integers the two directions differ (for Durham, a deviation of 0.25
     is 1 death above the threshold but 2 deaths below it). Vectorised over ε and deviation.
+
+    Used in notebooks 07 and 10.
 
     Parameters
     ----------

@@ -133,6 +133,8 @@ def _as_real_values(values, vectorized: bool, P: np.ndarray, Q: np.ndarray) -> n
 def evaluate_profile(profile: Profile, p, q, *, vectorized: bool | None = None):
     """r*(p, q) of a risk profile at the points (p, q), checked.
 
+    Used in notebook 06.
+
     Parameters
     ----------
     profile : callable
@@ -617,6 +619,8 @@ def recommend_epsilon(
     resolution: float = AUTHORS_RESOLUTION,
 ) -> float:
     """The recommended ε of eq. (13): ``argmin_epsilon(profile, ...).epsilon``.
+
+    Used in notebooks 06 and 07.
 
     Parameters
     ----------

@@ -57,6 +57,8 @@ def _scalar(name: str, array: np.ndarray, value) -> float:
 def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile:
     """Profile (15): r*(p, q) = max(ã/(p·q̃), r̃) on the slice q = q̃, inf elsewhere.
 
+    Used in notebook 06.
+
     Parameters
     ----------
     a_tilde : float
@@ -101,6 +103,8 @@ def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile
 
 def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
     """Profile (16): r*(p, q) = max(ã/(p̃·q), r̃) on the slice p = p̃, inf elsewhere.
+
+    Used in notebook 06.
 
     Parameters
     ----------
@@ -148,6 +152,8 @@ def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
 
 def two_dimensional_profile(a_tilde: float = 0.25, r_tilde: float = 3.0) -> Profile:
     """Profile (33) of Appendix C.3: r*(p, q) = max(ã/(p·q), r̃) on all of (0, 1]².
+
+    Used in notebook 06.
 
     Parameters
     ----------

@@ -41,6 +41,8 @@ SLICE_X = np.unique(np.concatenate([np.linspace(0.002, 1, 500), np.logspace(-3, 
 def profile_slice(kind: str, a_tilde, fixed, r_tilde, *, x=None) -> ProfileSlice:
     """r*(x) and εᵢ(x) along the slice of profile (15) or (16), and its minimum (Figure 1).
 
+    Not called in a notebook; used by ``helpers.plotting.kazan_reiter``.
+
     Parameters
     ----------
     kind : {"inclusion", "values"}

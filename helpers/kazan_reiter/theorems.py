@@ -32,6 +32,8 @@ def relative_risk_bound(p, q, epsilon):
 
     ``p``, ``q`` in (0, 1], ``epsilon`` ≥ 0; all broadcast (numpy arrays welcome).
 
+    Used in notebooks 06, 08, 09 and 11.
+
     Parameters
     ----------
     p : float or array_like
@@ -64,6 +66,8 @@ def naive_bound(epsilon):
 
     Returns ``inf`` (without an overflow warning) once e^{2ε} exceeds the largest float
     (ε > 354.9): the bound is then larger than any float, which ``inf`` represents.
+
+    Used in notebooks 06 and 08.
 
     Parameters
     ----------
@@ -127,6 +131,8 @@ def max_epsilon(p, q, r_star):
     of max(εᵢ, 1), doubling) until it does not: a round trip never reports a relative risk
     above r* (at εᵢ = 0 the bound is 1 up to the rounding of its sum).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     p : float or array_like
@@ -183,6 +189,8 @@ def max_epsilon_naive(p, q, r_star):
 
     Kept to show in the notebook what the rewrite in :func:`max_epsilon` fixes; returns
     inf where r* ≥ 1/(p·q), and the cancelling value (or inf) where the printed form breaks down. Do not use it for recommendations.
+
+    Used in notebook 06.
 
     Parameters
     ----------
