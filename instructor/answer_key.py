@@ -928,9 +928,11 @@ def _quizzes_html(quizzes) -> list[str]:
 # --- build ----------------------------------------------------------------------------------
 
 
-def build(out_dir: Path = OUT, *, quiz_dir: Path = QUIZ_DIR) -> dict:
-    """Write answer-key.html and answer-key.md into ``out_dir``; return their paths."""
-    exercises = collect()
+def build(out_dir: Path = OUT, *, quiz_dir: Path = QUIZ_DIR, exercises=None) -> dict:
+    """Write answer-key.html and answer-key.md into ``out_dir``; return their paths.
+
+    ``exercises`` (from :func:`collect`) saves collecting them again."""
+    exercises = collect() if exercises is None else exercises
     quizzes = load_quizzes(quiz_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     html_path, md_path = out_dir / "answer-key.html", out_dir / "answer-key.md"

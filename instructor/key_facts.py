@@ -464,8 +464,11 @@ def _open_context(exercise_id: str) -> dict:
     raise ValueError(f"no context for the open exercise {exercise_id}")
 
 
+@functools.cache
 def run_open_solution(exercise_id: str, source: str) -> dict:
-    """Run an open exercise's worked answer; return what it printed and the check's verdict."""
+    """Run an open exercise's worked answer; return what it printed and the check's verdict.
+
+    Once per process and source (06.3's check searches the profile, about a second)."""
     namespace = _open_context(exercise_id)
     printed = io.StringIO()
     with redirect_stdout(printed):
