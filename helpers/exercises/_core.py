@@ -3,14 +3,19 @@
 Every exercise is judged from a *key entry*, a JSON-able dict that holds, for each number
 the exercise asks for, only salted SHA-256 hashes (never the value):
 
-* ``h``: the expected value quantised at the precision the exercise states (a step ``q``:
-  ``round(value / q)``); an answer is accepted when its own quantised value is within one
-  step (so any answer within ±q is accepted, and none further than 2q);
-* ``hs``: the sign and the logarithm of the magnitude in steps of 0.2 %, which recognises a
-  slip by a common factor (2, 10, e, ln 10, a square ...) and says "a little too large";
+* ``h``: the expected value quantised at a hundredth of the step ``q`` the exercise states
+  (``round(100 · value / q)``); an answer is accepted when its own quantised value is within
+  101 of those sub-steps, so every answer within ±q is accepted and none further than 1.02 q
+  (the precision the exercise states is the precision accepted);
+* ``hs``: the sign and the logarithm of the magnitude in steps of 0.2 %, which says "a little
+  too large";
 * ``hc``: the same in steps of 5 %, which says "too large" or "much too small".
 
-A hint therefore reveals what a hint reveals (a direction, a factor), never the value. The
+A slip (a common factor, a square, an exp or a log) is named only when undoing it lands on the
+answer at the stated precision (and within 1 % of it), and only when that is not a mere
+consequence of the answer being near 0, 1 or −1: if undoing the slip on 0, 1 or −1 lands on the
+answer as well, the value given is as well explained by being near that number, and no slip is
+named. A hint therefore reveals what a hint reveals (a direction, a factor), never the value. The
 student's wheel carries a key built with a random salt when the student edition is built
 (``helpers/exercises/_key_data.py``); in the instructor's environment the key entries are
 computed on demand from ``helpers/exercises/answers`` (not part of the student wheel) and
@@ -24,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import math
 import numbers
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -35,17 +41,20 @@ _FACTORS = (
     (10.0, "a factor of 10"),
     (100.0, "a factor of 100"),
     (1000.0, "a factor of 1000"),
-    (math.e, "a factor of e (exp where none belongs?)"),
+    (math.e, "a factor of e (an exponent off by one?)"),
     (math.log(10), "a factor of ln 10 (log10 instead of ln?)"),
     (3.0, "a factor of 3"),
     (4.0, "a factor of 4"),
 )
-_SLIP = math.log1p(0.002)  # fine logarithmic bucket: slips and "a little"
+_FINE = 100  # sub-steps per precision step q: ±q is accepted, nothing beyond (1 + 2/_FINE)·q
+_SLIP = math.log1p(0.002)  # fine logarithmic bucket: "a little", "within 0.2 %"
 _COARSE = math.log(1.05)  # coarse logarithmic bucket: the direction
 _A_LITTLE = 48  # fine buckets in 10 % (1.002^48 ≈ 1.10)
 _MUCH = 23  # coarse buckets in a factor of 3 (1.05^23 ≈ 3.07)
 _FAR = 600  # coarse buckets searched (1.05^600 ≈ 5·10^12)
 _DIGEST = 16  # hex characters kept of each hash
+_SPECIFIC = 0.01  # a slip is named only when undoing it lands within 1 % of the answer
+_LANDMARKS = (0.0, 1.0, -1.0)  # values whose images under a slip say nothing about the slip
 
 
 # --- the precision an exercise states ---------------------------------------------------------
@@ -97,11 +106,16 @@ def _sign(value: float) -> str:
     return "-" if value < 0 else "+"
 
 
-def _fine_token(value: float, q: float) -> str | None:
+def _fine_index(value: float, q: float) -> int | None:
+    """``value`` in sub-steps of q/_FINE (None where it cannot be one: inf, NaN)."""
     try:
-        return f"q{round(value / q)}"
+        return round(value / q * _FINE)
     except (OverflowError, ValueError):
         return None
+
+
+def _fine_token(index: int) -> str:
+    return f"f{index}"
 
 
 def _log_token(kind: str, value: float, width: float, offset: int = 0) -> str:
@@ -124,10 +138,63 @@ def _is_real_scalar(value) -> bool:
     return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
 
 
+def _article(noun: str) -> str:
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _type_name(value) -> str:
+    """What a value is, in words (with its article): "an integer", "a string", "None" ..."""
+    if value is None:
+        return "None"
     if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}"
-    return f"a {type(value).__name__}"
+        kind = {"b": " of booleans", "U": " of strings", "S": " of bytes", "O": " of objects"}
+        return f"an array{kind.get(value.dtype.kind, '')} of shape {plain(value.shape)}"
+    if isinstance(value, (bool, np.bool_)):
+        return "a boolean"
+    if isinstance(value, (str, np.str_)):
+        return "a string"
+    if _is_integer(value):
+        return "an integer"
+    if isinstance(value, numbers.Real):
+        return "a number"
+    if isinstance(value, (complex, np.complexfloating)):
+        return "a complex number"
+    if isinstance(value, (tuple, list)):
+        count = f"{len(value)} value{'' if len(value) == 1 else 's'}"
+        return f"a {type(value).__name__} of {count}"
+    if isinstance(value, dict):
+        return "a dict"
+    if callable(value):
+        return "a function"
+    return _article(type(value).__name__)
+
+
+def plain(value):
+    """``value`` as plain Python (numpy scalars, arrays and tuples of them), for a message."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+_NUMPY_REPR = re.compile(r"\bnp\.(?:True_|False_|\w+\(([^()]*)\))")
+
+
+def plain_text(text: str) -> str:
+    """``text`` with numpy reprs (``np.float64(0.5)``, ``np.True_``) as plain Python."""
+
+    def one(match: re.Match) -> str:
+        whole = match.group(0)
+        if whole in ("np.True_", "np.False_"):
+            return whole[3:-1]
+        return match.group(1)
+
+    return _NUMPY_REPR.sub(one, text)
 
 
 # --- building a key entry from the expected value (instructor side only) ---------------------
@@ -161,7 +228,7 @@ def _leaf(value, precision: Precision, digest) -> dict:
     return {
         "kind": "real",
         "q": q,
-        "h": digest(_fine_token(value, q)),
+        "h": digest(_fine_token(_fine_index(value, q))),
         "hs": digest(_log_token("s", value, _SLIP)),
         "hc": digest(_log_token("c", value, _COARSE)),
     }
@@ -201,9 +268,9 @@ def make_entry(
     }
 
 
-def open_entry(exercise_id: str, names: tuple[str, ...]) -> dict:
+def open_entry(exercise_id: str, names: tuple[str, ...], precision: str) -> dict:
     """The key entry of an open exercise: its own test decides (``_open.py``), no hash."""
-    return {"id": exercise_id, "names": list(names), "open": True}
+    return {"id": exercise_id, "names": list(names), "precision": precision, "open": True}
 
 
 # --- judging an answer from a key entry (student, instructor and grader alike) ---------------
@@ -217,44 +284,103 @@ def _search(digest, target: str, tokens) -> int | None:
 
 
 def _fine_match(x: float, leaf: dict, digest) -> bool:
-    token = _fine_token(x, leaf["q"])
-    if token is None:
+    """Is ``x`` within the stated precision ±q of the answer (±q always, 1.02 q never)?"""
+    k = _fine_index(x, leaf["q"])
+    if k is None:
         return False
-    k = int(token[1:])
-    return any(digest(f"q{k + d}") == leaf["h"] for d in (-1, 0, 1))
+    target = leaf["h"]
+    return any(digest(_fine_token(k + d)) == target for d in range(-_FINE - 1, _FINE + 2))
 
 
-def _slip_match(x: float, leaf: dict, digest) -> bool:
-    """Does ``x`` equal the answer to about 0.2 % (or at the stated precision)?"""
+def _matches(x: float, leaf: dict, digest) -> bool:
+    """Does ``x`` equal the answer at the stated precision (a count: exactly)?"""
     if not math.isfinite(x):
         return False
-    if leaf["kind"] == "real" and _fine_match(x, leaf, digest):
-        return True
-    if leaf["kind"] == "int" and x == math.floor(x) and digest(f"i{int(x)}") == leaf["h"]:
-        return True
+    if leaf["kind"] == "int":
+        return x == math.floor(x) and digest(f"i{int(x)}") == leaf["h"]
+    return _fine_match(x, leaf, digest)
+
+
+def _within_slip(x: float, leaf: dict, digest) -> bool:
+    """Is ``x`` within about 0.2 % of the answer (its logarithmic bucket or the next)?"""
     if x == 0:
         return digest("s0") == leaf["hs"]
     return any(digest(_log_token("s", x, _SLIP, d)) == leaf["hs"] for d in (-1, 0, 1))
 
 
+def _explains(undo, x: float, leaf: dict, digest) -> bool:
+    """Does undoing a slip (``undo``) turn ``x`` into the answer, and say something?
+
+    It must land on the answer at the stated precision and, where that precision is coarser
+    than 1 % of the value, within 0.2 % as well; and undoing it on 0, 1 or −1 must not land
+    there too (else ``x`` is as well explained by being near that number: a near-1 answer
+    is not "a square" of an answer near 1, a near-0 answer not "a factor of 10" of one near 0).
+    """
+    y = undo(x)
+    if y is None or not math.isfinite(y) or not _matches(y, leaf, digest):
+        return False
+    if (
+        leaf["kind"] != "int"
+        and leaf["q"] > _SPECIFIC * abs(y)
+        and not _within_slip(y, leaf, digest)
+    ):
+        return False
+    for landmark in _LANDMARKS:
+        image = undo(landmark)
+        if image is not None and math.isfinite(image) and _matches(image, leaf, digest):
+            return False
+    return True
+
+
+def _root(x: float) -> float:
+    return math.copysign(math.sqrt(abs(x)), x)
+
+
+def _square(x: float) -> float | None:
+    return x * x if abs(x) < 1e150 else None
+
+
+def _log(x: float) -> float | None:
+    return math.log(x) if x > 0 else None
+
+
+def _exp(x: float) -> float | None:
+    return math.exp(x) if x < 700 else None
+
+
+def _slips():
+    """(undo, words): a slip that turns the answer into the value given, and how to say it."""
+    for factor, words in _FACTORS:
+        yield (lambda x, f=factor: x / f), f"by {words}"
+        yield (lambda x, f=factor: x * f), f"by {words}"
+    yield _root, ": is it the square of the answer (a missing square root)?"
+    yield _square, ": is it the square root of the answer (a square root too many)?"
+    yield _log, ": is it e to the power of the answer (an exp too many)?"
+    yield _exp, ": is it the logarithm of the answer (a log too many)?"
+
+
 def _size_words(x: float, leaf: dict, digest) -> str:
-    """'too large' / 'too small' and by how much, found from the hashes alone."""
+    """'too large' / 'too small', by how much or by which slip, found from the hashes alone."""
     if x == 0:
-        if digest("c0") == leaf["hc"]:
+        if digest("c0") == leaf["hc"]:  # pragma: no cover - 0 is then accepted above
             return "is not zero, but the answer is"
         return "is zero, but the answer is not"
     if digest("c0") == leaf["hc"]:
         return "is not zero, but the answer is"
-    if _slip_match(-x, leaf, digest):
-        return "is of the wrong sign"
     sign = _sign(x)
     other = "-" if sign == "+" else "+"
     fine = [(d, _log_token("s", x, _SLIP, -d)) for d in range(-_A_LITTLE, _A_LITTLE + 1)]
     fine.sort(key=lambda t: abs(t[0]))
     near = _search(digest, leaf["hs"], fine)
     if near is not None:
+        if leaf["kind"] == "int":
+            direction = "too large" if near > 0 else "too small"
+            return f"is a little {direction} (within 10 %): a count is exact (off by one?)"
         if near == 0:
-            return "is within 0.2 % but not at the stated precision: round as the exercise says"
+            return (
+                "is within 0.2 % but not to the stated precision: keep the digits the "
+                "exercise asks for (a coarser rounding, a grid or a tolerance?)"
+            )
         direction = "too large" if near > 0 else "too small"
         return f"is a little {direction} (within 10 %): check rounding, the grid or a tolerance"
     coarse = [(d, _log_token("c", x, _COARSE, -d)) for d in range(-_FAR, _FAR + 1)]
@@ -262,18 +388,18 @@ def _size_words(x: float, leaf: dict, digest) -> str:
     offset = _search(digest, leaf["hc"], coarse)
     if offset is None:
         flipped = [(d, f"c{other}{tok[2:]}") for d, tok in coarse]
-        if _search(digest, leaf["hc"], flipped) is not None:
-            return "is of the wrong sign"
-        return "is far off (by more than a factor of 10^12)"
+        if _search(digest, leaf["hc"], flipped) is None:
+            return "is far off (by more than a factor of 10^12)"
+        for undo, words in _slips():  # only an exp or a log turns the sign
+            if words.startswith(":") and _explains(undo, x, leaf, digest):
+                return f"is of the wrong sign{words}"
+        return "is of the wrong sign"
     size = "too large" if offset > 0 else "too small"
     if sign == "-":
         size += " in magnitude"
-    for factor, words in _FACTORS:
-        if _slip_match(x / factor, leaf, digest) or _slip_match(x * factor, leaf, digest):
-            return f"is {size} by {words}"
-    root, square = math.copysign(math.sqrt(abs(x)), x), x * x
-    if _slip_match(root, leaf, digest) or _slip_match(square, leaf, digest):
-        return f"is {size}: a square where a square root belongs, or the other way round?"
+    for undo, words in _slips():
+        if _explains(undo, x, leaf, digest):
+            return f"is {size}{'' if words.startswith(':') else ' '}{words}"
     if abs(offset) >= _MUCH:
         return f"is much {size}"
     return f"is {size}"
@@ -314,16 +440,37 @@ def _judge_leaf(answer, leaf: dict, digest) -> tuple[bool, str]:
     return False, _size_words(x, leaf, digest)
 
 
+def _as_numbers(answer) -> tuple[np.ndarray | None, str]:
+    """``answer`` as an array of floats, or None and why not (strings and booleans are not
+    numbers: a list is read item by item, so ``[0.1, True]`` is refused, not read as 1)."""
+    try:
+        raw = answer if isinstance(answer, np.ndarray) else np.asarray(answer, dtype=object)
+    except (TypeError, ValueError):
+        return None, f"is {_type_name(answer)}; an array of numbers is expected"
+    if raw.dtype.kind == "O":
+        flat = raw.ravel().tolist()
+        wrong = [v for v in flat if not _is_real_scalar(v)]
+        if any(isinstance(v, (list, tuple, np.ndarray)) for v in wrong):
+            return None, "is ragged (rows of different lengths); an array of numbers is expected"
+        if wrong:
+            return None, f"holds {_type_name(wrong[0])}; an array of numbers is expected"
+        raw = np.asarray(flat, dtype=float).reshape(raw.shape)
+    if raw.dtype.kind in "bUSc" or raw.dtype.kind not in "iuf":
+        what = {"b": "True/False values", "U": "strings", "S": "bytes", "c": "complex numbers"}
+        holds = what.get(raw.dtype.kind, f"values of type {raw.dtype}")
+        return None, f"holds {holds}; an array of numbers is expected"
+    return raw.astype(float), ""
+
+
 def _judge_array(answer, part: dict, digest_for) -> tuple[bool, str]:
     shape = tuple(part["shape"])
     if isinstance(answer, (str, bytes, dict)) or answer is None or callable(answer):
         return False, f"is {_type_name(answer)}; an array of shape {shape} is expected"
-    try:
-        values = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return False, f"is {_type_name(answer)}; an array of numbers is expected"
+    values, why = _as_numbers(answer)
+    if values is None:
+        return False, why
     if values.shape != shape:
-        return False, f"has shape {values.shape}; shape {shape} is expected"
+        return False, f"has shape {plain(values.shape)}; shape {shape} is expected"
     if np.isnan(values).any():
         return False, "holds NaN"
     flat = values.ravel()
@@ -338,8 +485,8 @@ def _judge_array(answer, part: dict, digest_for) -> tuple[bool, str]:
     if not wrong:
         return True, ""
     first, hint = wrong[0]
-    index = np.unravel_index(first, shape)
-    where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+    index = plain(np.unravel_index(first, shape))
+    where = index[0] if len(index) == 1 else index
     hint = hint.removeprefix("is ")
     return False, f"has {len(wrong)} of {flat.size} entries off; entry {where} is {hint}"
 
@@ -366,7 +513,7 @@ def judge(entry: dict, answer, *, open_judge=None) -> tuple[bool, str]:
         ok, hint = open_judge(answer)
         if ok:
             return True, f"✓ {exercise_id}: correct"
-        return False, f"✗ {exercise_id}: {listed} {hint}"
+        return False, plain_text(f"✗ {exercise_id}: {listed} {hint}")
     if len(names) == 1:
         answers = [answer]
     else:
@@ -386,13 +533,17 @@ def judge(entry: dict, answer, *, open_judge=None) -> tuple[bool, str]:
         else:
             ok, hint = _judge_leaf(given, part, digest_for(""))
         if not ok:
-            return False, f"✗ {exercise_id}: {name} {hint}"
+            return False, plain_text(f"✗ {exercise_id}: {name} {hint}")
     return True, f"✓ {exercise_id}: correct"
 
 
-def compare(answer, expected, *, decimals: int | None = None, digits: int | None = 6):
-    """(ok, hint) for one value against ``expected`` at a precision (a one-off key)."""
-    precision = Precision(decimals=decimals) if decimals is not None else Precision(digits=digits)
+def compare(answer, expected, *, decimals: int | None = None, digits: int | None = None):
+    """(ok, hint) for one value against ``expected`` at a precision (a one-off key).
+
+    The precision must be stated, ``decimals=`` or ``digits=`` (as an exercise states it):
+    ±one unit in that place is accepted, nothing beyond 1.02 units.
+    """
+    precision = Precision(decimals=decimals, digits=digits)
     entry = make_entry("value", ("value",), expected, precision, new_salt())
     ok, line = judge(entry, answer)
     return ok, line.partition("value ")[2] if not ok else ""

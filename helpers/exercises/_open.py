@@ -10,6 +10,7 @@ conditions the exercise's text already states.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,30 +19,68 @@ import numpy as np
 
 @dataclass(frozen=True)
 class OpenExercise:
+    """An open exercise: its names, the precision its statement states, its two steps."""
+
     exercise_id: str
     names: tuple[str, ...]
     reduce: Callable
     judge: Callable
+    #: the precision the exercise states (its statement holds this text) and the judge uses
+    precision: str
 
 
 OPEN: dict[str, OpenExercise] = {}
 
 
-def _register(exercise_id: str, names: tuple[str, ...], reduce: Callable, judge: Callable):
-    OPEN[exercise_id] = OpenExercise(exercise_id, names, reduce, judge)
+def _register(
+    exercise_id: str,
+    names: tuple[str, ...],
+    reduce: Callable,
+    judge: Callable,
+    *,
+    precision: str,
+):
+    OPEN[exercise_id] = OpenExercise(exercise_id, names, reduce, judge, precision)
+
+
+def _is_number(value) -> bool:
+    """A real number: not a string ("3"), a bool or an array (they are refused, not read)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0 and value.dtype.kind in "iuf"
+    return isinstance(value, numbers.Real)
+
+
+def _what(value) -> str:
+    """What a value is, in words, for a message (plain Python, never a numpy repr)."""
+    from ._core import _type_name, plain
+
+    if isinstance(value, (str, bool, np.bool_, np.str_)) or _is_number(value):
+        return f"{plain(value)!r} ({_type_name(value)})"
+    return _type_name(value)
+
+
+#: 01.2 and 06.3 state "to 4 decimal places (±0.0001 is accepted)" for the numbers they test
+_STEP = 1e-4
+_SLACK = 1e-12  # a float's last digits
 
 
 # --- 01.2: weights that give ω₁ a prior of 0.5 and the other worlds equal shares --------------
 
 
 def _weights_reduce(answer):
-    try:
-        weights = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return {"error": f"are {type(answer).__name__}, not a list of numbers"}
-    if weights.ndim != 1:
-        return {"error": f"have shape {weights.shape}; one weight per world is expected"}
-    return {"weights": [float(w) for w in weights]}
+    if isinstance(answer, (str, bytes, dict)) or answer is None or callable(answer):
+        return {"error": f"are {_what(answer)}, not a list of numbers"}
+    items = answer.tolist() if isinstance(answer, np.ndarray) else answer
+    if not isinstance(items, (list, tuple)):
+        return {"error": f"are {_what(answer)}, not a list of numbers"}
+    if any(isinstance(w, (list, tuple)) for w in items):
+        return {"error": "are nested lists; one weight per world is expected"}
+    wrong = [w for w in items if not _is_number(w)]
+    if wrong:
+        return {"error": f"hold {_what(wrong[0])}; every weight must be a number"}
+    return {"weights": [float(w) for w in items]}
 
 
 def _weights_judge(data) -> tuple[bool, str]:
@@ -55,33 +94,74 @@ def _weights_judge(data) -> tuple[bool, str]:
         p = prior(column, n, data["weights"])
     except (ValueError, TypeError) as error:
         return False, f"are not valid weights: {error}"
-    if not np.isclose(p[0], 0.5):
+    tolerance = _STEP * (1 + _SLACK)
+    if not abs(p[0] - 0.5) <= tolerance:
         side = "too much" if p[0] > 0.5 else "too little"
-        return False, f"give ω₁ {side} weight (its prior must be exactly 0.5)"
-    if not np.allclose(p[1:], p[1]):
-        return False, "give ω₂ … ω_W unequal shares; they must share the rest equally"
+        return False, f"give ω₁ {side} weight (its prior must be 0.5 to 4 decimal places)"
+    share = 0.5 / (len(p) - 1)  # what each other world's prior must be
+    if not float(np.max(np.abs(p[1:] - share))) <= tolerance:
+        return False, (
+            "give ω₂ … ω_W unequal shares; they must share the rest equally (to 4 decimal places)"
+        )
     return True, ""
 
 
-_register("01.2", ("answer_weights",), _weights_reduce, _weights_judge)
+_register(
+    "01.2",
+    ("answer_weights",),
+    _weights_reduce,
+    _weights_judge,
+    precision=(
+        "any weights that meet the conditions are right, each prior to 4 decimal places "
+        "(±0.0001 is accepted)"
+    ),
+)
 
 
 # --- 06.3: a profile with ε ≥ 1 and posterior ≤ 0.5 wherever p·q ≤ 0.1 -----------------------
+
+
+_PROFILE_AXIS = np.linspace(0.01, 1, 100)  # the (p, q) grid the 06.3 check tests
+
+
+def _not_a_number(profile):
+    """(value, p, q) where ``profile`` returns something other than a number, or None.
+
+    A coarse pass over the check's grid in plain Python floats, so that the message reads
+    plainly; the search afterwards refuses a non-number anywhere else as well."""
+    points = _PROFILE_AXIS[::11].tolist()
+    for p in points:
+        for q in points:
+            try:
+                value = profile(p, q)
+            except Exception:  # the search names the exception and where
+                return None
+            if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "iuf":
+                value = value.reshape(()).item()
+            if not _is_number(value):
+                return value, p, q
+    return None
 
 
 def _profile_reduce(profile):
     from .. import kazan_reiter as kr
 
     if not callable(profile):
-        return {"error": "is not a function of (p, q)"}
+        return {"error": f"is {_what(profile)}, not a function of (p, q)"}
+    wrong = _not_a_number(profile)
+    if wrong is not None:
+        value, p, q = wrong
+        return {
+            "error": f"returns {_what(value)} at (p, q) = ({p:g}, {q:g}); "
+            "it must return a number r*(p, q) ≥ 1 (math.inf where unbounded)"
+        }
     try:
         epsilon = float(kr.argmin_epsilon(profile).epsilon)
     except (ValueError, TypeError, ZeroDivisionError, ArithmeticError) as error:
         return {"error": f"cannot be searched: {error}"}
     if math.isinf(epsilon):
         return {"epsilon": "inf", "worst": 0.0}
-    axis = np.linspace(0.01, 1, 100)
-    p, q = np.meshgrid(axis, axis)
+    p, q = np.meshgrid(_PROFILE_AXIS, _PROFILE_AXIS)
     posterior = np.minimum(kr.relative_risk_bound(p, q, epsilon) * p * q, 1.0)
     return {"epsilon": epsilon, "worst": float(posterior[p * q <= 0.1].max())}
 
@@ -92,13 +172,26 @@ def _profile_judge(data) -> tuple[bool, str]:
     epsilon = float(data["epsilon"])
     if math.isinf(epsilon):
         return False, "bounds nothing (ε = ∞)"
-    if not epsilon >= 1:
-        return False, "allows an ε below 1: loosen it where it binds"
-    if float(data["worst"]) > 0.5 + 1e-9:
-        return False, "lets the posterior exceed 0.5 somewhere with p·q ≤ 0.1: tighten it there"
+    tolerance = _STEP * (1 + _SLACK)
+    if not epsilon >= 1 - tolerance:
+        return False, "allows an ε below 1 (to 4 decimal places): loosen it where it binds"
+    if not float(data["worst"]) <= 0.5 + tolerance:
+        return False, (
+            "lets the posterior exceed 0.5 (to 4 decimal places) somewhere with p·q ≤ 0.1: "
+            "tighten it there"
+        )
     return True, ""
 
 
-_register("06.3", ("agency_profile",), _profile_reduce, _profile_judge)
+_register(
+    "06.3",
+    ("agency_profile",),
+    _profile_reduce,
+    _profile_judge,
+    precision=(
+        "any profile that meets the conditions is right (the check tests p and q in steps "
+        "of 0.01), ε and the posterior to 4 decimal places (±0.0001 is accepted)"
+    ),
+)
 
 from . import nb11 as _nb11  # noqa: E402, F401  (registers notebook 11's open exercise)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ._open import _register
+from ._open import _is_number, _register, _what
 
 #: the survey's public number of respondents
 RECORDS = 1_000
@@ -36,21 +36,20 @@ def _field(release, name):
 
 def _workload_reduce(answer):
     if not isinstance(answer, (list, tuple)):
-        return {"error": f"is {type(answer).__name__}, not a list of releases"}
+        return {"error": f"is {_what(answer)}, not a list of releases"}
     rows = []
     for release in answer:
         if not isinstance(release, dict) and not hasattr(release, "kind"):
-            return {"error": f"holds a {type(release).__name__}, not a Release"}
+            return {"error": f"holds {_what(release)}, not a Release"}
         row = {}
         for name in _FIELDS:
             value = _field(release, name)
             if name == "coverage" and value is None:
                 value = 0.95  # a Release's default
             if name != "kind" and value is not None:
-                try:
-                    value = float(value)
-                except (TypeError, ValueError):
-                    return {"error": f"has a release whose {name} is not a number: {value!r}"}
+                if not _is_number(value):
+                    return {"error": f"has a release whose {name} is {_what(value)}, not a number"}
+                value = float(value)
             row[name] = value if name != "kind" or isinstance(value, str) else repr(value)
         rows.append(row)
     return {"releases": rows}
@@ -79,7 +78,8 @@ def _workload_judge(data) -> tuple[bool, str]:
         if row.get("sensitivity") is not None:
             return False, f"sets release {i}'s sensitivity: let the bounds give it"
         if row["kind"] == "mean" and row.get("n") != RECORDS:
-            return False, f"has a mean (release {i}) over n = {row.get('n')}, not {RECORDS:,}"
+            n = "no n" if row.get("n") is None else f"n = {row['n']:g}"
+            return False, f"has a mean (release {i}) over {n}, not n = {RECORDS:,}"
     try:
         releases = [
             bud.Release(
@@ -112,4 +112,10 @@ def _workload_judge(data) -> tuple[bool, str]:
     return True, ""
 
 
-_register("11.4", ("my_workload",), _workload_reduce, _workload_judge)
+_register(
+    "11.4",
+    ("my_workload",),
+    _workload_reduce,
+    _workload_judge,
+    precision="any workload that meets the conditions is accepted",
+)

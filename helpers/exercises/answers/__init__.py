@@ -122,7 +122,8 @@ def entry(exercise_id: str, salt: str) -> dict:
     """The key entry (hashes, no value) of one exercise under ``salt``."""
     _discover()
     if exercise_id in OPEN:
-        return open_entry(exercise_id, OPEN[exercise_id].names)
+        spec = OPEN[exercise_id]
+        return open_entry(exercise_id, spec.names, spec.precision)
     spec = get(exercise_id)
     return make_entry(exercise_id, spec.names, expected(exercise_id), spec.precision, salt)
 

@@ -34,7 +34,7 @@ def _rr_for_one_dp():
 
 @answer("00.2", names=("eps_290", "max_log_ratio"), decimals=1)
 def _auction_epsilon():
-    """Smallest ε with expected revenue $2.90 (a grid answer is accepted to 1 %), and the
+    """Smallest ε with expected revenue $2.90 (a grid answer within ±0.1 is accepted), and the
     largest |log ratio| of selection probabilities when the third bid drops to $0."""
     prices, revenue, delta_s = _auction()
     eps = optimize.brentq(

@@ -26,7 +26,7 @@ def _posterior_by_hand():
 
 @answer("02.2", names=("answer_eps",), decimals=3)
 def _largest_eps_at_this_release():
-    """Largest ε with max posterior ≤ 1/3 at r = 2.20131 (a grid answer is accepted to 0.5 %)."""
+    """Largest ε with max posterior ≤ 1/3 at r = 2.20131 (a grid answer within ±0.001 is accepted)."""
     data, n = _setting()
     column = data["absence_days"]
 

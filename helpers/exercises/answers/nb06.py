@@ -23,7 +23,7 @@ def _survey_fraction():
 
 @answer("06.2", names=("first_off",), decimals=3)
 def _difference_profile():
-    """b̃ at which ε(b̃)/(2b̃) reaches 1.05 (a grid answer within 0.002 is accepted)."""
+    """b̃ at which ε(b̃)/(2b̃) reaches 1.05 (a grid answer within ±0.001 is accepted)."""
     return optimize.brentq(
         lambda b: float(kr.epsilon_difference_profile(b)) / (2 * b) - 1.05, 0.001, 0.6, xtol=1e-12
     )

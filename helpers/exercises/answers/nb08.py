@@ -13,7 +13,7 @@ from . import answer
 
 @answer("08.1", names=("sigma2_low", "sigma2_high"), decimals=4)
 def _variances_rounding_to_the_post():
-    """The σ² interval (ε = ln 3) on which δ₁ rounds to 0.054 (grid answers within 2·10⁻⁴)."""
+    """The σ² interval (ε = ln 3) on which δ₁ rounds to 0.054 (grid answers within ±10⁻⁴)."""
     eps = plrv.POST_EPSILON
 
     def delta1(v):
