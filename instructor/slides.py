@@ -82,7 +82,14 @@ VENDOR = {
     "reveal.js": (
         "5.2.1",
         "sha512-r7//6mIM5p34hFiDMvYfXgyjXqGRta+/psd9YtytsgRlrpRzFv4RbH76TXd2qD+7ZPZEbpBDhdRhJaFgfQ7zNQ==",
-        ("dist/", "plugin/notes/", "LICENSE"),
+        (
+            "dist/reveal.css",
+            "dist/reveal.js",
+            "dist/theme/white.css",
+            "dist/theme/fonts/source-sans-pro/",
+            "plugin/notes/",
+            "LICENSE",
+        ),
     ),
     "mathjax": (
         "3.2.2",
@@ -467,7 +474,8 @@ def vendor(out: Path) -> dict[str, str]:
     for name, (version, _, keep) in VENDOR.items():
         target = out / "vendor" / f"{name}-{version}"
         stamp = target / ".complete"
-        if not stamp.exists():
+        wanted = f"{name}@{version}: {', '.join(keep)}\n"
+        if not stamp.exists() or stamp.read_text() != wanted:
             shutil.rmtree(target, ignore_errors=True)
             with tarfile.open(_tarball(name)) as archive:
                 for member in archive.getmembers():
@@ -478,7 +486,7 @@ def vendor(out: Path) -> dict[str, str]:
                     destination.parent.mkdir(parents=True, exist_ok=True)
                     source = archive.extractfile(member)
                     destination.write_bytes(source.read() if source else b"")
-            stamp.write_text(f"{name}@{version}\n")
+            stamp.write_text(wanted)
         prefixes[name] = f"vendor/{name}-{version}"
     return prefixes
 

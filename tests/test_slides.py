@@ -1,0 +1,358 @@
+"""Slides from the notebooks (instructor/slides.py): the slideshow metadata, the lecture decks
+(``python3 course.py slides``) and what a deck loads; marker ``browser``: Chromium opens each.
+
+The decks are built once per session into a temporary directory from the committed notebooks
+and instructor/plan.json. reveal.js and MathJax come from their npm tarballs, fetched once
+into build/npm/ (like axe-core for the accessibility tests) and checked against pinned
+hashes; after that everything runs offline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from instructor import slides
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+PLAN = slides.read_plan()
+LECTURES = [lecture["number"] for lecture in PLAN["lectures"]]
+MIN_SLIDES = 5
+TAG_COMMAND = "python -m instructor.slides tag notebooks/*.ipynb"
+
+
+# --- the slideshow metadata ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_committed_notebook_has_valid_slideshow_metadata(path):
+    problems = slides.check(nbformat.read(path, as_version=4))
+    assert not problems, (
+        f"{path.name}: {len(problems)} cells without valid slideshow metadata "
+        f"(write it with `{TAG_COMMAND}`):\n" + "\n".join(problems[:10])
+    )
+
+
+def test_tag_then_check_on_copies_and_tag_is_idempotent(tmp_path):
+    copies = []
+    for path in NOTEBOOKS:
+        shutil.copy(path, tmp_path / path.name)
+        copies.append(str(tmp_path / path.name))
+    assert slides.main(["tag", *copies]) == 0
+    assert slides.main(["check", *copies]) == 0
+    first = {name: Path(name).read_bytes() for name in copies}
+    assert slides.main(["tag", *copies]) == 0
+    assert {name: Path(name).read_bytes() for name in copies} == first
+    for name in copies:
+        nb = nbformat.read(name, as_version=4)
+        kinds = [c.metadata["slideshow"]["slide_type"] for c in nb.cells]
+        assert kinds[0] == "slide", f"{name}: the title cell starts the first slide"
+        assert kinds.count("slide") + kinds.count("subslide") >= MIN_SLIDES
+        for cell, kind in zip(nb.cells, kinds, strict=True):
+            if "solution" in cell.metadata.get("tags", []):
+                assert kind == "skip", f"{name}: a worked answer is shown"
+            if "figure-alt" in cell.metadata.get("tags", []):
+                assert kind == "notes", f"{name}: a figure's text alternative is not in notes"
+        # only the cells' slideshow metadata changed: sources and outputs are the committed ones
+        committed = nbformat.read(ROOT / "notebooks" / Path(name).name, as_version=4)
+        for before, after in zip(committed.cells, nb.cells, strict=True):
+            assert before.source == after.source
+            assert before.get("outputs") == after.get("outputs")
+            rest = {k: v for k, v in after.metadata.items() if k != "slideshow"}
+            assert rest == {k: v for k, v in before.metadata.items() if k != "slideshow"}
+
+
+def _nb(*cells):
+    return nbformat.v4.new_notebook(cells=list(cells))
+
+
+def _figure_cell(source="P.plot_thing()"):
+    cell = nbformat.v4.new_code_cell(source)
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}
+        )
+    ]
+    return cell
+
+
+def test_rules_on_each_kind_of_cell():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    cells = [
+        md("# 99 · A title\n\nSources."),  # slide
+        md("**Prerequisites:** none."),  # -
+        code("%matplotlib inline\nimport numpy as np\nfrom helpers import plotting as P"),  # skip
+        md("## 1 · A section\n\nProse."),  # slide
+        _figure_cell(),  # subslide
+        md("*Figure, in words:* a line.", metadata={"tags": ["figure-alt"]}),  # notes
+        code("dashboards.thing_dashboard(epsilon=1.0)"),  # subslide
+        md("### A subsection"),  # subslide
+        md("A short paragraph."),  # -
+        md("## Exercises", metadata={"tags": ["exercises-intro"]}),  # slide
+        md("**1.** Compute something."),  # subslide
+        code("answer = 1", metadata={"tags": ["solution"]}),  # skip
+        code('answer_99_1 = answer\ncheck("99.1", answer_99_1)'),  # fragment
+        md("Speaker only.", metadata={"tags": ["slide-notes"]}),  # notes (override)
+        md("---\n\n[← 98](98_x.ipynb)"),  # skip
+        code("import sys\n\nprint(sys.version)"),  # skip (versions)
+    ]
+    assert slides.slide_types(_nb(*cells)) == [
+        "slide",
+        "-",
+        "skip",
+        "slide",
+        "subslide",
+        "notes",
+        "subslide",
+        "subslide",
+        "-",
+        "slide",
+        "subslide",
+        "skip",
+        "fragment",
+        "notes",
+        "skip",
+        "skip",
+    ]
+
+
+def test_a_long_run_of_prose_is_split_into_subslides_and_text_after_a_figure_starts_one():
+    md = nbformat.v4.new_markdown_cell
+    paragraph = "word " * 190  # 950 characters: 10 projected lines
+    assert slides.cell_height(md(paragraph)) == 10
+    nb = _nb(
+        md("## 1 · Heading"),
+        md(paragraph),  # 11 lines with the heading: fits
+        md(paragraph),  # 21: the slide is full, a subslide starts
+        md("short"),  # 11: fits
+        _figure_cell(),  # a figure has a slide of its own
+        md("after"),  # and what follows it starts the next one
+    )
+    assert slides.slide_types(nb) == ["slide", "-", "subslide", "-", "subslide", "subslide"]
+
+
+def test_check_reports_missing_and_invalid_slide_types():
+    md = nbformat.v4.new_markdown_cell
+    nb = _nb(
+        md("# T", metadata={"slideshow": {"slide_type": "slide"}}),
+        md("x"),
+        md("y", metadata={"slideshow": {"slide_type": "sideways"}}),
+    )
+    problems = slides.check(nb)
+    assert len(problems) == 2
+    assert "cell 2" in problems[0] and "no metadata.slideshow.slide_type" in problems[0]
+    assert "cell 3" in problems[1] and "'sideways'" in problems[1]
+    assert slides.tag(nb) and not slides.check(nb) and not slides.tag(nb)
+
+
+def test_sections_follow_the_plans_vocabulary():
+    md = nbformat.v4.new_markdown_cell
+    nb = _nb(
+        md("# 99 · Title"),
+        md("## Learning objectives"),
+        md("## 1 · One"),
+        md("text"),
+        md("## 2 · Two\n\n## 3 · Three"),
+        md("## Summary"),
+        md("## Exercises"),
+    )
+    places = [place for place, _ in slides.cell_sections(nb)]
+    assert places == ["open", "open", 1, 1, 3, "close", "close"]
+    assert slides.part_cells(nb, [1], first=True, last=False) == [0, 1, 2, 3]
+    assert slides.part_cells(nb, [2, 3], first=False, last=True) == [4, 5, 6]
+    assert slides.part_cells(nb, "all", first=True, last=True) == list(range(7))
+
+
+# --- the decks ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def decks(tmp_path_factory):
+    out = tmp_path_factory.mktemp("slides")
+    try:
+        slides.vendor(out)
+    except (OSError, RuntimeError) as error:  # no npm and no network on first use
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"reveal.js/MathJax could not be fetched: {error}")
+        pytest.skip(
+            f"reveal.js/MathJax not in {slides.NPM_CACHE} and not fetchable ({error}); "
+            "run `python3 course.py slides` once with network access"
+        )
+    written = slides.build(out)
+    return out, {int(re.search(r"(\d+)", p.name).group(1)): p for p in written}
+
+
+class _Sections(HTMLParser):
+    """Counts the slides a reader steps through: <section>s with no <section> inside."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[bool] = []  # per open section: has a child section
+        self.leaves = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "section":
+            if self.stack:
+                self.stack[-1] = True
+            self.stack.append(False)
+
+    def handle_endtag(self, tag):
+        if tag == "section" and self.stack:
+            if not self.stack.pop():
+                self.leaves += 1
+
+
+def test_every_lecture_has_a_deck_with_enough_slides(decks):
+    _, paths = decks
+    assert sorted(paths) == LECTURES
+    for lecture in PLAN["lectures"]:
+        html = paths[lecture["number"]].read_text(encoding="utf-8")
+        counter = _Sections()
+        counter.feed(html)
+        assert counter.leaves >= MIN_SLIDES, f"lecture {lecture['number']}: {counter.leaves} slides"
+        title = lecture.get("title", "")
+        assert f"Lecture {lecture['number']}" in html and (not title or _text(title) in html)
+
+
+def _text(title: str) -> str:
+    return title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def test_a_deck_loads_nothing_from_the_network(decks):
+    """Every URL a deck loads (script/img src, stylesheet, CSS import and url()) is a file of
+    the build; links in the text (<a href>) to the references may point anywhere."""
+    out, paths = decks
+    for number, path in paths.items():
+        html = path.read_text(encoding="utf-8")
+        urls = slides.loaded_urls(html)
+        assert not slides.external(urls), f"lecture {number} loads {slides.external(urls)}"
+        assert not re.search(r"""src\s*=\s*["']https?:""", html)
+        for url in urls:
+            target = (path.parent / url.split("?")[0].split("#")[0]).resolve()
+            assert target.is_file(), f"lecture {number} loads {url}, which is not in the build"
+            assert target.is_relative_to(out.resolve()), f"lecture {number}: {url} is outside"
+    # and the stylesheets they load, followed through their @import and url()
+    queue = sorted(
+        {
+            (path.parent / url).resolve()
+            for path in paths.values()
+            for url in slides.loaded_urls(path.read_text(encoding="utf-8"))
+            if url.endswith(".css")
+        }
+    )
+    seen: set[Path] = set()
+    while queue:
+        css = queue.pop()
+        if css in seen:
+            continue
+        seen.add(css)
+        urls = slides.loaded_urls(css.read_text(encoding="utf-8", errors="replace"))
+        assert not slides.external(urls), f"{css.relative_to(out)} loads {slides.external(urls)}"
+        for url in urls:
+            target = (css.parent / url.split("?")[0].split("#")[0]).resolve()
+            assert target.is_file(), f"{css.relative_to(out)} loads {url}, not in the build"
+            if target.suffix == ".css":
+                queue.append(target)
+    assert seen, "no stylesheet followed"
+    # nothing else in vendor/ loads from the network either (no theme the decks do not use)
+    for css in out.glob("vendor/**/*.css"):
+        urls = slides.loaded_urls(css.read_text(encoding="utf-8", errors="replace"))
+        assert not slides.external(urls), f"{css.relative_to(out)} loads {slides.external(urls)}"
+
+
+def test_skipped_cells_are_not_in_a_deck(decks):
+    """No worked answer reaches a deck (skip cells are left out, not hidden)."""
+    _, paths = decks
+    html = "\n".join(p.read_text(encoding="utf-8") for p in paths.values())
+    assert "Interactive dashboard: run this notebook" in html  # dashboards stay, as their note
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if "solution" not in cell.metadata.get("tags", []):
+                continue
+            for output in cell.get("outputs", []):
+                text = output.get("text", "")
+                if len(text.strip()) > 20:  # a printed worked answer
+                    assert text.strip().splitlines()[0] not in html, f"{path.name}: {text[:80]}"
+
+
+def test_plan_is_read_at_run_time(tmp_path, decks):
+    """A plan with one made-up lecture builds that lecture, under its own number and title."""
+    plan = {
+        "about": "test",
+        "lectures": [
+            {
+                "number": 42,
+                "title": "Only section 2",
+                "parts": [{"notebook": "00_dp_foundations", "sections": [2]}],
+            }
+        ],
+    }
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    out, _ = decks
+    written = slides.build(out / "alt", plan_path=path)
+    assert [p.name for p in written] == ["lecture-42.html"]
+    html = written[0].read_text(encoding="utf-8")
+    assert "Lecture 42 · Only section 2" in html
+    assert "Laplace mechanism" in html and "Randomised response" not in html
+
+
+# --- in Chromium --------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_each_deck_opens_in_chromium_without_console_errors(decks):
+    import browser_lab as bl
+
+    executable, where = bl.find_chromium()
+    if executable == "":
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {where}")
+        pytest.skip(where)
+    from playwright.sync_api import sync_playwright
+
+    _, paths = decks
+    problems = []
+    with sync_playwright() as p, bl.chromium(p, executable) as context:
+        for number, path in sorted(paths.items()):
+            page = context.new_page()
+            console = bl.Console()
+            console.attach(page)
+            requests: list[str] = []
+            page.on("request", lambda r, requests=requests: requests.append(r.url))
+            page.on(
+                "requestfailed",
+                lambda r, console=console: console.messages.append(f"failed: {r.url}"),
+            )
+            page.goto(path.as_uri())
+            # conditions, not delays: reveal.js ready and MathJax done typesetting
+            page.wait_for_function(
+                "() => window.Reveal && Reveal.isReady() && window.MathJax"
+                " && MathJax.startup && MathJax.startup.promise",
+                timeout=bl.RUN_ALL_TIMEOUT_MS,
+            )
+            page.evaluate("() => MathJax.startup.promise")
+            total = page.evaluate("() => Reveal.getTotalSlides()")
+            errors = page.evaluate("() => document.querySelectorAll('mjx-merror').length")
+            page.evaluate("() => Reveal.slide(Reveal.getHorizontalSlides().length - 1)")
+            remote = [u for u in requests if not u.startswith(("file:", "data:", "blob:"))]
+            where_ = f"lecture {number}"
+            if console.messages:
+                problems.append(f"{where_}: console:\n" + "\n".join(console.messages))
+            if remote:
+                problems.append(f"{where_}: loaded {remote}")
+            if total < MIN_SLIDES:
+                problems.append(f"{where_}: {total} slides")
+            if errors:
+                problems.append(f"{where_}: {errors} formulas MathJax could not typeset")
+            page.close()
+    assert not problems, "\n".join(problems)
