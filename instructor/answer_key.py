@@ -150,7 +150,8 @@ def fill(text: str, facts: dict) -> str:
         if name not in facts:
             raise KeyError(f"the key names a fact {name!r} that key_facts does not compute")
         value = facts[name]
-        return format(value, spec) if spec else str(value)
+        text = format(value, spec) if spec else str(value)
+        return text[:-1] + " %" if spec and spec.endswith("%") else text  # the course's "5 %"
 
     return _FACT.sub(one, text)
 
