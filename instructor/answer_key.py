@@ -484,7 +484,7 @@ def _quiz_answer_text(q: dict) -> str:
     text = str(answer)
     tolerance = q.get("tolerance")
     if isinstance(tolerance, str):
-        text += f" ({tolerance})"
+        text += f", {tolerance}"
     elif tolerance not in (None, ""):
         text += f" (± {tolerance})"
     if q.get("computed") is not None:
@@ -550,7 +550,7 @@ def render_markdown(exercises: list[Exercise], quizzes: list | None = None) -> s
                     lines.append(f"   - Why: {_unlink(q['why'])}")
                 for option, ok, why in q["options"]:
                     if why and not ok:
-                        lines.append(f"   - Not “{_unlink(option)}”: {_unlink(why)}")
+                        lines.append(f"   - Not “{_unlink(option.rstrip('.'))}”: {_unlink(why)}")
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -916,7 +916,7 @@ def _quizzes_html(quizzes) -> list[str]:
             for option, ok, why in q["options"]:
                 if why and not ok:
                     item.append(
-                        f"<li>Not “{_inline_html(_unlink(option))}”: "
+                        f"<li>Not “{_inline_html(_unlink(option.rstrip('.')))}”: "
                         f"{_inline_html(_unlink(why))}</li>"
                     )
             item += ["</ul>", "</li>"]
