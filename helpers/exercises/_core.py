@@ -420,7 +420,7 @@ def _judge_leaf(answer, leaf: dict, digest) -> tuple[bool, str]:
         return False, f"is {_type_name(answer)}; a single number is expected"
     x = float(answer)
     if math.isnan(x):
-        return False, "is NaN"
+        return False, "is NaN (not a number): a number is expected"
     if kind == "int":
         if math.isinf(x) or x != math.floor(x):
             return False, "is not a whole number; a count is expected"
@@ -472,7 +472,7 @@ def _judge_array(answer, part: dict, digest_for) -> tuple[bool, str]:
     if values.shape != shape:
         return False, f"has shape {plain(values.shape)}; shape {shape} is expected"
     if np.isnan(values).any():
-        return False, "holds NaN"
+        return False, "holds NaN (not a number): numbers are expected"
     flat = values.ravel()
     wrong = []
     for i, leaf in enumerate(part["items"]):
