@@ -4,9 +4,11 @@
     python -m instructor.slides check NOTEBOOK...   # exit 1 on a cell without a valid slide type
     python -m instructor.slides build [--out DIR] [--lecture N ...]   # = python3 course.py slides
 
-**Live**: JupyterLab with the RISE extension (``jupyterlab-rise``, in requirements.txt) shows a
-tagged notebook as slides with the kernel running and the dashboards moving (Alt+R, or the
-toolbar's slideshow button). **Static**: ``build`` writes ``build/slides/lecture-NN.html``, one
+**Live**: JupyterLab with the RISE extension (``jupyterlab-rise`` 0.43.1, in requirements.txt)
+shows a tagged notebook as slides with the kernel running (Alt+R, or the toolbar's slideshow
+button). Its slideshow page is its own small JupyterLab (built on 4.3) that cannot load the
+pinned widgets front end (jupyterlab_widgets 3.0.16: "Shared module @jupyterlab/console doesn't
+exist"), so a dashboard is moved in the notebook itself, not in RISE. **Static**: ``build`` writes ``build/slides/lecture-NN.html``, one
 reveal.js deck per lecture of ``instructor/plan.json`` (read at run time), made by nbconvert's
 SlidesExporter from the lecture's cells of the committed, executed notebooks. reveal.js and
 MathJax come from their npm packages (pinned, integrity-checked, cached under
