@@ -337,7 +337,17 @@ def test_docstrings_run_and_have_every_numpydoc_section():
         if f"{section}\n" not in fn.__doc__
     ]
     assert missing == []
-    assert [fn.__name__ for fn in PUBLIC if "notebook 11" not in " ".join(fn.__doc__.split())] == []
+    # where each is used (notebook 11, or the helper that calls it): checked against the
+    # notebooks themselves in tests/test_docstrings.py
+    unplaced = [
+        fn.__name__
+        for fn in PUBLIC
+        if not any(
+            words in " ".join(fn.__doc__.split())
+            for words in ("notebook 11", "notebooks 11", "Not called in a notebook")
+        )
+    ]
+    assert unplaced == []
 
 
 # --- pure ε and zCDP: exact sums, OpenDP --------------------------------------------------

@@ -78,11 +78,16 @@ def image_html(png: bytes, alt: str) -> str:
 DPI = 90
 
 
-def float_slider(description, value, lo, hi, step, fmt=".3f", *, style=None, layout=None):
+def float_slider(
+    description, value, lo, hi, step, fmt=".3f", *, style=None, layout=None, width=None
+):
     """A FloatSlider that redraws on release (``continuous_update=False``), the course's way.
 
-    ``style`` and ``layout`` are the calling dashboard's (label width, track width).
+    ``style`` and ``layout`` are the calling dashboard's (label width, track width);
+    ``width`` (such as ``"540px"``) is a layout of that width of the slider's own.
     """
+    if width is not None:
+        layout = widgets.Layout(width=width)
     return widgets.FloatSlider(
         value=value,
         min=lo,

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..checks import check_finite_scalar
+from ..datasets import school, school_release
 
-__all__ = ["starting_choice", "starting_value"]
+__all__ = ["data_and_size", "starting_choice", "starting_value"]
 
 
 def starting_value(name: str, value, low: float, high: float) -> float:
@@ -43,3 +44,20 @@ def starting_choice(name: str, value, options: Sequence):
     if not ok:
         raise ValueError(f"{name} must be one of {values!r}; got {value!r}")
     return value
+
+
+def data_and_size(data, size, *, size_required: bool = False):
+    """The universe and release size a dashboard starts from.
+
+    No ``data``: the school example (``datasets.school()``, released without one record, so
+    n = 3 unless ``size`` says otherwise). The reader's own data: their ``size``, which is
+    required with ``size_required`` (a mapping of columns has no obvious length) and else
+    defaults to one record fewer than the data (the leave-one-out release).
+    """
+    if data is None:
+        return school(), len(school_release()) if size is None else size
+    if size is None:
+        if size_required:
+            raise ValueError("size (the number of records released) is required with your own data")
+        size = len(data) - 1
+    return data, size

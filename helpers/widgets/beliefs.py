@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..checks import check_int_range, check_nonnegative
-from ..datasets import ATTACK_EPSILONS, LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT, school
+from ..datasets import ATTACK_EPSILONS, LEE_CLIFTON_EPSILON, LEE_CLIFTON_OUTPUT
 from ..lee_clifton import (
     confidence,
     count_worlds,
@@ -36,7 +36,7 @@ from ..plotting.beliefs import (
 from ..queries import get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
-from ._checks import starting_value
+from ._checks import data_and_size, starting_value
 
 __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 
@@ -45,12 +45,6 @@ PAPER_EPSILON = LEE_CLIFTON_EPSILON
 _MAX_SLIDER_WORLDS = 12
 _LAYOUT = widgets.Layout(width="500px")  # a track of about 300 px beside a 110 px label
 _STYLE = {"description_width": "110px"}
-
-
-def _data_and_size(data: pd.DataFrame | None, size: int | None) -> tuple[pd.DataFrame, int]:
-    data = school() if data is None else data
-    size = len(data) - 1 if size is None else size
-    return data, size
 
 
 def _prior_lines(labels, probs) -> list[str]:
@@ -69,7 +63,7 @@ def prior_dashboard(
     Controls ``w1`` … ``wW``. The bars show the uniform prior 1/W beside the reader's prior
     (``helpers.lee_clifton.prior(universe, size, weights)``).
     """
-    data, size = _data_and_size(data, size)
+    data, size = data_and_size(data, size)
     names = list(data[name_column])
     # count before enumerating: the refusal must come before the work it refuses
     n_worlds = count_worlds(np.arange(len(names), dtype=float), size)
@@ -147,7 +141,7 @@ def posterior_dashboard(
     prior=prior_weights)``; the text prints every world's prior and posterior, the maximum
     posterior and the confidence max(posterior − prior).
     """
-    data, size = _data_and_size(data, size)
+    data, size = data_and_size(data, size)
     labels = world_labels(list(data[name_column]), size)
     columns = list(columns)
     if column not in columns:
@@ -253,7 +247,7 @@ def attack_dashboard(
     The curve is ``simulate_attack`` on a grid of ε; the marker and the text are
     ``simulate_attack`` at the slider's ε with the same seed.
     """
-    data, size = _data_and_size(data, size)
+    data, size = data_and_size(data, size)
     labels = world_labels(list(data[name_column]), size)
     if column not in columns:
         raise ValueError(f"column must be one of {list(columns)}; got {column!r}")

@@ -9,6 +9,7 @@ FPR 1 %, or a total ε) are chosen below; the verdict, the knobs and the allocat
 from __future__ import annotations
 
 import dataclasses
+from functools import partial
 
 import ipywidgets as widgets
 
@@ -38,10 +39,7 @@ def _row(children):
     return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
 
 
-def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return float_slider(
-        description, value, lo, hi, step, fmt, style=_STYLE, layout=widgets.Layout(width="540px")
-    )
+_slider = partial(float_slider, width="540px")  # this dashboard's sliders
 
 
 def _name(release, index: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import ipywidgets as widgets
 
@@ -21,7 +22,7 @@ __all__ = [
 CUSTOM = "(type ε and δ below)"
 _STYLE = {"description_width": "initial"}
 # long labels ("log₁₀ δ (−30 means δ = 0)") leave a track of at least 250 px at this width
-_WIDE = widgets.Layout(width="540px")
+_WIDTH = "540px"
 
 
 def _row(children):
@@ -29,8 +30,7 @@ def _row(children):
     return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
 
 
-def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return float_slider(description, value, lo, hi, step, fmt, style=_STYLE, layout=_WIDE)
+_slider = partial(float_slider, width=_WIDTH)  # this dashboard's sliders
 
 
 def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):

@@ -24,10 +24,6 @@ __all__ = [
 _STYLE = {"description_width": "initial"}
 
 
-def _slider(description, value, lo, hi, step, fmt=".3f"):
-    return float_slider(description, value, lo, hi, step, fmt, style=_STYLE)
-
-
 def risk_profile_text(kind: str, a: float, fixed: float, r: float) -> str:
     """The readout of :func:`risk_profile_dashboard` (also used by its tests)."""
     if kind == "inclusion":
@@ -64,8 +60,8 @@ def risk_profile_dashboard(
             value=kind,
             description="profile",
         ),
-        "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
-        "a": _slider("ã", a, 0.0, 0.95, 0.005),
+        "r": float_slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
+        "a": float_slider("ã", a, 0.0, 0.95, 0.005),
         # q̃ or p̃ spans three decades (the text uses 0.001, 0.05 and 1): a logarithmic track
         "fixed": widgets.FloatLogSlider(
             value=fixed,
@@ -91,7 +87,7 @@ def risk_profile_dashboard(
 def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
     """ε slider: Theorem 1's bound against Corollary 1's e^{2ε}."""
     epsilon = starting_value("epsilon", epsilon, 0.05, 3.0)  # refused, not clamped to 0.05
-    controls = {"epsilon": _slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
+    controls = {"epsilon": float_slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
 
     def draw(epsilon):
         fig = plot_bound_vs_naive(epsilon, fast=True)
@@ -110,8 +106,8 @@ def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
     a = starting_value("a", a, 0.01, 0.9)
     r = starting_value("r", r, 1.05, 10.0)
     controls = {
-        "a": _slider("ã", a, 0.01, 0.9, 0.01, ".2f"),
-        "r": _slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
+        "a": float_slider("ã", a, 0.01, 0.9, 0.01, ".2f"),
+        "r": float_slider("r̃", r, 1.05, 10.0, 0.05, ".2f"),
     }
 
     def draw(a, r):

@@ -14,7 +14,6 @@ import ipywidgets as widgets
 
 from .. import lee_clifton as lc
 from ..checks import check_finite_scalar
-from ..datasets import school, school_release
 from ..plotting.lee_clifton import (
     as_columns,
     plot_binary_search,
@@ -25,7 +24,7 @@ from ..plotting.lee_clifton import (
 from ..queries import get_query
 from ..sensitivity import unbounded_sensitivity
 from ._base import Dashboard
-from ._checks import starting_value
+from ._checks import data_and_size, starting_value
 
 __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 
@@ -34,15 +33,10 @@ __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 DASHBOARD_QUERIES = lc.ANALYSIS_QUERIES  # the same list as analysis_table's rows
 
 
-def _data_and_size(data, size) -> tuple[dict, int]:
-    if data is None:
-        frame = school()
-        cols = as_columns(frame[["school_year", "absence_days"]])
-        return cols, len(school_release()) if size is None else size
-    cols = as_columns(data)
-    if size is None:
-        raise ValueError("size (the number of records released) is required with your own data")
-    return cols, size
+def _columns_and_size(data, size) -> tuple[dict, int]:
+    """The universe's columns (the school example's school_year and absence_days by default)."""
+    frame, size = data_and_size(data, size, size_required=True)
+    return as_columns(frame[["school_year", "absence_days"]] if data is None else frame), size
 
 
 def _risk_slider(cols: dict, size: int, risk: float) -> widgets.FloatSlider:
@@ -80,7 +74,7 @@ def bounds_dashboard(
     ``data``: a DataFrame or mapping of universe columns (default: the school example's
     school_year and absence_days, n = 3); ``size``: the release size n.
     """
-    cols, size = _data_and_size(data, size)
+    cols, size = _columns_and_size(data, size)
     epsilon = check_finite_scalar("epsilon", epsilon)
     if not 0.01 <= epsilon <= 5.0:
         raise ValueError(f"epsilon must lie in [0.01, 5] (the slider's range); got {epsilon:g}")
@@ -130,7 +124,7 @@ def binary_search_dashboard(
     data=None, size: int | None = None, query="mean", *, risk: float = 1 / 3
 ) -> Dashboard:
     """Notebook 04: a ρ slider moves both dashed lines (eq. 7 and the binary search)."""
-    cols, size = _data_and_size(data, size)
+    cols, size = _columns_and_size(data, size)
     state: dict = {}
 
     def draw(risk: float):
@@ -166,7 +160,7 @@ def queries_dashboard(
     One figure per (query, column) is built the first time it is chosen and updated in
     place afterwards.
     """
-    cols, size = _data_and_size(data, size)
+    cols, size = _columns_and_size(data, size)
     queries = tuple(queries)
     for name in queries:
         get_query(name)  # refuse unknown names now, not on the first click
