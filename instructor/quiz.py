@@ -396,6 +396,8 @@ def with_quizzes(nb, stem: str, plan: dict | None = None, banks: dict | None = N
     plan = plan or load_plan()
     banks = banks or all_banks(plan)
     nb = copy.deepcopy(nb)
+    # the slide type is the slide tagger's (instructor.slides) once it has run: keep it
+    slide_types = {c.get("id"): c.metadata.get("slideshow") for c in nb.cells if is_quiz(c)}
     nb.cells = [c for c in nb.cells if not is_quiz(c)]
     wanted = quiz_cells(plan, banks, stem, nb)
     # place from the last target to the first, so earlier indices stay valid
@@ -403,7 +405,10 @@ def with_quizzes(nb, stem: str, plan: dict | None = None, banks: dict | None = N
     placed.sort(key=lambda t: (t[0]["cell"], t[0]["line"]), reverse=True)
     for heading, lecture, part, source in placed:
         index = _split_at(nb, heading)
-        nb.cells.insert(index, _new_cell(lecture, part, source))
+        cell = _new_cell(lecture, part, source)
+        if slide_types.get(cell.id):
+            cell.metadata["slideshow"] = slide_types[cell.id]
+        nb.cells.insert(index, cell)
     return nb
 
 

@@ -308,9 +308,10 @@ see that it runs without an error and that every check you answered prints ✓.
 ## How `check` can say ✓ without the answers
 
 The helpers you installed do not contain the expected answers. When your instructor built this
-edition, each expected value was rounded at the precision its exercise states and stored only as
-a salted hash (SHA-256), together with hashes of its size and sign on a logarithmic scale, which
-give the hints. `check` rounds your value the same way and compares hashes. The grade does not
+edition, each expected value was rounded to a hundredth of the precision its exercise states and
+stored only as a salted hash (SHA-256), together with hashes of its size and sign on a logarithmic
+scale, which give the hints. `check` rounds your value the same way and compares hashes with the
+values within the stated precision of it, so exactly that precision is accepted. The grade does not
 come from this `check`: your instructor grades with the answers, which are not in this folder.
 
 {_references()}"""
