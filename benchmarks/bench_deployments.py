@@ -24,7 +24,14 @@ def main() -> None:
         (
             "choose() a mean with its knobs",
             lambda: ch.choose(
-                "mean", k=1.0, epsilon_risk=1.0, n=100, lower=0.0, upper=100.0, prior=0.5
+                "mean",
+                k=1.0,
+                epsilon_risk=1.0,
+                n=100,
+                lower=0.0,
+                upper=100.0,
+                prior=0.5,
+                neighbours="change-one",
             ),
         ),
         ("plot_deployments (no rendering)", plot_deployments),

@@ -1063,7 +1063,14 @@ def test_risks_are_refused_by_name():
 def test_one_release_workload_reads_like_choose():
     for release, kwargs in ((COUNT, {}), (MEAN, {"lower": 0, "upper": 100, "n": 200})):
         for eps_risk in (0.2, 5.0):
-            one = ch.choose(release.kind, k=release.k, epsilon_risk=eps_risk, prior=0.5, **kwargs)
+            one = ch.choose(
+                release.kind,
+                k=release.k,
+                epsilon_risk=eps_risk,
+                prior=0.5,
+                neighbours="change-one",
+                **kwargs,
+            )
             many = B.choose_workload([release], eps_risk)
             assert many.feasible == one.feasible
             assert many.epsilon_accuracy == pytest.approx(one.epsilon_accuracy, rel=1e-14)
