@@ -90,6 +90,8 @@ def sensitivity_of(
     max(|lower|, |upper|) (the record added or removed is any value in the bounds), and a
     ``mean`` is refused: its n changes with the neighbour (release a sum and a count).
 
+    Used in notebooks 00 and 10.
+
     Rounded up (a sensitivity one double too small would under-noise): the exact
     (upper − lower)/n, then the smallest double at or above it; beyond the largest double
     (a sum between bounds near ±1e308) it is refused.
@@ -172,6 +174,8 @@ def sensitivity_of(
 def laplace_error_probability(epsilon, *, k, sensitivity):
     """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
 
+    Not called in a notebook; used by ``helpers.plotting.deployments``.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -210,6 +214,8 @@ def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
     """Smallest ε with P(|X| ≤ k) ≥ ``coverage`` under Laplace noise: Δ·ln(1/(1 − c))/k.
 
     Vectorised over ``k``, ``sensitivity`` and ``coverage`` (broadcast).
+
+    Used in notebook 10.
 
     Parameters
     ----------
@@ -254,6 +260,8 @@ def epsilon_for_posterior(risk, *, prior):
     Rounded toward privacy: the largest double ε whose posterior bound is ≤ ``risk`` both
     exactly and as :func:`~helpers.deployments.posterior_bound` computes it (the closed form
     rounded to nearest gave a posterior a hair above the risk for about a third of inputs).
+
+    Used in notebook 10.
 
     Parameters
     ----------
@@ -315,6 +323,8 @@ def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
     max(ã/p, r̃) on q = q̃ = ``fixed``) or ``"values"`` (profile (16): max(ã/(p̃q), r̃) on
     p = p̃ = ``fixed``).
 
+    Used in notebook 10.
+
     Parameters
     ----------
     kind : {"constant", "inclusion", "values"}
@@ -366,6 +376,8 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     form as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are the float 9.0, so the tie
     with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal instead of depending on which
     log identity rounds lower. For m ≥ 2, Brent's method on ln α.
+
+    Used in notebook 10.
 
     Parameters
     ----------
@@ -498,6 +510,8 @@ def choose(
 
     The neighbour notion is required: the accuracy side's Δ and the risk side's ε must be read
     for the same neighbours (module docstring).
+
+    Used in notebook 10.
 
     Parameters
     ----------

@@ -196,6 +196,8 @@ def zcdp_to_epsilon(rho, delta):
     the tests check the two agree. Always ≤ :func:`zcdp_to_epsilon_simple`. Vectorised over
     ``rho`` and ``delta`` (broadcast).
 
+    Used in notebooks 09 and 11.
+
     Parameters
     ----------
     rho : float or array
@@ -203,8 +205,12 @@ def zcdp_to_epsilon(rho, delta):
     delta : float or array
         δ in (0, 1).
 
-    The value is rounded up (toward the weaker guarantee): the ε(α) at the bisected α plus a
-    bound on its rounding error, so it is never below the true infimum.
+    Returns
+    -------
+    float or numpy.ndarray
+        ε: a Python float for scalar input, else an array of the broadcast shape. Rounded up
+        (toward the weaker guarantee): the ε(α) at the bisected α plus a bound on its rounding
+        error, so it is never below the true infimum.
 
     Examples
     --------
@@ -220,6 +226,14 @@ def zcdp_to_epsilon_simple(rho, delta):
     """The simple conversion ε = ρ_z + 2√(ρ_z ln(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
 
     Rounded up by a bound on its rounding error (never below the true value).
+
+    Used in notebook 09.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ε: a Python float for scalar input, else an array of the broadcast shape of ``rho``
+        and ``delta``.
 
     Examples
     --------
@@ -255,6 +269,14 @@ def gaussian_epsilon(rho, delta):
     Only for a single Gaussian mechanism (or a composition of them: their μ's add in squares,
     exactly as ρ_z adds); a general ρ_z-zCDP mechanism needs :func:`zcdp_to_epsilon`.
 
+    Used in notebook 09.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ε: a Python float for scalar input, else an array of the broadcast shape of ``rho``
+        and ``delta``.
+
     Examples
     --------
     >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
@@ -284,6 +306,14 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     ε(ρ_z) increases from 0 without bound; the bracket [0, high] doubles ``high`` until
     ε(high) ≥ ε, then a vectorised bisection. Rounded toward privacy: the low end of the final
     bracket, moved down a double at a time until ``zcdp_to_epsilon(ρ_z, delta) ≤ epsilon``.
+
+    Used in notebook 09.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ρ_z: a Python float for scalar input, else an array of the broadcast shape of
+        ``epsilon`` and ``delta``.
 
     Examples
     --------
@@ -390,6 +420,14 @@ def unit_group(privacy_unit) -> str:
     * no unit, an aggregate ("Aggregate-level") or a word this function does not know:
       "not stated" (it never guesses a coarser unit than the record states).
 
+    Not called in a notebook; used by ``helpers.deployments``. (:func:`load` fills its
+    ``unit_group`` column with it.)
+
+    Returns
+    -------
+    str
+        One of :data:`UNIT_GROUPS`.
+
     Examples
     --------
     >>> unit_group('User-day-level'), unit_group('Device-day-level')
@@ -445,12 +483,19 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     * ``basis``: where ``epsilon_used`` comes from, in words;
     * ``epsilon_cks``, ``epsilon_simple``: both conversions of ρ_z at ``delta_used`` (zCDP rows).
 
+    Used in notebook 09.
+
     Parameters
     ----------
     path : str or Path, optional
         The CSV (default: the course's copy, :data:`DATA_PATH`).
     default_delta : float
         δ in (0, 1) for zCDP rows that give only ρ_z.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every row of the CSV, in its order, with the added columns above.
 
     Examples
     --------
@@ -512,6 +557,18 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
 def usable(table: pd.DataFrame | None = None) -> pd.DataFrame:
     """The rows of :func:`load` whose status is ``"usable"``, sorted by ``epsilon_used``.
 
+    Used in notebooks 09 and 11.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame, optional
+        A table from :func:`load` (default: ``load()``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The usable rows, sorted by ``epsilon_used``, with a fresh index 0, 1, ….
+
     Examples
     --------
     >>> len(usable())
@@ -541,6 +598,14 @@ def posterior_bound(epsilon, *, prior=0.5):
     For (ε, δ)-DP the bound holds outside a bad event, see
     :func:`posterior_bad_event_probability`.
 
+    Used in notebooks 09 and 11.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest posterior: a Python float for scalar input, else an array of the
+        broadcast shape of ``epsilon`` and ``prior``.
+
     Examples
     --------
     >>> round(posterior_bound(1.0, prior=0.5), 4)
@@ -567,6 +632,15 @@ def posterior_bad_event_probability(delta, *, slack):
     bound of :func:`posterior_bound` at ε' = ε + slack. So δ enters as the probability of
     an output on which the ε-reading may fail (with slack = ln 2 it is at most 2δ).
 
+    Not called in a notebook; used by ``helpers.deployments``. (:func:`three_views` reports
+    it as ``bad_event``.)
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The probability, at most 1: a Python float for scalar input, else an array of the
+        broadcast shape of ``delta`` and ``slack``.
+
     Examples
     --------
     >>> posterior_bad_event_probability(1e-6, slack=np.log(2))
@@ -590,6 +664,14 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,
     1 − e^{−ε}(1 − δ − α)).
     Tight: the four-point mechanism of Kairouz, Oh & Viswanath (2015) attains it.
+
+    Used in notebooks 09 and 11.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The TPR in [0, 1]: a Python float for scalar input, else an array of the broadcast
+        shape of ``fpr``, ``epsilon`` and ``delta``.
 
     Examples
     --------
@@ -618,6 +700,14 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     the assumption that the release is one Gaussian mechanism (or a composition of them)
     with total ρ_z: a Gaussian of sensitivity Δ and SD σ has ρ_z = Δ²/(2σ²) and μ = Δ/σ.
     Uses survival functions (``norm.sf``/``norm.isf``) to keep small rates accurate.
+
+    Used in notebooks 09 and 11.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The TPR: a Python float for scalar input, else an array of the broadcast shape of
+        ``fpr`` and ``rho``.
 
     Examples
     --------
@@ -753,6 +843,14 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     with ``rho`` also ``zcdp_tpr_1``/``zcdp_tpr_10`` (the curve ρ_z-zCDP alone implies,
     :func:`zcdp_tpr`) and ``gaussian_tpr_1``/``gaussian_tpr_10`` (the Gaussian curve, which
     also assumes the noise is Gaussian).
+
+    Used in notebook 09.
+
+    Returns
+    -------
+    builtins.dict
+        Reading name -> Python float: ``epsilon``, ``delta``, ``posterior``, ``bad_event``,
+        ``relative_risk``, ``tpr_1``, ``tpr_10`` and, with ``rho``, the four TPRs above.
 
     Examples
     --------

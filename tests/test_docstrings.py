@@ -34,7 +34,7 @@ from _modules import HELPERS, MATH_MODULES, TOOL_NAMES, top_name
 NOTEBOOKS = HELPERS.parent / "notebooks"
 #: modules others were rewriting when this test was written (deployments documents its returns
 #: in prose; neither names its notebooks yet): checked once they are done
-PENDING = ("helpers.choose", "helpers.deployments")
+PENDING = ()
 
 
 def _public_functions() -> dict[str, object]:
