@@ -624,7 +624,7 @@ _INTRO = (
 _GREEK = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "Δ", "epsilon": "ε",
     "varepsilon": "ε", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "omega": "ω",
-    "Omega": "Ω", "lambda": "λ", "theta": "θ", "phi": "φ", "Phi": "Φ", "tau": "τ",
+    "Omega": "Ω", "lambda": "λ", "theta": "θ", "phi": "φ", "Phi": "Φ", "tau": "τ", "kappa": "κ",
     "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "in": "∈", "cdot": "·", "times": "×",
     "infty": "∞", "approx": "≈", "ne": "≠", "neq": "≠", "to": "→", "mid": "|", "sum": "Σ",
     "ln": "ln", "log": "log", "exp": "exp", "Pr": "Pr", "max": "max", "min": "min",

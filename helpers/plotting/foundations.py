@@ -192,7 +192,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     """P[|π̂ − π| ≥ t] for π̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
 
     Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
-    wrong Var = 1/(ε²n²) (still above the exact tail, as k²e^{−k} < 1, but only by luck).
+    wrong Var = 1/(ε²n²) (still above the exact tail, as κ²e^{−κ} < 1, but only by luck).
     """
     b = float(F.mean_of_bits_scale(n, epsilon))
     t = np.linspace(b / 20, 6 * b, 200)

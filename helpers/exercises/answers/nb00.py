@@ -62,7 +62,7 @@ def _closeness_one_more_record():
 
 @answer("00.4", names=("max_ratio",), decimals=3)
 def _laplace_tail_against_chebyshev():
-    """max over k > 0 of k²·P[|Laplace(0, 1)| ≥ k]: below 1, so e^{-k} ≤ 1/k² everywhere."""
+    """max over κ > 0 of κ²·P[|Laplace(0, 1)| ≥ κ]: below 1, so e^{-κ} ≤ 1/κ² everywhere."""
     result = optimize.minimize_scalar(
         lambda k: -(k**2) * float(F.laplace_tail_probability(k, 1.0)),
         bounds=(0.1, 20.0),
