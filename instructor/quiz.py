@@ -6,7 +6,10 @@ tests; a multiple-choice question has options, exactly one correct, each with th
 right or wrong; a numeric question states its answer, the tolerance it accepts and how the
 helpers compute it (``compute``: a dotted ``call`` into ``helpers`` or ``math`` with ``args`` and
 ``kwargs``, which may themselves be calls, and an optional ``item``: indices or attribute names
-applied to the result), which the tests evaluate and compare.
+applied to the result), which the tests evaluate and compare. Any question may also list
+``checks``: each number its text states (``value``, as written, e.g. ``"0.4571"``) with the
+``compute`` that gives it; the tests recompute it and compare to the last digit written, so a
+choice question's numbers cannot go stale when a notebook changes.
 
 ``apply NOTEBOOK...`` writes one markdown cell per lecture part (tag ``quiz``, metadata
 ``quiz.id``) at the end of the part's last section, or before the notebook's Summary when the
@@ -103,6 +106,16 @@ def schema_problems(bank: dict, lecture: int | None = None) -> list[str]:
                 problems.append(f"{name}: 'compute' must hold a 'call'")
         else:
             problems.append(f"{name}: 'type' must be one of {KINDS}")
+        checks = q.get("checks", [])
+        if not isinstance(checks, list):
+            problems.append(f"{name}: 'checks' must be a list")
+            checks = []
+        for j, c in enumerate(checks):
+            value = c.get("value") if isinstance(c, dict) else None
+            if not isinstance(value, str) or _decimal(value) is None:
+                problems.append(f"{name}, check {j}: 'value' must be a number written as a string")
+            if not isinstance(c, dict) or not isinstance(c.get("compute", {}).get("call"), str):
+                problems.append(f"{name}, check {j}: 'compute' must hold a 'call'")
     ids = [q.get("id") for q in questions]
     for dup in sorted({i for i in ids if ids.count(i) > 1}, key=str):
         problems.append(f"{where}: id {dup} is used twice")
@@ -147,6 +160,37 @@ def evaluate(spec):
     if isinstance(spec, dict):
         return {k: evaluate(v) for k, v in spec.items()}
     return spec
+
+
+def _decimal(text: str) -> tuple[float, float] | None:
+    """(value, half a unit of its last written digit) of a number as written, or None."""
+    match = re.fullmatch(r"[−-]?\d+(?:\.(\d+))?", text.strip())
+    if not match:
+        return None
+    digits = len(match.group(1) or "")
+    return float(text.strip().replace("−", "-")), 0.5 * 10.0**-digits
+
+
+def question_text(question: dict) -> str:
+    """Everything a question shows: its question, explanation, options and their reasons."""
+    parts = [question["question"], question["explanation"]]
+    for option in question.get("options", []):
+        parts += [option["text"], option["why"]]
+    return "\n".join(parts)
+
+
+def check_problems(question: dict) -> list[str]:
+    """The stated numbers (``checks``) of a question the helpers no longer give, or that its
+    text no longer states, as sentences (empty when all hold)."""
+    problems, text = [], question_text(question)
+    for c in question.get("checks", []):
+        value, half = _decimal(c["value"])
+        computed = float(evaluate(c["compute"]))
+        if not abs(computed - value) <= half * (1 + 1e-9):
+            problems.append(f"{question['id']}: {c['value']} stated, the helpers give {computed}")
+        if not re.search(rf"(?<![\d.]){re.escape(c['value'])}(?!\d)", text):
+            problems.append(f"{question['id']}: {c['value']} is checked but not in the text")
+    return problems
 
 
 def computed_answer(question: dict) -> float:
@@ -262,9 +306,28 @@ def _format_number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+# a word that may start a sentence in capitals: the article "a", or two or more ASCII letters
+# (hyphens and an apostrophe allowed), then at most a closing punctuation mark
+_WORD = re.compile(r"(?:a|[a-z][a-z]+(?:[-'’][a-z]+)*)[,;:.!?]?")
+# math in words: function names, and a word followed by an operator, stay as written
+_MATH_WORDS = frozenset({"ln", "log", "exp", "max", "min", "sup", "inf", "var", "sd", "tanh"})
+_OPERATORS = frozenset("=<>≤≥≈≠/·×+−-^*|")
+
+
 def _sentence(text: str) -> str:
+    """``text`` as a sentence after "is wrong.": its first letter capitalised only when it
+    begins an ordinary English word. A symbol is never touched (δ is not Δ, ε not Ε, π̂ not
+    Π̂, ρ_z not Ρ_z), nor a one-letter name (b, k, n; "a" is the article), a column name
+    (school_year), a function (ln, max) or a word an operator follows (pq = 1)."""
     text = text.strip()
-    return text[:1].upper() + text[1:]
+    words = text.split(maxsplit=2)
+    if not words or not _WORD.fullmatch(words[0]):
+        return text
+    if words[0].rstrip(",;:.!?").lower() in _MATH_WORDS:
+        return text
+    if len(words) > 1 and words[1][:1] in _OPERATORS:
+        return text
+    return text[0].upper() + text[1:]
 
 
 def cell_id(lecture: int, part_index: int) -> str:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+import re
 import shutil
+import string
+import unicodedata
 
 import nbformat
 import pytest
@@ -175,3 +179,113 @@ def test_no_quiz_question_shows_an_exercise_answer():
         for _, _, source in Q.quiz_cells(PLAN, BANKS, stem, nb)
     ]
     assert student.leaks({"quiz cells": nbformat.v4.new_notebook(cells=cells)}) == []
+
+
+# --- the rendered text keeps what the bank says -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("why", "rendered"),
+    [
+        ("the prior is 1/W.", "The prior is 1/W."),
+        ("a common misconception.", "A common misconception."),
+        ("it's symmetric.", "It's symmetric."),
+        ("δ is an additive slack.", "δ is an additive slack."),
+        ("ε-DP is a property of the algorithm.", "ε-DP is a property of the algorithm."),
+        ("π̂ = (Y/n − (1 − α)/2)/α is unbiased.", "π̂ = (Y/n − (1 − α)/2)/α is unbiased."),
+        ("ρ_z adds exactly.", "ρ_z adds exactly."),
+        ("δ₁ and δ₂ do not depend on ε.", "δ₁ and δ₂ do not depend on ε."),
+        ("b depends on Δf and ε.", "b depends on Δf and ε."),
+        ("k records apart.", "k records apart."),
+        ("school_year's Δf is smaller.", "school_year's Δf is smaller."),
+        ("ln 20 is about 3.", "ln 20 is about 3."),
+        ("pq = 1 at the corner.", "pq = 1 at the corner."),
+        ("1/kᵢ² gives a larger weight.", "1/kᵢ² gives a larger weight."),
+        ("`max` works.", "`max` works."),
+    ],
+)
+def test_a_reason_is_capitalised_only_when_it_starts_with_a_word(why, rendered):
+    assert Q._sentence(why) == rendered
+
+
+def _greek(text: str) -> list[str]:
+    return sorted(ch for ch in text if "GREEK" in unicodedata.name(ch, ""))
+
+
+def test_every_rendered_reason_keeps_the_case_of_its_symbols():
+    """δ (a slack) is not Δ (a sensitivity): the rendered reason changes at most one ASCII
+    letter, its first, and every Greek letter of the bank's text keeps its case."""
+    sources = "\n".join(
+        source
+        for stem, nb in NOTEBOOKS.items()
+        for _, _, source in Q.quiz_cells(PLAN, BANKS, stem, nb)
+    )
+    checked = 0
+    for q in QUESTIONS:
+        for option in q.get("options", []):
+            if option["correct"]:
+                continue
+            why, shown = option["why"].strip(), Q._sentence(option["why"])
+            assert f"is wrong. {shown}" in sources, (q["id"], shown)
+            assert shown[1:] == why[1:], (q["id"], why)
+            assert shown[0] == why[0] or (
+                why[0] in string.ascii_lowercase and shown[0] == why[0].upper()
+            )
+            assert _greek(shown) == _greek(why), (q["id"], why)
+            checked += 1
+    assert checked > 100
+
+
+# --- numbers stated in the text -----------------------------------------------------------------
+
+
+def test_every_stated_number_is_what_the_helpers_give():
+    checked = [q for q in QUESTIONS if q.get("checks")]
+    assert any(q["id"] == "10-5" for q in checked)
+    for q in checked:
+        assert Q.check_problems(q) == []
+
+
+def test_a_stale_stated_number_is_reported():
+    question = copy.deepcopy(next(q for q in QUESTIONS if q["id"] == "10-5"))
+    question["checks"][1]["value"] = "0.4317"  # Lee & Clifton's Δf, not the change-one Δ
+    assert any("the helpers give" in p for p in Q.check_problems(question))
+    question["checks"][1]["value"] = "0.45710"
+    assert any("not in the text" in p for p in Q.check_problems(question))
+    bad = {"lecture": 11, "questions": [{**question, "checks": [{"value": "about 0.46"}]}]}
+    assert any("'value' must be a number" in p for p in Q.schema_problems(bad))
+
+
+def test_a_sensitivity_names_its_neighbours():
+    """A Δ means nothing without its neighbour notion: a (upper − lower)/n mean is change-one
+    (n public), and under add-remove a mean has no such bound."""
+    for q in NUMERIC:
+        if q["compute"]["call"] == "helpers.choose.sensitivity_of":
+            neighbours = q["compute"]["kwargs"].get("neighbours")
+            assert neighbours in ("change-one", "add-remove"), q["id"]
+            assert neighbours in q["question"], q["id"]
+    for q in QUESTIONS:
+        for sentence in re.split(r"(?<=[.;])\s", Q.question_text(q)):
+            if re.search(r"add[/-]remove|add or remove", sentence):
+                assert not re.search(r"at most \(upper − lower\)/n", sentence), (q["id"], sentence)
+
+
+# the course's symbols (NOTATION.md): the noise is Z, a set of outputs E, a Rényi order λ,
+# Theorem 2's 1/r* − pq is γ
+_OLD_SYMBOLS = [
+    r"Var\[[XY]\]",
+    r"\+ [XY]\b(?!′)",
+    r"\b[XY] ~ Lap",
+    r"∈ T\b",
+    r"Rényi[^.]*\border α",
+    r"\border α\b",
+    r"\bc = 1/r\*",
+    r"1/r\* − pq = c\b",
+]
+
+
+def test_the_bank_writes_the_course_symbols():
+    for q in QUESTIONS:
+        text = Q.question_text(q)
+        for pattern in _OLD_SYMBOLS:
+            assert not re.search(pattern, text), (q["id"], pattern)
