@@ -597,7 +597,7 @@ def _parse(workload) -> _Workload:
 
 
 def _laplace_log_tail(coverage: np.ndarray) -> np.ndarray:
-    """ln(1/(1 − c)), raised by 4 ulps (log1p is accurate to 1): P(|X| > k) = e^{−k/b}."""
+    """ln(1/(1 − c)), raised by 4 ulps (log1p is accurate to 1): P(|Z| > k) = e^{−k/b}."""
     return _up(-np.log1p(-coverage), 4)
 
 
@@ -1770,9 +1770,9 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
 
     Each release i needs |noise| ≤ k_i with probability ≥ c_i, which caps its noise scale:
 
-    * Laplace, P(|X| > k) = e^{−k/b}: b_i ≤ k_i / ln(1/(1 − c_i)), so ε_i = Δ_i/b_i
+    * Laplace, P(|Z| > k) = e^{−k/b}: b_i ≤ k_i / ln(1/(1 − c_i)), so ε_i = Δ_i/b_i
       (the ε of :func:`helpers.choose.epsilon_for_accuracy`);
-    * Gaussian, P(|X| ≤ k) = erf(k/(σ√2)): σ_i ≤ k_i / z_i with z_i = √2·erfinv(c_i), so
+    * Gaussian, P(|Z| ≤ k) = erf(k/(σ√2)): σ_i ≤ k_i / z_i with z_i = √2·erfinv(c_i), so
       ρ_z,i = Δ_i²/(2σ_i²) (Bun & Steinke 2016, Proposition 1.6).
 
     Each budget is the least that meets its own target, so their sum is the least total that

@@ -8,8 +8,9 @@ argument, ``neighbours`` (notebook 00, "Which neighbours?"):
   record. A count has Δ = 1, a sum of values clipped to the public [lower, upper] Δ = upper −
   lower, a mean of n such values Δ = (upper − lower)/n.
 * ``"add-remove"`` (unbounded DP): a neighbour adds or removes one record, so n is not public.
-  A count has Δ = 1, a sum Δ = max(|lower|, |upper|); a mean has no sensitivity of its own
-  (its n changes with the neighbour): release a noisy sum and a noisy count instead.
+  A count has Δ = 1, a sum Δ = max(|lower|, |upper|); a mean's sensitivity must cover the
+  smallest data sets, (upper − lower)/2 whatever n, so it is refused here: release a noisy sum
+  and a noisy count instead (or pass the Δ you derived as ``sensitivity=``).
 
 One change is at most two additions or removals, so a release that is ε-DP under add-remove
 neighbours is 2ε-DP under change-one; the converse does not hold (n may reveal a person).
@@ -18,7 +19,7 @@ n records (change-one); Kazan & Reiter's Theorem 1 assumes add-remove, and its b
 also a bound for a change-one ε-DP release whose "target absent" world replaces the target
 (both steps then cost e^{ε}, not e^{ε} and e^{2ε}), so their ε is safe, if conservative, for it.
 
-**Accuracy side.** Laplace noise X with scale b = Δ/ε has P(|X| > k) = e^{−k/b} = e^{−kε/Δ}.
+**Accuracy side.** Laplace noise Z with scale b = Δ/ε has P(|Z| > k) = e^{−k/b} = e^{−kε/Δ}.
 "Within ±k with probability at least c" therefore needs ε ≥ Δ·ln(1/(1 − c))/k: the
 *smallest* ε meeting the accuracy (:func:`epsilon_for_accuracy`).
 
@@ -137,9 +138,10 @@ def sensitivity_of(
         return 1.0
     if release == "mean" and neighbours == "add-remove":
         raise ValueError(
-            "a mean has no sensitivity under neighbours='add-remove': n changes with the "
-            "neighbour and is not public; release a noisy sum and a noisy count, or use "
-            "neighbours='change-one' with a public n"
+            "a mean under neighbours='add-remove' must be calibrated for the smallest data "
+            "sets ((upper − lower)/2, whatever n: n changes with the neighbour and is not "
+            "public); release a noisy sum and a noisy count, or use neighbours='change-one' "
+            "with a public n"
         )
     if lower is None or upper is None:
         raise ValueError(f"a {release} needs public bounds lower < upper; got {lower!r}, {upper!r}")
@@ -172,7 +174,7 @@ def sensitivity_of(
 
 
 def laplace_error_probability(epsilon, *, k, sensitivity):
-    """P(|X| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
+    """P(|Z| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
 
     Not called in a notebook; used by ``helpers.plotting.deployments``.
 
@@ -211,7 +213,7 @@ def laplace_error_probability(epsilon, *, k, sensitivity):
 
 
 def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
-    """Smallest ε with P(|X| ≤ k) ≥ ``coverage`` under Laplace noise: Δ·ln(1/(1 − c))/k.
+    """Smallest ε with P(|Z| ≤ k) ≥ ``coverage`` under Laplace noise: Δ·ln(1/(1 − c))/k.
 
     Vectorised over ``k``, ``sensitivity`` and ``coverage`` (broadcast).
 
@@ -533,6 +535,7 @@ def choose(
         ``epsilon_risk`` must be valid for. A Lee & Clifton or two-world bound on worlds that
         differ in one record's value is change-one; a Kazan & Reiter ε is exact for
         add-remove and conservative for change-one (module docstring). The message names it.
+        Leaving it out is Python's TypeError (a missing keyword argument).
 
     Returns
     -------
@@ -575,10 +578,11 @@ def choose(
     eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
     knobs = {
         "k": delta_f * -math.log1p(-c) / eps_risk,
-        # P(|X| ≤ k) = 1 − e^{−kε/Δ} as −expm1: 1 − exp lost it all at a tiny ε_risk
+        # P(|Z| ≤ k) = 1 − e^{−kε/Δ} as −expm1: 1 − exp lost it all at a tiny ε_risk
         "coverage": -math.expm1(-k * eps_risk / delta_f),
     }
-    if release == "mean" and sensitivity is None:  # change-one: a mean under add-remove is refused
+    # a mean under add-remove was refused by sensitivity_of unless the caller gave its own Δ
+    if release == "mean" and sensitivity is None:
         knobs["n"] = _records_needed(lower, upper, k, c, eps_risk)
     if prior is not None:
         knobs["risk"] = posterior_bound(eps_acc, prior=prior)

@@ -282,7 +282,7 @@ def _nb07_2(claim):
 def _nb07_3(claim):
     days = school()["absence_days"]
     eps_closed, eps_search = answers.expected("07.3")
-    kr_eps = kr.epsilon_lee_clifton_setting(len(days), 1 / 3)
+    kr_eps = kr.epsilon_lee_clifton_setting(len(days), 0.4)  # eq. (38) at the same ã = ρ
     maxima = lc.world_values(days, len(days) - 1, "max")
     claim("the two ε agree to 1e-6", abs(eps_closed - eps_search) < 1e-6)
     claim("both are above Kazan & Reiter's", min(eps_closed, eps_search) > kr_eps)

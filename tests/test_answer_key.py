@@ -114,7 +114,7 @@ def test_every_sub_question_has_a_worked_answer_and_a_rubric():
     [
         ("08.1", "Is σ² = 3 among them?"),
         ("10.4", "Which profiles (17) of §5 allow it?"),
-        ("07.3", "Do they differ, and are they above Kazan & Reiter's 0.41?"),
+        ("07.3", "Do they differ, and are they above Kazan & Reiter's eq. (38) at the same ã = 0.4?"),
         ("11.4", "write one sentence"),
     ],
 )
