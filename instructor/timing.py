@@ -28,6 +28,12 @@ learning objectives, the setup cell) and the Summary are lectured; the Exercises
 Notes on the sources are not (exercises have their own time, :data:`RATES`
 ``in_class_exercise``; the notes are reading). Headings in one markdown cell split its text
 between them.
+
+**Quiz cells** (markdown cells tagged ``quiz``, written by ``python -m instructor.quiz apply``:
+questions with their answers in ``<details>``) are not lecture talk: their words are not
+counted and add no minutes. They are the students' self-check after the lecture, optional
+homework (INSTRUCTORS.md), so the plan gives them no class time; each section records how many
+it holds (``quizzes``) and their words (``quiz_words``), for the record only.
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ RATES = {
     "minutes_per_dashboard": 5.0,
     "minutes_per_code_cell": 0.5,
     "in_class_exercise": 10,
+    "minutes_per_quiz": 0,
 }
 #: How the rates were chosen, written into timings.json beside them.
 RATES_NOTE = (
@@ -61,8 +68,12 @@ RATES_NOTE = (
     "output) + 5 min per live dashboard demonstration (a cell calling *_dashboard(...): move "
     "two or three sliders and ask the room) + 0.5 min per other code cell run and pointed at. "
     "Minutes = talk time + measured run time. An in-class exercise is given 10 min: the "
-    "notebooks' own estimates (20-45 min for 3-4 exercises) are 7-11 min each."
+    "notebooks' own estimates (20-45 min for 3-4 exercises) are 7-11 min each. Quiz cells "
+    "(markdown tagged 'quiz': questions with <details> answers) are not lecture talk and add "
+    "0 min: they are the students' optional self-check after the lecture, not class time."
 )
+#: The tag of a quiz cell (instructor/quiz.py's TAG, helpers.exercises.student's QUIZ_TAG).
+QUIZ_TAG = "quiz"
 
 HEADING = re.compile(r"^## +(.+?)\s*$")
 NUMBERED = re.compile(r"^(\d+) · ")
@@ -104,16 +115,28 @@ def _new_section(title: str) -> dict:
         "dashboards": 0,
         "code_cells": 0,
         "run_seconds": 0.0,
+        "quizzes": 0,
+        "quiz_words": 0,
     }
+
+
+def is_quiz(cell) -> bool:
+    """A quiz cell: markdown tagged ``quiz`` (its questions and answers are not lecture talk)."""
+    return cell.cell_type == "markdown" and QUIZ_TAG in cell.get("metadata", {}).get("tags", [])
 
 
 def split_sections(nb) -> list[dict]:
     """The notebook's sections in order, each with its counts; run seconds from the cells'
-    ``metadata.execution`` timestamps when the notebook was executed with record_timing."""
+    ``metadata.execution`` timestamps when the notebook was executed with record_timing.
+    A quiz cell is counted apart (``quizzes``, ``quiz_words``), never as the section's words."""
     sections = [_new_section("(opening)")]
     sections[0]["kind"] = "opening"
     for cell in nb.cells:
         source = cell.source
+        if is_quiz(cell):
+            sections[-1]["quizzes"] += 1
+            sections[-1]["quiz_words"] += _words(source)
+            continue
         if cell.cell_type == "markdown":
             chunk: list[str] = []
             for line in source.splitlines():
@@ -168,6 +191,7 @@ def talk_minutes(sec: dict) -> float:
         + sec["tables"] * RATES["minutes_per_table"]
         + sec["dashboards"] * RATES["minutes_per_dashboard"]
         + sec["code_cells"] * RATES["minutes_per_code_cell"]
+        + sec["quizzes"] * RATES["minutes_per_quiz"]
     )
 
 
@@ -177,6 +201,8 @@ def exercises(nb) -> dict[str, dict]:
     out: dict[str, dict] = {}
     inside = False
     for cell in nb.cells:
+        if is_quiz(cell):
+            continue
         if cell.cell_type == "markdown":
             for line in cell.source.splitlines():
                 match = HEADING.match(line)

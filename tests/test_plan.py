@@ -181,6 +181,49 @@ def test_timings_match_the_notebooks():
             assert [h for h in headings if h in measured] == measured[1:], stem
 
 
+#: What each section's talk time is counted from, read from the notebook's source alone (the
+#: figures and tables also count outputs, which depend on the run that measured them).
+COUNTED = ("title", "kind", "number", "words", "dashboards", "code_cells", "quizzes", "lectured")
+
+
+@pytest.mark.parametrize("stem", sorted(TIMINGS["notebooks"]))
+def test_timings_count_the_current_notebooks(stem):
+    """timings.json cannot go stale silently: every section's heading, and every lectured
+    section's markdown words, code cells, dashboards and quiz cells, are those of the committed
+    notebook, counted the way instructor/timing.py counts them (quiz cells apart, never as
+    lecture words; Exercises and Notes are not lectured, so only their headings are compared).
+    A notebook whose lectured text changed must be measured again:
+    ``.venv/bin/python instructor/timing.py --tree DIR`` on a snapshot of the commit."""
+    import nbformat
+
+    from instructor.timing import split_sections, summarise
+
+    nb = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    counted = summarise(nb)["sections"]
+    measured = TIMINGS["notebooks"][stem]["sections"]
+    assert [s["title"] for s in measured] == [s["title"] for s in counted], (
+        f"{stem}: headings changed since {TIMINGS['commit'][:7]}; re-run instructor/timing.py"
+    )
+    for now, then in zip(counted, measured, strict=True):
+        for key in COUNTED if then["lectured"] else ("title", "lectured"):
+            assert now[key] == then[key], (
+                f"{stem} {now['title']!r}: {key} is {now[key]}, timings.json says {then[key]} "
+                f"(measured at {TIMINGS['commit'][:7]}); re-run instructor/timing.py"
+            )
+    # quiz cells are counted apart: their words are not in any section's words
+    quizzes = [c for c in nb.cells if "quiz" in c.get("metadata", {}).get("tags", [])]
+    assert sum(s["quizzes"] for s in measured) == len(quizzes), stem
+    assert len(split_sections(nb)) == len(measured)
+
+
+def test_timings_measured_a_commit():
+    """The times are of one commit's notebooks, not of a working tree with uncommitted edits,
+    and no quiz cell adds a minute to the lecture (INSTRUCTORS.md: quizzes are homework)."""
+    assert re.fullmatch(r"[0-9a-f]{40}", TIMINGS["commit"]), TIMINGS["commit"]
+    assert TIMINGS["rates"]["minutes_per_quiz"] == 0
+    assert "self-check" in GUIDE and "not lecture time" in GUIDE
+
+
 def test_plan_structure():
     assert LENGTH == 75
     assert [lec["number"] for lec in LECTURES] == list(range(1, len(LECTURES) + 1))
