@@ -46,6 +46,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from . import kazan_reiter as kr
+from ._docstrings import fill_docstrings
 from ._numerics import float_up, ln_at_most, nudge_until
 from ._validation import check_finite_scalar, check_open_unit, check_positive
 from .deployments import posterior_bound
@@ -113,10 +114,7 @@ def sensitivity_of(
     float
         Δ, the L1 sensitivity under those neighbours.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -192,10 +190,7 @@ def laplace_error_probability(epsilon, *, k, sensitivity):
     float or numpy.ndarray
         A Python float for scalar input, else an array of the broadcast shape.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -233,10 +228,7 @@ def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
     float or numpy.ndarray
         The smallest ε (inf where k is so small that no finite ε reaches it).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -277,10 +269,7 @@ def epsilon_for_posterior(risk, *, prior):
     float or numpy.ndarray
         The largest ε (a Python float for scalar input, else the broadcast shape).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -343,10 +332,7 @@ def epsilon_for_profile(kind: str, *, r, a=0.0, fixed=1.0) -> float:
     float
         The recommended ε.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -395,10 +381,7 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     float
         The smallest ε (an accuracy-side ε: rounding it is not a privacy claim).
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -544,10 +527,7 @@ def choose(
         ``coverage``, ``n`` for a mean with bounds, ``risk`` with a prior) and a ``message``.
         The ``n`` knob is the smallest n this module's own ε_accuracy accepts, at any size.
 
-    Raises
-    ------
-    ValueError
-        If an argument is out of range, NaN, a string or a boolean (the message names it).
+    %(raises)s
 
     References
     ----------
@@ -608,3 +588,6 @@ def choose(
             "To open an interval: " + ", ".join(parts)
         )
     return Choice(eps_acc, eps_risk, feasible, knobs, message)
+
+
+fill_docstrings(globals())

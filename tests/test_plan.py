@@ -35,22 +35,15 @@ NUMBER_WORDS = {9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"
 
 def sections(stem: str) -> dict[str, dict]:
     """A notebook's lectured sections by their INSTRUCTORS.md label (in notebook order)."""
+    from instructor.timing import labelled  # the tool's own labelling, not a copy of it
+
     out: dict[str, dict] = {}
-    unnumbered = 0
-    for sec in TIMINGS["notebooks"][stem]["sections"]:
-        if not sec["lectured"]:
-            continue
-        if sec["kind"] == "numbered":
-            label = f"§{sec['number']}"
-        elif sec["kind"] == "unnumbered":
-            unnumbered += 1
-            label = f"({unnumbered})"
-        else:
-            label = sec["kind"]
-        entry = out.setdefault(label, {"minutes": 0.0, "titles": [], "run_seconds": 0.0})
-        entry["minutes"] += sec["minutes"]
-        entry["run_seconds"] += sec["run_seconds"]
-        entry["titles"].append(sec["title"])
+    for label, secs in labelled(TIMINGS["notebooks"][stem]).items():
+        out[label] = {
+            "minutes": sum(sec["minutes"] for sec in secs),
+            "titles": [sec["title"] for sec in secs],
+            "run_seconds": sum(sec["run_seconds"] for sec in secs),
+        }
     return out
 
 
