@@ -22,7 +22,7 @@ privacy), on the base :class:`AdditiveNoise` after dp-accounting's
 sampler) and the base writes the privacy loss, δ(ε) through the one hockey-stick formula
 (``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles and the binned pmfs. A
 built-in mechanism overrides a step with its closed form where the generic one loses digits
-(as scipy.stats distributions override ``_sf``); tests/test_mechanisms.py adds a logistic
+(as scipy.stats distributions override ``_sf``); tests/helpers/test_mechanisms.py adds a logistic
 mechanism in one class. :func:`as_mechanism` turns the names "laplace", "gaussian",
 "geometric" into objects (the one place a name is looked up).
 

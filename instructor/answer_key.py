@@ -18,7 +18,7 @@ link outside it, readable offline, with a table of contents) and ``answer-key.md
 
 Nothing here goes to students: ``instructor/`` is not a package of the wheel (pyproject
 packages ``helpers*`` only) and the student edition is built from the notebooks and
-``helpers`` alone (tests/test_answer_key.py checks both).
+``helpers`` alone (tests/instructor/test_answer_key.py checks both).
 """
 
 from __future__ import annotations

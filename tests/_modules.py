@@ -19,6 +19,8 @@ from typing import NamedTuple
 import helpers
 
 HELPERS = Path(helpers.__file__).resolve().parent
+#: the repository's root, for every test file at any depth of tests/
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Layer(NamedTuple):

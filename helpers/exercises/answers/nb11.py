@@ -17,7 +17,7 @@ def _composition():
 
 
 #: notebook 11's survey (``helpers.plotting.budget.SURVEY``, a layer above this one: the
-#: exercises may not import it; tests/test_exercises_budget.py holds the two equal)
+#: exercises may not import it; tests/helpers/exercises/test_nb11.py holds the two equal)
 SURVEY_RECORDS = 2_000
 SURVEY = (
     bud.Release("count", k=20.0, weight=1 / 20.0**2, label="smokers"),

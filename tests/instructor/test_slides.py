@@ -18,10 +18,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _modules import ROOT
 
 from instructor import slides
 
-ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 PLAN = slides.read_plan()
 LECTURES = [lecture["number"] for lecture in PLAN["lectures"]]

@@ -116,7 +116,15 @@ def test_choose_dashboard_posterior_side_every_control():
     # fewer records: the interval closes and the text names the n that reopens it
     c["n"].value = 10
     choice = ch.choose(
-        "mean", k=1.0, epsilon_risk=eps_risk, coverage=0.9, n=10, lower=0.0, upper=50.0, prior=0.3, neighbours="change-one"
+        "mean",
+        k=1.0,
+        epsilon_risk=eps_risk,
+        coverage=0.9,
+        n=10,
+        lower=0.0,
+        upper=50.0,
+        prior=0.3,
+        neighbours="change-one",
     )
     assert not choice.feasible
     assert f"n ≥ {choice.knobs['n']:,}" in dash.text

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from _modules import ROOT
 
 from helpers.exercises import known_ids
 
-ROOT = Path(__file__).resolve().parents[1]
 PLAN = json.loads((ROOT / "instructor" / "plan.json").read_text(encoding="utf-8"))
 TIMINGS = json.loads((ROOT / "instructor" / "timings.json").read_text(encoding="utf-8"))
 GUIDE = (ROOT / "INSTRUCTORS.md").read_text(encoding="utf-8")

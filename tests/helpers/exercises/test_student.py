@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from _modules import ROOT
 
 from helpers.exercises import answers
 from helpers.exercises.student import (
@@ -32,7 +33,6 @@ from helpers.exercises.student import (
 )
 from helpers.notebooks import notebook_paths
 
-ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.notebooks
 
 #: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies.

@@ -361,7 +361,7 @@ def test_the_leak_scan_finds_an_answer_as_a_number_and_never_inside_an_id():
 # --- the checker's words (issue 20): slips named only when they explain, plain Python,
 # --- grammar, strings are not numbers, the stated precision is the precision accepted ------
 
-GOOD_WORKLOAD = [  # meets every condition of 11.4 (tests/test_exercises_budget.py)
+GOOD_WORKLOAD = [  # meets every condition of 11.4 (tests/helpers/exercises/test_nb11.py)
     *[bud.Release("count", k=20.0) for _ in range(2)],
     *[bud.Release("count", k=20.0, coverage=0.9) for _ in range(2)],
     bud.Release("sum", k=200.0, lower=0.0, upper=10.0),

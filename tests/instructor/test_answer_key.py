@@ -17,18 +17,16 @@ import copy
 import re
 import sys
 from html.parser import HTMLParser
-from pathlib import Path
 
 import nbformat
 import pytest
+from _modules import ROOT
 
 from helpers.exercises import OPEN, answers, known_ids
 from helpers.exercises.student import NOT_FOR_STUDENTS, stage_package, student_readme
 from helpers.exercises.student import student_version as make_student_version
 from instructor import answer_key as ak
 from instructor import key_facts
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +112,10 @@ def test_every_sub_question_has_a_worked_answer_and_a_rubric():
     [
         ("08.1", "Is σ² = 3 among them?"),
         ("10.4", "Which profiles (17) of §5 allow it?"),
-        ("07.3", "Do they differ, and are they above Kazan & Reiter's eq. (38) at the same ã = 0.4?"),
+        (
+            "07.3",
+            "Do they differ, and are they above Kazan & Reiter's eq. (38) at the same ã = 0.4?",
+        ),
         ("11.4", "write one sentence"),
     ],
 )

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _modules import ROOT
 
 from helpers import lee_clifton as lc
 from helpers.datasets import school
@@ -20,7 +20,7 @@ from helpers.widgets.lee_clifton import (
     queries_dashboard,
 )
 
-NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOK_DIR = ROOT / "notebooks"
 N = 3
 YEAR = school()["school_year"].to_numpy()
 ABSENCE = school()["absence_days"].to_numpy()

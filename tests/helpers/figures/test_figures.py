@@ -7,11 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _modules import ROOT
 from matplotlib.image import imread
 
 from helpers.figures import FIGURES_DIR, all_figures, write_all
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = ROOT / "README.md"
 
 
 @pytest.fixture(scope="module")

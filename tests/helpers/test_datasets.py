@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from _modules import ROOT
 
 from helpers import datasets
 from helpers import deployments as dep
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DATA = ("dp_deployments.csv", "README.md")
 
 

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
+from _modules import ROOT
 
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, prior, simulate_attack, world_values
 from helpers.widgets import Dashboard
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
-NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOK_DIR = ROOT / "notebooks"
 R = 2.20131
 
 
