@@ -137,9 +137,7 @@ def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -166,9 +164,7 @@ def gaussian_privacy_loss(o, sigma, *, sensitivity=1.0, loc=0.0):
 
     %(raises)s
 
-    References
-    ----------
-    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+    %(references_gaussian)s
 
     Examples
     --------
@@ -195,9 +191,7 @@ def geometric_privacy_loss(k, scale, *, sensitivity=1, loc=0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -258,9 +252,7 @@ def gaussian_plrv_mean(sigma, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+    %(references_gaussian)s
 
     Examples
     --------
@@ -287,9 +279,7 @@ def laplace_loss_bound(scale, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -332,20 +322,13 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
 
     Parameters
     ----------
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    q : array_like
-        pmf of A(D₂) on the same grid as ``p``.
-    atol : float
-        How far a pmf's total may drift from 1.
+    %(pmfs)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -364,20 +347,13 @@ def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
     Parameters
     ----------
     %(epsilon)s
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    q : array_like
-        pmf of A(D₂) on the same grid as ``p``.
-    atol : float
-        How far a pmf's total may drift from 1.
+    %(pmfs)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -400,20 +376,13 @@ def pmf_delta_naive(epsilon, p, q, atol: float = PMF_ATOL):
     Parameters
     ----------
     %(epsilon)s
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    q : array_like
-        pmf of A(D₂) on the same grid as ``p``.
-    atol : float
-        How far a pmf's total may drift from 1.
+    %(pmfs)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -438,20 +407,13 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     ----------
     u : float or array_like
         Cumulative probabilities in (0, 1), outputs sorted by decreasing L.
-    p : array_like
-        pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
-    q : array_like
-        pmf of A(D₂) on the same grid as ``p``.
-    atol : float
-        How far a pmf's total may drift from 1.
+    %(pmfs)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -481,9 +443,7 @@ def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+    %(references_gaussian)s
 
     Examples
     --------
@@ -518,9 +478,7 @@ def gaussian_delta(epsilon, sigma, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.
+    %(references_gaussian)s
 
     Examples
     --------
@@ -545,9 +503,7 @@ def laplace_delta(epsilon, scale, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -574,9 +530,7 @@ def laplace_delta_naive(epsilon, scale, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -610,9 +564,7 @@ def geometric_plrv_pmf(scale, *, sensitivity=1):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -641,9 +593,7 @@ def geometric_delta(epsilon, scale, *, sensitivity=1):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -668,9 +618,7 @@ def geometric_delta_naive(epsilon, scale, *, sensitivity=1):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -688,15 +636,7 @@ def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
     Parameters
     ----------
     %(epsilon)s
-    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
-        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
-        KeyError).
-    noise : float, optional
-        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
-    sensitivity : float, keyword-only
-        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
-        object carries its own.
+    %(mechanism_spec)s
 
     Returns
     -------
@@ -705,9 +645,7 @@ def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -730,23 +668,13 @@ def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
     ----------
     u : float or array_like
         Cumulative probabilities in (0, 1), outputs sorted by decreasing L.
-    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
-        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
-        KeyError).
-    noise : float, optional
-        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
-    sensitivity : float, keyword-only
-        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
-        object carries its own.
+    %(mechanism_spec)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -771,15 +699,7 @@ def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, 
 
     Parameters
     ----------
-    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-        A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
-        ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
-        KeyError).
-    noise : float, optional
-        With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
-    sensitivity : float, keyword-only
-        With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
-        object carries its own.
+    %(mechanism_spec)s
     width : float, optional, keyword-only
         Half-width of the grid around the centres (default 40 noise scales).
     bins : int, keyword-only
@@ -792,9 +712,7 @@ def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, 
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -850,9 +768,7 @@ def thresholding_pmfs(threshold=5.0, scale=POST_LAPLACE_SCALE, count=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -885,9 +801,7 @@ def posterior_probability(prior, loss):
 
     %(raises)s
 
-    References
-    ----------
-    Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.
+    %(references)s
 
     Examples
     --------
@@ -907,4 +821,33 @@ def posterior_probability(prior, loss):
     return as_output(np.where(loss >= 0, high, low))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "pmfs": """\
+p : array_like
+    pmf of A(D₁) (1-D, non-negative, summing to 1 within ``atol``).
+q : array_like
+    pmf of A(D₂) on the same grid as ``p``.
+atol : float
+    How far a pmf's total may drift from 1.""",
+    "mechanism_spec": """\
+mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
+    A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
+    ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
+    KeyError).
+noise : float, optional
+    With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
+sensitivity : float, keyword-only
+    With a name: Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); an
+    object carries its own.""",
+    "references": """\
+References
+----------
+Desfontaines, "The privacy loss random variable" (2020); Dwork & Roth (2014), §3.5.""",
+    "references_gaussian": """\
+References
+----------
+Balle & Wang, "Improving the Gaussian mechanism for differential privacy" (ICML 2018), Theorem 8.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

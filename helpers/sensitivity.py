@@ -30,6 +30,7 @@ from math import comb
 import numpy as np
 
 from . import leave_one_out
+from ._docstrings import fill_docstrings
 from ._validation import check_int_range, check_universe_entries
 from .queries import Query, get_query
 
@@ -164,12 +165,7 @@ def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records of the public universe.
-    size : int
-        n, the size of the data sets compared.
-    query : str, Query or callable
-        f (``helpers.queries``).
+    %(universe_size_query)s
     k : int, optional
         Hamming distance: records added or removed at once (keyword-only; default 1).
 
@@ -250,12 +246,7 @@ def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
 
     Parameters
     ----------
-    universe : sequence of float
-        The N records of the public universe.
-    size : int
-        n, the size of the data sets compared.
-    query : str, Query or callable
-        f (``helpers.queries``).
+    %(universe_size_query)s
     k : int, optional
         Records changed at once (keyword-only; default 1).
 
@@ -314,3 +305,17 @@ def bounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
             f_b = query(b_vals)
             best = max(best, float(np.max(np.abs(f_b - f_a[:, None, None]))))
     return best
+
+
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "universe_size_query": """\
+universe : sequence of float
+    The N records of the public universe.
+size : int
+    n, the size of the data sets compared.
+query : str, Query or callable
+    f (``helpers.queries``).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

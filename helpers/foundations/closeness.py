@@ -43,9 +43,7 @@ def class_distributions(classes, sensitive):
 
     %(raises)s
 
-    References
-    ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -84,18 +82,13 @@ def variational_distance(p_l, p_q):
 
     Parameters
     ----------
-    p_l : array_like
-        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
-    p_q : array_like
-        P_Q, the whole data set's distribution.
+    %(distributions)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -113,18 +106,13 @@ def l1_distance(p_l, p_q):
 
     Parameters
     ----------
-    p_l : array_like
-        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
-    p_q : array_like
-        P_Q, the whole data set's distribution.
+    %(distributions)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP).
+    %(references)s
 
     Examples
     --------
@@ -142,18 +130,13 @@ def l2_distance(p_l, p_q):
 
     Parameters
     ----------
-    p_l : array_like
-        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
-    p_q : array_like
-        P_Q, the whole data set's distribution.
+    %(distributions)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP).
+    %(references)s
 
     Examples
     --------
@@ -172,18 +155,13 @@ def kl_divergence(p_l, p_q):
 
     Parameters
     ----------
-    p_l : array_like
-        P_L, a class's distribution of the sensitive attribute (rows sum to 1).
-    p_q : array_like
-        P_Q, the whole data set's distribution.
+    %(distributions)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -195,4 +173,21 @@ def kl_divergence(p_l, p_q):
     return as_output(rel_entr(p_l, p_q).sum(axis=-1))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP).""",
+    "distributions": """\
+p_l : array_like
+    P_L, a class's distribution of the sensitive attribute (rows sum to 1).
+p_q : array_like
+    P_Q, the whole data set's distribution.""",
+    "references_nb00": """\
+References
+----------
+Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -41,8 +41,7 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
 
     Parameters
     ----------
-    scores : array_like
-        s(X, h) for every candidate h along the last axis (finite).
+    %(scores)s
     %(epsilon)s
     %(sensitivity_score)s
 
@@ -50,9 +49,7 @@ def exponential_mechanism_log_probabilities(scores, epsilon, *, sensitivity=1.0)
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10).
+    %(references)s
 
     Examples
     --------
@@ -90,8 +87,7 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     Parameters
     ----------
-    scores : array_like
-        s(X, h) for every candidate h along the last axis (finite).
+    %(scores)s
     %(epsilon)s
     %(sensitivity_score)s
 
@@ -99,9 +95,7 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -120,8 +114,7 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 
     Parameters
     ----------
-    scores : array_like
-        s(X, h) for every candidate h along the last axis (finite).
+    %(scores)s
     %(epsilon)s
     size : int or tuple of int, optional
         Number (shape) of draws, at most 10⁸.
@@ -133,9 +126,7 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10).
+    %(references)s
 
     Examples
     --------
@@ -155,8 +146,7 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
     Parameters
     ----------
-    scores : array_like
-        s(X, h) for every candidate h along the last axis (finite).
+    %(scores)s
     %(epsilon)s
     %(sensitivity_score)s
 
@@ -164,9 +154,7 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -195,9 +183,7 @@ def auction_revenue(prices, bids) -> np.ndarray:
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -227,9 +213,7 @@ def auction_revenue_sensitivity(prices) -> float:
 
     %(raises)s
 
-    References
-    ----------
-    McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.
+    %(references_nb00)s
 
     Examples
     --------
@@ -243,6 +227,17 @@ def auction_revenue_sensitivity(prices) -> float:
 
 
 _SECTIONS = {
+    "scores": """\
+scores : array_like
+    s(X, h) for every candidate h along the last axis (finite).""",
+    "references_nb00": """\
+References
+----------
+McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.""",
+    "references": """\
+References
+----------
+McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10).""",
     "sensitivity_score": """\
 sensitivity : float, keyword-only
     Δ > 0, the sensitivity of the score: the most s(X, h) can change between neighbouring

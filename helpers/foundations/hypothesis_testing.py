@@ -116,9 +116,7 @@ def hypothesis_min_equal_error(epsilon):
 
     %(raises)s
 
-    References
-    ----------
-    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -149,9 +147,7 @@ def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
 
     %(raises)s
 
-    References
-    ----------
-    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -195,9 +191,7 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
 
     %(raises)s
 
-    References
-    ----------
-    Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -213,4 +207,12 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     return p, q
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -31,12 +31,7 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     Parameters
     ----------
-    z : float or array_like
-        Outputs of the Laplace mechanism.
-    y1 : float or array_like
-        f(x), the centre of the first density.
-    y2 : float or array_like
-        f(x'), the centre of the second density.
+    %(outputs_and_centres)s
     %(epsilon)s
     %(sensitivity_continuous)s
 
@@ -44,9 +39,7 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -80,12 +73,7 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     Parameters
     ----------
-    z : float or array_like
-        Outputs of the Laplace mechanism.
-    y1 : float or array_like
-        f(x), the centre of the first density.
-    y2 : float or array_like
-        f(x'), the centre of the second density.
+    %(outputs_and_centres)s
     %(epsilon)s
     %(sensitivity_continuous)s
 
@@ -93,9 +81,7 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -105,4 +91,19 @@ def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     return as_output(np.exp(laplace_log_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "outputs_and_centres": """\
+z : float or array_like
+    Outputs of the Laplace mechanism.
+y1 : float or array_like
+    f(x), the centre of the first density.
+y2 : float or array_like
+    f(x'), the centre of the second density.""",
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

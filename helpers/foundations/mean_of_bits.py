@@ -46,9 +46,7 @@ def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -77,9 +75,7 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -107,9 +103,7 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -194,9 +188,7 @@ def laplace_tail_probability(t, scale):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -222,9 +214,7 @@ def chebyshev_bound(variance, t):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -241,4 +231,12 @@ def chebyshev_bound(variance, t):
     return as_output(np.minimum(1.0, ratio))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

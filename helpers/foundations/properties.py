@@ -95,9 +95,7 @@ def discrete_max_log_ratio(P, Q) -> float:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -135,9 +133,7 @@ def post_process(P, G) -> np.ndarray:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -166,9 +162,7 @@ def group_privacy_epsilon(epsilon, k):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -203,9 +197,7 @@ def sequential_composition_epsilon(epsilons) -> float:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -310,4 +302,12 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
     )
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

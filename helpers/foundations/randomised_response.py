@@ -51,8 +51,7 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
     ----------
     x : float or array_like
         Values (bits 0/1 where the function says so).
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(alpha)s
 
     Returns
     -------
@@ -61,9 +60,7 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -89,16 +86,13 @@ def rr_epsilon(alpha):
 
     Parameters
     ----------
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(alpha)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -130,9 +124,7 @@ def rr_alpha_for_epsilon(epsilon):
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -174,8 +166,7 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
     ----------
     x : float or array_like
         Values (bits 0/1 where the function says so).
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(alpha)s
     rng : int or numpy.random.Generator, keyword-only
         Seed or generator (None is refused: simulations are seeded).
 
@@ -186,9 +177,7 @@ def randomised_response(x, alpha, *, rng) -> np.ndarray:
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -214,18 +203,14 @@ def rr_estimate(y_sum, n: int, alpha):
     ----------
     y_sum : float or array_like
         Y = Σ yᵢ, the number of 1-answers, in 0..n.
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -247,18 +232,14 @@ def rr_variance(p, n: int, alpha):
     ----------
     p : float or array_like
         The proportion of 1s in the population (x_i ~ Bernoulli(p)), in [0, 1].
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -281,10 +262,8 @@ def rr_variance_given_data(n: int, alpha):
 
     Parameters
     ----------
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
 
     %(returns_float_or_array)s
 
@@ -309,18 +288,14 @@ def rr_variance_bound(n: int, alpha):
 
     Parameters
     ----------
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -337,18 +312,14 @@ def rr_variance_bound_tight(n: int, alpha):
 
     Parameters
     ----------
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -370,10 +341,8 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     ----------
     p : float
         The proportion of 1s in the population (x_i ~ Bernoulli(p)), in [0, 1].
-    n : int
-        Number of people / respondents, a positive integer.
-    alpha : float or array_like
-        Randomised response's α (probability of telling the truth), in the range stated above.
+    %(n)s
+    %(alpha)s
     reps : int, keyword-only
         Number of simulated surveys, 1..10⁷.
     rng : int or numpy.random.Generator, keyword-only
@@ -388,9 +357,7 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
 
     %(raises)s
 
-    References
-    ----------
-    Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.
+    %(references)s
 
     Examples
     --------
@@ -412,4 +379,18 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     return rr_estimate(y, n, a)
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "alpha": """\
+alpha : float or array_like
+    Randomised response's α (probability of telling the truth), in the range stated above.""",
+    "n": """\
+n : int
+    Number of people / respondents, a positive integer.""",
+    "references": """\
+References
+----------
+Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -80,12 +80,10 @@ def epsilon_inclusion_profile(a_tilde, q_tilde, r_tilde):
 
     Parameters
     ----------
-    a_tilde : float or array_like
-        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+    %(a_tilde)s
     q_tilde : float or array_like
         q̃ in (0, 1], the slice q = q̃.
-    r_tilde : float or array_like
-        r̃ > 1, the bound on the relative risk.
+    %(r_tilde)s
 
     %(returns_float_or_array)s
 
@@ -133,12 +131,10 @@ def epsilon_values_profile(a_tilde, p_tilde, r_tilde):
 
     Parameters
     ----------
-    a_tilde : float or array_like
-        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+    %(a_tilde)s
     p_tilde : float or array_like
         p̃ in (0, 1], the slice p = p̃.
-    r_tilde : float or array_like
-        r̃ > 1, the bound on the relative risk.
+    %(r_tilde)s
 
     %(returns_float_or_array)s
 
@@ -176,8 +172,7 @@ def epsilon_box_profile(r_tilde, p0, p1, q0, q1):
 
     Parameters
     ----------
-    r_tilde : float or array_like
-        r̃ > 1, the bound on the relative risk.
+    %(r_tilde)s
     p0, p1 : float or array_like
         The box's range of p, 0 ≤ p̃₀ ≤ p̃₁ ≤ 1, p̃₁ > 0.
     q0, q1 : float or array_like
@@ -276,8 +271,7 @@ def epsilon_lee_clifton_setting(n, a_tilde):
     ----------
     n : int or array_like
         The population size, an integer ≥ 2.
-    a_tilde : float or array_like
-        ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).
+    %(a_tilde)s
 
     %(returns_float_or_array)s
 
@@ -304,4 +298,14 @@ def epsilon_lee_clifton_setting(n, a_tilde):
     return as_output(np.log((n_arr - 1) * a / (1 - a)))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "r_tilde": """\
+r_tilde : float or array_like
+    r̃ > 1, the bound on the relative risk.""",
+    "a_tilde": """\
+a_tilde : float or array_like
+    ã, the bound on the absolute risk (posterior), in [0, 1) (or (0, 1) where stated).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -90,10 +90,7 @@ def durham_true_counts(deviation, births: int = DURHAM_BIRTHS, target: float = D
     ----------
     deviation : float or array_like
         How far the true rate lies from the target, deaths per 1,000, > 0.
-    births : int, keyword-only
-        Live births (Durham, 2020: 4,012).
-    target : float, keyword-only
-        The target rate, deaths per 1,000 live births (6.0).
+    %(births_target)s
 
     Returns
     -------
@@ -159,10 +156,7 @@ def durham_switch_probability(
         How far the true rate lies from the target, deaths per 1,000, > 0.
     direction : {'above', 'below', 'worst'}
         Which side the truth lies on (see above).
-    births : int, keyword-only
-        Live births (Durham, 2020: 4,012).
-    target : float, keyword-only
-        The target rate, deaths per 1,000 live births (6.0).
+    %(births_target)s
 
     %(returns_float_or_array)s
 
@@ -192,4 +186,13 @@ def durham_switch_probability(
     raise ValueError(f"direction must be 'above', 'below' or 'worst'; got {direction!r}")
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "births_target": """\
+births : int, keyword-only
+    Live births (Durham, 2020: 4,012).
+target : float, keyword-only
+    The target rate, deaths per 1,000 live births (6.0).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     check_half_open_unit,
     check_real,
@@ -54,6 +55,20 @@ def _scalar(name: str, array: np.ndarray, value) -> float:
     return float(array)
 
 
+def _vectorised(r_star) -> Profile:
+    """The profile ``r_star(p, q)`` (given float arrays) as a Profile: a float for scalar p, q.
+
+    Its ``vectorized`` attribute tells the optimiser it may pass whole grids at once.
+    """
+
+    def profile(p, q):
+        value = r_star(np.asarray(p, dtype=float), np.asarray(q, dtype=float))
+        return float(value) if value.ndim == 0 else value
+
+    profile.vectorized = True
+    return profile
+
+
 def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile:
     """Profile (15): r*(p, q) = max(ã/(p·q̃), r̃) on the slice q = q̃, inf elsewhere.
 
@@ -73,10 +88,7 @@ def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile
     callable
         ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``).
 
-    Raises
-    ------
-    ValueError
-        If a parameter is out of range, NaN, not a number or not a single number.
+    %(raises_scalar)s
 
     References
     ----------
@@ -91,14 +103,11 @@ def inclusion_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile
     r = _scalar("r_tilde", _check_r_tilde(r_tilde), r_tilde)
     q_t = _scalar("q_tilde", check_half_open_unit("q_tilde", q_tilde), q_tilde)
 
-    def profile(p, q):
-        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    def r_star(p, q):
         with np.errstate(divide="ignore"):
-            value = np.where(q == q_t, np.maximum(a / (p * q_t), r), np.inf)
-        return float(value) if value.ndim == 0 else value
+            return np.where(q == q_t, np.maximum(a / (p * q_t), r), np.inf)
 
-    profile.vectorized = True
-    return profile
+    return _vectorised(r_star)
 
 
 def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
@@ -116,16 +125,9 @@ def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
     r_tilde : float
         r̃ > 1.
 
-    Returns
-    -------
-    callable
-        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
-        float for scalar p and q.
+    %(returns_profile)s
 
-    Raises
-    ------
-    ValueError
-        If a parameter is out of range, NaN, not a number or not a single number.
+    %(raises_scalar)s
 
     References
     ----------
@@ -140,14 +142,11 @@ def values_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
     r = _scalar("r_tilde", _check_r_tilde(r_tilde), r_tilde)
     p_t = _scalar("p_tilde", check_half_open_unit("p_tilde", p_tilde), p_tilde)
 
-    def profile(p, q):
-        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    def r_star(p, q):
         with np.errstate(divide="ignore"):
-            value = np.where(p == p_t, np.maximum(a / (p_t * q), r), np.inf)
-        return float(value) if value.ndim == 0 else value
+            return np.where(p == p_t, np.maximum(a / (p_t * q), r), np.inf)
 
-    profile.vectorized = True
-    return profile
+    return _vectorised(r_star)
 
 
 def two_dimensional_profile(a_tilde: float = 0.25, r_tilde: float = 3.0) -> Profile:
@@ -162,16 +161,9 @@ def two_dimensional_profile(a_tilde: float = 0.25, r_tilde: float = 3.0) -> Prof
     r_tilde : float
         r̃ > 1.
 
-    Returns
-    -------
-    callable
-        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
-        float for scalar p and q.
+    %(returns_profile)s
 
-    Raises
-    ------
-    ValueError
-        If a parameter is out of range, NaN, not a number or not a single number.
+    %(raises_scalar)s
 
     References
     ----------
@@ -185,13 +177,11 @@ def two_dimensional_profile(a_tilde: float = 0.25, r_tilde: float = 3.0) -> Prof
     a = _scalar("a_tilde", _check_a_tilde(a_tilde, allow_zero=False), a_tilde)
     r = _scalar("r_tilde", _check_r_tilde(r_tilde), r_tilde)
 
-    def profile(p, q):
+    def r_star(p, q):
         with np.errstate(divide="ignore"):
-            value = np.maximum(a / (np.asarray(p, dtype=float) * np.asarray(q, dtype=float)), r)
-        return float(value) if value.ndim == 0 else value
+            return np.maximum(a / (p * q), r)
 
-    profile.vectorized = True
-    return profile
+    return _vectorised(r_star)
 
 
 def _unit_closed(name: str, value) -> float:
@@ -217,16 +207,9 @@ def box_profile(r_tilde: float, p0: float, p1: float, q0: float, q1: float) -> P
     q0, q1 : float
         The box's range of q, 0 ≤ q̃₀ ≤ q̃₁ ≤ 1, q̃₁ > 0.
 
-    Returns
-    -------
-    callable
-        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
-        float for scalar p and q.
+    %(returns_profile)s
 
-    Raises
-    ------
-    ValueError
-        If a parameter is out of range, NaN, not a number or not a single number.
+    %(raises_scalar)s
 
     References
     ----------
@@ -251,14 +234,11 @@ def box_profile(r_tilde: float, p0: float, p1: float, q0: float, q1: float) -> P
             f"q0 and q1 must satisfy 0 ≤ q0 ≤ q1 ≤ 1, q1 > 0; got q0={q0!r}, q1={q1!r}"
         )
 
-    def profile(p, q):
-        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    def r_star(p, q):
         inside = (lo_p <= p) & (p <= hi_p) & (lo_q <= q) & (q <= hi_q)
-        value = np.where(inside, r, np.inf)
-        return float(value) if value.ndim == 0 else value
+        return np.where(inside, r, np.inf)
 
-    profile.vectorized = True
-    return profile
+    return _vectorised(r_star)
 
 
 def difference_profile(b_tilde: float) -> Profile:
@@ -273,11 +253,7 @@ def difference_profile(b_tilde: float) -> Profile:
     b_tilde : float
         b̃ in (0, 1), the largest accepted rise of the posterior over the prior.
 
-    Returns
-    -------
-    callable
-        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
-        float for scalar p and q.
+    %(returns_profile)s
 
     Raises
     ------
@@ -301,12 +277,7 @@ def difference_profile(b_tilde: float) -> Profile:
         )
     b = float(array)
 
-    def profile(p, q):
-        value = 1.0 + b / (np.asarray(p, dtype=float) * np.asarray(q, dtype=float))
-        return float(value) if value.ndim == 0 else value
-
-    profile.vectorized = True
-    return profile
+    return _vectorised(lambda p, q: 1.0 + b / (p * q))
 
 
 def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
@@ -326,11 +297,7 @@ def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
     a_tilde : float
         ã in (1/n, 1), the bound on the posterior (at ã ≤ 1/n the prior already exceeds it).
 
-    Returns
-    -------
-    callable
-        ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
-        float for scalar p and q.
+    %(returns_profile)s
 
     Raises
     ------
@@ -363,10 +330,22 @@ def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
         )
     point, r = 1.0 / int(n), int(n) * a
 
-    def profile(p, q):
-        p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
-        value = np.where((p == point) & (q == 1.0), r, np.inf)
-        return float(value) if value.ndim == 0 else value
+    return _vectorised(lambda p, q: np.where((p == point) & (q == 1.0), r, np.inf))
 
-    profile.vectorized = True
-    return profile
+
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "raises_scalar": """\
+Raises
+------
+ValueError
+    If a parameter is out of range, NaN, not a number or not a single number.""",
+    "returns_profile": """\
+Returns
+-------
+callable
+    ``profile(p, q)``, vectorised (its ``vectorized`` attribute is ``True``); a Python
+    float for scalar p and q.""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

@@ -36,10 +36,7 @@ def relative_risk_bound(p, q, epsilon):
 
     Parameters
     ----------
-    p : float or array_like
-        pᵢ, the prior probability that i is in the data, in (0, 1].
-    q : float or array_like
-        qᵢ, the prior probability that i's values disclose, in (0, 1].
+    %(priors)s
     %(epsilon)s
 
     %(returns_float_or_array)s
@@ -135,12 +132,8 @@ def max_epsilon(p, q, r_star):
 
     Parameters
     ----------
-    p : float or array_like
-        pᵢ, the prior probability that i is in the data, in (0, 1].
-    q : float or array_like
-        qᵢ, the prior probability that i's values disclose, in (0, 1].
-    r_star : float or array_like
-        r*, the bound on the relative risk, ≥ 1 (inf: no bound).
+    %(priors)s
+    %(r_star)s
 
     %(returns_float_or_array)s
 
@@ -194,12 +187,8 @@ def max_epsilon_naive(p, q, r_star):
 
     Parameters
     ----------
-    p : float or array_like
-        pᵢ, the prior probability that i is in the data, in (0, 1].
-    q : float or array_like
-        qᵢ, the prior probability that i's values disclose, in (0, 1].
-    r_star : float or array_like
-        r*, the bound on the relative risk, ≥ 1 (inf: no bound).
+    %(priors)s
+    %(r_star)s
 
     %(returns_float_or_array)s
 
@@ -228,4 +217,16 @@ def max_epsilon_naive(p, q, r_star):
     return as_output(np.where(c <= 0, np.inf, out))
 
 
-fill_docstrings(globals())
+# this module's own shared docstring sections (the placeholders above)
+_SECTIONS = {
+    "priors": """\
+p : float or array_like
+    pᵢ, the prior probability that i is in the data, in (0, 1].
+q : float or array_like
+    qᵢ, the prior probability that i's values disclose, in (0, 1].""",
+    "r_star": """\
+r_star : float or array_like
+    r*, the bound on the relative risk, ≥ 1 (inf: no bound).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)
