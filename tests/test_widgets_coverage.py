@@ -11,7 +11,9 @@ import helpers.widgets as widgets
 
 ROOT = Path(__file__).resolve().parents[1]
 FACTORIES = sorted(name for name in dir(widgets) if name.endswith("_dashboard"))
-WIDGET_TESTS = "\n".join(p.read_text() for p in (ROOT / "tests").glob("test_widgets_*.py"))
+WIDGET_TESTS = "\n".join(
+    p.read_text() for p in (ROOT / "tests" / "helpers" / "widgets").glob("test_*.py")
+)
 NOTEBOOK_SOURCES = "\n".join(p.read_text() for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -21,7 +23,9 @@ def test_there_are_dashboards():
 
 @pytest.mark.parametrize("name", FACTORIES)
 def test_factory_is_driven_by_a_widget_test(name):
-    assert re.search(rf"\b{name}\(", WIDGET_TESTS), f"no tests/test_widgets_*.py calls {name}()"
+    assert re.search(rf"\b{name}\(", WIDGET_TESTS), (
+        f"no tests/helpers/widgets/test_*.py calls {name}()"
+    )
     # the tests drive controls the way a reader does
     assert ".controls[" in WIDGET_TESTS and ".value = " in WIDGET_TESTS
 

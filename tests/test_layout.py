@@ -1,0 +1,108 @@
+"""The tests mirror the packages, so a newcomer finds a module's tests by its path.
+
+``helpers/plotting/plrv.py`` is tested in ``tests/helpers/plotting/test_plrv.py``; a private
+module ``_x.py`` in ``test__x.py`` (scipy's convention); a package's ``__init__.py`` in
+``tests/<package path>/test_<package>.py``; ``instructor/`` likewise under ``tests/instructor/``.
+The suites that cut across the packages (every notebook executed, the browser, the API
+contract, docstrings, import rules, legibility, accessibility) live at ``tests/`` itself.
+
+A module without a mirror file is listed in ``TESTED_ELSEWHERE`` with the file that tests it
+and why; that file must exist and name the module. Every file under ``tests/helpers`` and
+``tests/instructor`` must mirror something that exists, so a module renamed or removed cannot
+leave its tests behind under an old name.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _modules import ROOT
+
+TESTS = ROOT / "tests"
+PACKAGES = ("helpers", "instructor")
+
+#: module (path from the root) -> (test file that covers it, why it has no mirror file)
+TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {}
+
+#: test files under tests/helpers or tests/instructor that mirror a data file, not a module
+DATA_MIRRORS = {"tests/instructor/test_plan.py": "instructor/plan.json"}
+
+
+def _modules() -> list[str]:
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path.name == "__main__.py":
+                continue  # a package's command line: run by the tests of what it calls
+            found.append(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def mirror_of(module: str) -> str:
+    """The test file a module's path says it has (``helpers/a/b.py`` -> ``tests/helpers/a/test_b.py``)."""
+    parts = module.split("/")
+    folder, name = parts[:-1], parts[-1].removesuffix(".py")
+    if name == "__init__":
+        if len(folder) == 1:
+            return ""  # helpers/__init__.py, instructor/__init__.py: the layer list and
+            # contract (tests/test_import_rules.py, tests/test_contract.py), no code to test
+        name = folder[-1]
+    return "/".join(["tests", *folder, f"test_{name}.py"])
+
+
+@pytest.mark.parametrize("module", _modules())
+def test_every_module_has_its_tests_where_its_path_says(module):
+    expected = mirror_of(module)
+    if not expected:
+        return
+    if module in TESTED_ELSEWHERE:
+        where, why = TESTED_ELSEWHERE[module]
+        assert why.strip(), f"{module}: say why it has no {expected}"
+        assert not (ROOT / expected).exists(), (
+            f"{module} has its mirror file {expected}; drop it from TESTED_ELSEWHERE"
+        )
+        text = (ROOT / where).read_text(encoding="utf-8")
+        dotted = module.removesuffix(".py").replace("/", ".")
+        stem = dotted.rpartition(".")[2]
+        assert dotted in text or f"import {stem}" in text or f"{stem}." in text, (
+            f"{where} is said to test {module} but never names it"
+        )
+        return
+    assert (ROOT / expected).is_file(), (
+        f"{module} has no tests at {expected} (or list it in TESTED_ELSEWHERE with the file "
+        "that tests it and why)"
+    )
+
+
+def _test_files() -> list[str]:
+    return sorted(
+        p.relative_to(ROOT).as_posix()
+        for package in PACKAGES
+        for p in (TESTS / package).rglob("test_*.py")
+    )
+
+
+@pytest.mark.parametrize("test_file", _test_files())
+def test_every_mirror_file_mirrors_something_that_exists(test_file):
+    mirrors = {mirror_of(m) for m in _modules()}
+    if test_file in DATA_MIRRORS:
+        assert (ROOT / DATA_MIRRORS[test_file]).is_file()
+        return
+    assert test_file in mirrors, (
+        f"{test_file} mirrors no module of {PACKAGES}: rename it after the module it tests"
+    )
+
+
+def test_no_loose_test_file_at_the_top_mirrors_a_module():
+    """A top-level test is a cross-cutting suite, never one module's tests under another name."""
+    top = {p.name for p in TESTS.glob("test_*.py")}
+    stems = {m.rsplit("/", 1)[-1].removesuffix(".py") for m in _modules()}
+    misplaced = sorted(name for name in top if name.removeprefix("test_").removesuffix(".py") in stems)
+    # notebooks.py's own unit tests are in tests/helpers/test_notebooks.py; the top-level
+    # test_notebooks.py executes every notebook (a cross-cutting suite of the same name)
+    assert misplaced in ([], ["test_notebooks.py"]), misplaced
+
+
+def test_exceptions_name_real_files():
+    for module, (where, _) in TESTED_ELSEWHERE.items():
+        assert (ROOT / module).is_file(), module
+        assert (ROOT / where).is_file(), where
