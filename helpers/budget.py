@@ -18,12 +18,19 @@ Composition (the total guarantee of k releases)
 * zCDP: ρ_z adds (:func:`compose_rho`), then to (ε, δ) with the tight conversion of
   :func:`helpers.deployments.zcdp_to_epsilon` (:func:`zcdp_composition`);
 * privacy-loss distributions of Laplace, Gaussian and geometric releases composed numerically
-  by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`).
+  by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`): a name and its
+  noise, or the mechanism objects of :mod:`helpers.mechanisms`; what dp_accounting needs for
+  each class (its constructor, the parameter it takes, a width estimate) is one row of
+  :data:`PLD_FORMS`.
 
 Allocation (a workload is a list of :class:`Release`)
 -----------------------------------------------------
 * from the accuracy targets, the smallest total meeting every one (:func:`budget_for_accuracy`),
-  under Laplace noise (pure ε) or Gaussian noise (ρ_z of zCDP);
+  under Laplace noise (pure ε) or Gaussian noise (ρ_z of zCDP): ``mechanism="laplace"`` or
+  ``mechanism=Laplace`` names a *family* of noise, and everything that depends on it (the
+  budget's unit, the scale an accuracy target allows, the budget of a scale and the scale
+  of a budget, the reading as ε at δ, the risk's total) is one :class:`NoiseFamily` in
+  :data:`NOISE_FAMILIES`, looked up once per call;
 * from a total, the split that minimises the weighted total noise variance, and which targets
   it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian).
 
@@ -46,7 +53,8 @@ The math layer: no plotting, no widgets. Used in notebook 11.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
 from functools import lru_cache
 from typing import NamedTuple
@@ -73,6 +81,14 @@ from .deployments import (
     zcdp_rho_for_epsilon,
     zcdp_to_epsilon,
 )
+from .mechanisms import (
+    MECHANISM_CLASSES,
+    AdditiveNoise,
+    Gaussian,
+    Laplace,
+    TwoSidedGeometric,
+    as_mechanism,
+)
 
 __all__ = [
     "DEFAULT_DELTA",
@@ -80,10 +96,14 @@ __all__ = [
     "MAX_RELEASES",
     "MAX_TIMES",
     "MECHANISMS",
+    "NOISE_FAMILIES",
+    "PLD_FORMS",
     "PLD_MECHANISMS",
     "RISK_KINDS",
     "Allocation",
     "Guarantee",
+    "NoiseFamily",
+    "PldForm",
     "Release",
     "Risk",
     "WorkloadChoice",
@@ -109,10 +129,6 @@ __all__ = [
     "zcdp_composition",
 ]
 
-#: Noise for a workload: Laplace (pure ε, budgets are ε_i) or Gaussian (zCDP, budgets ρ_z,i).
-MECHANISMS = ("laplace", "gaussian")
-#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes (as in helpers.plrv).
-PLD_MECHANISMS = ("laplace", "gaussian", "geometric")
 #: What a :class:`Risk` can bound.
 RISK_KINDS = ("epsilon", "posterior", "profile", "tpr")
 
@@ -358,12 +374,6 @@ class WorkloadChoice(NamedTuple):
 # --- checks -------------------------------------------------------------------------------
 
 
-def _check_mechanism(mechanism, allowed=MECHANISMS) -> str:
-    if not isinstance(mechanism, str) or mechanism not in allowed:
-        raise ValueError(f"mechanism must be one of {allowed}; got {mechanism!r}")
-    return mechanism
-
-
 def _check_times(times, name: str = "times") -> int:
     return check_int_range(name, times, 1, MAX_TIMES)
 
@@ -593,7 +603,7 @@ def _parse(workload) -> _Workload:
     return _Workload(list(kinds), list(labels), k, coverage, weight, delta_f, n, width)
 
 
-# --- one release: accuracy → scale → budget (and back) ------------------------------------
+# --- one release: accuracy → scale → budget (and back), one family of noise at a time -----
 
 
 def _laplace_log_tail(coverage: np.ndarray) -> np.ndarray:
@@ -606,64 +616,235 @@ def _gaussian_quantile(coverage: np.ndarray) -> np.ndarray:
     return _up(math.sqrt(2.0) * erfinv(coverage), 16)
 
 
-def _accuracy_scales(w: _Workload, mechanism: str) -> np.ndarray:
-    """The largest noise scale meeting each target, rounded down (toward the target)."""
-    if mechanism == "laplace":
-        return np.maximum(_ratio_down(w.k, _laplace_log_tail(w.coverage)), _TINY)
-    return np.maximum(_ratio_down(w.k, _gaussian_quantile(w.coverage)), _TINY)
+@dataclass(frozen=True)
+class NoiseFamily(ABC):
+    """How a workload's budget is spent under one family of noise: the allocation side.
+
+    One instance per family in :data:`NOISE_FAMILIES`, keyed by the mechanism class of
+    :mod:`helpers.mechanisms`. Laplace noise spends pure ε (ε_i = Δ_i/b_i; the ε's add);
+    Gaussian noise spends ρ_z of zCDP (ρ_z,i = Δ_i²/(2σ_i²); the ρ_z's add, and the total is
+    read as (ε, δ) at a δ). The allocation functions (:func:`budget_for_accuracy`,
+    :func:`split_budget`, :func:`total_for_risk`, :func:`implied_risk`,
+    :func:`choose_workload`) look their ``mechanism`` up once with :meth:`of` and ask the
+    family everything that depends on it, so a new family is one subclass and one row.
+
+    Every number is rounded toward privacy as the module docstring states: a scale from an
+    accuracy target down, a budget from a scale up, a scale from a budget up.
+
+    Parameters
+    ----------
+    mechanism : type
+        The class of :mod:`helpers.mechanisms` whose noise this is (its ``name`` is the
+        family's, and :attr:`Allocation.mechanism`'s).
+    unit : str
+        What a budget is counted in: "ε" or "ρ_z".
+    label : str
+        A few words for figures ("Laplace noise, pure ε").
+    pure : bool
+        Budgets are pure ε: δ = 0, and the ``delta`` argument is not read.
+
+    Examples
+    --------
+    >>> NoiseFamily.of("gaussian").unit, NoiseFamily.of(Laplace).name
+    ('ρ_z', 'laplace')
+    """
+
+    mechanism: type[AdditiveNoise]
+    unit: str
+    label: str
+    pure: bool
+
+    @property
+    def name(self) -> str:
+        """The mechanism's name ("laplace", "gaussian")."""
+        return self.mechanism.name
+
+    @classmethod
+    def of(cls, mechanism) -> NoiseFamily:
+        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
+
+        A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
+        (a mechanism object, an unknown name, a class without a family) is a ValueError
+        naming ``mechanism``, the value given and the values allowed.
+        """
+        if isinstance(mechanism, NoiseFamily):
+            return mechanism
+        kind = mechanism
+        if isinstance(mechanism, str):
+            kind = MECHANISM_CLASSES.get(mechanism)
+        family = NOISE_FAMILIES.get(kind) if isinstance(kind, type) else None
+        if family is None:
+            classes = ", ".join(c.__name__ for c in NOISE_FAMILIES)
+            hint = (
+                " (the family of noise, not one mechanism object: its class or its name)"
+                if isinstance(mechanism, AdditiveNoise)
+                else ""
+            )
+            raise ValueError(
+                f"mechanism must be one of {MECHANISMS} or one of the classes {classes} of "
+                f"helpers.mechanisms{hint}; got {mechanism!r}"
+            )
+        return family
+
+    def reading_delta(self, delta) -> float:
+        """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
+        return 0.0 if self.pure else _check_open_delta(delta)
+
+    @abstractmethod
+    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
+
+    @abstractmethod
+    def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        """The budget a scale costs at Δ, rounded up."""
+
+    @abstractmethod
+    def scales(self, sensitivity: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The least noise scale a budget allows at Δ, rounded up (toward privacy)."""
+
+    @abstractmethod
+    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
+        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
+
+    @abstractmethod
+    def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
+        """ln of the (unnormalised) variance-optimal shares of a total (:func:`split_budget`)."""
+
+    @abstractmethod
+    def root(self, ratio):
+        """The factor the scales grow by when every budget shrinks by ``ratio``."""
+
+    @abstractmethod
+    def widen(self, ratio: float) -> float:
+        """:meth:`root` of a ratio of totals as a float, rounded up: the knob "widen every ±k"."""
+
+    @abstractmethod
+    def epsilon(self, total: float, delta: float) -> float:
+        """A total as ε at δ, rounded up (``inf`` where no finite claim is made)."""
+
+    @abstractmethod
+    def total_for(self, risk: Risk, delta) -> float:
+        """The largest total the risk allows, rounded down (δ checked where it is read)."""
+
+    @abstractmethod
+    def tpr(self, total: float, epsilon: float, fpr: float) -> float:
+        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε)."""
 
 
-def _budgets_of_scales(delta_f, scales, mechanism: str) -> np.ndarray:
-    """ε_i = Δ/b (Laplace) or ρ_z,i = (Δ/σ)²/2 (Gaussian), each rounded up."""
-    ratio = _ratio_up(delta_f, scales)
-    if mechanism == "laplace":
-        return np.maximum(ratio, _TINY)
-    return np.maximum(_square_up(ratio) / 2, _TINY)  # halving a normal double is exact
+class _PureEpsilon(NoiseFamily):
+    """Laplace noise: P(|Z| > k) = e^{−k/b}, Var = 2b², ε = Δ/b."""
 
+    def accuracy_scales(self, k, coverage):
+        return np.maximum(_ratio_down(k, _laplace_log_tail(coverage)), _TINY)
 
-def _scales_of_budgets(delta_f, budgets, mechanism: str) -> np.ndarray:
-    """b = Δ/ε or σ = Δ/√(2ρ_z), rounded up (toward privacy)."""
-    budgets = np.maximum(budgets, _TINY)
-    if mechanism == "laplace":
-        return np.maximum(_ratio_up(delta_f, budgets), _TINY)
-    return np.maximum(_ratio_up(delta_f, _sqrt_down(2 * budgets)), _TINY)
+    def budgets(self, sensitivity, scales):
+        return np.maximum(_ratio_up(sensitivity, scales), _TINY)
 
+    def scales(self, sensitivity, budgets):
+        budgets = np.maximum(budgets, _TINY)
+        return np.maximum(_ratio_up(sensitivity, budgets), _TINY)
 
-def _delivered(w: _Workload, scales: np.ndarray, mechanism: str):
-    """(±k reached at coverage c, coverage reached at ±k, variance) per release."""
-    with np.errstate(over="ignore", under="ignore"):
-        if mechanism == "laplace":
-            reach = scales * -np.log1p(-w.coverage)
-            covered = -np.expm1(-w.k / scales)
-            variance = 2 * scales**2
-        else:
-            reach = scales * math.sqrt(2.0) * erfinv(w.coverage)
-            covered = erf(w.k / (scales * math.sqrt(2.0)))
-            variance = scales**2
-    return reach, covered, variance
+    def delivered(self, scales, k, coverage):
+        with np.errstate(over="ignore", under="ignore"):
+            return scales * -np.log1p(-coverage), -np.expm1(-k / scales), 2 * scales**2
 
+    def share_logs(self, weight, sensitivity):
+        return (np.log(weight) + 2 * np.log(sensitivity)) / 3
 
-def _as_epsilon(total: float, mechanism: str, delta: float) -> float:
-    """A total as ε: itself (Laplace) or the CKS ε of ρ_z at δ, raised by 16 ulps (Gaussian)."""
-    if mechanism == "laplace":
+    def root(self, ratio):
+        return ratio
+
+    def widen(self, ratio):
+        return ratio
+
+    def epsilon(self, total, delta):
         return total
-    if total > 1e8:  # beyond zcdp_to_epsilon's range; ε ≥ ρ_z there, so no finite claim is made
-        return math.inf
-    return float(_up(zcdp_to_epsilon(total, delta), 16))
+
+    def total_for(self, risk, delta):
+        return float(_down(_risk_epsilon(risk), 4)) if risk.kind != "epsilon" else risk.level
+
+    def tpr(self, total, epsilon, fpr):
+        return float(tpr_at_fpr(fpr, epsilon=epsilon))
 
 
-def _allocation(w, mechanism, delta, budgets, scales, acc_scales) -> Allocation:
+class _Zcdp(NoiseFamily):
+    """Gaussian noise: P(|Z| ≤ k) = erf(k/(σ√2)), Var = σ², ρ_z = Δ²/(2σ²)."""
+
+    def accuracy_scales(self, k, coverage):
+        return np.maximum(_ratio_down(k, _gaussian_quantile(coverage)), _TINY)
+
+    def budgets(self, sensitivity, scales):
+        ratio = _ratio_up(sensitivity, scales)
+        return np.maximum(_square_up(ratio) / 2, _TINY)  # halving a normal double is exact
+
+    def scales(self, sensitivity, budgets):
+        budgets = np.maximum(budgets, _TINY)
+        return np.maximum(_ratio_up(sensitivity, _sqrt_down(2 * budgets)), _TINY)
+
+    def delivered(self, scales, k, coverage):
+        with np.errstate(over="ignore", under="ignore"):
+            reach = scales * math.sqrt(2.0) * erfinv(coverage)
+            return reach, erf(k / (scales * math.sqrt(2.0))), scales**2
+
+    def share_logs(self, weight, sensitivity):
+        return 0.5 * np.log(weight) + np.log(sensitivity)
+
+    def root(self, ratio):
+        return np.sqrt(ratio)
+
+    def widen(self, ratio):
+        return float(_up(math.sqrt(ratio), 4))
+
+    def epsilon(self, total, delta):
+        """The CKS ε of ρ_z at δ, raised by 16 ulps."""
+        if total > 1e8:  # beyond zcdp_to_epsilon's range; ε ≥ ρ_z there: no finite claim
+            return math.inf
+        return float(_up(zcdp_to_epsilon(total, delta), 16))
+
+    def total_for(self, risk, delta):
+        d = _check_open_delta(delta)
+        if risk.kind == "tpr":  # read exactly on the Gaussian curve
+            return float(rho_for_tpr(risk.level, fpr=risk.fpr))
+        return self._rho_for_epsilon(float(_down(_risk_epsilon(risk), 4)), d)
+
+    def _rho_for_epsilon(self, epsilon: float, delta: float) -> float:
+        """The largest ρ_z whose (raised) CKS ε at δ is ≤ ε."""
+        rho = float(zcdp_rho_for_epsilon(min(epsilon, 1e8), delta))
+        for _ in range(200):
+            if rho <= 0 or self.epsilon(rho, delta) <= epsilon:
+                break
+            rho = float(_down(rho, 16))
+        return rho
+
+    def tpr(self, total, epsilon, fpr):
+        return float(gaussian_tpr_at_fpr(fpr, rho=total)) if total <= 1e8 else 1.0
+
+
+#: The families of noise a workload's budget can be spent under, by mechanism class.
+NOISE_FAMILIES: dict[type[AdditiveNoise], NoiseFamily] = {
+    family.mechanism: family
+    for family in (
+        _PureEpsilon(Laplace, "ε", "Laplace noise, pure ε", pure=True),
+        _Zcdp(Gaussian, "ρ_z", "Gaussian noise, zCDP", pure=False),
+    )
+}
+#: Noise for a workload, by name: Laplace (pure ε, budgets are ε_i) or Gaussian (zCDP, ρ_z,i).
+MECHANISMS = tuple(cls.name for cls in NOISE_FAMILIES)
+_GAUSSIAN = NOISE_FAMILIES[Gaussian]
+
+
+def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
     total = _sum_up(budgets)
-    reach, covered, variance = _delivered(w, scales, mechanism)
+    reach, covered, variance = family.delivered(scales, w.k, w.coverage)
     with np.errstate(over="ignore"):
         weighted = (
             math.fsum((w.weight * variance).tolist()) if np.all(np.isfinite(variance)) else math.inf
         )
     return Allocation(
-        mechanism=mechanism,
+        mechanism=family.name,
         total=total,
-        epsilon=_as_epsilon(total, mechanism, delta),
-        delta=0.0 if mechanism == "laplace" else delta,
+        epsilon=family.epsilon(total, delta),
+        delta=0.0 if family.pure else delta,
         budgets=budgets,
         scales=scales,
         sensitivities=w.sensitivity.copy(),
@@ -801,7 +982,7 @@ def zcdp_composition(rhos, *, delta) -> Guarantee:
     d = _check_open_delta(delta)
     if total > 1e8:
         raise ValueError(f"rhos must add up to at most 1e8; got a total of {total:g}")
-    return Guarantee(_as_epsilon(total, "gaussian", d), d)
+    return Guarantee(_GAUSSIAN.epsilon(total, d), d)
 
 
 def advanced_composition(epsilon, delta=0.0, *, times, delta_slack) -> Guarantee:
@@ -1038,19 +1219,138 @@ def _grid_up(x: np.ndarray, step: float) -> np.ndarray:
     return np.exp(j * log_base)
 
 
-def _pld_groups(mechanism, noise, sensitivity, times, merge=0.0) -> tuple:
-    """((parameter, sensitivity, times), ...), validated, identical mechanisms merged.
+def _linear(ratio: float) -> float:
+    return ratio
 
-    The parameter is what dp_accounting takes: b (Laplace), σ (Gaussian), or a = 1/b rounded
-    up (geometric, P(z) ∝ e^{−a|z|}: a larger a is less noise, pessimistic). With ``merge``,
-    Δ/b or Δ/σ (then passed as noise 1, sensitivity Δ/b) or a is first rounded up onto the
-    grid (1 + merge)^j, so releases within that factor share one group.
+
+def _gaussian_spread(ratio: float) -> float:
+    return ratio * 20 + ratio**2 / 2
+
+
+@dataclass(frozen=True)
+class PldForm:
+    """What dp_accounting needs to build the privacy-loss distribution of one mechanism.
+
+    One row of :data:`PLD_FORMS` per mechanism class: :func:`pld_delta` and
+    :func:`pld_epsilon` look a mechanism's class up there (exactly, not its base classes:
+    a subclass may change the noise) and read nothing else about it, so a mechanism whose
+    PLD dp_accounting can build is its class (:mod:`helpers.mechanisms`) plus one row here.
+
+    Parameters
+    ----------
+    constructor : str
+        The function of ``dp_accounting.pld.privacy_loss_distribution`` called as
+        ``constructor(parameter, sensitivity=Δ, pessimistic_estimate=True,
+        value_discretization_interval=h)``.
+    spread : callable
+        The half-width of one release's privacy loss, in units of loss, from Δ/b (Δ·a with
+        ``rate``): for the estimate of the composed PLD's width.
+    rate : bool
+        The constructor's parameter is a = 1/b rounded up (the discrete Laplace's,
+        P(z) ∝ e^{−a|z|}: a larger a is less noise, pessimistic), not b or σ itself.
+    integer : bool
+        Δ must be a positive integer ≤ 10⁶.
+
+    Examples
+    --------
+    >>> PLD_FORMS[TwoSidedGeometric].constructor
+    'from_discrete_laplace_mechanism'
     """
+
+    constructor: str
+    spread: Callable[[float], float] = _linear
+    rate: bool = False
+    integer: bool = False
+
+    def width(self, parameter: float, sensitivity: float, times: int, h: float) -> float:
+        """A rough count of the discretisation steps the composed PLD of ``times`` releases spans."""
+        ratio = sensitivity * parameter if self.rate else sensitivity / parameter
+        return (math.sqrt(times) * 10 + 1) * 2 * self.spread(ratio) / h
+
+    def build(self, parameter: float, sensitivity: float, h: float):
+        """dp_accounting's pessimistic PLD of one release."""
+        from dp_accounting.pld import privacy_loss_distribution as pld
+
+        return getattr(pld, self.constructor)(
+            parameter,
+            sensitivity=int(sensitivity) if self.integer else sensitivity,
+            pessimistic_estimate=True,
+            value_discretization_interval=h,
+        )
+
+
+#: How :func:`pld_delta` builds each mechanism's privacy-loss distribution, by class.
+PLD_FORMS: dict[type[AdditiveNoise], PldForm] = {
+    Laplace: PldForm("from_laplace_mechanism"),
+    Gaussian: PldForm("from_gaussian_mechanism", _gaussian_spread),
+    TwoSidedGeometric: PldForm("from_discrete_laplace_mechanism", rate=True, integer=True),
+}
+#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes, by name.
+PLD_MECHANISMS = tuple(cls.name for cls in PLD_FORMS)
+
+
+def _pld_releases(mechanism, noise, sensitivity) -> tuple:
+    """(kinds, noise, sensitivity): the mechanism class of the releases and their parameters.
+
+    ``mechanism`` is a name with its ``noise`` (and ``sensitivity``; arrays broadcast later),
+    one mechanism object (which carries both) or a sequence of them (one release each);
+    ``kinds`` holds one class, or one per object.
+    """
+    objects = None
+    if isinstance(mechanism, AdditiveNoise):
+        objects = [mechanism]
+    elif (
+        isinstance(mechanism, (list, tuple))
+        and mechanism
+        and all(isinstance(m, AdditiveNoise) for m in mechanism)
+    ):
+        objects = list(mechanism)
+    elif not (isinstance(mechanism, str) and MECHANISM_CLASSES.get(mechanism) in PLD_FORMS):
+        shown = repr(mechanism)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ValueError(
+            f"mechanism must be one of {PLD_MECHANISMS}, a mechanism object of "
+            f"helpers.mechanisms or a list of them; got {shown}"
+        )
+    if objects is None:
+        return [MECHANISM_CLASSES[mechanism]], noise, sensitivity
+    for i, one in enumerate(objects):
+        as_mechanism(one, noise, sensitivity=sensitivity)  # refuses a noise given beside it
+        if len(objects) > 1 and (np.ndim(one.noise) or np.ndim(one.sensitivity)):
+            raise ValueError(
+                f"mechanism[{i}] must hold one {one.parameter} and one sensitivity in a list of "
+                f"mechanisms; got {one!r}"
+            )
+    missing = [type(one) for one in objects if type(one) not in PLD_FORMS]
+    if missing:
+        known = ", ".join(f"{c.__name__} ({f.constructor})" for c, f in PLD_FORMS.items())
+        raise ValueError(
+            f"mechanism {missing[0].__name__} has no privacy-loss distribution in dp_accounting "
+            f"that pld_delta knows: it builds {known}; a mechanism dp_accounting can build "
+            "needs a PldForm in PLD_FORMS"
+        )
+    if len(objects) == 1:
+        return [type(objects[0])], objects[0].noise, objects[0].sensitivity
+    kinds = [type(one) for one in objects]
+    return kinds, [one.noise for one in objects], [one.sensitivity for one in objects]
+
+
+def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
+    """((class, parameter, sensitivity, times), ...), validated, identical mechanisms merged.
+
+    The parameter is what dp_accounting takes (:class:`PldForm`): b (Laplace), σ (Gaussian),
+    or a = 1/b rounded up (geometric, P(z) ∝ e^{−a|z|}: a larger a is less noise,
+    pessimistic). With ``merge``, Δ/b or Δ/σ (then passed as noise 1, sensitivity Δ/b) or a
+    is first rounded up onto the grid (1 + merge)^j, so releases within that factor share
+    one group.
+    """
+    classes = tuple(dict.fromkeys(kinds))  # the distinct classes, in order
+    codes = np.array([classes.index(kind) for kind in kinds]) if len(kinds) > 1 else np.array(0)
     noise_a = check_positive("noise", noise)
     sens_a = check_positive("sensitivity", sensitivity)
     times_a = check_real("times", times)
     try:
-        noise_a, sens_a, times_a = np.broadcast_arrays(noise_a, sens_a, times_a)
+        noise_a, sens_a, times_a, codes = np.broadcast_arrays(noise_a, sens_a, times_a, codes)
     except ValueError:
         raise ValueError(
             f"noise, sensitivity and times must broadcast to one list of releases; got shapes "
@@ -1072,38 +1372,37 @@ def _pld_groups(mechanism, noise, sensitivity, times, merge=0.0) -> tuple:
         raise ValueError(
             f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
         )
-    if mechanism == "geometric":
-        bad = (sens_a != np.round(sens_a)) | (sens_a > 10**6)
-        if np.any(bad):
-            raise ValueError(
-                "sensitivity must be a positive integer ≤ 10⁶ for the geometric mechanism; "
-                f"got {sens_a[bad].ravel()[:3]!r}"
-            )
-    if mechanism == "geometric":
-        noise_a = _ratio_up(1.0, noise_a)
-        if merge > 0:
-            noise_a = _grid_up(noise_a, merge)
-    elif merge > 0:
-        sens_a = _grid_up(_ratio_up(sens_a, noise_a), merge)
-        noise_a = np.ones_like(sens_a)
+    forms = [PLD_FORMS[cls] for cls in classes]
+    integer = np.array([form.integer for form in forms])[codes]
+    bad = integer & ((sens_a != np.round(sens_a)) | (sens_a > 10**6))
+    if np.any(bad):
+        raise ValueError(
+            "sensitivity must be a positive integer ≤ 10⁶ for the "
+            f"{classes[codes[bad].ravel()[0]].name} mechanism; got {sens_a[bad].ravel()[:3]!r}"
+        )
+    rate = np.array([form.rate for form in forms])[codes]
+    parameter, sens_p = noise_a, sens_a
+    if np.any(rate):
+        a = _ratio_up(1.0, noise_a)
+        parameter = np.where(rate, _grid_up(a, merge) if merge > 0 else a, parameter)
+    if merge > 0 and not np.all(rate):
+        sens_p = np.where(rate, sens_a, _grid_up(_ratio_up(sens_a, noise_a), merge))
+        parameter = np.where(rate, parameter, 1.0)
     counts: dict = {}
-    for b, s, t in zip(
-        noise_a.ravel().tolist(), sens_a.ravel().tolist(), times_a.ravel().tolist(), strict=True
+    for c, b, s, t in zip(
+        codes.ravel().tolist(),
+        parameter.ravel().tolist(),
+        sens_p.ravel().tolist(),
+        times_a.ravel().tolist(),
+        strict=True,
     ):
-        counts[(b, s)] = counts.get((b, s), 0) + int(t)
+        counts[(c, b, s)] = counts.get((c, b, s), 0) + int(t)
     if len(counts) > _MAX_PLD_GROUPS:
         raise ValueError(
             f"noise and sensitivity describe {len(counts):,} distinct mechanisms; at most "
             f"{_MAX_PLD_GROUPS:,} are built in one call (each takes milliseconds)"
         )
-    return tuple((b, s, t) for (b, s), t in counts.items())
-
-
-def _pld_width(mechanism: str, b: float, s: float, t: int, h: float) -> float:
-    """A rough count of the discretisation steps the composed PLD of one group spans."""
-    ratio = s * b if mechanism == "geometric" else s / b  # the geometric's b is a = 1/b
-    spread = ratio if mechanism != "gaussian" else ratio * 20 + ratio**2 / 2
-    return (math.sqrt(t) * 10 + 1) * 2 * spread / h
+    return tuple((classes[c], b, s, t) for (c, b, s), t in counts.items())
 
 
 def _check_discretization(discretization) -> float:
@@ -1116,23 +1415,10 @@ def _check_discretization(discretization) -> float:
 
 
 @lru_cache(maxsize=8)
-def _composed_pld(mechanism: str, groups: tuple, h: float):
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
+def _composed_pld(groups: tuple, h: float):
     plds = []
-    for b, s, t in groups:
-        if mechanism == "laplace":
-            one = pld.from_laplace_mechanism(
-                b, sensitivity=s, pessimistic_estimate=True, value_discretization_interval=h
-            )
-        elif mechanism == "gaussian":
-            one = pld.from_gaussian_mechanism(
-                b, sensitivity=s, pessimistic_estimate=True, value_discretization_interval=h
-            )
-        else:  # b is a = 1/b here (see _pld_groups)
-            one = pld.from_discrete_laplace_mechanism(
-                b, sensitivity=int(s), pessimistic_estimate=True, value_discretization_interval=h
-            )
+    for cls, b, s, t in groups:
+        one = PLD_FORMS[cls].build(b, s, h)
         plds.append(one.self_compose(t) if t > 1 else one)
     while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
         plds = [
@@ -1151,17 +1437,17 @@ def _check_merge(merge) -> float:
 
 
 def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
-    _check_mechanism(mechanism, PLD_MECHANISMS)
+    kinds, noise, sensitivity = _pld_releases(mechanism, noise, sensitivity)
     h = _check_discretization(discretization)
-    groups = _pld_groups(mechanism, noise, sensitivity, times, _check_merge(merge))
-    width = sum(_pld_width(mechanism, b, s, t, h) for b, s, t in groups)
+    groups = _pld_groups(kinds, noise, sensitivity, times, _check_merge(merge))
+    width = sum(PLD_FORMS[cls].width(b, s, t, h) for cls, b, s, t in groups)
     if width > _MAX_PLD_CELLS:
         raise ValueError(
             f"the composed privacy-loss distribution would span about {width:.3g} steps of "
             f"{h:g} (at most {_MAX_PLD_CELLS:.0e}); use a larger discretization or fewer times"
         )
     try:
-        return _composed_pld(mechanism, groups, h)
+        return _composed_pld(groups, h)
     except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
         raise ValueError(
             f"dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
@@ -1170,14 +1456,19 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
 
 
 def pld_delta(
-    epsilon, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
+    epsilon, mechanism, noise=None, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
 ):
     """δ(ε) of composed Laplace, Gaussian or geometric releases, from their privacy-loss distributions.
 
     Each release adds noise of scale ``noise`` (b for Laplace and the two-sided geometric,
     σ for the Gaussian, as in :mod:`helpers.plrv`) to a query of sensitivity ``sensitivity``
     and is run ``times`` times; ``noise``, ``sensitivity`` and ``times`` may be 1-D sequences
-    (one entry per kind of release), broadcast together. The privacy-loss distribution of
+    (one entry per kind of release), broadcast together. A mechanism object of
+    :mod:`helpers.mechanisms` (``Laplace(b, sensitivity=Δ)``, ``Gaussian(σ)``,
+    ``TwoSidedGeometric(b)``) carries its noise and Δ instead, and a list of them is one
+    release each (of any of those classes; ``times`` broadcast with the list). What
+    dp_accounting needs for each class is its row of :data:`PLD_FORMS`; a class without
+    one is refused with a ValueError. The privacy-loss distribution of
     each is built by Google's ``dp_accounting`` (connect-the-dots for Laplace and Gaussian),
     identical releases are self-composed (FFT powers), the distinct ones composed in a
     balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result. At most 2,000
@@ -1193,12 +1484,13 @@ def pld_delta(
     ----------
     epsilon : float or array_like
         ε ≥ 0 at which to read δ (an array gives an array; above 700 read at 700).
-    mechanism : {"laplace", "gaussian", "geometric"}
-        The noise distribution.
-    noise : float or array_like
-        b or σ in [1e-150, 1e150].
+    mechanism : AdditiveNoise, list of AdditiveNoise, or {"laplace", "gaussian", "geometric"}
+        The mechanism(s), or the name of the noise distribution.
+    noise : float or array_like, optional
+        With a name: b or σ in [1e-150, 1e150]. Omitted with objects.
     sensitivity : float or array_like, keyword-only
-        Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for the geometric).
+        With a name: Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for the geometric);
+        objects carry their own (then it stays at 1).
     times : int or array_like, keyword-only
         How many times each release runs (1 to :data:`MAX_TIMES`).
     discretization : float, keyword-only
@@ -1233,6 +1525,8 @@ def pld_delta(
     >>> d = pld_delta(1.0, "gaussian", 3.0, times=4)  # as one Gaussian of σ = 1.5: 0.0309458
     >>> round(d, 7)
     0.0309458
+    >>> pld_delta(1.0, Gaussian(3.0), times=4) == d  # the object form
+    True
     """
     eps = check_nonnegative("epsilon", epsilon)
     pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
@@ -1247,7 +1541,7 @@ def pld_delta(
 
 
 def pld_epsilon(
-    delta, mechanism, noise, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
+    delta, mechanism, noise=None, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
 ) -> float:
     """The smallest ε with δ(ε) ≤ ``delta`` for composed releases (see :func:`pld_delta`).
 
@@ -1284,6 +1578,8 @@ def pld_epsilon(
     --------
     >>> round(pld_epsilon(1e-6, "laplace", 10.0, times=100), 2)  # KOV: 4.77, advanced: 6.31
     4.69
+    >>> round(pld_epsilon(1e-6, [Laplace(10.0), Gaussian(8.0)], times=50), 2)  # mixed
+    5.55
     """
     d = _check_open_delta(delta)
     pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
@@ -1594,16 +1890,6 @@ def _risk_epsilon(risk: Risk) -> float:
     return float(epsilon_for_tpr(risk.level, fpr=risk.fpr))
 
 
-def _rho_for_epsilon(epsilon: float, delta: float) -> float:
-    """The largest ρ_z whose (raised) CKS ε at δ is ≤ ε."""
-    rho = float(zcdp_rho_for_epsilon(min(epsilon, 1e8), delta))
-    for _ in range(200):
-        if rho <= 0 or _as_epsilon(rho, "gaussian", delta) <= epsilon:
-            break
-        rho = float(_down(rho, 16))
-    return rho
-
-
 def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     """The largest total budget a risk allows: ε (Laplace) or ρ_z (Gaussian), rounded down.
 
@@ -1617,9 +1903,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     risk : Risk or float
         From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
         :func:`risk_epsilon`, or a number (the largest total ε).
-    mechanism : {"laplace", "gaussian"}, keyword-only
-    delta : float, keyword-only
-        δ in (0, 1) of the (ε, δ) reading of Gaussian noise (ignored for Laplace).
+    %(family)s
 
     Returns
     -------
@@ -1643,13 +1927,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     0.02436
     """
     risk = _as_risk(risk)
-    _check_mechanism(mechanism)
-    if mechanism == "laplace":
-        return float(_down(_risk_epsilon(risk), 4)) if risk.kind != "epsilon" else risk.level
-    d = _check_open_delta(delta)
-    if risk.kind == "tpr":
-        return float(rho_for_tpr(risk.level, fpr=risk.fpr))
-    return _rho_for_epsilon(float(_down(_risk_epsilon(risk), 4)), d)
+    return NoiseFamily.of(mechanism).total_for(risk, delta)
 
 
 def _profile_r_for(risk: Risk, epsilon: float) -> float:
@@ -1690,9 +1968,7 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
         ε (Laplace) or ρ_z (Gaussian), > 0.
     risk : Risk or float
         The risk whose units to use.
-    mechanism : {"laplace", "gaussian"}, keyword-only
-    delta : float, keyword-only
-        δ of the Gaussian (ε, δ) reading.
+    %(family)s
 
     Returns
     -------
@@ -1713,19 +1989,17 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     0.75
     """
     risk = _as_risk(risk)
-    _check_mechanism(mechanism)
+    family = NoiseFamily.of(mechanism)
     t = float(check_positive("total", check_finite_scalar("total", total)))
-    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
-    epsilon = _as_epsilon(t, mechanism, d)
+    d = family.reading_delta(delta)
+    epsilon = family.epsilon(t, d)
     if risk.kind == "epsilon":
         return epsilon
     if risk.kind == "posterior":
         return float(posterior_bound(epsilon, prior=risk.prior))
     if risk.kind == "profile":
         return _profile_r_for(risk, epsilon)
-    if mechanism == "gaussian":
-        return float(gaussian_tpr_at_fpr(risk.fpr, rho=t)) if t <= 1e8 else 1.0
-    return float(tpr_at_fpr(risk.fpr, epsilon=epsilon))
+    return family.tpr(t, epsilon, risk.fpr)
 
 
 # --- allocation ---------------------------------------------------------------------------
@@ -1784,9 +2058,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
-    mechanism : {"laplace", "gaussian"}, keyword-only
-    delta : float, keyword-only
-        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+    %(family)s
 
     Returns
     -------
@@ -1814,14 +2086,13 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     0.1537
     """
     w = _parse(workload)
-    _check_mechanism(mechanism)
-    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
-    return _budget_for_accuracy(w, mechanism, d)
+    family = NoiseFamily.of(mechanism)
+    return _budget_for_accuracy(w, family, family.reading_delta(delta))
 
 
-def _budget_for_accuracy(w: _Workload, mechanism: str, d: float) -> Allocation:
-    scales = _accuracy_scales(w, mechanism)
-    budgets = _budgets_of_scales(w.sensitivity, scales, mechanism)
+def _budget_for_accuracy(w: _Workload, family: NoiseFamily, d: float) -> Allocation:
+    scales = family.accuracy_scales(w.k, w.coverage)
+    budgets = family.budgets(w.sensitivity, scales)
     bad = ~np.isfinite(budgets)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
@@ -1829,7 +2100,7 @@ def _budget_for_accuracy(w: _Workload, mechanism: str, d: float) -> Allocation:
             f"{_where(i, w.labels[i])}: k must be wider: ±{w.k[i]:g} at Δ = {w.sensitivity[i]:g} "
             "needs a budget beyond the largest double"
         )
-    allocation = _allocation(w, mechanism, d, budgets, scales, scales)
+    allocation = _allocation(w, family, d, budgets, scales, scales)
     if math.isinf(allocation.total):
         raise ValueError(
             "workload: the accuracy targets together need a total beyond the largest double; "
@@ -1838,12 +2109,9 @@ def _budget_for_accuracy(w: _Workload, mechanism: str, d: float) -> Allocation:
     return allocation
 
 
-def _shares(w: _Workload, mechanism: str) -> np.ndarray:
+def _shares(w: _Workload, family: NoiseFamily) -> np.ndarray:
     """The variance-optimal shares of a total (they add up to 1), computed in log space."""
-    if mechanism == "laplace":
-        logs = (np.log(w.weight) + 2 * np.log(w.sensitivity)) / 3
-    else:
-        logs = 0.5 * np.log(w.weight) + np.log(w.sensitivity)
+    logs = family.share_logs(w.weight, w.sensitivity)
     unnormalised = np.exp(logs - logs.max())
     return unnormalised / math.fsum(unnormalised.tolist())
 
@@ -1911,9 +2179,7 @@ def split_budget(
     workload : sequence of Release (or mappings with its fields)
     total : float
         E (ε, Laplace) or R (ρ_z, Gaussian) in [1e-150, 1e150].
-    mechanism : {"laplace", "gaussian"}, keyword-only
-    delta : float, keyword-only
-        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+    %(family)s
     meet_targets : bool, keyword-only
         Hold every release at its accuracy target (refused if the total is too small).
 
@@ -1945,18 +2211,18 @@ def split_budget(
     [True, True]
     """
     w = _parse(workload)
-    _check_mechanism(mechanism)
+    family = NoiseFamily.of(mechanism)
     e = _check_total(total)
-    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
+    d = family.reading_delta(delta)
     if not isinstance(meet_targets, (bool, np.bool_)):
         raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
-    return _split_budget(w, e, mechanism, d, bool(meet_targets), total)
+    return _split_budget(w, e, family, d, bool(meet_targets), total)
 
 
-def _split_budget(w: _Workload, e: float, mechanism: str, d: float, meet_targets: bool, total):
-    acc_scales = _accuracy_scales(w, mechanism)
-    floors = _budgets_of_scales(w.sensitivity, acc_scales, mechanism)
-    shares = _shares(w, mechanism)
+def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
+    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    floors = family.budgets(w.sensitivity, acc_scales)
+    shares = _shares(w, family)
     if meet_targets:
         needed = _sum_up(floors)
         if needed > e:
@@ -1969,11 +2235,11 @@ def _split_budget(w: _Workload, e: float, mechanism: str, d: float, meet_targets
     else:
         budgets = _fit_under(lambda s: s * e * shares, e)
     budgets = np.maximum(budgets, _TINY)
-    scales = _scales_of_budgets(w.sensitivity, budgets, mechanism)
+    scales = family.scales(w.sensitivity, budgets)
     # where the budget covers the target's, the target's scale is private at it too: use the
     # smaller (never noisier than needed, and the comparison with the target exact)
     scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
-    return _allocation(w, mechanism, d, budgets, scales, acc_scales)
+    return _allocation(w, family, d, budgets, scales, acc_scales)
 
 
 def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
@@ -1997,7 +2263,7 @@ def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
     return [int(i) for i in order[:j]]
 
 
-def _records_needed(w: _Workload, acc: Allocation, allowed: float, mechanism: str) -> dict:
+def _records_needed(w: _Workload, acc: Allocation, allowed: float, family: NoiseFamily) -> dict:
     """{index: n needed} for every mean (all n scaled by one factor), or None where n cannot help."""
     means = w.n > 0
     if not np.any(means):
@@ -2007,14 +2273,14 @@ def _records_needed(w: _Workload, acc: Allocation, allowed: float, mechanism: st
     if room <= 0:
         return {int(i): None for i in np.flatnonzero(means)}
     ratio = _sum_up(acc.budgets[means]) / room
-    factor = ratio if mechanism == "laplace" else math.sqrt(ratio)
+    factor = family.root(ratio)
     for _ in range(200):
         n_new = np.where(means, np.maximum(np.ceil(w.n * factor), 1.0), w.n)
         delta_f = np.where(
             means, _ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
         )
         trial = w._replace(sensitivity=delta_f, n=n_new)
-        budgets = _budgets_of_scales(delta_f, _accuracy_scales(trial, mechanism), mechanism)
+        budgets = family.budgets(delta_f, family.accuracy_scales(trial.k, trial.coverage))
         if _sum_up(budgets) <= allowed:
             return {int(i): int(n_new[i]) for i in np.flatnonzero(means)}
         factor *= 1 + 1e-9
@@ -2052,9 +2318,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     risk : Risk or float
         From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
         :func:`risk_epsilon`, or the largest total ε as a number.
-    mechanism : {"laplace", "gaussian"}, keyword-only
-    delta : float, keyword-only
-        δ in (0, 1) of the Gaussian (ε, δ) reading (ignored for Laplace).
+    %(family)s
 
     Returns
     -------
@@ -2082,41 +2346,39 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     """
     w = _parse(workload)
     risk = _as_risk(risk)
-    _check_mechanism(mechanism)
-    d = _check_open_delta(delta) if mechanism == "gaussian" else 0.0
-    acc = _budget_for_accuracy(w, mechanism, d)
-    allowed = total_for_risk(risk, mechanism=mechanism, delta=delta)
+    family = NoiseFamily.of(mechanism)
+    d = family.reading_delta(delta)
+    acc = _budget_for_accuracy(w, family, d)
+    allowed = family.total_for(risk, delta)
     feasible = acc.total <= allowed
-    at_risk = _split_budget(w, allowed, mechanism, d, bool(feasible), allowed)
+    at_risk = _split_budget(w, allowed, family, d, bool(feasible), allowed)
     ratio = float(_up(acc.total / allowed, 4))
-    widen = ratio if mechanism == "laplace" else float(_up(math.sqrt(ratio), 4))
+    widen = family.widen(ratio)
     # each release alone: the budget left for it when the others keep their targets' budgets
     rest = _up(np.maximum(acc.total - acc.budgets, 0.0), 8)
     room = allowed - rest
     with np.errstate(divide="ignore", over="ignore"):
         grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
-        k_needed = np.where(
-            room > 0, w.k * (grow if mechanism == "laplace" else np.sqrt(grow)), np.inf
-        )
+        k_needed = np.where(room > 0, w.k * family.root(grow), np.inf)
     knobs = {
         "widen": widen,
         "k": _up(k_needed, 4),
         "drop": [] if feasible else _fewest_to_drop(acc.budgets, allowed),
-        "risk": implied_risk(acc.total, risk, mechanism=mechanism, delta=delta),
+        "risk": implied_risk(acc.total, risk, mechanism=family, delta=delta),
         "coverage": at_risk.coverage,
     }
-    records = _records_needed(w, acc, allowed, mechanism)
+    records = _records_needed(w, acc, allowed, family)
     if records:
         knobs["n"] = records
-    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    unit = family.unit
     size = len(w.k)
     if feasible:
         message = (
             f"feasible: any total {unit} in [{acc.total:.4g}, {allowed:.4g}] meets all {size} "
             f"accuracy targets and the risk"
         )
-        if mechanism == "gaussian":
-            message += f" (ε ≤ {_as_epsilon(allowed, mechanism, d):.4g} at δ = {d:g})"
+        if not family.pure:
+            message += f" (ε ≤ {family.epsilon(allowed, d):.4g} at δ = {d:g})"
     else:
         missed = int(np.count_nonzero(~at_risk.meets))
         parts = [f"widen every ±k by ×{widen:.3g}"]
@@ -2134,8 +2396,17 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
             f"{unit} ≤ {allowed:.4g} (split variance-optimally it misses {missed} of {size} "
             "targets). To open an interval: " + ", ".join(parts)
         )
-    epsilon_risk = _as_epsilon(allowed, mechanism, d)
+    epsilon_risk = family.epsilon(allowed, d)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
 
 
-fill_docstrings(globals())
+_SECTIONS = {
+    "family": """\
+mechanism : {"laplace", "gaussian"} or {Laplace, Gaussian}, keyword-only
+    The family of noise (:class:`NoiseFamily`): Laplace spends pure ε, Gaussian ρ_z of zCDP;
+    its name or its class of :mod:`helpers.mechanisms` (anything else is a ValueError).
+delta : float, keyword-only
+    δ in (0, 1) of the Gaussian (ε, δ) reading (not read for Laplace).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)

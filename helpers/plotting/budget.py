@@ -108,7 +108,6 @@ ACCOUNTINGS = (
     ("zcdp", "zCDP: ε²/2 each, then CKS", GREEN, ":", "D"),
     ("pld", "Laplace PLD (dp_accounting)", ORANGE, "-", "v"),
 )
-_UNIT = {"laplace": "ε", "gaussian": "ρ_z"}
 
 
 def census_person_rho(delta: float = dep.DEFAULT_DELTA) -> dict:
@@ -331,7 +330,7 @@ def plot_allocation(
     workload=SURVEY,
     risk=None,
     *,
-    mechanism: str = "laplace",
+    mechanism="laplace",
     delta: float = 1e-6,
     title: str | None = None,
     choice: bud.WorkloadChoice | None = None,
@@ -344,7 +343,9 @@ def plot_allocation(
     meeting every target when feasible, variance-optimal otherwise; hatched), a cross where
     that share misses the target; (b) the running total as the releases are added in order,
     against the risk's total. ``risk`` is a :class:`helpers.budget.Risk` or a number (the
-    largest total ε); by default a posterior of at most 0.8 from a prior of ½. ``choice``
+    largest total ε); by default a posterior of at most 0.8 from a prior of ½; ``mechanism``
+    the family of noise, "laplace" or "gaussian" or its class (``helpers.mechanisms.Laplace``,
+    :class:`helpers.budget.NoiseFamily`). ``choice``
     (:func:`helpers.budget.choose_workload` of these arguments) and ``allowed``
     (:func:`helpers.budget.total_for_risk`), when the caller has them, are not computed again
     (a dashboard's redraw).
@@ -355,7 +356,8 @@ def plot_allocation(
     acc, split = choice.accuracy, choice.at_risk
     if allowed is None:
         allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=delta)
-    unit = _UNIT[mechanism]
+    family = bud.NoiseFamily.of(mechanism)
+    unit = family.unit
     labels = _labels(workload)
     size = len(labels)
     y = np.arange(size)[::-1]
@@ -434,11 +436,7 @@ def plot_allocation(
     handles = [*ax_a.get_legend_handles_labels()[0], *ax_b.get_legend_handles_labels()[0]]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
 
-    noise = (
-        "Laplace noise, pure ε"
-        if mechanism == "laplace"
-        else f"Gaussian noise, zCDP (δ = {delta:g})"
-    )
+    noise = family.label if family.pure else f"{family.label} (δ = {delta:g})"
     verdict = (
         f"feasible: total {unit} {acc.total:.3g} ≤ {allowed:.3g}"
         if choice.feasible

@@ -81,13 +81,14 @@ def _risk(risk_kind, risk, prior, tpr, epsilon) -> bud.Risk:
     return bud.risk_epsilon(epsilon)
 
 
-def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism: str) -> str:
+def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism) -> str:
     """The readout of :func:`budget_dashboard` (also used by its tests): the totals and the
     verdict, then one line per release (its need, its share of the risk's total ``allowed``
     and the ±k that share reaches)."""
-    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    family = bud.NoiseFamily.of(mechanism)
+    unit = family.unit
     acc, split = choice.accuracy, choice.at_risk
-    as_eps = mechanism != "laplace"
+    as_eps = not family.pure
     lines = [
         f"{len(workload)} releases: the accuracy needs total {unit} {acc.total:.4g}"
         + (f" (ε {choice.epsilon_accuracy:.4g})" if as_eps else "")

@@ -28,6 +28,7 @@ from scipy.optimize import minimize
 from helpers import budget as B
 from helpers import choose as ch
 from helpers import deployments as dep
+from helpers import mechanisms as m
 from helpers import plrv
 from helpers.mechanisms import gaussian_sample, laplace_sample
 
@@ -1197,3 +1198,173 @@ def test_the_stranger_s_tpr_example_and_tiny_merges():
     for merge in (1e-17, 5e-324):
         with pytest.raises(ValueError, match=r"^merge must"):
             B.pld_delta(1.0, "laplace", 1.0, times=2, merge=merge)
+
+
+# --- mechanisms as objects (issue 18): the PLD takes objects, the allocation takes a family --
+
+PLD_CLASSES = {"laplace": m.Laplace, "gaussian": m.Gaussian, "geometric": m.TwoSidedGeometric}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(sorted(PLD_CLASSES)),
+    st.floats(min_value=0.3, max_value=20.0),
+    st.integers(min_value=1, max_value=4),
+    st.integers(min_value=1, max_value=30),
+    st.floats(min_value=0.0, max_value=4.0),
+)
+def test_a_pld_of_an_object_is_the_pld_of_its_name(name, noise, sensitivity, times, eps):
+    sensitivity = sensitivity if name == "geometric" else sensitivity / 2
+    mech = PLD_CLASSES[name](noise, sensitivity=sensitivity)
+    kw = {"times": times, "discretization": 1e-3}
+    assert B.pld_delta(eps, mech, **kw) == B.pld_delta(
+        eps, name, noise, sensitivity=sensitivity, **kw
+    )
+    assert B.pld_epsilon(1e-6, mech, **kw) == B.pld_epsilon(
+        1e-6, name, noise, sensitivity=sensitivity, **kw
+    )
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(st.floats(min_value=0.5, max_value=10.0), min_size=1, max_size=5),
+    st.sampled_from(["laplace", "gaussian", "geometric"]),
+    st.sampled_from([0.0, 0.01]),
+)
+def test_a_list_of_objects_is_the_name_with_a_list_of_noise(scales, name, merge):
+    sens = [1 + i % 2 for i in range(len(scales))]
+    times = [1 + i for i in range(len(scales))]
+    objects = [PLD_CLASSES[name](b, sensitivity=s) for b, s in zip(scales, sens, strict=True)]
+    eps = np.array([0.0, 0.5, 2.0])
+    kw = {"times": times, "merge": merge, "discretization": 1e-3}
+    np.testing.assert_array_equal(
+        B.pld_delta(eps, objects, **kw), B.pld_delta(eps, name, scales, sensitivity=sens, **kw)
+    )
+    # one object holding an array of noise is the same releases again
+    if name != "geometric":
+        array = PLD_CLASSES[name](np.array(scales), sensitivity=np.array(sens, dtype=float))
+        np.testing.assert_array_equal(
+            B.pld_delta(eps, array, **kw), B.pld_delta(eps, objects, **kw)
+        )
+
+
+def test_a_list_may_mix_mechanisms():
+    # Laplace then Gaussian, composed: between each alone and the two at their strongest
+    mixed = B.pld_delta(1.0, [m.Laplace(2.0), m.Gaussian(2.0)])
+    assert mixed > max(B.pld_delta(1.0, m.Laplace(2.0)), B.pld_delta(1.0, m.Gaussian(2.0)))
+    assert mixed == pytest.approx(B.pld_delta(1.0, [m.Gaussian(2.0), m.Laplace(2.0)]), rel=1e-9)
+
+
+def test_pld_refuses_a_noise_beside_an_object_and_a_bad_mechanism():
+    with pytest.raises(ValueError, match="to the mechanism object itself"):
+        B.pld_delta(1.0, m.Laplace(2.0), 3.0)
+    with pytest.raises(ValueError, match="to the mechanism object itself"):
+        B.pld_epsilon(1e-6, m.Laplace(2.0), sensitivity=2.0)
+    for bad in ("logistic", m.Laplace, [], ["laplace"], [m.Laplace(1.0), "gaussian"], None, 1.0):
+        with pytest.raises(ValueError, match=r"^mechanism must be one of") as info:
+            B.pld_delta(1.0, bad, 1.0)
+        assert repr(bad)[:20] in str(info.value)
+    with pytest.raises(ValueError, match=r"mechanism\[1\] must hold one scale"):
+        B.pld_delta(1.0, [m.Laplace(1.0), m.Laplace(np.array([1.0, 2.0]))])
+    with pytest.raises(ValueError, match="broadcast"):
+        B.pld_delta(1.0, [m.Laplace(1.0), m.Laplace(2.0)], times=[1, 2, 3])
+
+
+class _Renamed(m.Laplace):
+    """A new mechanism class, defined here (Laplace noise, so dp_accounting can build its PLD).
+
+    PLD_FORMS is looked up by the exact class, not through the base classes (a subclass may
+    change the noise), so until it has a row it is refused like any mechanism dp_accounting
+    has no constructor for.
+    """
+
+    name = "renamed"
+
+
+def test_a_new_mechanism_is_one_class_plus_one_pld_row(monkeypatch):
+    new = _Renamed(2.0)
+    assert new.delta(0.1) == m.Laplace(2.0).delta(0.1)  # the class alone is a mechanism
+    with pytest.raises(ValueError, match=r"^mechanism _Renamed has no privacy-loss distribution"):
+        B.pld_delta(1.0, new)
+    with pytest.raises(ValueError, match=r"Laplace \(from_laplace_mechanism\)"):
+        B.pld_epsilon(1e-6, [m.Laplace(1.0), new])  # the message lists what it can build
+    # one row of PLD_FORMS and it flows through, alone and in a list
+    monkeypatch.setitem(B.PLD_FORMS, _Renamed, B.PldForm("from_laplace_mechanism"))
+    assert B.pld_delta(1.0, new, times=3) == B.pld_delta(1.0, m.Laplace(2.0), times=3)
+    assert B.pld_epsilon(1e-6, [new, m.Laplace(2.0)]) == pytest.approx(
+        B.pld_epsilon(1e-6, m.Laplace(2.0), times=2), rel=1e-9
+    )
+
+
+FAMILY_CALLS = {
+    "budget_for_accuracy": lambda mech: B.budget_for_accuracy(WORKLOAD, mechanism=mech, delta=1e-6),
+    "split_budget": lambda mech: B.split_budget(WORKLOAD, 0.7, mechanism=mech, delta=1e-6),
+    "split_budget meeting": lambda mech: B.split_budget(
+        WORKLOAD, 40.0, mechanism=mech, delta=1e-6, meet_targets=True
+    ),
+    "total_for_risk": lambda mech: B.total_for_risk(
+        B.risk_posterior(0.8, prior=0.5), mechanism=mech, delta=1e-6
+    ),
+    "implied_risk": lambda mech: B.implied_risk(
+        0.4, B.risk_tpr(0.2, fpr=0.05), mechanism=mech, delta=1e-6
+    ),
+    "choose_workload": lambda mech: B.choose_workload(
+        WORKLOAD, B.risk_posterior(0.75, prior=0.5), mechanism=mech, delta=1e-6
+    ),
+}
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b)
+    return type(a) is type(b) and a == b
+
+
+@pytest.mark.parametrize("call", sorted(FAMILY_CALLS))
+@pytest.mark.parametrize(("name", "cls"), [("laplace", m.Laplace), ("gaussian", m.Gaussian)])
+def test_the_allocation_takes_a_family_by_name_or_class(call, name, cls):
+    by_name, by_class = FAMILY_CALLS[call](name), FAMILY_CALLS[call](cls)
+    assert _same(by_name, by_class)
+    if isinstance(by_class, B.Allocation):
+        assert by_class.mechanism == name  # the notebooks print this field
+    family = B.NoiseFamily.of(cls)
+    assert family is B.NoiseFamily.of(name) is B.NOISE_FAMILIES[cls]
+    assert (family.unit, family.pure) == (("ε", True) if name == "laplace" else ("ρ_z", False))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.sampled_from(["laplace", "gaussian"]),
+    st.lists(st.floats(min_value=0.5, max_value=50.0), min_size=1, max_size=6),
+    st.floats(min_value=0.01, max_value=5.0),
+)
+def test_name_and_class_agree_on_every_number(name, ks, total):
+    workload = [B.Release("count", k=k, weight=1 / k**2) for k in ks]
+    cls = B.NoiseFamily.of(name).mechanism
+    assert _same(
+        B.split_budget(workload, total, mechanism=name),
+        B.split_budget(workload, total, mechanism=cls),
+    )
+    assert _same(
+        B.choose_workload(workload, total, mechanism=name),
+        B.choose_workload(workload, total, mechanism=cls),
+    )
+
+
+@pytest.mark.parametrize(
+    "bad", ["geometric", "Laplace", m.TwoSidedGeometric, m.Laplace(1.0), None, 1, str]
+)
+def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
+    for call in FAMILY_CALLS.values():
+        with pytest.raises(
+            ValueError, match=r"^mechanism must be one of \('laplace', 'gaussian'\)"
+        ) as info:
+            call(bad)
+        assert repr(bad) in str(info.value) and "Laplace, Gaussian" in str(info.value)
+    if isinstance(bad, m.AdditiveNoise):
+        with pytest.raises(ValueError, match="not one mechanism object"):
+            B.NoiseFamily.of(bad)
