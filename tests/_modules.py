@@ -8,11 +8,17 @@ This module parses that list once, so the three tests that depend on it cannot d
 * tests/test_doctests.py runs the examples of every module in ``MATH_MODULES``;
 * tests/test_import_rules.py checks every import of every file in ``helpers/`` against
   ``LAYERS``.
+
+It also holds what the tests of different modules share, since test files are imported by
+path and cannot import one another (this module is on ``sys.path``): exact arithmetic
+(``as_float``, ``rr_epsilon_exact``) and ``find_artist``.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
@@ -77,3 +83,33 @@ def top_name(module: str) -> str:
 MATH_MODULES = sorted(m for m in ALL_MODULES if top_name(m) in MATH_NAMES)
 #: the math layer's user-facing modules, whose public functions are fuzzed
 FUZZED_MODULES = tuple(f"helpers.{name}" for name in MATH_NAMES if name not in TOOL_NAMES)
+
+
+# --- exact arithmetic: foundations' laplace_ratio, exponential_mechanism, randomised_response
+# and properties compare a float with its true value -------------------------------------------
+
+
+def as_float(exact: Fraction) -> float:
+    """``exact`` as a float, ±inf beyond the largest one (where ``float()`` raises)."""
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
+
+
+def rr_epsilon_exact(alpha: float):
+    """2·artanh(α) with enough digits to tell it from a double next to it (α ≈ 1e-300 too)."""
+    import mpmath  # optional: the tests that call this skip without it
+
+    digits = 40 + (0 if alpha == 0 else max(0, -2 * math.floor(math.log10(alpha))))
+    with mpmath.workdps(digits):
+        return 2 * mpmath.atanh(mpmath.mpf(alpha)), digits
+
+
+def find_artist(fig, gid):
+    """The first line, collection or patch of ``fig`` with this gid (plot data are found by gid)."""
+    for ax in fig.axes:
+        for artist in [*ax.lines, *ax.collections, *ax.patches]:
+            if artist.get_gid() == gid:
+                return artist
+    raise AssertionError(f"no artist with gid {gid!r}")

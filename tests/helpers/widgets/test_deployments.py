@@ -6,23 +6,15 @@ import math
 
 import numpy as np
 import pytest
+from _modules import find_artist
 
 from helpers import choose as ch
 from helpers import deployments as dep
-from helpers.plotting.deployments import plot_deployments
 from helpers.widgets import deployments as w
 
 
-def _artist(fig, gid):
-    for ax in fig.axes:
-        for artist in [*ax.lines, *ax.collections, *ax.patches]:
-            if artist.get_gid() == gid:
-                return artist
-    raise AssertionError(f"no artist with gid {gid!r}")
-
-
 def _marker_xy(fig, gid):
-    line = _artist(fig, gid)
+    line = find_artist(fig, gid)
     return float(line.get_xdata()[0]), float(line.get_ydata()[0])
 
 
@@ -38,10 +30,10 @@ def test_deployments_dashboard_typed_values_move_all_three_views():
     assert x == 0.2 and y == pytest.approx(dep.posterior_bound(2.0, prior=0.2))
     x, y = _marker_xy(dash.figure, "risk_marker")
     assert x == 0.1 and y == pytest.approx(dep.relative_risk_bound(0.1, 0.5, 2.0))
-    roc = _artist(dash.figure, "roc")
+    roc = find_artist(dash.figure, "roc")
     fpr = np.asarray(roc.get_xdata())
     assert np.allclose(roc.get_ydata(), dep.tpr_at_fpr(fpr, epsilon=2.0, delta=1e-6))
-    marks = _artist(dash.figure, "roc_marker")
+    marks = find_artist(dash.figure, "roc_marker")
     assert np.allclose(
         marks.get_ydata(), dep.tpr_at_fpr(np.array([0.01, 0.1]), epsilon=2.0, delta=1e-6)
     )
@@ -61,7 +53,7 @@ def test_deployments_dashboard_picks_a_zcdp_row_and_draws_the_gaussian_curve():
     dash.controls["deployment"].value = name
     eps = dep.zcdp_to_epsilon(2.63, 1e-10)
     assert f"ε = {eps:.4g}, δ = 1e-10, ρ_z = 2.63" in dash.text
-    gauss = _artist(dash.figure, "roc_gaussian")
+    gauss = find_artist(dash.figure, "roc_gaussian")
     fpr = np.asarray(gauss.get_xdata())
     assert np.allclose(gauss.get_ydata(), dep.gaussian_tpr_at_fpr(fpr, rho=2.63))
     assert f"TPR {dep.gaussian_tpr_at_fpr(0.01, rho=2.63):.4f} at 1 %" in dash.text
@@ -75,7 +67,7 @@ def test_deployments_dashboard_picks_a_zcdp_row_and_draws_the_gaussian_curve():
     dash.controls["deployment"].value = "Popular Emojis"
     assert "ε = 4, δ = 0" in dash.text
     with pytest.raises(AssertionError):
-        _artist(dash.figure, "roc_gaussian")
+        find_artist(dash.figure, "roc_gaussian")
 
 
 def test_every_usable_deployment_can_be_picked():
@@ -105,14 +97,14 @@ def test_choose_dashboard_posterior_side_every_control():
     assert f"smallest ε for the accuracy = {eps_acc:.4f}" in dash.text
     assert f"largest ε for the risk (posterior ≤ 0.8 from prior 0.3) = {eps_risk:.4f}" in dash.text
     assert eps_acc < eps_risk and "feasible" in dash.text
-    assert _artist(dash.figure, "epsilon_accuracy").get_xdata()[0] == pytest.approx(eps_acc)
-    assert _artist(dash.figure, "epsilon_risk").get_xdata()[0] == pytest.approx(eps_risk)
-    acc = _artist(dash.figure, "accuracy_curve")
+    assert find_artist(dash.figure, "epsilon_accuracy").get_xdata()[0] == pytest.approx(eps_acc)
+    assert find_artist(dash.figure, "epsilon_risk").get_xdata()[0] == pytest.approx(eps_risk)
+    acc = find_artist(dash.figure, "accuracy_curve")
     grid = np.asarray(acc.get_xdata())
     assert np.allclose(acc.get_ydata(), 1 - np.exp(-1.0 * grid / sens))
-    post = _artist(dash.figure, "posterior_curve")
+    post = find_artist(dash.figure, "posterior_curve")
     assert np.allclose(post.get_ydata(), dep.posterior_bound(grid, prior=0.3))
-    _artist(dash.figure, "feasible")
+    find_artist(dash.figure, "feasible")
     # fewer records: the interval closes and the text names the n that reopens it
     c["n"].value = 10
     choice = ch.choose(
@@ -128,7 +120,7 @@ def test_choose_dashboard_posterior_side_every_control():
     )
     assert not choice.feasible
     assert f"n ≥ {choice.knobs['n']:,}" in dash.text
-    _artist(dash.figure, "gap")
+    find_artist(dash.figure, "gap")
 
 
 def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
@@ -140,7 +132,7 @@ def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
     eps = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
     assert f"= {eps:.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
     with pytest.raises(AssertionError):
-        _artist(dash.figure, "posterior_curve")
+        find_artist(dash.figure, "posterior_curve")
     c["risk_kind"].value = "constant"
     assert f"= {0.5 * math.log(5.0):.4f}" in dash.text
     c["release"].value = "count"
@@ -161,27 +153,6 @@ def test_choose_dashboard_shows_refusals_instead_of_a_traceback():
     assert "upper must exceed lower" in dash.text
 
 
-def test_static_deployments_figure_plots_every_usable_row():
-    fig = plot_deployments()
-    rows = dep.usable()
-    xs = np.concatenate(
-        [
-            c.get_offsets()[:, 0]
-            for ax in fig.axes
-            for c in ax.collections
-            if str(c.get_gid()).startswith("epsilon_") and c.get_gid() != "epsilon_simple"
-        ]
-    )
-    assert np.allclose(np.sort(xs), np.sort(rows["epsilon_used"].to_numpy()))
-    post = _artist(fig, "posterior").get_offsets()[:, 0]
-    assert np.allclose(post, dep.posterior_bound(rows["epsilon_used"].to_numpy(), prior=0.5))
-    tpr = _artist(fig, "tpr_0.1").get_offsets()[:, 0]
-    expected = dep.tpr_at_fpr(
-        0.1, epsilon=rows["epsilon_used"].to_numpy(), delta=rows["delta_used"].to_numpy()
-    )
-    assert np.allclose(tpr, expected)
-
-
 def test_controls_that_change_nothing_are_greyed_out():
     """A reader never moves an enabled control that changes nothing (the browser tests
     require every enabled control to redraw)."""
@@ -200,16 +171,3 @@ def test_controls_that_change_nothing_are_greyed_out():
     before = dash.text
     dash.controls["a"].value = 0.4  # enabled now, and it moves ε
     assert dash.text != before
-
-
-def test_durham_figure_reads_every_profile_as_17_on_the_slice_q_1():
-    """ã = 0 is profile (17) on q = 1 (ε = ln r̃, as notebook 07 and Example 3), not ½ ln r̃."""
-    import math
-
-    from helpers.plotting.deployments import plot_durham_choice
-
-    fig = plot_durham_choice(profiles=((0.0, 1.2), (0.5, 5.0)))
-    ax = fig.axes[0]
-    x = {line.get_gid(): line.get_xdata()[0] for line in ax.lines if line.get_gid()}
-    assert x["profile_0_1.2"] == math.log(1.2)
-    assert x["profile_0.5_5"] == math.log(9)

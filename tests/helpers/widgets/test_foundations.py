@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from helpers import foundations as F
-from helpers.figures.foundations import FIGURES
 from helpers.widgets import foundations as dashboards
 
 
@@ -86,56 +85,10 @@ def test_exponential_dashboard_follows_epsilon():
     assert _line(dash.figure.axes[0], "epsilon_marker").get_xdata()[0] == pytest.approx(10.0)
 
 
-def test_properties_figure_plots_the_measured_epsilons():
-    from helpers.plotting import foundations as P
-
-    fig = P.plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, rng=5)
-    post, group, comp = fig.axes
-    heights = np.array([bar.get_height() for bar in post.patches])
-    assert heights.size == 6 and np.all(np.abs(heights) <= math.log(3) + 1e-12)
-    assert np.max(np.abs(heights[:2])) == pytest.approx(math.log(3))  # RR itself: exactly ε
-    measured = _line(group, "group_measured")
-    k = measured.get_xdata()
-    np.testing.assert_allclose(measured.get_ydata(), 0.5 * k)  # attained: kε
-    np.testing.assert_allclose(_line(group, "group_budget").get_ydata(), 0.5 * k)
-    pair = _line(comp, "composition_measured")
-    budget = _line(comp, "composition_budget")
-    np.testing.assert_allclose(pair.get_ydata(), budget.get_ydata())
-    eps1 = pair.get_xdata()
-    np.testing.assert_allclose(eps1, F.rr_epsilon(np.linspace(0.05, 0.9, 12)))
-    np.testing.assert_allclose(budget.get_ydata(), eps1 + float(F.rr_epsilon(0.3)))
-
-
 def _line(ax, gid: str):
     found = [line for line in ax.lines if line.get_gid() == gid]
     assert len(found) == 1, f"{len(found)} lines with gid {gid!r}"
     return found[0]
-
-
-def test_bits_sensitivity_figure_plots_the_brute_force_values():
-    from helpers.plotting import foundations as P
-
-    ax = P.plot_bits_sensitivity(n_max=12).axes[0]
-    n = _line(ax, "mean_bounded").get_xdata()
-    np.testing.assert_allclose(_line(ax, "sum").get_ydata(), 1.0)  # the sum: 1 for every n
-    np.testing.assert_allclose(_line(ax, "mean_bounded").get_ydata(), 1 / n)  # bounded mean: 1/n
-    unbounded = _line(ax, "mean_unbounded").get_ydata()
-    np.testing.assert_allclose(unbounded[2:], 1 / n[2:])  # at size n ≥ 3: 1/n as well
-    np.testing.assert_allclose(unbounded[:2], 0.5)  # n = 1, 2: one person moves it by 1/2
-    assert _line(ax, "mean_unbounded_all_sizes").get_ydata()[0] == 0.5
-
-
-def test_figures_registry_draws_labelled_finite_data():
-    # (the pixels are compared in test_figures; here: every axis is labelled and no plotted
-    # line holds NaN, which matplotlib would silently leave out)
-    assert all(stem.startswith("foundations_") for stem in FIGURES)
-    for stem, make in FIGURES.items():
-        fig = make()
-        for ax in fig.axes:
-            named_x = ax.get_xlabel() or any(t.get_text() for t in ax.get_xticklabels())
-            assert named_x and ax.get_ylabel(), stem
-            for line in ax.lines:
-                assert not np.isnan(np.asarray(line.get_ydata(), dtype=float)).any(), stem
 
 
 @pytest.mark.parametrize(
