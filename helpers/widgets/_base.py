@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 
 from ..plotting import alt_text
 
-__all__ = ["Dashboard", "figure_png", "float_slider"]
+__all__ = ["Dashboard", "control_row", "figure_png", "float_slider"]
 
 STATIC_NOTE = (
     "Interactive dashboard: run this notebook in JupyterLab to move the controls. "
@@ -107,6 +107,12 @@ def figure_png(fig: Figure, dpi: int = DPI) -> bytes:
     return buffer.getvalue()
 
 
+def control_row(children) -> widgets.HBox:
+    """A row of controls that wraps onto the next line instead of shrinking them (a row of
+    four squeezed the ε slider to 20 px)."""
+    return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap"))
+
+
 class Dashboard:
     """Controls + a figure redrawn on every change + a text readout.
 
@@ -138,11 +144,7 @@ class Dashboard:
             if isinstance(control, _SLIDERS) and not control.layout.width:
                 # a track long enough to hit the values the text talks about
                 control.layout.width = SLIDER_WIDTH
-        # controls wrap onto the next row instead of shrinking (a row of four squeezed the
-        # ε slider to 20 px)
-        row = widgets.HBox(
-            list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")
-        )
+        row = control_row(list(self.controls.values()))
         # the focus style last: the readout stays the first HTML widget of the box
         self.widget = widgets.VBox([row, self.readout, self.output, widgets.HTML(FOCUS_CSS)])
         self.widget.add_class(DASHBOARD_CLASS)

@@ -15,7 +15,7 @@ import ipywidgets as widgets
 
 from .. import budget as bud
 from ..plotting.budget import SURVEY, plot_allocation
-from ._base import Dashboard, float_slider
+from ._base import Dashboard, control_row, float_slider
 
 __all__ = ["K_FACTORS", "LEFT_OUT", "budget_dashboard", "budget_text", "workload_from"]
 
@@ -33,10 +33,6 @@ _RISKS = (
     (f"best test's TPR at FPR {100 * FPR:g} %", "tpr"),
     ("total ε", "epsilon"),
 )
-
-
-def _row(children):
-    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
 
 
 _slider = partial(float_slider, width="540px")  # this dashboard's sliders
@@ -176,10 +172,10 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
     dash.widget.children = (
         widgets.VBox(
             [
-                *(_row([s]) for s in releases.values()),
-                _row([c["mechanism"], c["risk_kind"]]),
-                _row([c["risk"], c["prior"]]),
-                _row([c["tpr"], c["epsilon"]]),
+                *(control_row([s]) for s in releases.values()),
+                control_row([c["mechanism"], c["risk_kind"]]),
+                control_row([c["risk"], c["prior"]]),
+                control_row([c["tpr"], c["epsilon"]]),
             ]
         ),
         *dash.widget.children[1:],

@@ -10,7 +10,7 @@ import ipywidgets as widgets
 from .. import choose as ch
 from .. import deployments as dep
 from ..plotting.deployments import plot_choice, plot_three_views
-from ._base import Dashboard, float_slider
+from ._base import Dashboard, control_row, float_slider
 
 __all__ = [
     "choose_dashboard",
@@ -23,11 +23,6 @@ CUSTOM = "(type ε and δ below)"
 _STYLE = {"description_width": "initial"}
 # long labels ("log₁₀ δ (−30 means δ = 0)") leave a track of at least 250 px at this width
 _WIDTH = "540px"
-
-
-def _row(children):
-    """A row of controls that wraps onto the next line rather than squeezing them."""
-    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap"))
 
 
 _slider = partial(float_slider, width=_WIDTH)  # this dashboard's sliders
@@ -122,9 +117,9 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
     dash.widget.children = (
         widgets.VBox(
             [
-                _row([c["deployment"]]),
-                _row([c["epsilon"], c["log10_delta"]]),
-                _row([c["prior"], c["p"], c["q"]]),
+                control_row([c["deployment"]]),
+                control_row([c["epsilon"], c["log10_delta"]]),
+                control_row([c["prior"], c["p"], c["q"]]),
             ]
         ),
         *dash.widget.children[1:],
@@ -238,10 +233,10 @@ def choose_dashboard(
     dash.widget.children = (
         widgets.VBox(
             [
-                _row([c["release"], c["n"], c["lower"], c["upper"]]),
-                _row([c["k"], c["coverage"]]),
-                _row([c["risk_kind"], c["risk"], c["prior"]]),
-                _row([c["r"], c["a"]]),
+                control_row([c["release"], c["n"], c["lower"], c["upper"]]),
+                control_row([c["k"], c["coverage"]]),
+                control_row([c["risk_kind"], c["risk"], c["prior"]]),
+                control_row([c["r"], c["a"]]),
             ]
         ),
         *dash.widget.children[1:],
