@@ -15,20 +15,22 @@ from a layer above (tests/test_import_rules.py reads this list and checks every 
   * ``lee_clifton``, ``leave_one_out``, ``sensitivity``, ``queries``, ``kazan_reiter``,
     ``plrv``, ``foundations`` – the papers' mathematics: pure, vectorised, validated
   * ``mechanisms`` – the noise distributions, their scales and samplers
-  * ``checks``, ``_validation``, ``_numerics``, ``_docstrings`` – the input checks
-    (``checks`` is their public face for the layers above), the floating-point tools
-    (differences that cannot overflow, inverses rounded toward privacy) and the docstring
-    templates (the sections many functions share, filled in at import as scipy's doccer does)
+  * ``checks``, ``_validation``, ``_numerics``, ``_cache``, ``_docstrings`` – the input
+    checks (``checks`` is their public face for the layers above), the floating-point tools
+    (differences that cannot overflow, inverses rounded toward privacy, root finders, log
+    space), the caches (one design; ``lee_clifton.clear_caches`` empties them all) and the
+    docstring templates (the sections many functions share, filled in at import as scipy's
+    doccer does)
 
 * ``datasets``, ``notebooks`` – the papers' small data sets (and the constants shared by
   figures, dashboards and notebooks); the notebook harness. Neither imports from ``helpers``.
 
 The math layer never imports matplotlib or ipywidgets. No package imports a private module
 or name of another: a private module (``_x``) serves its own package and the packages inside
-it, except that ``helpers._validation``, ``helpers._numerics`` and ``helpers._docstrings`` serve the
-math layer only (the layers above use ``checks``); a private name (``_x``) is imported only by modules of the same
-package. ``kazan_reiter`` and ``foundations`` are packages (one module per topic) whose
-``__init__`` is the public facade.
+it, except that ``helpers._validation``, ``helpers._numerics``, ``helpers._cache`` and
+``helpers._docstrings`` serve the math layer only (the layers above use ``checks``); a private
+name (``_x``) is imported only by modules of the same package. ``kazan_reiter`` and
+``foundations`` are packages (one module per topic) whose ``__init__`` is the public facade.
 
 API contract (every public function of the math layer; tested in tests/test_contract.py)
 -----------------------------------------------------------------------------------------

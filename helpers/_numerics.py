@@ -14,9 +14,15 @@ Two kinds of tool:
   exact rational ratio, :func:`float_up` / :func:`float_down` round an exact rational
   outward, and :func:`nudge_until` steps a candidate one double at a time toward privacy
   until a check confirms the target.
-* **Root finding and log space.** :func:`bisect_increasing`, the vectorised bisection whose
-  entries each follow the steps they would follow alone (vectorised = scalar to the last
-  bit); :func:`log_hockey_stick`, ln(P − e^ε·Q) from ln P and ln Q, the one formula for the
+* **Root finding.** :func:`bisect_increasing`, the vectorised bisection whose entries each
+  follow the steps they would follow alone (vectorised = scalar to the last bit), and
+  :func:`gallop_below`, which finds its lower end; :func:`largest_at_most`, a bracketing
+  secant search for the largest x at which an increasing function is still ≤ 0 (scalar,
+  for a function that costs a pass over a table); :func:`least_integer`, the smallest
+  integer meeting a condition, by galloping then bisecting. (Brent's method where a root
+  need not be rounded to a side is ``scipy.optimize.brentq``, called directly.)
+* **Log space.** :func:`log_odds`, ln(x/(1 − x)) without forming the ratio;
+  :func:`log_hockey_stick`, ln(P − e^ε·Q) from ln P and ln Q, the one formula for the
   hockey-stick divergence of a mechanism whose privacy loss exceeds ε on one side of a
   threshold (:class:`helpers.mechanisms.AdditiveNoise`).
 """
@@ -244,6 +250,109 @@ def bisect_increasing(g, low: np.ndarray, high: np.ndarray, side: str = "mid") -
         if np.all(done):
             break
     return {"low": low, "high": high}.get(side, 0.5 * (low + high))
+
+
+def gallop_below(g, low: np.ndarray, high: np.ndarray):
+    """Gallop ``low`` down (doubling its distance from ``high``) until g(low) < 0, per entry.
+
+    Returns (low, found): where g stays ≥ 0 down to −1e308, found is False. With ``high``
+    where g ≥ 0 it gives :func:`bisect_increasing` its bracket.
+    """
+    low = np.array(low, dtype=float)
+    found = np.asarray(g(low) < 0)
+    for _ in range(2100):
+        if np.all(found):
+            break
+        with np.errstate(over="ignore"):
+            step = np.maximum(2 * (high - low), 1.0)
+            low = np.where(found, low, np.maximum(high - step, -np.finfo(float).max))
+        found = np.asarray(g(low) < 0)
+        if np.all(found | (low <= -np.finfo(float).max)):
+            break
+    return low, found
+
+
+def largest_at_most(g, low: float, high: float, tol: float) -> float:
+    """The largest x at which an increasing g is ≤ 0, to within ``tol``: a point of the bracket.
+
+    Needs g(low) ≤ 0 < g(high) (or low = high). Returns an x with g(x) ≤ 0 and a point
+    within ``tol`` above it where g > 0, the contract of a bisection, in fewer evaluations
+    of g: each round takes a secant step, probes just past the estimate on the other side
+    so both ends of the bracket close in (regula falsi alone lets one end creep), and
+    bisects whenever a round fails to halve the bracket. Where g is flat in floating point
+    (a slope of 0) it bisects; it stops when floating point cannot split the bracket.
+    """
+    g_low, g_high = g(low), g(high)
+    while high - low > tol:
+        width = high - low
+        slope = (g_high - g_low) / width
+        # the secant's root, inside the bracket
+        guess = low - g_low / slope if slope > 0 else math.nan
+        if not low < guess < high:
+            guess = low + 0.5 * (high - low)  # no overflow near 1e308
+        value = g(guess)
+        # probe on the other side: twice the estimated error, plus tol/2
+        step = (2.0 * abs(value) / slope if slope > 0 else 0.0) + 0.5 * tol
+        if value <= 0:
+            low, g_low = guess, value
+            probe = guess + step
+        else:
+            high, g_high = guess, value
+            probe = guess - step
+        if low < probe < high:
+            value = g(probe)
+            if value <= 0:
+                low, g_low = probe, value
+            else:
+                high, g_high = probe, value
+        if high - low > 0.5 * width:  # no halving this round: bisect once (guaranteed progress)
+            mid = low + 0.5 * (high - low)
+            if mid in (low, high):  # floating point cannot split the bracket further
+                break
+            value = g(mid)
+            if value <= 0:
+                low, g_low = mid, value
+            else:
+                high, g_high = mid, value
+    return low
+
+
+def least_integer(meets, guess: int, *, hopeless=None) -> int | None:
+    """The smallest integer m ≥ 1 with ``meets(m)``, for a condition false below it, true above.
+
+    A galloping search from ``guess`` (down while it holds, up while it does not, doubling
+    the step), then bisection: about 2·log₂ of the distance from the guess in calls, at any
+    size. ``hopeless(m)``, checked at each failing step up, ends the search with ``None``
+    (no integer the caller can represent meets the condition).
+    """
+    if meets(guess):  # the answer is at or below the guess: gallop down
+        high, step = guess, 1
+        while high - step >= 1 and meets(high - step):
+            high, step = high - step, 2 * step
+        low = max(0, high - step)  # fails (or is 0)
+    else:  # gallop up
+        low, step = guess, 1
+        while not meets(low + step):
+            if hopeless is not None and hopeless(low + step):
+                return None
+            low, step = low + step, 2 * step
+        high = low + step
+    while high - low > 1:
+        mid = (low + high) // 2
+        if mid >= 1 and meets(mid):
+            high = mid
+        else:
+            low = mid
+    return high
+
+
+def log_odds(x: float) -> float:
+    """ln(x/(1 − x)) for x in (0, 1), as ln x − ln(1 − x) (log1p): the ratio is never formed.
+
+    >>> log_odds(0.5)
+    0.0
+    """
+    return math.log(x) - math.log1p(-x)
 
 
 def log_hockey_stick(epsilon, log_p, log_q) -> np.ndarray:

@@ -47,7 +47,7 @@ from scipy.optimize import brentq
 
 from . import kazan_reiter as kr
 from ._docstrings import fill_docstrings
-from ._numerics import float_up, ln_at_most, nudge_until
+from ._numerics import float_up, least_integer, ln_at_most, nudge_until
 from ._validation import check_finite_scalar, check_open_unit, check_positive
 from .deployments import posterior_bound
 
@@ -425,10 +425,11 @@ def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
 
     ε_accuracy(n') = (upper − lower)·ln(1/(1 − c))/(k·n') falls with n' (and so does its
     float value: every step rounds monotonically), so the first n' meeting ε_risk is found
-    by a galloping search from the exact real answer, then bisection: a few dozen
-    evaluations at any size (stepping by ±1 hung at a tiny ε_risk, and the float n·ε/ε_risk
-    overflowed to an OverflowError). Where even the smallest positive sensitivity (5e-324)
-    does not meet ε_risk, floats cannot express the answer and the exact real one is given.
+    by a galloping search from the exact real answer, then bisection
+    (``helpers._numerics.least_integer``): a few dozen evaluations at any size (stepping by
+    ±1 hung at a tiny ε_risk, and the float n·ε/ε_risk overflowed to an OverflowError).
+    Where even the smallest positive sensitivity (5e-324) does not meet ε_risk, floats
+    cannot express the answer and the exact real one is given.
     """
     log_term = Fraction(-math.log1p(-c))
     exact = (Fraction(upper) - Fraction(lower)) * log_term / (Fraction(k) * Fraction(eps_risk))
@@ -439,25 +440,11 @@ def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
         sensitivity = sensitivity_of("mean", n=m, lower=lower, upper=upper)
         return epsilon_for_accuracy(k, sensitivity=sensitivity, coverage=c) <= eps_risk
 
-    if meets(guess):  # the answer is at or below the guess: gallop down
-        high, step = guess, 1
-        while high - step >= 1 and meets(high - step):
-            high, step = high - step, 2 * step
-        low = max(0, high - step)  # fails (or is 0)
-    else:  # gallop up
-        low, step = guess, 1
-        while not meets(low + step):
-            if sensitivity_of("mean", n=low + step, lower=lower, upper=upper) == smallest:
-                return guess
-            low, step = low + step, 2 * step
-        high = low + step
-    while high - low > 1:
-        mid = (low + high) // 2
-        if mid >= 1 and meets(mid):
-            high = mid
-        else:
-            low = mid
-    return high
+    def hopeless(m: int) -> bool:  # the smallest positive sensitivity: n' cannot help
+        return sensitivity_of("mean", n=m, lower=lower, upper=upper) == smallest
+
+    found = least_integer(meets, guess, hopeless=hopeless)
+    return guess if found is None else found
 
 
 class Choice(NamedTuple):

@@ -35,17 +35,19 @@ from the mean); those few data sets are recomputed directly.
 
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
 
+from ._cache import ByteBoundedCache, value_key
 from ._validation import check_universe_entries
 from .queries import Query, get_query
 
 __all__ = ["BYTES_PER_RECORD", "clear_cache", "supports", "unbounded_sensitivity", "world_table"]
 
-_LAST = None  # (key, _Sorted) of the latest universe
+# the sorted universe of the latest universe seen: one entry (each counts as the whole
+# budget), so the memory held stays one universe's; emptied by ``clear_caches`` too
+_SORTED = ByteBoundedCache(1, lambda entry: 1)
 
 #: Memory the leave-one-out path needs per record of the universe, at most (a dozen float64
 #: and index arrays of length N); ``helpers.lee_clifton`` checks it against its budget.
@@ -81,14 +83,15 @@ def supports(query) -> bool:
 def clear_cache() -> None:
     """Forget the sorted universe kept for reuse (it is keyed by the universe's values).
 
-    Not called in a notebook; used by ``helpers.lee_clifton``.
+    ``helpers.lee_clifton.clear_caches`` empties it too, with every other cache.
+
+    Not called in a notebook; no other helper uses it.
 
     Examples
     --------
     >>> clear_cache()
     """
-    global _LAST
-    _LAST = None
+    _SORTED.clear()
 
 
 def _kind(query: Query) -> tuple | None:
@@ -115,14 +118,8 @@ def _sorted(values: np.ndarray) -> _Sorted:
     Keyed by a hash of the values' bytes (milliseconds for a million records, against a
     tenth of a second for the sort); one entry, so the memory held stays one universe's.
     """
-    global _LAST
     values = np.ascontiguousarray(values, dtype=float)
-    key = (values.size, hashlib.blake2b(values, digest_size=16).digest())
-    if _LAST is not None and _LAST[0] == key:
-        return _LAST[1]
-    result = _Sorted(values)
-    _LAST = (key, result)
-    return result
+    return _SORTED.get((values.size, value_key(values)), lambda: _Sorted(values))
 
 
 class _Sorted:

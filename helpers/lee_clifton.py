@@ -25,18 +25,16 @@ levels × ε values for ``tight_bound`` (``MAX_BOUND_TERMS``), besides ``MAX_WOR
 
 from __future__ import annotations
 
-import contextvars
-import functools
-import hashlib
 import math
 import sys
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import leave_one_out
+from ._cache import ByteBoundedCache, clear_caches, one_call, per_call, value_key
 from ._docstrings import fill_docstrings
+from ._numerics import largest_at_most
 from ._validation import (
     check_finite_scalar,
     check_int_range,
@@ -211,8 +209,7 @@ def _setting(universe, size) -> _Setting:
             )
     values = np.array(values, dtype=float)  # a private copy: the caches key on its bytes
     values.setflags(write=False)
-    digest = hashlib.blake2b(values.tobytes(), digest_size=16).digest()
-    return _Setting(values, size, n_worlds, (digest, n_items, size))
+    return _Setting(values, size, n_worlds, (value_key(values), n_items, size))
 
 
 def _refuse_enumeration(setting: _Setting, what: str) -> None:
@@ -296,62 +293,11 @@ class _Table:
         return sum(a.nbytes for a in (self.f, self.levels, self.counts, self.representative))
 
 
-class _ByteBoundedCache:
-    """A least-recently-used cache whose entries are evicted by total size, not count."""
-
-    def __init__(self, budget: int):
-        self.budget = budget
-        self.entries: OrderedDict = OrderedDict()
-        self.used = 0
-
-    def get(self, key, make, size_of):
-        if key in self.entries:
-            self.entries.move_to_end(key)
-            return self.entries[key]
-        value = make()
-        size = size_of(value)
-        if size <= self.budget:
-            while self.used + size > self.budget:
-                _, old = self.entries.popitem(last=False)
-                self.used -= size_of(old)
-            self.entries[key] = value
-            self.used += size
-        return value
-
-    def clear(self) -> None:
-        self.entries.clear()
-        self.used = 0
-
-
-_CACHE = _ByteBoundedCache(_CACHE_BYTES)
-
-
 def _sizeof(value) -> int:
     return value.nbytes if isinstance(value, _Table) else 64
 
 
-# Within one public call that needs a table or Δf several times (analysis_table,
-# bound_curves), a reader's callable is evaluated once: this holds those answers for the
-# duration of that call only (never across calls: the callable may read state that changes).
-_CALL_MEMO: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
-    "lee_clifton_call_memo", default=None
-)
-
-
-def _one_call(func):
-    """Run ``func`` with a fresh per-call memo (kept if an outer call already opened one)."""
-
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        if _CALL_MEMO.get() is not None:
-            return func(*args, **kwargs)
-        token = _CALL_MEMO.set({})
-        try:
-            return func(*args, **kwargs)
-        finally:
-            _CALL_MEMO.reset(token)
-
-    return wrapper
+_CACHE = ByteBoundedCache(_CACHE_BYTES, _sizeof)
 
 
 def _cached(kind: str, setting: _Setting, query: Query, make):
@@ -359,38 +305,11 @@ def _cached(kind: str, setting: _Setting, query: Query, make):
 
     A reader's callable (or any ``Query`` that is not ``built_in``) can change behaviour
     between two calls while keeping its identity: a closure over a list, a slider, a global.
-    Its answers are never kept beyond the public call that computed them.
+    Its answers are never kept beyond the public call that computed them (``one_call``).
     """
     if query.built_in:
-        return _CACHE.get((kind, setting.key, query.key), make, _sizeof)
-    memo = _CALL_MEMO.get()
-    key = (kind, setting.key, query)  # the user's Query, compared by its key
-    try:
-        hash(key)
-    except TypeError:  # a Query whose key cannot be hashed: compute, do not keep
-        memo = None
-    if memo is None:
-        return make()
-    if key not in memo:
-        memo[key] = make()
-    return memo[key]
-
-
-def clear_caches() -> None:
-    """Forget every cached world table, Δf and sorted universe (built-in queries only).
-
-    The caches never answer for different behaviour (they key built-in queries by name and
-    universes by value, and never hold a reader's callable); clearing them is for timing a
-    cold start or freeing memory.
-
-    Not called in a notebook; no other helper uses it.
-
-    Examples
-    --------
-    >>> clear_caches()
-    """
-    _CACHE.clear()
-    leave_one_out.clear_cache()
+        return _CACHE.get((kind, setting.key, query.key), make)
+    return per_call((kind, setting.key, query), make)  # the user's Query, compared by its key
 
 
 def _world_table(setting: _Setting, query: Query) -> _Table:
@@ -910,7 +829,7 @@ def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
     return bound.reshape(np.shape(c))
 
 
-@_one_call
+@one_call
 def bound_curves(universe, size: int, query, epsilon, *, sensitivity=None):
     """Upper bound (eqs. 4–5) and tight bound (eq. 3) on a grid of ε ≥ 0, for figures.
 
@@ -1074,7 +993,12 @@ def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -
     span = _world_table(setting, query).span
     if span == 0:
         return math.inf
-    return delta_f / span * (math.log(setting.n_worlds - 1) + math.log(rho) - math.log1p(-rho))
+    return _inequality_7(delta_f, span, setting.n_worlds, rho)
+
+
+def _inequality_7(delta_f: float, span: float, n_worlds: int, rho: float) -> float:
+    """Δf/Δv · ln((W − 1) ρ/(1 − ρ)), in log space: ln(W − 1) + ln ρ − ln(1 − ρ) (log1p)."""
+    return delta_f / span * (math.log(n_worlds - 1) + math.log(rho) - math.log1p(-rho))
 
 
 def _search_setup(universe, size, query, risk, tol, sensitivity):
@@ -1099,7 +1023,7 @@ def _search_setup(universe, size, query, risk, tol, sensitivity):
 
     # eq. (7) comes from the upper bound, which is never below the tight bound: its ε is a
     # safe starting point for the search (checked, in case rounding says otherwise)
-    start = delta_f / table.span * (math.log(setting.n_worlds - 1) + math.log(rho / (1 - rho)))
+    start = _inequality_7(delta_f, table.span, setting.n_worlds, rho)
     # The search never certifies an ε whose bound it cannot tell from ρ: it aims a hair
     # (10⁻¹⁴ relative, far below tol's effect) under ρ. Where ρ is a plateau the bound only
     # approaches (ρ = 1/2 and two worlds 10⁻²⁷⁰ apart), rounding would otherwise call every
@@ -1177,8 +1101,9 @@ def binary_search_epsilon(
 
     Lee & Clifton find this ε by bisection (``binary_search_steps`` shows it step by step).
     The bound is monotone in ε, so a faster bracketing root finder on the same bound gives the
-    same answer: it starts from inequality (7)'s ε (always safe), takes a secant step, probes
-    just past the estimate on the other side so both ends of the bracket close in, and bisects
+    same answer: from inequality (7)'s ε (always safe) and the paper's doubling bracket, a
+    secant search (``helpers._numerics.largest_at_most``) takes a secant step, probes just
+    past the estimate on the other side so both ends of the bracket close in, and bisects
     whenever a round fails to halve the bracket. It keeps the bisection's contract: the bound
     is ≤ ρ at the result and > ρ at most ``tol`` above it.
 
@@ -1219,48 +1144,13 @@ def binary_search_epsilon(
         return math.inf
     bound, rho, tol, start = setup
     low, high = _first_bracket(bound, rho, start)
-    g_low, g_high = bound(low) - rho, bound(high) - rho
-    while high - low > tol:
-        width = high - low
-        slope = (g_high - g_low) / width
-        # the secant's root, inside the bracket; bisect where the bound is flat in floating
-        # point (a slope of 0 between two worlds closer than rounding can see)
-        guess = low - g_low / slope if slope > 0 else math.nan
-        if not low < guess < high:
-            guess = low + 0.5 * (high - low)
-        g = bound(guess) - rho
-        # The secant usually lands within a hair of the root, on one side; probe just past it
-        # on the other side (twice the estimated error, plus tol/2) so both ends of the
-        # bracket close in, instead of one end creeping (regula falsi's weakness).
-        step = (2.0 * abs(g) / slope if slope > 0 else 0.0) + 0.5 * tol
-        if g <= 0:
-            low, g_low = guess, g
-            probe = guess + step
-        else:
-            high, g_high = guess, g
-            probe = guess - step
-        if low < probe < high:
-            g = bound(probe) - rho
-            if g <= 0:
-                low, g_low = probe, g
-            else:
-                high, g_high = probe, g
-        if high - low > 0.5 * width:  # no halving this round: bisect once (guaranteed progress)
-            mid = low + 0.5 * (high - low)
-            if mid in (low, high):  # floating point cannot split the bracket further
-                break
-            g = bound(mid) - rho
-            if g <= 0:
-                low, g_low = mid, g
-            else:
-                high, g_high = mid, g
-    return low
+    return largest_at_most(lambda e: bound(e) - rho, low, high, tol)
 
 
 # --- the whole analysis, one row per query ------------------------------------------------
 
 
-@_one_call
+@one_call
 def analysis_table(universe, size: int, risk, queries=None):
     """Δf, Δv, the tight bound's limit and both ε, one row per query (a pandas DataFrame).
 

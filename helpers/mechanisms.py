@@ -46,6 +46,7 @@ from scipy.special import erf, erfcx, expit, log_ndtr, ndtr, ndtri
 from ._docstrings import fill_docstrings
 from ._numerics import (
     bisect_increasing,
+    gallop_below,
     log_hockey_stick,
     nudge_until,
     product_at_least,
@@ -1172,7 +1173,7 @@ class AdditiveNoise(ABC):
 
         # L(Δ/2) = 0 ≤ ε for symmetric noise: the upper end; the lower one gallops down
         high = 0.5 * d
-        low, found = _bracket(gap, high - noise - d, high)
+        low, found = gallop_below(gap, high - noise - d, high)
         # where no output's loss exceeds ε the bracket is moot (the answer is −inf)
         x = bisect_increasing(gap, np.where(found, low, high - 1.0), high)
         return np.where(found, x, -np.inf)
@@ -1296,25 +1297,6 @@ class AdditiveNoise(ABC):
             return np.concatenate([[c[0]], inner, [s[-1]]])
 
         return edges, masses(centres[0]), masses(centres[1])
-
-
-def _bracket(g, low: np.ndarray, high: np.ndarray):
-    """Gallop ``low`` down (doubling its distance from ``high``) until g(low) < 0.
-
-    Returns (low, found): where g stays ≥ 0 down to −1e308, found is False.
-    """
-    low = np.array(low, dtype=float)
-    found = np.asarray(g(low) < 0)
-    for _ in range(2100):
-        if np.all(found):
-            break
-        with np.errstate(over="ignore"):
-            step = np.maximum(2 * (high - low), 1.0)
-            low = np.where(found, low, np.maximum(high - step, -np.finfo(float).max))
-        found = np.asarray(g(low) < 0)
-        if np.all(found | (low <= -np.finfo(float).max)):
-            break
-    return low, found
 
 
 class _LaplaceLoss:

@@ -6,8 +6,9 @@
 * the math layer never imports matplotlib or ipywidgets (read from the source, and checked
   by importing every math module in a fresh interpreter);
 * no package imports a private module or name of another: a private module serves its own
-  package and the packages inside it (``helpers._validation``, ``helpers._numerics`` and
-  ``helpers._docstrings``: the math layer only), a private name only the modules of its own package.
+  package and the packages inside it (``helpers._validation``, ``helpers._numerics``,
+  ``helpers._cache`` and ``helpers._docstrings``: the math layer only), a private name only
+  the modules of its own package.
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from _modules import ALL_MODULES, HELPERS, LAYER_OF, LAYERS, MATH_MODULES, MATH_
 
 GUI = ("matplotlib", "ipywidgets")
 #: private modules of ``helpers`` itself, which serve the math layer only
-MATH_PRIVATE = ("helpers._validation", "helpers._numerics", "helpers._docstrings")
+MATH_PRIVATE = (
+    "helpers._validation",
+    "helpers._numerics",
+    "helpers._cache",
+    "helpers._docstrings",
+)
 
 
 def _package(module: str) -> str:

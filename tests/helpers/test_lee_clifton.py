@@ -496,13 +496,19 @@ def test_fast_search_agrees_with_the_bisection_within_tol(universe, data, risk, 
 # --- budgets, caches and extreme inputs --------------------------------------------------------
 
 
-def test_the_records_of_the_worlds_over_the_memory_budget_are_refused_with_count_and_bytes():
-    universe = list(range(200))
-    with pytest.raises(ValueError, match=r"1,313,400 worlds × 197 records .* MB, over the budget"):
-        lc.possible_worlds(universe, 197)
+def test_the_records_of_the_worlds_over_the_memory_budget_are_refused_with_count_and_bytes(
+    monkeypatch,
+):
+    # a smaller budget reaches the same paths in a tenth of a second: 142,506 worlds × 25
+    # records (85.5 MB as a table) over a 50 MB budget, still several blocks of worlds
+    monkeypatch.setattr(lc, "MAX_TABLE_BYTES", 50_000_000)
+    universe = list(range(30))
+    with pytest.raises(ValueError, match=r"142,506 worlds × 25 records .* 86 MB, over the budget"):
+        lc.possible_worlds(universe, 25)
     # the bounds never hold that table: they enumerate a block of worlds at a time
-    f = lc.world_values(universe, 197, "max")
-    assert f.shape == (1_313_400,) and f.min() == 196.0 and f.max() == 199.0
+    f = lc.world_values(universe, 25, "max")
+    assert f.shape == (142_506,) and f.min() == 24.0 and f.max() == 29.0
+    assert np.count_nonzero(f == 29.0) == math.comb(29, 24)  # every world with the top record
 
 
 def test_a_users_callable_keeps_the_enumeration_and_its_limits():
@@ -530,15 +536,6 @@ def test_the_cache_hits_for_built_ins_by_value_and_never_holds_a_callable():
     assert lc.world_values(ABSENCE, N, span) is not lc.world_values(ABSENCE, N, span)
     lc.clear_caches()
     assert lc.world_values(ABSENCE, N, "percentile_25") is not first
-
-
-def test_the_cache_is_bounded_by_bytes():
-    cache = lc._ByteBoundedCache(100)
-    for k in range(10):
-        cache.get(k, lambda: np.zeros(5), lambda a: a.nbytes)  # 40 bytes each
-    assert cache.used <= 100 and len(cache.entries) == 2
-    big = cache.get("big", lambda: np.zeros(50), lambda a: a.nbytes)  # larger than the budget
-    assert big.size == 50 and "big" not in cache.entries
 
 
 def test_posterior_of_a_huge_release_equals_the_nearest_worlds_and_is_finite():
@@ -606,21 +603,30 @@ def test_analysis_queries_are_every_built_in_plus_the_quartiles():
     counts=st.lists(st.integers(1, 5), min_size=13, max_size=13),
     log10_c=st.floats(-3, 300),
 )
-def test_level_totals_match_the_direct_sums_at_any_rate(gaps, counts, log10_c):
-    """Both branches of _level_totals against Σᵥ mᵥ e^{−c|gᵤ − gᵥ|} summed term by term.
+def test_the_tight_bound_matches_the_direct_sums_at_any_rate(gaps, counts, log10_c):
+    """Both branches of eq. (3)'s sums against Σᵥ mᵥ e^{−c|gᵤ − gᵥ|} summed term by term.
 
-    The wide branch (c·Δv ≥ 600) once subtracted two log-sums of size c·gᵤ: at c ≈ 10²²⁰
-    it lost every digit and divided by zero (found by the explore profile).
+    The worlds are leave-one-out worlds of records labelled by level, mᵥ records at level
+    gᵥ; the query gives the level of the record a world lacks, so mᵥ worlds share gᵥ. The
+    wide branch (c·Δv ≥ 600) once subtracted two log-sums of size c·gᵤ: at c ≈ 10²²⁰ it
+    lost every digit and divided by zero (found by the explore profile).
     """
     levels = np.concatenate([[0.0], np.cumsum(gaps)])
-    m = np.array(counts[: levels.size], dtype=float)
+    m = counts[: levels.size]
     c = 10.0**log10_c
     direct = [
         math.fsum(mv * math.exp(-c * abs(gu - gv)) for gv, mv in zip(levels, m, strict=True))
         for gu in levels
     ]
-    got = lc._level_totals(levels, m, np.array([c]))[0]
-    assert got == pytest.approx(min(direct), rel=1e-12)
+    labels = np.repeat(np.arange(levels.size), m).astype(float)
+    total = labels.sum()
+
+    def level_of_the_missing_record(xs):
+        return levels[round(total - sum(xs))]
+
+    size = labels.size - 1
+    got = lc.tight_bound(labels, size, level_of_the_missing_record, c, sensitivity=1.0)
+    assert 1.0 / got == pytest.approx(min(direct), rel=1e-12)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,111 @@
+"""The shared floating-point tools: root finders and log-space helpers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from helpers._numerics import (
+    bisect_increasing,
+    gallop_below,
+    largest_at_most,
+    least_integer,
+    log_hockey_stick,
+)
+
+# --- bisect_increasing -------------------------------------------------------------------
+
+
+def test_bisection_finds_the_root_and_rounds_to_the_side_asked():
+    g = lambda x: x * x - 2.0  # noqa: E731
+    low, high = np.array([0.0]), np.array([2.0])
+    root = math.sqrt(2.0)
+    assert bisect_increasing(g, low, high)[0] == pytest.approx(root, rel=1e-15)
+    assert g(bisect_increasing(g, low, high, side="low")[0]) <= 0
+    assert g(bisect_increasing(g, low, high, side="high")[0]) > 0
+
+
+def test_a_vectorised_bisection_is_the_scalar_one_entry_by_entry():
+    targets = np.array([0.5, 3.0, 1e-8, 7.25])
+    together = bisect_increasing(lambda x: x - targets, np.zeros(4), np.full(4, 10.0))
+    alone = [
+        bisect_increasing(lambda x, t=t: x - t, np.array(0.0), np.array(10.0)) for t in targets
+    ]
+    np.testing.assert_array_equal(together, np.array(alone))
+
+
+# --- gallop_below ------------------------------------------------------------------------
+
+
+def test_gallop_below_brackets_each_entry_and_says_where_it_cannot():
+    thresholds = np.array([-3.0, -1e6, -np.inf])  # g < 0 below the threshold, none for -inf
+    low, found = gallop_below(lambda x: x - thresholds, np.zeros(3), np.ones(3))
+    assert found.tolist() == [True, True, False]
+    assert np.all(low[found] < thresholds[found])
+    assert low[2] == -np.finfo(float).max  # it galloped to the end of the doubles
+
+
+# --- largest_at_most ---------------------------------------------------------------------
+
+
+@given(root=st.floats(1e-6, 1e6), power=st.floats(0.2, 5.0), tol=st.sampled_from([1e-9, 1e-3]))
+def test_largest_at_most_keeps_the_bisections_contract(root, power, tol):
+    """g ≤ 0 at the result and g > 0 at most ``tol`` above it, as a bisection guarantees."""
+
+    def g(x):
+        return x**power - root**power
+
+    high = 1.0
+    while g(high) <= 0:
+        high *= 2
+    x = largest_at_most(g, 0.0, high, tol)
+    assert g(x) <= 0
+    assert g(x + tol) > 0 or x + tol <= math.nextafter(root, math.inf) * (1 + 1e-12)
+
+
+def test_largest_at_most_bisects_where_the_function_is_flat():
+    # a step: the secant has no slope until the bracket straddles the jump
+    g = lambda x: -1.0 if x <= 0.3 else 1.0  # noqa: E731
+    x = largest_at_most(g, 0.0, 1.0, 1e-12)
+    assert x <= 0.3 < x + 1e-12
+
+
+def test_largest_at_most_stops_when_floating_point_cannot_split_the_bracket():
+    low = 1.0
+    high = math.nextafter(low, 2.0)
+    assert largest_at_most(lambda x: -1.0 if x == low else 1.0, low, high, 0.0) == low
+
+
+# --- least_integer -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", [1, 2, 7, 1000, 10**15])
+@pytest.mark.parametrize("guess", [1, 5, 10**6])
+def test_least_integer_gallops_from_any_guess(answer, guess):
+    calls = []
+
+    def meets(m):
+        calls.append(m)
+        return m >= answer
+
+    assert least_integer(meets, guess) == answer
+    assert len(calls) <= 4 * max(1, math.log2(abs(answer - guess) + 1)) + 4
+
+
+def test_least_integer_gives_up_when_hopeless():
+    assert least_integer(lambda m: False, 1, hopeless=lambda m: m > 100) is None
+
+
+# --- log space ---------------------------------------------------------------------------
+
+
+def test_log_hockey_stick_is_the_difference_in_log_space():
+    eps, p, q = 0.5, 0.3, 0.1
+    expected = math.log(p - math.exp(eps) * q)
+    assert log_hockey_stick(eps, math.log(p), math.log(q)) == pytest.approx(expected, rel=1e-14)
+    assert log_hockey_stick(eps, math.log(0.1), math.log(0.1)) == -np.inf  # e^ε·Q ≥ P
+    assert log_hockey_stick(eps, -np.inf, -np.inf) == -np.inf  # P underflows: δ = 0, not NaN
