@@ -112,9 +112,7 @@ def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
@@ -202,9 +200,7 @@ def laplace_noise_sd(scale):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
@@ -214,6 +210,16 @@ def laplace_noise_sd(scale):
     return as_output(np.sqrt(2.0) * check_positive("scale", scale))
 
 
+def _standardised(x, loc, **scale) -> tuple[np.ndarray, np.ndarray]:
+    """((x − loc)/scale, scale), checked: the one argument a location-scale family needs
+    (``scale=b`` or ``sigma=σ``, named as the caller's parameter for its error message)."""
+    ((name, value),) = scale.items()
+    x = check_real("x", x)
+    loc = check_real("loc", loc)
+    b = np.asarray(check_positive(name, value))
+    return scaled_difference(x, loc, b), b
+
+
 def laplace_pdf(x, loc=0.0, scale=1.0):
     """Density e^{−|x − loc|/b}/(2b) of Laplace(loc, b) (``scipy.stats.laplace``).
 
@@ -221,30 +227,22 @@ def laplace_pdf(x, loc=0.0, scale=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(scale)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> laplace_pdf(0.0, scale=0.5)
     1.0
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    b = check_positive("scale", scale)
-    b = np.asarray(b)
-    return as_output(stats.laplace.pdf(scaled_difference(x, loc, b)) / b)
+    z, b = _standardised(x, loc, scale=scale)
+    return as_output(stats.laplace.pdf(z) / b)
 
 
 def laplace_cdf(x, loc=0.0, scale=1.0):
@@ -254,29 +252,22 @@ def laplace_cdf(x, loc=0.0, scale=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(scale)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> laplace_cdf(0.0)
     0.5
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    b = check_positive("scale", scale)
-    return as_output(stats.laplace.cdf(scaled_difference(x, loc, b)))
+    z, _ = _standardised(x, loc, scale=scale)
+    return as_output(stats.laplace.cdf(z))
 
 
 def laplace_sf(x, loc=0.0, scale=1.0):
@@ -286,29 +277,22 @@ def laplace_sf(x, loc=0.0, scale=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(scale)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> laplace_sf(40.0) > 0  # 1 - laplace_cdf(40.0) is 0.0
     True
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    b = check_positive("scale", scale)
-    return as_output(stats.laplace.sf(scaled_difference(x, loc, b)))
+    z, _ = _standardised(x, loc, scale=scale)
+    return as_output(stats.laplace.sf(z))
 
 
 def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
@@ -321,22 +305,13 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     loc : float or array_like
         The centre of the distribution (finite).
     %(scale)s
-    size : int or tuple of int, optional
-        Number (shape) of draws, at most 10⁸.
-    rng : int or numpy.random.Generator, keyword-only
-        Seed or generator (None is refused: simulations are seeded).
+    %(size_rng)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float when ``size`` is None and the parameters are scalars, else an
-        array (of shape ``size`` when given).
+    %(returns_sample)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
@@ -359,30 +334,22 @@ def gaussian_pdf(x, loc=0.0, sigma=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(sigma)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> round(gaussian_pdf(0.0), 6)
     0.398942
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    s = check_positive("sigma", sigma)
-    s = np.asarray(s)
-    return as_output(stats.norm.pdf(scaled_difference(x, loc, s)) / s)
+    z, s = _standardised(x, loc, sigma=sigma)
+    return as_output(stats.norm.pdf(z) / s)
 
 
 def gaussian_cdf(x, loc=0.0, sigma=1.0):
@@ -392,29 +359,22 @@ def gaussian_cdf(x, loc=0.0, sigma=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(sigma)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> gaussian_cdf(1.0, loc=1.0)
     0.5
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    s = check_positive("sigma", sigma)
-    return as_output(stats.norm.cdf(scaled_difference(x, loc, s)))
+    z, _ = _standardised(x, loc, sigma=sigma)
+    return as_output(stats.norm.cdf(z))
 
 
 def gaussian_sf(x, loc=0.0, sigma=1.0):
@@ -424,29 +384,22 @@ def gaussian_sf(x, loc=0.0, sigma=1.0):
 
     Parameters
     ----------
-    x : float or array_like
-        Points at which to evaluate (finite).
-    loc : float or array_like
-        The centre of the distribution (finite).
+    %(x_loc)s
     %(sigma)s
 
     %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
     >>> gaussian_sf(10.0) > 0  # 1 - gaussian_cdf(10.0) is 0.0
     True
     """
-    x = check_real("x", x)
-    loc = check_real("loc", loc)
-    s = check_positive("sigma", sigma)
-    return as_output(stats.norm.sf(scaled_difference(x, loc, s)))
+    z, _ = _standardised(x, loc, sigma=sigma)
+    return as_output(stats.norm.sf(z))
 
 
 def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
@@ -459,22 +412,13 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     loc : float or array_like
         The centre of the distribution (finite).
     %(sigma)s
-    size : int or tuple of int, optional
-        Number (shape) of draws, at most 10⁸.
-    rng : int or numpy.random.Generator, keyword-only
-        Seed or generator (None is refused: simulations are seeded).
+    %(size_rng)s
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float when ``size`` is None and the parameters are scalars, else an
-        array (of shape ``size`` when given).
+    %(returns_sample)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).
+    %(references)s
 
     Examples
     --------
@@ -1661,4 +1605,28 @@ def as_mechanism(mechanism, noise=None, *, sensitivity=1.0) -> AdditiveNoise:
     return MECHANISM_CLASSES[mechanism](noise, sensitivity=sensitivity)
 
 
-fill_docstrings(globals())
+#: this module's shared docstring sections (helpers/_docstrings.py fills them at import)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).""",
+    "x_loc": """\
+x : float or array_like
+    Points at which to evaluate (finite).
+loc : float or array_like
+    The centre of the distribution (finite).""",
+    "size_rng": """\
+size : int or tuple of int, optional
+    Number (shape) of draws, at most 10⁸.
+rng : int or numpy.random.Generator, keyword-only
+    Seed or generator (None is refused: simulations are seeded).""",
+    "returns_sample": """\
+Returns
+-------
+float or numpy.ndarray
+    A Python float when ``size`` is None and the parameters are scalars, else an
+    array (of shape ``size`` when given).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)
