@@ -116,9 +116,7 @@ def sensitivity_of(
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+    %(references)s
 
     Examples
     --------
@@ -185,16 +183,11 @@ def laplace_error_probability(epsilon, *, k, sensitivity):
     sensitivity : float or array_like, keyword-only
         Δ > 0.
 
-    Returns
-    -------
-    float or numpy.ndarray
-        A Python float for scalar input, else an array of the broadcast shape.
+    %(returns_float_or_array)s
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+    %(references)s
 
     Examples
     --------
@@ -230,9 +223,7 @@ def epsilon_for_accuracy(k, *, sensitivity, coverage=0.95):
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+    %(references)s
 
     Examples
     --------
@@ -516,9 +507,7 @@ def choose(
 
     %(raises)s
 
-    References
-    ----------
-    Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).
+    %(references)s
 
     Examples
     --------
@@ -577,4 +566,12 @@ def choose(
     return Choice(eps_acc, eps_risk, feasible, knobs, message)
 
 
-fill_docstrings(globals())
+#: this module's own docstring section (helpers/_docstrings.py fills it at import)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §3.3 (the Laplace mechanism); Lee & Clifton (2011); Kazan & Reiter (2024).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)
