@@ -9,8 +9,9 @@ Two kinds of tool:
   halves (exact for doubles that large), so only a result that is itself out of range is ±inf.
 * **Rounding toward privacy.** An inverse that turns a privacy target into a mechanism
   parameter (b = Δ/ε, α of randomised response, σ for a δ, ρ_z for an ε) must never round
-  to a parameter whose ε exceeds the target. :func:`product_at_least` decides x·y ≥ z
-  exactly (no rounding), :func:`ln_at_most` decides ln(ratio) ≤ bound exactly for an
+  to a parameter whose ε exceeds the target. :func:`product_sign` / :func:`product_at_least` decide x·y ≥ z
+  exactly (no rounding), :func:`ratio_up`, :func:`ratio_down`, :func:`square_up`,
+  :func:`sqrt_down` and :func:`sum_up` round a quotient, square, root or sum outward exactly, :func:`ln_at_most` decides ln(ratio) ≤ bound exactly for an
   exact rational ratio, :func:`float_up` / :func:`float_down` round an exact rational
   outward, and :func:`nudge_until` steps a candidate one double at a time toward privacy
   until a check confirms the target.
@@ -63,24 +64,86 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def product_at_least(x, y, z) -> np.ndarray:
-    """Exactly whether x·y ≥ z, for finite positive doubles (no rounding in the product).
+    """Exactly whether x·y ≥ z, for finite positive doubles (no rounding in the product)."""
+    return product_sign(x, y, z) >= 0
+
+
+def product_sign(x, y, z) -> np.ndarray:
+    """The sign (−1, 0, 1) of the exact x·y − z, for positive finite doubles.
 
     The mantissas of x and y (in [½, 1)) are multiplied exactly as a sum of two doubles
-    (Dekker's product), and z is scaled by the same power of two, so neither overflows
-    nor underflows; the sign of the exact difference is that of the rounded sum.
+    (Dekker's product) and z is scaled by the same power of two, so nothing overflows or
+    underflows on the way.
     """
     x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, y, z)))
     mx, ex = np.frexp(x)
     my, ey = np.frexp(y)
     mz, ez = np.frexp(z)
     shift = ez - ex - ey  # z / 2^(ex + ey) = mz · 2^shift
-    product = mx * my  # in [1/4, 1)
+    product = mx * my  # in [¼, 1)
     hx, lx = _split(mx)
     hy, ly = _split(my)
     error = ((hx * hy - product) + hx * ly + lx * hy) + lx * ly  # mx·my = product + error
     scaled_z = np.ldexp(mz, np.clip(shift, -3, 3))  # exact: mz in [½, 1), shift small
-    sign = (product - scaled_z) + error
-    return np.where(shift > 2, False, np.where(shift < -3, True, sign >= 0))
+    sign = np.sign((product - scaled_z) + error)
+    return np.where(shift > 2, -1.0, np.where(shift < -3, 1.0, sign))
+
+
+def ratio_up(num, den) -> np.ndarray:
+    """The smallest double q with q·den ≥ num exactly (positive finite inputs; inf on overflow)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
+    with np.errstate(over="ignore", under="ignore"):
+        q = num / den
+    q = np.where(q == 0, np.nextafter(0.0, 1.0), q)
+    finite = np.isfinite(q)
+    short = finite & (product_sign(np.where(finite, q, 1.0), den, num) < 0)
+    return np.where(short, np.nextafter(q, np.inf), q)
+
+
+def ratio_down(num, den) -> np.ndarray:
+    """The largest double q with q·den ≤ num exactly (positive finite inputs)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
+    with np.errstate(over="ignore", under="ignore"):
+        q = num / den
+    positive = (q > 0) & np.isfinite(q)
+    over = positive & (product_sign(np.where(positive, q, 1.0), den, num) > 0)
+    q = np.where(over, np.nextafter(q, 0.0), q)
+    return np.where(np.isinf(q), np.finfo(float).max, q)
+
+
+def square_up(x) -> np.ndarray:
+    """The smallest double ≥ x² exactly."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(over="ignore"):
+        p = x * x
+    finite = np.isfinite(p) & (p > 0)
+    short = finite & (product_sign(x, x, np.where(finite, p, 1.0)) > 0)
+    return np.where(short, np.nextafter(p, np.inf), p)
+
+
+def sqrt_down(x) -> np.ndarray:
+    """The largest double ≤ √x exactly (x > 0)."""
+    s = np.sqrt(np.asarray(x, dtype=float))
+    over = product_sign(s, s, x) > 0
+    return np.where(over, np.nextafter(s, 0.0), s)
+
+
+def sum_up(values) -> float:
+    """The smallest double ≥ the exact sum of non-negative doubles (inf if it overflows).
+
+    ``math.fsum`` rounds the exact sum to nearest; a second fsum of the values and the
+    negated result is the exact remainder's sign, so the result moves up one double only
+    when the sum was not exact.
+    """
+    values = np.asarray(values, dtype=float).ravel().tolist()
+    try:
+        total = math.fsum(values)
+        remainder = math.fsum([*values, -total])
+    except OverflowError:
+        return math.inf
+    if math.isinf(total):
+        return math.inf
+    return math.nextafter(total, math.inf) if remainder > 0 else total
 
 
 def product_minus(x, y, z) -> np.ndarray:

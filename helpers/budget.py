@@ -63,6 +63,7 @@ import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
+from ._numerics import ratio_down, ratio_up, sqrt_down, square_up, sum_up
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -143,7 +144,6 @@ MAX_TIMES = 10**6
 
 _ULP = 2.0**-52  # the spacing of doubles in [1, 2)
 _TINY = 2.0**-900  # a floor for budgets and scales (far below anything meaningful, still normal)
-_SPLIT = 134217729.0  # 2**27 + 1, Veltkamp's splitting constant
 _MAX_KOV_CELLS = 50_000_000  # (ε_total values) × (k + 1) terms for one call
 _MAX_PLD_GROUPS = 2_000  # distinct mechanisms one PLD call will build (about 2-5 ms each)
 _MAX_PLD_CELLS = 100_000_000  # estimated width of a composed PLD, in discretisation steps
@@ -162,90 +162,6 @@ def _up(x, ulps: int = 4) -> np.ndarray:
 def _down(x, ulps: int = 4) -> np.ndarray:
     """x ≥ 0 lowered by at least ``ulps − 1`` units in the last place."""
     return np.asarray(x, dtype=float) * (1.0 - ulps * _ULP)
-
-
-def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    c = _SPLIT * a
-    high = c - (c - a)
-    return high, a - high
-
-
-def _product_sign(x, y, z) -> np.ndarray:
-    """The sign (−1, 0, 1) of the exact x·y − z, for positive finite doubles.
-
-    The mantissas of x and y (in [½, 1)) are multiplied exactly as a sum of two doubles
-    (Dekker's product) and z is scaled by the same power of two, so nothing overflows or
-    underflows on the way.
-    """
-    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (x, y, z)))
-    mx, ex = np.frexp(x)
-    my, ey = np.frexp(y)
-    mz, ez = np.frexp(z)
-    shift = ez - ex - ey
-    product = mx * my  # in [¼, 1)
-    hx, lx = _split(mx)
-    hy, ly = _split(my)
-    error = ((hx * hy - product) + hx * ly + lx * hy) + lx * ly
-    scaled_z = np.ldexp(mz, np.clip(shift, -3, 3))
-    sign = np.sign((product - scaled_z) + error)
-    return np.where(shift > 2, -1.0, np.where(shift < -3, 1.0, sign))
-
-
-def _ratio_up(num, den) -> np.ndarray:
-    """The smallest double q with q·den ≥ num exactly (positive finite inputs; inf on overflow)."""
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
-    with np.errstate(over="ignore", under="ignore"):
-        q = num / den
-    q = np.where(q == 0, np.nextafter(0.0, 1.0), q)
-    finite = np.isfinite(q)
-    short = finite & (_product_sign(np.where(finite, q, 1.0), den, num) < 0)
-    return np.where(short, np.nextafter(q, np.inf), q)
-
-
-def _ratio_down(num, den) -> np.ndarray:
-    """The largest double q with q·den ≤ num exactly (positive finite inputs)."""
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=float), np.asarray(den, dtype=float))
-    with np.errstate(over="ignore", under="ignore"):
-        q = num / den
-    positive = (q > 0) & np.isfinite(q)
-    over = positive & (_product_sign(np.where(positive, q, 1.0), den, num) > 0)
-    q = np.where(over, np.nextafter(q, 0.0), q)
-    return np.where(np.isinf(q), np.finfo(float).max, q)
-
-
-def _square_up(x) -> np.ndarray:
-    """The smallest double ≥ x² exactly."""
-    x = np.asarray(x, dtype=float)
-    with np.errstate(over="ignore"):
-        p = x * x
-    finite = np.isfinite(p) & (p > 0)
-    short = finite & (_product_sign(x, x, np.where(finite, p, 1.0)) > 0)
-    return np.where(short, np.nextafter(p, np.inf), p)
-
-
-def _sqrt_down(x) -> np.ndarray:
-    """The largest double ≤ √x exactly (x > 0)."""
-    s = np.sqrt(np.asarray(x, dtype=float))
-    over = _product_sign(s, s, x) > 0
-    return np.where(over, np.nextafter(s, 0.0), s)
-
-
-def _sum_up(values) -> float:
-    """The smallest double ≥ the exact sum of non-negative doubles (inf if it overflows).
-
-    ``math.fsum`` rounds the exact sum to nearest; a second fsum of the values and the
-    negated result is the exact remainder's sign, so the result moves up one double only
-    when the sum was not exact.
-    """
-    values = np.asarray(values, dtype=float).ravel().tolist()
-    try:
-        total = math.fsum(values)
-        remainder = math.fsum([*values, -total])
-    except OverflowError:
-        return math.inf
-    if math.isinf(total):
-        return math.inf
-    return math.nextafter(total, math.inf) if remainder > 0 else total
 
 
 # --- results ------------------------------------------------------------------------------
@@ -561,7 +477,7 @@ def _sensitivities(kinds, columns, labels, use_bounds, is_mean) -> tuple:
     delta_f = np.ones(size)
     delta_f = np.where(use_bounds, width, delta_f)
     delta_f = np.where(
-        is_mean, _ratio_up(np.where(is_mean, width, 1.0), np.maximum(n, 1.0)), delta_f
+        is_mean, ratio_up(np.where(is_mean, width, 1.0), np.maximum(n, 1.0)), delta_f
     )
     return delta_f, n, np.where(use_bounds, width, np.nan)
 
@@ -735,14 +651,14 @@ class _PureEpsilon(NoiseFamily):
     """Laplace noise: P(|Z| > k) = e^{−k/b}, Var = 2b², ε = Δ/b."""
 
     def accuracy_scales(self, k, coverage):
-        return np.maximum(_ratio_down(k, _laplace_log_tail(coverage)), _TINY)
+        return np.maximum(ratio_down(k, _laplace_log_tail(coverage)), _TINY)
 
     def budgets(self, sensitivity, scales):
-        return np.maximum(_ratio_up(sensitivity, scales), _TINY)
+        return np.maximum(ratio_up(sensitivity, scales), _TINY)
 
     def scales(self, sensitivity, budgets):
         budgets = np.maximum(budgets, _TINY)
-        return np.maximum(_ratio_up(sensitivity, budgets), _TINY)
+        return np.maximum(ratio_up(sensitivity, budgets), _TINY)
 
     def delivered(self, scales, k, coverage):
         with np.errstate(over="ignore", under="ignore"):
@@ -771,15 +687,15 @@ class _Zcdp(NoiseFamily):
     """Gaussian noise: P(|Z| ≤ k) = erf(k/(σ√2)), Var = σ², ρ_z = Δ²/(2σ²)."""
 
     def accuracy_scales(self, k, coverage):
-        return np.maximum(_ratio_down(k, _gaussian_quantile(coverage)), _TINY)
+        return np.maximum(ratio_down(k, _gaussian_quantile(coverage)), _TINY)
 
     def budgets(self, sensitivity, scales):
-        ratio = _ratio_up(sensitivity, scales)
-        return np.maximum(_square_up(ratio) / 2, _TINY)  # halving a normal double is exact
+        ratio = ratio_up(sensitivity, scales)
+        return np.maximum(square_up(ratio) / 2, _TINY)  # halving a normal double is exact
 
     def scales(self, sensitivity, budgets):
         budgets = np.maximum(budgets, _TINY)
-        return np.maximum(_ratio_up(sensitivity, _sqrt_down(2 * budgets)), _TINY)
+        return np.maximum(ratio_up(sensitivity, sqrt_down(2 * budgets)), _TINY)
 
     def delivered(self, scales, k, coverage):
         with np.errstate(over="ignore", under="ignore"):
@@ -834,7 +750,7 @@ _GAUSSIAN = NOISE_FAMILIES[Gaussian]
 
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
-    total = _sum_up(budgets)
+    total = sum_up(budgets)
     reach, covered, variance = family.delivered(scales, w.k, w.coverage)
     with np.errstate(over="ignore"):
         weighted = (
@@ -902,7 +818,7 @@ def compose_epsilon(epsilons) -> float:
     >>> compose_epsilon([0.1, 0.2])  # the doubles' exact sum lies just above the double 0.3
     0.30000000000000004
     """
-    return _sum_up(_check_budget_list("epsilons", epsilons))
+    return sum_up(_check_budget_list("epsilons", epsilons))
 
 
 def compose_rho(rhos) -> float:
@@ -937,7 +853,7 @@ def compose_rho(rhos) -> float:
     >>> compose_rho([0.125, 0.5])
     0.625
     """
-    return _sum_up(_check_budget_list("rhos", rhos))
+    return sum_up(_check_budget_list("rhos", rhos))
 
 
 def zcdp_composition(rhos, *, delta) -> Guarantee:
@@ -1383,10 +1299,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     rate = np.array([form.rate for form in forms])[codes]
     parameter, sens_p = noise_a, sens_a
     if np.any(rate):
-        a = _ratio_up(1.0, noise_a)
+        a = ratio_up(1.0, noise_a)
         parameter = np.where(rate, _grid_up(a, merge) if merge > 0 else a, parameter)
     if merge > 0 and not np.all(rate):
-        sens_p = np.where(rate, sens_a, _grid_up(_ratio_up(sens_a, noise_a), merge))
+        sens_p = np.where(rate, sens_a, _grid_up(ratio_up(sens_a, noise_a), merge))
         parameter = np.where(rate, parameter, 1.0)
     counts: dict = {}
     for c, b, s, t in zip(
@@ -2125,7 +2041,7 @@ def _fit_under(budgets_of, total: float) -> np.ndarray:
     t = 1.0
     for step in range(80):
         budgets = budgets_of(t)
-        spent = _sum_up(budgets)
+        spent = sum_up(budgets)
         if spent <= total:
             return budgets
         t *= min(total / spent, 1.0) * (1.0 - _ULP * 2.0**step)
@@ -2224,7 +2140,7 @@ def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_ta
     floors = family.budgets(w.sensitivity, acc_scales)
     shares = _shares(w, family)
     if meet_targets:
-        needed = _sum_up(floors)
+        needed = sum_up(floors)
         if needed > e:
             raise ValueError(
                 f"total must be at least {needed:.6g} (what the accuracy targets need) to meet "
@@ -2254,7 +2170,7 @@ def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
     j = int(np.argmax(kept_sums <= allowed)) if np.any(kept_sums <= allowed) else len(budgets)
 
     def fits(drop: int) -> bool:
-        return drop >= len(budgets) or _sum_up(budgets[order[drop:]]) <= allowed
+        return drop >= len(budgets) or sum_up(budgets[order[drop:]]) <= allowed
 
     while j < len(budgets) and not fits(j):
         j += 1
@@ -2268,20 +2184,20 @@ def _records_needed(w: _Workload, acc: Allocation, allowed: float, family: Noise
     means = w.n > 0
     if not np.any(means):
         return {}
-    others = _sum_up(acc.budgets[~means]) if np.any(~means) else 0.0
+    others = sum_up(acc.budgets[~means]) if np.any(~means) else 0.0
     room = allowed - others
     if room <= 0:
         return {int(i): None for i in np.flatnonzero(means)}
-    ratio = _sum_up(acc.budgets[means]) / room
+    ratio = sum_up(acc.budgets[means]) / room
     factor = family.root(ratio)
     for _ in range(200):
         n_new = np.where(means, np.maximum(np.ceil(w.n * factor), 1.0), w.n)
         delta_f = np.where(
-            means, _ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
+            means, ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
         )
         trial = w._replace(sensitivity=delta_f, n=n_new)
         budgets = family.budgets(delta_f, family.accuracy_scales(trial.k, trial.coverage))
-        if _sum_up(budgets) <= allowed:
+        if sum_up(budgets) <= allowed:
             return {int(i): int(n_new[i]) for i in np.flatnonzero(means)}
         factor *= 1 + 1e-9
     return {int(i): None for i in np.flatnonzero(means)}  # pragma: no cover

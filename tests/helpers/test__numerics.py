@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -11,10 +12,20 @@ from hypothesis import strategies as st
 
 from helpers._numerics import (
     bisect_increasing,
+    float_down,
+    float_up,
     gallop_below,
     largest_at_most,
     least_integer,
     log_hockey_stick,
+    product_at_least,
+    product_minus,
+    product_sign,
+    ratio_down,
+    ratio_up,
+    sqrt_down,
+    square_up,
+    sum_up,
 )
 
 # --- bisect_increasing -------------------------------------------------------------------
@@ -109,3 +120,64 @@ def test_log_hockey_stick_is_the_difference_in_log_space():
     assert log_hockey_stick(eps, math.log(p), math.log(q)) == pytest.approx(expected, rel=1e-14)
     assert log_hockey_stick(eps, math.log(0.1), math.log(0.1)) == -np.inf  # e^ε·Q ≥ P
     assert log_hockey_stick(eps, -np.inf, -np.inf) == -np.inf  # P underflows: δ = 0, not NaN
+
+
+# --- exact decisions and outward rounding (checked in rational arithmetic) -----------------
+
+positive = st.floats(1e-300, 1e300, allow_nan=False, allow_infinity=False)
+
+
+def _sign(value: Fraction) -> int:
+    return (value > 0) - (value < 0)
+
+
+@given(positive, positive, positive)
+def test_product_sign_is_the_sign_of_the_exact_difference(x, y, z):
+    exact = _sign(Fraction(x) * Fraction(y) - Fraction(z))
+    assert product_sign(x, y, z) == exact
+    assert product_at_least(x, y, z) == (exact >= 0)
+    # z on the product itself, and a double beside it: the ties are decided exactly
+    p = x * y
+    if 0 < p < math.inf:
+        for near in (p, math.nextafter(p, 0.0), math.nextafter(p, math.inf)):
+            assert product_sign(x, y, near) == _sign(Fraction(x) * Fraction(y) - Fraction(near))
+
+
+@given(positive, positive)
+def test_ratio_up_and_down_are_the_closest_doubles_on_each_side(num, den):
+    exact = Fraction(num) / Fraction(den)
+    up, down = float(ratio_up(num, den)), float(ratio_down(num, den))
+    if exact <= Fraction(np.finfo(float).max):
+        assert Fraction(up) >= exact and Fraction(math.nextafter(up, 0.0)) < exact
+        assert up == float_up(exact)
+    assert Fraction(down) <= exact or down == np.finfo(float).max
+    if exact <= Fraction(np.finfo(float).max) and exact >= Fraction(math.ulp(0.0)):
+        assert down == float_down(exact)
+
+
+@given(st.floats(1e-150, 1e150))
+def test_square_up_and_sqrt_down_round_outward_exactly(x):
+    square = float(square_up(x))
+    assert Fraction(square) >= Fraction(x) ** 2 > Fraction(math.nextafter(square, 0.0))
+    root = float(sqrt_down(x))
+    assert Fraction(root) ** 2 <= Fraction(x) < Fraction(math.nextafter(root, math.inf)) ** 2
+
+
+@given(st.lists(st.floats(0.0, 1e300), min_size=1, max_size=20))
+def test_sum_up_is_the_smallest_double_at_or_above_the_exact_sum(values):
+    exact = sum(map(Fraction, values))
+    total = sum_up(values)
+    if total == math.inf:
+        assert exact > Fraction(np.finfo(float).max)
+        return
+    assert Fraction(total) >= exact > Fraction(math.nextafter(total, 0.0)) or total == exact
+
+
+@given(positive, positive, positive)
+def test_product_minus_has_the_right_sign(x, y, z):
+    exact = Fraction(x) * Fraction(y) - Fraction(z)
+    got = float(product_minus(x, y, z))
+    if math.isinf(got):  # the product beyond the largest double: +inf, the right sign
+        assert got > 0 and exact > Fraction(np.finfo(float).max)
+        return
+    assert _sign(Fraction(got)) == _sign(exact) or (got == 0.0 and exact == 0)
