@@ -791,6 +791,8 @@ def compose_epsilon(epsilons) -> float:
     was exact. :func:`helpers.foundations.sequential_composition_epsilon` is the same sum,
     rounded to nearest.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     epsilons : array_like
@@ -808,8 +810,7 @@ def compose_epsilon(epsilons) -> float:
 
     References
     ----------
-    Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth (2014), Theorem 3.16. Used in
-    notebook 11.
+    Dwork, McSherry, Nissim & Smith (2006); Dwork & Roth (2014), Theorem 3.16.
 
     Examples
     --------
@@ -826,6 +827,8 @@ def compose_rho(rhos) -> float:
 
     A Gaussian release of sensitivity Δ and standard deviation σ is (Δ²/(2σ²))-zCDP, and
     zCDP composes by adding ρ_z.
+
+    Used in notebook 11.
 
     Parameters
     ----------
@@ -846,7 +849,7 @@ def compose_rho(rhos) -> float:
     ----------
     Bun & Steinke, "Concentrated differential privacy: simplifications, extensions, and lower
     bounds" (TCC 2016), Proposition 1.6 (the Gaussian mechanism) and Lemma 1.7
-    (composition). Used in notebook 11.
+    (composition).
 
     Examples
     --------
@@ -909,6 +912,8 @@ def advanced_composition(epsilon, delta=0.0, *, times, delta_slack) -> Guarantee
     (the rounding of the few operations that make them). Compare :func:`optimal_composition_epsilon`
     (never larger, at the same total δ) and the basic kε.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -930,7 +935,7 @@ def advanced_composition(epsilon, delta=0.0, *, times, delta_slack) -> Guarantee
     References
     ----------
     Dwork, Rothblum & Vadhan, "Boosting and differential privacy" (FOCS 2010), Theorem III.3;
-    Dwork & Roth (2014), Theorem 3.20. Used in notebook 11.
+    Dwork & Roth (2014), Theorem 3.20.
 
     Examples
     --------
@@ -1017,6 +1022,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
     It is ≥ the exact composition of any particular ε-DP mechanism (Laplace: see
     :func:`pld_delta`) and ≤ what :func:`advanced_composition` implies.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     epsilon_total : float or array_like
@@ -1043,7 +1050,7 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
     ----------
     Kairouz, Oh & Viswanath, "The composition theorem for differential privacy" (ICML 2015;
     IEEE Trans. Inf. Theory 2017), Theorem 3.3; Murtagh & Vadhan, "The complexity of computing
-    the optimal composition of differential privacy" (TCC 2016). Used in notebook 11.
+    the optimal composition of differential privacy" (TCC 2016).
 
     Examples
     --------
@@ -1073,6 +1080,8 @@ def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> fl
     exact answer. 0 if ``delta_total`` is already met at ε_total = 0; ``inf`` if it is below
     1 − (1 − δ)^k (no ε_total reaches it: each release may fail outright with probability δ).
 
+    Used in notebook 11.
+
     Parameters
     ----------
     delta_total : float
@@ -1096,7 +1105,7 @@ def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> fl
 
     References
     ----------
-    Kairouz, Oh & Viswanath (2015/2017), Theorem 3.3. Used in notebook 11.
+    Kairouz, Oh & Viswanath (2015/2017), Theorem 3.3.
 
     Examples
     --------
@@ -1396,6 +1405,8 @@ def pld_delta(
     a = 1/b is rounded up. The neighbour pair is (f(D), f(D) + Δ) whatever the relation,
     since nothing is subsampled: Δ is the course's change-one-record sensitivity.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     epsilon : float or array_like
@@ -1434,7 +1445,7 @@ def pld_delta(
     ----------
     Meiser & Mohammadi, "Tight on budget?" (CCS 2018); Koskela, Jälkö & Honkela (AISTATS
     2020); Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, "Connect the dots" (PETS 2022);
-    Google's dp_accounting (``dp_accounting.pld``). Used in notebook 11.
+    Google's dp_accounting (``dp_accounting.pld``).
 
     Examples
     --------
@@ -1592,6 +1603,8 @@ def rho_for_tpr(tpr, *, fpr):
     so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
     mechanism). A ``tpr`` ≤ α is refused.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     tpr : float or array_like
@@ -1611,7 +1624,7 @@ def rho_for_tpr(tpr, *, fpr):
     References
     ----------
     Dong, Roth & Su (2022), Definition 2.7 (G_μ) and Corollary 3.3 (composition of Gaussian
-    DP). Used in notebook 11.
+    DP).
 
     Examples
     --------
@@ -1666,6 +1679,8 @@ def risk_posterior(risk, *, prior) -> Risk:
     composed ρ_z, and then holds outside a bad event of probability at most 2δ
     (:func:`helpers.deployments.posterior_bad_event_probability`).
 
+    Used in notebook 11.
+
     Parameters
     ----------
     risk : float
@@ -1685,7 +1700,6 @@ def risk_posterior(risk, *, prior) -> Risk:
     References
     ----------
     Lee & Clifton (2011), eq. (4)–(5) with two worlds; Kazan & Reiter (2024), eq. (38).
-    Used in notebook 11.
 
     Examples
     --------
@@ -1814,6 +1828,8 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     Gaussian: the largest ρ_z whose CKS (ε, δ) conversion at ``delta`` stays within that ε,
     except for a TPR, read exactly on the Gaussian curve (:func:`rho_for_tpr`).
 
+    Used in notebook 11.
+
     Parameters
     ----------
     risk : Risk or float
@@ -1832,8 +1848,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
 
     References
     ----------
-    As the ``risk_*`` constructors; Canonne, Kamath & Steinke (2020), Corollary 13. Used in
-    notebook 11.
+    As the ``risk_*`` constructors; Canonne, Kamath & Steinke (2020), Corollary 13.
 
     Examples
     --------
@@ -1928,6 +1943,8 @@ def workload_sensitivities(workload) -> np.ndarray:
     :func:`helpers.choose.sensitivity_of`; a release's own ``sensitivity`` field overrides.
     Where upper − lower or the division by n is not exact in floating point, Δ is rounded up.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -1945,7 +1962,6 @@ def workload_sensitivities(workload) -> np.ndarray:
     References
     ----------
     Dwork & Roth (2014), Definition 3.1 (ℓ1 sensitivity); :func:`helpers.choose.sensitivity_of`.
-    Used in notebook 11.
 
     Examples
     --------
@@ -1971,6 +1987,8 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     the total is never below the exact sum. For Gaussian noise ``epsilon`` is the total ρ_z
     converted to (ε, δ) at ``delta`` (:func:`zcdp_composition`).
 
+    Used in notebook 11.
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -1990,7 +2008,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     References
     ----------
     Dwork & Roth (2014), Theorem 3.8 (Laplace accuracy); Bun & Steinke (2016), Proposition
-    1.6. Used in notebook 11.
+    1.6.
 
     Examples
     --------
@@ -2090,6 +2108,8 @@ def split_budget(
     10⁻¹² of 1) until their pessimistic sum is ≤ ``total``, and each scale is rounded up
     (b = Δ/ε, σ = Δ/√(2ρ_z)), so the allocation never spends more than ``total``.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -2114,7 +2134,6 @@ def split_budget(
     ----------
     The derivation above (Lagrange multipliers; Boyd & Vandenberghe 2004, §5.5.3 for the
     KKT conditions); Dwork & Roth (2014), Theorem 3.6; Bun & Steinke (2016), Proposition 1.6.
-    Used in notebook 11.
 
     Examples
     --------
@@ -2228,6 +2247,8 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     * ``"coverage"``: per release, the coverage the split of the risk's total delivers at the
       target ±k.
 
+    Used in notebook 11.
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -2248,7 +2269,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     References
     ----------
     As :func:`budget_for_accuracy`, :func:`split_budget` and :func:`total_for_risk`;
-    :func:`helpers.choose.choose` for one release. Used in notebook 11.
+    :func:`helpers.choose.choose` for one release.
 
     Examples
     --------

@@ -778,6 +778,8 @@ def zcdp_tpr(rho, fpr):
     ``zcdp_to_epsilon(ρ_z, δ)``, looser) and the Gaussian mechanism's own curve
     (:func:`gaussian_tpr_at_fpr`, tighter: it assumes the noise is Gaussian).
 
+    Used in notebooks 09 and 11.
+
     Parameters
     ----------
     rho : float or array_like
@@ -801,7 +803,6 @@ def zcdp_tpr(rho, fpr):
     ----------
     Bun & Steinke (2016), Definition 1.1; Balle, Barthe, Gaboardi, Hsu & Sato (2020),
     Theorem 21 (Rényi DP as a bound on tests); Dong, Roth & Su (2022) for trade-off curves.
-    Used in notebooks 09 and 11.
 
     Examples
     --------

@@ -356,3 +356,19 @@ def test_the_notebook_reader_finds_known_uses():
     assert "08" in uses["helpers.plrv.gaussian_delta"]
     assert "01" in uses["helpers.lee_clifton.possible_worlds"]  # from-imported
     assert "06" in uses["helpers.kazan_reiter.theorems.relative_risk_bound"]  # via the facade
+
+
+_SECTION = re.compile(r"^(Parameters|Returns|Yields|Raises|Notes|References|Examples)\n-{3,}$", re.M)
+
+
+@pytest.mark.parametrize("key", CHECKED)
+def test_the_notebook_line_comes_before_the_first_section(key):
+    """Where the docstring says who uses it, it says so in its description, where a reader
+    of ``help()`` looks, not appended to References."""
+    doc = inspect.getdoc(FUNCTIONS[key]) or ""
+    usage = re.search(r"Used in notebooks?\s|Not called in a notebook", doc)
+    first = _SECTION.search(doc)
+    assert usage, f"{key}: no 'Used in notebook …' / 'Not called in a notebook' line"
+    assert first is None or usage.start() < first.start(), (
+        f"{key}: its 'Used in …' line sits inside a section; move it before {first.group(1)}"
+    )

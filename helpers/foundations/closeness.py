@@ -29,6 +29,8 @@ def class_distributions(classes, sensitive):
     Returns ``(class_labels, categories, P_L, P_Q)`` with P_L of shape (classes, categories):
     P_L(s) = #(entries of C with S = s)/|C| and P_Q(s) = #(entries with S = s)/N.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     classes : sequence
@@ -43,7 +45,7 @@ def class_distributions(classes, sensitive):
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -80,6 +82,8 @@ def _pair(p_l, p_q):
 def variational_distance(p_l, p_q):
     """d(P_L, P_Q) = ½ Σ_s |P_L(s) − P_Q(s)| (rows of p_l against p_q).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(distributions)s
@@ -88,7 +92,7 @@ def variational_distance(p_l, p_q):
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -153,6 +157,8 @@ def kl_divergence(p_l, p_q):
     Infinite (not NaN) where P_L(s) > 0 = P_Q(s); that cannot happen when P_L is a class of
     the data set P_Q is computed from.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(distributions)s
@@ -161,7 +167,7 @@ def kl_divergence(p_l, p_q):
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -184,10 +190,6 @@ p_l : array_like
     P_L, a class's distribution of the sensitive attribute (rows sum to 1).
 p_q : array_like
     P_Q, the whole data set's distribution.""",
-    "references_nb00": """\
-References
-----------
-Li, Li & Venkatasubramanian (2007), t-closeness; Dwork & Roth (2014), Definition 2.4 (ε-DP). Used in notebook 00.""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

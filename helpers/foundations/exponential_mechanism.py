@@ -85,6 +85,8 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     Shapes as in :func:`exponential_mechanism_log_probabilities`; rows sum to 1.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(scores)s
@@ -95,7 +97,7 @@ def exponential_mechanism_probabilities(scores, epsilon, *, sensitivity=1.0) -> 
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -144,6 +146,8 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
 def expected_score(scores, epsilon, *, sensitivity=1.0):
     """E[s(X, M_E(X))] = Σ_h P[M_E(X) = h] s(X, h) (the expected revenue in the auction).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(scores)s
@@ -154,7 +158,7 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -172,6 +176,8 @@ def expected_score(scores, epsilon, *, sensitivity=1.0):
 def auction_revenue(prices, bids) -> np.ndarray:
     """Revenue at each price: price × (number of bidders willing to pay at least the price).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     prices : array_like
@@ -183,7 +189,7 @@ def auction_revenue(prices, bids) -> np.ndarray:
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -204,6 +210,8 @@ def auction_revenue_sensitivity(prices) -> float:
     """Δ_s = max price: changing one bidder's valuation changes the number of buyers at
     price h by at most one, hence the revenue at h by at most h.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     prices : array_like
@@ -213,7 +221,7 @@ def auction_revenue_sensitivity(prices) -> float:
 
     %(raises)s
 
-    %(references_nb00)s
+    %(references)s
 
     Examples
     --------
@@ -230,10 +238,6 @@ _SECTIONS = {
     "scores": """\
 scores : array_like
     s(X, h) for every candidate h along the last axis (finite).""",
-    "references_nb00": """\
-References
-----------
-McSherry & Talwar (2007); Dwork & Roth (2014), §3.4 (the exponential mechanism, Theorem 3.10). Used in notebook 00.""",
     "references": """\
 References
 ----------

@@ -108,6 +108,8 @@ def hypothesis_min_equal_error(epsilon):
     Where the two boundary lines p + e^ε q = 1 and e^ε p + q = 1 meet. ε = 0 gives 1/2
     (coin flipping); the adversary's best balanced accuracy is e^ε/(1 + e^ε).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(epsilon)s
@@ -129,6 +131,8 @@ def hypothesis_min_equal_error(epsilon):
 
 def hypothesis_feasible(p, q, epsilon, tol: float = 1e-12):
     """True where (p, q) satisfies both inequalities (within ``tol``).
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -175,6 +179,8 @@ def laplace_threshold_test(t, epsilon, *, sensitivity=1.0, y0=0.0):
     Noise is Laplace(Δ/ε). p = P[output > t | H₀], q = P[output ≤ t | H₁]. Between the two
     centres p·q = e^{−ε}/4; at t = y₀ (or y₀ + Δ) the pair lies on the region's boundary.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     t : float or array_like
@@ -212,7 +218,7 @@ _SECTIONS = {
     "references": """\
 References
 ----------
-Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP). Used in notebook 00.""",
+Wasserman & Zhou (2010), §2; Kairouz, Oh & Viswanath (2015), §2 (the hypothesis-testing reading of DP).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

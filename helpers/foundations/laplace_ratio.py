@@ -29,6 +29,8 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     ±ε|y₁ − y₂|/Δ outside [y₁, y₂], however far z is), and from halves where z − y overflows
     (z and y near ±1e308), so it is ±inf only where the log-ratio itself is.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(outputs_and_centres)s
@@ -71,6 +73,8 @@ def laplace_log_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
 def laplace_ratio(z, y1, y2, epsilon, *, sensitivity=1.0):
     """p_{y₁}(z) / p_{y₂}(z): e^{ε} on one side of [y₁, y₂], e^{−ε} on the other (Δ = |y₁−y₂|).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(outputs_and_centres)s
@@ -103,7 +107,7 @@ y2 : float or array_like
     "references": """\
 References
 ----------
-Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6). Used in notebook 00.""",
+Dwork & Roth (2014), §3.3 (the Laplace mechanism, Theorem 3.6).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

@@ -36,6 +36,8 @@ __all__ = [
 def mean_of_bits_scale(n: int, epsilon) -> np.ndarray | float:
     """b = Δ/ε = 1/(nε): the Laplace scale for the mean of n bits (Δ = 1/n).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     n : int
@@ -65,6 +67,8 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
     The survey prints 1/(ε²n²), which drops the factor 2 of the Laplace variance 2b² that
     the same slides state a few pages earlier.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     n : int
@@ -88,6 +92,8 @@ def mean_of_bits_variance(n: int, epsilon) -> np.ndarray | float:
 
 def mean_of_bits_release(x, epsilon, size=None, *, rng):
     """p̂ = (1/n) Σ x_i + Laplace(1/(nε)) for a vector x of bits; ``size`` draws at once.
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -178,6 +184,8 @@ def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
 def laplace_tail_probability(t, scale):
     """P[|Y| ≥ t] = e^{−t/b} for Y ~ Laplace(0, b) and t ≥ 0 (exact).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     t : float or array_like
@@ -202,6 +210,8 @@ def laplace_tail_probability(t, scale):
 
 def chebyshev_bound(variance, t):
     """Chebyshev's P[|X − μ| ≥ t] ≤ Var/t², capped at 1.
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -236,7 +246,7 @@ _SECTIONS = {
     "references": """\
 References
 ----------
-Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality. Used in notebook 00.""",
+Dwork & Roth (2014), §3.3 (counting queries under the Laplace mechanism); Chebyshev's inequality.""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

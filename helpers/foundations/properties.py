@@ -84,6 +84,8 @@ def discrete_max_log_ratio(P, Q) -> float:
     output, so this is the ε of the definition for the pair (P, Q). Infinite when one law
     puts mass where the other puts none.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     P : array_like
@@ -122,6 +124,8 @@ def discrete_max_log_ratio(P, Q) -> float:
 def post_process(P, G) -> np.ndarray:
     """The law of G(M(X)) when M(X) has law P and G is a Markov kernel (rows sum to 1).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     P : array_like
@@ -151,6 +155,8 @@ def post_process(P, G) -> np.ndarray:
 
 def group_privacy_epsilon(epsilon, k):
     """kε: an ε-DP mechanism on data sets differing in k records (survey, group privacy).
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -187,6 +193,8 @@ def group_privacy_epsilon(epsilon, k):
 
 def sequential_composition_epsilon(epsilons) -> float:
     """Σ ε_i: running ε_i-DP mechanisms in sequence (even adaptively) is (Σ ε_i)-DP.
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -307,7 +315,7 @@ _SECTIONS = {
     "references": """\
 References
 ----------
-Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition). Used in notebook 00.""",
+Dwork & Roth (2014), §2.3 (post-processing, Proposition 2.1; group privacy, Theorem 2.2) and §3.5 (composition).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

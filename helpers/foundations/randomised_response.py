@@ -47,6 +47,8 @@ def rr_output_distribution(x, alpha) -> np.ndarray:
     With probability α the true bit x is sent, otherwise a fair coin r: so
     P(y = x) = α + (1 − α)/2 = (1 + α)/2 and P(y ≠ x) = (1 − α)/2. Shape (..., 2).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     x : float or array_like
@@ -84,6 +86,8 @@ def rr_epsilon(alpha):
     coin) gives ε = 0; α → 1 gives ε → ∞, so α = 1 is refused. α = 1/2 gives ln 3. Rounded
     up: the smallest double at or above the true ε (never an ε below the mechanism's).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(alpha)s
@@ -115,6 +119,8 @@ def rr_alpha_for_epsilon(epsilon):
     the target exactly (so :func:`rr_epsilon`, rounded up, is at most it too). tanh(ε/2) rounded to
     nearest can be one double too large, and above ε ≈ 37.4 it rounds to 1 (no
     randomisation at all, ε = ∞); the largest α below 1 gives ε ≈ 37.43.
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -162,6 +168,8 @@ def _rr_epsilon_at_most(alpha: np.ndarray, eps: np.ndarray) -> np.ndarray:
 def randomised_response(x, alpha, *, rng) -> np.ndarray:
     """Each person's report y_i: x_i with probability α, else a fair coin r_i (int array).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     x : float or array_like
@@ -199,6 +207,8 @@ def rr_estimate(y_sum, n: int, alpha):
 
     Unbiased: E[y_i] = αp + (1 − α)/2. It can fall outside [0, 1]; clipping would bias it.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     y_sum : float or array_like
@@ -227,6 +237,8 @@ def rr_estimate(y_sum, n: int, alpha):
 
 def rr_variance(p, n: int, alpha):
     """Var[p̂] = q(1 − q)/(α²n), q = αp + (1 − α)/2, when the x_i are i.i.d. Bernoulli(p).
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -286,6 +298,8 @@ def rr_variance_given_data(n: int, alpha):
 def rr_variance_bound(n: int, alpha):
     """The notes' bound Var[p̂] ≤ 1/(α²n) (from Var(y_i) ≤ 1).
 
+    Used in notebook 00.
+
     Parameters
     ----------
     %(n)s
@@ -309,6 +323,8 @@ def rr_variance_bound(n: int, alpha):
 
 def rr_variance_bound_tight(n: int, alpha):
     """Var[p̂] ≤ 1/(4α²n): a bit's variance is at most 1/4, four times tighter than the notes.
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -336,6 +352,8 @@ def rr_simulate_estimates(p, n: int, alpha, *, reps: int, rng, fixed_data: bool 
     Binomial(n, αp + (1 − α)/2) (drawn directly; the same distribution as simulating every
     respondent). ``fixed_data=True``: the data hold exactly round(pn) ones and only the
     coins vary: Y = Binomial(k, (1 + α)/2) + Binomial(n − k, (1 − α)/2).
+
+    Used in notebook 00.
 
     Parameters
     ----------
@@ -390,7 +408,7 @@ n : int
     "references": """\
 References
 ----------
-Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin). Used in notebook 00.""",
+Warner (1965), randomized response; Dwork & Roth (2014), §3.2 (randomized response is (ln 3)-DP at a fair coin).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

@@ -30,6 +30,8 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
     mean it is 1/n both ways (the survey's Δ = 1/n), though the unbounded case needs n
     itself to be public.
 
+    Used in notebook 00.
+
     Parameters
     ----------
     n : int
@@ -45,7 +47,7 @@ def bits_query_sensitivity(n: int, query: str = "sum", kind: str = "bounded") ->
 
     References
     ----------
-    Dwork & Roth (2014), Definition 3.1 (ℓ1 sensitivity) and §3.3. Used in notebook 00.
+    Dwork & Roth (2014), Definition 3.1 (ℓ1 sensitivity) and §3.3.
 
     Examples
     --------

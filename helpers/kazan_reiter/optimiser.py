@@ -493,6 +493,8 @@ def argmin_epsilon(
 ) -> Recommendation:
     """eq. (13): minimise εᵢ(p, q) over (0, 1]² (or a slice with ``p`` or ``q`` fixed).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     profile : callable
@@ -556,7 +558,7 @@ def argmin_epsilon(
     References
     ----------
     Kazan & Reiter (2024), eq. (12)–(13), Table 4; their search ``find_eps``
-    (github.com/zekicankazan/choosing_dp_epsilon, find_eps.R). Used in notebook 06.
+    (github.com/zekicankazan/choosing_dp_epsilon, find_eps.R).
 
     Examples
     --------

@@ -198,6 +198,8 @@ def box_profile(r_tilde: float, p0: float, p1: float, q0: float, q1: float) -> P
     and places no bound outside. Its recommended ε is eq. (26)
     (:func:`epsilon_box_profile`); the minimum sits at a corner of the box (Lemma 3).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     r_tilde : float
@@ -213,7 +215,7 @@ def box_profile(r_tilde: float, p0: float, p1: float, q0: float, q1: float) -> P
 
     References
     ----------
-    Kazan & Reiter (2024), Appendix B.2, eq. (25)–(26); Table 4. Used in notebook 06.
+    Kazan & Reiter (2024), Appendix B.2, eq. (25)–(26); Table 4.
 
     Examples
     --------
@@ -248,6 +250,8 @@ def difference_profile(b_tilde: float) -> Profile:
     dividing the posterior p·q + b̃ by the prior p·q. Its recommended ε is eq. (29),
     log((1 + b̃)/(1 − b̃)) (:func:`epsilon_difference_profile`).
 
+    Used in notebook 06.
+
     Parameters
     ----------
     b_tilde : float
@@ -262,7 +266,7 @@ def difference_profile(b_tilde: float) -> Profile:
 
     References
     ----------
-    Kazan & Reiter (2024), Appendix B.2, eq. (27)–(29); Table 4. Used in notebook 06.
+    Kazan & Reiter (2024), Appendix B.2, eq. (27)–(29); Table 4.
 
     Examples
     --------
@@ -290,6 +294,8 @@ def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
     log((n−1)·ã/(1−ã)) (:func:`epsilon_lee_clifton_setting`); being a single point, search
     it with ``recommend_epsilon(profile, p=1/n, q=1)``.
 
+    Used in notebook 06.
+
     Parameters
     ----------
     n : int
@@ -306,8 +312,7 @@ def lee_clifton_profile(n: int, a_tilde: float) -> Profile:
 
     References
     ----------
-    Kazan & Reiter (2024), Appendix D.1, eq. (37)–(38); Lee & Clifton (2011). Used in
-    notebook 06.
+    Kazan & Reiter (2024), Appendix D.1, eq. (37)–(38); Lee & Clifton (2011).
 
     Examples
     --------
