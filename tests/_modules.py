@@ -22,6 +22,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 import helpers
 
 HELPERS = Path(helpers.__file__).resolve().parent
@@ -113,3 +115,33 @@ def find_artist(fig, gid):
             if artist.get_gid() == gid:
                 return artist
     raise AssertionError(f"no artist with gid {gid!r}")
+
+
+#: values every numeric parameter of the math layer must refuse or take correctly (the contract's
+#: fuzz); BAD_VALUES extends them with booleans hidden in numpy and lists and a huge integer
+BASIC_BAD_VALUES = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    [],
+    [[1.0, 2.0], [3.0]],
+    np.zeros((2, 3, 4)),
+    "2.2",
+    None,
+    object(),
+    1 + 2j,
+    1e308,
+    -1e308,
+    0,
+    -1,
+    2,
+    10**12,
+    5e-324,
+    True,
+]
+BAD_VALUES = [
+    *BASIC_BAD_VALUES,
+    np.False_,
+    [1.0, True],
+    10**400,
+]

@@ -21,6 +21,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from _modules import BASIC_BAD_VALUES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
@@ -115,26 +116,7 @@ VALID = {
 }
 PUBLIC = [getattr(B, name) for name in B.__all__ if inspect.isfunction(getattr(B, name))]
 
-BAD = [
-    math.nan,
-    math.inf,
-    -math.inf,
-    [],
-    [[1.0, 2.0], [3.0]],
-    np.zeros((2, 3, 4)),
-    "2.2",
-    None,
-    object(),
-    1 + 2j,
-    1e308,
-    -1e308,
-    0,
-    -1,
-    2,
-    10**12,
-    5e-324,
-    True,
-]
+BAD = BASIC_BAD_VALUES
 
 
 def test_every_public_function_has_a_valid_call():

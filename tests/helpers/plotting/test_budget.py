@@ -6,19 +6,12 @@ import math
 
 import numpy as np
 import pytest
+from _modules import find_artist
 
 from helpers import budget as bud
 from helpers import deployments as dep
 from helpers.plotting import budget as pb
 from helpers.plotting._alt import alt_text, alt_text_problem
-
-
-def _artist(fig, gid):
-    for ax in fig.axes:
-        for artist in [*ax.lines, *ax.collections, *ax.patches]:
-            if artist.get_gid() == gid:
-                return artist
-    raise AssertionError(f"no artist with gid {gid!r}")
 
 
 def _bars(fig, gid):
@@ -78,7 +71,7 @@ def test_plot_composition_draws_every_accounting_with_its_own_style():
     totals = pb.composition_totals(0.5, ms, delta=1e-6)
     styles = set()
     for key, *_ in pb.ACCOUNTINGS:
-        line = _artist(fig, f"{key}_0.5")
+        line = find_artist(fig, f"{key}_0.5")
         np.testing.assert_array_equal(line.get_xdata(), ms)
         np.testing.assert_allclose(line.get_ydata(), totals[key])
         styles.add((line.get_linestyle(), line.get_marker()))
@@ -96,19 +89,19 @@ def test_mechanism_totals_follow_the_workload_as_it_repeats():
     lap = bud.budget_for_accuracy(pb.SURVEY)
     gau = bud.budget_for_accuracy(pb.SURVEY, mechanism="gaussian", delta=1e-6)
     m = 6 * np.arange(1, 5)
-    pure = _artist(fig, "laplace_pure")
+    pure = find_artist(fig, "laplace_pure")
     np.testing.assert_array_equal(pure.get_xdata(), m)
     np.testing.assert_allclose(pure.get_ydata(), np.arange(1, 5) * lap.total)
-    exact = _artist(fig, "gaussian_exact")
+    exact = find_artist(fig, "gaussian_exact")
     np.testing.assert_allclose(
         exact.get_ydata(), dep.gaussian_epsilon(np.arange(1, 5) * gau.total, 1e-6)
     )
-    zcdp = _artist(fig, "gaussian_zcdp")
+    zcdp = find_artist(fig, "gaussian_zcdp")
     assert zcdp.get_ydata()[0] == pytest.approx(gau.epsilon)
     # the exact Gaussian curve is never above its zCDP bound, the PLD never above the sum
     assert np.all(exact.get_ydata() <= zcdp.get_ydata())
-    assert np.all(_artist(fig, "laplace_pld").get_ydata() <= pure.get_ydata() * (1 + 1e-9))
-    assert _artist(fig, "epsilon_risk").get_ydata()[0] == 1.5
+    assert np.all(find_artist(fig, "laplace_pld").get_ydata() <= pure.get_ydata() * (1 + 1e-9))
+    assert find_artist(fig, "epsilon_risk").get_ydata()[0] == 1.5
     # a few releases: Laplace is cheaper; the alt text names where Gaussian takes over
     assert pure.get_ydata()[0] < exact.get_ydata()[0]
     assert "Gaussian noise is cheaper from m = 12 on" in alt_text(fig)
@@ -124,12 +117,12 @@ def test_plot_allocation_draws_both_sides_of_the_choice(mechanism):
     choice = bud.choose_workload(pb.SURVEY, risk, mechanism=mechanism, delta=1e-6)
     np.testing.assert_allclose(_bars(fig, "needed"), choice.accuracy.budgets)
     np.testing.assert_allclose(_bars(fig, "split"), choice.at_risk.budgets)
-    assert len(_artist(fig, "missed").get_xdata()) == np.count_nonzero(~choice.at_risk.meets)
+    assert len(find_artist(fig, "missed").get_xdata()) == np.count_nonzero(~choice.at_risk.meets)
     np.testing.assert_allclose(
-        _artist(fig, "running_total").get_ydata(), np.cumsum(choice.accuracy.budgets)
+        find_artist(fig, "running_total").get_ydata(), np.cumsum(choice.accuracy.budgets)
     )
     allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=1e-6)
-    assert _artist(fig, "allowed").get_ydata()[0] == allowed
+    assert find_artist(fig, "allowed").get_ydata()[0] == allowed
     title = fig._suptitle.get_text()
     assert title.splitlines()[-1].startswith("feasible:" if choice.feasible else "infeasible:")
     unit = "ε" if mechanism == "laplace" else "ρ_z"
@@ -164,12 +157,12 @@ def test_census_levels_read_the_total_three_ways():
         [s * pb.census_person_rho()["person"] for s in pb.CENSUS_LEVELS_ILLUSTRATIVE.values()]
         + [pb.census_person_rho()["housing unit"]]
     )
-    rho_total = _artist(fig, "rho_total").get_offsets()[0, 0]
+    rho_total = find_artist(fig, "rho_total").get_offsets()[0, 0]
     assert rho_total == pytest.approx(total) and round(rho_total, 2) == 2.63
-    tpr = _artist(fig, "tpr_zcdp").get_offsets()[:, 0]
+    tpr = find_artist(fig, "tpr_zcdp").get_offsets()[:, 0]
     assert round(tpr[-1], 3) == 0.698  # the total, from zCDP alone
-    gauss = _artist(fig, "tpr_gaussian").get_offsets()[:, 0]
-    from_eps = _artist(fig, "tpr_epsilon").get_offsets()[:, 0]
+    gauss = find_artist(fig, "tpr_gaussian").get_offsets()[:, 0]
+    from_eps = find_artist(fig, "tpr_epsilon").get_offsets()[:, 0]
     # the Gaussian curve ≤ zCDP alone ≤ the (ε, δ) conversion, level by level
     assert np.all(gauss <= tpr + 1e-12) and np.all(tpr <= from_eps + 1e-12)
     assert "ILLUSTRATIVE" in fig._suptitle.get_text()
@@ -182,7 +175,7 @@ def test_census_levels_take_any_split_and_drop_the_label_when_not_illustrative()
     assert "ILLUSTRATIVE" not in fig._suptitle.get_text()
     labels = [t.get_text() for t in fig.axes[0].get_yticklabels()]
     assert labels == ["a", "b", "all together"]
-    assert _artist(fig, "rho_total").get_offsets()[0, 0] == 0.75
+    assert find_artist(fig, "rho_total").get_offsets()[0, 0] == 0.75
 
 
 def test_plot_allocation_reuses_a_choice_and_a_total_it_is_given():
@@ -195,5 +188,7 @@ def test_plot_allocation_reuses_a_choice_and_a_total_it_is_given():
     fresh = pb.plot_allocation(pb.SURVEY, risk, mechanism="gaussian")
     for gid in ("needed", "split"):
         np.testing.assert_array_equal(_bars(given, gid), _bars(fresh, gid))
-    assert _artist(given, "allowed").get_ydata()[0] == _artist(fresh, "allowed").get_ydata()[0]
+    assert (
+        find_artist(given, "allowed").get_ydata()[0] == find_artist(fresh, "allowed").get_ydata()[0]
+    )
     assert alt_text(given) == alt_text(fresh)
