@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 import re
+import signal
+import warnings
 from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
@@ -115,6 +117,56 @@ def find_artist(fig, gid):
             if artist.get_gid() == gid:
                 return artist
     raise AssertionError(f"no artist with gid {gid!r}")
+
+
+class Hang(Exception):
+    """A call still running after the guard's 120 s (a hang, never a timing)."""
+
+
+def _alarm(_signum, _frame):
+    raise Hang
+
+
+def no_nan(value) -> bool:
+    """No NaN anywhere in a result (tuples, lists, dicts of arrays; callables, strings and
+    generators are not numbers)."""
+    if isinstance(value, (tuple, list)):
+        return all(no_nan(v) for v in value)
+    if isinstance(value, dict):
+        return all(no_nan(v) for v in value.values())
+    if value is None or callable(value) or isinstance(value, (str, np.random.Generator)):
+        return True
+    array = np.asarray(value)
+    return array.dtype.kind not in "fc" or not np.isnan(array).any()
+
+
+def contract_outcome(fn, args, kwargs, *, any_runtime_warning: bool = False) -> str | None:
+    """None if the call kept the API contract (a ValueError, or a value without NaN), else
+    what broke: another exception, a NaN, or a hang.
+
+    An overflow to ±inf at 1e308 or 5e-324 is the correctly rounded answer; an "invalid
+    value" warning (a NaN being made) fails through pyproject's filter on ``helpers.*``, or,
+    with ``any_runtime_warning``, wherever it is raised.
+    """
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(120)  # a guard against a hang only; nothing is timed
+    try:
+        with warnings.catch_warnings():
+            if any_runtime_warning:
+                warnings.simplefilter("error", RuntimeWarning)
+            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
+            warnings.filterwarnings("ignore", "divide by zero encountered", RuntimeWarning)
+            value = fn(*args, **kwargs)
+    except ValueError:
+        return None
+    except Hang:
+        return "hung"
+    except Exception as error:  # any other exception breaks the contract
+        return f"{type(error).__name__}: {error}"
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    return None if no_nan(value) else f"returned NaN: {value!r}"
 
 
 #: values every numeric parameter of the math layer must refuse or take correctly (the contract's

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import signal
-import warnings
 
 import numpy as np
 import pytest
-from _modules import BAD_VALUES, FUZZED_MODULES
+from _modules import BAD_VALUES, FUZZED_MODULES, contract_outcome, no_nan
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -276,50 +274,6 @@ def test_every_public_math_function_has_a_valid_call():
     assert missing == []
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang
-
-
-def _no_nan(value) -> bool:
-    if isinstance(value, (tuple, list)):
-        return all(_no_nan(v) for v in value)
-    if isinstance(value, dict):
-        return all(_no_nan(v) for v in value.values())
-    if callable(value) or isinstance(value, (str, np.random.Generator)):
-        return True
-    array = np.asarray(value)
-    return array.dtype.kind not in "fc" or not np.isnan(array).any()
-
-
-def _outcome(fn, args, kwargs) -> str | None:
-    """None if the call kept the contract, else what went wrong."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(120)  # a guard against a hang only; nothing here is timed
-    try:
-        with warnings.catch_warnings():
-            # an overflow to ±inf at 1e308 or 5e-324 is the correctly rounded answer; an
-            # "invalid value" warning (a NaN being made) still fails, as pyproject says
-            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
-            warnings.filterwarnings("ignore", "divide by zero encountered", RuntimeWarning)
-            value = fn(*args, **kwargs)
-    except ValueError:
-        return None
-    except _Hang:
-        return "hung"
-    except Exception as error:  # any other exception breaks the contract
-        return f"{type(error).__name__}: {error}"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    if not _no_nan(value):
-        return f"returned NaN: {value!r}"
-    return None
-
-
 # parameters left out of the fuzz, with the reason
 UNFUZZED = {
     # a file path: a missing file is the OSError that names it (load is another issue's)
@@ -357,7 +311,7 @@ def _calls(fn):
 def test_bad_input_is_a_value_error_or_a_number(fn):
     problems = []
     for label, args, kwargs in _calls(fn):
-        outcome = _outcome(fn, args, kwargs)
+        outcome = contract_outcome(fn, args, kwargs)
         if outcome is not None:
             problems.append(f"{label}: {outcome}"[:200])
     assert problems == []
@@ -369,7 +323,7 @@ def test_the_valid_call_keeps_the_contract(fn):
         pytest.fail(f"{fn.__module__}.{fn.__name__} has no valid call in VALID")
     args, kwargs = VALID[fn]
     value = fn(*args, **kwargs)
-    assert _no_nan(value)
+    assert no_nan(value)
     if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
         pytest.fail(f"{fn.__name__} returned a numpy scalar {value!r}; the contract says float")
 
@@ -399,7 +353,7 @@ def test_random_numbers_in_any_argument(fn, data):
         args = (*args[:slot], value, *args[slot + 1 :])
     else:
         kwargs = {**kwargs, slot: value}
-    assert _outcome(fn, args, kwargs) is None
+    assert contract_outcome(fn, args, kwargs) is None
 
 
 # --- work above a stated budget is refused up front (hypothesis over sizes beyond it) --------

@@ -14,14 +14,12 @@ import doctest
 import inspect
 import itertools
 import math
-import signal
-import warnings
 from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
-from _modules import BASIC_BAD_VALUES
+from _modules import BASIC_BAD_VALUES, contract_outcome
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
@@ -123,47 +121,6 @@ def test_every_public_function_has_a_valid_call():
     assert sorted(f.__name__ for f in PUBLIC) == sorted(f.__name__ for f in VALID)
 
 
-class _Hang(Exception):
-    pass
-
-
-def _alarm(_signum, _frame):
-    raise _Hang
-
-
-def _no_nan(value) -> bool:
-    if isinstance(value, dict):
-        return all(_no_nan(v) for v in value.values())
-    if isinstance(value, (tuple, list)):
-        return all(_no_nan(v) for v in value)
-    if value is None or isinstance(value, str):
-        return True
-    array = np.asarray(value)
-    return array.dtype.kind not in "fc" or not np.isnan(array).any()
-
-
-def _outcome(fn, args, kwargs) -> str | None:
-    """None if the call kept the contract (a ValueError or a value without NaN), else what broke."""
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(120)  # a guard against a hang only; nothing is timed
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", RuntimeWarning)  # an "invalid value" NaN fails
-            warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)
-            warnings.filterwarnings("ignore", "divide by zero encountered", RuntimeWarning)
-            value = fn(*args, **kwargs)
-    except ValueError:
-        return None
-    except _Hang:
-        return "hung"
-    except Exception as error:
-        return f"{type(error).__name__}: {error}"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-    return None if _no_nan(value) else f"returned NaN: {value!r}"
-
-
 def _calls(fn):
     args, kwargs = VALID[fn]
     for i in range(len(args)):
@@ -179,7 +136,7 @@ def test_bad_input_is_a_value_error_or_a_number(fn):
     problems = [
         f"{label}: {outcome}"[:200]
         for label, args, kwargs in _calls(fn)
-        if (outcome := _outcome(fn, args, kwargs)) is not None
+        if (outcome := contract_outcome(fn, args, kwargs, any_runtime_warning=True)) is not None
     ]
     assert problems == []
 
@@ -194,7 +151,7 @@ def test_bad_release_fields_are_value_errors_naming_the_release(field):
         for bad in [*BAD, "count"]:
             release = {"kind": "mean", "k": 1.0, "lower": 0.0, "upper": 10.0, "n": 20, field: bad}
             workload = [COUNT, SUM, release]
-            outcome = _outcome(fn, (workload,), {})
+            outcome = contract_outcome(fn, (workload,), {}, any_runtime_warning=True)
             if outcome is not None:
                 problems.append(f"{field} = {bad!r}: {outcome}"[:200])
             try:
