@@ -38,6 +38,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -48,16 +49,16 @@ from scipy.special import erf, erfcx, erfinv, expit, log_ndtr, ndtr, ndtri
 from ._docstrings import fill_docstrings
 from ._numerics import (
     bisect_increasing,
-    ratio_up,
-    sqrt_down,
-    square_up,
     gallop_below,
     log_hockey_stick,
     nudge_until,
     product_at_least,
     product_minus,
     ratio_down,
+    ratio_up,
     scaled_difference,
+    sqrt_down,
+    square_up,
 )
 from ._validation import (
     as_output,
@@ -1012,6 +1013,13 @@ def _grid_up(x, step: float) -> np.ndarray:
     return np.exp(j * log_base)
 
 
+@lru_cache(maxsize=4096)
+def _discrete_accuracy_noise(cls, k: float, coverage: float) -> float:
+    """:meth:`AdditiveNoise.accuracy_noise` of integer noise at one (⌊k⌋, c), remembered (the
+    allocation's searches ask for the same few integers again and again)."""
+    return float(cls._accuracy_noise_search(np.array(k), np.array(coverage)))
+
+
 def _integer_quantile(excess, noise) -> np.ndarray:
     """The least integer k with excess(k) ≥ 0, for excess non-decreasing in k (vectorised).
 
@@ -1099,6 +1107,17 @@ class AdditiveNoise(ABC):
     def noise(self):
         """The noise parameter (b or σ), whatever the field is called."""
         return getattr(self, self.parameter)
+
+    def noise_text(self) -> str:
+        """The noise in a few words for a figure's title ("b = 0.91"; σ² for a Gaussian)."""
+        return f"{self.symbol} = {self.noise:.3g}"
+
+    def loss_text(self) -> str:
+        """What bounds the privacy loss, in a sentence (for a dashboard's readout)."""
+        bound = float(self.loss_bound())
+        if math.isinf(bound):
+            return "L is unbounded, so δ₂ > 0 for every ε"
+        return f"L never exceeds {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
 
     # the noise Z, centred at 0: what a subclass supplies
 
@@ -1359,7 +1378,16 @@ class AdditiveNoise(ABC):
         with a closed form overrides it.
         """
         k, c = np.broadcast_arrays(np.asarray(k, float), np.asarray(coverage, float))
+        if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c)
+            pairs, where = np.unique(
+                np.stack([np.floor(k).ravel(), c.ravel()], axis=1), axis=0, return_inverse=True
+            )
+            found = [_discrete_accuracy_noise(cls, float(a), float(b)) for a, b in pairs]
+            return np.asarray(found, dtype=float)[where.ravel()].reshape(k.shape)
+        return cls._accuracy_noise_search(k, c)
 
+    @classmethod
+    def _accuracy_noise_search(cls, k, c):
         def gap(log_noise):  # increasing in the noise: short of the target once positive
             return c - cls.noise_coverage(np.exp(log_noise), k)
 
@@ -1501,6 +1529,10 @@ class _LaplaceLoss:
     @property
     def _b(self) -> np.ndarray:
         return np.asarray(self.noise, dtype=float)
+
+    def loss_text(self) -> str:
+        bound = float(self.loss_bound())
+        return f"L never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
 
     def loss_bound(self):
         """Δ/b rounded up (the smallest double ≥ Δ/b): δ(ε) = 0 exactly from it on.
@@ -1680,6 +1712,10 @@ class Gaussian(AdditiveNoise):
         sigma = gaussian_sigma_for_delta(epsilon, delta, sensitivity=sensitivity)
         return cls(sigma, sensitivity=sensitivity)
 
+    def noise_text(self) -> str:
+        """σ² = ..., as the post says it ("noise of variance 3")."""
+        return f"σ² = {self.sigma**2:.3g}"
+
     @property
     def _s(self) -> np.ndarray:
         return np.asarray(self.sigma, dtype=float)
@@ -1706,6 +1742,10 @@ class Gaussian(AdditiveNoise):
 
     def sample(self, size=None, *, rng):
         return gaussian_sample(0.0, self.sigma, size, rng=rng)
+
+    def loss_text(self) -> str:
+        mu = float(self.plrv_mean())
+        return f"L ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
 
     def plrv_mean(self):
         """μ = Δ²/(2σ²): L ~ N(μ, 2μ).
@@ -2032,11 +2072,19 @@ class DiscreteGaussian(AdditiveNoise):
         sigma = float(np.exp(bisect_increasing(excess, np.array(low), np.array(high), "high")))
         sigma = float(
             nudge_until(
-                sigma, lambda v: np.asarray(cls(float(v), sensitivity=d).delta(eps) <= target),
+                sigma,
+                lambda v: np.asarray(cls(float(v), sensitivity=d).delta(eps) <= target),
                 toward_zero=False,
             )
         )
         return cls(sigma, sensitivity=d)
+
+    def noise_text(self) -> str:
+        """σ² = ..., as for the continuous Gaussian."""
+        return f"σ² = {self.sigma**2:.3g}"
+
+    def loss_text(self) -> str:
+        return "L(k) = Δ(Δ/2 − k)/σ² on the integers: L is unbounded, so δ₂ > 0 for every ε"
 
     @property
     def _s(self) -> np.ndarray:

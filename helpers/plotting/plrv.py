@@ -46,12 +46,6 @@ def _bounded(mech: AdditiveNoise) -> bool:
     return bool(np.all(np.isfinite(mech.loss_bound())))
 
 
-def _detail(mech: AdditiveNoise) -> str:
-    if mech.parameter == "sigma":
-        return f"σ² = {mech.noise**2:.3g}"
-    return f"{mech.symbol} = {mech.noise:.3g}"
-
-
 def _u_grid(pmf_p=None) -> np.ndarray:
     """Cumulative probabilities to draw at: dense near 0 (where the Gaussian's e^L explodes)."""
     u = np.union1d(np.linspace(1e-4, 1 - 1e-4, 601), np.geomspace(1e-6, 0.06, 200))
@@ -121,7 +115,7 @@ def plot_two_densities(
         gid="d2",
         **styles[1],
     )
-    detail = _detail(mech)
+    detail = mech.noise_text()
     ax.set(
         xlabel="output O",
         ylabel="probability" if mech.discrete else "density",
