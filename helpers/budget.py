@@ -2403,6 +2403,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
             _smallest_factor(lambda f: sum_up(_budgets_at(w, family, w.k * f)) <= allowed, widen)
         )
         alone = np.isfinite(k_needed)
+
         def fits_alone(f):
             factor = np.ones_like(w.k)
             factor[alone] = f
