@@ -1544,6 +1544,13 @@ class _LaplaceLoss:
         """
         return as_output(_laplace_loss_bound(self._b, np.asarray(self.sensitivity, float)))
 
+    def _threshold(self, eps):
+        # L(x) = (Δ − 2·clip(x, 0, Δ))/b > ε ⇔ x < (Δ − εb)/2, for ε below Δ/b (sign exact)
+        d = np.asarray(self.sensitivity, dtype=float)
+        with np.errstate(over="ignore"):
+            x = (d - eps * self._b) / 2
+        return np.where(self._gap(eps) < 0, x, -np.inf)
+
     def _gap(self, eps, share=1.0):
         """ε − share·Δ/b with its sign exact (:func:`_gap_to_loss`)."""
         return _gap_to_loss(eps, self._b, np.asarray(self.sensitivity, dtype=float), share)
@@ -1918,9 +1925,6 @@ class TwoSidedGeometric(_LaplaceLoss, AdditiveNoise):
         gap, p = self._gaps(eps)
         # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
         return np.where(gap < 0, p, 0.0).sum(axis=-1)
-
-    def _threshold(self, eps):
-        raise NotImplementedError("the geometric mechanism's δ is exact from its PLRV's pmf")
 
     def _upper_quantile(self, u):
         # a step function: the lumped PLRV's pmfs, sorted by decreasing ln(p/q)
