@@ -17,14 +17,20 @@ exact; the geometric tails are computed in closed form because ``dlaplace.sf`` i
 The mechanisms as objects (notebooks 08-10; :mod:`helpers.plrv`, :mod:`helpers.deployments`,
 the PLRV figures and dashboard take them): one frozen class per mechanism, ``Laplace(b)``,
 ``Gaussian(σ)``, ``TwoSidedGeometric(b)`` (``sensitivity=Δ``; ``from_epsilon`` rounds toward
-privacy), on the base :class:`AdditiveNoise` after dp-accounting's
+privacy), ``DiscreteGaussian(σ)`` (Canonne, Kamath & Steinke 2020: integer noise, exact
+sampling; the 2020 US Census's noise), on the base :class:`AdditiveNoise` after dp-accounting's
 ``AdditiveNoisePrivacyLoss``: a mechanism supplies its noise (cdf, sf, log-cdf, log-density,
 sampler) and the base writes the privacy loss, δ(ε) through the one hockey-stick formula
 (``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles and the binned pmfs. A
 built-in mechanism overrides a step with its closed form where the generic one loses digits
 (as scipy.stats distributions override ``_sf``); tests/helpers/test_mechanisms.py adds a logistic
-mechanism in one class. :func:`as_mechanism` turns the names "laplace", "gaussian",
-"geometric" into objects (the one place a name is looked up).
+mechanism in one class. Each class also knows what :mod:`helpers.budget` needs of its noise:
+its privacy measure (pure ε or ρ-zCDP), the map between its scale and its budget, its accuracy
+at a scale, whether it needs integer sensitivities, whether it is scale-free (so merging
+releases is correct by construction) and its privacy-loss distribution for dp-accounting
+(:meth:`AdditiveNoise.pld`). :func:`as_mechanism` turns the names of
+:data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian") into
+objects (the one place a name is looked up).
 
 Every function returns a Python ``float`` for scalar input and an ndarray of the broadcast
 shape otherwise. Sampling functions take ``rng``: an int seed or a
@@ -1943,7 +1949,7 @@ DISCRETE_GAUSSIAN_MAX_SIGMA = 1e6
 
 def _dg_log_norm(s: np.ndarray) -> np.ndarray:
     """ln N(σ): N = 1 + 2Σ_{k≥1} e^{−k²/(2σ²)} below σ = 1, else by Poisson summation
-    N = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (CKS, Fact 18): both converge after a few terms."""
+    N = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (Poisson summation): both converge after a few terms."""
     s = np.asarray(s, dtype=float)
     with np.errstate(under="ignore", over="ignore", divide="ignore"):
         k = np.arange(1, 12)
@@ -2021,12 +2027,14 @@ def _discrete_gaussian_draw(sigma2: Fraction, t: int, rand) -> int:
 @dataclass(frozen=True, repr=False)
 class DiscreteGaussian(AdditiveNoise):
     """The discrete Gaussian mechanism: P[Z = k] ∝ e^{−k²/(2σ²)} on the integers, for an
-    integer sensitivity Δ; (Δ²/(2σ²))-zCDP (Canonne, Kamath & Steinke 2020, Theorem 14), the
+    integer sensitivity Δ; (Δ²/(2σ²))-zCDP (Canonne, Kamath & Steinke 2020, §2), the
     noise of the 2020 US Census's TopDown algorithm (notebook 09).
+
+    Used in notebook 08 (through :mod:`helpers.plrv`) and notebook 11's dashboard.
 
     Exact throughout: sampling by CKS Algorithm 3 in integer arithmetic (``Fraction``, seeded
     from the numpy Generator), δ₂(ε) = Σ_{k < x_ε} p(k)·(1 − e^{ε − L(k)}) over the integers
-    with L(k) > ε, x_ε = Δ/2 − εσ²/Δ (CKS Theorem 7), summed term by term in log space; the
+    with L(k) > ε, x_ε = Δ/2 − εσ²/Δ (CKS 2020, §2), summed term by term in log space; the
     normalising constant by a rapidly converging sum (:func:`_dg_log_norm`).
 
     Examples
@@ -2142,7 +2150,7 @@ class DiscreteGaussian(AdditiveNoise):
 
     @classmethod
     def noise_variance(cls, noise):
-        """E[Z²] = 2Σ_{k≥1} k²·p(k) (at most σ², CKS Proposition 19), summed in log space."""
+        """E[Z²] = 2Σ_{k≥1} k²·p(k) (below σ², CKS 2020), summed in log space."""
         s = np.asarray(noise, dtype=float)
         out = np.empty(s.shape)
         for i, one in np.ndenumerate(s):
@@ -2168,7 +2176,7 @@ class DiscreteGaussian(AdditiveNoise):
         return _gaussian_loss(o, loc, np.asarray(self.sensitivity, dtype=float), self._s)
 
     def _threshold(self, eps):
-        # L(k) = Δ(Δ/2 − k)/σ² > ε ⇔ k < Δ/2 − εσ²/Δ (CKS Theorem 7)
+        # L(k) = Δ(Δ/2 − k)/σ² > ε ⇔ k < Δ/2 − εσ²/Δ
         d = np.asarray(self.sensitivity, dtype=float)
         with np.errstate(over="ignore"):
             return d / 2 - eps * self._s * self._s / d
@@ -2258,19 +2266,20 @@ def as_mechanism(mechanism, noise=None, *, sensitivity=1.0) -> AdditiveNoise:
     """A mechanism object from an object (returned as is) or a name and its noise parameter.
 
     ``mechanism`` is an :class:`AdditiveNoise` (then ``noise`` must be omitted and
-    ``sensitivity`` left at 1: the object carries both) or one of "laplace", "gaussian",
-    "geometric" with ``noise`` its b or σ. Anything else is a ValueError, never a KeyError.
+    ``sensitivity`` left at 1: the object carries both) or a name of :data:`MECHANISM_CLASSES`
+    ("laplace", "gaussian", "geometric", "discrete_gaussian") with ``noise`` its b or σ.
+    Anything else is a ValueError, never a KeyError.
 
     Not called in a notebook; used by ``helpers.plotting.plrv``, ``helpers.plrv`` and ``helpers.widgets.plrv``.
 
     Parameters
     ----------
-    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-        The mechanism, or its name.
+    mechanism : AdditiveNoise or str
+        The mechanism, or its name in :data:`MECHANISM_CLASSES`.
     noise : float or array_like, optional
-        b (laplace, geometric) or σ (gaussian), > 0; only with a name.
+        b (laplace, geometric) or σ (gaussian, discrete_gaussian), > 0; only with a name.
     sensitivity : float, keyword-only
-        Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); only with a name.
+        Δ > 0 (a positive integer ≤ 10⁶ for integer noise); only with a name.
 
     Returns
     -------

@@ -471,8 +471,22 @@ def plot_privacy_profile(
         fig,
         f"Privacy profiles δ(ε) for ε from 0 to {eps[-1]:g} on a log scale, the tight δ₂ solid and "
         f"the naive δ₁ dashed, one colour and marker per mechanism: {'; '.join(said)}.",
-        "For every mechanism δ₂ lies at or below δ₁; the Laplace and geometric curves drop to "
-        "zero once ε reaches Δ/b, the Gaussian's never do."
-        if any(not _bounded(m) for m in mechs) and any(_bounded(m) for m in mechs)
-        else "For every mechanism δ₂ lies at or below δ₁.",
+        _bounded_words(mechs),
     )
+
+
+def _bounded_words(mechs) -> str:
+    """The profiles' last sentence: which curves reach zero (a bounded loss) and which never do."""
+    bounded = list(dict.fromkeys(m.label for m in mechs if _bounded(m)))
+    unbounded = list(dict.fromkeys(m.label for m in mechs if not _bounded(m)))
+    words = "For every mechanism δ₂ lies at or below δ₁"
+    if bounded and unbounded:
+        return (
+            f"{words}; the {_and(bounded)} curves drop to zero once ε reaches the loss bound "
+            f"Δ/b, the {_and(unbounded)} ones never do."
+        )
+    return words + "."
+
+
+def _and(labels: list) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
