@@ -395,3 +395,22 @@ def test_the_dashboards_offer_and_accept_it(cls):
         INTEGER_WORKLOAD, B.risk_posterior(0.8, prior=0.5), mechanism=cls, delta=1e-6
     )
     assert expected.message in budget.text
+
+
+@pytest.mark.parametrize(("cls", "params"), _cases())
+def test_closed_form_accuracy_agrees_with_the_generic_steps(cls, params):
+    """A class's closed-form coverage, reach and accuracy scale against the base class's
+    generic ones (from its own sf and ppf)."""
+    mech = _make(cls, params)
+    base = m.AdditiveNoise
+    k, c = np.array([0.5, 3.0, 40.0]), np.array([0.5, 0.9, 0.99])
+    noise = np.full(3, float(mech.noise))
+    np.testing.assert_allclose(
+        cls.noise_coverage(noise, k), base.noise_coverage.__func__(cls, noise, k), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        cls.noise_reach(noise, c), base.noise_reach.__func__(cls, noise, c), rtol=1e-9
+    )
+    np.testing.assert_allclose(
+        cls.accuracy_noise(k, c), base.accuracy_noise.__func__(cls, k, c), rtol=1e-9
+    )
