@@ -1442,7 +1442,7 @@ class AdditiveNoise(ABC):
 
         Examples
         --------
-        >>> round(Laplace(1.0).pld().get_delta_for_epsilon(0.5), 4)
+        >>> round(float(Laplace(1.0).pld().get_delta_for_epsilon(0.5)), 4)
         0.2212
         """
         from dp_accounting.pld import privacy_loss_distribution as pld
