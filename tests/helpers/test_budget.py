@@ -24,7 +24,7 @@ import pytest
 from _modules import BASIC_BAD_VALUES, contract_outcome
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.optimize import minimize
+from scipy.optimize import Bounds, LinearConstraint, minimize
 
 from helpers import budget as B
 from helpers import choose as ch
@@ -851,14 +851,30 @@ def _scipy_split(weights, sens, total, mechanism, floors=None):
     floors = np.asarray(floors, dtype=float)
     y0 = np.full(m, total / floors.sum())
     start = _objective(floors * y0, weights, sens, mechanism)
-    result = minimize(
-        lambda y: _objective(floors * y, weights, sens, mechanism) / start,
-        y0,
-        method="SLSQP",
-        bounds=[(1.0, None)] * m,
-        constraints=[{"type": "eq", "fun": lambda y: floors @ y / total - 1}],
-        options={"ftol": 1e-15, "maxiter": 1000},
-    )
+    for _ in range(4):
+        result = minimize(
+            lambda y: _objective(floors * y, weights, sens, mechanism) / start,
+            y0,
+            method="SLSQP",
+            bounds=[(1.0, None)] * m,
+            constraints=[{"type": "eq", "fun": lambda y: floors @ y / total - 1}],
+            options={"ftol": 1e-15, "maxiter": 1000},
+        )
+        # SLSQP's line search can stall on the way (status 8, "positive directional
+        # derivative"): restart it from where it stopped, as a user of scipy would
+        if result.success or result.status != 8:
+            break
+        y0 = np.maximum(result.x, 1.0)
+    if not result.success:  # still stalled: the interior-point method from there
+        result = minimize(
+            lambda y: _objective(floors * y, weights, sens, mechanism) / start,
+            y0,
+            method="trust-constr",
+            bounds=Bounds(1.0, np.inf),
+            constraints=[LinearConstraint(floors / total, 1.0, 1.0)],
+            options={"xtol": 1e-15, "gtol": 1e-15, "maxiter": 20_000},
+        )
+        result.success = result.success or result.status in (1, 2)  # gtol or xtol met
     assert result.success, result.message
     return floors * result.x
 
@@ -910,7 +926,7 @@ def test_split_that_meets_every_target_is_scipys_constrained_optimum(mechanism, 
     ours_value = _objective(ours.budgets, weights, sens, mechanism)
     theirs_value = _objective(theirs, weights, sens, mechanism)
     assert ours_value <= theirs_value * (1 + 1e-9)
-    assert theirs_value <= ours_value * (1 + 1e-9)
+    assert theirs_value <= ours_value * (1 + 1e-8)  # scipy got there too (trust-constr: ~1e-9)
     # the KKT certificate of the convex problem: every release above its floor has the same
     # marginal gain λ = −∂f/∂ε_i, and none at its floor would gain more than λ from budget
     pure = B.NoiseFamily.of(mechanism).measure.pure
