@@ -63,7 +63,7 @@ import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
-from ._numerics import ratio_down, ratio_up, sqrt_down, square_up, sum_up
+from ._numerics import product_minus, ratio_down, ratio_up, sqrt_down, square_up, sum_up
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -959,8 +959,9 @@ class _KovTerms(NamedTuple):
     """ln of the terms C(k, ℓ)·e^{(k−ℓ)ε}/(1 + e^ε)^k and the losses (k − 2ℓ)ε, ℓ = 0..k."""
 
     log_mass: np.ndarray
-    losses: np.ndarray
-    margin: float  # ln of the factor that covers the rounding of log_mass
+    counts: np.ndarray  # k − 2ℓ: the loss of term ℓ is counts·ε exactly (never rounded)
+    epsilon: float
+    margin: float  # ln of the factor that covers the rounding of log_mass and of 1 − e^gap
 
 
 def _kov_terms(eps: float, k: int) -> _KovTerms:
@@ -971,18 +972,26 @@ def _kov_terms(eps: float, k: int) -> _KovTerms:
     # each term is a sum of five numbers of magnitude at most 3·gammaln(k+1) + 2kε + ln(2)k;
     # gammaln, the products and the sums each err by a few ulps of that magnitude
     magnitude = 3 * float(gammaln(k + 1.0)) + 3 * k * (eps + 1.0) + 1.0
-    return _KovTerms(log_mass, (k - 2 * ell) * eps, 64 * 2.0**-53 * magnitude)
+    # + 16 ulps for 1 − e^gap: gap (below) has a relative error of a few ulps, and
+    # −expm1(gap) a relative error of about |gap|·(that) + 1 ulp ≤ (1 + |gap|)·ulps; ln(1 − e^gap)
+    # turns it into ≤ (1 + |gap|)/(1 − e^{−|gap|}) ulps ≈ 2 + |gap| ulps, |gap| ≤ 2kε + ε_total
+    return _KovTerms(log_mass, k - 2 * ell, eps, 64 * 2.0**-53 * magnitude + 16 * _ULP)
 
 
 def _kov_log_delta_rr(terms: _KovTerms, eps_total: float) -> float:
     """ln δ of the k-fold dominating (ε, 0) mechanism at ε_total (−inf where it is 0)."""
-    gap = eps_total - terms.losses  # < 0 exactly on the terms that count
-    active = gap < 0
+    # gap = ε_total − (k − 2ℓ)ε with its sign exact and a few ulps of relative error
+    # (Dekker's product): fl((k − 2ℓ)ε) rounded to nearest decided the ties and lost the digits
+    # of a gap near 0 (δ was 33 % low at ε_total = (k − 2i)ε typed as a product)
+    gap = -product_minus(terms.counts, terms.epsilon, eps_total)
+    active = gap < 0  # exactly the terms that count
     if not np.any(active):
         return -math.inf
+    gap = gap[active] * (1 + 8 * _ULP)  # more negative: 1 − e^gap rounded up
     with np.errstate(divide="ignore"):
-        logs = terms.log_mass[active] + np.log(-np.expm1(gap[active]))
-    return float(logsumexp(logs)) + terms.margin
+        logs = terms.log_mass[active] + np.log(-np.expm1(gap))
+    extra = float(np.max(np.abs(gap))) * 8 * _ULP  # the |gap| term of the margin above
+    return float(logsumexp(logs)) + terms.margin + extra
 
 
 def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> float:
@@ -1600,7 +1609,10 @@ def rho_for_tpr(tpr, *, fpr):
     Gaussian releases of total ρ_z compose to one Gaussian with μ = √(2ρ_z) (μ's add in
     squares, as ρ_z adds), whose best test has TPR = Φ(μ − Φ⁻¹(1 − α))
     (:func:`helpers.deployments.gaussian_tpr_at_fpr`). TPR ≤ t ⇔ μ ≤ Φ⁻¹(1 − α) − Φ⁻¹(1 − t),
-    so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
+    so ρ_z = μ²/2, with μ bounded from below where the difference of the two quantiles
+    cancels (t near α: by the mean-value theorem, μ ≥ (t − α)/max φ) and ρ_z rounded down by
+    16 ulps: the TPR at the returned ρ_z never exceeds ``tpr`` (a round trip on the safe side,
+    checked in 50-digit arithmetic). Exact for Gaussian noise (not for every zCDP
     mechanism). A ``tpr`` ≤ α is refused.
 
     Used in notebook 11.
@@ -1636,8 +1648,29 @@ def rho_for_tpr(tpr, *, fpr):
     t, a = np.broadcast_arrays(t, a)
     if np.any(t <= a):
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    mu = ndtri(t) - ndtri(a)  # Φ⁻¹(t) + Φ⁻¹(1 − α), without 1 − α
-    return as_output(_down(mu * mu / 2, 16))
+    return as_output(_down(np.square(_mu_at_most(t, a)) / 2, 16))
+
+
+def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """A μ ≥ 0 with Φ(Φ⁻¹(α) + μ) ≤ t in exact arithmetic (t > α): the larger of two lower bounds.
+
+    μ = Φ⁻¹(t) − Φ⁻¹(α) cancels where t is near α (ndtri's few-ulp errors on two values of
+    size |Φ⁻¹| left μ too large by more than all its digits: the TPR at the returned ρ_z came
+    out above the target). So (1) the difference is lowered by a bound on ndtri's error
+    (64 ulps of each term), and (2) by the mean-value theorem, t − α = ∫ φ over
+    [Φ⁻¹(α), Φ⁻¹(t)] ≤ μ·max φ there, so μ ≥ (t − α)/max φ, which keeps its relative accuracy
+    however close t is to α. Both are rounded down; tests/helpers/test_budget.py checks the
+    round trip in 50-digit arithmetic.
+    """
+    z_t, z_a = ndtri(t), ndtri(a)
+    slack = 64 * _ULP * (np.abs(z_t) + np.abs(z_a))
+    by_difference = (z_t - z_a) - slack
+    # the point of [z_a, z_t] nearest 0 (pulled toward 0 past ndtri's error), where φ is largest
+    nearest = np.where((z_a <= 0) & (z_t >= 0), 0.0, np.minimum(np.abs(z_a), np.abs(z_t)))
+    nearest = _down(nearest, 64)
+    phi_max = _up(np.exp(-nearest * nearest / 2) / math.sqrt(2 * math.pi), 8)
+    by_mean_value = _down(_down(t - a, 4) / phi_max, 4)
+    return np.maximum(np.maximum(by_difference, by_mean_value), 0.0)
 
 
 def risk_epsilon(epsilon) -> Risk:

@@ -1307,3 +1307,60 @@ def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
     if isinstance(bad, m.AdditiveNoise):
         with pytest.raises(ValueError, match="not one mechanism object"):
             B.NoiseFamily.of(bad)
+
+
+# ------------------------------------------- inverses round-trip on the safe side (issue 29)
+
+
+def _exact_z(p: float) -> mpmath.mpf:
+    """Φ⁻¹(p) in 60-digit arithmetic."""
+    return mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
+
+
+_fprs = st.floats(1e-12, 1 - 1e-6)
+
+
+@st.composite
+def _tpr_above(draw, fpr):
+    """A TPR above ``fpr``: a few ulps above it (where the quantiles cancel) or anywhere."""
+    if draw(st.booleans()):
+        t = fpr
+        for _ in range(draw(st.integers(1, 2000))):
+            t = math.nextafter(t, 1.0)
+        return min(t, 1 - 1e-12)
+    return draw(st.floats(math.nextafter(fpr, 1.0), 1 - 1e-12))
+
+
+@given(data=st.data(), fpr=_fprs)
+def test_rho_for_tpr_never_gives_a_tpr_above_the_target_in_exact_arithmetic(data, fpr):
+    tpr = data.draw(_tpr_above(fpr))
+    if not tpr > fpr:
+        return
+    exact_mu = _exact_z(tpr) - _exact_z(fpr)
+    for rho in (B.rho_for_tpr(tpr, fpr=fpr), B.total_for_risk(B.risk_tpr(tpr, fpr=fpr), mechanism="gaussian")):
+        assert 0 <= rho
+        mu = mpmath.sqrt(2 * mpmath.mpf(rho))
+        # TPR = Φ(Φ⁻¹(α) + μ) ≤ t  ⇔  μ ≤ Φ⁻¹(t) − Φ⁻¹(α)
+        assert mu <= exact_mu
+        # and not far below it: the largest such ρ_z to a relative 1e-6
+        assert mu >= exact_mu * (1 - 1e-6)
+
+
+@given(
+    eps=st.floats(1e-3, 20.0),
+    k=st.integers(1, 60),
+    i=st.one_of(st.just(0), st.integers(0, 30)),
+    ulps=st.integers(-3, 3),
+    delta=st.sampled_from([0.0, 1e-12]),
+)
+def test_optimal_composition_delta_is_an_upper_bound_at_the_grid_points(eps, k, i, ulps, delta):
+    # ε_total at (k − 2i)ε as a float product, and a few ulps either side: there the float
+    # loss (k − 2i)ε rounded to nearest decided which terms count and lost the gap's digits
+    # (just below kε only the term ℓ = 0 counts, and δ ≈ its mass·|gap| was 33 % low)
+    eps_total = (k - 2 * min(i, k // 2)) * eps
+    for _ in range(abs(ulps)):
+        eps_total = math.nextafter(eps_total, math.inf if ulps > 0 else 0.0)
+    exact = min(_kov_exact(eps_total, eps, delta, k), 1)  # 60 digits may leave 1 + 1e-60
+    ours = B.optimal_composition_delta(eps_total, epsilon=eps, delta=delta, times=k)
+    assert mpmath.mpf(ours) >= exact
+    assert mpmath.mpf(ours) <= exact * (1 + mpmath.mpf(1e-9)) + mpmath.mpf(1e-300)
