@@ -585,7 +585,10 @@ def choose(
     if prior is not None:
         prior = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
     eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
-    knobs = {"k": _k_knob(k, delta_f, c, eps_risk), "coverage": _coverage_knob(k, delta_f, eps_risk)}
+    knobs = {
+        "k": _k_knob(k, delta_f, c, eps_risk),
+        "coverage": _coverage_knob(k, delta_f, eps_risk),
+    }
     # a mean under add-remove was refused by sensitivity_of unless the caller gave its own Δ
     if release == "mean" and sensitivity is None:
         knobs["n"] = _records_needed(lower, upper, k, c, eps_risk)

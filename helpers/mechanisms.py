@@ -1430,7 +1430,7 @@ class Gaussian(AdditiveNoise):
         return np.exp(_gaussian_log_delta(eps, self._s, np.asarray(self.sensitivity, float)))
 
     def _delta_naive(self, eps):
-        eps, a, b, _, _ = _gaussian_ab(eps, self._s, np.asarray(self.sensitivity, dtype=float))
+        eps, a, _, _, _ = _gaussian_ab(eps, self._s, np.asarray(self.sensitivity, dtype=float))
         # δ₁ = Φ(a), raised by the float error of a (as δ₂ is): never below P[L > ε]
         with np.errstate(divide="ignore"):
             return np.exp(_raise_log_delta(log_ndtr(a), eps, a, 0.0))

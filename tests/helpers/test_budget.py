@@ -1337,7 +1337,10 @@ def test_rho_for_tpr_never_gives_a_tpr_above_the_target_in_exact_arithmetic(data
     if not tpr > fpr:
         return
     exact_mu = _exact_z(tpr) - _exact_z(fpr)
-    for rho in (B.rho_for_tpr(tpr, fpr=fpr), B.total_for_risk(B.risk_tpr(tpr, fpr=fpr), mechanism="gaussian")):
+    for rho in (
+        B.rho_for_tpr(tpr, fpr=fpr),
+        B.total_for_risk(B.risk_tpr(tpr, fpr=fpr), mechanism="gaussian"),
+    ):
         assert 0 <= rho
         mu = mpmath.sqrt(2 * mpmath.mpf(rho))
         # TPR = Φ(Φ⁻¹(α) + μ) ≤ t  ⇔  μ ≤ Φ⁻¹(t) − Φ⁻¹(α)

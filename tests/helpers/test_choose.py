@@ -435,13 +435,22 @@ def test_every_knob_fed_back_makes_the_choice_feasible(k, coverage, epsilon_risk
     choice = ch.choose("sum", k=k, coverage=coverage, epsilon_risk=epsilon_risk, **given_)
     knobs = choice.knobs
     if math.isfinite(knobs["k"]):
-        back = ch.choose("sum", k=knobs["k"], coverage=coverage, epsilon_risk=epsilon_risk, **given_)
+        back = ch.choose(
+            "sum", k=knobs["k"], coverage=coverage, epsilon_risk=epsilon_risk, **given_
+        )
         assert back.feasible
     assert 0 < knobs["coverage"] < 1
     back = ch.choose("sum", k=k, coverage=knobs["coverage"], epsilon_risk=epsilon_risk, **given_)
     assert back.feasible
     # the risk knob: the posterior the accuracy side implies, read back as an ε_risk
-    choice = ch.choose("count", k=k, coverage=coverage, epsilon_risk=epsilon_risk, prior=prior, neighbours="change-one")
+    choice = ch.choose(
+        "count",
+        k=k,
+        coverage=coverage,
+        epsilon_risk=epsilon_risk,
+        prior=prior,
+        neighbours="change-one",
+    )
     risk = choice.knobs["risk"]
     if prior < risk < 1:
         eps = ch.epsilon_for_posterior(risk, prior=prior)
