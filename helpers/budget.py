@@ -56,6 +56,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
+from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -63,7 +64,16 @@ import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
-from ._numerics import product_minus, ratio_down, ratio_up, sqrt_down, square_up, sum_up
+from ._numerics import (
+    ln_at_most,
+    nudge_until,
+    product_minus,
+    ratio_down,
+    ratio_up,
+    sqrt_down,
+    square_up,
+    sum_up,
+)
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -1293,7 +1303,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     if noise_a.ndim > 1:
         raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
     if noise_a.size == 0:
-        raise ValueError("noise must describe at least one release; got an empty sequence")
+        raise ValueError(
+            "noise, sensitivity and times must describe at least one release; got shapes "
+            f"{np.shape(noise)}, {np.shape(sensitivity)}, {np.shape(times)}"
+        )
     for name, values in (("noise", noise_a), ("sensitivity", sens_a)):
         bad = ~_in_range(values)
         if np.any(bad):
@@ -1545,8 +1558,9 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
 
         ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
 
-    rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
-    refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
+    rounded down until the TPR at it is ≤ t, exactly (the two ratios as rationals of the given
+    doubles) and as :func:`~helpers.deployments.tpr_at_fpr` computes it: a round trip on the
+    safe side. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1587,20 +1601,33 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
             "tpr must exceed fpr + delta (what a test reaches at ε = 0); got "
             f"tpr={tpr!r}, fpr={fpr!r}, delta={delta!r}"
         )
+    d = np.broadcast_to(d, t.shape)
     with np.errstate(divide="ignore"):
         first = np.log(t - d) - np.log(a)
         second = np.log1p(-d - a) - np.log1p(-t)
-    eps = _down(np.maximum(np.maximum(first, second), 0.0), 4)
-    # the logs' rounding error is absolute: step down (an ulp of max(ε, 1), doubling) until
-    # the round trip holds, so the TPR at the returned ε never exceeds the target
-    step = np.spacing(np.maximum(eps, 1.0))
-    for _ in range(64):
-        over = (tpr_at_fpr(a, epsilon=eps, delta=d) > t) & (eps > 0)
-        if not np.any(over):
-            break
-        eps = np.where(over, np.maximum(eps - step, 0.0), eps)
-        step = np.where(over, 2 * step, step)
-    return as_output(eps)
+    eps = np.maximum(np.maximum(first, second), 0.0)
+    # TPR ≤ t ⇔ ε ≤ ln r₁ or ε ≤ ln r₂ with the exact rationals r₁ = (t − δ)/α and
+    # r₂ = (1 − δ − α)/(1 − t) of the given doubles; decided exactly (ln_at_most, as
+    # choose.epsilon_for_posterior does) and also as tpr_at_fpr computes the TPR. The float
+    # check alone let an exact TPR 1e-17 above the target through (t = 0.50390625, α = ½).
+    tolerance = 2.0**-48 * (np.abs(first) + np.abs(second) + np.abs(np.log(a)) + 1.0)
+
+    def ratios(index):
+        tt, aa, dd = (Fraction(float(v[index])) for v in (t, a, d))
+        return (tt - dd) / aa, (1 - dd - aa) / (1 - tt)
+
+    def inverse(which):
+        return lambda index: 1 / ratios(index)[which]
+
+    logs: tuple = ({}, {})
+
+    def safe(e):
+        exact = ln_at_most(-first, -e, inverse(0), tolerance, logs[0]) | ln_at_most(
+            -second, -e, inverse(1), tolerance, logs[1]
+        )
+        return (e == 0) | (exact & (tpr_at_fpr(a, epsilon=e, delta=d) <= t))
+
+    return as_output(nudge_until(eps, safe, toward_zero=True))
 
 
 def rho_for_tpr(tpr, *, fpr):

@@ -55,7 +55,10 @@ __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "MAX_CKS_VALUES",
+    "MAX_GAUSSIAN_EPSILON_VALUES",
     "MAX_RHO",
+    "MAX_RHO_FOR_EPSILON_VALUES",
     "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
@@ -103,6 +106,24 @@ CENSUS_2020 = pd.DataFrame(
 #: (the largest in the registry is about 20), and small enough that ρ_z·ln(1/δ) and e^{2u}
 #: in the conversions stay finite for every δ a float can hold.
 MAX_RHO = 1e8
+
+#: Work budgets of the searches, in values per call (each value is one vectorised search:
+#: 200 bisection steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
+#: Gaussian ε, up to ~30 doublings and 200 steps of the CKS conversion itself for its inverse).
+#: About a second or two each at the budget; more values are refused up front, naming the size.
+MAX_CKS_VALUES = 10**6
+MAX_GAUSSIAN_EPSILON_VALUES = 2 * 10**4
+MAX_RHO_FOR_EPSILON_VALUES = 10**4
+
+
+def _check_work(names: str, shape: tuple, budget: int, budget_name: str) -> None:
+    """Refuse, before any work, a broadcast shape with more values than the search's budget."""
+    size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if size > budget:
+        raise ValueError(
+            f"{names} ask for {size:,} searches (broadcast shape {tuple(shape)}), over the work "
+            f"budget {budget_name} = {budget:,}; pass fewer values per call"
+        )
 
 
 def _check_rho(rho, name: str = "rho") -> np.ndarray:
@@ -219,7 +240,11 @@ def zcdp_to_epsilon(rho, delta):
     >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
     array([0.    , 2.3873])
     """
-    return as_output(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta", np.broadcast_shapes(r.shape, d.shape), MAX_CKS_VALUES, "MAX_CKS_VALUES"
+    )
+    return as_output(_cks_checked(r, d))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -282,7 +307,14 @@ def gaussian_epsilon(rho, delta):
     >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
     16.4794
     """
-    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta",
+        np.broadcast_shapes(r.shape, d.shape),
+        MAX_GAUSSIAN_EPSILON_VALUES,
+        "MAX_GAUSSIAN_EPSILON_VALUES",
+    )
+    r, d = np.broadcast_arrays(r, d)
     out = np.zeros(r.shape)
     positive = r > 0
     if np.any(positive):
@@ -320,7 +352,14 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = np.broadcast_arrays(_check_rho(epsilon, "epsilon"), _check_delta_open(delta))
+    e, d = _check_rho(epsilon, "epsilon"), _check_delta_open(delta)
+    _check_work(
+        "epsilon and delta",
+        np.broadcast_shapes(e.shape, d.shape),
+        MAX_RHO_FOR_EPSILON_VALUES,
+        "MAX_RHO_FOR_EPSILON_VALUES",
+    )
+    e, d = np.broadcast_arrays(e, d)
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):

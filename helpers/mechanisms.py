@@ -62,7 +62,7 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
-    check_size,
+    check_sample_shape,
 )
 
 __all__ = [
@@ -320,7 +320,7 @@ def laplace_sample(loc=0.0, scale=1.0, size=None, *, rng):
     """
     loc = check_real("loc", loc)
     b = check_positive("scale", scale)
-    out = make_rng(rng).laplace(loc, b, check_size(size))
+    out = make_rng(rng).laplace(loc, b, check_sample_shape(size, loc=loc, scale=b))
     return as_output(out)
 
 
@@ -427,7 +427,7 @@ def gaussian_sample(loc=0.0, sigma=1.0, size=None, *, rng):
     """
     loc = check_real("loc", loc)
     s = check_positive("sigma", sigma)
-    return as_output(make_rng(rng).normal(loc, s, check_size(size)))
+    return as_output(make_rng(rng).normal(loc, s, check_sample_shape(size, loc=loc, sigma=s)))
 
 
 # --- two-sided geometric (discrete Laplace) ----------------------------------------------
@@ -657,7 +657,9 @@ def geometric_sample(scale=1.0, size=None, *, rng):
     """
     a = _rate(scale)
     out = stats.dlaplace.rvs(
-        np.where(np.isinf(a), 1e300, a), size=check_size(size), random_state=make_rng(rng)
+        np.where(np.isinf(a), 1e300, a),
+        size=check_sample_shape(size, scale=a),
+        random_state=make_rng(rng),
     )
     return out if np.ndim(out) else int(out)
 

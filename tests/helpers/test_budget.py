@@ -1367,3 +1367,39 @@ def test_optimal_composition_delta_is_an_upper_bound_at_the_grid_points(eps, k, 
     ours = B.optimal_composition_delta(eps_total, epsilon=eps, delta=delta, times=k)
     assert mpmath.mpf(ours) >= exact
     assert mpmath.mpf(ours) <= exact * (1 + mpmath.mpf(1e-9)) + mpmath.mpf(1e-300)
+
+
+@given(
+    fpr=st.floats(1e-9, 0.5), lift=st.floats(1e-12, 0.9), delta=st.sampled_from([0.0, 1e-9, 1e-5])
+)
+def test_epsilon_for_tpr_never_gives_a_tpr_above_the_target_in_exact_arithmetic(fpr, lift, delta):
+    tpr = min(fpr + delta + lift * (1 - fpr - delta), 1 - 1e-12)
+    if not tpr > fpr + delta:
+        return
+    eps = mpmath.mpf(B.epsilon_for_tpr(tpr, fpr=fpr, delta=delta))
+    a, d = mpmath.mpf(fpr), mpmath.mpf(delta)
+    exact = min(1, d + mpmath.exp(eps) * a, 1 - mpmath.exp(-eps) * (1 - d - a))
+    assert exact <= tpr
+
+
+def _exact_cks(rho: float, delta: float) -> mpmath.mpf:
+    """CKS 2020 Cor. 13's infimum in 60 digits, at the root of ρ(α − 1)² + ln α = ln(1/δ)."""
+    r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+    alpha = mpmath.findroot(
+        lambda x: r * (x - 1) ** 2 + mpmath.log(x) - L,
+        (1 + mpmath.mpf(10) ** -30, 2 + mpmath.sqrt(L / r)),
+        solver="anderson",
+    )
+    return alpha * r + (L - mpmath.log(alpha)) / (alpha - 1) + mpmath.log(1 - 1 / alpha)
+
+
+@given(
+    risk=st.floats(0.55, 0.999),
+    delta=st.sampled_from([1e-12, 1e-9, 1e-6, 1e-3]),
+)
+def test_gaussian_budget_for_a_posterior_round_trips_on_the_safe_side(risk, delta):
+    # the ρ_z for a posterior risk: its exact CKS ε at δ must not exceed the risk's ε
+    rho = B.total_for_risk(B.risk_posterior(risk, prior=0.5), mechanism="gaussian", delta=delta)
+    eps = ch.epsilon_for_posterior(risk, prior=0.5)
+    assert _exact_cks(rho, delta) <= eps
+    assert dep.zcdp_to_epsilon(rho, delta) <= eps
