@@ -1735,9 +1735,14 @@ def risk_posterior(risk, *, prior) -> Risk:
     """A risk stated as Lee & Clifton's posterior bound ρ against a two-world adversary.
 
     The largest total ε is :func:`helpers.choose.epsilon_for_posterior`:
-    ln(ρ(1 − p)/(p(1 − ρ))). For Gaussian noise the bound is read at the (ε, δ) of the
-    composed ρ_z, and then holds outside a bad event of probability at most 2δ
-    (:func:`helpers.deployments.posterior_bad_event_probability`).
+    ln(ρ(1 − p)/(p(1 − ρ))). For Laplace noise (pure ε) the bound holds for every output.
+    For Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε: an (ε, δ)
+    reading, and the bound at ε is *not* guaranteed outside an event of probability 2δ.
+    The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
+    δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
+    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ), which can exceed
+    δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
+    with slack ln 2) is the weaker bound read at ε + ln 2.
 
     Used in notebook 11.
 
@@ -1765,6 +1770,16 @@ def risk_posterior(risk, *, prior) -> Risk:
     --------
     >>> round(total_for_risk(risk_posterior(0.75, prior=0.5)), 4)  # ln 3
     1.0986
+
+    Gaussian noise for a posterior of 0.8 at δ = 1e-6: the bound at ε fails with
+    probability δ₁, not at most 2δ:
+
+    >>> from helpers.plrv import gaussian_delta_naive
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> eps = zcdp_to_epsilon(rho, 1e-6)
+    >>> delta_1 = gaussian_delta_naive(eps, 1.0, sensitivity=math.sqrt(2 * rho))
+    >>> round(rho, 5), round(delta_1 / 1e-6, 1)
+    (0.04475, 3.7)
     """
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
@@ -1777,6 +1792,11 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
     ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
     ("constant", "inclusion" or "values"); the largest total ε is that function's value.
+    Kazan & Reiter's Theorem 1 is proved for pure ε-DP. For Laplace noise the reading is
+    theirs; for Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε, so
+    the profile is read at ε alone with δ set aside: an assumption (as notebook 09 calls
+    it), not a theorem; the relative-risk bound may fail on outputs of probability up to
+    δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; no other helper uses it.
 

@@ -634,8 +634,10 @@ def posterior_bound(epsilon, *, prior=0.5):
     p/(p + (1 − p)e^{−ε}), within about 2 units in the last place. ``epsilon`` may be inf
     (bound 1).
 
-    For (ε, δ)-DP the bound holds outside a bad event, see
-    :func:`posterior_bad_event_probability`.
+    For (ε, δ)-DP the bound read at ε + s (not at ε) holds outside a bad event of
+    probability at most δ/(1 − e^{−s}), 2δ at s = ln 2 (:func:`posterior_bad_event_probability`).
+    The bound read at ε itself fails exactly where the privacy loss exceeds ε, with
+    probability δ₁ = P[ℒ > ε] (notebook 08), which δ does not bound by any fixed multiple.
 
     Used in notebooks 09 and 11.
 
