@@ -654,7 +654,7 @@ class NoiseFamily(ABC):
 
     @abstractmethod
     def tpr(self, total: float, epsilon: float, fpr: float) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε)."""
+        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε)."""
 
 
 class _PureEpsilon(NoiseFamily):
@@ -1550,7 +1550,11 @@ def pld_epsilon(
 
 
 def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
-    """The largest ε whose best membership test at false-positive rate α has TPR ≤ ``tpr``.
+    """The largest ε whose best test between neighbours at FPR α has TPR ≤ ``tpr``.
+
+    Under this module's change-one neighbours the test tells two values of one record apart
+    (is the record x or x′?), not whether a record is in the data: a membership test is the
+    same curve read under add-remove neighbours.
 
     Under (ε, δ)-DP the best test's power is min(1, δ + e^ε·α, 1 − e^{−ε}(1 − δ − α))
     (:func:`helpers.deployments.tpr_at_fpr`, the trade-off curve f_{ε,δ}). A minimum of two
@@ -1838,7 +1842,10 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
 
 def risk_tpr(tpr, *, fpr) -> Risk:
-    """A risk stated as the largest power (TPR) of a membership test at false-positive rate α.
+    """A risk stated as the largest power (TPR) of a test between neighbours at FPR α.
+
+    The workload's neighbours change one record, so the test decides between two values of
+    one record (x or x′), not membership (in or out), which is the add-remove reading.
 
     Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
     Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).

@@ -16,8 +16,12 @@ One change is at most two additions or removals, so a release that is ε-DP unde
 neighbours is 2ε-DP under change-one; the converse does not hold (n may reveal a person).
 The risk side's ε must be read for the same neighbours: Lee & Clifton's worlds all have
 n records (change-one); Kazan & Reiter's Theorem 1 assumes add-remove, and its bound at ε is
-also a bound for a change-one ε-DP release whose "target absent" world replaces the target
-(both steps then cost e^{ε}, not e^{ε} and e^{2ε}), so their ε is safe, if conservative, for it.
+also a bound for a change-one ε-DP release whose "target absent" world replaces the target,
+provided their Assumption 2 holds (the adversary's beliefs about the other records depend
+neither on the target's inclusion nor on its value) and the replacement is drawn from the
+same distribution as the target's record (the absent world is then a mixture of change-one
+neighbours of each present one): both steps then cost e^{ε}, not e^{ε} and e^{2ε}, so their
+ε is safe, if conservative, for it.
 
 **Accuracy side.** Laplace noise Z with scale b = Δ/ε has P(|Z| > k) = e^{−k/b} = e^{−kε/Δ}.
 "Within ±k with probability at least c" therefore needs ε ≥ Δ·ln(1/(1 − c))/k: the

@@ -21,7 +21,8 @@ Three views of an (ε, δ) guarantee, each a function here:
 2. :func:`helpers.kazan_reiter.relative_risk_bound` (Kazan & Reiter, Theorem 1), re-exported
    here as :func:`relative_risk_bound`;
 3. :func:`tpr_at_fpr` and :func:`gaussian_tpr_at_fpr`: the power (true-positive rate) of the
-   best membership test at a false-positive rate, from the (ε, δ) trade-off curve
+   best test between neighbours (a membership test under add-remove, a test between two
+   values of one record under change-one) at a false-positive rate, from the (ε, δ) trade-off curve
    f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
    function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
@@ -699,7 +700,10 @@ def posterior_bad_event_probability(delta, *, slack):
 
 
 def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
-    """Largest true-positive rate of any membership test at false-positive rate α under (ε, δ)-DP.
+    """Largest true-positive rate of any test between neighbours at FPR α under (ε, δ)-DP.
+
+    A membership test (in or out) under add-remove neighbours; under change-one neighbours
+    the same curve bounds a test between two values of one record.
 
     1 − f(α) with the (ε, δ) trade-off curve f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,
