@@ -21,7 +21,8 @@ Three views of an (ε, δ) guarantee, each a function here:
 2. :func:`helpers.kazan_reiter.relative_risk_bound` (Kazan & Reiter, Theorem 1), re-exported
    here as :func:`relative_risk_bound`;
 3. :func:`tpr_at_fpr` and :func:`gaussian_tpr_at_fpr`: the power (true-positive rate) of the
-   best membership test at a false-positive rate, from the (ε, δ) trade-off curve
+   best test between neighbours (a membership test under add-remove, a test between two
+   values of one record under change-one) at a false-positive rate, from the (ε, δ) trade-off curve
    f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
    function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
@@ -55,7 +56,10 @@ __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "MAX_CKS_VALUES",
+    "MAX_GAUSSIAN_EPSILON_VALUES",
     "MAX_RHO",
+    "MAX_RHO_FOR_EPSILON_VALUES",
     "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
@@ -103,6 +107,24 @@ CENSUS_2020 = pd.DataFrame(
 #: (the largest in the registry is about 20), and small enough that ρ_z·ln(1/δ) and e^{2u}
 #: in the conversions stay finite for every δ a float can hold.
 MAX_RHO = 1e8
+
+#: Work budgets of the searches, in values per call (each value is one vectorised search:
+#: 200 bisection steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
+#: Gaussian ε, up to ~30 doublings and 200 steps of the CKS conversion itself for its inverse).
+#: About a second or two each at the budget; more values are refused up front, naming the size.
+MAX_CKS_VALUES = 10**6
+MAX_GAUSSIAN_EPSILON_VALUES = 2 * 10**4
+MAX_RHO_FOR_EPSILON_VALUES = 10**4
+
+
+def _check_work(names: str, shape: tuple, budget: int, budget_name: str) -> None:
+    """Refuse, before any work, a broadcast shape with more values than the search's budget."""
+    size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if size > budget:
+        raise ValueError(
+            f"{names} ask for {size:,} searches (broadcast shape {tuple(shape)}), over the work "
+            f"budget {budget_name} = {budget:,}; pass fewer values per call"
+        )
 
 
 def _check_rho(rho, name: str = "rho") -> np.ndarray:
@@ -219,7 +241,11 @@ def zcdp_to_epsilon(rho, delta):
     >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
     array([0.    , 2.3873])
     """
-    return as_output(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta", np.broadcast_shapes(r.shape, d.shape), MAX_CKS_VALUES, "MAX_CKS_VALUES"
+    )
+    return as_output(_cks_checked(r, d))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -282,7 +308,14 @@ def gaussian_epsilon(rho, delta):
     >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
     16.4794
     """
-    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta",
+        np.broadcast_shapes(r.shape, d.shape),
+        MAX_GAUSSIAN_EPSILON_VALUES,
+        "MAX_GAUSSIAN_EPSILON_VALUES",
+    )
+    r, d = np.broadcast_arrays(r, d)
     out = np.zeros(r.shape)
     positive = r > 0
     if np.any(positive):
@@ -320,7 +353,14 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = np.broadcast_arrays(_check_rho(epsilon, "epsilon"), _check_delta_open(delta))
+    e, d = _check_rho(epsilon, "epsilon"), _check_delta_open(delta)
+    _check_work(
+        "epsilon and delta",
+        np.broadcast_shapes(e.shape, d.shape),
+        MAX_RHO_FOR_EPSILON_VALUES,
+        "MAX_RHO_FOR_EPSILON_VALUES",
+    )
+    e, d = np.broadcast_arrays(e, d)
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):
@@ -595,8 +635,10 @@ def posterior_bound(epsilon, *, prior=0.5):
     p/(p + (1 − p)e^{−ε}), within about 2 units in the last place. ``epsilon`` may be inf
     (bound 1).
 
-    For (ε, δ)-DP the bound holds outside a bad event, see
-    :func:`posterior_bad_event_probability`.
+    For (ε, δ)-DP the bound read at ε + s (not at ε) holds outside a bad event of
+    probability at most δ/(1 − e^{−s}), 2δ at s = ln 2 (:func:`posterior_bad_event_probability`).
+    The bound read at ε itself fails exactly where the privacy loss exceeds ε, with
+    probability δ₁ = P[ℒ > ε] (notebook 08), which δ does not bound by any fixed multiple.
 
     Used in notebooks 09 and 11.
 
@@ -658,7 +700,10 @@ def posterior_bad_event_probability(delta, *, slack):
 
 
 def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
-    """Largest true-positive rate of any membership test at false-positive rate α under (ε, δ)-DP.
+    """Largest true-positive rate of any test between neighbours at FPR α under (ε, δ)-DP.
+
+    A membership test (in or out) under add-remove neighbours; under change-one neighbours
+    the same curve bounds a test between two values of one record.
 
     1 − f(α) with the (ε, δ) trade-off curve f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,

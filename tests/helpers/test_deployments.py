@@ -692,3 +692,54 @@ def test_zcdp_tpr_at_tiny_rho_stays_below_the_converted_curve(rho):
     for delta in (1e-5, 1e-10):
         eps = dep.zcdp_to_epsilon(rho, delta)
         assert dep.zcdp_tpr(rho, 0.01) <= dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
+
+
+# ------------------------------------------- inverses round-trip on the safe side (issue 29)
+
+
+@given(
+    epsilon=st.floats(1e-3, 60.0),
+    delta=st.sampled_from([1e-300, 1e-100, 1e-12, 1e-6, 0.01]),
+)
+def test_zcdp_rho_for_epsilon_and_gaussian_epsilon_are_on_the_safe_side_exactly(epsilon, delta):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    rho = dep.zcdp_rho_for_epsilon(epsilon, delta)
+    r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+    if rho > 0:
+        # the exact infimum over α of CKS Cor. 13 is ≤ its value at any α: take the root
+        alpha = mpmath.findroot(
+            lambda x: r * (x - 1) ** 2 + mpmath.log(x) - L,
+            (1 + mpmath.mpf(10) ** -40, 2 + mpmath.sqrt(L / r)),
+            solver="anderson",
+        )
+        cks = alpha * r + (L - mpmath.log(alpha)) / (alpha - 1) + mpmath.log(1 - 1 / alpha)
+        assert cks <= epsilon
+        # the exact Gaussian ε at that ρ_z: its exact δ(ε) is ≤ the target
+        eps_g = mpmath.mpf(dep.gaussian_epsilon(rho, delta))
+        mu = mpmath.sqrt(2 * r)
+        exact = mpmath.ncdf(-eps_g / mu + mu / 2) - mpmath.exp(eps_g) * mpmath.ncdf(
+            -eps_g / mu - mu / 2
+        )
+        assert exact <= delta
+
+
+@pytest.mark.parametrize(
+    ("fn", "budget", "first"),
+    [
+        (dep.zcdp_to_epsilon, "MAX_CKS_VALUES", "rho"),
+        (dep.gaussian_epsilon, "MAX_GAUSSIAN_EPSILON_VALUES", "rho"),
+        (dep.zcdp_rho_for_epsilon, "MAX_RHO_FOR_EPSILON_VALUES", "epsilon"),
+    ],
+)
+def test_every_search_refuses_work_above_its_budget_up_front(fn, budget, first):
+    limit = getattr(dep, budget)
+    # one value over the budget, by broadcasting two arrays: refused before any search runs
+    many = np.full(limit // 2 + 1, 0.5)
+    with pytest.raises(
+        ValueError, match=rf"^{first} and delta ask for {limit + 2:,} searches .*{budget}"
+    ):
+        fn(many, np.array([1e-6, 1e-7])[:, None])
+    # and a call within the budget is served
+    assert np.shape(fn(np.full(3, 0.5), 1e-6)) == (3,)
