@@ -73,6 +73,7 @@ from ._validation import (
     check_positive,
     check_real,
 )
+from .attack import attack_advantage, attack_tpr, bayes_risk  # re-exported: the attack risk
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
     DEFAULT_DELTA,
@@ -109,6 +110,9 @@ __all__ = [
     "Risk",
     "WorkloadChoice",
     "advanced_composition",
+    "attack_advantage",
+    "attack_tpr",
+    "bayes_risk",
     "budget_for_accuracy",
     "choose_workload",
     "compose_epsilon",
