@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -62,6 +63,7 @@ from scipy.special import ndtr, ndtri
 from ._validation import (
     as_output,
     check_finite_scalar,
+    check_nonnegative,
     check_open_unit,
     check_positive,
     check_real,
@@ -75,6 +77,8 @@ __all__ = [
     "attack_tpr",
     "bayes_risk",
     "composed_mu",
+    "loss_epsilon",
+    "loss_tail",
 ]
 
 #: The mechanism classes whose composed privacy-loss distribution these functions build.
@@ -221,11 +225,15 @@ def _width(groups: tuple, h: float) -> float:
     return cells
 
 
-def _composed_pld(groups: tuple, h: float):
+def _composed_pld(groups: tuple, h: float, dots: bool = True):
     """dp_accounting's pessimistic PLD of the releases, composed.
 
     The one place that builds privacy-loss distributions here: each distinct release once,
     self-composed for its repeats (FFT powers), the distinct ones composed in a balanced tree.
+    With ``dots`` (connect-the-dots, dp_accounting's default for Laplace and Gaussian) the
+    result's δ(ε) bounds the truth for every ε, the property the attack readings need; without
+    it every loss is rounded *up* onto the grid (privacy buckets), so the composed loss itself
+    is stochastically larger than the true one, the property :func:`loss_tail` needs.
     """
     from dp_accounting.pld import privacy_loss_distribution as pld
 
@@ -237,6 +245,7 @@ def _composed_pld(groups: tuple, h: float):
                 sensitivity=sensitivity,
                 pessimistic_estimate=True,
                 value_discretization_interval=h,
+                use_connect_dots=dots,
             )
         elif cls is Gaussian:
             one = pld.from_gaussian_mechanism(
@@ -244,6 +253,7 @@ def _composed_pld(groups: tuple, h: float):
                 sensitivity=sensitivity,
                 pessimistic_estimate=True,
                 value_discretization_interval=h,
+                use_connect_dots=dots,
             )
         else:
             one = pld.from_discrete_laplace_mechanism(
@@ -295,7 +305,101 @@ class _Grid:
 _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
 
 
-def _grid(rows: tuple, discretization) -> _Grid:
+def _grid(rows: tuple, discretization, dots: bool = True) -> _Grid:
+    h = float(
+        check_positive("discretization", check_finite_scalar("discretization", discretization))
+    )
+    if not 1e-6 <= h <= 0.1:
+        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    groups = _groups(rows)
+    cells = _width(groups, h)
+    if cells > MAX_ATTACK_CELLS:
+        raise ValueError(
+            f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
+            f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
+        )
+    key = (groups, h, dots)
+    if key not in _GRIDS:
+        try:
+            grid = _Grid(_composed_pld(groups, h, dots))
+        except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
+            raise ValueError(
+                "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
+                f"out of its range): {type(error).__name__}: {error}"
+            ) from None
+        while len(_GRIDS) >= 4:
+            _GRIDS.pop(next(iter(_GRIDS)))
+        _GRIDS[key] = grid
+    return _GRIDS[key]
+
+
+class _LossGrid(NamedTuple):
+    """The composed privacy loss rounded up onto a grid: yⱼ, P[ℒ′ = yⱼ], P[ℒ′ > yⱼ], p_∞."""
+
+    y: np.ndarray
+    p: np.ndarray
+    p_tail: np.ndarray
+    p_inf: float
+    margin: float
+
+
+def _one_loss(cls, parameter: float, sensitivity: float, h: float) -> tuple:
+    """(first grid index, pmf, mass at +∞) of one release's loss ℒ under D, rounded up onto h·ℤ.
+
+    ℒ′ = h·⌈ℒ/h⌉ ≥ ℒ, so every tail of ℒ′ bounds ℒ's. Laplace (ε₀ = Δ/b):
+    P[ℒ > t] = 1 − ½e^{−(ε₀ − t)/2} on [−ε₀, ε₀) (atoms ½e^{−ε₀} at −ε₀, ½ at ε₀).
+    Gaussian (μ = Δ/σ): ℒ ~ N(μ²/2, μ²), cut at ±12μ (the mass above goes to +∞, the mass
+    below onto the lowest cell: both up). Geometric (a = 1/b, integer Δ): ℒ = a(Δ − 2o) for
+    o = 0..Δ, with P(o ≤ 0) = 1/(1 + e^{−a}) and P(o ≥ Δ) = e^{−aΔ}/(1 + e^{−a}).
+    """
+    if cls is Laplace:
+        e0 = sensitivity / parameter
+        lo, hi = math.ceil(-e0 / h), math.ceil(e0 / h)
+        t = h * np.arange(lo - 1, hi + 1, dtype=float)  # the cells' edges
+        surv = np.where(
+            t < -e0, 1.0, np.where(t < e0, 1.0 - 0.5 * np.exp(-(e0 - np.minimum(t, e0)) / 2), 0.0)
+        )
+        return lo, np.clip(-np.diff(surv), 0.0, None), 0.0
+    if cls is Gaussian:
+        mu = sensitivity / parameter
+        m, spread = mu * mu / 2, 12 * mu
+        lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
+        edges = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu
+        cdf = ndtr(edges)
+        pmf = np.diff(cdf)
+        pmf[0] += cdf[0]  # below the cut: onto the lowest cell (rounded up)
+        return lo, np.clip(pmf, 0.0, None), float(ndtr(-edges[-1]))
+    a, delta = parameter, int(sensitivity)
+    o = np.arange(0, delta + 1)
+    mass = np.exp(-a * o) * -np.expm1(-a) / (1 + math.exp(-a))  # P(Z = o) for o ≥ 0
+    mass[0] = 1 / (1 + math.exp(-a))  # P(Z ≤ 0)
+    mass[-1] = math.exp(-a * delta) / (1 + math.exp(-a)) if delta > 0 else mass[-1]
+    index = np.ceil(a * (delta - 2 * o) / h).astype(np.int64)
+    lo = int(index.min())
+    pmf = np.zeros(int(index.max()) - lo + 1)
+    np.add.at(pmf, index - lo, mass)
+    return lo, pmf, 0.0
+
+
+def _convolve(first: tuple, second: tuple) -> tuple:
+    from scipy.signal import fftconvolve
+
+    lo1, p1, inf1 = first
+    lo2, p2, inf2 = second
+    pmf = (
+        np.clip(fftconvolve(p1, p2), 0.0, None)
+        if min(p1.size, p2.size) > 64
+        else np.convolve(p1, p2)
+    )
+    # the +∞ mass: either release's infinite loss makes the sum infinite
+    return lo1 + lo2, pmf, inf1 + inf2 - inf1 * inf2
+
+
+_LOSS_GRIDS: dict = {}
+
+
+def _loss_grid(rows: tuple, discretization) -> _LossGrid:
+    """The composed loss rounded up (each release's, then summed: still ≥ the true sum)."""
     h = float(
         check_positive("discretization", check_finite_scalar("discretization", discretization))
     )
@@ -309,18 +413,28 @@ def _grid(rows: tuple, discretization) -> _Grid:
             f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
         )
     key = (groups, h)
-    if key not in _GRIDS:
-        try:
-            grid = _Grid(_composed_pld(groups, h))
-        except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
-            raise ValueError(
-                "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
-                f"out of its range): {type(error).__name__}: {error}"
-            ) from None
-        while len(_GRIDS) >= 4:
-            _GRIDS.pop(next(iter(_GRIDS)))
-        _GRIDS[key] = grid
-    return _GRIDS[key]
+    if key not in _LOSS_GRIDS:
+        total = None
+        for cls, parameter, sensitivity, times in groups:
+            one = _one_loss(cls, parameter, sensitivity, h)
+            power, base = None, one  # one^times by squaring
+            while times:
+                if times & 1:
+                    power = base if power is None else _convolve(power, base)
+                times >>= 1
+                if times:
+                    base = _convolve(base, base)
+            total = power if total is None else _convolve(total, power)
+        lo, p, p_inf = total
+        y = h * (lo + np.arange(p.size))
+        above = np.cumsum(p[::-1])[::-1]
+        p_tail = np.append(above[1:], 0.0) + p_inf
+        # FFT round-off is absolute, about size·u of the total mass: part of the margin
+        margin = (8 * p.size + 64) * _U
+        while len(_LOSS_GRIDS) >= 4:
+            _LOSS_GRIDS.pop(next(iter(_LOSS_GRIDS)))
+        _LOSS_GRIDS[key] = _LossGrid(y, p, p_tail, p_inf, margin)
+    return _LOSS_GRIDS[key]
 
 
 def _kind(rows: tuple) -> str:
@@ -569,3 +683,127 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
         delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
         value = _up((1 - low) + low * delta, grid.margin / _U + 4)
     return as_output(np.clip(value, np.maximum(pi, 1 - pi), 1.0))
+
+
+def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
+    """P[ℒ > ε]: the probability that the workload's privacy loss exceeds ε (notebook 08's δ₁).
+
+    ℒ = ln(p_D(O)/p_D′(O)) with O, the outputs of every release, drawn from D. Outside the
+    event ℒ > ε every bound that holds for ε-DP holds for this output: the posterior
+    bound e^ε·odds (:func:`helpers.deployments.posterior_bound`), Kazan & Reiter's profiles.
+    So this is the *bad-event probability* of such a bound read at ε, which a hockey-stick δ
+    at ε does not bound (δ ≤ P[ℒ > ε], and 2δ bounds it only at ε + ln 2). Exact for Gaussian
+    releases, where ℒ ~ N(μ²/2, μ²) and P[ℒ > ε] = Φ(μ/2 − ε/μ), and for one Laplace release
+    of ε₀ = Δ/b, 1 − ½e^{−(ε₀ − ε)/2} below ε₀ and 0 from ε₀ on; else read on the composed
+    PLD with every loss rounded *up* onto the grid (no connect-the-dots), an upper bound.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    epsilon : float or array_like, keyword-only
+        ε ≥ 0.
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The probability, never below the truth.
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_tpr`, or if ``epsilon`` is negative or NaN.
+
+    References
+    ----------
+    Dwork & Roth (2014), Lemma 3.17 and the discussion of (ε, δ) as "ε-DP except with
+    probability δ"; Canonne, Kamath & Steinke (2020), §2 (the privacy loss of the Gaussian);
+    Kasiviswanathan & Smith (2014), "On the 'semantics' of differential privacy".
+
+    Examples
+    --------
+    >>> round(loss_tail(Gaussian(1.0), epsilon=0.5), 4)  # μ = 1: Φ(½ − ½)
+    0.5
+    >>> loss_tail([Laplace(10.0)] * 10, epsilon=1.01) < 1e-9  # ten losses of at most 0.1
+    True
+    """
+    rows = _check_mechanisms(mechanisms)
+    eps = check_nonnegative("epsilon", epsilon)
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        value = _up(ndtr(mu / 2 - eps / mu), _CLOSED_FORM_ULPS)
+    elif kind == "laplace":
+        e0 = _laplace_epsilon(rows)
+        below = 1.0 - 0.5 * np.exp(-np.maximum(e0 - eps, 0.0) / 2)
+        value = np.where(eps < e0, _up(below, _CLOSED_FORM_ULPS), 0.0)
+    else:
+        grid = _loss_grid(rows, discretization)
+        j = np.searchsorted(grid.y, eps.ravel(), side="right")  # the first loss above ε
+        jj = np.minimum(j, grid.y.size - 1)
+        tail = np.where(j < grid.y.size, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
+        value = (tail + grid.margin).reshape(eps.shape)  # FFT round-off is absolute
+    return as_output(np.clip(value, 0.0, 1.0))
+
+
+def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
+    """The least ε with P[ℒ > ε] ≤ δ: the ε at which the workload is "ε-DP except with probability δ".
+
+    The inverse of :func:`loss_tail`, rounded up: a bound that holds under ε-DP (a posterior,
+    a relative risk) holds at this ε for the workload's outputs except with probability at
+    most δ. Gaussian releases: μ²/2 + μ·Φ⁻¹(1 − δ); one Laplace release: ε₀ for δ < ½
+    (ℒ = ε₀ on half the outputs), max(0, ε₀ + 2 ln(2(1 − δ))) beyond; otherwise the smallest grid loss whose tail is ≤ δ.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    delta : float, keyword-only
+        δ in (0, 1).
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float
+        ε ≥ 0 (``inf`` if the tail counted as an infinite loss exceeds δ).
+
+    Raises
+    ------
+    ValueError
+        As in :func:`loss_tail`, or if ``delta`` is outside (0, 1).
+
+    References
+    ----------
+    As :func:`loss_tail`.
+
+    Examples
+    --------
+    >>> round(loss_epsilon(Gaussian(1.0), delta=0.5), 4)  # μ = 1: the median of N(½, 1)
+    0.5
+    """
+    rows = _check_mechanisms(mechanisms)
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        # ndtri(1 − δ) = −ndtri(δ) exactly for the symmetric normal; raised for its error
+        z = -float(ndtri(d))
+        return float(max(0.0, float(_up(mu * mu / 2 + mu * z, _CLOSED_FORM_ULPS + 16 * z * z))))
+    if kind == "laplace":
+        e0 = _laplace_epsilon(rows)
+        if d < 0.5:  # P[ℒ > t] ≥ ½ for every t < ε₀ (ℒ = ε₀ on half the outputs)
+            return e0
+        return float(max(0.0, float(_up(e0 + 2 * math.log(2 * (1 - d)), _CLOSED_FORM_ULPS))))
+    grid = _loss_grid(rows, discretization)
+    tails = grid.p_tail + grid.margin  # P[ℒ′ > yⱼ], FFT round-off (absolute) added
+    if grid.p_inf + grid.margin > d:
+        return math.inf
+    j = int(np.argmax(tails <= d))  # tails fall with j; the last is p_inf ≤ δ
+    return float(max(grid.y[j], 0.0))
