@@ -245,6 +245,15 @@ VALID |= {
     loo.world_table: ((np.array(U), MEAN), {}),
 }
 
+# the attack risk on a workload's own privacy-loss distribution (a mixed workload: the PLD path)
+MIXED = [M.Laplace(4.0), M.Gaussian(3.0), M.TwoSidedGeometric(2.0)]
+VALID |= {
+    B.attack_tpr: ((MIXED,), {"fpr": 0.05}),
+    B.attack_advantage: ((MIXED,), {}),
+    B.bayes_risk: ((MIXED,), {"prior": 0.5}),
+    importlib.import_module("helpers.attack").composed_mu: (([M.Gaussian(2.0)] * 3,), {}),
+}
+
 BAD = BAD_VALUES
 
 # every public function of the math layer (a function re-exported by a second module, such as
