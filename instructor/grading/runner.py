@@ -1,19 +1,27 @@
-"""Run one submitted notebook and report the values of its answer variables (the grader's child).
+"""Run one submitted notebook inside the grader's sandbox; report its answers' values.
 
-    python _runner.py CONFIG.json
+    python -I runner.py < CONFIG.json
 
-Run by ``helpers/exercises/grade.py`` with the Python of the grading environment (the
-reader's), as a script: it needs only nbformat and nbclient, not ``helpers``. It executes the
-notebook cell by cell in a fresh kernel of that same Python (``allow_errors``: a cell that
-raises is recorded and the next one runs; a cell that outlives its time limit is interrupted),
-and after every cell that mentions an answer variable it reads those variables' values *from
-the kernel* (a silent ``user_expressions`` request, never the printed text) and appends them to
-the JSON-lines file named in the config as soon as they are known. The grader kills this
-process group at the notebook's time limit and keeps whatever was written by then, so the
-cells before a hang still count.
+Started by ``instructor/grading/grade.py`` *inside* the bubblewrap sandbox
+(``instructor/grading/sandbox.py``) with the Python of the grading environment (the
+reader's), as a script: it needs only nbformat and nbclient, not ``helpers``. It reads its
+config from standard input (never a file the kernel could read), sets the sandbox's limits on
+itself (the kernel inherits them), makes itself undumpable (so the kernel, the same user in the
+same sandbox, cannot open its memory or its file descriptors through ``/proc``) and starts a
+fresh kernel with standard input and output on ``/dev/null`` (so the kernel holds no
+descriptor of the channel to the grader). It executes the notebook cell by cell
+(``allow_errors``: a cell that raises is recorded and the next one runs; a cell past its time
+limit is interrupted, and if it is still running a few seconds later the kernel is killed).
+After every cell that names an answer variable it reads those variables' values *from the
+kernel* (a silent ``user_expressions`` request, never the printed text) and writes them to its
+standard output, one JSON line per event, each line opened by the per-run nonce the grader
+sent in the config. The grader reads only those lines: the kernel decides its own answers
+(that is what it is graded on) but cannot write a line the grader accepts, for its own
+submission or any other.
 
-Open exercises are reduced to plain numbers inside the kernel (``helpers.exercises._open``:
-a function cannot leave it); the grader decides from those numbers in its own process.
+Open exercises are reduced to plain numbers inside the kernel (``helpers.exercises._open``,
+loaded afresh from the read-only environment, not the module the kernel may have patched: a
+function cannot leave the kernel); the grader decides from those numbers in its own process.
 """
 
 from __future__ import annotations
@@ -67,6 +75,30 @@ def _enc(v, depth=0):
         return {"t": "callable"}
     return {"t": "other", "type": kind}
 
+def _fresh_open():
+    # the open exercises' table imported afresh, from the environment's own path with the
+    # standard finders: not the modules, finders or path entries the kernel may have patched
+    import sys as _sys
+    _mine = lambda k: k == "helpers" or k.startswith("helpers.")
+    _saved = {k: v for k, v in _sys.modules.items() if _mine(k)}
+    _state = (_sys.meta_path[:], _sys.path[:], _sys.path_hooks[:], dict(_sys.path_importer_cache))
+    try:
+        for _k in _saved:
+            del _sys.modules[_k]
+        _sys.meta_path[:] = [f for f in _state[0] if getattr(f, "__module__", "") in
+                             ("_frozen_importlib", "_frozen_importlib_external")]
+        _sys.path[:] = list(clean_path)
+        _sys.path_importer_cache.clear()
+        import importlib as _il
+        return _il.import_module("helpers.exercises._open").OPEN
+    finally:
+        for _k in [k for k in _sys.modules if _mine(k)]:
+            del _sys.modules[_k]
+        _sys.modules.update(_saved)
+        _sys.meta_path[:], _sys.path[:], _sys.path_hooks[:] = _state[:3]
+        _sys.path_importer_cache.clear()
+        _sys.path_importer_cache.update(_state[3])
+
 _out = {}
 for _name in names:
     if _name not in g:
@@ -74,7 +106,7 @@ for _name in names:
     _value = g[_name]
     if _name in open_ids and _value is not Ellipsis:
         try:
-            _open = __import__("helpers.exercises._open", fromlist=["OPEN"]).OPEN
+            _open = _fresh_open()
             _value = {"t": "reduced", "v": _enc(_open[open_ids[_name]].reduce(_value))}
         except Exception as _error:  # the student's function may raise anything
             _value = {"t": "reduced", "v": _enc({"error": f"{type(_error).__name__}: {_error}"})}
@@ -89,25 +121,61 @@ result = _json.dumps(_out)
 
 
 def _expression(names: list[str], open_ids: dict[str, str]) -> str:
-    context = f"{{'g': globals(), 'names': {names!r}, 'open_ids': {open_ids!r}}}"
+    context = (
+        f"{{'g': globals(), 'names': {names!r}, 'open_ids': {open_ids!r}, "
+        f"'clean_path': {sys.path!r}}}"
+    )
     return f"(lambda _d: (exec({ENCODER!r}, _d), _d['result'])[1])({context})"
 
 
 class Report:
-    """Append-only JSON lines, flushed at once (the process may be killed at any moment)."""
+    """One JSON line per event on standard output, opened by the run's nonce, flushed at once
+    (the sandbox may be killed at any moment)."""
 
-    def __init__(self, path: Path):
-        self.file = path.open("a", encoding="utf-8")
+    def __init__(self, nonce: str):
+        self.nonce = nonce
+        self.out = os.fdopen(os.dup(1), "w", encoding="utf-8")
 
     def __call__(self, **event) -> None:
-        self.file.write(json.dumps(event) + "\n")
-        self.file.flush()
-        os.fsync(self.file.fileno())
+        self.out.write(self.nonce + " " + json.dumps(event) + "\n")
+        self.out.flush()
+
+
+def limit_myself(limits: dict) -> None:
+    """The sandbox's limits, set on this process before the kernel starts (it inherits them).
+
+    Inside the sandbox's own user namespace, so the process count is this sandbox's alone.
+    """
+    import resource
+
+    for name, value in limits.items():
+        which = getattr(resource, name, None)
+        if which is None or value is None:
+            continue
+        try:
+            resource.setrlimit(which, (int(value), int(value)))
+        except (ValueError, OSError):
+            pass  # a platform without that limit; the sandbox still bounds the run
+
+
+def undumpable() -> None:
+    """PR_SET_DUMPABLE 0: a process of the same user cannot ptrace this one or open its
+    /proc/PID/{mem,fd,environ} (the kernel, a child started by exec, is dumpable again)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
 async def _extract(client, names, open_ids, timeout) -> dict:
     msg_id = client.kc.execute(
-        "", silent=True, store_history=False, user_expressions={"r": _expression(names, open_ids)}
+        "",
+        silent=True,
+        store_history=False,
+        user_expressions={"r": _expression(names, open_ids)},
     )
     deadline = time.monotonic() + timeout
     while True:
@@ -117,7 +185,9 @@ async def _extract(client, names, open_ids, timeout) -> dict:
     found = reply["content"].get("user_expressions", {}).get("r", {})
     if found.get("status") != "ok":
         return {"__error__": f"{found.get('ename')}: {found.get('evalue')}"}
-    return json.loads(ast.literal_eval(found["data"]["text/plain"]))
+    values = json.loads(ast.literal_eval(found["data"]["text/plain"]))
+    # only the names asked for, each at most once: the reply cannot add another
+    return {n: values[n] for n in names if isinstance(values, dict) and n in values}
 
 
 def _kernelspec_dir() -> str:
@@ -137,45 +207,87 @@ def _kernelspec_dir() -> str:
     return root
 
 
-async def run(config: dict) -> None:
-    import nbformat
+def _client_class():
     from nbclient import NotebookClient
+
+    class Client(NotebookClient):
+        """Keeps only the errors of each cell: printed output is never graded, and a cell
+        that prints without end must not fill the runner's memory."""
+
+        def output(self, outs, msg, display_id, cell_index):
+            if msg["msg_type"] != "error":
+                return None
+            content = msg["content"]
+            outs.append(
+                {
+                    "output_type": "error",
+                    "ename": str(content.get("ename", ""))[:200],
+                    "evalue": str(content.get("evalue", ""))[:500],
+                    "traceback": [str(t)[:2000] for t in content.get("traceback", [])[-30:]],
+                }
+            )
+            return None
+
+    return Client
+
+
+def _offending_line(traceback: list[str]) -> str:
+    """The line of the cell that raised, from IPython's traceback (``----> 3 x = 1/0``)."""
+    import re
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(traceback))
+    for line in plain.splitlines():
+        match = re.match(r"^-+>\s*(\d+)\s?(.*)$", line)
+        if match:
+            return f"line {match.group(1)}: {match.group(2).strip()}"[:300]
+    return ""
+
+
+async def run(config: dict, report: Report) -> None:
+    import nbformat
     from nbclient.exceptions import DeadKernelError
 
-    report = Report(Path(config["out"]))
     names, open_ids = config["names"], config["open_ids"]
     cell_timeout = config["cell_timeout"]
+    grace = config.get("kill_grace", 10)
     try:
         nb = nbformat.read(config["notebook"], as_version=4)
     except Exception as error:  # not JSON, not a notebook
-        report(event="unreadable", message=f"{type(error).__name__}: {error}")
+        report(event="unreadable", message=f"{type(error).__name__}: {str(error)[:300]}")
         return
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        p for p in (_kernelspec_dir(), os.environ.get("JUPYTER_PATH", "")) if p
-    )
-    client = NotebookClient(
+    os.environ["JUPYTER_PATH"] = _kernelspec_dir()
+    client = _client_class()(
         nb,
         timeout=cell_timeout,
         kernel_name="python3",
         allow_errors=True,
         interrupt_on_timeout=True,
         record_timing=False,
-        iopub_timeout=30,
+        iopub_timeout=5,
         raise_on_iopub_timeout=False,
         startup_timeout=300,
         resources={"metadata": {"path": config["cwd"]}},
     )
     captured: set[str] = set()
-    async with client.async_setup_kernel():
+    devnull = os.open(os.devnull, os.O_RDWR)
+    async with client.async_setup_kernel(stdin=devnull, stdout=devnull, stderr=devnull):
         report(event="started")
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
             start = time.monotonic()
             try:
-                await client.async_execute_cell(cell, index)
+                await asyncio.wait_for(
+                    client.async_execute_cell(cell, index), timeout=cell_timeout + grace
+                )
             except DeadKernelError as error:
                 report(event="died", cell=index, message=str(error)[:300])
+                return
+            except (asyncio.TimeoutError, TimeoutError):
+                # past its limit and deaf to the interrupt: the kernel goes, and the cells
+                # after this one cannot run without the state it held
+                report(event="killed", cell=index, seconds=round(time.monotonic() - start, 1))
+                await client.km.shutdown_kernel(now=True)
                 return
             elapsed = time.monotonic() - start
             if elapsed >= cell_timeout:
@@ -187,23 +299,47 @@ async def run(config: dict) -> None:
                         cell=index,
                         ename=output.get("ename", ""),
                         evalue=str(output.get("evalue", ""))[:300],
+                        line=_offending_line(output.get("traceback", [])),
                     )
             mentioned = [n for n in names if n in cell.source]
             if mentioned:
-                values = await _extract(client, mentioned, open_ids, cell_timeout)
+                try:
+                    values = await _extract(client, mentioned, open_ids, cell_timeout)
+                except Exception as error:  # a kernel that does not answer in time
+                    report(event="unanswered", cell=index, message=type(error).__name__)
+                    continue
                 captured |= set(values)
                 report(event="values", cell=index, values=values)
         rest = [n for n in names if n not in captured]
         if rest:  # assigned without being named in a cell (globals()[...] = ...)
-            report(event="values", cell="end", values=await _extract(client, rest, open_ids, 60))
+            try:
+                values = await _extract(client, rest, open_ids, 60)
+            except Exception as error:
+                report(event="unanswered", cell="end", message=type(error).__name__)
+            else:
+                report(event="values", cell="end", values=values)
         report(event="done")
 
 
-def main(argv: list[str]) -> int:
-    config = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    asyncio.run(run(config))
+def main() -> int:
+    config = json.loads(sys.stdin.readline())
+    sys.stdin.close()
+    os.close(0)
+    report = Report(config["nonce"])
+    # the kernel gets no descriptor of the channel: fd 1 now points to /dev/null, and the
+    # report writes to its own duplicate, closed on exec
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    limit_myself(config.get("limits", {}))
+    undumpable()
+    try:
+        asyncio.run(run(config, report))
+    except Exception as error:
+        report(event="crashed", message=f"{type(error).__name__}: {str(error)[:500]}")
+        return 1
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main())

@@ -23,8 +23,8 @@ import pytest
 from _modules import ROOT
 
 from helpers.exercises import OPEN, answers, known_ids
-from helpers.exercises.student import NOT_FOR_STUDENTS, stage_package, student_readme
-from helpers.exercises.student import student_version as make_student_version
+from instructor.student import NOT_FOR_STUDENTS, stage_package, student_readme
+from instructor.student import student_version as make_student_version
 from instructor import answer_key as ak
 from instructor import key_facts
 

@@ -11,7 +11,7 @@ import unicodedata
 import nbformat
 import pytest
 
-from helpers.exercises import student
+from instructor import student
 from instructor import quiz as Q
 
 PLAN = Q.load_plan()

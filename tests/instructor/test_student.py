@@ -24,7 +24,7 @@ import pytest
 from _modules import ROOT
 
 from helpers.exercises import answers
-from helpers.exercises.student import (
+from instructor.student import (
     BUNDLE_NAME,
     NOT_FOR_STUDENTS,
     broken_links,
