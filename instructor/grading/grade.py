@@ -664,7 +664,7 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
     lines += [
         f"Notebook **{course.stem}**. Score **{graded.total:g} / {graded.max:g}**: the sum of "
         "the points of each exercise's parts below. The notebook ran top to bottom in a fresh "
-        f"kernel for {run.seconds:.0f} s ({run.status}), with the exercises' parameters drawn "
+        f"kernel ({run.status}), with the exercises' parameters drawn "
         "for this submission; each answer was read from its `answer_NN_K` variable.",
         "",
         "| exercise | part | points | verdict |",
@@ -806,9 +806,10 @@ def grade(
             return Graded(name, None, problem="This file is larger than 20 MB: not graded."), None
         try:
             raw = json.loads(data.decode("utf-8"))
-            nb = nbformat.from_dict(raw)
-            nbformat.validator.normalize(nb) if hasattr(nbformat.validator, "normalize") else None
-            if int(nb.get("nbformat", 0)) != 4 or not isinstance(nb.get("cells"), list):
+            if not isinstance(raw, dict) or raw.get("nbformat") != 4:
+                raise ValueError("not a version 4 notebook")
+            nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+            if not isinstance(nb.get("cells"), list):
                 raise ValueError("not a version 4 notebook")
         except Exception as error:
             graded = Graded(
@@ -864,11 +865,11 @@ def grade(
         row["total"], row["max"] = graded.total, graded.max
         rows.append(row)
         course = loaded.get(graded.notebook) if graded.notebook else None
-        output.write(
-            f"{graded.name}.md",
-            feedback(graded, course, nb, (timeout, cell_timeout)),
-            directory="feedback",
-        )
+        try:
+            text = feedback(graded, course, nb, (timeout, cell_timeout))
+        except Exception as error:  # one submission's feedback never stops the run
+            text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
+        output.write(f"{graded.name}.md", text, directory="feedback")
     written = [r for graded, _ in results for r in graded.written]
     if written and hasattr(scoring, "export_written"):
         scoring.export_written(written, output.path)
