@@ -652,7 +652,7 @@ def _cell_place(nb, index) -> str:
 
 
 def _quote(text: str) -> str:
-    return str(text).replace("|", "∣").replace("\n", " ").replace("`", "'")[:300]
+    return str(text).replace("|", "∣").replace("\n", " ")[:300]
 
 
 def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, float]) -> str:

@@ -281,7 +281,9 @@ async def run(config: dict, report: Report) -> None:
                     client.async_execute_cell(cell, index), timeout=cell_timeout + grace
                 )
             except DeadKernelError as error:
-                report(event="died", cell=index, message=str(error)[:300])
+                # past the cell's limit: nbclient interrupted it and then gave up on the kernel
+                late = time.monotonic() - start >= cell_timeout
+                report(event="killed" if late else "died", cell=index, message=str(error)[:300])
                 return
             except (asyncio.TimeoutError, TimeoutError):
                 # past its limit and deaf to the interrupt: the kernel goes, and the cells

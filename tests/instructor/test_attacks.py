@@ -24,22 +24,13 @@ from _modules import ROOT
 from helpers.exercises import answers, variable
 from instructor.grading import grade as grader
 from instructor.grading import sandbox
-from instructor.student import stage_package, student_version
+from instructor.student import student_version
 
 IDS = ("04.1", "04.2", "04.3")
 COURSE = next((ROOT / "notebooks").glob("04_*.ipynb"))
 MARKER = "grade-attack-marker-7f3a"
 #: small limits keep the suite quick on 2 cores
 LIMITS = sandbox.Limits(memory=1536 * 1024**2, processes=64, tmp_size=64 * 1024**2)
-
-
-def _require_sandbox():
-    reason = sandbox.available()
-    if reason is None:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true and no sandbox: {reason}")
-    pytest.skip(reason)
 
 
 def _literal(value) -> str:
@@ -206,13 +197,9 @@ def _results(out: Path) -> tuple[dict, dict]:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
-    _require_sandbox()
+def runs(tmp_path_factory, student_site, sandbox_required):
     base = tmp_path_factory.mktemp("attacks")
-    site = base / "site"
-    stage = base / "stage"
-    stage_package(stage, "student", answers.build_key())
-    shutil.copytree(stage / "helpers", site / "helpers")
+    site = student_site
     secret = base / "secret"
     canary = base / "canary"
     canary.mkdir()
@@ -350,7 +337,7 @@ def test_csv_fields_are_escaped_against_formulas():
 
 def test_without_a_sandbox_the_grader_refuses_and_says_why(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "available", lambda: "bubblewrap is not installed (test)")
-    with pytest.raises(RuntimeError, match="bubblewrap is not installed.*--unsafe-no-sandbox"):
+    with pytest.raises(RuntimeError, match=r"bubblewrap is not installed.*--unsafe-no-sandbox"):
         grader.grade(tmp_path, tmp_path / "out", python=sys.executable)
     assert not (tmp_path / "out").exists()
 

@@ -24,14 +24,15 @@ import pytest
 from _modules import ROOT
 
 from helpers.exercises import answers
+from helpers.notebooks import notebook_paths
 from instructor.student import (
     BUNDLE_NAME,
     NOT_FOR_STUDENTS,
     broken_links,
     build,
+    forbidden_in_wheel,
     leaks,
 )
-from helpers.notebooks import notebook_paths
 
 pytestmark = pytest.mark.notebooks
 
@@ -56,7 +57,7 @@ import importlib.util, json, sys
 import helpers.exercises as e
 report = {
     "answers": importlib.util.find_spec("helpers.exercises.answers") is not None,
-    "grade": importlib.util.find_spec("helpers.exercises.grade") is not None,
+    "grade": importlib.util.find_spec("instructor") is not None,
     "get": hasattr(e, "get"),
     "ids": e.known_ids(),
 }
@@ -107,7 +108,9 @@ def test_the_bundle_holds_notebooks_wheel_readme_and_nothing_outside(bundle):
     assert all(n.startswith(f"{BUNDLE_NAME}/") for n in names)
     wheel = zipfile.ZipFile(bundle["wheel"]).namelist()
     for forbidden in NOT_FOR_STUDENTS:
-        assert not [n for n in wheel if n.startswith(f"helpers/exercises/{forbidden}")]
+        assert not [n for n in wheel if n.startswith(f"helpers/{forbidden}")]
+    assert forbidden_in_wheel(bundle["wheel"]) == []
+    assert not [n for n in wheel if n.startswith("instructor/")]
     assert "helpers/exercises/_key_data.py" in wheel
     for path in (folder / "notebooks").glob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
@@ -171,14 +174,14 @@ def test_the_students_helpers_check_without_holding_the_answers(installed):
 
 
 def test_a_blank_student_notebook_grades_zero_in_the_students_environment(installed, tmp_path):
-    from helpers.exercises.grade import grade
+    from instructor.grading.grade import grade
 
     folder = tmp_path / "in"
     folder.mkdir()
     source = installed["folder"] / "notebooks" / notebook_paths()[10].name
     (folder / "blank.ipynb").write_bytes(source.read_bytes())
     rows = grade(folder, tmp_path / "out", python=str(installed["python"]), timeout=900, jobs=1)
-    assert rows[0]["total"] == 0 and len(rows[0]) == 2 + len(
+    assert rows[0]["total"] == 0 and len(rows[0]) == 4 + len(
         [i for i in answers.known_ids() if i.startswith("10.")]
     )
 
