@@ -23,6 +23,7 @@ from helpers.exercises import (
 )
 from helpers.exercises._core import judge, make_entry
 from helpers.exercises._open import OPEN
+from helpers.notebooks import make_client, notebook_paths
 from instructor.student import (
     INTRO_TAG,
     STARTER_TAG,
@@ -32,7 +33,6 @@ from instructor.student import (
     starter,
     student_version,
 )
-from helpers.notebooks import make_client, notebook_paths
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
