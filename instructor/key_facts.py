@@ -28,8 +28,7 @@ from helpers import kazan_reiter as kr
 from helpers import lee_clifton as lc
 from helpers import plrv
 from helpers.datasets import school, school_release
-from helpers.exercises import answers
-from helpers.exercises._open import OPEN
+from helpers.exercises import OPEN, answers
 from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
 
 _FACTS: list[Callable] = []
