@@ -1,0 +1,1 @@
+"""Grading submissions: which exercises, at which parameters, how many points (``scoring``)."""
