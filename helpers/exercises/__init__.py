@@ -6,7 +6,8 @@ records them in ``answer_NN_K`` (``variable("NN.k")``), which is what the course
 reads, and calls ``check``.
 
 >>> from helpers.exercises import check
->>> check("03.1", ..., {"epsilon": 1.0})   # prints "… 03.1: not answered yet (...)"
+>>> check("03.1", ..., {"epsilon": 1.0})
+… 03.1: not answered yet (set my_tight and run the check)
 False
 
 ``check`` prints one line (✓ correct; ✗ with a hint such as "too large by a factor of 2";
