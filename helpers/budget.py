@@ -1087,8 +1087,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
 
     Examples
     --------
-    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
-    0.462117
+    >>> round(optimal_composition_delta(0.0, epsilon=4.0, times=1), 6)  # (e⁴ − 1)/(e⁴ + 1)
+    0.964028
     >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
     0.0
     """

@@ -724,8 +724,8 @@ def geometric_prob_exact(scale):
 
     Examples
     --------
-    >>> round(geometric_prob_exact(1.0), 4)
-    0.4621
+    >>> round(geometric_prob_exact(0.25), 4)
+    0.964
     """
     return as_output(np.tanh(_rate(scale) / 2))
 
