@@ -127,7 +127,8 @@ REGISTRY_COLUMNS = (
     "source_url",
 )
 #: Fields a record holds beyond the registry's columns.
-RECORD_FIELDS = REGISTRY_COLUMNS + (
+RECORD_FIELDS = (
+    *REGISTRY_COLUMNS,
     "unit",
     "contributions",
     "neighbours",
@@ -546,7 +547,10 @@ def _noise_k(budget: float, sensitivity: float, mechanism: str, coverage: float)
     return float(k[0])
 
 
-def _check_group_args(budget, kind, mechanism, coverage, contributions):
+def _check_group_args(budget, kind, mechanism, coverage, contributions, fraction):
+    f = check_finite_scalar("fraction", fraction)
+    if not 1 / MAX_MAGNITUDE <= f <= 1:
+        raise ValueError(f"fraction must be a number in (0, 1]; got {fraction!r}")
     b = check_finite_scalar("budget", budget)
     if not 0 < b <= MAX_MAGNITUDE:
         raise ValueError(f"budget must be a number in (0, {MAX_MAGNITUDE:g}]; got {budget!r}")
@@ -555,16 +559,19 @@ def _check_group_args(budget, kind, mechanism, coverage, contributions):
     family = NoiseFamily.of(mechanism)
     cov = float(check_open_unit("coverage", check_finite_scalar("coverage", coverage)))
     m = _check_contributions(contributions)
-    return b, family, cov, m
+    return b, family, cov, m * (1.0 / f)
 
 
-def group_error(group_size, *, budget, kind, mechanism="laplace", coverage=0.95, contributions=1):
+def group_error(
+    group_size, *, budget, kind, mechanism="laplace", coverage=0.95, contributions=1, fraction=1.0
+):
     """The relative error of a small group's count or mean: ±k as a share of what is released.
 
     A count of a group of N people gets the same noise whatever N (Δ = m), so its ±k at
-    coverage c is a share k/N of a count of the whole group: it grows as the group shrinks.
-    A mean over the group's N records, clipped to [L, U], has Δ = m·(U − L)/N, so its ±k is
-    a share m·k₁/N of the range U − L (k₁ the ±k at Δ = 1). Laplace noise spends ε, Gaussian
+    coverage c, m·k₁ (k₁ the ±k at Δ = 1), is a share m·k₁/(f·N) of a count of a fraction f
+    of the group: it grows as the group shrinks. A mean over the group's N records, clipped
+    to [L, U], has Δ = m·(U − L)/N and ±k = m·k₁·(U − L)/N, a share m·k₁/(f·N) of a mean
+    whose value is a fraction f of the range U − L. Laplace noise spends ε, Gaussian
     noise ρ_z (the ``budget``), as in :mod:`helpers.budget`. NIST SP 800-226 (2025) §4 names
     small groups as the first hazard: the noise that is negligible for a county can exceed a
     small subgroup's count.
@@ -584,6 +591,9 @@ def group_error(group_size, *, budget, kind, mechanism="laplace", coverage=0.95,
         c in (0, 1).
     contributions : int, keyword-only
         m ≥ 1, the most records per person.
+    fraction : float, keyword-only
+        f in (0, 1]: the share of the group the count counts, or the mean's value as a
+        share of its range (1: relative to N, or to U − L).
 
     %(returns_float_or_array)s
 
@@ -599,18 +609,20 @@ def group_error(group_size, *, budget, kind, mechanism="laplace", coverage=0.95,
         raise ValueError(
             f"group_size must be a number in [1, {MAX_MAGNITUDE:g}]; got {group_size!r}"
         )
-    b, family, cov, m = _check_group_args(budget, kind, mechanism, coverage, contributions)
+    b, family, cov, m = _check_group_args(
+        budget, kind, mechanism, coverage, contributions, fraction
+    )
     k_one = _noise_k(b, 1.0, family, cov)  # ±k at Δ = 1
     return as_output(m * k_one / size)
 
 
 def smallest_group(
-    *, budget, kind, accuracy, mechanism="laplace", coverage=0.95, contributions=1
+    *, budget, kind, accuracy, mechanism="laplace", coverage=0.95, contributions=1, fraction=1.0
 ) -> int:
     """The smallest group whose count or mean the release serves within a relative ``accuracy``.
 
-    The least whole N with :func:`group_error` ≤ accuracy: N = ⌈m·k₁/accuracy⌉, checked
-    against the error itself (the closed form's rounding is corrected by one step either
+    The least whole N with :func:`group_error` ≤ accuracy: N = ⌈m·k₁/(f·accuracy)⌉, checked
+    against the error itself (m·k₁/(f·N) as :func:`group_error` computes it; the closed form's rounding is corrected by one step either
     way). Groups smaller than this should be merged, suppressed or given more budget
     (NIST SP 800-226 §4).
 
@@ -618,7 +630,7 @@ def smallest_group(
 
     Parameters
     ----------
-    budget, kind, mechanism, coverage, contributions
+    budget, kind, mechanism, coverage, contributions, fraction
         As :func:`group_error`.
     accuracy : float, keyword-only
         The largest relative error accepted, > 0 (0.1 for ±10 %).
@@ -634,7 +646,9 @@ def smallest_group(
     >>> smallest_group(budget=1.0, kind="count", accuracy=0.1)  # ln 20 / 0.1 = 29.96
     30
     """
-    b, family, cov, m = _check_group_args(budget, kind, mechanism, coverage, contributions)
+    b, family, cov, m = _check_group_args(
+        budget, kind, mechanism, coverage, contributions, fraction
+    )
     acc = check_finite_scalar("accuracy", accuracy)
     if not 0 < acc <= MAX_MAGNITUDE:
         raise ValueError(f"accuracy must be a number in (0, {MAX_MAGNITUDE:g}]; got {accuracy!r}")
