@@ -9,7 +9,7 @@ from .nb11 import SURVEY
 
 
 @answer("12.1", names=("eps_person", "delta_person"), digits=4)
-def _group(*, epsilon=0.5, delta=1e-8, contributions=4):
+def _group(*, epsilon=0.35, delta=1e-8, contributions=3):
     """A release (ε, δ)-DP per record; each person has up to ``contributions`` records: the
     per-person (ε, δ) by group privacy."""
     guarantee = rel.group_privacy(epsilon, delta, size=contributions)
@@ -17,7 +17,7 @@ def _group(*, epsilon=0.5, delta=1e-8, contributions=4):
 
 
 @answer("12.2", names=("error_small", "n_smallest"), decimals=4)
-def _small_group(*, epsilon=0.8, contributions=2, group_size=50, accuracy=0.1):
+def _small_group(*, epsilon=0.7, contributions=2, group_size=40, accuracy=0.12):
     """A count with Laplace noise at ε per record, each person at most ``contributions``
     records: its relative error (95 %) for a group of ``group_size`` people, and the smallest
     group it serves within ±``accuracy``."""
