@@ -3,7 +3,7 @@
 The continuation of :mod:`helpers.budget` (notebook 11) for a practitioner who has chosen a
 budget (notebook 12):
 
-* **the unit of privacy** (NIST SP 800-226, 2025, §2: the "unit of privacy" beside ε). An ε
+* **the unit of privacy** (NIST SP 800-226, 2025: the "unit of privacy" beside ε). An ε
   per *record* protects a person who contributes one record; a person with m records is a
   group of m. Group privacy: an ε-DP release is mε-DP for groups of m
   (:func:`group_privacy`, Dwork & Roth 2014, Theorem 2.2), an (ε, δ)-DP release is
@@ -16,7 +16,7 @@ budget (notebook 12):
   with probability δ exposes someone with probability 1 − (1 − δ)^n (:func:`delta_exposure`,
   :func:`largest_delta`), hence δ ≪ 1/n;
 * **small groups**: the same noise is a larger share of a smaller group's statistic
-  (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226 §4);
+  (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226);
 * **explaining the choice** in odds, as Nanayakkara et al. (USENIX Security 2023) found
   people understand best: from a prior to at most a posterior (:func:`odds`,
   :func:`odds_sentence`, :func:`subject_paragraph`), beside the best membership test
@@ -343,7 +343,7 @@ def per_person(workload, *, contributions) -> list:
 
     References
     ----------
-    NIST SP 800-226 (2025), §2.3 (unit of privacy) and §4 (bounding contributions).
+    NIST SP 800-226 (2025): the unit of privacy and bounding each person's contributions.
 
     Examples
     --------
@@ -424,7 +424,7 @@ def contribution_tradeoff(counts, contributions, *, epsilon, coverage=0.95) -> T
     Bounding each person to m records drops Σ max(0, c − m) records (the bias) and makes the
     count's sensitivity m, so Laplace noise at ε reaches ±k = m·ln(1/(1 − c))/ε at coverage
     c (the noise). A small m loses records, a large m adds noise; their sum is smallest in
-    between (NIST SP 800-226, §4: contribution bounding trades bias for noise).
+    between (NIST SP 800-226: contribution bounding trades bias for noise).
 
     Used in notebook 12.
 
@@ -472,7 +472,7 @@ def delta_exposure(delta, n):
     The mechanism that publishes each of n records with probability δ (and nothing else) is
     (0, δ)-DP, yet publishes some record with probability 1 − (1 − δ)^n ≈ nδ: δ is the
     chance the guarantee fails completely for the worst-off person, so it must be far below
-    1/n (NIST SP 800-226, §3.2; Dwork & Roth 2014, §2.3). Computed as −expm1(n·log1p(−δ)).
+    1/n (NIST SP 800-226; Dwork & Roth 2014, §2.3). Computed as −expm1(n·log1p(−δ)).
 
     Used in notebook 12.
 
@@ -572,8 +572,8 @@ def group_error(
     of the group: it grows as the group shrinks. A mean over the group's N records, clipped
     to [L, U], has Δ = m·(U − L)/N and ±k = m·k₁·(U − L)/N, a share m·k₁/(f·N) of a mean
     whose value is a fraction f of the range U − L. Laplace noise spends ε, Gaussian
-    noise ρ_z (the ``budget``), as in :mod:`helpers.budget`. NIST SP 800-226 (2025) §4 names
-    small groups as the first hazard: the noise that is negligible for a county can exceed a
+    noise ρ_z (the ``budget``), as in :mod:`helpers.budget`. NIST SP 800-226 (2025) warns of
+    small groups: the noise that is negligible for a county can exceed a
     small subgroup's count.
 
     Used in notebook 12.
@@ -624,7 +624,7 @@ def smallest_group(
     The least whole N with :func:`group_error` ≤ accuracy: N = ⌈m·k₁/(f·accuracy)⌉, checked
     against the error itself (m·k₁/(f·N) as :func:`group_error` computes it; the closed form's rounding is corrected by one step either
     way). Groups smaller than this should be merged, suppressed or given more budget
-    (NIST SP 800-226 §4).
+    (NIST SP 800-226).
 
     Used in notebook 12.
 
