@@ -30,6 +30,7 @@ from helpers import lee_clifton as lc
 from helpers import mechanisms as M
 from helpers import plrv as PL
 from helpers import queries as qu
+from helpers import release as RL
 from helpers import sensitivity as se
 
 PMF = ([0.5, 0.5], [0.25, 0.75])
@@ -210,6 +211,58 @@ VALID |= {
     B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
     B.workload_sensitivities: ((WORKLOAD,), {}),
     B.zcdp_composition: (([1.28, 1.28],), {"delta": 1e-10}),
+}
+
+# from a chosen budget to a release (notebook 12)
+ALLOCATION = B.budget_for_accuracy(WORKLOAD)
+VALID |= {
+    RL.attack_reading: ((1.0, 1e-6), {"fpr": 0.01}),
+    RL.clipping_bias: (([1, 2, 5],), {"contributions": 2}),
+    RL.contribution_tradeoff: (([1, 2, 5], [1, 2]), {"epsilon": 1.0, "coverage": 0.95}),
+    RL.delta_exposure: ((1e-6, 1000), {}),
+    RL.group_error: ((50,), {"budget": 1.0, "kind": "count"}),
+    RL.group_privacy: ((0.5, 1e-6), {"size": 3}),
+    RL.group_rho: ((0.1,), {"size": 3}),
+    RL.largest_delta: ((1000,), {"exposure": 0.01}),
+    RL.odds: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.odds_sentence: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.opendp_measurements: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
+    RL.opendp_script: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
+    RL.per_person: ((WORKLOAD,), {"contributions": 2}),
+    RL.privacy_record: (
+        (ALLOCATION,),
+        {
+            "unit": "person",
+            "neighbours": "change-one",
+            "date": "2026-01-31",
+            "name": "A survey",
+            "curators": "An agency",
+        },
+    ),
+    RL.registry_table: (
+        (
+            [
+                {
+                    "name": "A survey",
+                    "curators": "An agency",
+                    "year": 2026,
+                    "sector": "Healthcare",
+                    "dp_variant": "Pure DP",
+                    "privacy_unit": "Person-level",
+                    "model": "Central",
+                    "releases": "One release",
+                    "epsilon": 1.0,
+                    "delta": None,
+                    "rho": None,
+                    "registry_slug": "a-survey",
+                    "source_url": "",
+                }
+            ],
+        ),
+        {},
+    ),
+    RL.smallest_group: ((), {"budget": 1.0, "kind": "count", "accuracy": 0.1}),
+    RL.subject_paragraph: ((1.0, 1e-6), {"prior": 0.1, "contributions": 2}),
 }
 
 # the Lee & Clifton engine: the school example's absence_days (Terry's 10 in the universe)
