@@ -167,6 +167,7 @@ VALID |= {
     D.zcdp_rho_for_epsilon: ((2.0, 1e-10), {}),
     D.zcdp_to_epsilon: ((2.56, 1e-10), {}),
     D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
+    D.opendp_epsilon: ((2.63, 1e-10), {}),
     C.choose: (
         ("mean",),
         {
