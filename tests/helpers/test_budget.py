@@ -1403,3 +1403,19 @@ def test_gaussian_budget_for_a_posterior_round_trips_on_the_safe_side(risk, delt
     eps = ch.epsilon_for_posterior(risk, prior=0.5)
     assert _exact_cks(rho, delta) <= eps
     assert dep.zcdp_to_epsilon(rho, delta) <= eps
+
+
+@given(r=st.floats(1.0 + 1e-9, 1e6), prior=st.floats(1e-6, 0.99), lift=st.floats(1e-9, 1.0))
+def test_laplace_totals_for_a_profile_and_a_posterior_never_exceed_the_exact_epsilon(
+    r, prior, lift
+):
+    # Theorem 3: a constant profile r allows ε = ½ ln r; the posterior ρ allows
+    # ln(ρ(1 − p)/(p(1 − ρ))): the Laplace total is never above either, exactly
+    total = B.total_for_risk(B.risk_profile("constant", r=r))
+    assert mpmath.mpf(total) <= mpmath.log(mpmath.mpf(r)) / 2
+    risk = prior + lift * (1 - prior)
+    if not prior < risk < 1:
+        return
+    total = B.total_for_risk(B.risk_posterior(risk, prior=prior))
+    rho, p = mpmath.mpf(risk), mpmath.mpf(prior)
+    assert mpmath.mpf(total) <= mpmath.log(rho * (1 - p) / (p * (1 - rho)))
