@@ -1419,3 +1419,20 @@ def test_laplace_totals_for_a_profile_and_a_posterior_never_exceed_the_exact_eps
     total = B.total_for_risk(B.risk_posterior(risk, prior=prior))
     rho, p = mpmath.mpf(risk), mpmath.mpf(prior)
     assert mpmath.mpf(total) <= mpmath.log(rho * (1 - p) / (p * (1 - rho)))
+
+
+@given(
+    eps=st.floats(1e-2, 5.0),
+    k=st.integers(1, 40),
+    log10_target=st.floats(-15, -1),
+    delta=st.sampled_from([0.0, 1e-12]),
+)
+def test_optimal_composition_epsilon_meets_its_delta_in_exact_arithmetic(
+    eps, k, log10_target, delta
+):
+    # the ε_total reported for k releases: its exact δ (60 digits) is at most the target
+    target = 10.0**log10_target
+    total = B.optimal_composition_epsilon(target, epsilon=eps, delta=delta, times=k)
+    if math.isinf(total):
+        return
+    assert min(_kov_exact(total, eps, delta, k), 1) <= target
