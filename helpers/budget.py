@@ -1976,7 +1976,9 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     For a risk of kind "epsilon" the total as ε; "posterior" the posterior bound
     (:func:`helpers.deployments.posterior_bound`) at that ε; "profile" the smallest r̃ of the
     same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
-    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
+    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise). For Gaussian
+    noise the posterior and profile readings are at the CKS ε alone, δ set aside: they may
+    fail with probability δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; used by ``helpers.budget``.
 
