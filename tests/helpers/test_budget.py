@@ -104,6 +104,7 @@ VALID = {
         (0.5, B.Risk("posterior", 0.75, prior=0.5)),
         {"mechanism": "laplace", "delta": 1e-6},
     ),
+    B.posterior_failure_probability: ((0.05,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.workload_sensitivities: ((WORKLOAD,), {}),
     B.budget_for_accuracy: ((WORKLOAD,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.split_budget: (
@@ -228,6 +229,7 @@ POSITIONAL = {
     "risk_tpr": 1,
     "total_for_risk": 1,
     "implied_risk": 2,
+    "posterior_failure_probability": 1,
     "workload_sensitivities": 1,
     "budget_for_accuracy": 1,
     "split_budget": 2,
@@ -1436,3 +1438,31 @@ def test_optimal_composition_epsilon_meets_its_delta_in_exact_arithmetic(
     if math.isinf(total):
         return
     assert min(_kov_exact(total, eps, delta, k), 1) <= target
+
+
+@given(rho=st.floats(1e-6, 50.0), delta=st.sampled_from([1e-12, 1e-8, 1e-6, 1e-3]))
+def test_posterior_failure_probability_is_delta_one_of_the_composed_gaussian(rho, delta):
+    # issue 29: the posterior bound at the composed (ε, δ) fails with probability
+    # P[ℒ > ε] = Φ(μ/2 − ε/μ), μ = √(2ρ_z), not at most 2δ; ours is never below it
+    ours = B.posterior_failure_probability(rho, mechanism="gaussian", delta=delta)
+    eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=delta)
+    mu = mpmath.sqrt(2 * mpmath.mpf(rho))
+    exact = mpmath.ncdf(mu / 2 - mpmath.mpf(eps) / mu)
+    assert exact <= ours <= exact * (1 + mpmath.mpf(1e-6)) + mpmath.mpf(1e-300)
+    # the same probability, read as the posterior: above the bound at ε exactly where ℒ > ε
+    assert B.posterior_failure_probability(rho, mechanism="laplace") == 0.0
+
+
+def test_posterior_failure_probability_exceeds_two_delta_at_the_tools_operating_point():
+    # the Gaussian workload of notebook 11 (posterior ≤ 0.8 from ½ at δ = 1e-6): the bound at
+    # ε fails more often than the 2δ that covers the bound at ε + ln 2
+    rho = B.total_for_risk(B.risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    failure = B.posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6)
+    assert failure > dep.posterior_bad_event_probability(1e-6, slack=math.log(2))
+    # P[ℒ > ε] for ℒ ~ N(μ²/2, μ²), from scipy's survival function (another code path)
+    from scipy.stats import norm
+
+    mu = math.sqrt(2 * rho)
+    eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=1e-6)
+    assert failure == pytest.approx(norm.sf(eps, loc=mu * mu / 2, scale=mu), rel=1e-9)
+    assert failure > 3.5e-6  # 3.7δ, as the issue measured
