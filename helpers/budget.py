@@ -2013,12 +2013,40 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
     if risk.kind == "epsilon":
-        return epsilon
-    if risk.kind == "posterior":
-        return float(posterior_bound(epsilon, prior=risk.prior))
-    if risk.kind == "profile":
-        return _profile_r_for(risk, epsilon)
-    return family.tpr(t, epsilon, risk.fpr)
+        level = epsilon
+    elif risk.kind == "posterior":
+        level = float(posterior_bound(epsilon, prior=risk.prior))
+    elif risk.kind == "profile":
+        level = _profile_r_for(risk, epsilon)
+    else:
+        level = family.tpr(t, epsilon, risk.fpr)
+    return _allowing(risk, level, family, d, t)
+
+
+def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total: float) -> float:
+    """``level`` raised a double at a time until :func:`total_for_risk` at it allows ``total``.
+
+    The knob "accept this risk", fed back as the risk, must open the interval; rounded to
+    nearest it was a few ulps short, since total_for_risk rounds its total down (a workload
+    fed its own risk knob came out infeasible). A risk is reported on the high side anyway.
+    """
+    top = 1.0 if risk.kind in ("posterior", "tpr") else math.inf
+    if not (math.isfinite(level) and level < top):
+        return level
+
+    def ok(values):
+        out = []
+        for value in np.atleast_1d(values).tolist():
+            if not value < top:
+                out.append(True)
+                continue
+            try:
+                out.append(family.total_for(risk._replace(level=value), delta) >= total)
+            except ValueError:  # a level below what any total allows (e.g. at the prior)
+                out.append(False)
+        return np.array(out, dtype=bool)
+
+    return float(nudge_until([level], ok, toward_zero=False)[0])
 
 
 # --- allocation ---------------------------------------------------------------------------
