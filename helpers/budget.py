@@ -2049,9 +2049,6 @@ def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total
     return float(nudge_until([level], ok, toward_zero=False)[0])
 
 
-# --- allocation ---------------------------------------------------------------------------
-
-
 def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     """How often the posterior bound read at a total's ε fails: 0 (Laplace) or δ₁ (Gaussian).
 
@@ -2105,6 +2102,9 @@ def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_D
         return 0.0
     mu = math.sqrt(2 * t)
     return float(Gaussian(1.0, sensitivity=mu).delta_naive(epsilon))
+
+
+# --- allocation ---------------------------------------------------------------------------
 
 
 def workload_sensitivities(workload) -> np.ndarray:
