@@ -104,6 +104,7 @@ VALID = {
         (0.5, B.Risk("posterior", 0.75, prior=0.5)),
         {"mechanism": "laplace", "delta": 1e-6},
     ),
+    B.posterior_failure_probability: ((0.05,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.workload_sensitivities: ((WORKLOAD,), {}),
     B.budget_for_accuracy: ((WORKLOAD,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.split_budget: (
@@ -228,6 +229,7 @@ POSITIONAL = {
     "risk_tpr": 1,
     "total_for_risk": 1,
     "implied_risk": 2,
+    "posterior_failure_probability": 1,
     "workload_sensitivities": 1,
     "budget_for_accuracy": 1,
     "split_budget": 2,
@@ -1441,3 +1443,96 @@ def test_gaussian_budget_for_a_posterior_round_trips_on_the_safe_side(risk, delt
     eps = ch.epsilon_for_posterior(risk, prior=0.5)
     assert _exact_cks(rho, delta) <= eps
     assert dep.zcdp_to_epsilon(rho, delta) <= eps
+
+
+@given(r=st.floats(1.0 + 1e-9, 1e6), prior=st.floats(1e-6, 0.99), lift=st.floats(1e-9, 1.0))
+def test_laplace_totals_for_a_profile_and_a_posterior_never_exceed_the_exact_epsilon(
+    r, prior, lift
+):
+    # Theorem 3: a constant profile r allows ε = ½ ln r; the posterior ρ allows
+    # ln(ρ(1 − p)/(p(1 − ρ))): the Laplace total is never above either, exactly
+    total = B.total_for_risk(B.risk_profile("constant", r=r))
+    assert mpmath.mpf(total) <= mpmath.log(mpmath.mpf(r)) / 2
+    risk = prior + lift * (1 - prior)
+    if not prior < risk < 1:
+        return
+    total = B.total_for_risk(B.risk_posterior(risk, prior=prior))
+    rho, p = mpmath.mpf(risk), mpmath.mpf(prior)
+    assert mpmath.mpf(total) <= mpmath.log(rho * (1 - p) / (p * (1 - rho)))
+
+
+@given(
+    eps=st.floats(1e-2, 5.0),
+    k=st.integers(1, 40),
+    log10_target=st.floats(-15, -1),
+    delta=st.sampled_from([0.0, 1e-12]),
+)
+def test_optimal_composition_epsilon_meets_its_delta_in_exact_arithmetic(
+    eps, k, log10_target, delta
+):
+    # the ε_total reported for k releases: its exact δ (60 digits) is at most the target
+    target = 10.0**log10_target
+    total = B.optimal_composition_epsilon(target, epsilon=eps, delta=delta, times=k)
+    if math.isinf(total):
+        return
+    assert min(_kov_exact(total, eps, delta, k), 1) <= target
+
+
+@given(rho=st.floats(1e-6, 50.0), delta=st.sampled_from([1e-12, 1e-8, 1e-6, 1e-3]))
+def test_posterior_failure_probability_is_delta_one_of_the_composed_gaussian(rho, delta):
+    # issue 29: the posterior bound at the composed (ε, δ) fails with probability
+    # P[ℒ > ε] = Φ(μ/2 − ε/μ), μ = √(2ρ_z), not at most 2δ; ours is never below it
+    ours = B.posterior_failure_probability(rho, mechanism="gaussian", delta=delta)
+    eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=delta)
+    mu = mpmath.sqrt(2 * mpmath.mpf(rho))
+    exact = mpmath.ncdf(mu / 2 - mpmath.mpf(eps) / mu)
+    assert exact <= ours <= exact * (1 + mpmath.mpf(1e-6)) + mpmath.mpf(1e-300)
+    # the same probability, read as the posterior: above the bound at ε exactly where ℒ > ε
+    assert B.posterior_failure_probability(rho, mechanism="laplace") == 0.0
+
+
+def test_posterior_failure_probability_exceeds_two_delta_at_the_tools_operating_point():
+    # the Gaussian workload of notebook 11 (posterior ≤ 0.8 from ½ at δ = 1e-6): the bound at
+    # ε fails more often than the 2δ that covers the bound at ε + ln 2
+    rho = B.total_for_risk(B.risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    failure = B.posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6)
+    assert failure > dep.posterior_bad_event_probability(1e-6, slack=math.log(2))
+    # P[ℒ > ε] for ℒ ~ N(μ²/2, μ²), from scipy's survival function (another code path)
+    from scipy.stats import norm
+
+    mu = math.sqrt(2 * rho)
+    eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=1e-6)
+    assert failure == pytest.approx(norm.sf(eps, loc=mu * mu / 2, scale=mu), rel=1e-9)
+    assert failure > 3.5e-6  # 3.7δ, as the issue measured
+
+
+@settings(max_examples=30)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.integers(1, 5),
+    mechanism=st.sampled_from(["laplace", "gaussian"]),
+    kind=st.sampled_from(["posterior", "tpr", "epsilon"]),
+)
+def test_every_workload_knob_fed_back_makes_the_choice_feasible(seed, size, mechanism, kind):
+    # issue 29's class: a knob returned by the choice, fed back, opens the interval. The risk
+    # knob was a few ulps short (total_for_risk rounds down): 135 of 150 random workloads
+    import dataclasses
+
+    rng = np.random.default_rng(seed)
+    workload = _random_workload(rng, size)
+    risk = {
+        "posterior": B.risk_posterior(float(rng.uniform(0.55, 0.95)), prior=0.5),
+        "tpr": B.risk_tpr(float(rng.uniform(0.05, 0.5)), fpr=0.01),
+        "epsilon": B.risk_epsilon(float(rng.uniform(0.05, 3.0))),
+    }[kind]
+    run = dict(mechanism=mechanism, delta=1e-6)
+    choice = B.choose_workload(workload, risk, **run)
+    level = choice.knobs["risk"]
+    if level < (1.0 if kind != "epsilon" else math.inf):
+        assert B.choose_workload(workload, risk._replace(level=level), **run).feasible
+    wider = [dataclasses.replace(r, k=r.k * choice.knobs["widen"]) for r in workload]
+    assert B.choose_workload(wider, risk, **run).feasible
+    for i, k in enumerate(np.atleast_1d(choice.knobs["k"]).tolist()):
+        if math.isfinite(k) and k <= B.MAX_MAGNITUDE:
+            alone = [*workload[:i], dataclasses.replace(workload[i], k=k), *workload[i + 1 :]]
+            assert B.choose_workload(alone, risk, **run).feasible
