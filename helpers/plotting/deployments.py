@@ -48,6 +48,7 @@ __all__ = [
     "plot_deployments",
     "plot_durham_choice",
     "plot_three_views",
+    "update_three_views",
 ]
 
 # what one unit of privacy protects (helpers.deployments.UNIT_GROUPS, finest first): each
@@ -316,6 +317,81 @@ def _unit_markers(collection, markers) -> None:
     collection.set_paths(paths)
 
 
+def _three_views_shape(epsilon, delta, rho, title, q) -> tuple:
+    """What fixes the structure of :func:`plot_three_views`'s figure: the guarantee (every
+    curve but the relative risk's), and whether q puts the exp(2ε) line on the scale and
+    minor ticks on the relative-risk axis. Within one shape, prior, p and q move in place."""
+    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
+    naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
+    return (
+        epsilon,
+        delta,
+        rho,
+        title,
+        naive <= 100 * float(np.max(rr)),
+        float(np.max(rr)) < 10 * float(np.min(rr)),
+    )
+
+
+#: the p axis of the relative-risk panel
+_RISK_PS = np.geomspace(1e-3, 1, 200)
+
+
+def _three_views_text(fig, epsilon, delta, rho, prior, p, q, title) -> Figure:
+    title = title or (
+        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
+    )
+    at_1, at_10 = dep.tpr_at_fpr(np.array(_FPRS), epsilon=epsilon, delta=delta)
+    return describe(
+        fig,
+        f"One guarantee read three ways ({title}): the largest posterior against the prior, "
+        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
+        f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
+        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
+        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
+        f"{float(at_10):.4f} at a 10 % false-positive rate"
+        + (
+            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
+            if rho is not None
+            else ""
+        )
+        + ".",
+        "The closer the posterior and the true-positive rate come to 1, the less the guarantee "
+        "protects.",
+    )
+
+
+def _gid(ax, gid: str):
+    return next(a for a in ax.get_children() if a.get_gid() == gid)
+
+
+def update_three_views(
+    fig: Figure,
+    epsilon: float,
+    delta: float = 0.0,
+    *,
+    rho: float | None = None,
+    prior: float = 0.5,
+    p: float = 0.5,
+    q: float = 1.0,
+    title: str | None = None,
+) -> bool:
+    """Bring a :func:`plot_three_views` figure to new prior, p and q in place (the markers,
+    the relative-risk curve, its axis label and limits, the text alternative). False, and
+    nothing changed, when the figure's shape differs (another guarantee): draw afresh."""
+    if getattr(fig, "_course_shape", None) != _three_views_shape(epsilon, delta, rho, title, q):
+        return False
+    ax1, ax2, _ax3 = fig.axes
+    _gid(ax1, "posterior_marker").set_data([prior], [dep.posterior_bound(epsilon, prior=prior)])
+    _gid(ax2, "risk_curve").set_ydata(dep.relative_risk_bound(_RISK_PS, q, epsilon))
+    _gid(ax2, "risk_marker").set_data([p], [dep.relative_risk_bound(p, q, epsilon)])
+    ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
+    ax2.relim()
+    ax2.autoscale_view()
+    _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
+    return True
+
+
 @course_style
 def plot_three_views(
     epsilon: float,
@@ -327,11 +403,16 @@ def plot_three_views(
     q: float = 1.0,
     title: str | None = None,
 ) -> Figure:
-    """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve."""
+    """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve.
+
+    :func:`update_three_views` moves prior, p and q in place (the dashboard of notebook 09).
+    """
     # 9.6 inches: 864 px as a dashboard image (90 dpi), unscaled in a notebook's output area
     fig = Figure(figsize=(9.6, 4.1))
     ax1, ax2, ax3 = fig.subplots(1, 3)
     fig.subplots_adjust(left=0.075, right=0.98, top=0.78, bottom=0.16, wspace=0.36)
+    fig._course_shape = shape = _three_views_shape(epsilon, delta, rho, title, q)
+    naive_on_scale, minor_ticks = shape[-2:]
 
     priors = np.linspace(0.001, 0.999, 200)
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
@@ -351,14 +432,13 @@ def plot_three_views(
     ax1.set_ylim(0, 1.02)
     ax1.legend(fontsize=10, loc="lower right")
 
-    ps = np.geomspace(1e-3, 1, 200)
-    rr = dep.relative_risk_bound(ps, q, epsilon)
-    ax2.plot(ps, rr, color="C1", gid="risk_curve")
+    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
+    ax2.plot(_RISK_PS, rr, color="C1", gid="risk_curve")
     ax2.plot(
         [p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker"
     )
     naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
-    if naive <= 100 * float(np.max(rr)):
+    if naive_on_scale:
         ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)")
     else:  # drawing it would squash the curve into a line at the bottom
         ax2.plot(
@@ -377,7 +457,7 @@ def plot_three_views(
     # 0.001 … 1 in plain digits: no mathtext to typeset on every redraw
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
     ax2.yaxis.set_major_formatter(LogFormatter())
-    if float(np.max(rr)) < 10 * float(np.min(rr)):
+    if minor_ticks:
         ax2.yaxis.set_minor_locator(LogLocator(subs=(2.0, 3.0, 5.0)))
         ax2.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 2)))
     else:
@@ -427,29 +507,12 @@ def plot_three_views(
     # ticks per linear axis: both keep the dashboard's redraw short
     for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
         axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
-    title = title or (
+    heading = title or (
         f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
     )
     # a deployment's name, curator and unit run past the figure's width in one line
-    fig.suptitle(textwrap.fill(title, width=90, max_lines=2, placeholder=" …"), fontsize=12)
-    at_1, at_10 = dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta)
-    return describe(
-        fig,
-        f"One guarantee read three ways ({title}): the largest posterior against the prior, "
-        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
-        f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
-        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
-        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
-        f"{float(at_10):.4f} at a 10 % false-positive rate"
-        + (
-            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
-            if rho is not None
-            else ""
-        )
-        + ".",
-        "The closer the posterior and the true-positive rate come to 1, the less the guarantee "
-        "protects.",
-    )
+    fig.suptitle(textwrap.fill(heading, width=90, max_lines=2, placeholder=" …"), fontsize=12)
+    return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
 
 
 @course_style

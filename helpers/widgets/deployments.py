@@ -9,7 +9,7 @@ import ipywidgets as widgets
 
 from .. import choose as ch
 from .. import deployments as dep
-from ..plotting.deployments import plot_choice, plot_three_views
+from ..plotting.deployments import plot_choice, plot_three_views, update_three_views
 from ._base import Dashboard, control_row, float_slider
 
 __all__ = [
@@ -103,7 +103,14 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
         fig = plot_three_views(eps, delta, rho=rho, prior=prior, p=p, q=q, title=title)
         return fig, deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
 
-    dash = Dashboard(controls, draw)
+    def update(fig, deployment, epsilon, log10_delta, prior, p, q):
+        # the prior, p and q move in place; another guarantee draws afresh
+        eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta, rows)
+        if not update_three_views(fig, eps, delta, rho=rho, prior=prior, p=p, q=q, title=title):
+            return None
+        return deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
+
+    dash = Dashboard(controls, draw, update=update)
     c = controls
 
     def _typed_only(_change=None):
