@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
+from matplotlib.ticker import (
+    AutoLocator,
+    FixedLocator,
+    FuncFormatter,
+    MaxNLocator,
+    NullLocator,
+    ScalarFormatter,
+)
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
@@ -63,6 +70,7 @@ __all__ = [
     "plot_mean_of_bits",
     "plot_properties",
     "plot_randomised_response",
+    "update_laplace_ratio",
 ]
 
 
@@ -133,48 +141,36 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     )
 
 
-@course_style
-def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
-    """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
-
-    ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
-    ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}.
-    """
-    b = float(laplace_scale(epsilon, sensitivity=sensitivity))
+def _laplace_ratio_grid(y1, y2, sensitivity) -> np.ndarray:
     lo, hi = min(y1, y2) - 3 * sensitivity, max(y1, y2) + 3 * sensitivity
-    z = np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
-    fig = Figure(figsize=(9, 3.4))
-    ax, bx = fig.subplots(1, 2)
-    fig.subplots_adjust(**_TWO_PANELS)
-    ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}", gid="density1")
-    ax.plot(
-        z, laplace_pdf(z, y2, b), ls="--", label=f"output density, f(x') = {y2:g}", gid="density2"
-    )
+    return np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
+
+
+def _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity) -> Figure:
+    """Everything of :func:`plot_laplace_ratio`'s figure that depends on ε: the curves, the
+    density axis (limits, ticks, scale label), the bounds e^{±ε} and their ticks, the
+    titles and the text alternative. Shared by the fresh draw and the in-place update."""
+    ax, bx = fig.axes
+    b = float(laplace_scale(epsilon, sensitivity=sensitivity))
+    z = _laplace_ratio_grid(y1, y2, sensitivity)
+    ax.lines[0].set_ydata(laplace_pdf(z, y1, b))
+    ax.lines[1].set_ydata(laplace_pdf(z, y2, b))
+    ax.yaxis.set_major_locator(AutoLocator())
+    ax.yaxis.set_major_formatter(ScalarFormatter())
     ax.set(
-        xlabel="released value z",
         ylabel="density" + scaled_axis(ax.yaxis, 1 / (2 * b)),  # 0.003 reads as 3, ×10⁻³
         title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
     )
-    ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
-    ax.legend(fontsize=SMALL, loc="upper left")
+    ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks for the legend
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
-    bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
-    bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
-    bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
-    bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
-    bx.set_yscale("log")
-    bx.yaxis.set_minor_locator(NullLocator())
+    bx.lines[0].set_ydata(ratio)
+    bx.lines[1].set_ydata([np.exp(epsilon)] * 2)
+    bx.lines[2].set_ydata([np.exp(-epsilon)] * 2)
     bx.set_yticks(
         [np.exp(-epsilon), 1.0, np.exp(epsilon)],
         ["e^−ε", "1", "e^ε"],
     )
     bx.set_ylim(np.exp(-epsilon) / 1.3, np.exp(epsilon) * 1.3)
-    bx.set(
-        xlabel="released value z",
-        ylabel="density ratio p₁/p₂ (log scale)",
-        title="the ratio stays within [e^−ε, e^ε]",
-    )
-    bx.legend(fontsize=SMALL, loc="center right")
     _no_minor_ticks(ax, bx)
     return describe(
         fig,
@@ -185,6 +181,46 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
         f"The ratio never leaves [e^−ε, e^ε] = [{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]:"
         " no released value tells the two data sets apart by more than a factor e^ε.",
     )
+
+
+def update_laplace_ratio(fig, epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
+    """Bring a :func:`plot_laplace_ratio` figure of the same y₁, y₂ and Δ to a new ε in place
+    (notebook 00's dashboard)."""
+    return _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity)
+
+
+@course_style
+def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
+    """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
+
+    ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
+    ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}. :func:`update_laplace_ratio` moves
+    ε in place.
+    """
+    z = _laplace_ratio_grid(y1, y2, sensitivity)
+    fig = Figure(figsize=(9, 3.4))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    # the curves' data and everything else that moves with ε: _laplace_ratio_epsilon
+    ax.plot(z, z, label=f"output density, f(x) = {y1:g}", gid="density1")
+    ax.plot(z, z, ls="--", label=f"output density, f(x') = {y2:g}", gid="density2")
+    ax.set(xlabel="released value z")
+    ax.set_xlim(z[0] - 0.05 * (z[-1] - z[0]), z[-1] + 0.05 * (z[-1] - z[0]))
+    ax.legend(fontsize=SMALL, loc="upper left")
+    bx.plot(z, z, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
+    bx.axhline(1.0, color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
+    bx.axhline(1.0, color="k", ls="--", lw=1)
+    bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
+    bx.set_yscale("log")
+    bx.yaxis.set_minor_locator(NullLocator())
+    bx.set(
+        xlabel="released value z",
+        ylabel="density ratio p₁/p₂ (log scale)",
+        title="the ratio stays within [e^−ε, e^ε]",
+    )
+    bx.set_xlim(z[0] - 0.05 * (z[-1] - z[0]), z[-1] + 0.05 * (z[-1] - z[0]))
+    bx.legend(fontsize=SMALL, loc="center right")
+    return _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity)
 
 
 @course_style

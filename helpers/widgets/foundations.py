@@ -38,16 +38,22 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
 
     def draw(epsilon):
         fig = P.plot_laplace_ratio(epsilon, ex["y1"], ex["y2"], sensitivity=ex["sensitivity"])
+        return fig, text(epsilon)
+
+    def update(fig, epsilon):
+        P.update_laplace_ratio(fig, epsilon, ex["y1"], ex["y2"], sensitivity=ex["sensitivity"])
+        return text(epsilon)
+
+    def text(epsilon):
         z = np.linspace(ex["y1"] - 30, ex["y2"] + 30, 601)
         r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, sensitivity=ex["sensitivity"])
-        text = (
+        return (
             f"ε = {epsilon:.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
             f"ratio ranges over [{r.min():.4f}, {r.max():.4f}] = [e^-ε, e^ε] = "
             f"[{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]"
         )
-        return fig, text
 
-    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, update=update)
 
 
 def randomised_response_dashboard(
