@@ -70,6 +70,8 @@ __all__ = [
     "plot_mean_of_bits",
     "plot_properties",
     "plot_randomised_response",
+    "update_exponential_mechanism",
+    "update_hypothesis_region",
     "update_laplace_ratio",
 ]
 
@@ -514,6 +516,10 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
     _no_minor_ticks(*fig.axes)
+    return _hypothesis_region_text(fig, epsilon, pm)
+
+
+def _hypothesis_region_text(fig, epsilon, pm) -> Figure:
     best = float(F.hypothesis_min_equal_error(epsilon))
     return describe(
         fig,
@@ -524,6 +530,27 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
         f"No test does better than FPR = FNR = 1/(1 + e^ε) = {best:.4f}; the Laplace test at the "
         f"midpoint reaches {float(pm):.4f}.",
     )
+
+
+def update_hypothesis_region(fig, epsilon=1.0, *, sensitivity=1.0) -> Figure:
+    """Bring a :func:`plot_hypothesis_region` figure of the same Δ to a new ε in place: the
+    region, its boundaries, the Laplace tests and the midpoint test, the title, the text
+    alternative (the axes' limits and ticks are fixed)."""
+    (ax,) = fig.axes
+    p = np.linspace(0, 1, 401)
+    q_min = F.hypothesis_min_q(p, epsilon)
+    q_max = F.hypothesis_max_q(p, epsilon)
+    tp, tq = F.laplace_threshold_test(
+        np.linspace(-8, 9, 400) * sensitivity, epsilon, sensitivity=sensitivity
+    )
+    ax.collections[0].set_data(p, q_min, q_max)
+    ax.lines[0].set_data(p, q_min)
+    ax.lines[1].set_data(tp, tq)
+    ax.lines[3].set_data(p, q_max)
+    pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
+    ax.lines[4].set_data([pm], [qm])
+    ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10, y=1.0)
+    return _hypothesis_region_text(fig, epsilon, pm)
 
 
 @course_style
@@ -580,6 +607,10 @@ def plot_exponential_mechanism(
         title=f"expected revenue (dashed: best, {revenue.max():.2f})",
     )
     _no_minor_ticks(*fig.axes)
+    return _exponential_text(fig, epsilon, prices, revenue, delta, grid)
+
+
+def _exponential_text(fig, epsilon, prices, revenue, delta, grid) -> Figure:
     at = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
     expected = F.expected_score(revenue, grid, sensitivity=delta)
     return describe(
@@ -594,6 +625,22 @@ def plot_exponential_mechanism(
         f"Only a large ε concentrates the choice on the best price ({prices[np.argmax(revenue)]:.2f}, "
         f"revenue {revenue.max():.2f}).",
     )
+
+
+def update_exponential_mechanism(
+    fig, epsilon=1.0, prices=F.SURVEY_AUCTION_PRICES, bids=F.SURVEY_AUCTION_BIDS
+) -> Figure:
+    """Bring a :func:`plot_exponential_mechanism` figure of the same auction to a new ε in
+    place: the ε line, the revenue marker and the text alternative (every curve and limit is
+    the same for every ε in the grid's range)."""
+    prices = np.asarray(prices, dtype=float)
+    revenue = F.auction_revenue(prices, bids)
+    delta = F.auction_revenue_sensitivity(prices)
+    ax, bx = fig.axes
+    next(a for a in ax.lines if a.get_gid() == "epsilon_marker").set_xdata([epsilon, epsilon])
+    marker = next(a for a in bx.lines if a.get_gid() == "expected_revenue_marker")
+    marker.set_data([epsilon], [F.expected_score(revenue, epsilon, sensitivity=delta)])
+    return _exponential_text(fig, epsilon, prices, revenue, delta, np.geomspace(0.01, 2000, 150))
 
 
 @course_style
