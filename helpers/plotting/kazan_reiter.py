@@ -27,6 +27,7 @@ __all__ = [
     "plot_risk_profile_slice",
     "plot_switching",
     "slice_curves",
+    "update_risk_profile_slice",
 ]
 
 
@@ -112,7 +113,45 @@ def plot_risk_profile_slice(
     eps_min, x_min = _draw_slice(
         ax_r, ax_e, kind, a, fixed, r, epsilon_cap=6.0, r_cap=max(3 * r, 10.0)
     )
+    fig._course_shape = ("slice", kind, figsize, fast)
     return describe(fig, _slice_sentence(kind, a, fixed, r, eps_min, x_min))
+
+
+def update_risk_profile_slice(
+    fig: Figure, kind: str, a: float, fixed: float, r: float, *, figsize=(7.4, 5.0), fast=False
+) -> bool:
+    """Bring a :func:`plot_risk_profile_slice` figure of the same kind to new ã, q̃ or p̃ and
+    r̃ in place (notebook 06's dashboard): both curves, the minimum, the r̃ and ½ ln r̃
+    lines, their legend entries, titles, axis labels and limits, the text alternative.
+    False, and nothing changed, for another kind (draw afresh)."""
+    if getattr(fig, "_course_shape", None) != ("slice", kind, figsize, fast):
+        return False
+    ax_r, ax_e = fig.axes
+    x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
+    other = "q̃" if kind == "inclusion" else "p̃"
+    r_cap, epsilon_cap = max(3 * r, 10.0), max(6.0, 1.5 * eps_min)
+    finite = np.where(np.isfinite(eps), eps, np.nan)
+    truncated = bool(np.any(~(finite <= epsilon_cap)))
+    lines = {line.get_gid(): line for line in ax_r.lines + ax_e.lines}
+    lines["r_star"].set_data(x, np.minimum(r_star, r_cap))
+    ax_r.lines[1].set_ydata([r, r])
+    ax_r.lines[1].set_label(f"r̃ = {r:g}")
+    ax_r.set_title(f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
+    ax_r.set_ylabel(f"r* (truncated at {r_cap:g})")
+    lines["epsilon_i"].set_data(x, np.minimum(finite, epsilon_cap))
+    lines["minimum"].set_data([x_min], [eps_min])
+    lines["minimum"].set_label(f"min ε = {eps_min:.3f}")
+    constant = kr.epsilon_constant_profile(r)
+    ax_e.lines[2].set_ydata([constant, constant])
+    ax_e.set_ylabel(f"εᵢ (truncated at {epsilon_cap:.3g})" if truncated else "εᵢ")
+    ax_e.set_ylim(0, epsilon_cap * 1.05)
+    ax_r.set_ylim(0, r_cap * 1.05)
+    for ax in (ax_r, ax_e):
+        ax.relim()
+        ax.autoscale_view(scalex=True, scaley=False)
+        _legend_beside(ax)
+    describe(fig, _slice_sentence(kind, a, fixed, r, eps_min, x_min))
+    return True
 
 
 def _slice_sentence(kind, a, fixed, r, eps_min, x_min, who: str = "") -> str:

@@ -10,6 +10,7 @@ from ..plotting.kazan_reiter import (
     plot_profile_map,
     plot_risk_profile_slice,
     plot_switching,
+    update_risk_profile_slice,
 )
 from ._base import Dashboard, float_slider
 from ._checks import starting_choice, starting_value
@@ -81,7 +82,13 @@ def risk_profile_dashboard(
         fig = plot_risk_profile_slice(kind, a, fixed, r, fast=True)
         return fig, risk_profile_text(kind, a, fixed, r)
 
-    return Dashboard(controls, draw)
+    def update(fig, kind, r, a, fixed):
+        # r̃, ã and q̃ or p̃ move in place; the other profile draws afresh
+        if not update_risk_profile_slice(fig, kind, a, fixed, r, fast=True):
+            return None
+        return risk_profile_text(kind, a, fixed, r)
+
+    return Dashboard(controls, draw, update=update)
 
 
 def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
