@@ -27,6 +27,7 @@ __all__ = [
     "plot_risk_profile_slice",
     "plot_switching",
     "slice_curves",
+    "update_bound_vs_naive",
     "update_risk_profile_slice",
 ]
 
@@ -372,6 +373,30 @@ def plot_bound_vs_naive(
     ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
     ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
     _legend_beside(ax)
+    return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
+
+
+def update_bound_vs_naive(
+    fig: Figure, epsilon: float = 1.0, q_values: Sequence[float] = (1.0, 0.5, 0.1, 0.01)
+) -> Figure:
+    """Bring a :func:`plot_bound_vs_naive` figure of the same q values to a new ε in place
+    (notebook 06's dashboard): every curve, e^{2ε}, the title, the y limits and the text
+    alternative."""
+    (ax,) = fig.axes
+    p = np.linspace(0.001, 1, 400)
+    peaks = []
+    for index, q in enumerate(q_values):
+        bound = kr.relative_risk_bound(p, q, epsilon)
+        peaks.append((float(np.max(bound)), q, float(p[np.argmax(bound)])))
+        ax.lines[index].set_ydata(bound)
+    naive = float(kr.naive_bound(epsilon))
+    ax.lines[len(q_values)].set_ydata([naive, naive])
+    ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
+    ax.set_ylim(0.9, naive * 1.08)
+    return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
+
+
+def _bound_vs_naive_text(fig, epsilon, q_values, peaks) -> Figure:
     naive = float(kr.naive_bound(epsilon))
     top, top_q, top_p = max(peaks)
     return describe(

@@ -10,6 +10,7 @@ from ..plotting.kazan_reiter import (
     plot_profile_map,
     plot_risk_profile_slice,
     plot_switching,
+    update_bound_vs_naive,
     update_risk_profile_slice,
 )
 from ._base import Dashboard, float_slider
@@ -97,15 +98,20 @@ def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
     controls = {"epsilon": float_slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
 
     def draw(epsilon):
-        fig = plot_bound_vs_naive(epsilon, fast=True)
+        return plot_bound_vs_naive(epsilon, fast=True), text(epsilon)
+
+    def update(fig, epsilon):
+        update_bound_vs_naive(fig, epsilon)
+        return text(epsilon)
+
+    def text(epsilon):
         tight = float(kr.relative_risk_bound(0.5, 1.0, epsilon))
-        text = (
+        return (
             f"e^(2ε) = {float(kr.naive_bound(epsilon)):.3f}; Theorem 1 at p = 0.5, q = 1: "
             f"{tight:.3f}"
         )
-        return fig, text
 
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)
 
 
 def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
