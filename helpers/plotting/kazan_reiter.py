@@ -29,6 +29,7 @@ __all__ = [
     "slice_curves",
     "update_bound_vs_naive",
     "update_risk_profile_slice",
+    "update_switching",
 ]
 
 
@@ -530,6 +531,46 @@ def plot_switching(
     shown = f", switch {direction}" if direction else ""
     ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
     _legend_beside(ax)
+    fig._course_shape = ("switching", tuple(devs), direction, fast)
+    return _switching_text(fig, epsilon, devs, sides)
+
+
+def update_switching(
+    fig: Figure,
+    epsilon: float,
+    deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0),
+    *,
+    direction: str | None = None,
+    fast: bool = False,
+) -> bool:
+    """Bring a :func:`plot_switching` figure of the same deviations and direction to a new ε
+    in place (notebook 07's dashboard): the bar heights, the title, the y limits and the
+    text alternative. False, and nothing changed, for another direction (draw afresh)."""
+    devs = np.asarray(deviations, dtype=float)
+    if getattr(fig, "_course_shape", None) != ("switching", tuple(devs), direction, fast):
+        return False
+    (ax,) = fig.axes
+    sides = {}
+    for k, side in enumerate(("above", "below")):
+        sides[side] = np.asarray(kr.durham_switch_probability(epsilon, devs, side), dtype=float)
+        for bar, height in zip(ax.containers[k], sides[side], strict=True):
+            bar.set_height(height)
+    if direction == "worst":
+        worst = kr.durham_switch_probability(epsilon, devs, "worst")
+        for bar, height in zip(ax.containers[2], worst, strict=True):
+            bar.set_height(height)
+    shown = f", switch {direction}" if direction else ""
+    ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
+    # the data limits a fresh figure has: from 0 to the tallest bar or the 10 % line (relim
+    # would pass the bars through display coordinates and round their tops by an ulp)
+    heights = [bar.get_height() for container in ax.containers for bar in container]
+    ax.dataLim.intervaly = (0.0, max(*heights, 0.1))
+    ax.autoscale_view()
+    _switching_text(fig, epsilon, devs, sides)
+    return True
+
+
+def _switching_text(fig, epsilon, devs, sides) -> Figure:
     worst = np.maximum(sides["above"], sides["below"])
     met = [f"{d:g}" for d, w in zip(devs, worst, strict=True) if w <= 0.1]
     return describe(

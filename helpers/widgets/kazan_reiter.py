@@ -12,6 +12,7 @@ from ..plotting.kazan_reiter import (
     plot_switching,
     update_bound_vs_naive,
     update_risk_profile_slice,
+    update_switching,
 )
 from ._base import Dashboard, float_slider
 from ._checks import starting_choice, starting_value
@@ -173,4 +174,11 @@ def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above")
         )
         return fig, tradeoff_text(r, a, direction)
 
-    return Dashboard(controls, draw)
+    def update(fig, r, a, direction):
+        # r̃ and ã move the bars in place; another direction draws afresh
+        eps = kr.epsilon_inclusion_profile(a, 1.0, r)
+        if not update_switching(fig, eps, direction=direction, fast=True):
+            return None
+        return tradeoff_text(r, a, direction)
+
+    return Dashboard(controls, draw, update=update)
