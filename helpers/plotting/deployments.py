@@ -48,6 +48,7 @@ __all__ = [
     "plot_deployments",
     "plot_durham_choice",
     "plot_three_views",
+    "update_choice",
     "update_three_views",
 ]
 
@@ -541,7 +542,63 @@ def plot_choice(
     With ``prior`` (and ``risk``), the two-world posterior bound is drawn too: both curves are
     probabilities, so they share the y axis.
     """
-    choice = ch.choose(
+    fig = Figure(figsize=(9, 5.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.87, bottom=0.3)
+    # the artists; their data, labels and limits are set by _set_choice, which the in-place
+    # update (update_choice) shares
+    ax.plot([1, 2], [0, 0], color="C0", gid="accuracy_curve")
+    ax.axhline(0.5, color="C0", ls=":", lw=1, gid="coverage_line")
+    ax.axvline(1, color="C0", ls="--", lw=1.5, gid="epsilon_accuracy")
+    ax.axvline(1, color="C3", ls="-.", lw=1.5, gid="epsilon_risk")
+    if prior is not None:
+        ax.plot(
+            [1, 2],
+            [0, 0],
+            color="C3",
+            marker="s",
+            markevery=50,
+            ms=5,
+            gid="posterior_curve",
+        )
+        if risk is not None:
+            ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
+    feasible = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    ).feasible
+    if feasible:
+        ax.axvspan(1, 2, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
+    else:
+        ax.axvspan(
+            1, 2, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
+        )
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("ε (log scale)")
+    ax.set_ylabel("probability")
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    fig._course_shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
+    return _set_choice(
+        fig,
+        release,
+        k,
+        coverage,
+        epsilon_risk,
+        n,
+        lower,
+        upper,
+        sensitivity,
+        prior,
+        risk,
+        risk_label,
+        title,
+        neighbours,
+    )
+
+
+def _choose(release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours):
+    return ch.choose(
         release,
         k=k,
         epsilon_risk=epsilon_risk,
@@ -553,6 +610,30 @@ def plot_choice(
         sensitivity=sensitivity,
         neighbours=neighbours,
     )
+
+
+def _set_choice(
+    fig,
+    release,
+    k,
+    coverage,
+    epsilon_risk,
+    n,
+    lower,
+    upper,
+    sensitivity,
+    prior,
+    risk,
+    risk_label,
+    title,
+    neighbours,
+) -> Figure:
+    """Everything of :func:`plot_choice`'s figure that the controls move: the curves, lines
+    and interval, their legend, the limits, the titles and the text alternative."""
+    (ax,) = fig.axes
+    choice = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    )
     sens = (
         sensitivity
         if sensitivity is not None
@@ -561,60 +642,28 @@ def plot_choice(
     lo = min(choice.epsilon_accuracy, choice.epsilon_risk) / 10
     hi = max(choice.epsilon_accuracy, choice.epsilon_risk) * 10
     grid = np.geomspace(lo, hi, 500)
-    fig = Figure(figsize=(9, 5.4))
-    ax = fig.subplots()
-    fig.subplots_adjust(left=0.1, right=0.97, top=0.87, bottom=0.3)
-    ax.plot(
-        grid,
-        1 - ch.laplace_error_probability(grid, k=k, sensitivity=sens),
-        color="C0",
-        label=f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}",
-        gid="accuracy_curve",
-    )
-    ax.axhline(coverage, color="C0", ls=":", lw=1, gid="coverage_line")
-    ax.axvline(
-        choice.epsilon_accuracy,
-        color="C0",
-        ls="--",
-        lw=1.5,
-        label=f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}",
-        gid="epsilon_accuracy",
-    )
-    ax.axvline(
-        choice.epsilon_risk,
-        color="C3",
-        ls="-.",
-        lw=1.5,
-        label=f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}",
-        gid="epsilon_risk",
-    )
+    artists = {a.get_gid(): a for a in ax.get_children() if a.get_gid()}
+    curve = artists["accuracy_curve"]
+    curve.set_data(grid, 1 - ch.laplace_error_probability(grid, k=k, sensitivity=sens))
+    curve.set_label(f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}")
+    artists["coverage_line"].set_ydata([coverage, coverage])
+    line = artists["epsilon_accuracy"]
+    line.set_xdata([choice.epsilon_accuracy] * 2)
+    line.set_label(f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}")
+    line = artists["epsilon_risk"]
+    line.set_xdata([choice.epsilon_risk] * 2)
+    line.set_label(f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}")
     if prior is not None:
-        ax.plot(
-            grid,
-            dep.posterior_bound(grid, prior=prior),
-            color="C3",
-            marker="s",
-            markevery=50,
-            ms=5,
-            label=f"two-world posterior bound (prior {prior:g})",
-            gid="posterior_curve",
-        )
+        posterior = artists["posterior_curve"]
+        posterior.set_data(grid, dep.posterior_bound(grid, prior=prior))
+        posterior.set_label(f"two-world posterior bound (prior {prior:g})")
         if risk is not None:
-            ax.axhline(risk, color="C3", ls=":", lw=1, gid="risk_line")
+            artists["risk_line"].set_ydata([risk, risk])
     a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
-    if choice.feasible:
-        ax.axvspan(a, b, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
-    else:
-        ax.axvspan(
-            a, b, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
-        )
-    ax.set_xscale("log")
+    interval = artists["feasible" if choice.feasible else "gap"]
+    interval.set_x(a)
+    interval.set_width(b - a)
     ax.set_xlim(lo, hi)
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel("ε (log scale)")
-    ax.set_ylabel("probability")
-    ax.tick_params(labelsize=10)
-    ax.grid(alpha=0.3)
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     verdict = (
         f"feasible: ε ∈ [{choice.epsilon_accuracy:.3g}, {choice.epsilon_risk:.3g}]"
@@ -640,6 +689,51 @@ def plot_choice(
         if choice.feasible
         else "Infeasible: the accuracy needs more ε than the risk allows (the hatched gap).",
     )
+
+
+def update_choice(
+    fig: Figure,
+    release: str = "count",
+    *,
+    k: float = 5.0,
+    coverage: float = 0.95,
+    epsilon_risk: float,
+    n: int | None = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    sensitivity: float | None = None,
+    prior: float | None = None,
+    risk: float | None = None,
+    risk_label: str = "risk side",
+    title: str | None = None,
+    neighbours: str,
+) -> bool:
+    """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard);
+    False, and nothing changed, when its shape differs (another release or risk kind, or
+    the interval turns from feasible to a gap): draw afresh."""
+    feasible = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    ).feasible
+    shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
+    if getattr(fig, "_course_shape", None) != shape:
+        return False
+    _set_choice(
+        fig,
+        release,
+        k,
+        coverage,
+        epsilon_risk,
+        n,
+        lower,
+        upper,
+        sensitivity,
+        prior,
+        risk,
+        risk_label,
+        title,
+        neighbours,
+    )
+    return True
 
 
 @course_style
