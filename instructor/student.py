@@ -398,6 +398,15 @@ running it top to bottom in a fresh kernel and reading your `answer_NN_K` variab
 notebook prints does not count), so first choose *Kernel → Restart Kernel and Run All Cells* and
 see that it runs without an error and that every check you answered prints ✓.
 
+Your instructor's grader runs each notebook in a sandbox of its own: a fresh kernel of this
+environment with no network, no files but your notebook and the course's helpers (read-only), an
+empty home and `/tmp`, and limits on memory (2 GB), processes, output and time (each cell is
+stopped after the limit your instructor sets, 5 minutes unless told otherwise). So your notebook
+must compute everything it needs from the helpers and the cells above, read no file you did not
+hand in and download nothing. What the grade reads is your `answer_NN_K` variables; the feedback
+you get back names each exercise by its title and heading, its points, and any cell that raised,
+quoting the line.
+
 ## How `check` can say ✓ without the answers
 
 The helpers you installed do not contain the expected answers. When your instructor built this
