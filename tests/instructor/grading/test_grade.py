@@ -231,3 +231,20 @@ def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
         own = [i for i in answers.known_ids() if i.startswith(number + ".")]
         expected = 1 if row["submission"].startswith("instructor") else 0
         assert {row[i] for i in own} == {expected}, row
+
+
+def test_without_a_sandbox_only_when_told(tmp_path, student_site):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    nbformat.write(SUBMISSIONS["all_right"], folder / "all_right.ipynb")
+    rows = grade(
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path / "secret",
+        timeout=60,
+        cell_timeout=20,
+        unsafe_no_sandbox=True,
+    )
+    assert rows[0]["total"] == 3

@@ -354,3 +354,21 @@ def test_the_sandbox_is_there_in_ci():
         assert sandbox.available() is None
     elif sandbox.available() is not None:
         pytest.skip(sandbox.available())
+
+
+def test_outputs_never_go_through_a_link(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, tmp_path / "linked")
+    with pytest.raises(ValueError, match="is not a directory"):
+        grader.Output(tmp_path / "linked" / "out")
+    output = grader.Output(tmp_path / "out")
+    os.symlink(elsewhere / "target", tmp_path / "out" / "grades.csv")
+    os.symlink(elsewhere, tmp_path / "out" / "feedback")
+    output.write("grades.csv", "a,b\n")
+    with pytest.raises(ValueError, match="is not a directory"):
+        output.write("x.md", "text", directory="feedback")
+    output.close()
+    assert (tmp_path / "out" / "grades.csv").read_text() == "a,b\n"
+    assert not (tmp_path / "out" / "grades.csv").is_symlink()
+    assert list(elsewhere.iterdir()) == []
