@@ -786,8 +786,11 @@ def grade(
     taken: set[str] = set()
     jobs = max(1, jobs or os.cpu_count() or 1)
 
-    def one(path: Path) -> tuple[Graded, object]:
-        name = safe_name(path.stem, taken)
+    # names in sorted order, before any thread: the same folder gives the same names
+    named = [(path, safe_name(path.stem, taken)) for path in paths]
+
+    def one(item: tuple[Path, str]) -> tuple[Graded, object]:
+        path, name = item
         try:
             return _grade_one(path, name)
         except Exception as error:  # one submission never stops the run
@@ -854,7 +857,7 @@ def grade(
         return graded, injected
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(one, paths))
+        results = list(pool.map(one, named))
     exercises = sorted({i for g, _ in results for i in g.parts}, key=_sort_key)
     rows = []
     for graded, nb in results:
