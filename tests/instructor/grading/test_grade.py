@@ -74,12 +74,20 @@ SUBMISSIONS = {
 }
 
 
+#: a submission of another notebook in the same folder: scored on notebook 10's exercises only
+OTHER = "10_choose_your_epsilon"
+TEN = [i for i in answers.known_ids() if i.startswith("10.")]
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, student_site, sandbox_required):
     folder = tmp_path_factory.mktemp("submissions")
     for name, nb in SUBMISSIONS.items():
         nbformat.write(nb, folder / f"{name}.ipynb")
     (folder / "not_a_notebook.ipynb").write_text("{ this is not json", encoding="utf-8")
+    other = _notebook(_assign("04.1"))
+    other.metadata["choosing_epsilon"] = {"notebook": OTHER}
+    nbformat.write(other, folder / "other_notebook.ipynb")
     out = tmp_path_factory.mktemp("out")
     grade(
         folder,
@@ -99,12 +107,17 @@ def graded(tmp_path_factory, student_site, sandbox_required):
 def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
     out, rows = graded
     header = (out / "grades.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "submission,notebook," + ",".join(IDS) + ",total,max"
-    assert set(rows) == {*SUBMISSIONS, "not_a_notebook"}
+    assert header == "submission,notebook," + ",".join([*IDS, *TEN]) + ",total,max"
+    assert set(rows) == {*SUBMISSIONS, "not_a_notebook", "other_notebook"}
     for name, row in rows.items():
         if name == "not_a_notebook":
             assert row["total"] == "0" and row["max"] == "0" and row["04.1"] == ""
             continue
+        if name == "other_notebook":  # its own notebook's exercises, none of 04's
+            assert [row[i] for i in IDS] == ["", "", ""] and row["notebook"] == OTHER
+            assert row["max"] == str(len(TEN)) and row["total"] == "0"
+            continue
+        assert [row[i] for i in TEN] == [""] * len(TEN)
         points = [int(row[i]) for i in IDS]
         assert set(points) <= {0, 1} and int(row["total"]) == sum(points)
         assert row["max"] == "3" and row["notebook"] == "04_binary_search"
