@@ -156,6 +156,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
     """A copy of ``nb`` with starters instead of solutions, no outputs, the students' intro."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
+    statements = statement_cells(nb)  # found by the solution cells, before they become starters
     for index, cell in enumerate(nb.cells):
         tags = cell.get("metadata", {}).get("tags", [])
         if cell.cell_type == "markdown" and INTRO_TAG in tags:
@@ -170,7 +171,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
         cell.outputs = []
         cell.execution_count = None
         cell.metadata.pop("execution", None)
-    for exercise_id, indices in statement_cells(nb).items():
+    for exercise_id, indices in statements.items():
         for index in indices:
             cell = nb.cells[index]
             cell.metadata.setdefault("choosing_epsilon", {})
