@@ -342,12 +342,14 @@ def run_notebook(
             if site is not None:
                 binds.append((str(site), sandbox.SITE))
                 extra["PYTHONPATH"] = sandbox.SITE
+            info_read, info_write = os.pipe()
             command = sandbox.command(
                 [f"{sandbox.ENV}/{environment.executable}", f"{sandbox.GRADER}/runner.py"],
                 binds=binds,
                 uid=sandbox.new_uid(),
                 env=extra,
                 limits=limits,
+                info_fd=info_write,
             )
             env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
         start = time.monotonic()
@@ -361,7 +363,13 @@ def run_notebook(
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
+                pass_fds=() if unsafe else (info_write,),
             )
+            child = None
+            if not unsafe:
+                os.close(info_write)
+                child = sandbox.read_child_pid(info_read)  # written at once, then closed
+                os.close(info_read)
             reader = threading.Thread(
                 target=_reader, args=(process.stdout, limits.output, lines), daemon=True
             )
@@ -377,6 +385,8 @@ def run_notebook(
             except subprocess.TimeoutExpired:
                 status = "timed out"
             _kill(process)
+            if not sandbox.wait_gone(child):
+                status = "crashed"  # a sandbox that would not die: reported, never trusted
             reader.join(timeout=30)
         result = Run(status=status, seconds=time.monotonic() - start)
         result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -261,3 +262,38 @@ def test_without_a_sandbox_only_when_told(tmp_path, student_site):
         unsafe_no_sandbox=True,
     )
     assert rows[0]["total"] == 3
+
+
+def test_the_notebook_limit_kills_the_whole_sandbox(tmp_path, student_site, sandbox_required):
+    # the notebook's limit (15 s) comes before the cell's (60 s): the sandbox is killed with
+    # every process in it, a setsid helper included; the answer read before counts
+    marker = "grade-timeout-marker-51c2"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    nb = _notebook(
+        _assign("04.1"),
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen(['setsid', sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
+        "time.sleep(600)",
+    )
+    nbformat.write(nb, folder / "sleeper.ipynb")
+    rows = grade(
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path / "secret",
+        timeout=15,
+        cell_timeout=60,
+    )
+    assert rows[0]["04.1"] == 1 and rows[0]["total"] == 1
+    text = (tmp_path / "out" / "feedback" / "sleeper.md").read_text()
+    assert "stopped at the notebook's 15 s limit" in text
+    left = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                left.append(entry.name)
+        except OSError:
+            pass
+    assert left == []
