@@ -270,12 +270,18 @@ class Environment:
 
 
 def _reader(stream, limit: int, into: list) -> None:
-    """Read up to ``limit`` bytes of the sandbox's output; drain (and drop) the rest."""
+    """Read whole lines, up to ``limit`` bytes in all, from the sandbox; drain and drop the
+    rest (a line cut at the limit fails to parse and is dropped)."""
     kept = 0
-    for line in iter(lambda: stream.readline(65536), b""):
-        if kept < limit:
-            into.append(line[: limit - kept])
-            kept += len(line)
+    while kept < limit:
+        line = stream.readline(limit - kept)
+        if not line:
+            stream.close()
+            return
+        into.append(line)
+        kept += len(line)
+    while stream.read(65536):
+        pass
     stream.close()
 
 
