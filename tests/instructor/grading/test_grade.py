@@ -67,6 +67,8 @@ SUBMISSIONS = {
         "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
         _assign("04.2"),
     ),
+    # a large array (a values line of about 2 MB) is read whole, then judged
+    "big_array": _notebook("answer_04_2 = np.zeros((300, 300))"),
     # a wrong answer: 0 with a hint in the feedback
     "wrong": _notebook(
         f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
@@ -124,6 +126,13 @@ def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
         assert row["max"] == "3" and row["notebook"] == "04_binary_search"
     for name in rows:
         assert (out / "feedback" / f"{name}.md").exists()
+
+
+def test_a_large_array_is_read_whole_and_judged(graded):
+    out, rows = graded
+    text = (out / "feedback" / "big_array.md").read_text()
+    assert rows["big_array"]["04.2"] == "0" and "shape (300, 300)" in text
+    assert "never assigned" not in text.split("04.2")[1].split("\n")[0]
 
 
 def test_right_answers_score_and_nothing_else_does(graded):
