@@ -128,7 +128,7 @@ def load_course(path: Path) -> Course:
         i: [statement_sha256(student.cells[k].source) for k in cells.get(i, [])] for i in exercises
     }
     titles = {i: _title(nb, cells.get(i, []), i) for i in exercises}
-    written = list(scoring.written_ids(path)) if hasattr(scoring, "written_ids") else []
+    written = list(scoring.written_ids(path))
     return Course(path.stem, path, exercises, statements, titles, written)
 
 
@@ -755,7 +755,7 @@ def _written_answers(nb: dict, course: Course, name: str) -> list[dict]:
                 {
                     "submission": name,
                     "notebook": course.stem,
-                    "written_id": written_id,
+                    "id": written_id,
                     "answer": answer,
                 }
             )
@@ -890,9 +890,12 @@ def grade(
             text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
         output.write(f"{graded.name}.md", text, directory="feedback")
     written = [r for graded, _ in results for r in graded.written]
-    if written and hasattr(scoring, "export_written"):
-        scoring.export_written(written, output.path)
-    if marks is not None and hasattr(scoring, "merge_written"):
+    if written:
+        # made in a private directory, then written into OUT_DIR like every other file
+        with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
+            for made in scoring.export_written(written, Path(private)):
+                output.write(Path(made).name, Path(made).read_text(encoding="utf-8"))
+    if marks is not None:
         merged = scoring.merge_written(marks, rows)
         rows = merged if merged is not None else rows
     buffer = io.StringIO()
