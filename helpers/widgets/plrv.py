@@ -64,13 +64,23 @@ def plrv_dashboard(
     }
 
     def draw(mechanism, noise, epsilon):
+        return P.plot_plrv_panels(as_mechanism(mechanism, noise), epsilon=epsilon), text(
+            mechanism, noise, epsilon
+        )
+
+    def update(fig, mechanism, noise, epsilon):
+        # noise and ε move in place; another mechanism draws afresh
+        if not P.update_plrv_panels(fig, as_mechanism(mechanism, noise), epsilon=epsilon):
+            return None
+        return text(mechanism, noise, epsilon)
+
+    def text(mechanism, noise, epsilon):
         mech = as_mechanism(mechanism, noise)
-        fig = P.plot_plrv_panels(mech, epsilon=epsilon)
         naive, tight = (float(d) for d in mech.profile(epsilon))
         text = (
             f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {epsilon:.3f}: "
             f"δ₁ = P[L > ε] = {naive:.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {tight:.5f}"
         )
-        return fig, text + "\n" + mech.loss_text()
+        return text + "\n" + mech.loss_text()
 
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)
