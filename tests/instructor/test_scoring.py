@@ -312,3 +312,19 @@ def test_a_mark_outside_the_rubric_is_refused_with_its_line(tmp_path):
 def test_finite_points_everywhere():
     for exercise_id in VALUE_IDS:
         assert all(math.isfinite(p) and p >= 0 for p in answers.get(exercise_id).points)
+
+
+def test_the_answer_key_shows_parameters_points_and_written_ids():
+    from instructor.answer_key import collect, render_markdown
+
+    exercises = collect()
+    text = render_markdown(exercises)
+    for x in exercises:
+        params = answers.parameters(x.exercise_id)
+        assert [p.name for p in x.parameters] == list(params)
+        if not x.is_open:
+            spec = answers.get(x.exercise_id)
+            assert [v.points.split()[0] for v in x.values] == [f"{w:g}" for w in spec.points]
+    assert text.count("#### Parameters (shown in the notebook") == len(PARAMETERISED)
+    for wid in S.written_questions():
+        assert f"Written answer `{wid}`" in text
