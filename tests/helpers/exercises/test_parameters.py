@@ -193,3 +193,21 @@ def test_a_slip_more_than_a_fifth_of_a_percent_off_does_not_point_to_rounding():
     assert not ok and "rounding" not in line
     ok, hint = compare(1.05, 1.0, decimals=4)  # 5 % off: an input, not a rounding
     assert not ok and "rounding" not in hint and "every input the statement gives" in hint
+
+
+def test_the_students_key_carries_the_shown_parameters_and_check_uses_them(monkeypatch, capsys):
+    """In the student's wheel the key is a module: its entries hold the shown parameters, and
+    check judges at those (a params dict read from the notebook equals them) and only there."""
+    import helpers.exercises as ex
+    from helpers.exercises.student import key_module
+
+    namespace: dict = {}
+    exec(key_module(answers.build_key()), namespace)
+    monkeypatch.setattr(ex, "_key", lambda: namespace["KEY"])
+    for exercise_id in answers.value_ids():
+        shown = namespace["KEY"][exercise_id]["parameters"]
+        assert same_parameters(shown, answers.get(exercise_id).defaults())
+        assert check(exercise_id, answers.expected(exercise_id), shown) is True
+    drawn = {**namespace["KEY"]["10.1"]["parameters"], "upper": 70.0}
+    assert check("10.1", answers.expected_at("10.1", drawn), drawn) is False
+    assert "not judged" in capsys.readouterr().out.splitlines()[-1]
