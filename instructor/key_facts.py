@@ -28,8 +28,7 @@ from helpers import kazan_reiter as kr
 from helpers import lee_clifton as lc
 from helpers import plrv
 from helpers.datasets import school, school_release
-from helpers.exercises import answers
-from helpers.exercises._open import OPEN
+from helpers.exercises import OPEN, answers
 from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
 
 _FACTS: list[Callable] = []
@@ -447,6 +446,45 @@ def _nb11_3(claim):
     claim("the redistricting total is above the agency's ρ_z", total > rho)
     claim("at the redistricting total the Gaussian TPR exceeds 0.35", tpr_total > 0.35)
     return {"rho": rho, "eps": eps, "total": total, "ratio": total / rho, "tpr_total": tpr_total}
+
+
+# --- notebook 12 --------------------------------------------------------------------------
+
+
+@_facts("12.1")
+def _nb12_1(claim):
+    eps, delta = answers.expected("12.1")
+    m, d, e = 3, 1e-8, 0.35
+    naive = m * d
+    vadhan = m * math.exp((m - 1) * e) * d
+    geometric = d * math.fsum(math.exp(i * e) for i in range(m))
+    claim("ε per person is 3 × 0.35", math.isclose(eps, 3 * e))
+    claim("δ per person is the geometric sum", math.isclose(delta, geometric, rel_tol=1e-12))
+    claim("δ per person exceeds mδ", delta > naive)
+    claim("δ per person is at most Vadhan's m·e^((m−1)ε)·δ", delta <= vadhan)
+    return {"eps": eps, "delta": delta, "ratio": delta / naive, "vadhan": vadhan}
+
+
+@_facts("12.4")
+def _nb12_4(claim):
+    from helpers.exercises.answers.nb11 import SURVEY
+
+    laplace, rho = answers.expected("12.4")
+    risk = bud.risk_posterior(0.8, prior=0.5)
+    allowed_eps = bud.total_for_risk(risk)
+    allowed_rho = bud.total_for_risk(risk, mechanism="gaussian", delta=1e-6)
+    one = bud.budget_for_accuracy(list(SURVEY)).total
+    claim("Laplace per person does not fit", laplace > allowed_eps)
+    claim("Gaussian per person does not fit", rho > allowed_rho)
+    claim("one record per person fitted under Laplace", one <= allowed_eps)
+    claim("two records double the Laplace total", math.isclose(laplace, 2 * one, rel_tol=1e-9))
+    return {
+        "laplace": laplace,
+        "rho": rho,
+        "allowed_eps": allowed_eps,
+        "allowed_rho": allowed_rho,
+        "one": one,
+    }
 
 
 # --- the open exercises: the notebook's worked answer, run and judged ------------------------
