@@ -37,9 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from helpers.exercises import answers
-from helpers.exercises._core import _short, is_missing, judge, make_entry, new_salt
-from helpers.exercises._open import OPEN
+from helpers.exercises import OPEN, answers, is_missing, judge, make_entry, new_salt
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_DIR = ROOT / "instructor" / "key"
@@ -51,6 +49,15 @@ WRITTEN_PLACEHOLDER = "*Your answer:*"
 #: points of a written sub-question when the key gives none
 WRITTEN_POINTS = 1.0
 MARKS = {"full": 1.0, "partial": 0.5, "none": 0.0}
+
+
+def _short(error: BaseException, limit: int = 120) -> str:
+    """An exception's message, cut to ``limit`` characters (its str() may fail too)."""
+    try:
+        text = str(error)
+    except Exception:
+        text = type(error).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Part(NamedTuple):
