@@ -35,8 +35,28 @@ def _literal(value) -> str:
     return repr(float(value)) if isinstance(value, float) else repr(value)
 
 
+#: each answer computed from the parameters the grader injects (``params_04_K``), as a student's
+#: code must: the grade draws parameters per submission, so a typed-in value scores nothing
+COMPUTED = {
+    "04.1": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import binary_search_epsilon\n"
+    "answer_04_1 = binary_search_epsilon(\n"
+    '    school()["absence_days"], len(school_release()), "mean", params_04_1["risk"]\n'
+    ")",
+    "04.2": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import epsilon_upper_bound\n"
+    "answer_04_2 = np.array([\n"
+    '    [epsilon_upper_bound(school()[c], len(school_release()), "mean", r)\n'
+    '     for c in ("school_year", "absence_days")]\n'
+    '    for r in params_04_2["risks"]\n'
+    "])",
+    "04.3": "from helpers.lee_clifton import count_worlds\n"
+    'answer_04_3 = 1 / count_worlds([1, 2, 3, 10, 4, 6, 0, 5], params_04_3["size"])',
+}
+
+
 def _assign(exercise_id: str) -> str:
-    return f"{variable(exercise_id)} = {_literal(answers.expected(exercise_id))}"
+    return COMPUTED[exercise_id]
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -71,6 +91,8 @@ SUBMISSIONS = {
         f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
         _assign("04.2"),
     ),
+    # the notebook's shown answers typed in: right only at the shown parameters, never drawn
+    "typed_in": _notebook(*(f"{variable(i)} = {_literal(answers.expected(i))}" for i in IDS)),
 }
 
 
@@ -115,7 +137,7 @@ def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
 def test_right_answers_score_and_nothing_else_does(graded):
     _, rows = graded
     assert [rows["all_right"][i] for i in IDS] == ["1", "1", "1"]
-    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook"):
+    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook", "typed_in"):
         assert rows[name]["total"] == "0", name
 
 
