@@ -250,7 +250,8 @@ def _score(exercise_id, names, points, params, value) -> list[Part]:
             exercise_id, (name,), _parts_of(spec, expected)[k], spec.precision, new_salt()
         )
         ok, line = judge(entry, given[k])
-        line = f"✓ {exercise_id}: {name} correct" if ok else line
+        if ok:
+            line = f"✓ {exercise_id}: " + ("correct" if len(names) == 1 else f"{name} correct")
         if weight == 0:
             line += " (not scored: a yes/no, marked with the written answer)"
         out.append(Part(name, weight if ok else 0.0, weight, line))

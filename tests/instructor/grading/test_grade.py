@@ -87,10 +87,7 @@ SUBMISSIONS = {
         _assign("04.2"),
     ),
     # a wrong answer: 0 with a hint in the feedback
-    "wrong": _notebook(
-        f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
-        _assign("04.2"),
-    ),
+    "wrong": _notebook(_assign("04.1") + "\nanswer_04_1 = 2 * answer_04_1", _assign("04.2")),
     # the notebook's shown answers typed in: right only at the shown parameters, never drawn
     "typed_in": _notebook(*(f"{variable(i)} = {_literal(answers.expected(i))}" for i in IDS)),
 }
