@@ -143,6 +143,7 @@ __all__ = [
     "optimal_composition_epsilon",
     "pld_delta",
     "pld_epsilon",
+    "posterior_failure_probability",
     "rho_for_tpr",
     "risk_epsilon",
     "risk_posterior",
@@ -1758,8 +1759,8 @@ def risk_posterior(risk, *, prior) -> Risk:
     reading, and the bound at ε is *not* guaranteed outside an event of probability 2δ.
     The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
     δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
-    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ), which can exceed
-    δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
+    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ;
+    :func:`posterior_failure_probability`), which can exceed δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
     with slack ln 2) is the weaker bound read at ε + ln 2.
 
     Used in notebook 11.
@@ -1790,13 +1791,11 @@ def risk_posterior(risk, *, prior) -> Risk:
     1.0986
 
     Gaussian noise for a posterior of 0.8 at δ = 1e-6: the bound at ε fails with
-    probability δ₁, not at most 2δ:
+    probability δ₁ (:func:`posterior_failure_probability`), not at most 2δ:
 
-    >>> from helpers.plrv import gaussian_delta_naive
     >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
-    >>> eps = zcdp_to_epsilon(rho, 1e-6)
-    >>> delta_1 = gaussian_delta_naive(eps, 1.0, sensitivity=math.sqrt(2 * rho))
-    >>> round(rho, 5), round(delta_1 / 1e-6, 1)
+    >>> failure = posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6)
+    >>> round(rho, 5), round(failure / 1e-6, 1)
     (0.04475, 3.7)
     """
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
@@ -1990,7 +1989,9 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     For a risk of kind "epsilon" the total as ε; "posterior" the posterior bound
     (:func:`helpers.deployments.posterior_bound`) at that ε; "profile" the smallest r̃ of the
     same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
-    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
+    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise). For Gaussian
+    noise the posterior and profile readings are at the CKS ε alone, δ set aside: they may
+    fail with probability δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -2026,12 +2027,95 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
     if risk.kind == "epsilon":
-        return epsilon
-    if risk.kind == "posterior":
-        return float(posterior_bound(epsilon, prior=risk.prior))
-    if risk.kind == "profile":
-        return _profile_r_for(risk, epsilon)
-    return family.tpr(t, epsilon, risk.fpr)
+        level = epsilon
+    elif risk.kind == "posterior":
+        level = float(posterior_bound(epsilon, prior=risk.prior))
+    elif risk.kind == "profile":
+        level = _profile_r_for(risk, epsilon)
+    else:
+        level = family.tpr(t, epsilon, risk.fpr)
+    return _allowing(risk, level, family, d, t)
+
+
+def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total: float) -> float:
+    """``level`` raised a double at a time until :func:`total_for_risk` at it allows ``total``.
+
+    The knob "accept this risk", fed back as the risk, must open the interval; rounded to
+    nearest it was a few ulps short, since total_for_risk rounds its total down (a workload
+    fed its own risk knob came out infeasible). A risk is reported on the high side anyway.
+    """
+    top = 1.0 if risk.kind in ("posterior", "tpr") else math.inf
+    if not (math.isfinite(level) and level < top):
+        return level
+
+    def ok(values):
+        out = []
+        for value in np.atleast_1d(values).tolist():
+            if not value < top:
+                out.append(True)
+                continue
+            try:
+                out.append(family.total_for(risk._replace(level=value), delta) >= total)
+            except ValueError:  # a level below what any total allows (e.g. at the prior)
+                out.append(False)
+        return np.array(out, dtype=bool)
+
+    return float(nudge_until([level], ok, toward_zero=False)[0])
+
+
+def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
+    """How often the posterior bound read at a total's ε fails: 0 (Laplace) or δ₁ (Gaussian).
+
+    The two-world posterior exceeds :func:`helpers.deployments.posterior_bound` at ε exactly on
+    the outputs whose privacy loss ℒ exceeds ε. Laplace releases of total ε (pure ε-DP)
+    have ℒ ≤ ε almost surely: 0. Gaussian releases of total ρ_z compose to one Gaussian with
+    μ = √(2ρ_z), read at its CKS ε at ``delta`` (the ε :func:`total_for_risk` and
+    :func:`implied_risk` use): the probability is δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ), notebook 08's
+    naive δ (:func:`helpers.plrv.gaussian_delta_naive`, raised by its float error), which δ
+    does not bound: 2δ covers only the bound at ε + ln 2
+    (:func:`helpers.deployments.posterior_bad_event_probability`).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    total : float
+        ε (Laplace) or ρ_z (Gaussian), > 0.
+    %(family)s
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed (the message names it).
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4) with two worlds; Balle & Wang (2018), Theorem 8 (the
+    Gaussian's privacy loss); Canonne, Kamath & Steinke (2020), Corollary 13.
+
+    Examples
+    --------
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> round(posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6) / 1e-6, 1)
+    3.7
+    >>> posterior_failure_probability(1.0)  # Laplace: pure ε
+    0.0
+    """
+    family = NoiseFamily.of(mechanism)
+    t = float(check_positive("total", check_finite_scalar("total", total)))
+    d = family.reading_delta(delta)
+    if family.pure:
+        return 0.0
+    epsilon = family.epsilon(t, d)
+    if not math.isfinite(epsilon):  # no finite claim: the bound at ε = ∞ is 1, never exceeded
+        return 0.0
+    mu = math.sqrt(2 * t)
+    return float(Gaussian(1.0, sensitivity=mu).delta_naive(epsilon))
 
 
 # --- allocation ---------------------------------------------------------------------------

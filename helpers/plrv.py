@@ -431,7 +431,11 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
 def gaussian_delta_naive(epsilon, sigma, *, sensitivity=1.0):
     """δ₁ = P[L > ε] with L ~ N(μ, 2μ): Φ((μ − ε)/√(2μ)) = Φ(Δ/(2σ) − εσ/Δ).
 
-    Used in notebook 08.
+    Raised, as :func:`gaussian_delta` is, by a bound on the float error of Δ/(2σ) − εσ/Δ: never
+    below the true δ₁. For a two-world adversary it is the probability that the posterior
+    exceeds the bound at ε (notebook 09 reads it for a Gaussian row).
+
+    Used in notebooks 08 and 09.
 
     Parameters
     ----------

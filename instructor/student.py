@@ -164,6 +164,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
     """A copy of ``nb`` with starters instead of solutions, no outputs, the students' intro."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
+    statements = statement_cells(nb)  # found by the solution cells, before they become starters
     for index, cell in enumerate(nb.cells):
         tags = cell.get("metadata", {}).get("tags", [])
         if cell.cell_type == "markdown" and INTRO_TAG in tags:
@@ -178,7 +179,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
         cell.outputs = []
         cell.execution_count = None
         cell.metadata.pop("execution", None)
-    for exercise_id, indices in statement_cells(nb).items():
+    for exercise_id, indices in statements.items():
         for index in indices:
             cell = nb.cells[index]
             cell.metadata.setdefault("choosing_epsilon", {})
@@ -408,6 +409,15 @@ To hand in, save the notebook and send the `.ipynb` file as your instructor asks
 running it top to bottom in a fresh kernel and reading your `answer_NN_K` variables (what the
 notebook prints does not count), so first choose *Kernel → Restart Kernel and Run All Cells* and
 see that it runs without an error and that every check you answered prints ✓.
+
+Your instructor's grader runs each notebook in a sandbox of its own: a fresh kernel of this
+environment with no network, no files but your notebook and the course's helpers (read-only), an
+empty home and `/tmp`, and limits on memory (2 GB), processes, output and time (each cell is
+stopped after the limit your instructor sets, 5 minutes unless told otherwise). So your notebook
+must compute everything it needs from the helpers and the cells above, read no file you did not
+hand in and download nothing. What the grade reads is your `answer_NN_K` variables; the feedback
+you get back names each exercise by its title and heading, its points, and any cell that raised,
+quoting the line.
 
 ## What is graded
 

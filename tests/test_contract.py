@@ -167,6 +167,7 @@ VALID |= {
     D.zcdp_rho_for_epsilon: ((2.0, 1e-10), {}),
     D.zcdp_to_epsilon: ((2.56, 1e-10), {}),
     D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
+    D.opendp_epsilon: ((2.63, 1e-10), {}),
     C.choose: (
         ("mean",),
         {
@@ -202,6 +203,7 @@ VALID |= {
     B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.1, "delta": 0.0, "times": 10}),
     B.pld_delta: ((1.0, "gaussian", 3.0), {"times": 2}),
     B.pld_epsilon: ((1e-6, "laplace", 10.0), {"times": 2}),
+    B.posterior_failure_probability: ((0.04475,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.rho_for_tpr: ((0.0924,), {"fpr": 0.01}),
     B.risk_epsilon: ((1.0,), {}),
     B.risk_posterior: ((0.75,), {"prior": 0.5}),
