@@ -83,6 +83,13 @@ from ._validation import (
     check_positive,
     check_real,
 )
+from .attack import (  # re-exported: the attack risk of a workload, read on its own PLD
+    attack_advantage,
+    attack_tpr,
+    bayes_risk,
+    loss_epsilon,
+    loss_tail,
+)
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
     DEFAULT_DELTA,
@@ -119,12 +126,19 @@ __all__ = [
     "Risk",
     "WorkloadChoice",
     "advanced_composition",
+    "attack_advantage",
+    "attack_tpr",
+    "bayes_risk",
+    "bonferroni",
     "budget_for_accuracy",
     "choose_workload",
     "compose_epsilon",
     "compose_rho",
     "epsilon_for_tpr",
     "implied_risk",
+    "joint_coverage",
+    "loss_epsilon",
+    "loss_tail",
     "optimal_composition_delta",
     "optimal_composition_epsilon",
     "pld_delta",
@@ -1074,8 +1088,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
 
     Examples
     --------
-    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
-    0.462117
+    >>> round(optimal_composition_delta(0.0, epsilon=4.0, times=1), 6)  # (e⁴ − 1)/(e⁴ + 1)
+    0.964028
     >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
     0.0
     """
@@ -2254,9 +2268,23 @@ def _waterfill(floors: np.ndarray, shares: np.ndarray, total: float) -> float:
 
 
 def split_budget(
-    workload, total, *, mechanism="laplace", delta=DEFAULT_DELTA, meet_targets=False
+    workload,
+    total,
+    *,
+    mechanism="laplace",
+    delta=DEFAULT_DELTA,
+    meet_targets=False,
+    objective="variance",
 ) -> Allocation:
     """The split of a total budget that minimises the weighted total noise variance Σ w_i·Var_i.
+
+    Or, with ``objective="need"``, the split **proportional to need**: every release gets the
+    same fraction E/Σ a_i of the budget a_i its accuracy target needs, so every ±k is reached
+    within the same factor (E/Σ a_i)^{-1} (Laplace) or its square root (Gaussian). The two
+    serve different objectives: the variance-optimal split minimises Σ w_i·Var_i and ignores
+    the coverages c_i (when the total is short it meets some targets and misses others by
+    more); the split proportional to need minimises the *largest* miss max_i k_i'/k_i (all
+    equal), the split to use when every target matters as much as the others.
 
     **Laplace** (pure ε): Var_i = 2b_i² = 2Δ_i²/ε_i². Minimise Σ 2w_iΔ_i²/ε_i² subject to
     Σ ε_i = E. The objective is convex, so the Lagrange condition is the optimum:
@@ -2289,6 +2317,10 @@ def split_budget(
     %(family)s
     meet_targets : bool, keyword-only
         Hold every release at its accuracy target (refused if the total is too small).
+    objective : {"variance", "need"}, keyword-only
+        What the split minimises: the weighted total variance (the default) or the largest
+        factor by which a target is missed (proportional to need; ``meet_targets`` is then
+        met whenever the total allows it, and not read).
 
     Returns
     -------
@@ -2322,7 +2354,22 @@ def split_budget(
     d = family.reading_delta(delta)
     if not isinstance(meet_targets, (bool, np.bool_)):
         raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
+    if objective not in ("variance", "need"):
+        raise ValueError(f"objective must be 'variance' or 'need'; got {objective!r}")
+    if objective == "need":
+        return _split_by_need(w, e, family, d)
     return _split_budget(w, e, family, d, bool(meet_targets), total)
+
+
+def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> Allocation:
+    """Every release at the same fraction of its need: the largest miss as small as can be."""
+    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    floors = family.budgets(w.sensitivity, acc_scales)
+    shares = floors / math.fsum(floors.tolist())
+    budgets = np.maximum(_fit_under(lambda s: s * e * shares, e), _TINY)
+    scales = family.scales(w.sensitivity, budgets)
+    scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
+    return _allocation(w, family, d, budgets, scales, acc_scales)
 
 
 def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
@@ -2420,6 +2467,19 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
 
     Used in notebook 11.
 
+    **One noise per release** (``mechanism`` a list, one name or class per release, e.g.
+    Laplace counts beside Gaussian means; or every entry "gaussian" to judge a Gaussian
+    workload exactly): the releases no longer share a unit, so the workload is judged on its
+    own composed privacy-loss distribution (:mod:`helpers.attack`), each reading named in
+    the message: a TPR on the composed trade-off curve (exact for Gaussian releases, μ²
+    adding); a posterior bound or a Kazan & Reiter profile at the ε with P[ℒ > ε] ≤ δ
+    (:func:`loss_epsilon`: the bound holds except with probability δ, the bad event of
+    notebook 08's δ₁); a total ε as the composed (ε, δ) (:func:`pld_epsilon`). ``at_risk``
+    is then the split proportional to need at the risk's limit (every scale times one factor,
+    found by bisection), ``accuracy.total`` and ``epsilon`` the composed ε at δ, the budgets
+    each in its release's unit (ε_i or ρ_z,i), ``knobs`` "widen", "drop" (largest single
+    ε at δ first), "risk" and "coverage".
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -2427,6 +2487,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
         :func:`risk_epsilon`, or the largest total ε as a number.
     %(family)s
+        Or a list of them, one per release (read as above; ``delta`` in (0, 1) then).
 
     Returns
     -------
@@ -2454,6 +2515,8 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     """
     w = _parse(workload)
     risk = _as_risk(risk)
+    if isinstance(mechanism, (list, tuple)):  # one noise per release: judged on its own PLD
+        return _choose_exact(w, risk, mechanism, delta)
     family = NoiseFamily.of(mechanism)
     d = family.reading_delta(delta)
     acc = _budget_for_accuracy(w, family, d)
@@ -2506,6 +2569,249 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         )
     epsilon_risk = family.epsilon(allowed, d)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
+
+
+# --- workloads judged on their own privacy-loss distribution (mixed noise, exact readings) --
+
+
+def joint_coverage(coverage) -> float:
+    """The probability that every release lands within its ±k together: ∏ c_i.
+
+    The releases' noises are independent, so the events |Z_i| ≤ k_i are too, and the chance
+    that all of them hold is the product of their coverages (summed in log space). Six
+    targets of 95 % hold together with probability 0.735, not 0.95.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    coverage : array_like
+        The c_i in [0, 1] (an :class:`Allocation`'s ``coverage``), 1-D and non-empty.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If a coverage is outside [0, 1] or NaN, or the list is empty.
+
+    References
+    ----------
+    Independence of the releases' noises (each release draws its own).
+
+    Examples
+    --------
+    >>> round(joint_coverage([0.95] * 6), 4)
+    0.7351
+    """
+    c = _check_budget_list("coverage", coverage)
+    if np.any(c > 1):
+        raise ValueError(f"coverage must lie in [0, 1]; got {coverage!r}")
+    if np.any(c == 0):
+        return 0.0
+    return float(math.exp(math.fsum(np.log(c).tolist())))
+
+
+def bonferroni(workload, *, joint) -> list:
+    """The workload with every coverage raised so that all targets hold together with ``joint``.
+
+    Bonferroni's adjustment: each c_i = 1 − (1 − joint)/m, so that the chance that some
+    release misses is at most Σ(1 − c_i) = 1 − joint (the union bound, whatever the
+    dependence); with independent noises the joint coverage ∏ c_i is then a little above
+    ``joint`` (Šidák's c_i = joint^{1/m} would meet it exactly). The knob trades accuracy for
+    a statement about the whole table: each ±k is met more often, so it costs more budget.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    joint : float, keyword-only
+        The probability, in (0, 1), that every release lands within its ±k.
+
+    Returns
+    -------
+    list of Release
+        The same releases with their new coverage.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed or ``joint`` is outside (0, 1).
+
+    References
+    ----------
+    Bonferroni's inequality (the union bound); Šidák (1967), JASA 62, for the exact
+    independent case.
+
+    Examples
+    --------
+    >>> adjusted = bonferroni([Release("count", k=5.0)] * 5, joint=0.95)
+    >>> [round(r.coverage, 4) for r in adjusted][:2], round(joint_coverage([0.99] * 5), 4)
+    ([0.99, 0.99], 0.951)
+    """
+    w = _parse(workload)
+    j = float(check_open_unit("joint", check_finite_scalar("joint", joint)))
+    each = 1.0 - (1.0 - j) / len(w.k)
+    rows = _rows(workload)
+    out = []
+    for row in rows:
+        fields_ = {f: getattr(row, f) for f in _FIELDS} if isinstance(row, Release) else dict(row)
+        fields_["coverage"] = each
+        out.append(Release(**fields_))
+    return out
+
+
+def _exact_families(mechanism, size: int) -> list:
+    if len(mechanism) != size:
+        raise ValueError(
+            f"mechanism must name one noise per release ({size}) when it is a list; got "
+            f"{len(mechanism)} entries"
+        )
+    return [NoiseFamily.of(one) for one in mechanism]
+
+
+def _objects(families: list, scales: np.ndarray, sensitivity: np.ndarray) -> list:
+    return [
+        f.mechanism(float(b), sensitivity=float(s))
+        for f, b, s in zip(families, scales.tolist(), sensitivity.tolist(), strict=True)
+    ]
+
+
+def _exact_level(objects: list, risk: Risk, d: float) -> tuple:
+    """(the risk read on the composed PLD in its units, the ε that reading rests on or None)."""
+    if risk.kind == "tpr":
+        return attack_tpr(objects, fpr=risk.fpr), None
+    if risk.kind == "epsilon":
+        eps = pld_epsilon(d, objects)
+        return eps, eps
+    eps = loss_epsilon(objects, delta=d)
+    if risk.kind == "posterior":
+        return float(posterior_bound(eps, prior=risk.prior)), eps
+    return _profile_r_for(risk, eps), eps
+
+
+def _exact_ok(objects: list, risk: Risk, d: float, limit: float) -> bool:
+    level, eps = _exact_level(objects, risk, d)
+    return level <= risk.level if eps is None else eps <= limit
+
+
+def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
+    objects = _objects(families, scales, w.sensitivity)
+    budgets = np.empty(len(scales))
+    reach, covered, variance = (np.empty(len(scales)) for _ in range(3))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
+        r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
+        reach[mask], covered[mask], variance[mask] = r, c, v
+    eps = pld_epsilon(d, objects)
+    names = {f.name for f in families}
+    return Allocation(
+        mechanism=names.pop() if len(names) == 1 else "mixed",
+        total=eps,
+        epsilon=eps,
+        delta=d,
+        budgets=budgets,
+        scales=scales,
+        sensitivities=w.sensitivity.copy(),
+        k=reach,
+        coverage=covered,
+        meets=scales <= acc_scales,
+        variance=math.fsum((w.weight * variance).tolist()),
+    )
+
+
+def _smallest_factor(ok, tol: float = 1e-4) -> float:
+    """The smallest t (to a relative ``tol``, rounded up) with ok(t), ok increasing in t."""
+    low, high = 1.0, 1.0
+    if ok(1.0):
+        while ok(low / 2):
+            low /= 2
+            if low < 1e-12:
+                return low
+        low, high = low / 2, low
+    else:
+        while not ok(high * 2):
+            high *= 2
+            if high > 1e12:
+                return math.inf
+        low, high = high, high * 2
+    while high / low > 1 + tol:
+        mid = math.sqrt(low * high)
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high
+
+
+def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
+    families = _exact_families(mechanism, len(w.k))
+    d = _check_open_delta(delta)
+    acc_scales = np.empty(len(w.k))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
+    limit = math.inf if risk.kind == "tpr" else float(_down(_risk_epsilon(risk), 4))
+    if risk.kind == "epsilon":
+        limit = risk.level
+
+    def ok(t: float) -> bool:
+        objects = _objects(families, _up(acc_scales * t, 4), w.sensitivity)
+        return _exact_ok(objects, risk, d, limit)
+
+    feasible = _exact_ok(_objects(families, acc_scales, w.sensitivity), risk, d, limit)
+    widen = _smallest_factor(ok)
+    acc = _exact_allocation(w, families, d, acc_scales, acc_scales)
+    level, _ = _exact_level(_objects(families, acc_scales, w.sensitivity), risk, d)
+    if math.isfinite(widen):
+        at_scales = acc_scales if feasible and widen > 1 else _up(acc_scales * widen, 4)
+        at_risk = _exact_allocation(w, families, d, at_scales, acc_scales)
+    else:
+        at_risk = acc._replace(meets=np.zeros(len(w.k), dtype=bool))
+    drop: list = []
+    if not feasible:  # the releases with the largest ε at δ alone go first
+        single = [
+            loss_epsilon(one, delta=d) for one in _objects(families, acc_scales, w.sensitivity)
+        ]
+        order = np.argsort(-np.array(single), kind="stable")
+
+        def fits(count: int) -> bool:
+            kept = np.sort(order[count:])
+            if kept.size == 0:
+                return True
+            objects = _objects([families[i] for i in kept], acc_scales[kept], w.sensitivity[kept])
+            return _exact_ok(objects, risk, d, limit)
+
+        low, high = 0, len(order)  # fits(high) holds; fits is monotone in the count dropped
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if fits(mid) else (mid, high)
+        drop = [int(i) for i in order[:high]]
+    if risk.kind == "tpr":
+        words = f"the best test's TPR at FPR {risk.fpr:g} on the composed trade-off curve"
+    elif risk.kind == "epsilon":
+        words = f"the composed (ε, δ = {d:g}) of the privacy-loss distribution"
+    else:
+        words = f"read at the ε with P[ℒ > ε] ≤ {d:g}: it fails with probability at most {d:g}"
+    if feasible:
+        message = (
+            f"feasible on the workload's own privacy-loss distribution ({words}): every "
+            f"±k met, the risk read at {level:.4g} (allowed {risk.level:.4g}); every ±k could "
+            f"shrink by ×{widen:.3g}"
+        )
+    else:
+        message = (
+            f"no split meets both, read on the workload's own privacy-loss distribution "
+            f"({words}): the accuracy targets give a risk of {level:.4g} (allowed "
+            f"{risk.level:.4g}). To fit: widen every ±k by ×{widen:.3g}, or drop {len(drop)} "
+            f"release{'s' if len(drop) != 1 else ''} ({', '.join(map(str, drop[:5]))}), or "
+            f"accept a risk of {level:.4g} ({risk.kind})"
+        )
+    knobs = {"widen": widen, "drop": drop, "risk": level, "coverage": at_risk.coverage}
+    return WorkloadChoice(
+        acc.epsilon, at_risk.epsilon, bool(feasible), knobs, message, acc, at_risk
+    )
 
 
 _SECTIONS = {

@@ -21,7 +21,7 @@ cells and exits 1 if there are any. ``show LECTURE`` prints a lecture's cells.
 
 The answers sit in ``<details>`` elements: plain HTML that GitHub, JupyterLab, Jupyter Book and a
 screen reader all open without JavaScript. The student edition drops them
-(``helpers.exercises.student.quiz_for_students``).
+(``instructor.student.quiz_for_students``).
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ import unicodedata
 import nbformat
 import pytest
 
-from helpers.exercises import student
 from instructor import quiz as Q
+from instructor import student
 
 PLAN = Q.load_plan()
 BANKS = Q.all_banks(PLAN)
