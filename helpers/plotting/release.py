@@ -235,7 +235,7 @@ def plot_small_groups(
 _ICONS = {
     "before": (BLUE, "", BLACK),
     "added": ("white", "////", VERMILLION),
-    "rest": ("white", "", GREY),
+    "rest": ("none", "", GREY),
 }
 
 
@@ -294,7 +294,7 @@ def plot_icon_array(
             edgecolor=VERMILLION,
             label="at most this many more after (hatched)",
         ),
-        Rectangle((0, 0), 1, 1, facecolor="white", edgecolor=GREY, label="not suspected (plain)"),
+        Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=GREY, label="not suspected (plain)"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
     guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
