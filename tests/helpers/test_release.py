@@ -439,3 +439,14 @@ def test_opendp_script_runs_on_a_generated_dataframe(mechanism):
 def test_bad_input_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_group_error_of_a_fraction_is_the_whole_groups_over_that_fraction():
+    whole = R.group_error([10.0, 100.0], budget=0.3, kind="count")
+    part = R.group_error([10.0, 100.0], budget=0.3, kind="count", fraction=0.2)
+    np.testing.assert_allclose(part, whole / 0.2, rtol=1e-12)
+    n = R.smallest_group(budget=0.3, kind="mean", accuracy=0.05, fraction=0.5)
+    assert R.group_error(n, budget=0.3, kind="mean", fraction=0.5) <= 0.05
+    assert R.group_error(n - 1, budget=0.3, kind="mean", fraction=0.5) > 0.05
+    with pytest.raises(ValueError, match="fraction"):
+        R.group_error(10, budget=0.3, kind="count", fraction=1.5)
