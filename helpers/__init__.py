@@ -16,7 +16,8 @@ from a layer above (tests/test_import_rules.py reads this list and checks every 
   * ``choose``, ``deployments`` – choosing ε from accuracy and risk; real deployments read
     three ways (both build on ``kazan_reiter`` and ``plrv``)
   * ``lee_clifton``, ``leave_one_out``, ``sensitivity``, ``queries``, ``kazan_reiter``,
-    ``plrv``, ``foundations`` – the papers' mathematics: pure, vectorised, validated
+    ``plrv``, ``foundations``, ``attack`` – the papers' mathematics: pure, vectorised,
+    validated (``attack``: attack risk read on a workload's own privacy-loss distribution)
   * ``mechanisms`` – the noise distributions, their scales and samplers
   * ``checks``, ``_validation``, ``_numerics``, ``_cache``, ``_docstrings`` – the input
     checks (``checks`` is their public face for the layers above), the floating-point tools

@@ -56,6 +56,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
+from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -63,7 +64,16 @@ import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
-from ._numerics import ratio_down, ratio_up, sqrt_down, square_up, sum_up
+from ._numerics import (
+    ln_at_most,
+    nudge_until,
+    product_minus,
+    ratio_down,
+    ratio_up,
+    sqrt_down,
+    square_up,
+    sum_up,
+)
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -72,6 +82,13 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
+)
+from .attack import (  # re-exported: the attack risk of a workload, read on its own PLD
+    attack_advantage,
+    attack_tpr,
+    bayes_risk,
+    loss_epsilon,
+    loss_tail,
 )
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
@@ -109,12 +126,19 @@ __all__ = [
     "Risk",
     "WorkloadChoice",
     "advanced_composition",
+    "attack_advantage",
+    "attack_tpr",
+    "bayes_risk",
+    "bonferroni",
     "budget_for_accuracy",
     "choose_workload",
     "compose_epsilon",
     "compose_rho",
     "epsilon_for_tpr",
     "implied_risk",
+    "joint_coverage",
+    "loss_epsilon",
+    "loss_tail",
     "optimal_composition_delta",
     "optimal_composition_epsilon",
     "pld_delta",
@@ -644,7 +668,7 @@ class NoiseFamily(ABC):
 
     @abstractmethod
     def tpr(self, total: float, epsilon: float, fpr: float) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε)."""
+        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε)."""
 
 
 class _PureEpsilon(NoiseFamily):
@@ -959,8 +983,9 @@ class _KovTerms(NamedTuple):
     """ln of the terms C(k, ℓ)·e^{(k−ℓ)ε}/(1 + e^ε)^k and the losses (k − 2ℓ)ε, ℓ = 0..k."""
 
     log_mass: np.ndarray
-    losses: np.ndarray
-    margin: float  # ln of the factor that covers the rounding of log_mass
+    counts: np.ndarray  # k − 2ℓ: the loss of term ℓ is counts·ε exactly (never rounded)
+    epsilon: float
+    margin: float  # ln of the factor that covers the rounding of log_mass and of 1 − e^gap
 
 
 def _kov_terms(eps: float, k: int) -> _KovTerms:
@@ -971,18 +996,26 @@ def _kov_terms(eps: float, k: int) -> _KovTerms:
     # each term is a sum of five numbers of magnitude at most 3·gammaln(k+1) + 2kε + ln(2)k;
     # gammaln, the products and the sums each err by a few ulps of that magnitude
     magnitude = 3 * float(gammaln(k + 1.0)) + 3 * k * (eps + 1.0) + 1.0
-    return _KovTerms(log_mass, (k - 2 * ell) * eps, 64 * 2.0**-53 * magnitude)
+    # + 16 ulps for 1 − e^gap: gap (below) has a relative error of a few ulps, and
+    # −expm1(gap) a relative error of about |gap|·(that) + 1 ulp ≤ (1 + |gap|)·ulps; ln(1 − e^gap)
+    # turns it into ≤ (1 + |gap|)/(1 − e^{−|gap|}) ulps ≈ 2 + |gap| ulps, |gap| ≤ 2kε + ε_total
+    return _KovTerms(log_mass, k - 2 * ell, eps, 64 * 2.0**-53 * magnitude + 16 * _ULP)
 
 
 def _kov_log_delta_rr(terms: _KovTerms, eps_total: float) -> float:
     """ln δ of the k-fold dominating (ε, 0) mechanism at ε_total (−inf where it is 0)."""
-    gap = eps_total - terms.losses  # < 0 exactly on the terms that count
-    active = gap < 0
+    # gap = ε_total − (k − 2ℓ)ε with its sign exact and a few ulps of relative error
+    # (Dekker's product): fl((k − 2ℓ)ε) rounded to nearest decided the ties and lost the digits
+    # of a gap near 0 (δ was 33 % low at ε_total = (k − 2i)ε typed as a product)
+    gap = -product_minus(terms.counts, terms.epsilon, eps_total)
+    active = gap < 0  # exactly the terms that count
     if not np.any(active):
         return -math.inf
+    gap = gap[active] * (1 + 8 * _ULP)  # more negative: 1 − e^gap rounded up
     with np.errstate(divide="ignore"):
-        logs = terms.log_mass[active] + np.log(-np.expm1(gap[active]))
-    return float(logsumexp(logs)) + terms.margin
+        logs = terms.log_mass[active] + np.log(-np.expm1(gap))
+    extra = float(np.max(np.abs(gap))) * 8 * _ULP  # the |gap| term of the margin above
+    return float(logsumexp(logs)) + terms.margin + extra
 
 
 def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> float:
@@ -1054,8 +1087,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
 
     Examples
     --------
-    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
-    0.462117
+    >>> round(optimal_composition_delta(0.0, epsilon=4.0, times=1), 6)  # (e⁴ − 1)/(e⁴ + 1)
+    0.964028
     >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
     0.0
     """
@@ -1284,7 +1317,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     if noise_a.ndim > 1:
         raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
     if noise_a.size == 0:
-        raise ValueError("noise must describe at least one release; got an empty sequence")
+        raise ValueError(
+            "noise, sensitivity and times must describe at least one release; got shapes "
+            f"{np.shape(noise)}, {np.shape(sensitivity)}, {np.shape(times)}"
+        )
     for name, values in (("noise", noise_a), ("sensitivity", sens_a)):
         bad = ~_in_range(values)
         if np.any(bad):
@@ -1528,7 +1564,11 @@ def pld_epsilon(
 
 
 def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
-    """The largest ε whose best membership test at false-positive rate α has TPR ≤ ``tpr``.
+    """The largest ε whose best test between neighbours at FPR α has TPR ≤ ``tpr``.
+
+    Under this module's change-one neighbours the test tells two values of one record apart
+    (is the record x or x′?), not whether a record is in the data: a membership test is the
+    same curve read under add-remove neighbours.
 
     Under (ε, δ)-DP the best test's power is min(1, δ + e^ε·α, 1 − e^{−ε}(1 − δ − α))
     (:func:`helpers.deployments.tpr_at_fpr`, the trade-off curve f_{ε,δ}). A minimum of two
@@ -1536,8 +1576,9 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
 
         ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
 
-    rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
-    refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
+    rounded down until the TPR at it is ≤ t, exactly (the two ratios as rationals of the given
+    doubles) and as :func:`~helpers.deployments.tpr_at_fpr` computes it: a round trip on the
+    safe side. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1578,20 +1619,33 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
             "tpr must exceed fpr + delta (what a test reaches at ε = 0); got "
             f"tpr={tpr!r}, fpr={fpr!r}, delta={delta!r}"
         )
+    d = np.broadcast_to(d, t.shape)
     with np.errstate(divide="ignore"):
         first = np.log(t - d) - np.log(a)
         second = np.log1p(-d - a) - np.log1p(-t)
-    eps = _down(np.maximum(np.maximum(first, second), 0.0), 4)
-    # the logs' rounding error is absolute: step down (an ulp of max(ε, 1), doubling) until
-    # the round trip holds, so the TPR at the returned ε never exceeds the target
-    step = np.spacing(np.maximum(eps, 1.0))
-    for _ in range(64):
-        over = (tpr_at_fpr(a, epsilon=eps, delta=d) > t) & (eps > 0)
-        if not np.any(over):
-            break
-        eps = np.where(over, np.maximum(eps - step, 0.0), eps)
-        step = np.where(over, 2 * step, step)
-    return as_output(eps)
+    eps = np.maximum(np.maximum(first, second), 0.0)
+    # TPR ≤ t ⇔ ε ≤ ln r₁ or ε ≤ ln r₂ with the exact rationals r₁ = (t − δ)/α and
+    # r₂ = (1 − δ − α)/(1 − t) of the given doubles; decided exactly (ln_at_most, as
+    # choose.epsilon_for_posterior does) and also as tpr_at_fpr computes the TPR. The float
+    # check alone let an exact TPR 1e-17 above the target through (t = 0.50390625, α = ½).
+    tolerance = 2.0**-48 * (np.abs(first) + np.abs(second) + np.abs(np.log(a)) + 1.0)
+
+    def ratios(index):
+        tt, aa, dd = (Fraction(float(v[index])) for v in (t, a, d))
+        return (tt - dd) / aa, (1 - dd - aa) / (1 - tt)
+
+    def inverse(which):
+        return lambda index: 1 / ratios(index)[which]
+
+    logs: tuple = ({}, {})
+
+    def safe(e):
+        exact = ln_at_most(-first, -e, inverse(0), tolerance, logs[0]) | ln_at_most(
+            -second, -e, inverse(1), tolerance, logs[1]
+        )
+        return (e == 0) | (exact & (tpr_at_fpr(a, epsilon=e, delta=d) <= t))
+
+    return as_output(nudge_until(eps, safe, toward_zero=True))
 
 
 def rho_for_tpr(tpr, *, fpr):
@@ -1600,7 +1654,10 @@ def rho_for_tpr(tpr, *, fpr):
     Gaussian releases of total ρ_z compose to one Gaussian with μ = √(2ρ_z) (μ's add in
     squares, as ρ_z adds), whose best test has TPR = Φ(μ − Φ⁻¹(1 − α))
     (:func:`helpers.deployments.gaussian_tpr_at_fpr`). TPR ≤ t ⇔ μ ≤ Φ⁻¹(1 − α) − Φ⁻¹(1 − t),
-    so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
+    so ρ_z = μ²/2, with μ bounded from below where the difference of the two quantiles
+    cancels (t near α: by the mean-value theorem, μ ≥ (t − α)/max φ) and ρ_z rounded down by
+    16 ulps: the TPR at the returned ρ_z never exceeds ``tpr`` (a round trip on the safe side,
+    checked in 50-digit arithmetic). Exact for Gaussian noise (not for every zCDP
     mechanism). A ``tpr`` ≤ α is refused.
 
     Used in notebook 11.
@@ -1636,8 +1693,29 @@ def rho_for_tpr(tpr, *, fpr):
     t, a = np.broadcast_arrays(t, a)
     if np.any(t <= a):
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    mu = ndtri(t) - ndtri(a)  # Φ⁻¹(t) + Φ⁻¹(1 − α), without 1 − α
-    return as_output(_down(mu * mu / 2, 16))
+    return as_output(_down(np.square(_mu_at_most(t, a)) / 2, 16))
+
+
+def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """A μ ≥ 0 with Φ(Φ⁻¹(α) + μ) ≤ t in exact arithmetic (t > α): the larger of two lower bounds.
+
+    μ = Φ⁻¹(t) − Φ⁻¹(α) cancels where t is near α (ndtri's few-ulp errors on two values of
+    size |Φ⁻¹| left μ too large by more than all its digits: the TPR at the returned ρ_z came
+    out above the target). So (1) the difference is lowered by a bound on ndtri's error
+    (64 ulps of each term), and (2) by the mean-value theorem, t − α = ∫ φ over
+    [Φ⁻¹(α), Φ⁻¹(t)] ≤ μ·max φ there, so μ ≥ (t − α)/max φ, which keeps its relative accuracy
+    however close t is to α. Both are rounded down; tests/helpers/test_budget.py checks the
+    round trip in 50-digit arithmetic.
+    """
+    z_t, z_a = ndtri(t), ndtri(a)
+    slack = 64 * _ULP * (np.abs(z_t) + np.abs(z_a))
+    by_difference = (z_t - z_a) - slack
+    # the point of [z_a, z_t] nearest 0 (pulled toward 0 past ndtri's error), where φ is largest
+    nearest = np.where((z_a <= 0) & (z_t >= 0), 0.0, np.minimum(np.abs(z_a), np.abs(z_t)))
+    nearest = _down(nearest, 64)
+    phi_max = _up(np.exp(-nearest * nearest / 2) / math.sqrt(2 * math.pi), 8)
+    by_mean_value = _down(_down(t - a, 4) / phi_max, 4)
+    return np.maximum(np.maximum(by_difference, by_mean_value), 0.0)
 
 
 def risk_epsilon(epsilon) -> Risk:
@@ -1675,9 +1753,14 @@ def risk_posterior(risk, *, prior) -> Risk:
     """A risk stated as Lee & Clifton's posterior bound ρ against a two-world adversary.
 
     The largest total ε is :func:`helpers.choose.epsilon_for_posterior`:
-    ln(ρ(1 − p)/(p(1 − ρ))). For Gaussian noise the bound is read at the (ε, δ) of the
-    composed ρ_z, and then holds outside a bad event of probability at most 2δ
-    (:func:`helpers.deployments.posterior_bad_event_probability`).
+    ln(ρ(1 − p)/(p(1 − ρ))). For Laplace noise (pure ε) the bound holds for every output.
+    For Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε: an (ε, δ)
+    reading, and the bound at ε is *not* guaranteed outside an event of probability 2δ.
+    The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
+    δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
+    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ), which can exceed
+    δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
+    with slack ln 2) is the weaker bound read at ε + ln 2.
 
     Used in notebook 11.
 
@@ -1705,6 +1788,16 @@ def risk_posterior(risk, *, prior) -> Risk:
     --------
     >>> round(total_for_risk(risk_posterior(0.75, prior=0.5)), 4)  # ln 3
     1.0986
+
+    Gaussian noise for a posterior of 0.8 at δ = 1e-6: the bound at ε fails with
+    probability δ₁, not at most 2δ:
+
+    >>> from helpers.plrv import gaussian_delta_naive
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> eps = zcdp_to_epsilon(rho, 1e-6)
+    >>> delta_1 = gaussian_delta_naive(eps, 1.0, sensitivity=math.sqrt(2 * rho))
+    >>> round(rho, 5), round(delta_1 / 1e-6, 1)
+    (0.04475, 3.7)
     """
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
@@ -1717,6 +1810,11 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
     ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
     ("constant", "inclusion" or "values"); the largest total ε is that function's value.
+    Kazan & Reiter's Theorem 1 is proved for pure ε-DP. For Laplace noise the reading is
+    theirs; for Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε, so
+    the profile is read at ε alone with δ set aside: an assumption (as notebook 09 calls
+    it), not a theorem; the relative-risk bound may fail on outputs of probability up to
+    δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; no other helper uses it.
 
@@ -1758,7 +1856,10 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
 
 def risk_tpr(tpr, *, fpr) -> Risk:
-    """A risk stated as the largest power (TPR) of a membership test at false-positive rate α.
+    """A risk stated as the largest power (TPR) of a test between neighbours at FPR α.
+
+    The workload's neighbours change one record, so the test decides between two values of
+    one record (x or x′), not membership (in or out), which is the add-remove reading.
 
     Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
     Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).
@@ -2083,9 +2184,23 @@ def _waterfill(floors: np.ndarray, shares: np.ndarray, total: float) -> float:
 
 
 def split_budget(
-    workload, total, *, mechanism="laplace", delta=DEFAULT_DELTA, meet_targets=False
+    workload,
+    total,
+    *,
+    mechanism="laplace",
+    delta=DEFAULT_DELTA,
+    meet_targets=False,
+    objective="variance",
 ) -> Allocation:
     """The split of a total budget that minimises the weighted total noise variance Σ w_i·Var_i.
+
+    Or, with ``objective="need"``, the split **proportional to need**: every release gets the
+    same fraction E/Σ a_i of the budget a_i its accuracy target needs, so every ±k is reached
+    within the same factor (E/Σ a_i)^{-1} (Laplace) or its square root (Gaussian). The two
+    serve different objectives: the variance-optimal split minimises Σ w_i·Var_i and ignores
+    the coverages c_i (when the total is short it meets some targets and misses others by
+    more); the split proportional to need minimises the *largest* miss max_i k_i'/k_i (all
+    equal), the split to use when every target matters as much as the others.
 
     **Laplace** (pure ε): Var_i = 2b_i² = 2Δ_i²/ε_i². Minimise Σ 2w_iΔ_i²/ε_i² subject to
     Σ ε_i = E. The objective is convex, so the Lagrange condition is the optimum:
@@ -2118,6 +2233,10 @@ def split_budget(
     %(family)s
     meet_targets : bool, keyword-only
         Hold every release at its accuracy target (refused if the total is too small).
+    objective : {"variance", "need"}, keyword-only
+        What the split minimises: the weighted total variance (the default) or the largest
+        factor by which a target is missed (proportional to need; ``meet_targets`` is then
+        met whenever the total allows it, and not read).
 
     Returns
     -------
@@ -2151,7 +2270,22 @@ def split_budget(
     d = family.reading_delta(delta)
     if not isinstance(meet_targets, (bool, np.bool_)):
         raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
+    if objective not in ("variance", "need"):
+        raise ValueError(f"objective must be 'variance' or 'need'; got {objective!r}")
+    if objective == "need":
+        return _split_by_need(w, e, family, d)
     return _split_budget(w, e, family, d, bool(meet_targets), total)
+
+
+def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> Allocation:
+    """Every release at the same fraction of its need: the largest miss as small as can be."""
+    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    floors = family.budgets(w.sensitivity, acc_scales)
+    shares = floors / math.fsum(floors.tolist())
+    budgets = np.maximum(_fit_under(lambda s: s * e * shares, e), _TINY)
+    scales = family.scales(w.sensitivity, budgets)
+    scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
+    return _allocation(w, family, d, budgets, scales, acc_scales)
 
 
 def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
@@ -2249,6 +2383,19 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
 
     Used in notebook 11.
 
+    **One noise per release** (``mechanism`` a list, one name or class per release, e.g.
+    Laplace counts beside Gaussian means; or every entry "gaussian" to judge a Gaussian
+    workload exactly): the releases no longer share a unit, so the workload is judged on its
+    own composed privacy-loss distribution (:mod:`helpers.attack`), each reading named in
+    the message: a TPR on the composed trade-off curve (exact for Gaussian releases, μ²
+    adding); a posterior bound or a Kazan & Reiter profile at the ε with P[ℒ > ε] ≤ δ
+    (:func:`loss_epsilon`: the bound holds except with probability δ, the bad event of
+    notebook 08's δ₁); a total ε as the composed (ε, δ) (:func:`pld_epsilon`). ``at_risk``
+    is then the split proportional to need at the risk's limit (every scale times one factor,
+    found by bisection), ``accuracy.total`` and ``epsilon`` the composed ε at δ, the budgets
+    each in its release's unit (ε_i or ρ_z,i), ``knobs`` "widen", "drop" (largest single
+    ε at δ first), "risk" and "coverage".
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -2256,6 +2403,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
         :func:`risk_epsilon`, or the largest total ε as a number.
     %(family)s
+        Or a list of them, one per release (read as above; ``delta`` in (0, 1) then).
 
     Returns
     -------
@@ -2283,6 +2431,8 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     """
     w = _parse(workload)
     risk = _as_risk(risk)
+    if isinstance(mechanism, (list, tuple)):  # one noise per release: judged on its own PLD
+        return _choose_exact(w, risk, mechanism, delta)
     family = NoiseFamily.of(mechanism)
     d = family.reading_delta(delta)
     acc = _budget_for_accuracy(w, family, d)
@@ -2335,6 +2485,249 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         )
     epsilon_risk = family.epsilon(allowed, d)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
+
+
+# --- workloads judged on their own privacy-loss distribution (mixed noise, exact readings) --
+
+
+def joint_coverage(coverage) -> float:
+    """The probability that every release lands within its ±k together: ∏ c_i.
+
+    The releases' noises are independent, so the events |Z_i| ≤ k_i are too, and the chance
+    that all of them hold is the product of their coverages (summed in log space). Six
+    targets of 95 % hold together with probability 0.735, not 0.95.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    coverage : array_like
+        The c_i in [0, 1] (an :class:`Allocation`'s ``coverage``), 1-D and non-empty.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If a coverage is outside [0, 1] or NaN, or the list is empty.
+
+    References
+    ----------
+    Independence of the releases' noises (each release draws its own).
+
+    Examples
+    --------
+    >>> round(joint_coverage([0.95] * 6), 4)
+    0.7351
+    """
+    c = _check_budget_list("coverage", coverage)
+    if np.any(c > 1):
+        raise ValueError(f"coverage must lie in [0, 1]; got {coverage!r}")
+    if np.any(c == 0):
+        return 0.0
+    return float(math.exp(math.fsum(np.log(c).tolist())))
+
+
+def bonferroni(workload, *, joint) -> list:
+    """The workload with every coverage raised so that all targets hold together with ``joint``.
+
+    Bonferroni's adjustment: each c_i = 1 − (1 − joint)/m, so that the chance that some
+    release misses is at most Σ(1 − c_i) = 1 − joint (the union bound, whatever the
+    dependence); with independent noises the joint coverage ∏ c_i is then a little above
+    ``joint`` (Šidák's c_i = joint^{1/m} would meet it exactly). The knob trades accuracy for
+    a statement about the whole table: each ±k is met more often, so it costs more budget.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    joint : float, keyword-only
+        The probability, in (0, 1), that every release lands within its ±k.
+
+    Returns
+    -------
+    list of Release
+        The same releases with their new coverage.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed or ``joint`` is outside (0, 1).
+
+    References
+    ----------
+    Bonferroni's inequality (the union bound); Šidák (1967), JASA 62, for the exact
+    independent case.
+
+    Examples
+    --------
+    >>> adjusted = bonferroni([Release("count", k=5.0)] * 5, joint=0.95)
+    >>> [round(r.coverage, 4) for r in adjusted][:2], round(joint_coverage([0.99] * 5), 4)
+    ([0.99, 0.99], 0.951)
+    """
+    w = _parse(workload)
+    j = float(check_open_unit("joint", check_finite_scalar("joint", joint)))
+    each = 1.0 - (1.0 - j) / len(w.k)
+    rows = _rows(workload)
+    out = []
+    for row in rows:
+        fields_ = {f: getattr(row, f) for f in _FIELDS} if isinstance(row, Release) else dict(row)
+        fields_["coverage"] = each
+        out.append(Release(**fields_))
+    return out
+
+
+def _exact_families(mechanism, size: int) -> list:
+    if len(mechanism) != size:
+        raise ValueError(
+            f"mechanism must name one noise per release ({size}) when it is a list; got "
+            f"{len(mechanism)} entries"
+        )
+    return [NoiseFamily.of(one) for one in mechanism]
+
+
+def _objects(families: list, scales: np.ndarray, sensitivity: np.ndarray) -> list:
+    return [
+        f.mechanism(float(b), sensitivity=float(s))
+        for f, b, s in zip(families, scales.tolist(), sensitivity.tolist(), strict=True)
+    ]
+
+
+def _exact_level(objects: list, risk: Risk, d: float) -> tuple:
+    """(the risk read on the composed PLD in its units, the ε that reading rests on or None)."""
+    if risk.kind == "tpr":
+        return attack_tpr(objects, fpr=risk.fpr), None
+    if risk.kind == "epsilon":
+        eps = pld_epsilon(d, objects)
+        return eps, eps
+    eps = loss_epsilon(objects, delta=d)
+    if risk.kind == "posterior":
+        return float(posterior_bound(eps, prior=risk.prior)), eps
+    return _profile_r_for(risk, eps), eps
+
+
+def _exact_ok(objects: list, risk: Risk, d: float, limit: float) -> bool:
+    level, eps = _exact_level(objects, risk, d)
+    return level <= risk.level if eps is None else eps <= limit
+
+
+def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
+    objects = _objects(families, scales, w.sensitivity)
+    budgets = np.empty(len(scales))
+    reach, covered, variance = (np.empty(len(scales)) for _ in range(3))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
+        r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
+        reach[mask], covered[mask], variance[mask] = r, c, v
+    eps = pld_epsilon(d, objects)
+    names = {f.name for f in families}
+    return Allocation(
+        mechanism=names.pop() if len(names) == 1 else "mixed",
+        total=eps,
+        epsilon=eps,
+        delta=d,
+        budgets=budgets,
+        scales=scales,
+        sensitivities=w.sensitivity.copy(),
+        k=reach,
+        coverage=covered,
+        meets=scales <= acc_scales,
+        variance=math.fsum((w.weight * variance).tolist()),
+    )
+
+
+def _smallest_factor(ok, tol: float = 1e-4) -> float:
+    """The smallest t (to a relative ``tol``, rounded up) with ok(t), ok increasing in t."""
+    low, high = 1.0, 1.0
+    if ok(1.0):
+        while ok(low / 2):
+            low /= 2
+            if low < 1e-12:
+                return low
+        low, high = low / 2, low
+    else:
+        while not ok(high * 2):
+            high *= 2
+            if high > 1e12:
+                return math.inf
+        low, high = high, high * 2
+    while high / low > 1 + tol:
+        mid = math.sqrt(low * high)
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high
+
+
+def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
+    families = _exact_families(mechanism, len(w.k))
+    d = _check_open_delta(delta)
+    acc_scales = np.empty(len(w.k))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
+    limit = math.inf if risk.kind == "tpr" else float(_down(_risk_epsilon(risk), 4))
+    if risk.kind == "epsilon":
+        limit = risk.level
+
+    def ok(t: float) -> bool:
+        objects = _objects(families, _up(acc_scales * t, 4), w.sensitivity)
+        return _exact_ok(objects, risk, d, limit)
+
+    feasible = _exact_ok(_objects(families, acc_scales, w.sensitivity), risk, d, limit)
+    widen = _smallest_factor(ok)
+    acc = _exact_allocation(w, families, d, acc_scales, acc_scales)
+    level, _ = _exact_level(_objects(families, acc_scales, w.sensitivity), risk, d)
+    if math.isfinite(widen):
+        at_scales = acc_scales if feasible and widen > 1 else _up(acc_scales * widen, 4)
+        at_risk = _exact_allocation(w, families, d, at_scales, acc_scales)
+    else:
+        at_risk = acc._replace(meets=np.zeros(len(w.k), dtype=bool))
+    drop: list = []
+    if not feasible:  # the releases with the largest ε at δ alone go first
+        single = [
+            loss_epsilon(one, delta=d) for one in _objects(families, acc_scales, w.sensitivity)
+        ]
+        order = np.argsort(-np.array(single), kind="stable")
+
+        def fits(count: int) -> bool:
+            kept = np.sort(order[count:])
+            if kept.size == 0:
+                return True
+            objects = _objects([families[i] for i in kept], acc_scales[kept], w.sensitivity[kept])
+            return _exact_ok(objects, risk, d, limit)
+
+        low, high = 0, len(order)  # fits(high) holds; fits is monotone in the count dropped
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if fits(mid) else (mid, high)
+        drop = [int(i) for i in order[:high]]
+    if risk.kind == "tpr":
+        words = f"the best test's TPR at FPR {risk.fpr:g} on the composed trade-off curve"
+    elif risk.kind == "epsilon":
+        words = f"the composed (ε, δ = {d:g}) of the privacy-loss distribution"
+    else:
+        words = f"read at the ε with P[ℒ > ε] ≤ {d:g}: it fails with probability at most {d:g}"
+    if feasible:
+        message = (
+            f"feasible on the workload's own privacy-loss distribution ({words}): every "
+            f"±k met, the risk read at {level:.4g} (allowed {risk.level:.4g}); every ±k could "
+            f"shrink by ×{widen:.3g}"
+        )
+    else:
+        message = (
+            f"no split meets both, read on the workload's own privacy-loss distribution "
+            f"({words}): the accuracy targets give a risk of {level:.4g} (allowed "
+            f"{risk.level:.4g}). To fit: widen every ±k by ×{widen:.3g}, or drop {len(drop)} "
+            f"release{'s' if len(drop) != 1 else ''} ({', '.join(map(str, drop[:5]))}), or "
+            f"accept a risk of {level:.4g} ({risk.kind})"
+        )
+    knobs = {"widen": widen, "drop": drop, "risk": level, "coverage": at_risk.coverage}
+    return WorkloadChoice(
+        acc.epsilon, at_risk.epsilon, bool(feasible), knobs, message, acc, at_risk
+    )
 
 
 _SECTIONS = {

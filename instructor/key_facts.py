@@ -28,8 +28,7 @@ from helpers import kazan_reiter as kr
 from helpers import lee_clifton as lc
 from helpers import plrv
 from helpers.datasets import school, school_release
-from helpers.exercises import answers
-from helpers.exercises._open import OPEN
+from helpers.exercises import OPEN, answers
 from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
 
 _FACTS: list[Callable] = []
@@ -495,7 +494,8 @@ def _open_context(exercise_id: str) -> dict:
     """What the solution cell of an open exercise uses from its notebook's earlier cells."""
     if exercise_id == "01.2":
         data, n = _school()
-        return {"np": np, "prior": lc.prior, "data": data, "n": n}
+        params = {"params_01_2": OPEN["01.2"].defaults()}
+        return {"np": np, "prior": lc.prior, "data": data, "n": n, **params}
     if exercise_id == "06.3":
         return {"np": np, "kr": kr, "math": math}
     if exercise_id == "11.4":
@@ -514,8 +514,15 @@ def run_open_solution(exercise_id: str, source: str) -> dict:
         exec(compile(source, f"<solution {exercise_id}>", "exec"), namespace)
     spec = OPEN[exercise_id]
     value = namespace[spec.names[0]]
-    ok, hint = spec.judge(spec.reduce(value))
-    return {"printed": printed.getvalue().rstrip(), "ok": ok, "hint": hint, "value": value}
+    reduced = spec.reduce(value)
+    ok, hint = spec.judge(reduced, spec.defaults())
+    return {
+        "printed": printed.getvalue().rstrip(),
+        "ok": ok,
+        "hint": hint,
+        "value": value,
+        "reduced": reduced,
+    }
 
 
 def open_facts(exercise_id: str, worked: dict) -> dict:

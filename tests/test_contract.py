@@ -298,6 +298,15 @@ VALID |= {
     loo.world_table: ((np.array(U), MEAN), {}),
 }
 
+# the attack risk on a workload's own privacy-loss distribution (a mixed workload: the PLD path)
+MIXED = [M.Laplace(4.0), M.Gaussian(3.0), M.TwoSidedGeometric(2.0)]
+VALID |= {
+    B.attack_tpr: ((MIXED,), {"fpr": 0.05}),
+    B.attack_advantage: ((MIXED,), {}),
+    B.bayes_risk: ((MIXED,), {"prior": 0.5}),
+    importlib.import_module("helpers.attack").composed_mu: (([M.Gaussian(2.0)] * 3,), {}),
+}
+
 BAD = BAD_VALUES
 
 # every public function of the math layer (a function re-exported by a second module, such as
@@ -435,3 +444,28 @@ def test_work_above_its_budget_is_a_value_error_before_any_allocation(what, extr
         extra = min(extra, 10**5)
     with pytest.raises(ValueError):
         call(budget + extra)
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_an_empty_array_gives_a_value_or_a_value_error_naming_its_parameter(fn):
+    # issue 29: lee_clifton.tight_bound(..., epsilon=[]) answered with numpy's "need at least one
+    # array to concatenate", the samplers with numpy's "shape mismatch": a ValueError, but not
+    # the contract's (naming the parameter). An empty array is an empty answer, or refused by name.
+    if fn is EX.check:  # its answers are ✗ with a message, not exceptions
+        return
+    args, kwargs = VALID[fn]
+    names = list(inspect.signature(fn).parameters)
+    calls = [(names[i], (*args[:i], [], *args[i + 1 :]), kwargs) for i in range(len(args))]
+    calls += [(key, args, {**kwargs, key: []}) for key in [*kwargs, *_defaulted(fn, args, kwargs)]]
+    problems = []
+    for name, a, k in calls:
+        outcome = contract_outcome(fn, a, k)
+        if outcome is not None:
+            problems.append(f"{name}: {outcome}")
+            continue
+        try:
+            fn(*a, **k)
+        except ValueError as error:
+            if name not in str(error):
+                problems.append(f"{name}: {error}"[:200])
+    assert problems == []

@@ -1307,3 +1307,99 @@ def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
     if isinstance(bad, m.AdditiveNoise):
         with pytest.raises(ValueError, match="not one mechanism object"):
             B.NoiseFamily.of(bad)
+
+
+# ------------------------------------------- inverses round-trip on the safe side (issue 29)
+
+
+def _exact_z(p: float) -> mpmath.mpf:
+    """Φ⁻¹(p) in 60-digit arithmetic."""
+    return mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(p) - 1)
+
+
+_fprs = st.floats(1e-12, 1 - 1e-6)
+
+
+@st.composite
+def _tpr_above(draw, fpr):
+    """A TPR above ``fpr``: a few ulps above it (where the quantiles cancel) or anywhere."""
+    if draw(st.booleans()):
+        t = fpr
+        for _ in range(draw(st.integers(1, 2000))):
+            t = math.nextafter(t, 1.0)
+        return min(t, 1 - 1e-12)
+    return draw(st.floats(math.nextafter(fpr, 1.0), 1 - 1e-12))
+
+
+@given(data=st.data(), fpr=_fprs)
+def test_rho_for_tpr_never_gives_a_tpr_above_the_target_in_exact_arithmetic(data, fpr):
+    tpr = data.draw(_tpr_above(fpr))
+    if not tpr > fpr:
+        return
+    exact_mu = _exact_z(tpr) - _exact_z(fpr)
+    for rho in (
+        B.rho_for_tpr(tpr, fpr=fpr),
+        B.total_for_risk(B.risk_tpr(tpr, fpr=fpr), mechanism="gaussian"),
+    ):
+        assert 0 <= rho
+        mu = mpmath.sqrt(2 * mpmath.mpf(rho))
+        # TPR = Φ(Φ⁻¹(α) + μ) ≤ t  ⇔  μ ≤ Φ⁻¹(t) − Φ⁻¹(α)
+        assert mu <= exact_mu
+        # and not far below it: the largest such ρ_z to a relative 1e-6
+        assert mu >= exact_mu * (1 - 1e-6)
+
+
+@given(
+    eps=st.floats(1e-3, 20.0),
+    k=st.integers(1, 60),
+    i=st.one_of(st.just(0), st.integers(0, 30)),
+    ulps=st.integers(-3, 3),
+    delta=st.sampled_from([0.0, 1e-12]),
+)
+def test_optimal_composition_delta_is_an_upper_bound_at_the_grid_points(eps, k, i, ulps, delta):
+    # ε_total at (k − 2i)ε as a float product, and a few ulps either side: there the float
+    # loss (k − 2i)ε rounded to nearest decided which terms count and lost the gap's digits
+    # (just below kε only the term ℓ = 0 counts, and δ ≈ its mass·|gap| was 33 % low)
+    eps_total = (k - 2 * min(i, k // 2)) * eps
+    for _ in range(abs(ulps)):
+        eps_total = math.nextafter(eps_total, math.inf if ulps > 0 else 0.0)
+    exact = min(_kov_exact(eps_total, eps, delta, k), 1)  # 60 digits may leave 1 + 1e-60
+    ours = B.optimal_composition_delta(eps_total, epsilon=eps, delta=delta, times=k)
+    assert mpmath.mpf(ours) >= exact
+    assert mpmath.mpf(ours) <= exact * (1 + mpmath.mpf(1e-9)) + mpmath.mpf(1e-300)
+
+
+@given(
+    fpr=st.floats(1e-9, 0.5), lift=st.floats(1e-12, 0.9), delta=st.sampled_from([0.0, 1e-9, 1e-5])
+)
+def test_epsilon_for_tpr_never_gives_a_tpr_above_the_target_in_exact_arithmetic(fpr, lift, delta):
+    tpr = min(fpr + delta + lift * (1 - fpr - delta), 1 - 1e-12)
+    if not tpr > fpr + delta:
+        return
+    eps = mpmath.mpf(B.epsilon_for_tpr(tpr, fpr=fpr, delta=delta))
+    a, d = mpmath.mpf(fpr), mpmath.mpf(delta)
+    exact = min(1, d + mpmath.exp(eps) * a, 1 - mpmath.exp(-eps) * (1 - d - a))
+    assert exact <= tpr
+
+
+def _exact_cks(rho: float, delta: float) -> mpmath.mpf:
+    """CKS 2020 Cor. 13's infimum in 60 digits, at the root of ρ(α − 1)² + ln α = ln(1/δ)."""
+    r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+    alpha = mpmath.findroot(
+        lambda x: r * (x - 1) ** 2 + mpmath.log(x) - L,
+        (1 + mpmath.mpf(10) ** -30, 2 + mpmath.sqrt(L / r)),
+        solver="anderson",
+    )
+    return alpha * r + (L - mpmath.log(alpha)) / (alpha - 1) + mpmath.log(1 - 1 / alpha)
+
+
+@given(
+    risk=st.floats(0.55, 0.999),
+    delta=st.sampled_from([1e-12, 1e-9, 1e-6, 1e-3]),
+)
+def test_gaussian_budget_for_a_posterior_round_trips_on_the_safe_side(risk, delta):
+    # the ρ_z for a posterior risk: its exact CKS ε at δ must not exceed the risk's ε
+    rho = B.total_for_risk(B.risk_posterior(risk, prior=0.5), mechanism="gaussian", delta=delta)
+    eps = ch.epsilon_for_posterior(risk, prior=0.5)
+    assert _exact_cks(rho, delta) <= eps
+    assert dep.zcdp_to_epsilon(rho, delta) <= eps

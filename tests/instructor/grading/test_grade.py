@@ -2,8 +2,9 @@
 
 Small synthetic submissions (a few cells each) keep these tests quick; the course notebooks
 themselves are graded in the slow test at the end (the instructor's editions score every
-exercise, the unanswered student editions score 0). The kernels run in this environment
-(``--python``); the student bundle's own environment is graded in test_student_bundle.py.
+exercise, the unanswered student editions score 0). The kernels run in this environment's
+Python with the student's helpers first on their path, each in its sandbox; the student
+bundle's own environment is graded in test_student.py, the attacks in test_attacks.py.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ import numpy as np
 import pytest
 
 from helpers.exercises import answers, variable
-from helpers.exercises._runner import ENCODER
-from helpers.exercises.grade import decode, exercises_of, grade
-from helpers.exercises.student import student_version
 from helpers.notebooks import notebook_paths
+from instructor.grading.grade import decode, grade, identify, inject
+from instructor.grading.runner import ENCODER
+from instructor.student import student_version
 
 IDS = ("04.1", "04.2", "04.3")
 
@@ -74,13 +75,22 @@ SUBMISSIONS = {
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, student_site, sandbox_required):
     folder = tmp_path_factory.mktemp("submissions")
     for name, nb in SUBMISSIONS.items():
         nbformat.write(nb, folder / f"{name}.ipynb")
     (folder / "not_a_notebook.ipynb").write_text("{ this is not json", encoding="utf-8")
     out = tmp_path_factory.mktemp("out")
-    grade(folder, out, python=sys.executable, timeout=40, cell_timeout=6, jobs=2)
+    grade(
+        folder,
+        out,
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path_factory.mktemp("secret") / "secret",
+        timeout=40,
+        cell_timeout=6,
+        jobs=2,
+    )
     with (out / "grades.csv").open(encoding="utf-8") as handle:
         rows = {row["submission"]: row for row in csv.DictReader(handle)}
     return out, rows
@@ -89,11 +99,15 @@ def graded(tmp_path_factory):
 def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
     out, rows = graded
     header = (out / "grades.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "submission," + ",".join(IDS) + ",total"
+    assert header == "submission,notebook," + ",".join(IDS) + ",total,max"
     assert set(rows) == {*SUBMISSIONS, "not_a_notebook"}
-    for row in rows.values():
+    for name, row in rows.items():
+        if name == "not_a_notebook":
+            assert row["total"] == "0" and row["max"] == "0" and row["04.1"] == ""
+            continue
         points = [int(row[i]) for i in IDS]
         assert set(points) <= {0, 1} and int(row["total"]) == sum(points)
+        assert row["max"] == "3" and row["notebook"] == "04_binary_search"
     for name in rows:
         assert (out / "feedback" / f"{name}.md").exists()
 
@@ -108,7 +122,10 @@ def test_right_answers_score_and_nothing_else_does(graded):
 def test_a_notebook_that_raises_keeps_the_points_before(graded):
     out, rows = graded
     assert rows["raises"]["04.1"] == "1"
-    assert "raised RuntimeError: half-way" in (out / "feedback" / "raises.md").read_text()
+    text = (out / "feedback" / "raises.md").read_text()
+    # the error quotes the line that raised, under the heading it stands below
+    assert "at line 1: raise RuntimeError('half-way'): RuntimeError: half-way" in text
+    assert "cell 2" not in text
 
 
 def test_a_slow_cell_is_interrupted_and_the_rest_runs(graded):
@@ -117,16 +134,22 @@ def test_a_slow_cell_is_interrupted_and_the_rest_runs(graded):
     assert "KeyboardInterrupt" in (out / "feedback" / "slow_cell.md").read_text()
 
 
-def test_a_notebook_that_never_ends_is_stopped_and_still_gets_a_row(graded):
+def test_a_cell_deaf_to_the_interrupt_is_killed_at_its_limit(graded):
+    # the cell limit is 6 s and the notebook's 40 s: the kernel is killed at the cell's
+    # limit (and a grace), not left running to the notebook's
     out, rows = graded
     assert rows["never_ends"]["04.1"] == "1" and rows["never_ends"]["04.2"] == "0"
-    assert "40 s limit" in (out / "feedback" / "never_ends.md").read_text()
+    text = (out / "feedback" / "never_ends.md").read_text()
+    assert "ran past its 6 s limit and did not stop when interrupted" in text
+    assert "notebook's 40 s limit" not in text
 
 
 def test_feedback_gives_the_verdict_and_the_hint_never_the_answer(graded):
     out, _ = graded
     text = (out / "feedback" / "wrong.md").read_text()
     assert "✗ 04.1: my_eps is too large by a factor of 2" in text
+    assert "| 04.1 · Exercise 1 · Your own bisection (under “Exercises”) |" in text
+    assert "Score **1 / 3**" in text
     assert "✓ 04.2: correct" in text
     assert f"{answers.expected('04.1'):.4f}" not in text
     assert "never assigned" in (out / "feedback" / "printer.md").read_text()
@@ -144,7 +167,7 @@ def test_the_kernel_side_encoding_round_trips():
         "g": lambda p, q: 1.0,
         "h": np.array([True, False]),
     }
-    namespace = {"g": values, "names": list(values), "open_ids": {}}
+    namespace = {"g": values, "names": list(values), "open_ids": {}, "clean_path": sys.path}
     exec(ENCODER, namespace)
     decoded = {k: decode(v) for k, v in json.loads(namespace["result"]).items()}
     assert decoded["a"] == 1.5 and np.isnan(decoded["b"])
@@ -154,25 +177,55 @@ def test_the_kernel_side_encoding_round_trips():
     assert decoded["h"].dtype == bool and decoded["h"].tolist() == [True, False]
 
 
-def test_a_renamed_student_notebook_is_recognised(tmp_path):
+def test_a_renamed_student_notebook_is_recognised():
     path = notebook_paths()[4]
+    stems = [p.stem for p in notebook_paths()]
     student = student_version(nbformat.read(path, as_version=4), path.stem)
-    nbformat.write(student, tmp_path / "alice.ipynb")
-    assert exercises_of(tmp_path / "alice.ipynb") == list(IDS)
-    del student.metadata["choosing_epsilon"]  # stripped: the check calls still say which
-    nbformat.write(student, tmp_path / "bob.ipynb")
-    assert exercises_of(tmp_path / "bob.ipynb") == list(IDS)
+    assert identify(student, "alice.ipynb", stems) == path.stem
+    del student.metadata["choosing_epsilon"]  # stripped: the file name says which
+    assert identify(student, "04_bob.ipynb", stems) == path.stem
+    # neither: the check calls do
+    assert identify(student, "bob.ipynb", stems) == path.stem
+    # metadata naming no course notebook is not trusted
+    student.metadata["choosing_epsilon"] = {"notebook": "../../etc/passwd"}
+    assert identify(student, "bob.ipynb", stems) == path.stem
+
+
+def test_parameters_are_injected_after_the_parameters_cell():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell("params_10_1 = {'k': 1.0}", metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell("answer_10_1 = params_10_1['k']"),
+    ]
+    injected = inject(nb, {"params_10_1": {"k": 2.5}})
+    assert [c.source.splitlines()[-1] for c in injected.cells][1:3] == [
+        "params_10_1 = {'k': 1.0}",
+        "params_10_1 = {'k': 2.5}",
+    ]
+    assert injected.cells[2].metadata["tags"] == ["injected-parameters"]
+    assert len(nb.cells) == 3  # the submission itself is untouched
 
 
 @pytest.mark.notebooks
-def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(tmp_path):
+def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
+    tmp_path, student_site, sandbox_required
+):
     folder = tmp_path / "submissions"
     folder.mkdir()
     for path in notebook_paths():
         nb = nbformat.read(path, as_version=4)
         nbformat.write(nb, folder / f"instructor_{path.stem[:2]}.ipynb")
         nbformat.write(student_version(nb, path.stem), folder / f"student_{path.stem[:2]}.ipynb")
-    rows = grade(folder, tmp_path / "out", python=sys.executable, timeout=900, jobs=2)
+    rows = grade(
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path / "secret",
+        timeout=900,
+        jobs=2,
+    )
     for row in rows:
         number = row["submission"][-2:]
         own = [i for i in answers.known_ids() if i.startswith(number + ".")]
