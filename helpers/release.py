@@ -57,6 +57,7 @@ from ._validation import (
     check_real,
     check_universe,
 )
+from .attack import attack_tpr
 from .budget import (
     MAX_MAGNITUDE,
     Allocation,
@@ -75,6 +76,7 @@ from .deployments import (
     unit_group,
     zcdp_tpr,
 )
+from .mechanisms import Gaussian, Laplace
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
@@ -85,6 +87,8 @@ __all__ = [
     "AttackReading",
     "Odds",
     "Tradeoff",
+    "allocation_attack",
+    "allocation_mechanisms",
     "attack_reading",
     "clipping_bias",
     "contribution_tradeoff",
@@ -779,8 +783,9 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     curve ρ_z-zCDP itself implies (:func:`helpers.deployments.zcdp_tpr`), which is tighter
     than the (ε, δ) conversion. The advantage is TPR − FPR.
 
-    Used in notebook 12. (A follow-up: ``helpers.attack``'s ``attack_tpr`` and
-    ``attack_advantage``, once on main, compute the same reading.)
+    Used in notebook 12. (:func:`allocation_attack` reads the same test on the releases'
+    own composed privacy-loss distribution, :func:`helpers.attack.attack_tpr`: never above
+    this one.)
 
     Parameters
     ----------
@@ -813,6 +818,80 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
         if not 0 <= eps <= MAX_MAGNITUDE:
             raise ValueError(f"epsilon must be a number in [0, {MAX_MAGNITUDE:g}]; got {epsilon!r}")
         tpr = float(tpr_at_fpr(a, epsilon=eps, delta=_check_delta(delta)))
+    return AttackReading(a, tpr, max(tpr - a, 0.0))
+
+
+def allocation_mechanisms(allocation) -> list:
+    """The mechanism objects of an allocation's releases: Laplace(bᵢ) or Gaussian(σᵢ) at Δᵢ.
+
+    What :mod:`helpers.attack` and :func:`helpers.budget.pld_delta` read: each release's
+    noise at its scale and sensitivity (:class:`helpers.mechanisms.Laplace` or
+    :class:`helpers.mechanisms.Gaussian`).
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+
+    Returns
+    -------
+    builtins.list
+        One mechanism object per release.
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> allocation_mechanisms(budget_for_accuracy([Release("count", k=5.0)]))[0].sensitivity
+    1.0
+    """
+    allocation = _check_allocation(allocation)
+    cls = Laplace if NoiseFamily.of(allocation.mechanism).pure else Gaussian
+    return [
+        cls(float(scale), sensitivity=float(sensitivity))
+        for scale, sensitivity in zip(allocation.scales, allocation.sensitivities, strict=True)
+    ]
+
+
+def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
+    """The best membership test against all of an allocation's releases, on their own PLD.
+
+    :func:`helpers.attack.attack_tpr` of :func:`allocation_mechanisms`: the releases'
+    composed privacy-loss distribution (exact for Gaussian noise, pessimistic on a grid for
+    several Laplace releases). Both it and :func:`attack_reading` of the allocation's total
+    (ε, δ) are upper bounds on the best test, so the smaller is reported: usually the PLD's,
+    well below (the summed ε's worst cases never happen together); at a tiny α the grid's
+    pessimism can put it a hair above the (ε, δ) line.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+    fpr : float, keyword-only
+        α in (0, 1).
+    discretization : float, keyword-only
+        The grid step of :func:`helpers.attack.attack_tpr`.
+
+    Returns
+    -------
+    AttackReading
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> a = budget_for_accuracy([Release("count", k=5.0)] * 3)
+    >>> allocation_attack(a, fpr=0.1).tpr < attack_reading(a.epsilon, fpr=0.1).tpr
+    True
+    """
+    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
+    line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
+    tpr = min(pld, line)
     return AttackReading(a, tpr, max(tpr - a, 0.0))
 
 

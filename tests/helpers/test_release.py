@@ -450,3 +450,22 @@ def test_group_error_of_a_fraction_is_the_whole_groups_over_that_fraction():
     assert R.group_error(n - 1, budget=0.3, kind="mean", fraction=0.5) > 0.05
     with pytest.raises(ValueError, match="fraction"):
         R.group_error(10, budget=0.3, kind="count", fraction=1.5)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_allocation_attack_reads_the_releases_own_pld_and_never_the_looser_line(mechanism):
+    from helpers import attack as A
+    from helpers.mechanisms import Gaussian, Laplace
+
+    allocation = B.budget_for_accuracy(SURVEY, mechanism=mechanism, delta=1e-6)
+    mechanisms = R.allocation_mechanisms(allocation)
+    cls = Laplace if mechanism == "laplace" else Gaussian
+    assert all(type(m) is cls for m in mechanisms)
+    np.testing.assert_array_equal([m.noise for m in mechanisms], allocation.scales)
+    np.testing.assert_array_equal([m.sensitivity for m in mechanisms], allocation.sensitivities)
+    for fpr in (0.001, 0.01, 0.1, 0.5):
+        got = R.allocation_attack(allocation, fpr=fpr)
+        line = D.tpr_at_fpr(fpr, epsilon=allocation.epsilon, delta=allocation.delta)
+        assert got.tpr == min(A.attack_tpr(mechanisms, fpr=fpr), line)
+        assert got.tpr <= line
+        assert got.advantage == pytest.approx(got.tpr - fpr)

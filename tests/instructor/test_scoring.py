@@ -247,9 +247,9 @@ def test_a_typed_in_notebook_scores_at_most_a_quarter_and_a_computing_one_everyt
 # --- written answers -----------------------------------------------------------------------
 
 
-def test_the_key_has_29_written_questions_each_with_a_cell_in_its_notebook():
+def test_the_key_has_32_written_questions_each_with_a_cell_in_its_notebook():
     questions = S.written_questions()
-    assert len(questions) == 29
+    assert len(questions) == 32
     in_notebooks = [w for path in NOTEBOOKS for w in S.written_ids(path)]
     assert sorted(in_notebooks, key=S._sort_key) == list(questions)
     for path in NOTEBOOKS:
