@@ -19,7 +19,7 @@ budget (notebook 12):
   (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226);
 * **explaining the choice** in odds, as Nanayakkara et al. (USENIX Security 2023) found
   people understand best: from a prior to at most a posterior (:func:`odds`,
-  :func:`odds_sentence`, :func:`subject_paragraph`), beside the best membership test
+  :func:`odds_sentence`, :func:`subject_paragraph`), beside the best test between neighbours
   (:func:`attack_reading`);
 * **a record of the choice** for a registry (:func:`privacy_record`), read back with
   notebook 09's reader (:func:`registry_table`);
@@ -158,7 +158,7 @@ class Odds(NamedTuple):
 
 
 class AttackReading(NamedTuple):
-    """The best membership test at a false-positive rate (:func:`attack_reading`)."""
+    """The best test between neighbours at a false-positive rate (:func:`attack_reading`)."""
 
     fpr: float
     tpr: float
@@ -731,12 +731,28 @@ def _percent(x: float) -> str:
     return f"{round(x * 100, 1):.1f}".rstrip("0").rstrip(".") + " %"
 
 
-def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
+#: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
+#: whether the person is in the data; with change-one neighbours (n public) which of two
+#: values the person's record holds (the test is between two values of one record).
+_GUESS = {
+    "add-remove": "that you are in the data",
+    "change-one": "that your record holds one value rather than another",
+}
+
+
+def _check_neighbours(neighbours) -> str:
+    if not isinstance(neighbours, str) or neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {NEIGHBOURS}; got {neighbours!r}")
+    return neighbours
+
+
+def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remove") -> str:
     """The odds reading in one sentence, with the same numbers as ``people`` icons.
 
-    "Before the release, someone who knows nothing else about you thinks there is a 5 %
-    chance ... (5 in 100 people). After it, at most 12.6 % (13 in 100)." The posterior is
-    rounded up, never down (:func:`odds`).
+    "An observer who thinks there is a 5 % chance that you are in the data (5 in 100 people
+    like you) can, after seeing the release, think at most 17.4 % (18 in 100)." The posterior
+    is rounded up, never down (:func:`odds`). With change-one neighbours (n public) the
+    observer guesses which of two values your record holds, not whether you are in the data.
 
     Used in notebook 12.
 
@@ -746,6 +762,8 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
         As :func:`odds`.
     people : int, keyword-only
         The size of the icon array the numbers are stated for (100).
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer guesses: whether you are in the data, or your record's value.
 
     Returns
     -------
@@ -760,11 +778,12 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
     """
     reading = odds(epsilon, delta, prior=prior)
     size = check_int_range("people", people, 10, 10_000)
+    guess = _GUESS[_check_neighbours(neighbours)]
     before = round(reading.prior * size)
     after = math.ceil(reading.posterior * size - 1e-9)
     sentence = (
-        f"An observer who thinks there is a {_percent(reading.prior)} chance that you are in "
-        f"the data ({before} in {size} people like you) can, after seeing the release, think "
+        f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
+        f"({before} in {size} people like you) can, after seeing the release, think "
         f"at most {_percent_up(reading.posterior)} ({after} in {size})"
     )
     if reading.bad_event > 0:
@@ -776,7 +795,7 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
 
 
 def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
-    """The best membership test's true-positive rate at a false-positive rate, and its advantage.
+    """The best test's true-positive rate between neighbours at a false-positive rate, and its advantage.
 
     From (ε, δ): the tight (ε, δ) trade-off curve (:func:`helpers.deployments.tpr_at_fpr`,
     Dong, Roth & Su 2022; Kairouz, Oh & Viswanath 2015). With ``rho`` (a zCDP release): the
@@ -828,7 +847,7 @@ def allocation_mechanisms(allocation) -> list:
     noise at its scale and sensitivity (:class:`helpers.mechanisms.Laplace` or
     :class:`helpers.mechanisms.Gaussian`).
 
-    Used in notebook 12.
+    Not called in a notebook; used by ``helpers.release``.
 
     Parameters
     ----------
@@ -856,7 +875,7 @@ def allocation_mechanisms(allocation) -> list:
 
 
 def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
-    """The best membership test against all of an allocation's releases, on their own PLD.
+    """The best test between neighbours against all of an allocation's releases, on their own PLD.
 
     :func:`helpers.attack.attack_tpr` of :func:`allocation_mechanisms`: the releases'
     composed privacy-loss distribution (exact for Gaussian noise, pessimistic on a grid for
@@ -896,7 +915,15 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
 
 
 def subject_paragraph(
-    epsilon, delta=0.0, *, prior, unit="person", contributions=1, fpr=0.01, rho=None
+    epsilon,
+    delta=0.0,
+    *,
+    prior,
+    unit="person",
+    contributions=1,
+    fpr=0.01,
+    rho=None,
+    neighbours="add-remove",
 ) -> str:
     """A short paragraph a person in the data can read, generated from the numbers.
 
@@ -921,6 +948,9 @@ def subject_paragraph(
         The attack's false-positive rate α in (0, 1).
     rho : float, keyword-only
         ρ_z of a zCDP release, for the attack reading.
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer and the test try to tell: whether you are in the data, or which of
+        two values your record holds.
 
     Returns
     -------
@@ -936,7 +966,8 @@ def subject_paragraph(
     if not isinstance(unit, str) or unit not in UNITS:
         raise ValueError(f"unit must be one of {tuple(UNITS)}; got {unit!r}")
     m = _check_contributions(contributions)
-    sentence = odds_sentence(epsilon, delta, prior=prior)
+    neighbours = _check_neighbours(neighbours)
+    sentence = odds_sentence(epsilon, delta, prior=prior, neighbours=neighbours)
     attack = attack_reading(epsilon, delta, fpr=fpr, rho=rho)
     d = _check_delta(delta)
     whom = {
@@ -950,16 +981,21 @@ def subject_paragraph(
         if m > 1
         else ""
     )
-    attack_text = (
-        f" Someone trying to tell whether you took part, and willing to wrongly accuse "
-        f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
-        f"{_percent_up(attack.tpr)} of those who did."
-    )
+    if neighbours == "add-remove":
+        attack_text = (
+            f" Someone trying to tell whether you took part, and willing to wrongly accuse "
+            f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
+            f"{_percent_up(attack.tpr)} of those who did."
+        )
+    else:
+        attack_text = (
+            f" Someone trying to tell which of two values your record holds, and willing to be "
+            f"wrong for {_percent(attack.fpr)} of the people whose record holds the second, can "
+            f"be right for at most {_percent_up(attack.tpr)} of those whose record holds the "
+            "first."
+        )
     delta_text = (
-        f" The guarantee may fail entirely with a chance of at most {d:.2g}, far less than "
-        "one in the number of people in the data."
-        if d > 0
-        else ""
+        f" The guarantee may fail entirely, with a chance of at most {d:.2g}." if d > 0 else ""
     )
     return (
         f"This release protects {whom} with ε = {float(epsilon):.3g}.{kept} {sentence}"

@@ -304,8 +304,8 @@ def plot_icon_array(
     return describe(
         fig,
         f"Two grids of {people} circles standing for {people} people like you. Left, before the "
-        f"release, {before} are filled: an observer thinks there is a {reading.prior:.0%} "
-        f"chance you are in the data. Right, after a release with {guarantee}, at most "
+        f"release, {before} are filled: an observer gives a {reading.prior:.0%} chance to what "
+        f"they suspect about you. Right, after a release with {guarantee}, at most "
         f"{after} are marked ({before} filled and {after - before} hatched): the observer can "
         f"think at most {math.ceil(reading.posterior * 1000 - 1e-9) / 10:.1f} %.",
         ""

@@ -469,3 +469,16 @@ def test_allocation_attack_reads_the_releases_own_pld_and_never_the_looser_line(
         assert got.tpr == min(A.attack_tpr(mechanisms, fpr=fpr), line)
         assert got.tpr <= line
         assert got.advantage == pytest.approx(got.tpr - fpr)
+
+
+def test_the_sentences_say_what_the_neighbours_let_an_observer_guess():
+    add_remove = R.subject_paragraph(1.0, prior=0.1, neighbours="add-remove")
+    change_one = R.subject_paragraph(1.0, prior=0.1, neighbours="change-one")
+    assert "you are in the data" in add_remove and "took part" in add_remove
+    assert "your record holds one value rather than another" in change_one
+    assert "took part" not in change_one and "in the data" not in change_one.split(".")[1]
+    # the numbers do not depend on the wording
+    numbers = re.compile(r"[\d.]+ %")
+    assert numbers.findall(add_remove) == numbers.findall(change_one)
+    with pytest.raises(ValueError, match="neighbours"):
+        R.odds_sentence(1.0, prior=0.1, neighbours="bounded")
