@@ -221,8 +221,12 @@ def test_each_exercise_states_its_variable_and_precision(path):
             assert entry(exercise_id)["precision"] in statement.source, exercise_id
         names = answers.names(exercise_id)
         value = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+        # the protocol: the check gets the exercise's parameters dict when it has parameters
+        params = (
+            f", params_{exercise_id.replace('.', '_')}" if answers.parameters(exercise_id) else ""
+        )
         assert nb.cells[index + 1].source == (
-            f'{variable(exercise_id)} = {value}\ncheck("{exercise_id}", {variable(exercise_id)})'
+            f'{variable(exercise_id)} = {value}\ncheck("{exercise_id}", {variable(exercise_id)}{params});'
         )
 
 
