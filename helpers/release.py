@@ -7,8 +7,8 @@ budget (notebook 12):
   per *record* protects a person who contributes one record; a person with m records is a
   group of m. Group privacy: an ε-DP release is mε-DP for groups of m
   (:func:`group_privacy`, Dwork & Roth 2014, Theorem 2.2), an (ε, δ)-DP release is
-  (mε, δ·Σ_{i<m} e^{iε})-DP (the same induction; at most m·e^{(m−1)ε}·δ, Vadhan 2017,
-  Lemma 2.2), a ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
+  (mε, δ·Σ_{i<m} e^{iε})-DP (the same induction; at most m·e^{(m−1)ε}·δ; group privacy
+  for (ε, δ) in Vadhan 2017, Lemma 2.2), a ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
   Proposition 1.9). Bounding each person to at most m records makes the per-person
   sensitivity m·Δ (:func:`per_person`), at the price of the records dropped
   (:func:`clipping_bias`, :func:`contribution_tradeoff`);
@@ -232,8 +232,8 @@ def group_privacy(epsilon, delta=0.0, *, size):
         P[M(D₀) ∈ S] ≤ e^{mε} P[M(D_m) ∈ S] + δ·(1 + e^ε + … + e^{(m−1)ε}),
 
     so the release is (mε, δ·(e^{mε} − 1)/(e^ε − 1))-DP for groups of m (m·δ at ε = 0). For
-    δ = 0 this is Dwork & Roth's group privacy, mε; the δ term is at most m·e^{(m−1)ε}·δ,
-    the form Vadhan (2017) states. A person who contributes m records is such a group.
+    δ = 0 this is Dwork & Roth's group privacy, mε; the δ term is at most m·e^{(m−1)ε}·δ
+    (each of its m terms is at most e^{(m−1)ε}δ), the simpler form often quoted. A person who contributes m records is such a group.
     δ is computed in log space and rounded up; it is capped at 1.
 
     Used in notebook 12.
