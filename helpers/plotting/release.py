@@ -354,9 +354,9 @@ def plot_release_overview(
         contributions=contributions,
     )
     reading = rel.odds(per.epsilon, per.delta, prior=prior)
-    fig = Figure(figsize=(10.4, 4.9))
+    fig = Figure(figsize=(9.4, 4.9))
     ax_a, ax_b, ax_c = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.15, 1]})
-    fig.subplots_adjust(left=0.07, right=0.99, top=0.8, bottom=0.17, wspace=0.38)
+    fig.subplots_adjust(left=0.08, right=0.99, top=0.8, bottom=0.17, wspace=0.42)
     ax_a.plot(
         ms,
         eps_all,
