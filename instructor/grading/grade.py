@@ -128,7 +128,7 @@ def load_course(path: Path) -> Course:
         i: [statement_sha256(student.cells[k].source) for k in cells.get(i, [])] for i in exercises
     }
     titles = {i: _title(nb, cells.get(i, []), i) for i in exercises}
-    written = list(scoring.written_ids(path)) if hasattr(scoring, "written_ids") else []
+    written = list(scoring.written_ids(path))
     return Course(path.stem, path, exercises, statements, titles, written)
 
 
@@ -270,12 +270,18 @@ class Environment:
 
 
 def _reader(stream, limit: int, into: list) -> None:
-    """Read up to ``limit`` bytes of the sandbox's output; drain (and drop) the rest."""
+    """Read whole lines, up to ``limit`` bytes in all, from the sandbox; drain and drop the
+    rest (a line cut at the limit fails to parse and is dropped)."""
     kept = 0
-    for line in iter(lambda: stream.readline(65536), b""):
-        if kept < limit:
-            into.append(line[: limit - kept])
-            kept += len(line)
+    while kept < limit:
+        line = stream.readline(limit - kept)
+        if not line:
+            stream.close()
+            return
+        into.append(line)
+        kept += len(line)
+    while stream.read(65536):
+        pass
     stream.close()
 
 
@@ -342,12 +348,14 @@ def run_notebook(
             if site is not None:
                 binds.append((str(site), sandbox.SITE))
                 extra["PYTHONPATH"] = sandbox.SITE
+            info_read, info_write = os.pipe()
             command = sandbox.command(
                 [f"{sandbox.ENV}/{environment.executable}", f"{sandbox.GRADER}/runner.py"],
                 binds=binds,
                 uid=sandbox.new_uid(),
                 env=extra,
                 limits=limits,
+                info_fd=info_write,
             )
             env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
         start = time.monotonic()
@@ -361,7 +369,13 @@ def run_notebook(
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
+                pass_fds=() if unsafe else (info_write,),
             )
+            child = None
+            if not unsafe:
+                os.close(info_write)
+                child = sandbox.read_child_pid(info_read)  # written at once, then closed
+                os.close(info_read)
             reader = threading.Thread(
                 target=_reader, args=(process.stdout, limits.output, lines), daemon=True
             )
@@ -377,6 +391,8 @@ def run_notebook(
             except subprocess.TimeoutExpired:
                 status = "timed out"
             _kill(process)
+            if not sandbox.wait_gone(child):
+                status = "crashed"  # a sandbox that would not die: reported, never trusted
             reader.join(timeout=30)
         result = Run(status=status, seconds=time.monotonic() - start)
         result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")
@@ -739,7 +755,7 @@ def _written_answers(nb: dict, course: Course, name: str) -> list[dict]:
                 {
                     "submission": name,
                     "notebook": course.stem,
-                    "written_id": written_id,
+                    "id": written_id,
                     "answer": answer,
                 }
             )
@@ -786,8 +802,11 @@ def grade(
     taken: set[str] = set()
     jobs = max(1, jobs or os.cpu_count() or 1)
 
-    def one(path: Path) -> tuple[Graded, object]:
-        name = safe_name(path.stem, taken)
+    # names in sorted order, before any thread: the same folder gives the same names
+    named = [(path, safe_name(path.stem, taken)) for path in paths]
+
+    def one(item: tuple[Path, str]) -> tuple[Graded, object]:
+        path, name = item
         try:
             return _grade_one(path, name)
         except Exception as error:  # one submission never stops the run
@@ -854,7 +873,7 @@ def grade(
         return graded, injected
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(one, paths))
+        results = list(pool.map(one, named))
     exercises = sorted({i for g, _ in results for i in g.parts}, key=_sort_key)
     rows = []
     for graded, nb in results:
@@ -871,9 +890,12 @@ def grade(
             text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
         output.write(f"{graded.name}.md", text, directory="feedback")
     written = [r for graded, _ in results for r in graded.written]
-    if written and hasattr(scoring, "export_written"):
-        scoring.export_written(written, output.path)
-    if marks is not None and hasattr(scoring, "merge_written"):
+    if written:
+        # made in a private directory, then written into OUT_DIR like every other file
+        with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
+            for made in scoring.export_written(written, Path(private)):
+                output.write(Path(made).name, Path(made).read_text(encoding="utf-8"))
+    if marks is not None:
         merged = scoring.merge_written(marks, rows)
         rows = merged if merged is not None else rows
     buffer = io.StringIO()

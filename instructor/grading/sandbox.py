@@ -131,8 +131,12 @@ def command(
     env: dict[str, str] | None = None,
     limits: Limits | None = None,
     cwd: str = HOME,
+    info_fd: int | None = None,
 ) -> list[str]:
     """The command line that runs ``inner`` in a new sandbox.
+
+    ``info_fd``: a descriptor bubblewrap writes the PID of the sandbox's init to (pass it to
+    the process); ``wait_gone`` waits on that PID.
 
     ``binds`` are ``(path outside, path inside)`` pairs, all read-only. ``uid``: the user the
     sandbox runs as when the grader is root (``new_uid()``); None keeps the caller's.
@@ -204,4 +208,42 @@ def command(
     }
     for key, value in variables.items():
         args += ["--setenv", key, value]
+    if info_fd is not None:
+        args += ["--info-fd", str(info_fd)]
     return [*args, "--chdir", cwd, "--", *inner]
+
+
+def read_child_pid(fd: int) -> int | None:
+    """The PID (outside) of the sandbox's init, from bubblewrap's ``--info-fd`` JSON."""
+    import json
+
+    data = b""
+    try:
+        while chunk := os.read(fd, 4096):
+            data += chunk
+    except OSError:
+        return None
+    try:
+        return int(json.loads(data or b"{}").get("child-pid"))
+    except (ValueError, TypeError):
+        return None
+
+
+def wait_gone(pid: int | None, timeout: float = 30) -> bool:
+    """Wait until the sandbox's init is gone or a zombie: the kernel has then killed and reaped
+    every other process of its PID namespace (an init exits only after them)."""
+    import time
+
+    if pid is None:
+        return True
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return True
+        if "\nState:\tZ" in status or "\nState:\tX" in status:
+            return True
+        time.sleep(0.02)  # its --die-with-parent signal is on its way (no kill by PID here:
+        # the number may already be another process's)
+    return False

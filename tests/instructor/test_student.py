@@ -266,3 +266,19 @@ def test_the_staged_package_holds_the_list_and_no_answer(tmp_path):
         if p.is_file()
     }
     assert staged == files | {"exercises/_key_data.py"}
+
+
+def test_statement_cells_carry_their_checksum():
+    from instructor.student import STATEMENT_KEY, statement_sha256, student_version
+
+    path = next((ROOT / "notebooks").glob("04_*.ipynb"))
+    nb = student_version(nbformat.read(path, as_version=4), path.stem)
+    marked = [c for c in nb.cells if STATEMENT_KEY in c.metadata.get("choosing_epsilon", {})]
+    assert [c.metadata["choosing_epsilon"]["statement"] for c in marked] == ["04.1", "04.2", "04.3"]
+    for cell in marked:
+        assert cell.cell_type == "markdown" and cell.source.startswith("**Exercise")
+        assert cell.metadata["choosing_epsilon"][STATEMENT_KEY] == statement_sha256(cell.source)
+    # line ends and trailing spaces do not count; a changed word does
+    text = marked[0].source
+    assert statement_sha256(text.replace("\n", "\r\n") + "  ") == statement_sha256(text)
+    assert statement_sha256(text.replace("Exercise", "Exercice")) != statement_sha256(text)

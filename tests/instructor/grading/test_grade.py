@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -19,6 +20,7 @@ import pytest
 
 from helpers.exercises import answers, variable
 from helpers.notebooks import notebook_paths
+from instructor.grading import scoring
 from instructor.grading.grade import decode, grade, identify, inject
 from instructor.grading.runner import ENCODER
 from instructor.student import student_version
@@ -35,8 +37,28 @@ def _literal(value) -> str:
     return repr(float(value)) if isinstance(value, float) else repr(value)
 
 
+#: each answer computed from the parameters the grader injects (``params_04_K``), as a student's
+#: code must: the grade draws parameters per submission, so a typed-in value scores nothing
+COMPUTED = {
+    "04.1": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import binary_search_epsilon\n"
+    "answer_04_1 = binary_search_epsilon(\n"
+    '    school()["absence_days"], len(school_release()), "mean", params_04_1["risk"]\n'
+    ")",
+    "04.2": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import epsilon_upper_bound\n"
+    "answer_04_2 = np.array([\n"
+    '    [epsilon_upper_bound(school()[c], len(school_release()), "mean", r)\n'
+    '     for c in ("school_year", "absence_days")]\n'
+    '    for r in params_04_2["risks"]\n'
+    "])",
+    "04.3": "from helpers.lee_clifton import count_worlds\n"
+    'answer_04_3 = 1 / count_worlds([1, 2, 3, 10, 4, 6, 0, 5], params_04_3["size"])',
+}
+
+
 def _assign(exercise_id: str) -> str:
-    return f"{variable(exercise_id)} = {_literal(answers.expected(exercise_id))}"
+    return COMPUTED[exercise_id]
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -66,12 +88,18 @@ SUBMISSIONS = {
         "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
         _assign("04.2"),
     ),
+    # a large array (a values line of about 2 MB) is read whole, then judged
+    "big_array": _notebook("answer_04_2 = np.zeros((300, 300))"),
     # a wrong answer: 0 with a hint in the feedback
-    "wrong": _notebook(
-        f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
-        _assign("04.2"),
-    ),
+    "wrong": _notebook(_assign("04.1") + "\nanswer_04_1 = 2 * answer_04_1", _assign("04.2")),
+    # the notebook's shown answers typed in: right only at the shown parameters, never drawn
+    "typed_in": _notebook(*(f"{variable(i)} = {_literal(answers.expected(i))}" for i in IDS)),
 }
+
+
+#: a submission of another notebook in the same folder: scored on notebook 10's exercises only
+OTHER = "10_choose_your_epsilon"
+TEN = [i for i in answers.known_ids() if i.startswith("10.")]
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +108,9 @@ def graded(tmp_path_factory, student_site, sandbox_required):
     for name, nb in SUBMISSIONS.items():
         nbformat.write(nb, folder / f"{name}.ipynb")
     (folder / "not_a_notebook.ipynb").write_text("{ this is not json", encoding="utf-8")
+    other = _notebook(_assign("04.1"))
+    other.metadata["choosing_epsilon"] = {"notebook": OTHER}
+    nbformat.write(other, folder / "other_notebook.ipynb")
     out = tmp_path_factory.mktemp("out")
     grade(
         folder,
@@ -99,12 +130,17 @@ def graded(tmp_path_factory, student_site, sandbox_required):
 def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
     out, rows = graded
     header = (out / "grades.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "submission,notebook," + ",".join(IDS) + ",total,max"
-    assert set(rows) == {*SUBMISSIONS, "not_a_notebook"}
+    assert header == "submission,notebook," + ",".join([*IDS, *TEN]) + ",total,max"
+    assert set(rows) == {*SUBMISSIONS, "not_a_notebook", "other_notebook"}
     for name, row in rows.items():
         if name == "not_a_notebook":
             assert row["total"] == "0" and row["max"] == "0" and row["04.1"] == ""
             continue
+        if name == "other_notebook":  # its own notebook's exercises, none of 04's
+            assert [row[i] for i in IDS] == ["", "", ""] and row["notebook"] == OTHER
+            assert row["max"] == str(len(TEN)) and row["total"] == "0"
+            continue
+        assert [row[i] for i in TEN] == [""] * len(TEN)
         points = [int(row[i]) for i in IDS]
         assert set(points) <= {0, 1} and int(row["total"]) == sum(points)
         assert row["max"] == "3" and row["notebook"] == "04_binary_search"
@@ -112,10 +148,17 @@ def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
         assert (out / "feedback" / f"{name}.md").exists()
 
 
+def test_a_large_array_is_read_whole_and_judged(graded):
+    out, rows = graded
+    text = (out / "feedback" / "big_array.md").read_text()
+    assert rows["big_array"]["04.2"] == "0" and "shape (300, 300)" in text
+    assert "never assigned" not in text.split("04.2")[1].split("\n")[0]
+
+
 def test_right_answers_score_and_nothing_else_does(graded):
     _, rows = graded
     assert [rows["all_right"][i] for i in IDS] == ["1", "1", "1"]
-    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook"):
+    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook", "typed_in"):
         assert rows[name]["total"] == "0", name
 
 
@@ -229,5 +272,61 @@ def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
     for row in rows:
         number = row["submission"][-2:]
         own = [i for i in answers.known_ids() if i.startswith(number + ".")]
-        expected = 1 if row["submission"].startswith("instructor") else 0
-        assert {row[i] for i in own} == {expected}, row
+        # every part of every exercise, at its points (10.2's two values are two parts)
+        full = {i: sum(p.max_points for p in scoring.score(i, {}, ...)) for i in own}
+        if row["submission"].startswith("instructor"):
+            assert {i: float(row[i]) for i in own} == full, row
+        else:
+            assert {float(row[i]) for i in own} == {0.0}, row
+
+
+def test_without_a_sandbox_only_when_told(tmp_path, student_site):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    nbformat.write(SUBMISSIONS["all_right"], folder / "all_right.ipynb")
+    rows = grade(
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path / "secret",
+        timeout=60,
+        cell_timeout=20,
+        unsafe_no_sandbox=True,
+    )
+    assert rows[0]["total"] == 3
+
+
+def test_the_notebook_limit_kills_the_whole_sandbox(tmp_path, student_site, sandbox_required):
+    # the notebook's limit (15 s) comes before the cell's (60 s): the sandbox is killed with
+    # every process in it, a setsid helper included; the answer read before counts
+    marker = "grade-timeout-marker-51c2"
+    folder = tmp_path / "in"
+    folder.mkdir()
+    nb = _notebook(
+        _assign("04.1"),
+        "import subprocess, sys, time\n"
+        f"subprocess.Popen(['setsid', sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
+        "time.sleep(600)",
+    )
+    nbformat.write(nb, folder / "sleeper.ipynb")
+    rows = grade(
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        site=student_site,
+        secret=tmp_path / "secret",
+        timeout=15,
+        cell_timeout=60,
+    )
+    assert rows[0]["04.1"] == 1 and rows[0]["total"] == 1
+    text = (tmp_path / "out" / "feedback" / "sleeper.md").read_text()
+    assert "stopped at the notebook's 15 s limit" in text
+    left = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker.encode() in (entry / "cmdline").read_bytes():
+                left.append(entry.name)
+        except OSError:
+            pass
+    assert left == []
