@@ -32,6 +32,7 @@ from ..plotting.beliefs import (
     plot_posterior,
     plot_prior,
     update_attack_marker,
+    update_posterior,
     world_labels,
 )
 from ..queries import get_query
@@ -175,7 +176,7 @@ def posterior_dashboard(
         ),
     }
 
-    def draw(column, epsilon, output):
+    def numbers(column, epsilon, output):
         universe = data[column].to_numpy(dtype=float)
         delta_f = unbounded_sensitivity(universe, size, query)
         f = world_values(universe, size, query)
@@ -183,21 +184,20 @@ def posterior_dashboard(
         post = posterior(universe, size, query, output, epsilon, prior=prior_weights)
         scale = float(laplace_scale(epsilon, sensitivity=delta_f))
         name = getattr(query, "name", query)
-        fig = plot_posterior(
-            f,
-            p0,
-            post,
-            labels,
-            output=output,
-            scale=scale,
-            title=f"{column}, {name} query, ε = {epsilon:.3g}",
-        )
+        figure = {
+            "output": output,
+            "scale": scale,
+            "title": f"{column}, {name} query, ε = {epsilon:.3g}",
+        }
+        return universe, delta_f, f, p0, post, scale, name, figure
+
+    def text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name):
         best = int(np.argmax(post))
         rows = [
             f"  {lab:<18} f = {fv:<8.4g} prior {a:.4f}  posterior {b:.4f}"
             for lab, fv, a, b in zip(labels, f, p0, post, strict=True)
         ]
-        text = "\n".join(
+        return "\n".join(
             [
                 f"{column}, {name}: Δf = {delta_f:.4f}, Laplace scale b = Δf/ε = {scale:.4f}; "
                 f"ε = {epsilon:.3g}, r = {output:.6g}",
@@ -207,9 +207,20 @@ def posterior_dashboard(
                 f"{confidence(universe, size, query, output, epsilon, prior=prior_weights):.4f}",
             ]
         )
-        return fig, text
 
-    return Dashboard(controls, draw)
+    def draw(column, epsilon, output):
+        universe, delta_f, f, p0, post, scale, name, figure = numbers(column, epsilon, output)
+        fig = plot_posterior(f, p0, post, labels, **figure)
+        return fig, text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name)
+
+    def update(fig, column, epsilon, output):
+        # ε and r move in place; another column (other worlds) draws afresh
+        universe, delta_f, f, p0, post, scale, name, figure = numbers(column, epsilon, output)
+        if not update_posterior(fig, f, p0, post, labels, **figure):
+            return None
+        return text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name)
+
+    return Dashboard(controls, draw, update=update)
 
 
 @lru_cache(maxsize=32)
