@@ -31,6 +31,7 @@ __all__ = [
     "plot_prior",
     "update_attack_marker",
     "update_posterior",
+    "update_prior",
     "world_labels",
     "worlds_table",
 ]
@@ -146,12 +147,44 @@ def plot_prior(
     ax.set_ylabel("probability")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=SMALL, loc="upper right")
+    fig._course_shape = ("prior", tuple(priors), tuple(labels), title)
+    return _prior_text(fig, title, n_worlds, described)
+
+
+def _prior_text(fig, title, n_worlds, described) -> Figure:
     return describe(
         fig,
         f"Bar chart: {title}. For each of the W = {n_worlds} possible worlds, the bars show "
         + "; ".join(described)
         + f"; a dotted line marks the uniform prior 1/W = {1 / n_worlds:.3g}.",
     )
+
+
+def update_prior(
+    fig: Figure,
+    priors: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    title: str = "The adversary's prior over the possible worlds",
+) -> bool:
+    """Bring a :func:`plot_prior` figure of the same priors' names and worlds to new
+    probabilities in place (notebook 01's weight sliders): the bar heights, their labels and
+    the text alternative. False, and nothing changed, for other names or worlds."""
+    if getattr(fig, "_course_shape", None) != ("prior", tuple(priors), tuple(labels), title):
+        return False
+    (ax,) = fig.axes
+    n_worlds = len(labels)
+    described = []
+    for k, (name, probs) in enumerate(priors.items()):
+        probs = _probabilities(f"prior {name!r}", probs, n_worlds)
+        texts = ax.texts[k * n_worlds : (k + 1) * n_worlds]
+        for bar, height, label in zip(ax.containers[k], probs, texts, strict=True):
+            bar.set_height(height)
+            label.xy = (label.xy[0], height)
+            label.set_text(f"{height:.3f}")
+        described.append(_prior_sentence(name, probs, labels))
+    _prior_text(fig, title, n_worlds, described)
+    return True
 
 
 def _marker_path(marker: str):

@@ -33,6 +33,7 @@ from ..plotting.beliefs import (
     plot_prior,
     update_attack_marker,
     update_posterior,
+    update_prior,
     world_labels,
 )
 from ..queries import get_query
@@ -97,11 +98,21 @@ def prior_dashboard(
         for i in range(n_worlds)
     }
 
-    def draw(**values):
+    def priors(values) -> dict:
         w = np.array([values[f"w{i + 1}"] for i in range(n_worlds)])
-        uniform = prior(universe, size)
-        reader = prior(universe, size, w)
-        fig = plot_prior({"uniform prior": uniform, "your prior": reader}, labels)
+        return {"uniform prior": prior(universe, size), "your prior": prior(universe, size, w)}
+
+    def draw(**values):
+        shown = priors(values)
+        return plot_prior(shown, labels), text(shown["your prior"])
+
+    def update(fig, **values):
+        shown = priors(values)
+        if not update_prior(fig, shown, labels):
+            return None
+        return text(shown["your prior"])
+
+    def text(reader):
         best = int(np.argmax(reader))
         ties = int(np.count_nonzero(np.isclose(reader, reader[best], rtol=0, atol=1e-12)))
         guess = (
@@ -109,16 +120,15 @@ def prior_dashboard(
             if ties == 1
             else f"no single most probable world: {ties} worlds tie at prior {reader[best]:.4f}"
         )
-        text = "\n".join(
+        return "\n".join(
             [
                 "your prior (weights normalised to sum 1):",
                 *_prior_lines(labels, reader),
                 f"{guess} (uniform: 1/W = 1/{n_worlds} = {1 / n_worlds:.4f})",
             ]
         )
-        return fig, text
 
-    dash = Dashboard(controls, draw)
+    dash = Dashboard(controls, draw, update=update)
     # sliders stack vertically: one per world
     dash.widget.children = (widgets.VBox(list(controls.values())), *dash.widget.children[1:])
     return dash
