@@ -66,11 +66,6 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the course's style (colours, markers, font sizes): measured on every figure by the "
         "accessibility and legibility suites",
     ),
-    "helpers/widgets/_base.py": (
-        "tests/test_legibility.py",
-        "Dashboard and its sliders: every dashboard test drives them, and the legibility "
-        "suite renders every dashboard at its defaults and both ends of every slider",
-    ),
     "instructor/key_facts.py": (
         "tests/instructor/test_answer_key.py",
         "the answer key's claims, each recomputed and checked there",

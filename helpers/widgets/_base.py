@@ -13,7 +13,7 @@ returns the text, or None when the figure's structure must change (then ``draw``
 fresh one). The figure keeps one Agg canvas and is encoded at the resolution the output
 shows (:data:`DPI`) with zlib level 1, several times faster than the default level for
 the same pixels. The text alternative is the one the plotting code attached from the data it
-drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test_in_place.py
+drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test__base.py
 holds every dashboard's in-place figure to a fresh draw at the same values.
 
 Accessible to every reader: the image is an ``<img>`` whose ``alt`` is the figure's text
