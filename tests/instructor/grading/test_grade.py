@@ -310,7 +310,7 @@ def test_the_notebook_limit_kills_the_whole_sandbox(tmp_path, student_site, sand
         "time.sleep(600)",
     )
     nbformat.write(nb, folder / "sleeper.ipynb")
-    rows = grade(
+    grade(
         folder,
         tmp_path / "out",
         python=sys.executable,
