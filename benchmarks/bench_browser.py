@@ -46,7 +46,9 @@ _ARM = """([root, src, event]) => {
   };
   const observer = new MutationObserver(() => {
     const img = root.querySelector('.widget-output img');
-    if (img && img.getAttribute('src') !== src && window.__courseT1 === null) {
+    // only after the move's own event: a late image of an earlier move does not count
+    if (img && img.getAttribute('src') !== src && window.__courseT1 === null
+        && window.__courseT0 !== null) {
       window.__courseT1 = performance.now();
       observer.disconnect();
     }

@@ -7,8 +7,9 @@ every dashboard it shows, then moves every control of every dashboard through a 
 values (a slider over its range, a dropdown through its options and back, a number up and
 down) and times ``control.value = v``: the whole update a reader waits for minus the front
 end (recompute, redraw, text alternative, PNG). Prints the median and worst per dashboard
-and per control. Unlike the browser benchmark this hardly depends on the machine's load, so
-it is the number to compare across changes (issue 33).
+and per control, in CPU time of this process (``time.process_time``): unlike wall time and
+the browser benchmark it hardly depends on what else the machine runs, so it is the number
+to compare across changes on a shared machine (issue 33).
 """
 
 from __future__ import annotations
@@ -89,9 +90,9 @@ def _values(control) -> list:
 def _move(dashboard, name, values) -> list[float]:
     times = []
     for value in values:
-        start = time.perf_counter()
+        start = time.process_time()
         dashboard.controls[name].value = value
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return times
 
 
@@ -114,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
                         f"  {path.stem} #{d + 1} {name}: {[round(t * 1e3) for t in times]} ms",
                         file=sys.stderr,
                     )
-    print("one move in Python (recompute, redraw, text, PNG), every control swept\n")
+    print("one move in Python (recompute, redraw, text, PNG), CPU time, every control swept\n")
     print("| notebook | dashboard | controls | median | worst |")
     print("|---|---:|---:|---:|---:|")
     groups: dict = {}

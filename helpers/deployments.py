@@ -64,6 +64,7 @@ __all__ = [
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
     "load",
+    "opendp_epsilon",
     "posterior_bad_event_probability",
     "posterior_bound",
     "relative_risk_bound",
@@ -81,6 +82,11 @@ __all__ = [
 #: :class:`importlib.resources.abc.Traversable`, a plain :class:`~pathlib.Path` when the
 #: package is installed from a wheel or in editable mode.
 DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
+
+#: OpenDP's ε for each zCDP row of the registry (its ``make_zCDP_to_approxDP``), computed with
+#: OpenDP and stored, so that readers need not install its 263 MB native library; the tests
+#: recompute every row with OpenDP (tests/helpers/test_deployments.py writes the file).
+OPENDP_PATH = resources.files(__package__) / "data" / "opendp_zcdp_epsilon.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice
 #: when it states (ε, δ) equivalents of its ρ_z (registry: redistricting data, δ = 10⁻¹⁰).
@@ -272,6 +278,56 @@ def zcdp_to_epsilon_simple(rho, delta):
     # rounded up by its rounding error (a few units: the log, the product, the root, the sum),
     # so the ε of a mechanism is never reported below its true value
     return as_output(simple + _OUTWARD * simple)
+
+
+def opendp_epsilon(rho, delta):
+    """OpenDP's ε for ρ_z-zCDP at δ, as stored for the registry's zCDP rows.
+
+    OpenDP's ``make_zCDP_to_approxDP`` applied to a Gaussian mechanism of scale 1/√(2ρ_z) on a
+    sensitivity-1 query (exactly ρ_z-zCDP): the independent implementation of Canonne, Kamath &
+    Steinke (2020), Corollary 13, that :func:`zcdp_to_epsilon` is checked against. The values
+    were computed with OpenDP and ship in ``helpers/data/opendp_zcdp_epsilon.csv`` (the tests
+    recompute each with OpenDP), so only the (ρ_z, δ) of the registry's zCDP rows, as
+    :func:`load` gives them, are available. Vectorised over ``rho`` and ``delta`` (broadcast).
+
+    Used in notebook 09.
+
+    Parameters
+    ----------
+    rho : float or array
+        ρ_z of a zCDP row of the registry.
+    delta : float or array
+        The δ that row is read at (``delta_used`` of :func:`load`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        OpenDP's ε: a Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        For a pair (ρ_z, δ) that is not one of the stored rows (the message lists them).
+
+    Examples
+    --------
+    >>> round(opendp_epsilon(2.63, 1e-10), 4)  # the 2020 redistricting data
+    17.4306
+    """
+    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    table = pd.read_csv(OPENDP_PATH, comment="#")  # nine rows: read, not cached
+    stored_rho, stored_delta = table["rho"].to_numpy(), table["delta"].to_numpy()
+    match = (r[..., None] == stored_rho) & (d[..., None] == stored_delta)  # (..., rows)
+    found = match.any(axis=-1)
+    if not found.all():
+        index = np.argwhere(~found)[0]
+        pairs = ", ".join(f"({a:g}, {b:g})" for a, b in zip(stored_rho, stored_delta, strict=True))
+        raise ValueError(
+            f"(rho, delta) = ({float(r[tuple(index)])!r}, {float(d[tuple(index)])!r}) is not "
+            f"stored: OpenDP's epsilon is stored for the registry's zCDP rows only, {pairs}"
+        )
+    out = table["epsilon"].to_numpy()[match.argmax(axis=-1)]
+    return as_output(out)
 
 
 def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -672,7 +728,8 @@ def posterior_bad_event_probability(delta, *, slack):
     loss. Since δ ≥ P(L > ε') − e^ε Q(L > ε') and Q(L > ε') ≤ e^{−ε'} P(L > ε'),
     P(L > ε') ≤ δ / (1 − e^{ε − ε'}). Outside {L > ε'}, Bayes' rule gives the posterior
     bound of :func:`posterior_bound` at ε' = ε + slack. So δ enters as the probability of
-    an output on which the ε-reading may fail (with slack = ln 2 it is at most 2δ).
+    an output on which the reading at ε + slack may fail (with slack = ln 2 it is at most
+    2δ); the reading at ε itself fails with probability P(L > ε), which δ does not bound.
 
     Not called in a notebook; used by ``helpers.deployments``. (:func:`three_views` reports
     it as ``bad_event``.)

@@ -167,6 +167,7 @@ VALID |= {
     D.zcdp_rho_for_epsilon: ((2.0, 1e-10), {}),
     D.zcdp_to_epsilon: ((2.56, 1e-10), {}),
     D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
+    D.opendp_epsilon: ((2.63, 1e-10), {}),
     C.choose: (
         ("mean",),
         {
@@ -202,6 +203,7 @@ VALID |= {
     B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.1, "delta": 0.0, "times": 10}),
     B.pld_delta: ((1.0, "gaussian", 3.0), {"times": 2}),
     B.pld_epsilon: ((1e-6, "laplace", 10.0), {"times": 2}),
+    B.posterior_failure_probability: ((0.04475,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.rho_for_tpr: ((0.0924,), {"fpr": 0.01}),
     B.risk_epsilon: ((1.0,), {}),
     B.risk_posterior: ((0.75,), {"prior": 0.5}),
@@ -216,6 +218,8 @@ VALID |= {
 # from a chosen budget to a release (notebook 12)
 ALLOCATION = B.budget_for_accuracy(WORKLOAD)
 VALID |= {
+    RL.allocation_attack: ((ALLOCATION,), {"fpr": 0.05}),
+    RL.allocation_mechanisms: ((ALLOCATION,), {}),
     RL.attack_reading: ((1.0, 1e-6), {"fpr": 0.01}),
     RL.clipping_bias: (([1, 2, 5],), {"contributions": 2}),
     RL.contribution_tradeoff: (([1, 2, 5], [1, 2]), {"epsilon": 1.0, "coverage": 0.95}),
@@ -305,6 +309,10 @@ VALID |= {
     B.attack_advantage: ((MIXED,), {}),
     B.bayes_risk: ((MIXED,), {"prior": 0.5}),
     importlib.import_module("helpers.attack").composed_mu: (([M.Gaussian(2.0)] * 3,), {}),
+    importlib.import_module("helpers.attack").loss_tail: ((MIXED,), {"epsilon": 1.0}),
+    importlib.import_module("helpers.attack").loss_epsilon: ((MIXED,), {"delta": 1e-6}),
+    B.joint_coverage: (([0.95, 0.9],), {}),
+    B.bonferroni: (([B.Release("count", k=5.0)] * 2,), {"joint": 0.9}),
 }
 
 BAD = BAD_VALUES
@@ -453,6 +461,8 @@ def test_an_empty_array_gives_a_value_or_a_value_error_naming_its_parameter(fn):
     # the contract's (naming the parameter). An empty array is an empty answer, or refused by name.
     if fn is EX.check:  # its answers are ✗ with a message, not exceptions
         return
+    if fn not in VALID:
+        pytest.fail(f"{fn.__module__}.{fn.__name__} has no valid call in VALID")
     args, kwargs = VALID[fn]
     names = list(inspect.signature(fn).parameters)
     calls = [(names[i], (*args[:i], [], *args[i + 1 :]), kwargs) for i in range(len(args))]
