@@ -211,8 +211,8 @@ def runs(tmp_path_factory, student_site, sandbox_required):
     (canary / "keep").write_text("unchanged")
     common = dict(
         python=sys.executable,
-        timeout=90,
-        cell_timeout=20,
+        timeout=180,
+        cell_timeout=60,
         jobs=2,
         limits=LIMITS,
         secret=secret,
