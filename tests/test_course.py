@@ -89,6 +89,6 @@ def test_python_3_10_to_3_14_are_supported_and_others_told_what_to_do(capsys):
     course = _course()
     for minor in range(10, 15):
         course.check_python(course.READER, (3, minor, 0))
-    with pytest.raises(SystemExit, match="3.10, 3.11, 3.12, 3.13 or 3.14") as error:
+    with pytest.raises(SystemExit, match=r"3\.10, 3\.11, 3\.12, 3\.13 or 3\.14") as error:
         course.check_python(course.READER, (3, 15, 0))
     assert "this is Python 3.15.0" in str(error.value)
