@@ -4,7 +4,7 @@
     python -m instructor.slides check NOTEBOOK...   # exit 1 on a cell without a valid slide type
     python -m instructor.slides build [--out DIR] [--lecture N ...]   # = python3 course.py slides
 
-**Live**: JupyterLab with the RISE extension (``jupyterlab-rise`` 0.43.1, in requirements.txt)
+**Live**: JupyterLab with the RISE extension (``jupyterlab-rise`` 0.43.1, the instructor's extra in requirements-instructor.txt: ``python3 course.py lab --rise``)
 shows a tagged notebook as slides with the kernel running (Alt+R, or the toolbar's slideshow
 button). Its slideshow page is its own small JupyterLab (built on 4.3) that cannot load the
 pinned widgets front end (jupyterlab_widgets 3.0.16: "Shared module @jupyterlab/console doesn't
