@@ -59,8 +59,8 @@ def notebook_paths() -> list[Path]:
 
 def _student_chapters() -> list[Path]:
     """The executed student edition, (re)made by the student builder when missing or stale."""
-    from helpers.exercises.student import BUILD, EXECUTED
-    from helpers.exercises.student import build as build_student
+    from instructor.student import BUILD, EXECUTED
+    from instructor.student import build as build_student
 
     sources = notebook_paths()
     made = sorted(EXECUTED.glob("[0-9][0-9]_*.ipynb"))
@@ -76,7 +76,7 @@ def _student_chapters() -> list[Path]:
 
 def stage_student() -> None:
     """build/book-student-src/: the executed student edition, its README and NOTATION."""
-    from helpers.exercises.student import BUILD
+    from instructor.student import BUILD
 
     chapters = _student_chapters()
     if STUDENT_STAGE.exists():
