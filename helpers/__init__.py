@@ -8,12 +8,16 @@ from a layer above (tests/test_import_rules.py reads this list and checks every 
 * ``exercises`` – checked exercises: each answer recomputed with the layers below
 * the **math layer**, whose public functions keep the API contract below:
 
+  * ``release`` – from a chosen budget to a release: the unit of privacy, δ against n, small
+    groups, odds-based explanations, a registry record, the release in OpenDP (built on
+    ``budget`` and ``deployments``)
   * ``budget`` – one budget for many releases: composition, allocation, both sides of the
     choice for a workload (built on ``choose`` and ``deployments``)
   * ``choose``, ``deployments`` – choosing ε from accuracy and risk; real deployments read
     three ways (both build on ``kazan_reiter`` and ``plrv``)
   * ``lee_clifton``, ``leave_one_out``, ``sensitivity``, ``queries``, ``kazan_reiter``,
-    ``plrv``, ``foundations`` – the papers' mathematics: pure, vectorised, validated
+    ``plrv``, ``foundations``, ``attack`` – the papers' mathematics: pure, vectorised,
+    validated (``attack``: attack risk read on a workload's own privacy-loss distribution)
   * ``mechanisms`` – the noise distributions, their scales and samplers
   * ``checks``, ``_validation``, ``_numerics``, ``_cache``, ``_docstrings`` – the input
     checks (``checks`` is their public face for the layers above), the floating-point tools

@@ -17,20 +17,20 @@ Composition (the total guarantee of k releases)
   Viswanath (:func:`optimal_composition_delta`, :func:`optimal_composition_epsilon`);
 * zCDP: ρ_z adds (:func:`compose_rho`), then to (ε, δ) with the tight conversion of
   :func:`helpers.deployments.zcdp_to_epsilon` (:func:`zcdp_composition`);
-* privacy-loss distributions of Laplace, Gaussian and geometric releases composed numerically
-  by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`): a name and its
-  noise, or the mechanism objects of :mod:`helpers.mechanisms`; what dp_accounting needs for
-  each class (its constructor, the parameter it takes, a width estimate) is one row of
-  :data:`PLD_FORMS`.
+* privacy-loss distributions of Laplace, Gaussian, geometric and discrete Gaussian releases
+  composed numerically by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`):
+  a name and its noise, or the mechanism objects of :mod:`helpers.mechanisms`; each class
+  builds its own distribution (:meth:`helpers.mechanisms.AdditiveNoise.pld`: dp_accounting's
+  native constructor, or a generic one from the class's cdf).
 
 Allocation (a workload is a list of :class:`Release`)
 -----------------------------------------------------
 * from the accuracy targets, the smallest total meeting every one (:func:`budget_for_accuracy`),
   under Laplace noise (pure ε) or Gaussian noise (ρ_z of zCDP): ``mechanism="laplace"`` or
-  ``mechanism=Laplace`` names a *family* of noise, and everything that depends on it (the
-  budget's unit, the scale an accuracy target allows, the budget of a scale and the scale
-  of a budget, the reading as ε at δ, the risk's total) is one :class:`NoiseFamily` in
-  :data:`NOISE_FAMILIES`, looked up once per call;
+  ``mechanism=Laplace`` names a *family* of noise (:class:`NoiseFamily`, looked up once per
+  call): the mechanism class knows its noise (the scale an accuracy target allows, the budget
+  of a scale and the scale of a budget), its privacy measure (:data:`MEASURES`: pure ε or
+  ρ-zCDP) how budgets add and are read (the unit, the reading as ε at δ, the risk's total);
 * from a total, the split that minimises the weighted total noise variance, and which targets
   it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian).
 
@@ -52,18 +52,26 @@ The math layer: no plotting, no widgets. Used in notebook 11.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
-from functools import lru_cache
-from typing import NamedTuple
+from fractions import Fraction
+from functools import cache, lru_cache
+from typing import ClassVar, NamedTuple
 
 import numpy as np
-from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
+from scipy.special import gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
-from ._numerics import ratio_down, ratio_up, sqrt_down, square_up, sum_up
+from ._numerics import (
+    ln_at_most,
+    nudge_until,
+    product_minus,
+    ratio_up,
+    sum_up,
+)
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -72,6 +80,13 @@ from ._validation import (
     check_open_unit,
     check_positive,
     check_real,
+)
+from .attack import (  # re-exported: the attack risk of a workload, read on its own PLD
+    attack_advantage,
+    attack_tpr,
+    bayes_risk,
+    loss_epsilon,
+    loss_tail,
 )
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
@@ -82,12 +97,11 @@ from .deployments import (
     zcdp_rho_for_epsilon,
     zcdp_to_epsilon,
 )
-from .mechanisms import (
+from .mechanisms import (  # Laplace: named in the doctests
     MECHANISM_CLASSES,
     AdditiveNoise,
     Gaussian,
-    Laplace,
-    TwoSidedGeometric,
+    Laplace,  # noqa: F401
     as_mechanism,
 )
 
@@ -96,29 +110,41 @@ __all__ = [
     "MAX_MAGNITUDE",
     "MAX_RELEASES",
     "MAX_TIMES",
+    "MEASURES",
     "MECHANISMS",
     "NOISE_FAMILIES",
-    "PLD_FORMS",
     "PLD_MECHANISMS",
     "RISK_KINDS",
     "Allocation",
+    "EpsilonRisk",
     "Guarantee",
     "NoiseFamily",
-    "PldForm",
+    "PosteriorRisk",
+    "PrivacyMeasure",
+    "ProfileRisk",
     "Release",
     "Risk",
+    "TprRisk",
     "WorkloadChoice",
     "advanced_composition",
+    "attack_advantage",
+    "attack_tpr",
+    "bayes_risk",
+    "bonferroni",
     "budget_for_accuracy",
     "choose_workload",
     "compose_epsilon",
     "compose_rho",
     "epsilon_for_tpr",
     "implied_risk",
+    "joint_coverage",
+    "loss_epsilon",
+    "loss_tail",
     "optimal_composition_delta",
     "optimal_composition_epsilon",
     "pld_delta",
     "pld_epsilon",
+    "posterior_failure_probability",
     "rho_for_tpr",
     "risk_epsilon",
     "risk_posterior",
@@ -130,8 +156,6 @@ __all__ = [
     "zcdp_composition",
 ]
 
-#: What a :class:`Risk` can bound.
-RISK_KINDS = ("epsilon", "posterior", "profile", "tpr")
 
 #: Bound on every magnitude in a workload (±k, bounds, sensitivities, weights, a total), and
 #: its reciprocal the smallest positive value: ratios of two such numbers, their squares and
@@ -245,24 +269,6 @@ class Allocation(NamedTuple):
     coverage: np.ndarray
     meets: np.ndarray
     variance: float
-
-
-class Risk(NamedTuple):
-    """A tolerated risk for a whole workload; build one with ``risk_*``.
-
-    ``kind`` is one of :data:`RISK_KINDS`; ``level`` the bound (an ε, a posterior ρ, a
-    profile's r̃ or a TPR); ``prior`` (posterior), ``fpr`` (tpr) and ``profile``, ``a``,
-    ``fixed`` (a Kazan & Reiter profile, as :func:`helpers.choose.epsilon_for_profile`) the
-    rest of its statement (None where unused).
-    """
-
-    kind: str
-    level: float
-    prior: float | None = None
-    fpr: float | None = None
-    profile: str | None = None
-    a: float | None = None
-    fixed: float | None = None
 
 
 class WorkloadChoice(NamedTuple):
@@ -522,105 +528,29 @@ def _parse(workload) -> _Workload:
 # --- one release: accuracy → scale → budget (and back), one family of noise at a time -----
 
 
-def _laplace_log_tail(coverage: np.ndarray) -> np.ndarray:
-    """ln(1/(1 − c)), raised by 4 ulps (log1p is accurate to 1): P(|Z| > k) = e^{−k/b}."""
-    return _up(-np.log1p(-coverage), 4)
-
-
-def _gaussian_quantile(coverage: np.ndarray) -> np.ndarray:
-    """z with P(|N(0, 1)| ≤ z) = c, i.e. √2·erfinv(c), raised by 16 ulps (erfinv's error)."""
-    return _up(math.sqrt(2.0) * erfinv(coverage), 16)
-
-
 @dataclass(frozen=True)
-class NoiseFamily(ABC):
-    """How a workload's budget is spent under one family of noise: the allocation side.
-
-    One instance per family in :data:`NOISE_FAMILIES`, keyed by the mechanism class of
-    :mod:`helpers.mechanisms`. Laplace noise spends pure ε (ε_i = Δ_i/b_i; the ε's add);
-    Gaussian noise spends ρ_z of zCDP (ρ_z,i = Δ_i²/(2σ_i²); the ρ_z's add, and the total is
-    read as (ε, δ) at a δ). The allocation functions (:func:`budget_for_accuracy`,
-    :func:`split_budget`, :func:`total_for_risk`, :func:`implied_risk`,
-    :func:`choose_workload`) look their ``mechanism`` up once with :meth:`of` and ask the
-    family everything that depends on it, so a new family is one subclass and one row.
-
-    Every number is rounded toward privacy as the module docstring states: a scale from an
-    accuracy target down, a budget from a scale up, a scale from a budget up.
+class PrivacyMeasure(ABC):
+    """How budgets are counted and composed under one privacy measure (as OpenDP keys
+    composition by measure): pure ε (the ε's add) or ρ-zCDP (the ρ_z's add, read as (ε, δ)
+    at a δ). One instance per measure in :data:`MEASURES`; what depends on the noise itself
+    (its accuracy at a scale, the map between scale and budget) is the mechanism class's.
 
     Parameters
     ----------
-    mechanism : type
-        The class of :mod:`helpers.mechanisms` whose noise this is (its ``name`` is the
-        family's, and :attr:`Allocation.mechanism`'s).
+    name : str
+        The key of :data:`MEASURES` and the ``measure`` of a mechanism class.
     unit : str
         What a budget is counted in: "ε" or "ρ_z".
-    label : str
-        A few words for figures ("Laplace noise, pure ε").
+    words : str
+        A few words for figures ("pure ε", "zCDP").
     pure : bool
         Budgets are pure ε: δ = 0, and the ``delta`` argument is not read.
-
-    Examples
-    --------
-    >>> NoiseFamily.of("gaussian").unit, NoiseFamily.of(Laplace).name
-    ('ρ_z', 'laplace')
     """
 
-    mechanism: type[AdditiveNoise]
+    name: str
     unit: str
-    label: str
+    words: str
     pure: bool
-
-    @property
-    def name(self) -> str:
-        """The mechanism's name ("laplace", "gaussian")."""
-        return self.mechanism.name
-
-    @classmethod
-    def of(cls, mechanism) -> NoiseFamily:
-        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
-
-        A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
-        (a mechanism object, an unknown name, a class without a family) is a ValueError
-        naming ``mechanism``, the value given and the values allowed.
-        """
-        if isinstance(mechanism, NoiseFamily):
-            return mechanism
-        kind = mechanism
-        if isinstance(mechanism, str):
-            kind = MECHANISM_CLASSES.get(mechanism)
-        family = NOISE_FAMILIES.get(kind) if isinstance(kind, type) else None
-        if family is None:
-            classes = ", ".join(c.__name__ for c in NOISE_FAMILIES)
-            hint = (
-                " (the family of noise, not one mechanism object: its class or its name)"
-                if isinstance(mechanism, AdditiveNoise)
-                else ""
-            )
-            raise ValueError(
-                f"mechanism must be one of {MECHANISMS} or one of the classes {classes} of "
-                f"helpers.mechanisms{hint}; got {mechanism!r}"
-            )
-        return family
-
-    def reading_delta(self, delta) -> float:
-        """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
-        return 0.0 if self.pure else _check_open_delta(delta)
-
-    @abstractmethod
-    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
-
-    @abstractmethod
-    def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
-        """The budget a scale costs at Δ, rounded up."""
-
-    @abstractmethod
-    def scales(self, sensitivity: np.ndarray, budgets: np.ndarray) -> np.ndarray:
-        """The least noise scale a budget allows at Δ, rounded up (toward privacy)."""
-
-    @abstractmethod
-    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
-        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
 
     @abstractmethod
     def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
@@ -639,30 +569,17 @@ class NoiseFamily(ABC):
         """A total as ε at δ, rounded up (``inf`` where no finite claim is made)."""
 
     @abstractmethod
-    def total_for(self, risk: Risk, delta) -> float:
+    def total_for(self, risk: Risk, delta, mechanism: type[AdditiveNoise]) -> float:
         """The largest total the risk allows, rounded down (δ checked where it is read)."""
 
     @abstractmethod
-    def tpr(self, total: float, epsilon: float, fpr: float) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε)."""
+    def tpr(self, total: float, epsilon: float, fpr: float, delta: float, mechanism) -> float:
+        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε
+        at δ)."""
 
 
-class _PureEpsilon(NoiseFamily):
-    """Laplace noise: P(|Z| > k) = e^{−k/b}, Var = 2b², ε = Δ/b."""
-
-    def accuracy_scales(self, k, coverage):
-        return np.maximum(ratio_down(k, _laplace_log_tail(coverage)), _TINY)
-
-    def budgets(self, sensitivity, scales):
-        return np.maximum(ratio_up(sensitivity, scales), _TINY)
-
-    def scales(self, sensitivity, budgets):
-        budgets = np.maximum(budgets, _TINY)
-        return np.maximum(ratio_up(sensitivity, budgets), _TINY)
-
-    def delivered(self, scales, k, coverage):
-        with np.errstate(over="ignore", under="ignore"):
-            return scales * -np.log1p(-coverage), -np.expm1(-k / scales), 2 * scales**2
+class _PureEpsilon(PrivacyMeasure):
+    """Pure ε: noise ∝ 1/ε_i (ε_i = Δ_i/b_i for Laplace), the ε's add."""
 
     def share_logs(self, weight, sensitivity):
         return (np.log(weight) + 2 * np.log(sensitivity)) / 3
@@ -676,31 +593,15 @@ class _PureEpsilon(NoiseFamily):
     def epsilon(self, total, delta):
         return total
 
-    def total_for(self, risk, delta):
-        return float(_down(_risk_epsilon(risk), 4)) if risk.kind != "epsilon" else risk.level
+    def total_for(self, risk, delta, mechanism):
+        return risk.allowed_epsilon()
 
-    def tpr(self, total, epsilon, fpr):
+    def tpr(self, total, epsilon, fpr, delta, mechanism):
         return float(tpr_at_fpr(fpr, epsilon=epsilon))
 
 
-class _Zcdp(NoiseFamily):
-    """Gaussian noise: P(|Z| ≤ k) = erf(k/(σ√2)), Var = σ², ρ_z = Δ²/(2σ²)."""
-
-    def accuracy_scales(self, k, coverage):
-        return np.maximum(ratio_down(k, _gaussian_quantile(coverage)), _TINY)
-
-    def budgets(self, sensitivity, scales):
-        ratio = ratio_up(sensitivity, scales)
-        return np.maximum(square_up(ratio) / 2, _TINY)  # halving a normal double is exact
-
-    def scales(self, sensitivity, budgets):
-        budgets = np.maximum(budgets, _TINY)
-        return np.maximum(ratio_up(sensitivity, sqrt_down(2 * budgets)), _TINY)
-
-    def delivered(self, scales, k, coverage):
-        with np.errstate(over="ignore", under="ignore"):
-            reach = scales * math.sqrt(2.0) * erfinv(coverage)
-            return reach, erf(k / (scales * math.sqrt(2.0))), scales**2
+class _Zcdp(PrivacyMeasure):
+    """ρ-zCDP: noise ∝ 1/√ρ_i (ρ_z,i = Δ_i²/(2σ_i²) for Gaussian noise), the ρ_z's add."""
 
     def share_logs(self, weight, sensitivity):
         return 0.5 * np.log(weight) + np.log(sensitivity)
@@ -717,11 +618,12 @@ class _Zcdp(NoiseFamily):
             return math.inf
         return float(_up(zcdp_to_epsilon(total, delta), 16))
 
-    def total_for(self, risk, delta):
+    def total_for(self, risk, delta, mechanism):
         d = _check_open_delta(delta)
-        if risk.kind == "tpr":  # read exactly on the Gaussian curve
-            return float(rho_for_tpr(risk.level, fpr=risk.fpr))
-        return self._rho_for_epsilon(float(_down(_risk_epsilon(risk), 4)), d)
+        rho = risk.gaussian_rho() if mechanism.gaussian_dp else None
+        if rho is not None:  # read exactly on the Gaussian curve
+            return rho
+        return self._rho_for_epsilon(float(_down(risk.epsilon(d), 4)), d)
 
     def _rho_for_epsilon(self, epsilon: float, delta: float) -> float:
         """The largest ρ_z whose (raised) CKS ε at δ is ≤ ε."""
@@ -732,21 +634,198 @@ class _Zcdp(NoiseFamily):
             rho = float(_down(rho, 16))
         return rho
 
-    def tpr(self, total, epsilon, fpr):
+    def tpr(self, total, epsilon, fpr, delta, mechanism):
+        if not mechanism.gaussian_dp:  # only the (ε, δ) reading is a claim
+            return float(tpr_at_fpr(fpr, epsilon=epsilon, delta=delta))
         return float(gaussian_tpr_at_fpr(fpr, rho=total)) if total <= 1e8 else 1.0
 
 
-#: The families of noise a workload's budget can be spent under, by mechanism class.
-NOISE_FAMILIES: dict[type[AdditiveNoise], NoiseFamily] = {
-    family.mechanism: family
-    for family in (
-        _PureEpsilon(Laplace, "ε", "Laplace noise, pure ε", pure=True),
-        _Zcdp(Gaussian, "ρ_z", "Gaussian noise, zCDP", pure=False),
+#: The two privacy measures a workload's budget is counted in, by name.
+MEASURES: dict[str, PrivacyMeasure] = {
+    measure.name: measure
+    for measure in (
+        _PureEpsilon("epsilon", "ε", "pure ε", pure=True),
+        _Zcdp("zcdp", "ρ_z", "zCDP", pure=False),
     )
 }
-#: Noise for a workload, by name: Laplace (pure ε, budgets are ε_i) or Gaussian (zCDP, ρ_z,i).
-MECHANISMS = tuple(cls.name for cls in NOISE_FAMILIES)
-_GAUSSIAN = NOISE_FAMILIES[Gaussian]
+
+
+@dataclass(frozen=True)
+class NoiseFamily:
+    """How a workload's budget is spent under one family of noise: the allocation side.
+
+    A mechanism class of :mod:`helpers.mechanisms` and its privacy measure (:data:`MEASURES`):
+    the class knows its noise (the scale an accuracy target allows, the ±k and coverage a
+    scale delivers, its variance, the map between scale and budget, whether Δ must be an
+    integer), the measure how budgets add and are read (ε or ρ_z, the reading as ε at δ,
+    the risk's total). The allocation functions (:func:`budget_for_accuracy`,
+    :func:`split_budget`, :func:`total_for_risk`, :func:`implied_risk`,
+    :func:`choose_workload`) look their ``mechanism`` up once with :meth:`of`, so a new
+    family is its mechanism class and nothing else.
+
+    Every number is rounded toward privacy as the module docstring states: a scale from an
+    accuracy target down, a budget from a scale up, a scale from a budget up.
+
+    Parameters
+    ----------
+    mechanism : type
+        The class of :mod:`helpers.mechanisms` whose noise this is (its ``name`` is the
+        family's, and :attr:`Allocation.mechanism`'s).
+
+    Examples
+    --------
+    >>> NoiseFamily.of("gaussian").unit, NoiseFamily.of(Laplace).name
+    ('ρ_z', 'laplace')
+    """
+
+    mechanism: type[AdditiveNoise]
+
+    @property
+    def measure(self) -> PrivacyMeasure:
+        """The privacy measure its budgets are counted in."""
+        return MEASURES[self.mechanism.measure]
+
+    @property
+    def name(self) -> str:
+        """The mechanism's name ("laplace", "gaussian")."""
+        return self.mechanism.name
+
+    @property
+    def unit(self) -> str:
+        """What a budget is counted in: "ε" or "ρ_z"."""
+        return self.measure.unit
+
+    @property
+    def label(self) -> str:
+        """A few words for figures ("Laplace noise, pure ε")."""
+        return f"{self.mechanism.label} noise, {self.measure.words}"
+
+    @property
+    def pure(self) -> bool:
+        """Budgets are pure ε: δ = 0, and the ``delta`` argument is not read."""
+        return self.measure.pure
+
+    @classmethod
+    def of(cls, mechanism) -> NoiseFamily:
+        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
+
+        A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
+        (a mechanism object, an unknown name, a class without a measure) is a ValueError
+        naming ``mechanism``, the value given and the values allowed.
+        """
+        if isinstance(mechanism, NoiseFamily):
+            return mechanism
+        kind = MECHANISM_CLASSES.get(mechanism) if isinstance(mechanism, str) else mechanism
+        if not (
+            isinstance(kind, type)
+            and issubclass(kind, AdditiveNoise)
+            and kind in MECHANISM_CLASSES.values()
+            and kind.measure in MEASURES
+        ):
+            classes = ", ".join(c.__name__ for c in MECHANISM_CLASSES.values())
+            hint = (
+                " (the family of noise, not one mechanism object: its class or its name)"
+                if isinstance(mechanism, AdditiveNoise)
+                else ""
+            )
+            raise ValueError(
+                f"mechanism must be one of {tuple(MECHANISM_CLASSES)} or one of the classes "
+                f"{classes} of helpers.mechanisms{hint}; got {mechanism!r}"
+            )
+        return _family(kind)
+
+    def reading_delta(self, delta) -> float:
+        """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
+        return 0.0 if self.pure else _check_open_delta(delta)
+
+    def check_sensitivities(self, w: _Workload) -> None:
+        """Refuse a release whose Δ the noise cannot take (an integer noise, a mean's Δ)."""
+        if not self.mechanism.discrete:
+            return
+        bad = (w.sensitivity != np.round(w.sensitivity)) | (w.sensitivity > 10**6)
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{_where(i, w.labels[i])}: sensitivity must be a positive integer up to "
+                f"10**6 for the {self.mechanism.label} mechanism (it lives on the integers); "
+                f"got Δ = {w.sensitivity[i]!r}"
+            )
+
+    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
+        return np.maximum(np.asarray(self.mechanism.accuracy_noise(k, coverage)), _TINY)
+
+    def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        """The budget a scale costs at Δ, rounded up."""
+        return np.maximum(np.asarray(self.mechanism.budget_of(sensitivity, scales)), _TINY)
+
+    def scales(self, sensitivity: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The least noise scale a budget allows at Δ, rounded up (toward privacy)."""
+        budgets = np.maximum(budgets, _TINY)
+        return np.maximum(np.asarray(self.mechanism.noise_for(sensitivity, budgets)), _TINY)
+
+    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
+        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
+        m = self.mechanism
+        with np.errstate(over="ignore", under="ignore"):
+            return (
+                np.asarray(m.noise_reach(scales, coverage), dtype=float),
+                np.asarray(m.noise_coverage(scales, k), dtype=float),
+                np.asarray(m.noise_variance(scales), dtype=float),
+            )
+
+    def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
+        """ln of the (unnormalised) variance-optimal shares of a total (:func:`split_budget`)."""
+        return self.measure.share_logs(weight, sensitivity)
+
+    def root(self, ratio):
+        """The factor the scales grow by when every budget shrinks by ``ratio``."""
+        return self.measure.root(ratio)
+
+    def widen(self, ratio: float) -> float:
+        """:meth:`root` of a ratio of totals as a float, rounded up: the knob "widen every ±k"."""
+        return self.measure.widen(ratio)
+
+    def epsilon(self, total: float, delta: float) -> float:
+        """A total as ε at δ, rounded up (``inf`` where no finite claim is made)."""
+        return self.measure.epsilon(total, delta)
+
+    def total_for(self, risk: Risk, delta) -> float:
+        """The largest total the risk allows, rounded down (δ checked where it is read)."""
+        return self.measure.total_for(risk, delta, self.mechanism)
+
+    def tpr(self, total: float, epsilon: float, fpr: float, delta: float = 0.0) -> float:
+        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε at δ)."""
+        return self.measure.tpr(total, epsilon, fpr, delta, self.mechanism)
+
+
+@cache
+def _family(cls: type[AdditiveNoise]) -> NoiseFamily:
+    """One family per class (so a class's family is the same object wherever it is asked)."""
+    return NoiseFamily(cls)
+
+
+class _Families(Mapping):
+    """The families of noise, by mechanism class: a live view of the registry
+    :data:`helpers.mechanisms.MECHANISM_CLASSES` (a class registered later is in it)."""
+
+    def __getitem__(self, cls) -> NoiseFamily:
+        if cls not in MECHANISM_CLASSES.values():
+            raise KeyError(cls)
+        return _family(cls)
+
+    def __iter__(self):
+        return iter(tuple(MECHANISM_CLASSES.values()))
+
+    def __len__(self) -> int:
+        return len(MECHANISM_CLASSES)
+
+
+#: The families of noise a workload's budget can be spent under, by mechanism class.
+NOISE_FAMILIES: Mapping[type[AdditiveNoise], NoiseFamily] = _Families()
+#: Noise for a workload, by name (the registry at import): budgets in ε or ρ_z by its measure.
+MECHANISMS = tuple(MECHANISM_CLASSES)
+_GAUSSIAN = _family(Gaussian)
 
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
@@ -959,8 +1038,9 @@ class _KovTerms(NamedTuple):
     """ln of the terms C(k, ℓ)·e^{(k−ℓ)ε}/(1 + e^ε)^k and the losses (k − 2ℓ)ε, ℓ = 0..k."""
 
     log_mass: np.ndarray
-    losses: np.ndarray
-    margin: float  # ln of the factor that covers the rounding of log_mass
+    counts: np.ndarray  # k − 2ℓ: the loss of term ℓ is counts·ε exactly (never rounded)
+    epsilon: float
+    margin: float  # ln of the factor that covers the rounding of log_mass and of 1 − e^gap
 
 
 def _kov_terms(eps: float, k: int) -> _KovTerms:
@@ -971,18 +1051,26 @@ def _kov_terms(eps: float, k: int) -> _KovTerms:
     # each term is a sum of five numbers of magnitude at most 3·gammaln(k+1) + 2kε + ln(2)k;
     # gammaln, the products and the sums each err by a few ulps of that magnitude
     magnitude = 3 * float(gammaln(k + 1.0)) + 3 * k * (eps + 1.0) + 1.0
-    return _KovTerms(log_mass, (k - 2 * ell) * eps, 64 * 2.0**-53 * magnitude)
+    # + 16 ulps for 1 − e^gap: gap (below) has a relative error of a few ulps, and
+    # −expm1(gap) a relative error of about |gap|·(that) + 1 ulp ≤ (1 + |gap|)·ulps; ln(1 − e^gap)
+    # turns it into ≤ (1 + |gap|)/(1 − e^{−|gap|}) ulps ≈ 2 + |gap| ulps, |gap| ≤ 2kε + ε_total
+    return _KovTerms(log_mass, k - 2 * ell, eps, 64 * 2.0**-53 * magnitude + 16 * _ULP)
 
 
 def _kov_log_delta_rr(terms: _KovTerms, eps_total: float) -> float:
     """ln δ of the k-fold dominating (ε, 0) mechanism at ε_total (−inf where it is 0)."""
-    gap = eps_total - terms.losses  # < 0 exactly on the terms that count
-    active = gap < 0
+    # gap = ε_total − (k − 2ℓ)ε with its sign exact and a few ulps of relative error
+    # (Dekker's product): fl((k − 2ℓ)ε) rounded to nearest decided the ties and lost the digits
+    # of a gap near 0 (δ was 33 % low at ε_total = (k − 2i)ε typed as a product)
+    gap = -product_minus(terms.counts, terms.epsilon, eps_total)
+    active = gap < 0  # exactly the terms that count
     if not np.any(active):
         return -math.inf
+    gap = gap[active] * (1 + 8 * _ULP)  # more negative: 1 − e^gap rounded up
     with np.errstate(divide="ignore"):
-        logs = terms.log_mass[active] + np.log(-np.expm1(gap[active]))
-    return float(logsumexp(logs)) + terms.margin
+        logs = terms.log_mass[active] + np.log(-np.expm1(gap))
+    extra = float(np.max(np.abs(gap))) * 8 * _ULP  # the |gap| term of the margin above
+    return float(logsumexp(logs)) + terms.margin + extra
 
 
 def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> float:
@@ -1054,8 +1142,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
 
     Examples
     --------
-    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
-    0.462117
+    >>> round(optimal_composition_delta(0.0, epsilon=4.0, times=1), 6)  # (e⁴ − 1)/(e⁴ + 1)
+    0.964028
     >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
     0.0
     """
@@ -1135,83 +1223,9 @@ def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> fl
 # --- privacy-loss distributions (dp_accounting) --------------------------------------------
 
 
-def _grid_up(x: np.ndarray, step: float) -> np.ndarray:
-    """Each x > 0 rounded up onto the grid (1 + step)^j (equal j, equal value)."""
-    log_base = math.log1p(step)
-    j = np.ceil(np.log(x) / log_base)
-    value = np.exp(j * log_base)
-    j = np.where(value < x, j + 1, j)
-    return np.exp(j * log_base)
-
-
-def _linear(ratio: float) -> float:
-    return ratio
-
-
-def _gaussian_spread(ratio: float) -> float:
-    return ratio * 20 + ratio**2 / 2
-
-
-@dataclass(frozen=True)
-class PldForm:
-    """What dp_accounting needs to build the privacy-loss distribution of one mechanism.
-
-    One row of :data:`PLD_FORMS` per mechanism class: :func:`pld_delta` and
-    :func:`pld_epsilon` look a mechanism's class up there (exactly, not its base classes:
-    a subclass may change the noise) and read nothing else about it, so a mechanism whose
-    PLD dp_accounting can build is its class (:mod:`helpers.mechanisms`) plus one row here.
-
-    Parameters
-    ----------
-    constructor : str
-        The function of ``dp_accounting.pld.privacy_loss_distribution`` called as
-        ``constructor(parameter, sensitivity=Δ, pessimistic_estimate=True,
-        value_discretization_interval=h)``.
-    spread : callable
-        The half-width of one release's privacy loss, in units of loss, from Δ/b (Δ·a with
-        ``rate``): for the estimate of the composed PLD's width.
-    rate : bool
-        The constructor's parameter is a = 1/b rounded up (the discrete Laplace's,
-        P(z) ∝ e^{−a|z|}: a larger a is less noise, pessimistic), not b or σ itself.
-    integer : bool
-        Δ must be a positive integer ≤ 10⁶.
-
-    Examples
-    --------
-    >>> PLD_FORMS[TwoSidedGeometric].constructor
-    'from_discrete_laplace_mechanism'
-    """
-
-    constructor: str
-    spread: Callable[[float], float] = _linear
-    rate: bool = False
-    integer: bool = False
-
-    def width(self, parameter: float, sensitivity: float, times: int, h: float) -> float:
-        """A rough count of the discretisation steps the composed PLD of ``times`` releases spans."""
-        ratio = sensitivity * parameter if self.rate else sensitivity / parameter
-        return (math.sqrt(times) * 10 + 1) * 2 * self.spread(ratio) / h
-
-    def build(self, parameter: float, sensitivity: float, h: float):
-        """dp_accounting's pessimistic PLD of one release."""
-        from dp_accounting.pld import privacy_loss_distribution as pld
-
-        return getattr(pld, self.constructor)(
-            parameter,
-            sensitivity=int(sensitivity) if self.integer else sensitivity,
-            pessimistic_estimate=True,
-            value_discretization_interval=h,
-        )
-
-
-#: How :func:`pld_delta` builds each mechanism's privacy-loss distribution, by class.
-PLD_FORMS: dict[type[AdditiveNoise], PldForm] = {
-    Laplace: PldForm("from_laplace_mechanism"),
-    Gaussian: PldForm("from_gaussian_mechanism", _gaussian_spread),
-    TwoSidedGeometric: PldForm("from_discrete_laplace_mechanism", rate=True, integer=True),
-}
-#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes, by name.
-PLD_MECHANISMS = tuple(cls.name for cls in PLD_FORMS)
+#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes, by name (the
+#: registry at import; every mechanism class builds its own, :meth:`AdditiveNoise.pld`).
+PLD_MECHANISMS = tuple(MECHANISM_CLASSES)
 
 
 def _pld_releases(mechanism, noise, sensitivity) -> tuple:
@@ -1230,11 +1244,11 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
         and all(isinstance(m, AdditiveNoise) for m in mechanism)
     ):
         objects = list(mechanism)
-    elif not (isinstance(mechanism, str) and MECHANISM_CLASSES.get(mechanism) in PLD_FORMS):
+    elif not (isinstance(mechanism, str) and mechanism in MECHANISM_CLASSES):
         shown = repr(mechanism)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise ValueError(
-            f"mechanism must be one of {PLD_MECHANISMS}, a mechanism object of "
+            f"mechanism must be one of {tuple(MECHANISM_CLASSES)}, a mechanism object of "
             f"helpers.mechanisms or a list of them; got {shown}"
         )
     if objects is None:
@@ -1246,14 +1260,6 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
                 f"mechanism[{i}] must hold one {one.parameter} and one sensitivity in a list of "
                 f"mechanisms; got {one!r}"
             )
-    missing = [type(one) for one in objects if type(one) not in PLD_FORMS]
-    if missing:
-        known = ", ".join(f"{c.__name__} ({f.constructor})" for c, f in PLD_FORMS.items())
-        raise ValueError(
-            f"mechanism {missing[0].__name__} has no privacy-loss distribution in dp_accounting "
-            f"that pld_delta knows: it builds {known}; a mechanism dp_accounting can build "
-            "needs a PldForm in PLD_FORMS"
-        )
     if len(objects) == 1:
         return [type(objects[0])], objects[0].noise, objects[0].sensitivity
     kinds = [type(one) for one in objects]
@@ -1261,13 +1267,12 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
 
 
 def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
-    """((class, parameter, sensitivity, times), ...), validated, identical mechanisms merged.
+    """((mechanism, times), ...), validated, identical mechanisms merged.
 
-    The parameter is what dp_accounting takes (:class:`PldForm`): b (Laplace), σ (Gaussian),
-    or a = 1/b rounded up (geometric, P(z) ∝ e^{−a|z|}: a larger a is less noise,
-    pessimistic). With ``merge``, Δ/b or Δ/σ (then passed as noise 1, sensitivity Δ/b) or a
-    is first rounded up onto the grid (1 + merge)^j, so releases within that factor share
-    one group.
+    With ``merge``, each release is first replaced by a slightly less private one on a grid
+    of ratio 1 + merge (the class's ``_merge_parameters``: Δ/noise rounded up for scale-free
+    noise, the noise rounded down otherwise), so releases within that factor share one group
+    and every δ is at least the unmerged one.
     """
     classes = tuple(dict.fromkeys(kinds))  # the distinct classes, in order
     codes = np.array([classes.index(kind) for kind in kinds]) if len(kinds) > 1 else np.array(0)
@@ -1284,7 +1289,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     if noise_a.ndim > 1:
         raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
     if noise_a.size == 0:
-        raise ValueError("noise must describe at least one release; got an empty sequence")
+        raise ValueError(
+            "noise, sensitivity and times must describe at least one release; got shapes "
+            f"{np.shape(noise)}, {np.shape(sensitivity)}, {np.shape(times)}"
+        )
     for name, values in (("noise", noise_a), ("sensitivity", sens_a)):
         bad = ~_in_range(values)
         if np.any(bad):
@@ -1297,22 +1305,19 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
         raise ValueError(
             f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
         )
-    forms = [PLD_FORMS[cls] for cls in classes]
-    integer = np.array([form.integer for form in forms])[codes]
+    integer = np.array([cls.discrete for cls in classes])[codes]
     bad = integer & ((sens_a != np.round(sens_a)) | (sens_a > 10**6))
     if np.any(bad):
         raise ValueError(
             "sensitivity must be a positive integer ≤ 10⁶ for the "
-            f"{classes[codes[bad].ravel()[0]].name} mechanism; got {sens_a[bad].ravel()[:3]!r}"
+            f"{classes[codes[bad].ravel()[0]].label} mechanism; got {sens_a[bad].ravel()[:3]!r}"
         )
-    rate = np.array([form.rate for form in forms])[codes]
-    parameter, sens_p = noise_a, sens_a
-    if np.any(rate):
-        a = ratio_up(1.0, noise_a)
-        parameter = np.where(rate, _grid_up(a, merge) if merge > 0 else a, parameter)
-    if merge > 0 and not np.all(rate):
-        sens_p = np.where(rate, sens_a, _grid_up(ratio_up(sens_a, noise_a), merge))
-        parameter = np.where(rate, parameter, 1.0)
+    parameter, sens_p = noise_a.astype(float), sens_a.astype(float)
+    if merge > 0:
+        for c, cls in enumerate(classes):
+            mine = codes == c
+            merged_noise, merged_sens = cls._merge_parameters(noise_a[mine], sens_a[mine], merge)
+            parameter[mine], sens_p[mine] = merged_noise, merged_sens
     counts: dict = {}
     for c, b, s, t in zip(
         codes.ravel().tolist(),
@@ -1327,7 +1332,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
             f"noise and sensitivity describe {len(counts):,} distinct mechanisms; at most "
             f"{_MAX_PLD_GROUPS:,} are built in one call (each takes milliseconds)"
         )
-    return tuple((classes[c], b, s, t) for (c, b, s), t in counts.items())
+    return tuple(
+        (classes[c](b, sensitivity=round(s) if classes[c].discrete else s), t)
+        for (c, b, s), t in counts.items()
+    )
 
 
 def _check_discretization(discretization) -> float:
@@ -1342,8 +1350,8 @@ def _check_discretization(discretization) -> float:
 @lru_cache(maxsize=8)
 def _composed_pld(groups: tuple, h: float):
     plds = []
-    for cls, b, s, t in groups:
-        one = PLD_FORMS[cls].build(b, s, h)
+    for mech, t in groups:
+        one = mech.pld(discretization=h)
         plds.append(one.self_compose(t) if t > 1 else one)
     while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
         plds = [
@@ -1365,7 +1373,7 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
     kinds, noise, sensitivity = _pld_releases(mechanism, noise, sensitivity)
     h = _check_discretization(discretization)
     groups = _pld_groups(kinds, noise, sensitivity, times, _check_merge(merge))
-    width = sum(PLD_FORMS[cls].width(b, s, t, h) for cls, b, s, t in groups)
+    width = sum(mech._pld_width(t, h) for mech, t in groups)
     if width > _MAX_PLD_CELLS:
         raise ValueError(
             f"the composed privacy-loss distribution would span about {width:.3g} steps of "
@@ -1383,18 +1391,18 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
 def pld_delta(
     epsilon, mechanism, noise=None, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
 ):
-    """δ(ε) of composed Laplace, Gaussian or geometric releases, from their privacy-loss distributions.
+    """δ(ε) of composed releases (Laplace, Gaussian, ...), from their privacy-loss distributions.
 
     Each release adds noise of scale ``noise`` (b for Laplace and the two-sided geometric,
     σ for the Gaussian, as in :mod:`helpers.plrv`) to a query of sensitivity ``sensitivity``
     and is run ``times`` times; ``noise``, ``sensitivity`` and ``times`` may be 1-D sequences
     (one entry per kind of release), broadcast together. A mechanism object of
     :mod:`helpers.mechanisms` (``Laplace(b, sensitivity=Δ)``, ``Gaussian(σ)``,
-    ``TwoSidedGeometric(b)``) carries its noise and Δ instead, and a list of them is one
-    release each (of any of those classes; ``times`` broadcast with the list). What
-    dp_accounting needs for each class is its row of :data:`PLD_FORMS`; a class without
-    one is refused with a ValueError. The privacy-loss distribution of
-    each is built by Google's ``dp_accounting`` (connect-the-dots for Laplace and Gaussian),
+    ``TwoSidedGeometric(b)``, ``DiscreteGaussian(σ)``) carries its noise and Δ instead, and a
+    list of them is one release each (of any classes; ``times`` broadcast with the list).
+    Each class builds its own privacy-loss distribution for dp_accounting
+    (:meth:`helpers.mechanisms.AdditiveNoise.pld`: Google's ``dp_accounting`` constructor,
+    connect-the-dots for Laplace and Gaussian, or a generic one from the class's cdf),
     identical releases are self-composed (FFT powers), the distinct ones composed in a
     balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result. At most 2,000
     distinct releases are built in one call (each takes milliseconds): use ``merge`` beyond.
@@ -1411,12 +1419,13 @@ def pld_delta(
     ----------
     epsilon : float or array_like
         ε ≥ 0 at which to read δ (an array gives an array; above 700 read at 700).
-    mechanism : AdditiveNoise, list of AdditiveNoise, or {"laplace", "gaussian", "geometric"}
-        The mechanism(s), or the name of the noise distribution.
+    mechanism : AdditiveNoise, list of AdditiveNoise, or a name of MECHANISM_CLASSES
+        The mechanism(s), or the name of the noise distribution ("laplace", "gaussian",
+        "geometric", "discrete_gaussian", ...).
     noise : float or array_like, optional
         With a name: b or σ in [1e-150, 1e150]. Omitted with objects.
     sensitivity : float or array_like, keyword-only
-        With a name: Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for the geometric);
+        With a name: Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for integer noise);
         objects carry their own (then it stays at 1).
     times : int or array_like, keyword-only
         How many times each release runs (1 to :data:`MAX_TIMES`).
@@ -1424,8 +1433,9 @@ def pld_delta(
         The PLD's grid step in [1e-6, 0.1] (dp_accounting's ``value_discretization_interval``);
         10⁻⁴ by default.
     merge : float, keyword-only
-        In [0, 0.1]. With merge > 0 each release's Δ/b or Δ/σ (for the geometric, 1/b) is
-        first rounded *up* onto the grid (1 + merge)^j, so releases within that factor of each
+        In [0, 0.1]. With merge > 0 each release's Δ/b or Δ/σ (scale-free noise; for integer
+        noise 1/b or 1/σ at its Δ) is first rounded *up* onto the grid (1 + merge)^j, so
+        releases within that factor of each
         other compose as one group: each is treated as a little less noisy than it is (still
         an upper bound on δ), and thousands of distinct releases (an allocation's) become a
         few hundred groups. 0 (the default) merges only identical releases.
@@ -1528,7 +1538,11 @@ def pld_epsilon(
 
 
 def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
-    """The largest ε whose best membership test at false-positive rate α has TPR ≤ ``tpr``.
+    """The largest ε whose best test between neighbours at FPR α has TPR ≤ ``tpr``.
+
+    Under this module's change-one neighbours the test tells two values of one record apart
+    (is the record x or x′?), not whether a record is in the data: a membership test is the
+    same curve read under add-remove neighbours.
 
     Under (ε, δ)-DP the best test's power is min(1, δ + e^ε·α, 1 − e^{−ε}(1 − δ − α))
     (:func:`helpers.deployments.tpr_at_fpr`, the trade-off curve f_{ε,δ}). A minimum of two
@@ -1536,8 +1550,9 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
 
         ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
 
-    rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
-    refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
+    rounded down until the TPR at it is ≤ t, exactly (the two ratios as rationals of the given
+    doubles) and as :func:`~helpers.deployments.tpr_at_fpr` computes it: a round trip on the
+    safe side. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1578,20 +1593,33 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
             "tpr must exceed fpr + delta (what a test reaches at ε = 0); got "
             f"tpr={tpr!r}, fpr={fpr!r}, delta={delta!r}"
         )
+    d = np.broadcast_to(d, t.shape)
     with np.errstate(divide="ignore"):
         first = np.log(t - d) - np.log(a)
         second = np.log1p(-d - a) - np.log1p(-t)
-    eps = _down(np.maximum(np.maximum(first, second), 0.0), 4)
-    # the logs' rounding error is absolute: step down (an ulp of max(ε, 1), doubling) until
-    # the round trip holds, so the TPR at the returned ε never exceeds the target
-    step = np.spacing(np.maximum(eps, 1.0))
-    for _ in range(64):
-        over = (tpr_at_fpr(a, epsilon=eps, delta=d) > t) & (eps > 0)
-        if not np.any(over):
-            break
-        eps = np.where(over, np.maximum(eps - step, 0.0), eps)
-        step = np.where(over, 2 * step, step)
-    return as_output(eps)
+    eps = np.maximum(np.maximum(first, second), 0.0)
+    # TPR ≤ t ⇔ ε ≤ ln r₁ or ε ≤ ln r₂ with the exact rationals r₁ = (t − δ)/α and
+    # r₂ = (1 − δ − α)/(1 − t) of the given doubles; decided exactly (ln_at_most, as
+    # choose.epsilon_for_posterior does) and also as tpr_at_fpr computes the TPR. The float
+    # check alone let an exact TPR 1e-17 above the target through (t = 0.50390625, α = ½).
+    tolerance = 2.0**-48 * (np.abs(first) + np.abs(second) + np.abs(np.log(a)) + 1.0)
+
+    def ratios(index):
+        tt, aa, dd = (Fraction(float(v[index])) for v in (t, a, d))
+        return (tt - dd) / aa, (1 - dd - aa) / (1 - tt)
+
+    def inverse(which):
+        return lambda index: 1 / ratios(index)[which]
+
+    logs: tuple = ({}, {})
+
+    def safe(e):
+        exact = ln_at_most(-first, -e, inverse(0), tolerance, logs[0]) | ln_at_most(
+            -second, -e, inverse(1), tolerance, logs[1]
+        )
+        return (e == 0) | (exact & (tpr_at_fpr(a, epsilon=e, delta=d) <= t))
+
+    return as_output(nudge_until(eps, safe, toward_zero=True))
 
 
 def rho_for_tpr(tpr, *, fpr):
@@ -1600,7 +1628,10 @@ def rho_for_tpr(tpr, *, fpr):
     Gaussian releases of total ρ_z compose to one Gaussian with μ = √(2ρ_z) (μ's add in
     squares, as ρ_z adds), whose best test has TPR = Φ(μ − Φ⁻¹(1 − α))
     (:func:`helpers.deployments.gaussian_tpr_at_fpr`). TPR ≤ t ⇔ μ ≤ Φ⁻¹(1 − α) − Φ⁻¹(1 − t),
-    so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
+    so ρ_z = μ²/2, with μ bounded from below where the difference of the two quantiles
+    cancels (t near α: by the mean-value theorem, μ ≥ (t − α)/max φ) and ρ_z rounded down by
+    16 ulps: the TPR at the returned ρ_z never exceeds ``tpr`` (a round trip on the safe side,
+    checked in 50-digit arithmetic). Exact for Gaussian noise (not for every zCDP
     mechanism). A ``tpr`` ≤ α is refused.
 
     Used in notebook 11.
@@ -1636,8 +1667,153 @@ def rho_for_tpr(tpr, *, fpr):
     t, a = np.broadcast_arrays(t, a)
     if np.any(t <= a):
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    mu = ndtri(t) - ndtri(a)  # Φ⁻¹(t) + Φ⁻¹(1 − α), without 1 − α
-    return as_output(_down(mu * mu / 2, 16))
+    return as_output(_down(np.square(_mu_at_most(t, a)) / 2, 16))
+
+
+def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """A μ ≥ 0 with Φ(Φ⁻¹(α) + μ) ≤ t in exact arithmetic (t > α): the larger of two lower bounds.
+
+    μ = Φ⁻¹(t) − Φ⁻¹(α) cancels where t is near α (ndtri's few-ulp errors on two values of
+    size |Φ⁻¹| left μ too large by more than all its digits: the TPR at the returned ρ_z came
+    out above the target). So (1) the difference is lowered by a bound on ndtri's error
+    (64 ulps of each term), and (2) by the mean-value theorem, t − α = ∫ φ over
+    [Φ⁻¹(α), Φ⁻¹(t)] ≤ μ·max φ there, so μ ≥ (t − α)/max φ, which keeps its relative accuracy
+    however close t is to α. Both are rounded down; tests/helpers/test_budget.py checks the
+    round trip in 50-digit arithmetic.
+    """
+    z_t, z_a = ndtri(t), ndtri(a)
+    slack = 64 * _ULP * (np.abs(z_t) + np.abs(z_a))
+    by_difference = (z_t - z_a) - slack
+    # the point of [z_a, z_t] nearest 0 (pulled toward 0 past ndtri's error), where φ is largest
+    nearest = np.where((z_a <= 0) & (z_t >= 0), 0.0, np.minimum(np.abs(z_a), np.abs(z_t)))
+    nearest = _down(nearest, 64)
+    phi_max = _up(np.exp(-nearest * nearest / 2) / math.sqrt(2 * math.pi), 8)
+    by_mean_value = _down(_down(t - a, 4) / phi_max, 4)
+    return np.maximum(np.maximum(by_difference, by_mean_value), 0.0)
+
+
+@dataclass(frozen=True)
+class Risk(ABC):
+    """A tolerated risk for a whole workload; build one with ``risk_*``.
+
+    One small class per kind of statement (:data:`RISK_KINDS`): ``level`` is the bound (an ε,
+    a posterior ρ, a profile's r̃ or a TPR) and the subclass holds the rest of it. Each says
+    the ε it allows (:meth:`epsilon`), reads its level back from an ε (:meth:`read`) and
+    says itself in words (:meth:`words`).
+    """
+
+    level: float
+
+    #: the name of the kind of statement (``RISK_KINDS``)
+    kind: ClassVar[str] = ""
+    #: the largest level a statement can have (1 for a probability)
+    ceiling: ClassVar[float] = math.inf
+
+    def _replace(self, **changes) -> Risk:
+        """The same risk with ``changes`` (as a NamedTuple's ``_replace``)."""
+        return dataclasses.replace(self, **changes)
+
+    @abstractmethod
+    def epsilon(self, delta: float = 0.0) -> float:
+        """The largest total ε (at δ, where the statement reads one) the risk allows."""
+
+    def allowed_epsilon(self) -> float:
+        """:meth:`epsilon` at δ = 0, rounded down by 4 ulps (the pure-ε total)."""
+        return float(_down(self.epsilon(), 4))
+
+    def gaussian_rho(self) -> float | None:
+        """The largest ρ_z read exactly on the Gaussian trade-off curve, where the risk
+        states one (a TPR); None otherwise."""
+        return None
+
+    @abstractmethod
+    def read(self, epsilon: float, tpr: Callable[[float], float]) -> float:
+        """The level this kind of risk reads at a total ε (``tpr(fpr)``: the best test's TPR)."""
+
+    @abstractmethod
+    def words(self) -> str:
+        """The risk in a few words, for figures."""
+
+
+@dataclass(frozen=True)
+class EpsilonRisk(Risk):
+    """The largest total ε, stated directly (as ``choose(..., epsilon_risk=)``)."""
+
+    kind: ClassVar[str] = "epsilon"
+
+    def epsilon(self, delta=0.0):
+        return self.level
+
+    def allowed_epsilon(self):
+        return self.level  # stated exactly: nothing to round
+
+    def read(self, epsilon, tpr):
+        return epsilon
+
+    def words(self):
+        return f"total ε ≤ {self.level:g}"
+
+
+@dataclass(frozen=True)
+class PosteriorRisk(Risk):
+    """Lee & Clifton's posterior bound ρ (``level``) against a two-world adversary with prior p."""
+
+    prior: float
+    kind: ClassVar[str] = "posterior"
+    ceiling: ClassVar[float] = 1.0
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_posterior(self.level, prior=self.prior))
+
+    def read(self, epsilon, tpr):
+        return float(posterior_bound(epsilon, prior=self.prior))
+
+    def words(self):
+        return f"posterior ≤ {self.level:g} from prior {self.prior:g}"
+
+
+@dataclass(frozen=True)
+class ProfileRisk(Risk):
+    """A Kazan & Reiter risk profile: its kind, r̃ (``level``), ã and the fixed prior."""
+
+    profile: str
+    a: float
+    fixed: float
+    kind: ClassVar[str] = "profile"
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_profile(self.profile, r=self.level, a=self.a, fixed=self.fixed))
+
+    def read(self, epsilon, tpr):
+        return _profile_r_for(self, epsilon)
+
+    def words(self):
+        return f"K&R {self.profile} profile, r̃ = {self.level:g}"
+
+
+@dataclass(frozen=True)
+class TprRisk(Risk):
+    """The largest power (TPR, ``level``) of a membership test at false-positive rate α."""
+
+    fpr: float
+    kind: ClassVar[str] = "tpr"
+    ceiling: ClassVar[float] = 1.0
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_tpr(self.level, fpr=self.fpr, delta=delta))
+
+    def gaussian_rho(self):
+        return float(rho_for_tpr(self.level, fpr=self.fpr))
+
+    def read(self, epsilon, tpr):
+        return tpr(self.fpr)
+
+    def words(self):
+        return f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} %"
+
+
+#: What a :class:`Risk` can bound.
+RISK_KINDS = tuple(cls.kind for cls in (EpsilonRisk, PosteriorRisk, ProfileRisk, TprRisk))
 
 
 def risk_epsilon(epsilon) -> Risk:
@@ -1666,18 +1842,23 @@ def risk_epsilon(epsilon) -> Risk:
     Examples
     --------
     >>> risk_epsilon(1.0)
-    Risk(kind='epsilon', level=1.0, prior=None, fpr=None, profile=None, a=None, fixed=None)
+    EpsilonRisk(level=1.0)
     """
-    return Risk("epsilon", _check_total(epsilon, "epsilon"))
+    return EpsilonRisk(_check_total(epsilon, "epsilon"))
 
 
 def risk_posterior(risk, *, prior) -> Risk:
     """A risk stated as Lee & Clifton's posterior bound ρ against a two-world adversary.
 
     The largest total ε is :func:`helpers.choose.epsilon_for_posterior`:
-    ln(ρ(1 − p)/(p(1 − ρ))). For Gaussian noise the bound is read at the (ε, δ) of the
-    composed ρ_z, and then holds outside a bad event of probability at most 2δ
-    (:func:`helpers.deployments.posterior_bad_event_probability`).
+    ln(ρ(1 − p)/(p(1 − ρ))). For Laplace noise (pure ε) the bound holds for every output.
+    For Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε: an (ε, δ)
+    reading, and the bound at ε is *not* guaranteed outside an event of probability 2δ.
+    The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
+    δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
+    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ;
+    :func:`posterior_failure_probability`), which can exceed δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
+    with slack ln 2) is the weaker bound read at ε + ln 2.
 
     Used in notebook 11.
 
@@ -1705,11 +1886,19 @@ def risk_posterior(risk, *, prior) -> Risk:
     --------
     >>> round(total_for_risk(risk_posterior(0.75, prior=0.5)), 4)  # ln 3
     1.0986
+
+    Gaussian noise for a posterior of 0.8 at δ = 1e-6: the bound at ε fails with
+    probability δ₁ (:func:`posterior_failure_probability`), not at most 2δ:
+
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> failure = posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6)
+    >>> round(rho, 5), round(failure / 1e-6, 1)
+    (0.04475, 3.7)
     """
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
     epsilon_for_posterior(rho, prior=p)  # refuses risk ≤ prior, in choose's words
-    return Risk("posterior", rho, prior=p)
+    return PosteriorRisk(rho, prior=p)
 
 
 def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
@@ -1717,6 +1906,11 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
     ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
     ("constant", "inclusion" or "values"); the largest total ε is that function's value.
+    Kazan & Reiter's Theorem 1 is proved for pure ε-DP. For Laplace noise the reading is
+    theirs; for Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε, so
+    the profile is read at ε alone with δ set aside: an assumption (as notebook 09 calls
+    it), not a theorem; the relative-risk bound may fail on outputs of probability up to
+    δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; no other helper uses it.
 
@@ -1754,11 +1948,14 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
     epsilon = epsilon_for_profile(kind, r=r, a=a, fixed=fixed)
     if not epsilon > 0:
         raise ValueError(f"the profile must allow some ε > 0; got ε = {epsilon!r} at r={r!r}")
-    return Risk("profile", r, profile=kind, a=a, fixed=fixed)
+    return ProfileRisk(r, profile=kind, a=a, fixed=fixed)
 
 
 def risk_tpr(tpr, *, fpr) -> Risk:
-    """A risk stated as the largest power (TPR) of a membership test at false-positive rate α.
+    """A risk stated as the largest power (TPR) of a test between neighbours at FPR α.
+
+    The workload's neighbours change one record, so the test decides between two values of
+    one record (x or x′), not membership (in or out), which is the add-remove reading.
 
     Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
     Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).
@@ -1794,13 +1991,11 @@ def risk_tpr(tpr, *, fpr) -> Risk:
     a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
     if t <= a:
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    return Risk("tpr", t, fpr=a)
+    return TprRisk(t, fpr=a)
 
 
 def _as_risk(risk) -> Risk:
     if isinstance(risk, Risk):
-        if risk.kind not in RISK_KINDS:
-            raise ValueError(f"risk.kind must be one of {RISK_KINDS}; got {risk.kind!r}")
         return risk
     if _is_number(risk):
         return risk_epsilon(risk)
@@ -1808,16 +2003,6 @@ def _as_risk(risk) -> Risk:
         f"risk must be a Risk (risk_posterior, risk_profile, risk_tpr, risk_epsilon) or the "
         f"largest total ε as a number; got {risk!r}"
     )
-
-
-def _risk_epsilon(risk: Risk) -> float:
-    if risk.kind == "epsilon":
-        return risk.level
-    if risk.kind == "posterior":
-        return float(epsilon_for_posterior(risk.level, prior=risk.prior))
-    if risk.kind == "profile":
-        return float(epsilon_for_profile(risk.profile, r=risk.level, a=risk.a, fixed=risk.fixed))
-    return float(epsilon_for_tpr(risk.level, fpr=risk.fpr))
 
 
 def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
@@ -1861,7 +2046,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     return NoiseFamily.of(mechanism).total_for(risk, delta)
 
 
-def _profile_r_for(risk: Risk, epsilon: float) -> float:
+def _profile_r_for(risk: ProfileRisk, epsilon: float) -> float:
     """The smallest r̃ whose profile (same kind, ã, fixed) allows ``epsilon`` (inf if none)."""
 
     def allowed(r: float) -> float:
@@ -1889,7 +2074,9 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     For a risk of kind "epsilon" the total as ε; "posterior" the posterior bound
     (:func:`helpers.deployments.posterior_bound`) at that ε; "profile" the smallest r̃ of the
     same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
-    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
+    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise). For Gaussian
+    noise the posterior and profile readings are at the CKS ε alone, δ set aside: they may
+    fail with probability δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1924,13 +2111,89 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     t = float(check_positive("total", check_finite_scalar("total", total)))
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
-    if risk.kind == "epsilon":
-        return epsilon
-    if risk.kind == "posterior":
-        return float(posterior_bound(epsilon, prior=risk.prior))
-    if risk.kind == "profile":
-        return _profile_r_for(risk, epsilon)
-    return family.tpr(t, epsilon, risk.fpr)
+    level = risk.read(epsilon, lambda fpr: family.tpr(t, epsilon, fpr, d))
+    return _allowing(risk, level, family, d, t)
+
+
+def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total: float) -> float:
+    """``level`` raised a double at a time until :func:`total_for_risk` at it allows ``total``.
+
+    The knob "accept this risk", fed back as the risk, must open the interval; rounded to
+    nearest it was a few ulps short, since total_for_risk rounds its total down (a workload
+    fed its own risk knob came out infeasible). A risk is reported on the high side anyway.
+    """
+    top = risk.ceiling
+    if not (math.isfinite(level) and level < top):
+        return level
+
+    def ok(values):
+        out = []
+        for value in np.atleast_1d(values).tolist():
+            if not value < top:
+                out.append(True)
+                continue
+            try:
+                out.append(family.total_for(dataclasses.replace(risk, level=value), delta) >= total)
+            except ValueError:  # a level below what any total allows (e.g. at the prior)
+                out.append(False)
+        return np.array(out, dtype=bool)
+
+    return float(nudge_until([level], ok, toward_zero=False)[0])
+
+
+def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
+    """How often the posterior bound read at a total's ε fails: 0 (Laplace) or δ₁ (Gaussian).
+
+    The two-world posterior exceeds :func:`helpers.deployments.posterior_bound` at ε exactly on
+    the outputs whose privacy loss ℒ exceeds ε. Laplace releases of total ε (pure ε-DP)
+    have ℒ ≤ ε almost surely: 0. Gaussian releases of total ρ_z compose to one Gaussian with
+    μ = √(2ρ_z), read at its CKS ε at ``delta`` (the ε :func:`total_for_risk` and
+    :func:`implied_risk` use): the probability is δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ), notebook 08's
+    naive δ (:func:`helpers.plrv.gaussian_delta_naive`, raised by its float error), which δ
+    does not bound: 2δ covers only the bound at ε + ln 2
+    (:func:`helpers.deployments.posterior_bad_event_probability`).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    total : float
+        ε (Laplace) or ρ_z (Gaussian), > 0.
+    %(family)s
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed (the message names it).
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4) with two worlds; Balle & Wang (2018), Theorem 8 (the
+    Gaussian's privacy loss); Canonne, Kamath & Steinke (2020), Corollary 13.
+
+    Examples
+    --------
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> round(posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6) / 1e-6, 1)
+    3.7
+    >>> posterior_failure_probability(1.0)  # Laplace: pure ε
+    0.0
+    """
+    family = NoiseFamily.of(mechanism)
+    t = float(check_positive("total", check_finite_scalar("total", total)))
+    d = family.reading_delta(delta)
+    if family.pure:
+        return 0.0
+    epsilon = family.epsilon(t, d)
+    if not math.isfinite(epsilon):  # no finite claim: the bound at ε = ∞ is 1, never exceeded
+        return 0.0
+    mu = math.sqrt(2 * t)
+    return float(Gaussian(1.0, sensitivity=mu).delta_naive(epsilon))
 
 
 # --- allocation ---------------------------------------------------------------------------
@@ -2025,6 +2288,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
 
 
 def _budget_for_accuracy(w: _Workload, family: NoiseFamily, d: float) -> Allocation:
+    family.check_sensitivities(w)
     scales = family.accuracy_scales(w.k, w.coverage)
     budgets = family.budgets(w.sensitivity, scales)
     bad = ~np.isfinite(budgets)
@@ -2083,9 +2347,23 @@ def _waterfill(floors: np.ndarray, shares: np.ndarray, total: float) -> float:
 
 
 def split_budget(
-    workload, total, *, mechanism="laplace", delta=DEFAULT_DELTA, meet_targets=False
+    workload,
+    total,
+    *,
+    mechanism="laplace",
+    delta=DEFAULT_DELTA,
+    meet_targets=False,
+    objective="variance",
 ) -> Allocation:
     """The split of a total budget that minimises the weighted total noise variance Σ w_i·Var_i.
+
+    Or, with ``objective="need"``, the split **proportional to need**: every release gets the
+    same fraction E/Σ a_i of the budget a_i its accuracy target needs, so every ±k is reached
+    within the same factor (E/Σ a_i)^{-1} (Laplace) or its square root (Gaussian). The two
+    serve different objectives: the variance-optimal split minimises Σ w_i·Var_i and ignores
+    the coverages c_i (when the total is short it meets some targets and misses others by
+    more); the split proportional to need minimises the *largest* miss max_i k_i'/k_i (all
+    equal), the split to use when every target matters as much as the others.
 
     **Laplace** (pure ε): Var_i = 2b_i² = 2Δ_i²/ε_i². Minimise Σ 2w_iΔ_i²/ε_i² subject to
     Σ ε_i = E. The objective is convex, so the Lagrange condition is the optimum:
@@ -2118,6 +2396,10 @@ def split_budget(
     %(family)s
     meet_targets : bool, keyword-only
         Hold every release at its accuracy target (refused if the total is too small).
+    objective : {"variance", "need"}, keyword-only
+        What the split minimises: the weighted total variance (the default) or the largest
+        factor by which a target is missed (proportional to need; ``meet_targets`` is then
+        met whenever the total allows it, and not read).
 
     Returns
     -------
@@ -2151,10 +2433,26 @@ def split_budget(
     d = family.reading_delta(delta)
     if not isinstance(meet_targets, (bool, np.bool_)):
         raise ValueError(f"meet_targets must be True or False; got {meet_targets!r}")
+    if objective not in ("variance", "need"):
+        raise ValueError(f"objective must be 'variance' or 'need'; got {objective!r}")
+    if objective == "need":
+        return _split_by_need(w, e, family, d)
     return _split_budget(w, e, family, d, bool(meet_targets), total)
 
 
+def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> Allocation:
+    """Every release at the same fraction of its need: the largest miss as small as can be."""
+    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    floors = family.budgets(w.sensitivity, acc_scales)
+    shares = floors / math.fsum(floors.tolist())
+    budgets = np.maximum(_fit_under(lambda s: s * e * shares, e), _TINY)
+    scales = family.scales(w.sensitivity, budgets)
+    scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
+    return _allocation(w, family, d, budgets, scales, acc_scales)
+
+
 def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
+    family.check_sensitivities(w)
     acc_scales = family.accuracy_scales(w.k, w.coverage)
     floors = family.budgets(w.sensitivity, acc_scales)
     shares = _shares(w, family)
@@ -2175,6 +2473,31 @@ def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_ta
     # smaller (never noisier than needed, and the comparison with the target exact)
     scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
     return _allocation(w, family, d, budgets, scales, acc_scales)
+
+
+def _budgets_at(w: _Workload, family: NoiseFamily, k: np.ndarray) -> np.ndarray:
+    """The budgets the accuracy targets need at ±k (the workload's coverage and Δ)."""
+    return family.budgets(w.sensitivity, family.accuracy_scales(k, w.coverage))
+
+
+def _least_factor(fits, guess) -> np.ndarray:
+    """The least factor f (to about 1e-12 relative) with ``fits(f)``, for fits monotone in f
+    (false below, true above), found from ``guess`` by galloping and bisection in log f."""
+    guess = np.asarray(guess, dtype=float)
+    low, high = np.log(guess) - 0.1, np.log(guess) + 0.1
+    for _ in range(200):  # gallop until fits(high) and not fits(low)
+        ok_high, ok_low = np.asarray(fits(np.exp(high))), np.asarray(fits(np.exp(low)))
+        if np.all(ok_high) and not np.any(ok_low):
+            break
+        high = np.where(ok_high, high, high + 2 * (high - low))
+        low = np.where(ok_low, low - 2 * (high - low), low)
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if np.all(high - low <= 1e-13 * np.maximum(1.0, np.abs(high))):
+            break
+        ok = np.asarray(fits(np.exp(mid)))
+        high, low = np.where(ok, mid, high), np.where(ok, low, mid)
+    return np.exp(high)
 
 
 def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
@@ -2249,6 +2572,19 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
 
     Used in notebook 11.
 
+    **One noise per release** (``mechanism`` a list, one name or class per release, e.g.
+    Laplace counts beside Gaussian means; or every entry "gaussian" to judge a Gaussian
+    workload exactly): the releases no longer share a unit, so the workload is judged on its
+    own composed privacy-loss distribution (:mod:`helpers.attack`), each reading named in
+    the message: a TPR on the composed trade-off curve (exact for Gaussian releases, μ²
+    adding); a posterior bound or a Kazan & Reiter profile at the ε with P[ℒ > ε] ≤ δ
+    (:func:`loss_epsilon`: the bound holds except with probability δ, the bad event of
+    notebook 08's δ₁); a total ε as the composed (ε, δ) (:func:`pld_epsilon`). ``at_risk``
+    is then the split proportional to need at the risk's limit (every scale times one factor,
+    found by bisection), ``accuracy.total`` and ``epsilon`` the composed ε at δ, the budgets
+    each in its release's unit (ε_i or ρ_z,i), ``knobs`` "widen", "drop" (largest single
+    ε at δ first), "risk" and "coverage".
+
     Parameters
     ----------
     workload : sequence of Release (or mappings with its fields)
@@ -2256,6 +2592,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
         From :func:`risk_posterior`, :func:`risk_profile`, :func:`risk_tpr`,
         :func:`risk_epsilon`, or the largest total ε as a number.
     %(family)s
+        Or a list of them, one per release (read as above; ``delta`` in (0, 1) then).
 
     Returns
     -------
@@ -2283,6 +2620,8 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     """
     w = _parse(workload)
     risk = _as_risk(risk)
+    if isinstance(mechanism, (list, tuple)):  # one noise per release: judged on its own PLD
+        return _choose_exact(w, risk, mechanism, delta)
     family = NoiseFamily.of(mechanism)
     d = family.reading_delta(delta)
     acc = _budget_for_accuracy(w, family, d)
@@ -2297,6 +2636,22 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     with np.errstate(divide="ignore", over="ignore"):
         grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
         k_needed = np.where(room > 0, w.k * family.root(grow), np.inf)
+    if not family.mechanism.scale_free:
+        # the ±k a noise reaches is not proportional to it (integer noise: a step in k): the
+        # factors by search on the budgets themselves, from the proportional guess
+        widen = float(
+            _least_factor(lambda f: sum_up(_budgets_at(w, family, w.k * f)) <= allowed, widen)
+        )
+        alone = np.isfinite(k_needed)
+
+        def fits_alone(f):
+            factor = np.ones_like(w.k)
+            factor[alone] = f
+            return _budgets_at(w, family, w.k * factor)[alone] <= room[alone]
+
+        if np.any(alone):
+            guess = k_needed[alone] / w.k[alone]
+            k_needed[alone] = w.k[alone] * _least_factor(fits_alone, guess)
     knobs = {
         "widen": widen,
         "k": _up(k_needed, 4),
@@ -2337,13 +2692,258 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
 
 
+# --- workloads judged on their own privacy-loss distribution (mixed noise, exact readings) --
+
+
+def joint_coverage(coverage) -> float:
+    """The probability that every release lands within its ±k together: ∏ c_i.
+
+    The releases' noises are independent, so the events |Z_i| ≤ k_i are too, and the chance
+    that all of them hold is the product of their coverages (summed in log space). Six
+    targets of 95 % hold together with probability 0.735, not 0.95.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    coverage : array_like
+        The c_i in [0, 1] (an :class:`Allocation`'s ``coverage``), 1-D and non-empty.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If a coverage is outside [0, 1] or NaN, or the list is empty.
+
+    References
+    ----------
+    Independence of the releases' noises (each release draws its own).
+
+    Examples
+    --------
+    >>> round(joint_coverage([0.95] * 6), 4)
+    0.7351
+    """
+    c = _check_budget_list("coverage", coverage)
+    if np.any(c > 1):
+        raise ValueError(f"coverage must lie in [0, 1]; got {coverage!r}")
+    if np.any(c == 0):
+        return 0.0
+    return float(math.exp(math.fsum(np.log(c).tolist())))
+
+
+def bonferroni(workload, *, joint) -> list:
+    """The workload with every coverage raised so that all targets hold together with ``joint``.
+
+    Bonferroni's adjustment: each c_i = 1 − (1 − joint)/m, so that the chance that some
+    release misses is at most Σ(1 − c_i) = 1 − joint (the union bound, whatever the
+    dependence); with independent noises the joint coverage ∏ c_i is then a little above
+    ``joint`` (Šidák's c_i = joint^{1/m} would meet it exactly). The knob trades accuracy for
+    a statement about the whole table: each ±k is met more often, so it costs more budget.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    joint : float, keyword-only
+        The probability, in (0, 1), that every release lands within its ±k.
+
+    Returns
+    -------
+    list of Release
+        The same releases with their new coverage.
+
+    Raises
+    ------
+    ValueError
+        If a release is malformed or ``joint`` is outside (0, 1).
+
+    References
+    ----------
+    Bonferroni's inequality (the union bound); Šidák (1967), JASA 62, for the exact
+    independent case.
+
+    Examples
+    --------
+    >>> adjusted = bonferroni([Release("count", k=5.0)] * 5, joint=0.95)
+    >>> [round(r.coverage, 4) for r in adjusted][:2], round(joint_coverage([0.99] * 5), 4)
+    ([0.99, 0.99], 0.951)
+    """
+    w = _parse(workload)
+    j = float(check_open_unit("joint", check_finite_scalar("joint", joint)))
+    each = 1.0 - (1.0 - j) / len(w.k)
+    rows = _rows(workload)
+    out = []
+    for row in rows:
+        fields_ = {f: getattr(row, f) for f in _FIELDS} if isinstance(row, Release) else dict(row)
+        fields_["coverage"] = each
+        out.append(Release(**fields_))
+    return out
+
+
+def _exact_families(mechanism, size: int) -> list:
+    if len(mechanism) != size:
+        raise ValueError(
+            f"mechanism must name one noise per release ({size}) when it is a list; got "
+            f"{len(mechanism)} entries"
+        )
+    return [NoiseFamily.of(one) for one in mechanism]
+
+
+def _objects(families: list, scales: np.ndarray, sensitivity: np.ndarray) -> list:
+    return [
+        f.mechanism(float(b), sensitivity=float(s))
+        for f, b, s in zip(families, scales.tolist(), sensitivity.tolist(), strict=True)
+    ]
+
+
+def _exact_level(objects: list, risk: Risk, d: float) -> tuple:
+    """(the risk read on the composed PLD in its units, the ε that reading rests on or None)."""
+    if risk.kind == "tpr":
+        return attack_tpr(objects, fpr=risk.fpr), None
+    if risk.kind == "epsilon":
+        eps = pld_epsilon(d, objects)
+        return eps, eps
+    eps = loss_epsilon(objects, delta=d)
+    if risk.kind == "posterior":
+        return float(posterior_bound(eps, prior=risk.prior)), eps
+    return _profile_r_for(risk, eps), eps
+
+
+def _exact_ok(objects: list, risk: Risk, d: float, limit: float) -> bool:
+    level, eps = _exact_level(objects, risk, d)
+    return level <= risk.level if eps is None else eps <= limit
+
+
+def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
+    objects = _objects(families, scales, w.sensitivity)
+    budgets = np.empty(len(scales))
+    reach, covered, variance = (np.empty(len(scales)) for _ in range(3))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
+        r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
+        reach[mask], covered[mask], variance[mask] = r, c, v
+    eps = pld_epsilon(d, objects)
+    names = {f.name for f in families}
+    return Allocation(
+        mechanism=names.pop() if len(names) == 1 else "mixed",
+        total=eps,
+        epsilon=eps,
+        delta=d,
+        budgets=budgets,
+        scales=scales,
+        sensitivities=w.sensitivity.copy(),
+        k=reach,
+        coverage=covered,
+        meets=scales <= acc_scales,
+        variance=math.fsum((w.weight * variance).tolist()),
+    )
+
+
+def _smallest_factor(ok, tol: float = 1e-4) -> float:
+    """The smallest t (to a relative ``tol``, rounded up) with ok(t), ok increasing in t."""
+    low, high = 1.0, 1.0
+    if ok(1.0):
+        while ok(low / 2):
+            low /= 2
+            if low < 1e-12:
+                return low
+        low, high = low / 2, low
+    else:
+        while not ok(high * 2):
+            high *= 2
+            if high > 1e12:
+                return math.inf
+        low, high = high, high * 2
+    while high / low > 1 + tol:
+        mid = math.sqrt(low * high)
+        low, high = (low, mid) if ok(mid) else (mid, high)
+    return high
+
+
+def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
+    families = _exact_families(mechanism, len(w.k))
+    d = _check_open_delta(delta)
+    acc_scales = np.empty(len(w.k))
+    for family in set(families):
+        mask = np.array([f is family for f in families])
+        acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
+    limit = math.inf if risk.kind == "tpr" else float(_down(risk.epsilon(), 4))
+    if risk.kind == "epsilon":
+        limit = risk.level
+
+    def ok(t: float) -> bool:
+        objects = _objects(families, _up(acc_scales * t, 4), w.sensitivity)
+        return _exact_ok(objects, risk, d, limit)
+
+    feasible = _exact_ok(_objects(families, acc_scales, w.sensitivity), risk, d, limit)
+    widen = _smallest_factor(ok)
+    acc = _exact_allocation(w, families, d, acc_scales, acc_scales)
+    level, _ = _exact_level(_objects(families, acc_scales, w.sensitivity), risk, d)
+    if math.isfinite(widen):
+        at_scales = acc_scales if feasible and widen > 1 else _up(acc_scales * widen, 4)
+        at_risk = _exact_allocation(w, families, d, at_scales, acc_scales)
+    else:
+        at_risk = acc._replace(meets=np.zeros(len(w.k), dtype=bool))
+    drop: list = []
+    if not feasible:  # the releases with the largest ε at δ alone go first
+        single = [
+            loss_epsilon(one, delta=d) for one in _objects(families, acc_scales, w.sensitivity)
+        ]
+        order = np.argsort(-np.array(single), kind="stable")
+
+        def fits(count: int) -> bool:
+            kept = np.sort(order[count:])
+            if kept.size == 0:
+                return True
+            objects = _objects([families[i] for i in kept], acc_scales[kept], w.sensitivity[kept])
+            return _exact_ok(objects, risk, d, limit)
+
+        low, high = 0, len(order)  # fits(high) holds; fits is monotone in the count dropped
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if fits(mid) else (mid, high)
+        drop = [int(i) for i in order[:high]]
+    if risk.kind == "tpr":
+        words = f"the best test's TPR at FPR {risk.fpr:g} on the composed trade-off curve"
+    elif risk.kind == "epsilon":
+        words = f"the composed (ε, δ = {d:g}) of the privacy-loss distribution"
+    else:
+        words = f"read at the ε with P[ℒ > ε] ≤ {d:g}: it fails with probability at most {d:g}"
+    if feasible:
+        message = (
+            f"feasible on the workload's own privacy-loss distribution ({words}): every "
+            f"±k met, the risk read at {level:.4g} (allowed {risk.level:.4g}); every ±k could "
+            f"shrink by ×{widen:.3g}"
+        )
+    else:
+        message = (
+            f"no split meets both, read on the workload's own privacy-loss distribution "
+            f"({words}): the accuracy targets give a risk of {level:.4g} (allowed "
+            f"{risk.level:.4g}). To fit: widen every ±k by ×{widen:.3g}, or drop {len(drop)} "
+            f"release{'s' if len(drop) != 1 else ''} ({', '.join(map(str, drop[:5]))}), or "
+            f"accept a risk of {level:.4g} ({risk.kind})"
+        )
+    knobs = {"widen": widen, "drop": drop, "risk": level, "coverage": at_risk.coverage}
+    return WorkloadChoice(
+        acc.epsilon, at_risk.epsilon, bool(feasible), knobs, message, acc, at_risk
+    )
+
+
 _SECTIONS = {
     "family": """\
-mechanism : {"laplace", "gaussian"} or {Laplace, Gaussian}, keyword-only
-    The family of noise (:class:`NoiseFamily`): Laplace spends pure ε, Gaussian ρ_z of zCDP;
-    its name or its class of :mod:`helpers.mechanisms` (anything else is a ValueError).
+mechanism : str or type, keyword-only
+    The family of noise (:class:`NoiseFamily`): a name of
+    :data:`helpers.mechanisms.MECHANISM_CLASSES` ("laplace", "gaussian", ...) or the class
+    itself (anything else is a ValueError). Laplace spends pure ε, Gaussian ρ_z of zCDP;
+    integer noise (geometric, discrete Gaussian) needs integer sensitivities.
 delta : float, keyword-only
-    δ in (0, 1) of the Gaussian (ε, δ) reading (not read for Laplace).""",
+    δ in (0, 1) of the zCDP (ε, δ) reading (not read for pure ε).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

@@ -21,7 +21,8 @@ Three views of an (ε, δ) guarantee, each a function here:
 2. :func:`helpers.kazan_reiter.relative_risk_bound` (Kazan & Reiter, Theorem 1), re-exported
    here as :func:`relative_risk_bound`;
 3. :func:`tpr_at_fpr` and :func:`gaussian_tpr_at_fpr`: the power (true-positive rate) of the
-   best membership test at a false-positive rate, from the (ε, δ) trade-off curve
+   best test between neighbours (a membership test under add-remove, a test between two
+   values of one record under change-one) at a false-positive rate, from the (ε, δ) trade-off curve
    f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
    function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
@@ -55,11 +56,15 @@ __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "MAX_CKS_VALUES",
+    "MAX_GAUSSIAN_EPSILON_VALUES",
     "MAX_RHO",
+    "MAX_RHO_FOR_EPSILON_VALUES",
     "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
     "load",
+    "opendp_epsilon",
     "posterior_bad_event_probability",
     "posterior_bound",
     "relative_risk_bound",
@@ -77,6 +82,11 @@ __all__ = [
 #: :class:`importlib.resources.abc.Traversable`, a plain :class:`~pathlib.Path` when the
 #: package is installed from a wheel or in editable mode.
 DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
+
+#: OpenDP's ε for each zCDP row of the registry (its ``make_zCDP_to_approxDP``), computed with
+#: OpenDP and stored, so that readers need not install its 263 MB native library; the tests
+#: recompute every row with OpenDP (tests/helpers/test_deployments.py writes the file).
+OPENDP_PATH = resources.files(__package__) / "data" / "opendp_zcdp_epsilon.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice
 #: when it states (ε, δ) equivalents of its ρ_z (registry: redistricting data, δ = 10⁻¹⁰).
@@ -103,6 +113,24 @@ CENSUS_2020 = pd.DataFrame(
 #: (the largest in the registry is about 20), and small enough that ρ_z·ln(1/δ) and e^{2u}
 #: in the conversions stay finite for every δ a float can hold.
 MAX_RHO = 1e8
+
+#: Work budgets of the searches, in values per call (each value is one vectorised search:
+#: 200 bisection steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
+#: Gaussian ε, up to ~30 doublings and 200 steps of the CKS conversion itself for its inverse).
+#: About a second or two each at the budget; more values are refused up front, naming the size.
+MAX_CKS_VALUES = 10**6
+MAX_GAUSSIAN_EPSILON_VALUES = 2 * 10**4
+MAX_RHO_FOR_EPSILON_VALUES = 10**4
+
+
+def _check_work(names: str, shape: tuple, budget: int, budget_name: str) -> None:
+    """Refuse, before any work, a broadcast shape with more values than the search's budget."""
+    size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if size > budget:
+        raise ValueError(
+            f"{names} ask for {size:,} searches (broadcast shape {tuple(shape)}), over the work "
+            f"budget {budget_name} = {budget:,}; pass fewer values per call"
+        )
 
 
 def _check_rho(rho, name: str = "rho") -> np.ndarray:
@@ -219,7 +247,11 @@ def zcdp_to_epsilon(rho, delta):
     >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
     array([0.    , 2.3873])
     """
-    return as_output(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta", np.broadcast_shapes(r.shape, d.shape), MAX_CKS_VALUES, "MAX_CKS_VALUES"
+    )
+    return as_output(_cks_checked(r, d))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -246,6 +278,56 @@ def zcdp_to_epsilon_simple(rho, delta):
     # rounded up by its rounding error (a few units: the log, the product, the root, the sum),
     # so the ε of a mechanism is never reported below its true value
     return as_output(simple + _OUTWARD * simple)
+
+
+def opendp_epsilon(rho, delta):
+    """OpenDP's ε for ρ_z-zCDP at δ, as stored for the registry's zCDP rows.
+
+    OpenDP's ``make_zCDP_to_approxDP`` applied to a Gaussian mechanism of scale 1/√(2ρ_z) on a
+    sensitivity-1 query (exactly ρ_z-zCDP): the independent implementation of Canonne, Kamath &
+    Steinke (2020), Corollary 13, that :func:`zcdp_to_epsilon` is checked against. The values
+    were computed with OpenDP and ship in ``helpers/data/opendp_zcdp_epsilon.csv`` (the tests
+    recompute each with OpenDP), so only the (ρ_z, δ) of the registry's zCDP rows, as
+    :func:`load` gives them, are available. Vectorised over ``rho`` and ``delta`` (broadcast).
+
+    Used in notebook 09.
+
+    Parameters
+    ----------
+    rho : float or array
+        ρ_z of a zCDP row of the registry.
+    delta : float or array
+        The δ that row is read at (``delta_used`` of :func:`load`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        OpenDP's ε: a Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        For a pair (ρ_z, δ) that is not one of the stored rows (the message lists them).
+
+    Examples
+    --------
+    >>> round(opendp_epsilon(2.63, 1e-10), 4)  # the 2020 redistricting data
+    17.4306
+    """
+    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    table = pd.read_csv(OPENDP_PATH, comment="#")  # nine rows: read, not cached
+    stored_rho, stored_delta = table["rho"].to_numpy(), table["delta"].to_numpy()
+    match = (r[..., None] == stored_rho) & (d[..., None] == stored_delta)  # (..., rows)
+    found = match.any(axis=-1)
+    if not found.all():
+        index = np.argwhere(~found)[0]
+        pairs = ", ".join(f"({a:g}, {b:g})" for a, b in zip(stored_rho, stored_delta, strict=True))
+        raise ValueError(
+            f"(rho, delta) = ({float(r[tuple(index)])!r}, {float(d[tuple(index)])!r}) is not "
+            f"stored: OpenDP's epsilon is stored for the registry's zCDP rows only, {pairs}"
+        )
+    out = table["epsilon"].to_numpy()[match.argmax(axis=-1)]
+    return as_output(out)
 
 
 def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -282,7 +364,14 @@ def gaussian_epsilon(rho, delta):
     >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
     16.4794
     """
-    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta",
+        np.broadcast_shapes(r.shape, d.shape),
+        MAX_GAUSSIAN_EPSILON_VALUES,
+        "MAX_GAUSSIAN_EPSILON_VALUES",
+    )
+    r, d = np.broadcast_arrays(r, d)
     out = np.zeros(r.shape)
     positive = r > 0
     if np.any(positive):
@@ -320,7 +409,14 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = np.broadcast_arrays(_check_rho(epsilon, "epsilon"), _check_delta_open(delta))
+    e, d = _check_rho(epsilon, "epsilon"), _check_delta_open(delta)
+    _check_work(
+        "epsilon and delta",
+        np.broadcast_shapes(e.shape, d.shape),
+        MAX_RHO_FOR_EPSILON_VALUES,
+        "MAX_RHO_FOR_EPSILON_VALUES",
+    )
+    e, d = np.broadcast_arrays(e, d)
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):
@@ -595,8 +691,10 @@ def posterior_bound(epsilon, *, prior=0.5):
     p/(p + (1 − p)e^{−ε}), within about 2 units in the last place. ``epsilon`` may be inf
     (bound 1).
 
-    For (ε, δ)-DP the bound holds outside a bad event, see
-    :func:`posterior_bad_event_probability`.
+    For (ε, δ)-DP the bound read at ε + s (not at ε) holds outside a bad event of
+    probability at most δ/(1 − e^{−s}), 2δ at s = ln 2 (:func:`posterior_bad_event_probability`).
+    The bound read at ε itself fails exactly where the privacy loss exceeds ε, with
+    probability δ₁ = P[ℒ > ε] (notebook 08), which δ does not bound by any fixed multiple.
 
     Used in notebooks 09 and 11.
 
@@ -630,7 +728,8 @@ def posterior_bad_event_probability(delta, *, slack):
     loss. Since δ ≥ P(L > ε') − e^ε Q(L > ε') and Q(L > ε') ≤ e^{−ε'} P(L > ε'),
     P(L > ε') ≤ δ / (1 − e^{ε − ε'}). Outside {L > ε'}, Bayes' rule gives the posterior
     bound of :func:`posterior_bound` at ε' = ε + slack. So δ enters as the probability of
-    an output on which the ε-reading may fail (with slack = ln 2 it is at most 2δ).
+    an output on which the reading at ε + slack may fail (with slack = ln 2 it is at most
+    2δ); the reading at ε itself fails with probability P(L > ε), which δ does not bound.
 
     Not called in a notebook; used by ``helpers.deployments``. (:func:`three_views` reports
     it as ``bad_event``.)
@@ -658,7 +757,10 @@ def posterior_bad_event_probability(delta, *, slack):
 
 
 def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
-    """Largest true-positive rate of any membership test at false-positive rate α under (ε, δ)-DP.
+    """Largest true-positive rate of any test between neighbours at FPR α under (ε, δ)-DP.
+
+    A membership test (in or out) under add-remove neighbours; under change-one neighbours
+    the same curve bounds a test between two values of one record.
 
     1 − f(α) with the (ε, δ) trade-off curve f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,

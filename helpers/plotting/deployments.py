@@ -841,8 +841,9 @@ def plot_durham_choice(
         f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
         f"profiles (17) allow ε up to {allowed} (vertical lines).",
         (
-            f"Feasible only at ε = {eps_acc:.4f}, where the most permissive profile's limit "
-            "meets the accuracy's need."
+            f"Borderline: feasible only at the single point ε = {eps_acc:.4f}, where the most "
+            "permissive profile's limit ties exactly with the accuracy's need; any stricter "
+            "accuracy or risk leaves no ε."
             if math.isclose(eps_acc, best, rel_tol=1e-9)
             else f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive "
             "profile."

@@ -1,0 +1,809 @@
+"""Attack risk read on a workload's own privacy-loss distribution.
+
+What an adversary who sees every release of a workload can do against one person, read on the
+*composed privacy-loss distribution* (PLD) of the mechanisms actually used, rather than on a
+single (ε, δ) that summarises it. The adversary tests two neighbouring data sets D and D′
+(the target's record changed, the rest fixed) from the releases; the best test's error rates
+are the workload's trade-off curve f (Dong, Roth & Su), and every attack risk below is read
+off it:
+
+* :func:`attack_tpr` – the best test's true-positive rate at a false-positive rate α,
+  1 − f(α);
+* :func:`attack_advantage` – the largest TPR − FPR over all tests, max_α (1 − f(α) − α),
+  which is δ(0);
+* :func:`bayes_risk` – the best success probability of an adversary who holds a prior π on
+  D (1 − π on D′) and guesses which one produced the releases:
+  max over tests of π·TPR + (1 − π)·(1 − FPR).
+
+Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso, "Attack-aware noise calibration for
+differential privacy" (NeurIPS 2024; arXiv:2407.02191) compute f from a PLD (their
+Algorithm 1) and calibrate noise to these risks; Kulynych, Gomez, Kaissis, Hayes, Balle,
+du Pin Calmon & Raisaro, "Unifying re-identification, attribute inference, and data
+reconstruction risks in differential privacy" (NeurIPS 2025; arXiv:2507.06969) show that the
+success of those three attacks is bounded by the same curve; both are implemented in their
+package ``riskcal``, against which ``tests/helpers/test_attack.py`` checks these functions.
+
+How each number is computed
+---------------------------
+* **Only Gaussian noise** (one release or many): the releases compose to one Gaussian test
+  of μ = √(Σ (Δᵢ/σᵢ)²) (μ² adds), and f(α) = Φ(Φ⁻¹(1 − α) − μ) exactly (Dong, Roth & Su,
+  Corollary 3.3 and Theorem 3.2), so TPR = Φ(Φ⁻¹(α) + μ), advantage 2Φ(μ/2) − 1.
+* **One Laplace release** of ε = Δ/b: the closed form of Dong, Roth & Su's Laplace curve
+  (their Proposition A.6 / Eq. (A.4)): TPR = e^ε α for α < e^{−ε}/2,
+  1 − e^{−ε}/(4α) up to α = ½, 1 − e^{−ε}(1 − α) beyond; advantage 1 − e^{−ε/2}.
+* **Anything else** (several Laplace releases, geometric releases, mixtures): the composed
+  PLD built by Google's ``dp_accounting`` with ``pessimistic_estimate=True`` (every loss
+  rounded up onto a grid of step ``discretization``, the truncated tail counted as an
+  infinite loss), so its δ(ε) is an upper bound on the workload's for every ε ≥ 0. The
+  curve is read from that δ through the two families of lines every symmetric pair obeys,
+  TPR ≤ δ(ε) + e^ε·α and TPR ≤ 1 − e^{−ε}(1 − δ(ε) − α) for every ε ≥ 0 (Dong, Roth & Su,
+  Proposition 2.12; Kulynych et al. 2024, Algorithm 1 reaches the same lower envelope).
+  Every line is a valid bound, so the minimum over the grid's ε's is one, and the
+  Neyman–Pearson threshold picks the lines where the minimum lies.
+
+Every value is an **upper bound** on the truth, rounded toward privacy: the pessimistic
+discretisation, and a floating-point margin added on top (a relative few ulps on the closed
+forms; (8m + 64) units of 2⁻⁵³ relative for a sum over m grid cells). The neighbour pair is
+(f(D), f(D) + Δ) for every release, as in :func:`helpers.budget.pld_delta`; all the noises
+here are symmetric, so the curve is symmetric (f = f⁻¹) and the order of D and D′ does not
+matter.
+
+The math layer: numpy, scipy and dp_accounting only. Used in notebook 11.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._validation import (
+    as_output,
+    check_finite_scalar,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+    check_real,
+)
+from .mechanisms import AdditiveNoise, Gaussian, Laplace, TwoSidedGeometric
+
+__all__ = [
+    "ATTACK_MECHANISMS",
+    "MAX_ATTACK_CELLS",
+    "attack_advantage",
+    "attack_tpr",
+    "bayes_risk",
+    "composed_mu",
+    "loss_epsilon",
+    "loss_tail",
+]
+
+#: The mechanism classes whose composed privacy-loss distribution these functions build.
+ATTACK_MECHANISMS = (Laplace, Gaussian, TwoSidedGeometric)
+#: Most grid cells of a composed privacy-loss distribution (work refused above, up front).
+MAX_ATTACK_CELLS = 20_000_000
+_MAX_RELEASES = 10**7  # mechanisms in one list
+_MAX_GROUPS = 2_000  # distinct mechanisms built in one call (each takes milliseconds)
+_U = 2.0**-53  # the unit roundoff of doubles
+_CLOSED_FORM_ULPS = 64  # relative margin on a closed form (ndtri, ndtr, exp: a few ulps each)
+
+
+def _up(x, ulps: float) -> np.ndarray:
+    """x ≥ 0 raised by ``ulps`` units of 2⁻⁵³ relative, plus the smallest normal (0 moves up)."""
+    x = np.asarray(x, dtype=float)
+    return x * (1.0 + ulps * _U) + np.finfo(float).tiny
+
+
+# --- the mechanisms ---------------------------------------------------------------------------
+
+
+def _check_mechanisms(mechanisms) -> tuple:
+    """The mechanisms as a tuple of (class, Δ/scale or a, Δ): one entry per release."""
+    if isinstance(mechanisms, AdditiveNoise):
+        mechanisms = [mechanisms]
+    if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, (Sequence, np.ndarray)):
+        shown = repr(mechanisms)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ValueError(
+            "mechanisms must be a mechanism object of helpers.mechanisms (Laplace, Gaussian, "
+            f"TwoSidedGeometric) or a non-empty list of them; got {shown}"
+        )
+    if len(mechanisms) == 0:
+        raise ValueError("mechanisms must hold at least one mechanism; got an empty sequence")
+    if len(mechanisms) > _MAX_RELEASES:
+        raise ValueError(
+            f"mechanisms must hold at most {_MAX_RELEASES:,} mechanisms; got {len(mechanisms):,}"
+        )
+    rows = []
+    for i, one in enumerate(mechanisms):
+        if type(one) not in ATTACK_MECHANISMS:
+            names = ", ".join(cls.__name__ for cls in ATTACK_MECHANISMS)
+            raise ValueError(f"mechanisms[{i}] must be one of {names}; got {one!r}")
+        if np.ndim(one.noise) or np.ndim(one.sensitivity):
+            raise ValueError(
+                f"mechanisms[{i}] must hold one {one.parameter} and one sensitivity; got {one!r}"
+            )
+        rows.append((type(one), float(one.noise), float(one.sensitivity)))
+    return tuple(rows)
+
+
+def composed_mu(mechanisms) -> float:
+    """μ of the one Gaussian test that Gaussian releases compose to: √(Σ (Δᵢ/σᵢ)²), rounded up.
+
+    Gaussian releases of σᵢ at sensitivity Δᵢ are together μ-GDP with μ² = Σ (Δᵢ/σᵢ)²
+    (Dong, Roth & Su, Corollary 3.3): their trade-off curve is exactly that of one test
+    between N(0, 1) and N(μ, 1). In zCDP terms μ² = 2ρ_z with ρ_z = Σ Δᵢ²/(2σᵢ²).
+
+    Not called in a notebook; used by ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : Gaussian or list of Gaussian
+        The releases (objects of :class:`helpers.mechanisms.Gaussian`).
+
+    Returns
+    -------
+    float
+        μ ≥ 0, never below the exact value.
+
+    Raises
+    ------
+    ValueError
+        If a mechanism is not a Gaussian with one σ and one Δ.
+
+    References
+    ----------
+    Dong, Roth & Su, "Gaussian differential privacy", JRSS B 84(1), 2022, Corollary 3.3.
+
+    Examples
+    --------
+    >>> composed_mu([Gaussian(2.0), Gaussian(2.0), Gaussian(2.0), Gaussian(2.0)])  # √(4·¼)
+    1.0000000000000036
+    """
+    rows = _check_mechanisms(mechanisms)
+    if any(cls is not Gaussian for cls, _, _ in rows):
+        shown = repr(mechanisms)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ValueError(f"mechanisms must all be Gaussian for composed_mu; got {shown}")
+    return _mu(rows)
+
+
+def _mu(rows: tuple) -> float:
+    """√(Σ (Δᵢ/σᵢ)²) over the Gaussian rows, rounded up."""
+    ratios = np.array([s / sigma for cls, sigma, s in rows if cls is Gaussian])
+    # each ratio and square within an ulp; fsum exact to one rounding; sqrt to one more
+    return float(_up(math.sqrt(math.fsum((ratios * ratios).tolist())), 4 * len(rows) + 16))
+
+
+# --- the composed privacy-loss distribution ----------------------------------------------------
+
+
+def _groups(rows: tuple) -> tuple:
+    """((class, parameter, Δ, times), ...): identical releases merged (self-composed once).
+
+    The Gaussian releases, whatever their σ and Δ, become one Gaussian of σ = 1 at Δ = μ
+    (:func:`composed_mu`, rounded up): exact, since μ² adds (one PLD built instead of many,
+    and one discretisation instead of many).
+    """
+    counts: dict = {}
+    if any(cls is Gaussian for cls, _, _ in rows):
+        counts[(Gaussian, 1.0, _mu(rows))] = 1
+    for cls, noise, sensitivity in rows:
+        if cls is Gaussian:
+            continue
+        if cls is TwoSidedGeometric:
+            if sensitivity != round(sensitivity) or sensitivity > 10**6:
+                raise ValueError(
+                    "sensitivity must be a positive integer ≤ 10⁶ for the geometric mechanism; "
+                    f"got {sensitivity!r}"
+                )
+            # dp_accounting's discrete Laplace takes a = 1/b, P(z) ∝ e^{−a|z|}: a larger a is
+            # less noise, so a rounded up is pessimistic
+            parameter = float(np.nextafter(1.0 / noise, np.inf))
+        else:
+            parameter = noise
+        key = (cls, parameter, sensitivity)
+        counts[key] = counts.get(key, 0) + 1
+    if len(counts) > _MAX_GROUPS:
+        raise ValueError(
+            f"mechanisms hold {len(counts):,} distinct mechanisms; at most {_MAX_GROUPS:,} are "
+            "built in one call (each takes milliseconds)"
+        )
+    return tuple((cls, p, s, t) for (cls, p, s), t in counts.items())
+
+
+def _width(groups: tuple, h: float) -> float:
+    """A rough count of the grid cells the composed PLD spans (for the work budget)."""
+    cells = 0.0
+    for cls, parameter, sensitivity, times in groups:
+        ratio = sensitivity * parameter if cls is TwoSidedGeometric else sensitivity / parameter
+        spread = ratio * 20 + ratio**2 / 2 if cls is Gaussian else ratio
+        cells += (math.sqrt(times) * 10 + 1) * 2 * spread / h
+    return cells
+
+
+def _composed_pld(groups: tuple, h: float, dots: bool = True):
+    """dp_accounting's pessimistic PLD of the releases, composed.
+
+    The one place that builds privacy-loss distributions here: each distinct release once,
+    self-composed for its repeats (FFT powers), the distinct ones composed in a balanced tree.
+    With ``dots`` (connect-the-dots, dp_accounting's default for Laplace and Gaussian) the
+    result's δ(ε) bounds the truth for every ε, the property the attack readings need; without
+    it every loss is rounded *up* onto the grid (privacy buckets), so the composed loss itself
+    is stochastically larger than the true one, the property :func:`loss_tail` needs.
+    """
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    plds = []
+    for cls, parameter, sensitivity, times in groups:
+        if cls is Laplace:
+            one = pld.from_laplace_mechanism(
+                parameter,
+                sensitivity=sensitivity,
+                pessimistic_estimate=True,
+                value_discretization_interval=h,
+                use_connect_dots=dots,
+            )
+        elif cls is Gaussian:
+            one = pld.from_gaussian_mechanism(
+                parameter,
+                sensitivity=sensitivity,
+                pessimistic_estimate=True,
+                value_discretization_interval=h,
+                use_connect_dots=dots,
+            )
+        else:
+            one = pld.from_discrete_laplace_mechanism(
+                parameter,
+                sensitivity=int(sensitivity),
+                pessimistic_estimate=True,
+                value_discretization_interval=h,
+            )
+        plds.append(one.self_compose(times) if times > 1 else one)
+    while len(plds) > 1:  # every PLD takes part in about log2(n) convolutions
+        plds = [
+            plds[i].compose(plds[i + 1]) if i + 1 < len(plds) else plds[i]
+            for i in range(0, len(plds), 2)
+        ]
+    return plds[0]
+
+
+class _Grid:
+    """The composed PLD as arrays: losses yⱼ = h·(j₀ + j), masses pⱼ under D, p_∞.
+
+    With the tails that the readings need (all sums from the top, so that small terms are
+    added first): ``p_tail[j]`` = P[Y > yⱼ] (p_∞ included), ``q_tail[j]`` = Σ_{i>j} pᵢ e^{−yᵢ}
+    = P[X > yⱼ] under D′, and ``p_cdf[j]`` = P[Y ≤ yⱼ].
+    """
+
+    def __init__(self, pld):
+        # dp_accounting keeps the pmf in private fields (riskcal reads the same ones)
+        dense = pld._pmf_remove.to_dense_pmf()
+        p = np.clip(np.asarray(dense._probs, dtype=float), 0.0, None)
+        self.h = float(dense._discretization)
+        self.y = self.h * (int(dense._lower_loss) + np.arange(p.size))
+        self.p_inf = float(min(max(dense._infinity_mass, 0.0), 1.0))
+        self.p = p
+        with np.errstate(over="ignore", under="ignore"):
+            q = np.exp(np.log(np.where(p > 0, p, 1.0)) - self.y) * (p > 0)
+        self.q = q
+        above_p = np.cumsum(p[::-1])[::-1]  # Σ_{i≥j}
+        above_q = np.cumsum(q[::-1])[::-1]
+        self.p_tail = np.append(above_p[1:], 0.0) + self.p_inf
+        self.q_tail = np.append(above_q[1:], 0.0)
+        self.p_cdf = np.cumsum(p)
+        self.margin = (8 * p.size + 64) * _U
+
+    def delta(self, epsilon: np.ndarray) -> np.ndarray:
+        """δ(ε) at grid points ε = yⱼ (given by index) as P[Y > ε] − e^ε·P[X > ε]."""
+        return self.p_tail[epsilon] - np.exp(self.y[epsilon]) * self.q_tail[epsilon]
+
+
+_GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
+
+
+def _grid(rows: tuple, discretization, dots: bool = True) -> _Grid:
+    h = float(
+        check_positive("discretization", check_finite_scalar("discretization", discretization))
+    )
+    if not 1e-6 <= h <= 0.1:
+        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    groups = _groups(rows)
+    cells = _width(groups, h)
+    if cells > MAX_ATTACK_CELLS:
+        raise ValueError(
+            f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
+            f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
+        )
+    key = (groups, h, dots)
+    if key not in _GRIDS:
+        try:
+            grid = _Grid(_composed_pld(groups, h, dots))
+        except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
+            raise ValueError(
+                "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
+                f"out of its range): {type(error).__name__}: {error}"
+            ) from None
+        while len(_GRIDS) >= 4:
+            _GRIDS.pop(next(iter(_GRIDS)))
+        _GRIDS[key] = grid
+    return _GRIDS[key]
+
+
+class _LossGrid(NamedTuple):
+    """The composed privacy loss rounded up onto a grid: yⱼ, P[ℒ′ = yⱼ], P[ℒ′ > yⱼ], p_∞."""
+
+    y: np.ndarray
+    p: np.ndarray
+    p_tail: np.ndarray
+    p_inf: float
+    margin: float
+
+
+def _one_loss(cls, parameter: float, sensitivity: float, h: float) -> tuple:
+    """(first grid index, pmf, mass at +∞) of one release's loss ℒ under D, rounded up onto h·ℤ.
+
+    ℒ′ = h·⌈ℒ/h⌉ ≥ ℒ, so every tail of ℒ′ bounds ℒ's. Laplace (ε₀ = Δ/b):
+    P[ℒ > t] = 1 − ½e^{−(ε₀ − t)/2} on [−ε₀, ε₀) (atoms ½e^{−ε₀} at −ε₀, ½ at ε₀).
+    Gaussian (μ = Δ/σ): ℒ ~ N(μ²/2, μ²), cut at ±12μ (the mass above goes to +∞, the mass
+    below onto the lowest cell: both up). Geometric (a = 1/b, integer Δ): ℒ = a(Δ − 2o) for
+    o = 0..Δ, with P(o ≤ 0) = 1/(1 + e^{−a}) and P(o ≥ Δ) = e^{−aΔ}/(1 + e^{−a}).
+    """
+    if cls is Laplace:
+        e0 = sensitivity / parameter
+        lo, hi = math.ceil(-e0 / h), math.ceil(e0 / h)
+        t = h * np.arange(lo - 1, hi + 1, dtype=float)  # the cells' edges
+        surv = np.where(
+            t < -e0, 1.0, np.where(t < e0, 1.0 - 0.5 * np.exp(-(e0 - np.minimum(t, e0)) / 2), 0.0)
+        )
+        return lo, np.clip(-np.diff(surv), 0.0, None), 0.0
+    if cls is Gaussian:
+        mu = sensitivity / parameter
+        m, spread = mu * mu / 2, 12 * mu
+        lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
+        edges = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu
+        cdf = ndtr(edges)
+        pmf = np.diff(cdf)
+        pmf[0] += cdf[0]  # below the cut: onto the lowest cell (rounded up)
+        return lo, np.clip(pmf, 0.0, None), float(ndtr(-edges[-1]))
+    a, delta = parameter, int(sensitivity)
+    o = np.arange(0, delta + 1)
+    mass = np.exp(-a * o) * -np.expm1(-a) / (1 + math.exp(-a))  # P(Z = o) for o ≥ 0
+    mass[0] = 1 / (1 + math.exp(-a))  # P(Z ≤ 0)
+    mass[-1] = math.exp(-a * delta) / (1 + math.exp(-a)) if delta > 0 else mass[-1]
+    index = np.ceil(a * (delta - 2 * o) / h).astype(np.int64)
+    lo = int(index.min())
+    pmf = np.zeros(int(index.max()) - lo + 1)
+    np.add.at(pmf, index - lo, mass)
+    return lo, pmf, 0.0
+
+
+def _convolve(first: tuple, second: tuple) -> tuple:
+    from scipy.signal import fftconvolve
+
+    lo1, p1, inf1 = first
+    lo2, p2, inf2 = second
+    pmf = (
+        np.clip(fftconvolve(p1, p2), 0.0, None)
+        if min(p1.size, p2.size) > 64
+        else np.convolve(p1, p2)
+    )
+    # the +∞ mass: either release's infinite loss makes the sum infinite
+    return lo1 + lo2, pmf, inf1 + inf2 - inf1 * inf2
+
+
+_LOSS_GRIDS: dict = {}
+
+
+def _loss_grid(rows: tuple, discretization) -> _LossGrid:
+    """The composed loss rounded up (each release's, then summed: still ≥ the true sum)."""
+    h = float(
+        check_positive("discretization", check_finite_scalar("discretization", discretization))
+    )
+    if not 1e-6 <= h <= 0.1:
+        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    groups = _groups(rows)
+    cells = _width(groups, h)
+    if cells > MAX_ATTACK_CELLS:
+        raise ValueError(
+            f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
+            f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
+        )
+    key = (groups, h)
+    if key not in _LOSS_GRIDS:
+        total = None
+        for cls, parameter, sensitivity, times in groups:
+            one = _one_loss(cls, parameter, sensitivity, h)
+            power, base = None, one  # one^times by squaring
+            while times:
+                if times & 1:
+                    power = base if power is None else _convolve(power, base)
+                times >>= 1
+                if times:
+                    base = _convolve(base, base)
+            total = power if total is None else _convolve(total, power)
+        lo, p, p_inf = total
+        y = h * (lo + np.arange(p.size))
+        above = np.cumsum(p[::-1])[::-1]
+        p_tail = np.append(above[1:], 0.0) + p_inf
+        # FFT round-off is absolute, about size·u of the total mass: part of the margin
+        margin = (8 * p.size + 64) * _U
+        while len(_LOSS_GRIDS) >= 4:
+            _LOSS_GRIDS.pop(next(iter(_LOSS_GRIDS)))
+        _LOSS_GRIDS[key] = _LossGrid(y, p, p_tail, p_inf, margin)
+    return _LOSS_GRIDS[key]
+
+
+def _kind(rows: tuple) -> str:
+    """Which closed form applies: "gaussian", "laplace" (one release) or "pld"."""
+    if all(cls is Gaussian for cls, _, _ in rows):
+        return "gaussian"
+    if len(rows) == 1 and rows[0][0] is Laplace:
+        return "laplace"
+    return "pld"
+
+
+def _laplace_epsilon(rows: tuple) -> float:
+    _, b, s = rows[0]
+    return float(_up(s / b, 2))
+
+
+# --- the readings -------------------------------------------------------------------------
+
+
+def _tpr_on_grid(grid: _Grid, alpha: np.ndarray) -> np.ndarray:
+    """min over the grid's ε ≥ 0 of the two lines, each near its Neyman–Pearson threshold."""
+    n = grid.y.size
+    zero = int(np.searchsorted(grid.y, 0.0, side="left"))  # first index with yⱼ ≥ 0
+    if zero >= n:  # every loss below 0 (cannot happen for a symmetric pair): ε = 0 line only
+        return np.minimum(1.0, grid.p_inf + alpha)
+    best = np.full(alpha.shape, np.inf)
+    # line 1, δ(ε) + e^ε α: its minimum is where P[X > ε] crosses α (q_tail decreases)
+    t1 = n - np.searchsorted(grid.q_tail[::-1], alpha, side="right")
+    # line 2, 1 − e^{−ε}(1 − δ(ε) − α): where P[Y ≤ ε] crosses α (p_cdf increases)
+    t2 = np.searchsorted(grid.p_cdf, alpha, side="left")
+    for centre, line in ((t1, 1), (t2, 2)):
+        for shift in (-1, 0, 1):
+            j = np.clip(centre + shift, zero, n - 1)
+            d = grid.delta(j)
+            e = grid.y[j]
+            with np.errstate(over="ignore"):
+                value = d + np.exp(e) * alpha if line == 1 else 1.0 - np.exp(-e) * (1.0 - d - alpha)
+            best = np.minimum(best, value)
+    # ε = 0 (both lines give δ(0) + α) and ε = ∞ (TPR ≤ 1) are lines too
+    best = np.minimum(best, grid.delta(np.array(zero)) + alpha)
+    return best
+
+
+def _check_fpr(fpr) -> np.ndarray:
+    alpha = check_real("fpr", fpr)
+    bad = (alpha < 0) | (alpha > 1)
+    if np.any(bad):
+        raise ValueError(f"fpr must lie in [0, 1]; got {fpr!r}")
+    return alpha
+
+
+def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
+    """The best membership test's TPR at false-positive rate α, after all the releases.
+
+    The adversary sees the outputs of every mechanism and tests D against D′ (the target's
+    record changed); the highest true-positive rate any test reaches at false-positive rate
+    α is 1 − f(α), f the composed trade-off curve (module docstring). Exact for Gaussian
+    releases, Φ(Φ⁻¹(α) + μ) with μ² = Σ (Δᵢ/σᵢ)², and for one Laplace release; read on the
+    pessimistic composed PLD otherwise. Always an upper bound on the truth.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        The releases: objects of :class:`helpers.mechanisms.Laplace`, ``Gaussian`` or
+        ``TwoSidedGeometric`` (integer Δ), each with one scale and one sensitivity; any mix.
+    fpr : float or array_like, keyword-only
+        α in [0, 1].
+    discretization : float, keyword-only
+        The PLD's grid step in [1e-6, 0.1] (not used by the closed forms).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The TPR in [α, 1]; a Python float for a scalar ``fpr``.
+
+    Raises
+    ------
+    ValueError
+        If a mechanism is not one of those classes, an argument is out of range, or the
+        composed PLD would exceed :data:`MAX_ATTACK_CELLS` grid cells.
+
+    References
+    ----------
+    Dong, Roth & Su, "Gaussian differential privacy", JRSS B 84(1), 2022 (Corollary 3.3,
+    Proposition 2.12); Kulynych et al., "Attack-aware noise calibration for differential
+    privacy", NeurIPS 2024, Algorithm 1.
+
+    Examples
+    --------
+    >>> round(attack_tpr([Gaussian(2.0)] * 4, fpr=0.05), 4)  # μ = 1: Φ(Φ⁻¹(0.05) + 1)
+    0.2595
+    >>> round(attack_tpr([Laplace(10.0)] * 10, fpr=0.1), 3)  # total ε = 1; pure ε gives 0.272
+    0.165
+    """
+    rows = _check_mechanisms(mechanisms)
+    alpha = _check_fpr(fpr)
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        z = ndtri(alpha)  # ±inf at α = 0 and 1, where Φ(z + μ) is exactly 0 and 1
+        # ndtri's error moves the TPR by φ(z + μ)/Φ(z + μ)·|z|·(a few ulps) ≲ z²·ulps, relative
+        ulps = _CLOSED_FORM_ULPS + 16 * np.minimum(np.where(np.isfinite(z), z, 0.0) ** 2, 1e6)
+        tpr = np.where(np.isfinite(z), _up(ndtr(z + mu), ulps), np.clip(z, 0.0, 1.0))
+    elif kind == "laplace":
+        eps = _laplace_epsilon(rows)
+        with np.errstate(divide="ignore", over="ignore"):
+            tpr = np.where(
+                alpha < 0.5 * math.exp(-eps),
+                math.exp(eps) * alpha,
+                np.where(
+                    alpha <= 0.5,
+                    1.0 - math.exp(-eps) / (4.0 * np.maximum(alpha, 1e-300)),
+                    1.0 - math.exp(-eps) * (1.0 - alpha),
+                ),
+            )
+        tpr = _up(tpr, _CLOSED_FORM_ULPS)
+    else:
+        grid = _grid(rows, discretization)
+        tpr = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), grid.margin / _U)
+    return as_output(np.clip(np.maximum(tpr, alpha), 0.0, 1.0))
+
+
+def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
+    """The best test's advantage, max over tests of TPR − FPR: δ(0) of the composed releases.
+
+    For a symmetric trade-off curve the largest TPR − FPR is reached at the threshold 0 of
+    the privacy loss and equals the hockey-stick divergence at ε = 0:
+    Σ_{yⱼ > 0} pⱼ(1 − e^{−yⱼ}) + p_∞ on the composed PLD. Exact for Gaussian releases,
+    2Φ(μ/2) − 1, and for one Laplace release, 1 − e^{−ε/2}. An upper bound on the truth.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float
+        The advantage in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_tpr`.
+
+    References
+    ----------
+    Kulynych et al., "Attack-aware noise calibration for differential privacy", NeurIPS
+    2024 (advantage = δ(0)); Dong, Roth & Su (2022), Corollary 2.13.
+
+    Examples
+    --------
+    >>> round(attack_advantage([Laplace(10.0)] * 10), 3)  # the pure-ε curve at 1 says 0.462
+    0.122
+    """
+    rows = _check_mechanisms(mechanisms)
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        value = _up(2.0 * ndtr(mu / 2.0) - 1.0, _CLOSED_FORM_ULPS)
+    elif kind == "laplace":
+        value = _up(-math.expm1(-_laplace_epsilon(rows) / 2.0), _CLOSED_FORM_ULPS)
+    else:
+        grid = _grid(rows, discretization)
+        positive = grid.y > 0
+        terms = grid.p[positive] * -np.expm1(-grid.y[positive])
+        value = _up(math.fsum(terms.tolist()) + grid.p_inf, grid.margin / _U)
+    return float(min(value, 1.0))
+
+
+def bayes_risk(mechanisms, *, prior, discretization=1e-4):
+    """The best success probability of an adversary with prior π who guesses D or D′.
+
+    An adversary who believes D (the target's record as it is) with probability π and D′
+    with 1 − π sees every release and guesses which one produced them; the Bayes-optimal
+    guess succeeds with probability max over tests of π·TPR + (1 − π)·(1 − FPR), which for
+    a symmetric curve is max(π, 1 − π) + min(π, 1 − π)·δ(|ln((1 − π)/π)|). Without any
+    release it is max(π, 1 − π), the baseline. This is Kulynych et al. (2025)'s bound on the
+    success of a binary attribute-inference (and re-identification between two candidates)
+    attack, Proposition D.1 / Eq. (35); their ``riskcal`` returns its complement, the
+    Bayes-optimal *error* (1 − this). Exact for Gaussian releases,
+    π·Φ(μ/2 − ε/μ) + (1 − π)·Φ(μ/2 + ε/μ) with ε = ln((1 − π)/π); an upper bound always.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    prior : float or array_like, keyword-only
+        π in (0, 1).
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The success probability in [max(π, 1 − π), 1].
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_tpr`, or if ``prior`` is outside (0, 1).
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, Hayes, Balle, du Pin Calmon & Raisaro, "Unifying
+    re-identification, attribute inference, and data reconstruction risks in differential
+    privacy", NeurIPS 2025 (arXiv:2507.06969), Proposition D.1.
+
+    Examples
+    --------
+    >>> round(bayes_risk([Gaussian(2.0)] * 4, prior=0.5), 4)  # Φ(½) at μ = 1
+    0.6915
+    """
+    rows = _check_mechanisms(mechanisms)
+    pi = check_open_unit("prior", prior)
+    low = np.minimum(pi, 1.0 - pi)  # the success is symmetric in π ↔ 1 − π (f = f⁻¹)
+    eps = np.log1p(-low) - np.log(low)  # ≥ 0
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        value = low * ndtr(mu / 2 - eps / mu) + (1 - low) * ndtr(mu / 2 + eps / mu)
+        value = _up(value, _CLOSED_FORM_ULPS)
+    elif kind == "laplace":
+        e = _laplace_epsilon(rows)
+        delta = np.maximum(0.0, -np.expm1(np.minimum((eps - e) / 2, 0.0)))
+        value = _up((1 - low) + low * delta, _CLOSED_FORM_ULPS)
+    else:
+        grid = _grid(rows, discretization)
+        # δ(ε) = P[Y > ε] − e^ε·P[X > ε] with ε between grid points: the tails above the first
+        # yⱼ > ε (the error, ≤ 2m·u·P[Y > ε], is inside the margin: the value is ≥ ½)
+        j = np.searchsorted(grid.y, eps.ravel(), side="right")
+        inside = j < grid.y.size
+        jj = np.minimum(j, grid.y.size - 1)
+        above_p = np.where(inside, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
+        above_q = np.where(inside, grid.q_tail[jj] + grid.q[jj], 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            delta = np.where(above_q > 0, above_p - np.exp(eps.ravel()) * above_q, above_p)
+        delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
+        value = _up((1 - low) + low * delta, grid.margin / _U + 4)
+    return as_output(np.clip(value, np.maximum(pi, 1 - pi), 1.0))
+
+
+def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
+    """P[ℒ > ε]: the probability that the workload's privacy loss exceeds ε (notebook 08's δ₁).
+
+    ℒ = ln(p_D(O)/p_D′(O)) with O, the outputs of every release, drawn from D. Outside the
+    event ℒ > ε every bound that holds for ε-DP holds for this output: the posterior
+    bound e^ε·odds (:func:`helpers.deployments.posterior_bound`), Kazan & Reiter's profiles.
+    So this is the *bad-event probability* of such a bound read at ε, which a hockey-stick δ
+    at ε does not bound (δ ≤ P[ℒ > ε], and 2δ bounds it only at ε + ln 2). Exact for Gaussian
+    releases, where ℒ ~ N(μ²/2, μ²) and P[ℒ > ε] = Φ(μ/2 − ε/μ), and for one Laplace release
+    of ε₀ = Δ/b, 1 − ½e^{−(ε₀ − ε)/2} below ε₀ and 0 from ε₀ on; else read on the composed
+    PLD with every loss rounded *up* onto the grid (no connect-the-dots), an upper bound.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    epsilon : float or array_like, keyword-only
+        ε ≥ 0.
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The probability, never below the truth.
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_tpr`, or if ``epsilon`` is negative or NaN.
+
+    References
+    ----------
+    Dwork & Roth (2014), Lemma 3.17 and the discussion of (ε, δ) as "ε-DP except with
+    probability δ"; Canonne, Kamath & Steinke (2020), §2 (the privacy loss of the Gaussian);
+    Kasiviswanathan & Smith (2014), "On the 'semantics' of differential privacy".
+
+    Examples
+    --------
+    >>> round(loss_tail(Gaussian(1.0), epsilon=0.5), 4)  # μ = 1: Φ(½ − ½)
+    0.5
+    >>> loss_tail([Laplace(10.0)] * 10, epsilon=1.01) < 1e-9  # ten losses of at most 0.1
+    True
+    """
+    rows = _check_mechanisms(mechanisms)
+    eps = check_nonnegative("epsilon", epsilon)
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        value = _up(ndtr(mu / 2 - eps / mu), _CLOSED_FORM_ULPS)
+    elif kind == "laplace":
+        e0 = _laplace_epsilon(rows)
+        below = 1.0 - 0.5 * np.exp(-np.maximum(e0 - eps, 0.0) / 2)
+        value = np.where(eps < e0, _up(below, _CLOSED_FORM_ULPS), 0.0)
+    else:
+        grid = _loss_grid(rows, discretization)
+        j = np.searchsorted(grid.y, eps.ravel(), side="right")  # the first loss above ε
+        jj = np.minimum(j, grid.y.size - 1)
+        tail = np.where(j < grid.y.size, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
+        value = (tail + grid.margin).reshape(eps.shape)  # FFT round-off is absolute
+    return as_output(np.clip(value, 0.0, 1.0))
+
+
+def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
+    """The least ε with P[ℒ > ε] ≤ δ: the ε at which the workload is "ε-DP except with probability δ".
+
+    The inverse of :func:`loss_tail`, rounded up: a bound that holds under ε-DP (a posterior,
+    a relative risk) holds at this ε for the workload's outputs except with probability at
+    most δ. Gaussian releases: μ²/2 + μ·Φ⁻¹(1 − δ); one Laplace release: ε₀ for δ < ½
+    (ℒ = ε₀ on half the outputs), max(0, ε₀ + 2 ln(2(1 − δ))) beyond; otherwise the smallest grid loss whose tail is ≤ δ.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    delta : float, keyword-only
+        δ in (0, 1).
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float
+        ε ≥ 0 (``inf`` if the tail counted as an infinite loss exceeds δ).
+
+    Raises
+    ------
+    ValueError
+        As in :func:`loss_tail`, or if ``delta`` is outside (0, 1).
+
+    References
+    ----------
+    As :func:`loss_tail`.
+
+    Examples
+    --------
+    >>> round(loss_epsilon(Gaussian(1.0), delta=0.5), 4)  # μ = 1: the median of N(½, 1)
+    0.5
+    """
+    rows = _check_mechanisms(mechanisms)
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    kind = _kind(rows)
+    if kind == "gaussian":
+        mu = _mu(rows)
+        # ndtri(1 − δ) = −ndtri(δ) exactly for the symmetric normal; raised for its error
+        z = -float(ndtri(d))
+        return float(max(0.0, float(_up(mu * mu / 2 + mu * z, _CLOSED_FORM_ULPS + 16 * z * z))))
+    if kind == "laplace":
+        e0 = _laplace_epsilon(rows)
+        if d < 0.5:  # P[ℒ > t] ≥ ½ for every t < ε₀ (ℒ = ε₀ on half the outputs)
+            return e0
+        return float(max(0.0, float(_up(e0 + 2 * math.log(2 * (1 - d)), _CLOSED_FORM_ULPS))))
+    grid = _loss_grid(rows, discretization)
+    tails = grid.p_tail + grid.margin  # P[ℒ′ > yⱼ], FFT round-off (absolute) added
+    if grid.p_inf + grid.margin > d:
+        return math.inf
+    j = int(np.argmax(tails <= d))  # tails fall with j; the last is p_inf ≤ δ
+    return float(max(grid.y[j], 0.0))
