@@ -454,11 +454,11 @@ def _nb11_3(claim):
 @_facts("12.1")
 def _nb12_1(claim):
     eps, delta = answers.expected("12.1")
-    m, d, e = 3, 1e-8, 0.35
+    m, d, e = 3, 1e-8, 0.37
     naive = m * d
     vadhan = m * math.exp((m - 1) * e) * d
     geometric = d * math.fsum(math.exp(i * e) for i in range(m))
-    claim("ε per person is 3 × 0.35", math.isclose(eps, 3 * e))
+    claim("ε per person is 3 × 0.37", math.isclose(eps, 3 * e))
     claim("δ per person is the geometric sum", math.isclose(delta, geometric, rel_tol=1e-12))
     claim("δ per person exceeds mδ", delta > naive)
     claim("δ per person is at most the simpler m·e^((m−1)ε)·δ", delta <= vadhan)

@@ -13,7 +13,7 @@ from .nb11 import SURVEY
     names=("eps_person", "delta_person"),
     digits=4,
     parameters={
-        "epsilon": Param(0.35, 0.1, 1.0, step=0.05, about="ε per record"),
+        "epsilon": Param(0.37, 0.1, 1.0, step=0.01, about="ε per record"),
         "delta": Param(1e-8, kind="choice", choices=(1e-6, 1e-7, 1e-8, 1e-9), about="δ per record"),
         "contributions": Param(3, 2, 8, kind="int", about="the most records per person"),
     },
