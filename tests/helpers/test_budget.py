@@ -151,8 +151,15 @@ VALID = {
         {"mechanism": "laplace", "delta": 1e-6, "meet_targets": False},
     ),
     B.choose_workload: ((WORKLOAD, 1.0), {"mechanism": "laplace", "delta": 1e-6}),
+    B.joint_coverage: (([0.95, 0.9],), {}),
+    B.bonferroni: ((WORKLOAD,), {"joint": 0.9}),
 }
-PUBLIC = [getattr(B, name) for name in B.__all__ if inspect.isfunction(getattr(B, name))]
+# budget's own functions (what it re-exports from helpers.attack is tested in test_attack.py)
+PUBLIC = [
+    getattr(B, name)
+    for name in B.__all__
+    if inspect.isfunction(getattr(B, name)) and getattr(B, name).__module__ == B.__name__
+]
 
 BAD = BASIC_BAD_VALUES
 
@@ -273,6 +280,8 @@ POSITIONAL = {
     "budget_for_accuracy": 1,
     "split_budget": 2,
     "choose_workload": 2,
+    "joint_coverage": 1,
+    "bonferroni": 1,
 }
 
 
