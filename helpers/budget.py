@@ -1657,7 +1657,7 @@ def rho_for_tpr(tpr, *, fpr):
 def risk_epsilon(epsilon) -> Risk:
     """A risk stated directly as the largest total ε (as ``choose(..., epsilon_risk=)``).
 
-    Not called in a notebook; used by ``helpers.plotting.budget`` and ``helpers.widgets.budget``.
+    Used in notebook 11.
 
     Parameters
     ----------

@@ -252,6 +252,10 @@ VALID |= {
     B.attack_advantage: ((MIXED,), {}),
     B.bayes_risk: ((MIXED,), {"prior": 0.5}),
     importlib.import_module("helpers.attack").composed_mu: (([M.Gaussian(2.0)] * 3,), {}),
+    B.loss_tail: ((MIXED,), {"epsilon": 0.5}),
+    B.loss_epsilon: ((MIXED,), {"delta": 1e-6}),
+    B.joint_coverage: (([0.9, 0.95],), {}),
+    B.bonferroni: ((WORKLOAD,), {"joint": 0.9}),
 }
 
 BAD = BAD_VALUES
