@@ -1402,6 +1402,9 @@ def test_a_workload_with_one_noise_per_release_is_judged_on_its_own_distribution
         objects = _objects(noises, scales, acc.sensitivities)
         if risk.kind == "tpr":
             return B.attack_tpr(objects, fpr=risk.fpr), risk.level
+        if risk.kind == "epsilon" and kind == "gaussian":  # one Gaussian of μ: δ(ε) exactly
+            mu = math.sqrt(math.fsum((acc.sensitivities / scales) ** 2))
+            return float(m.Gaussian(1.0, sensitivity=mu).delta(risk.level)), 1e-6
         if risk.kind == "epsilon":
             return B.pld_epsilon(1e-6, objects), risk.level
         return B.loss_epsilon(objects, delta=1e-6), B.total_for_risk(risk)
@@ -1409,10 +1412,11 @@ def test_a_workload_with_one_noise_per_release_is_judged_on_its_own_distribution
     level, limit = reading(acc.scales)
     assert choice.feasible == (level <= limit)
     assert np.all(acc.meets)
-    # the widen knob: every scale times it meets the risk, a little less does not
+    # the widen knob: every scale times it meets the risk, a little less does not (it is
+    # searched on a grid of 10⁻³ and to 10⁻³ relative: on the safe side, within 1 %)
     widen = choice.knobs["widen"]
     assert reading(acc.scales * widen * (1 + 1e-9))[0] <= limit
-    assert reading(acc.scales * widen / (1 + 1e-3))[0] > limit
+    assert reading(acc.scales * widen / (1 + 1e-2))[0] > limit
     assert np.all(at_risk.meets) == (widen <= 1 + 1e-9)
     if not choice.feasible:  # dropping the named releases fits
         kept = [i for i in range(len(SURVEY)) if i not in choice.knobs["drop"]]
