@@ -638,9 +638,10 @@ def plot_census_levels(
 
     ``levels`` maps a level's name to its ρ_z (default: :data:`CENSUS_LEVELS_ILLUSTRATIVE`
     times the person tables' ρ_z, plus the housing-unit tables); a last row "all together"
-    is their sum (zCDP composes by adding ρ_z). Panels: (a) ρ_z and the ε it converts to at
+    is their sum (zCDP's composition theorem: the ρ_z add). Panels: (a) ρ_z and the ε it converts to at
     ``delta`` (CKS); (b) Lee & Clifton's two-world posterior at ``prior``; (c) Kazan & Reiter's
-    relative-risk bound at (p, q); (d) the best membership test's TPR at ``fpr``, from
+    relative-risk bound at (p, q); (d) the TPR at ``fpr`` of the best test between two values
+    of one record (neighbours change one record), from
     zCDP alone (:func:`helpers.deployments.zcdp_tpr`), from the Gaussian curve (if every noise
     term is Gaussian) and from the (ε, δ) conversion.
     """
@@ -766,8 +767,9 @@ def plot_census_levels(
         + f", each level and all together read three ways. The levels' ρ_z run from "
         f"{rho[:-1].min():.3g} to {rho[:-1].max():.3g} and add up to {rho[-1]:.4g} "
         f"(ε {eps[-1]:.4g} at δ = {delta:g}). All together: posterior {post[-1]:.4f} from a "
-        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the best "
-        f"membership test's true-positive rate at a {100 * fpr:g} % false-positive rate "
+        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the true-positive "
+        f"rate of the best test between two values of one record at a {100 * fpr:g} % "
+        "false-positive rate "
         f"{tpr_zcdp[-1]:.3f} from zCDP alone, {tpr_gauss[-1]:.3f} if all noise is Gaussian, "
         f"{tpr_eps[-1]:.3f} from the (ε, δ) conversion.",
         "Each level alone looks modest; the person is protected only by the total, and the "
