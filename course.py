@@ -189,8 +189,14 @@ def ensure_environment(level=READER, directory=None) -> Path:
     return python
 
 
-def run(*args: object) -> int:
-    return subprocess.call([str(a) for a in args], cwd=ROOT)
+def run(*args: object, here=False) -> int:
+    """Run a command in the repository; ``here=True``: in the directory the command was typed
+    in (its relative paths are the user's), with the repository on the module path."""
+    if not here:
+        return subprocess.call([str(a) for a in args], cwd=ROOT)
+    paths = [str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+    return subprocess.call([str(a) for a in args], cwd=os.getcwd(), env=env)
 
 
 def main(argv) -> int:
@@ -230,11 +236,11 @@ def main(argv) -> int:
     if command == "book":
         return run(env_python, ROOT / "book" / "build.py", *rest)
     if command == "student":
-        return run(env_python, "-m", "helpers.exercises.student", *rest)
+        return run(env_python, "-m", "instructor.student", *rest)
     if command == "slides":  # [--lecture N ...] [--out DIR]: decks from instructor/plan.json
         return run(env_python, "-m", "instructor.slides", "build", *rest)
-    if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [--timeout S] [--jobs N]
-        return run(env_python, "-m", "helpers.exercises.grade", *rest)
+    if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [...]: paths from where it is typed
+        return run(env_python, "-m", "instructor.grading.grade", *rest, here=True)
     if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key.py)
         return run(env_python, "-m", "instructor.answer_key", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)

@@ -28,8 +28,15 @@ HERE = ROOT / "book"
 STAGE = ROOT / "build" / "book-src"
 OUT = ROOT / "build" / "book"
 # repository pages on the site: the README (with every figure and the references), the
-# notation table and the instructors' guide
-PAGES = ("README.md", "NOTATION.md", "INSTRUCTORS.md")
+# notation table, the instructors' guide, and the developers' pages the README links to
+PAGES = (
+    "README.md",
+    "NOTATION.md",
+    "INSTRUCTORS.md",
+    "CONTRIBUTING.md",
+    "docs/developing.md",
+    "docs/helpers-by-notebook.md",
+)
 STUDENT_STAGE = ROOT / "build" / "book-student-src"
 STUDENT_OUT = ROOT / "build" / "book-student"
 STUDENT_INTRO = """# Choosing ε for differential privacy
@@ -52,8 +59,8 @@ def notebook_paths() -> list[Path]:
 
 def _student_chapters() -> list[Path]:
     """The executed student edition, (re)made by the student builder when missing or stale."""
-    from helpers.exercises.student import BUILD, EXECUTED
-    from helpers.exercises.student import build as build_student
+    from instructor.student import BUILD, EXECUTED
+    from instructor.student import build as build_student
 
     sources = notebook_paths()
     made = sorted(EXECUTED.glob("[0-9][0-9]_*.ipynb"))
@@ -69,7 +76,7 @@ def _student_chapters() -> list[Path]:
 
 def stage_student() -> None:
     """build/book-student-src/: the executed student edition, its README and NOTATION."""
-    from helpers.exercises.student import BUILD
+    from instructor.student import BUILD
 
     chapters = _student_chapters()
     if STUDENT_STAGE.exists():
@@ -117,6 +124,7 @@ def stage() -> None:
     # the notebooks link to the README's references and to NOTATION.md: both are pages
     for page in PAGES:
         if (ROOT / page).exists():
+            (STAGE / page).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(ROOT / page, STAGE / page)
     chapters = "\n".join(f"      - file: notebooks/{p.stem}" for p in notebook_paths())
     (STAGE / "_toc.yml").write_text(
@@ -129,7 +137,11 @@ def stage() -> None:
         f"{chapters}\n"
         "  - caption: About the course\n"
         "    chapters:\n"
-        + "".join(f"      - file: {Path(p).stem}\n" for p in PAGES if (ROOT / p).exists()),
+        + "".join(
+            f"      - file: {Path(p).with_suffix('').as_posix()}\n"
+            for p in PAGES
+            if (ROOT / p).exists()
+        ),
         encoding="utf-8",
     )
 

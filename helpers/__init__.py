@@ -8,6 +8,9 @@ from a layer above (tests/test_import_rules.py reads this list and checks every 
 * ``exercises`` – checked exercises: each answer recomputed with the layers below
 * the **math layer**, whose public functions keep the API contract below:
 
+  * ``release`` – from a chosen budget to a release: the unit of privacy, δ against n, small
+    groups, odds-based explanations, a registry record, the release in OpenDP (built on
+    ``budget`` and ``deployments``)
   * ``budget`` – one budget for many releases: composition, allocation, both sides of the
     choice for a workload (built on ``choose`` and ``deployments``)
   * ``choose``, ``deployments`` – choosing ε from accuracy and risk; real deployments read

@@ -122,9 +122,7 @@ def check_open_unit(name: str, value: object) -> np.ndarray:
     array = check_real(name, value)
     bad = (array <= 0) | (array >= 1)
     if np.any(bad):
-        raise ValueError(
-            f"{name} must lie in the open interval (0, 1); got {describe(value, bad)}"
-        )
+        raise ValueError(f"{name} must lie in the open interval (0, 1); got {describe(value, bad)}")
     return array
 
 
@@ -206,6 +204,34 @@ def as_output(value: object) -> float | np.ndarray:
     """The API contract's return type: a Python float for a 0-d result, else an ndarray."""
     array = np.asarray(value, dtype=float)
     return float(array) if array.ndim == 0 else array
+
+
+def check_sample_shape(size, **params: np.ndarray):
+    """``size`` checked (:func:`check_size`), and the samplers' parameters broadcast together
+    and to it (numpy's rule for ``Generator.laplace(loc, scale, size)``), so that the message
+    names them instead of numpy's "shape mismatch" (an empty ``loc`` beside ``size=3``)."""
+    size = check_size(size)
+    shapes = {name: np.shape(value) for name, value in params.items()}
+    names = " and ".join(shapes)
+    try:
+        shape = np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        raise ValueError(
+            f"{names} must broadcast together; got shapes "
+            + ", ".join(f"{n} {s}" for n, s in shapes.items())
+        ) from None
+    if size is not None:
+        target = (size,) if isinstance(size, int) else tuple(int(n) for n in size)
+        try:
+            fits = np.broadcast_shapes(shape, target) == target
+        except ValueError:
+            fits = False
+        if not fits:
+            raise ValueError(
+                f"{names} (broadcast shape {shape}) must broadcast to size {target}; got "
+                + ", ".join(f"{n} of shape {s}" for n, s in shapes.items())
+            )
+    return size
 
 
 def check_size(size) -> int | tuple[int, ...] | None:

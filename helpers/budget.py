@@ -56,6 +56,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
+from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -63,7 +64,16 @@ import numpy as np
 from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
-from ._numerics import ratio_down, ratio_up, sqrt_down, square_up, sum_up
+from ._numerics import (
+    ln_at_most,
+    nudge_until,
+    product_minus,
+    ratio_down,
+    ratio_up,
+    sqrt_down,
+    square_up,
+    sum_up,
+)
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -134,6 +144,7 @@ __all__ = [
     "optimal_composition_epsilon",
     "pld_delta",
     "pld_epsilon",
+    "posterior_failure_probability",
     "rho_for_tpr",
     "risk_epsilon",
     "risk_posterior",
@@ -659,7 +670,7 @@ class NoiseFamily(ABC):
 
     @abstractmethod
     def tpr(self, total: float, epsilon: float, fpr: float) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε)."""
+        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε)."""
 
 
 class _PureEpsilon(NoiseFamily):
@@ -974,8 +985,9 @@ class _KovTerms(NamedTuple):
     """ln of the terms C(k, ℓ)·e^{(k−ℓ)ε}/(1 + e^ε)^k and the losses (k − 2ℓ)ε, ℓ = 0..k."""
 
     log_mass: np.ndarray
-    losses: np.ndarray
-    margin: float  # ln of the factor that covers the rounding of log_mass
+    counts: np.ndarray  # k − 2ℓ: the loss of term ℓ is counts·ε exactly (never rounded)
+    epsilon: float
+    margin: float  # ln of the factor that covers the rounding of log_mass and of 1 − e^gap
 
 
 def _kov_terms(eps: float, k: int) -> _KovTerms:
@@ -986,18 +998,26 @@ def _kov_terms(eps: float, k: int) -> _KovTerms:
     # each term is a sum of five numbers of magnitude at most 3·gammaln(k+1) + 2kε + ln(2)k;
     # gammaln, the products and the sums each err by a few ulps of that magnitude
     magnitude = 3 * float(gammaln(k + 1.0)) + 3 * k * (eps + 1.0) + 1.0
-    return _KovTerms(log_mass, (k - 2 * ell) * eps, 64 * 2.0**-53 * magnitude)
+    # + 16 ulps for 1 − e^gap: gap (below) has a relative error of a few ulps, and
+    # −expm1(gap) a relative error of about |gap|·(that) + 1 ulp ≤ (1 + |gap|)·ulps; ln(1 − e^gap)
+    # turns it into ≤ (1 + |gap|)/(1 − e^{−|gap|}) ulps ≈ 2 + |gap| ulps, |gap| ≤ 2kε + ε_total
+    return _KovTerms(log_mass, k - 2 * ell, eps, 64 * 2.0**-53 * magnitude + 16 * _ULP)
 
 
 def _kov_log_delta_rr(terms: _KovTerms, eps_total: float) -> float:
     """ln δ of the k-fold dominating (ε, 0) mechanism at ε_total (−inf where it is 0)."""
-    gap = eps_total - terms.losses  # < 0 exactly on the terms that count
-    active = gap < 0
+    # gap = ε_total − (k − 2ℓ)ε with its sign exact and a few ulps of relative error
+    # (Dekker's product): fl((k − 2ℓ)ε) rounded to nearest decided the ties and lost the digits
+    # of a gap near 0 (δ was 33 % low at ε_total = (k − 2i)ε typed as a product)
+    gap = -product_minus(terms.counts, terms.epsilon, eps_total)
+    active = gap < 0  # exactly the terms that count
     if not np.any(active):
         return -math.inf
+    gap = gap[active] * (1 + 8 * _ULP)  # more negative: 1 − e^gap rounded up
     with np.errstate(divide="ignore"):
-        logs = terms.log_mass[active] + np.log(-np.expm1(gap[active]))
-    return float(logsumexp(logs)) + terms.margin
+        logs = terms.log_mass[active] + np.log(-np.expm1(gap))
+    extra = float(np.max(np.abs(gap))) * 8 * _ULP  # the |gap| term of the margin above
+    return float(logsumexp(logs)) + terms.margin + extra
 
 
 def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> float:
@@ -1069,8 +1089,8 @@ def optimal_composition_delta(epsilon_total, *, epsilon, delta=0.0, times):
 
     Examples
     --------
-    >>> round(optimal_composition_delta(0.0, epsilon=1.0, times=1), 6)  # (e − 1)/(e + 1)
-    0.462117
+    >>> round(optimal_composition_delta(0.0, epsilon=4.0, times=1), 6)  # (e⁴ − 1)/(e⁴ + 1)
+    0.964028
     >>> optimal_composition_delta(10.0, epsilon=1.0, times=10)  # kε: δ_RR = 0
     0.0
     """
@@ -1299,7 +1319,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     if noise_a.ndim > 1:
         raise ValueError(f"noise must be a number or a 1-D sequence; got shape {noise_a.shape}")
     if noise_a.size == 0:
-        raise ValueError("noise must describe at least one release; got an empty sequence")
+        raise ValueError(
+            "noise, sensitivity and times must describe at least one release; got shapes "
+            f"{np.shape(noise)}, {np.shape(sensitivity)}, {np.shape(times)}"
+        )
     for name, values in (("noise", noise_a), ("sensitivity", sens_a)):
         bad = ~_in_range(values)
         if np.any(bad):
@@ -1543,7 +1566,11 @@ def pld_epsilon(
 
 
 def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
-    """The largest ε whose best membership test at false-positive rate α has TPR ≤ ``tpr``.
+    """The largest ε whose best test between neighbours at FPR α has TPR ≤ ``tpr``.
+
+    Under this module's change-one neighbours the test tells two values of one record apart
+    (is the record x or x′?), not whether a record is in the data: a membership test is the
+    same curve read under add-remove neighbours.
 
     Under (ε, δ)-DP the best test's power is min(1, δ + e^ε·α, 1 − e^{−ε}(1 − δ − α))
     (:func:`helpers.deployments.tpr_at_fpr`, the trade-off curve f_{ε,δ}). A minimum of two
@@ -1551,8 +1578,9 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
 
         ε = max( ln((t − δ)/α), ln((1 − δ − α)/(1 − t)) ),
 
-    rounded down until the TPR at it is ≤ t (a round trip). A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is
-    refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
+    rounded down until the TPR at it is ≤ t, exactly (the two ratios as rationals of the given
+    doubles) and as :func:`~helpers.deployments.tpr_at_fpr` computes it: a round trip on the
+    safe side. A ``tpr`` at or below α + δ (what a test reaches at ε = 0) is refused: no ε > 0 meets it. Vectorised over ``tpr`` and ``fpr``.
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1593,20 +1621,33 @@ def epsilon_for_tpr(tpr, *, fpr, delta=0.0):
             "tpr must exceed fpr + delta (what a test reaches at ε = 0); got "
             f"tpr={tpr!r}, fpr={fpr!r}, delta={delta!r}"
         )
+    d = np.broadcast_to(d, t.shape)
     with np.errstate(divide="ignore"):
         first = np.log(t - d) - np.log(a)
         second = np.log1p(-d - a) - np.log1p(-t)
-    eps = _down(np.maximum(np.maximum(first, second), 0.0), 4)
-    # the logs' rounding error is absolute: step down (an ulp of max(ε, 1), doubling) until
-    # the round trip holds, so the TPR at the returned ε never exceeds the target
-    step = np.spacing(np.maximum(eps, 1.0))
-    for _ in range(64):
-        over = (tpr_at_fpr(a, epsilon=eps, delta=d) > t) & (eps > 0)
-        if not np.any(over):
-            break
-        eps = np.where(over, np.maximum(eps - step, 0.0), eps)
-        step = np.where(over, 2 * step, step)
-    return as_output(eps)
+    eps = np.maximum(np.maximum(first, second), 0.0)
+    # TPR ≤ t ⇔ ε ≤ ln r₁ or ε ≤ ln r₂ with the exact rationals r₁ = (t − δ)/α and
+    # r₂ = (1 − δ − α)/(1 − t) of the given doubles; decided exactly (ln_at_most, as
+    # choose.epsilon_for_posterior does) and also as tpr_at_fpr computes the TPR. The float
+    # check alone let an exact TPR 1e-17 above the target through (t = 0.50390625, α = ½).
+    tolerance = 2.0**-48 * (np.abs(first) + np.abs(second) + np.abs(np.log(a)) + 1.0)
+
+    def ratios(index):
+        tt, aa, dd = (Fraction(float(v[index])) for v in (t, a, d))
+        return (tt - dd) / aa, (1 - dd - aa) / (1 - tt)
+
+    def inverse(which):
+        return lambda index: 1 / ratios(index)[which]
+
+    logs: tuple = ({}, {})
+
+    def safe(e):
+        exact = ln_at_most(-first, -e, inverse(0), tolerance, logs[0]) | ln_at_most(
+            -second, -e, inverse(1), tolerance, logs[1]
+        )
+        return (e == 0) | (exact & (tpr_at_fpr(a, epsilon=e, delta=d) <= t))
+
+    return as_output(nudge_until(eps, safe, toward_zero=True))
 
 
 def rho_for_tpr(tpr, *, fpr):
@@ -1615,7 +1656,10 @@ def rho_for_tpr(tpr, *, fpr):
     Gaussian releases of total ρ_z compose to one Gaussian with μ = √(2ρ_z) (μ's add in
     squares, as ρ_z adds), whose best test has TPR = Φ(μ − Φ⁻¹(1 − α))
     (:func:`helpers.deployments.gaussian_tpr_at_fpr`). TPR ≤ t ⇔ μ ≤ Φ⁻¹(1 − α) − Φ⁻¹(1 − t),
-    so ρ_z = μ²/2, rounded down by 16 ulps. Exact for Gaussian noise (not for every zCDP
+    so ρ_z = μ²/2, with μ bounded from below where the difference of the two quantiles
+    cancels (t near α: by the mean-value theorem, μ ≥ (t − α)/max φ) and ρ_z rounded down by
+    16 ulps: the TPR at the returned ρ_z never exceeds ``tpr`` (a round trip on the safe side,
+    checked in 50-digit arithmetic). Exact for Gaussian noise (not for every zCDP
     mechanism). A ``tpr`` ≤ α is refused.
 
     Used in notebook 11.
@@ -1651,8 +1695,29 @@ def rho_for_tpr(tpr, *, fpr):
     t, a = np.broadcast_arrays(t, a)
     if np.any(t <= a):
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    mu = ndtri(t) - ndtri(a)  # Φ⁻¹(t) + Φ⁻¹(1 − α), without 1 − α
-    return as_output(_down(mu * mu / 2, 16))
+    return as_output(_down(np.square(_mu_at_most(t, a)) / 2, 16))
+
+
+def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """A μ ≥ 0 with Φ(Φ⁻¹(α) + μ) ≤ t in exact arithmetic (t > α): the larger of two lower bounds.
+
+    μ = Φ⁻¹(t) − Φ⁻¹(α) cancels where t is near α (ndtri's few-ulp errors on two values of
+    size |Φ⁻¹| left μ too large by more than all its digits: the TPR at the returned ρ_z came
+    out above the target). So (1) the difference is lowered by a bound on ndtri's error
+    (64 ulps of each term), and (2) by the mean-value theorem, t − α = ∫ φ over
+    [Φ⁻¹(α), Φ⁻¹(t)] ≤ μ·max φ there, so μ ≥ (t − α)/max φ, which keeps its relative accuracy
+    however close t is to α. Both are rounded down; tests/helpers/test_budget.py checks the
+    round trip in 50-digit arithmetic.
+    """
+    z_t, z_a = ndtri(t), ndtri(a)
+    slack = 64 * _ULP * (np.abs(z_t) + np.abs(z_a))
+    by_difference = (z_t - z_a) - slack
+    # the point of [z_a, z_t] nearest 0 (pulled toward 0 past ndtri's error), where φ is largest
+    nearest = np.where((z_a <= 0) & (z_t >= 0), 0.0, np.minimum(np.abs(z_a), np.abs(z_t)))
+    nearest = _down(nearest, 64)
+    phi_max = _up(np.exp(-nearest * nearest / 2) / math.sqrt(2 * math.pi), 8)
+    by_mean_value = _down(_down(t - a, 4) / phi_max, 4)
+    return np.maximum(np.maximum(by_difference, by_mean_value), 0.0)
 
 
 def risk_epsilon(epsilon) -> Risk:
@@ -1690,9 +1755,14 @@ def risk_posterior(risk, *, prior) -> Risk:
     """A risk stated as Lee & Clifton's posterior bound ρ against a two-world adversary.
 
     The largest total ε is :func:`helpers.choose.epsilon_for_posterior`:
-    ln(ρ(1 − p)/(p(1 − ρ))). For Gaussian noise the bound is read at the (ε, δ) of the
-    composed ρ_z, and then holds outside a bad event of probability at most 2δ
-    (:func:`helpers.deployments.posterior_bad_event_probability`).
+    ln(ρ(1 − p)/(p(1 − ρ))). For Laplace noise (pure ε) the bound holds for every output.
+    For Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε: an (ε, δ)
+    reading, and the bound at ε is *not* guaranteed outside an event of probability 2δ.
+    The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
+    δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
+    :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ;
+    :func:`posterior_failure_probability`), which can exceed δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
+    with slack ln 2) is the weaker bound read at ε + ln 2.
 
     Used in notebook 11.
 
@@ -1720,6 +1790,14 @@ def risk_posterior(risk, *, prior) -> Risk:
     --------
     >>> round(total_for_risk(risk_posterior(0.75, prior=0.5)), 4)  # ln 3
     1.0986
+
+    Gaussian noise for a posterior of 0.8 at δ = 1e-6: the bound at ε fails with
+    probability δ₁ (:func:`posterior_failure_probability`), not at most 2δ:
+
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> failure = posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6)
+    >>> round(rho, 5), round(failure / 1e-6, 1)
+    (0.04475, 3.7)
     """
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
@@ -1732,6 +1810,11 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
     ``kind``, ``r``, ``a`` and ``fixed`` are those of :func:`helpers.choose.epsilon_for_profile`
     ("constant", "inclusion" or "values"); the largest total ε is that function's value.
+    Kazan & Reiter's Theorem 1 is proved for pure ε-DP. For Laplace noise the reading is
+    theirs; for Gaussian noise the total ρ_z is the largest whose CKS (ε, δ) has that ε, so
+    the profile is read at ε alone with δ set aside: an assumption (as notebook 09 calls
+    it), not a theorem; the relative-risk bound may fail on outputs of probability up to
+    δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; no other helper uses it.
 
@@ -1773,7 +1856,10 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
 
 
 def risk_tpr(tpr, *, fpr) -> Risk:
-    """A risk stated as the largest power (TPR) of a membership test at false-positive rate α.
+    """A risk stated as the largest power (TPR) of a test between neighbours at FPR α.
+
+    The workload's neighbours change one record, so the test decides between two values of
+    one record (x or x′), not membership (in or out), which is the add-remove reading.
 
     Laplace workloads read it on the pure-ε trade-off curve (:func:`epsilon_for_tpr`),
     Gaussian ones on the Gaussian curve of the composed ρ_z (:func:`rho_for_tpr`).
@@ -1904,7 +1990,9 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     For a risk of kind "epsilon" the total as ε; "posterior" the posterior bound
     (:func:`helpers.deployments.posterior_bound`) at that ε; "profile" the smallest r̃ of the
     same profile (same ã and fixed prior) that allows it; "tpr" the best test's TPR at the
-    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise).
+    same FPR (pure-ε curve for Laplace, Gaussian curve for Gaussian noise). For Gaussian
+    noise the posterior and profile readings are at the CKS ε alone, δ set aside: they may
+    fail with probability δ₁ = P[ℒ > ε] (see :func:`risk_posterior`).
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -1940,12 +2028,95 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
     if risk.kind == "epsilon":
-        return epsilon
-    if risk.kind == "posterior":
-        return float(posterior_bound(epsilon, prior=risk.prior))
-    if risk.kind == "profile":
-        return _profile_r_for(risk, epsilon)
-    return family.tpr(t, epsilon, risk.fpr)
+        level = epsilon
+    elif risk.kind == "posterior":
+        level = float(posterior_bound(epsilon, prior=risk.prior))
+    elif risk.kind == "profile":
+        level = _profile_r_for(risk, epsilon)
+    else:
+        level = family.tpr(t, epsilon, risk.fpr)
+    return _allowing(risk, level, family, d, t)
+
+
+def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total: float) -> float:
+    """``level`` raised a double at a time until :func:`total_for_risk` at it allows ``total``.
+
+    The knob "accept this risk", fed back as the risk, must open the interval; rounded to
+    nearest it was a few ulps short, since total_for_risk rounds its total down (a workload
+    fed its own risk knob came out infeasible). A risk is reported on the high side anyway.
+    """
+    top = 1.0 if risk.kind in ("posterior", "tpr") else math.inf
+    if not (math.isfinite(level) and level < top):
+        return level
+
+    def ok(values):
+        out = []
+        for value in np.atleast_1d(values).tolist():
+            if not value < top:
+                out.append(True)
+                continue
+            try:
+                out.append(family.total_for(risk._replace(level=value), delta) >= total)
+            except ValueError:  # a level below what any total allows (e.g. at the prior)
+                out.append(False)
+        return np.array(out, dtype=bool)
+
+    return float(nudge_until([level], ok, toward_zero=False)[0])
+
+
+def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
+    """How often the posterior bound read at a total's ε fails: 0 (Laplace) or δ₁ (Gaussian).
+
+    The two-world posterior exceeds :func:`helpers.deployments.posterior_bound` at ε exactly on
+    the outputs whose privacy loss ℒ exceeds ε. Laplace releases of total ε (pure ε-DP)
+    have ℒ ≤ ε almost surely: 0. Gaussian releases of total ρ_z compose to one Gaussian with
+    μ = √(2ρ_z), read at its CKS ε at ``delta`` (the ε :func:`total_for_risk` and
+    :func:`implied_risk` use): the probability is δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ), notebook 08's
+    naive δ (:func:`helpers.plrv.gaussian_delta_naive`, raised by its float error), which δ
+    does not bound: 2δ covers only the bound at ε + ln 2
+    (:func:`helpers.deployments.posterior_bad_event_probability`).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    total : float
+        ε (Laplace) or ρ_z (Gaussian), > 0.
+    %(family)s
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an argument is malformed (the message names it).
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4) with two worlds; Balle & Wang (2018), Theorem 8 (the
+    Gaussian's privacy loss); Canonne, Kamath & Steinke (2020), Corollary 13.
+
+    Examples
+    --------
+    >>> rho = total_for_risk(risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6)
+    >>> round(posterior_failure_probability(rho, mechanism="gaussian", delta=1e-6) / 1e-6, 1)
+    3.7
+    >>> posterior_failure_probability(1.0)  # Laplace: pure ε
+    0.0
+    """
+    family = NoiseFamily.of(mechanism)
+    t = float(check_positive("total", check_finite_scalar("total", total)))
+    d = family.reading_delta(delta)
+    if family.pure:
+        return 0.0
+    epsilon = family.epsilon(t, d)
+    if not math.isfinite(epsilon):  # no finite claim: the bound at ε = ∞ is 1, never exceeded
+        return 0.0
+    mu = math.sqrt(2 * t)
+    return float(Gaussian(1.0, sensitivity=mu).delta_naive(epsilon))
 
 
 # --- allocation ---------------------------------------------------------------------------

@@ -16,8 +16,12 @@ One change is at most two additions or removals, so a release that is ε-DP unde
 neighbours is 2ε-DP under change-one; the converse does not hold (n may reveal a person).
 The risk side's ε must be read for the same neighbours: Lee & Clifton's worlds all have
 n records (change-one); Kazan & Reiter's Theorem 1 assumes add-remove, and its bound at ε is
-also a bound for a change-one ε-DP release whose "target absent" world replaces the target
-(both steps then cost e^{ε}, not e^{ε} and e^{2ε}), so their ε is safe, if conservative, for it.
+also a bound for a change-one ε-DP release whose "target absent" world replaces the target,
+provided their Assumption 2 holds (the adversary's beliefs about the other records depend
+neither on the target's inclusion nor on its value) and the replacement is drawn from the
+same distribution as the target's record (the absent world is then a mixture of change-one
+neighbours of each present one): both steps then cost e^{ε}, not e^{ε} and e^{2ε}, so their
+ε is safe, if conservative, for it.
 
 **Accuracy side.** Laplace noise Z with scale b = Δ/ε has P(|Z| > k) = e^{−k/b} = e^{−kε/Δ}.
 "Within ±k with probability at least c" therefore needs ε ≥ Δ·ln(1/(1 − c))/k: the
@@ -438,6 +442,58 @@ def _records_needed(lower, upper, k: float, c: float, eps_risk: float) -> int:
     return guess if found is None else found
 
 
+def _k_knob(k: float, delta_f: float, c: float, eps_risk: float) -> float:
+    """The smallest double k' whose ε_accuracy (as :func:`epsilon_for_accuracy` computes it) is
+    ≤ ε_risk: Δ·ln(1/(1 − c))/ε_risk, moved up until the round trip holds (the closed form
+    alone was an ulp short: fed back to :func:`choose` it was infeasible)."""
+    with np.errstate(over="ignore"):
+        guess = float(np.float64(delta_f) * -math.log1p(-c) / eps_risk)
+    if not math.isfinite(guess):
+        return math.inf  # no finite k meets ε_risk
+
+    def ok(values):
+        values = np.atleast_1d(values)
+        finite = np.isfinite(values) & (values > 0)
+        ks = np.where(finite, values, 1.0)
+        return ~finite & (values > 0) | (
+            finite & (epsilon_for_accuracy(ks, sensitivity=delta_f, coverage=c) <= eps_risk)
+        )
+
+    return float(nudge_until([max(guess, math.nextafter(0.0, 1.0))], ok, toward_zero=False)[0])
+
+
+def _coverage_knob(k: float, delta_f: float, eps_risk: float) -> float:
+    """The largest coverage c' < 1 whose ε_accuracy at ±k is ≤ ε_risk: 1 − e^{−kε_risk/Δ} (as
+    −expm1: 1 − exp lost it all at a tiny ε_risk), moved down until the round trip holds and
+    kept below 1 (a coverage of 1 cannot be fed back)."""
+    guess = min(-math.expm1(-k * eps_risk / delta_f), math.nextafter(1.0, 0.0))
+
+    def ok(values):
+        values = np.atleast_1d(values)
+        inside = values > 0
+        cs = np.where(inside, values, 0.5)
+        return ~inside | (epsilon_for_accuracy(k, sensitivity=delta_f, coverage=cs) <= eps_risk)
+
+    return float(nudge_until([guess], ok, toward_zero=True)[0])
+
+
+def _risk_knob(eps_acc: float, prior: float) -> float:
+    """The posterior ε_accuracy implies, moved up until :func:`epsilon_for_posterior` (which
+    rounds down) gives back at least ε_accuracy (the bound rounded to nearest gave an ε_risk an
+    ulp short: fed back, the choice was infeasible). 1 where no risk below 1 allows ε_accuracy."""
+    risk = posterior_bound(eps_acc, prior=prior)
+    if not prior < risk < 1:
+        return risk
+
+    def ok(values):
+        values = np.atleast_1d(values)
+        inside = (values > prior) & (values < 1)
+        rs = np.where(inside, values, 0.5 * (1 + prior))
+        return ~inside | (epsilon_for_posterior(rs, prior=prior) >= eps_acc)
+
+    return float(nudge_until([risk], ok, toward_zero=False)[0])
+
+
 class Choice(NamedTuple):
     """Both sides of the choice and what would reconcile them.
 
@@ -445,8 +501,9 @@ class Choice(NamedTuple):
     meeting the risk; ``feasible`` when the first is ≤ the second. ``knobs`` maps each knob to
     the value that makes the interval non-empty (for a feasible choice, the slack each knob
     has): ``k`` (the ±k the risk-side ε delivers), ``coverage`` (the coverage it delivers
-    at ±k), ``n`` (for a mean: records needed) and, if the risk is a posterior bound,
-    ``risk`` (the posterior the accuracy-side ε implies).
+    at ±k, below 1), ``n`` (for a mean: records needed) and, if the risk is a posterior bound,
+    ``risk`` (the posterior the accuracy-side ε implies). Each is rounded so that, fed back
+    to :func:`choose` alone, it makes the choice feasible (k and risk up, coverage down).
     """
 
     epsilon_accuracy: float
@@ -533,15 +590,14 @@ def choose(
         prior = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
     eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
     knobs = {
-        "k": delta_f * -math.log1p(-c) / eps_risk,
-        # P(|Z| ≤ k) = 1 − e^{−kε/Δ} as −expm1: 1 − exp lost it all at a tiny ε_risk
-        "coverage": -math.expm1(-k * eps_risk / delta_f),
+        "k": _k_knob(k, delta_f, c, eps_risk),
+        "coverage": _coverage_knob(k, delta_f, eps_risk),
     }
     # a mean under add-remove was refused by sensitivity_of unless the caller gave its own Δ
     if release == "mean" and sensitivity is None:
         knobs["n"] = _records_needed(lower, upper, k, c, eps_risk)
     if prior is not None:
-        knobs["risk"] = posterior_bound(eps_acc, prior=prior)
+        knobs["risk"] = _risk_knob(eps_acc, prior)
     feasible = eps_acc <= eps_risk
     if feasible:
         message = (

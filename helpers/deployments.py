@@ -21,7 +21,8 @@ Three views of an (ε, δ) guarantee, each a function here:
 2. :func:`helpers.kazan_reiter.relative_risk_bound` (Kazan & Reiter, Theorem 1), re-exported
    here as :func:`relative_risk_bound`;
 3. :func:`tpr_at_fpr` and :func:`gaussian_tpr_at_fpr`: the power (true-positive rate) of the
-   best membership test at a false-positive rate, from the (ε, δ) trade-off curve
+   best test between neighbours (a membership test under add-remove, a test between two
+   values of one record under change-one) at a false-positive rate, from the (ε, δ) trade-off curve
    f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
    function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
@@ -30,6 +31,7 @@ The math layer: no plotting, no widgets.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from importlib import resources
@@ -37,7 +39,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy.special import rel_entr
 from scipy.stats import norm
 
 from ._numerics import bisect_increasing, nudge_until
@@ -55,11 +56,15 @@ __all__ = [
     "CENSUS_2020",
     "DATA_PATH",
     "DEFAULT_DELTA",
+    "MAX_CKS_VALUES",
+    "MAX_GAUSSIAN_EPSILON_VALUES",
     "MAX_RHO",
+    "MAX_RHO_FOR_EPSILON_VALUES",
     "UNIT_GROUPS",
     "gaussian_epsilon",
     "gaussian_tpr_at_fpr",
     "load",
+    "opendp_epsilon",
     "posterior_bad_event_probability",
     "posterior_bound",
     "relative_risk_bound",
@@ -77,6 +82,11 @@ __all__ = [
 #: :class:`importlib.resources.abc.Traversable`, a plain :class:`~pathlib.Path` when the
 #: package is installed from a wheel or in editable mode.
 DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
+
+#: OpenDP's ε for each zCDP row of the registry (its ``make_zCDP_to_approxDP``), computed with
+#: OpenDP and stored, so that readers need not install its 263 MB native library; the tests
+#: recompute every row with OpenDP (tests/helpers/test_deployments.py writes the file).
+OPENDP_PATH = resources.files(__package__) / "data" / "opendp_zcdp_epsilon.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice
 #: when it states (ε, δ) equivalents of its ρ_z (registry: redistricting data, δ = 10⁻¹⁰).
@@ -103,6 +113,24 @@ CENSUS_2020 = pd.DataFrame(
 #: (the largest in the registry is about 20), and small enough that ρ_z·ln(1/δ) and e^{2u}
 #: in the conversions stay finite for every δ a float can hold.
 MAX_RHO = 1e8
+
+#: Work budgets of the searches, in values per call (each value is one vectorised search:
+#: 200 bisection steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
+#: Gaussian ε, up to ~30 doublings and 200 steps of the CKS conversion itself for its inverse).
+#: About a second or two each at the budget; more values are refused up front, naming the size.
+MAX_CKS_VALUES = 10**6
+MAX_GAUSSIAN_EPSILON_VALUES = 2 * 10**4
+MAX_RHO_FOR_EPSILON_VALUES = 10**4
+
+
+def _check_work(names: str, shape: tuple, budget: int, budget_name: str) -> None:
+    """Refuse, before any work, a broadcast shape with more values than the search's budget."""
+    size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if size > budget:
+        raise ValueError(
+            f"{names} ask for {size:,} searches (broadcast shape {tuple(shape)}), over the work "
+            f"budget {budget_name} = {budget:,}; pass fewer values per call"
+        )
 
 
 def _check_rho(rho, name: str = "rho") -> np.ndarray:
@@ -219,7 +247,11 @@ def zcdp_to_epsilon(rho, delta):
     >>> zcdp_to_epsilon(np.array([0.0, 0.07]), 1e-10).round(4)
     array([0.    , 2.3873])
     """
-    return as_output(_cks_checked(_check_rho(rho), _check_delta_open(delta)))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta", np.broadcast_shapes(r.shape, d.shape), MAX_CKS_VALUES, "MAX_CKS_VALUES"
+    )
+    return as_output(_cks_checked(r, d))
 
 
 def zcdp_to_epsilon_simple(rho, delta):
@@ -246,6 +278,56 @@ def zcdp_to_epsilon_simple(rho, delta):
     # rounded up by its rounding error (a few units: the log, the product, the root, the sum),
     # so the ε of a mechanism is never reported below its true value
     return as_output(simple + _OUTWARD * simple)
+
+
+def opendp_epsilon(rho, delta):
+    """OpenDP's ε for ρ_z-zCDP at δ, as stored for the registry's zCDP rows.
+
+    OpenDP's ``make_zCDP_to_approxDP`` applied to a Gaussian mechanism of scale 1/√(2ρ_z) on a
+    sensitivity-1 query (exactly ρ_z-zCDP): the independent implementation of Canonne, Kamath &
+    Steinke (2020), Corollary 13, that :func:`zcdp_to_epsilon` is checked against. The values
+    were computed with OpenDP and ship in ``helpers/data/opendp_zcdp_epsilon.csv`` (the tests
+    recompute each with OpenDP), so only the (ρ_z, δ) of the registry's zCDP rows, as
+    :func:`load` gives them, are available. Vectorised over ``rho`` and ``delta`` (broadcast).
+
+    Used in notebook 09.
+
+    Parameters
+    ----------
+    rho : float or array
+        ρ_z of a zCDP row of the registry.
+    delta : float or array
+        The δ that row is read at (``delta_used`` of :func:`load`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        OpenDP's ε: a Python float for scalar input, else an array of the broadcast shape.
+
+    Raises
+    ------
+    ValueError
+        For a pair (ρ_z, δ) that is not one of the stored rows (the message lists them).
+
+    Examples
+    --------
+    >>> round(opendp_epsilon(2.63, 1e-10), 4)  # the 2020 redistricting data
+    17.4306
+    """
+    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    table = pd.read_csv(OPENDP_PATH, comment="#")  # nine rows: read, not cached
+    stored_rho, stored_delta = table["rho"].to_numpy(), table["delta"].to_numpy()
+    match = (r[..., None] == stored_rho) & (d[..., None] == stored_delta)  # (..., rows)
+    found = match.any(axis=-1)
+    if not found.all():
+        index = np.argwhere(~found)[0]
+        pairs = ", ".join(f"({a:g}, {b:g})" for a, b in zip(stored_rho, stored_delta, strict=True))
+        raise ValueError(
+            f"(rho, delta) = ({float(r[tuple(index)])!r}, {float(d[tuple(index)])!r}) is not "
+            f"stored: OpenDP's epsilon is stored for the registry's zCDP rows only, {pairs}"
+        )
+    out = table["epsilon"].to_numpy()[match.argmax(axis=-1)]
+    return as_output(out)
 
 
 def _gaussian_delta(epsilon: np.ndarray, mu: np.ndarray) -> np.ndarray:
@@ -282,7 +364,14 @@ def gaussian_epsilon(rho, delta):
     >>> round(gaussian_epsilon(2.56, 1e-10), 4)  # below the CKS 17.1583
     16.4794
     """
-    r, d = np.broadcast_arrays(_check_rho(rho), _check_delta_open(delta))
+    r, d = _check_rho(rho), _check_delta_open(delta)
+    _check_work(
+        "rho and delta",
+        np.broadcast_shapes(r.shape, d.shape),
+        MAX_GAUSSIAN_EPSILON_VALUES,
+        "MAX_GAUSSIAN_EPSILON_VALUES",
+    )
+    r, d = np.broadcast_arrays(r, d)
     out = np.zeros(r.shape)
     positive = r > 0
     if np.any(positive):
@@ -320,7 +409,14 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = np.broadcast_arrays(_check_rho(epsilon, "epsilon"), _check_delta_open(delta))
+    e, d = _check_rho(epsilon, "epsilon"), _check_delta_open(delta)
+    _check_work(
+        "epsilon and delta",
+        np.broadcast_shapes(e.shape, d.shape),
+        MAX_RHO_FOR_EPSILON_VALUES,
+        "MAX_RHO_FOR_EPSILON_VALUES",
+    )
+    e, d = np.broadcast_arrays(e, d)
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):
@@ -595,8 +691,10 @@ def posterior_bound(epsilon, *, prior=0.5):
     p/(p + (1 − p)e^{−ε}), within about 2 units in the last place. ``epsilon`` may be inf
     (bound 1).
 
-    For (ε, δ)-DP the bound holds outside a bad event, see
-    :func:`posterior_bad_event_probability`.
+    For (ε, δ)-DP the bound read at ε + s (not at ε) holds outside a bad event of
+    probability at most δ/(1 − e^{−s}), 2δ at s = ln 2 (:func:`posterior_bad_event_probability`).
+    The bound read at ε itself fails exactly where the privacy loss exceeds ε, with
+    probability δ₁ = P[ℒ > ε] (notebook 08), which δ does not bound by any fixed multiple.
 
     Used in notebooks 09 and 11.
 
@@ -658,7 +756,10 @@ def posterior_bad_event_probability(delta, *, slack):
 
 
 def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
-    """Largest true-positive rate of any membership test at false-positive rate α under (ε, δ)-DP.
+    """Largest true-positive rate of any test between neighbours at FPR α under (ε, δ)-DP.
+
+    A membership test (in or out) under add-remove neighbours; under change-one neighbours
+    the same curve bounds a test between two values of one record.
 
     1 − f(α) with the (ε, δ) trade-off curve f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))
     (the trade-off function f_{ε,δ} of Dong, Roth & Su 2022): TPR = min(1, δ + e^ε α,
@@ -719,46 +820,149 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     return as_output(norm.sf(norm.isf(a) - mu))
 
 
-#: Rényi orders α − 1 of the coarse search for the binding order (refined per entry below).
-_ALPHA_MINUS_ONE = np.logspace(-4, 8, 601)
-_TPR_BISECTIONS = 64
+#: Rényi orders α − 1 of the coarse search for the binding order (2 a decade from 1e-4 to
+#: 1e8, beyond the order that binds at ρ_z = 1e-12), then refined around the best one of
+#: each direction: seven finer grids of nine orders, each spanning the two cells either side
+#: of the previous level's best, down to a spacing of 1.2e-7 in ln(α − 1). The order-1 limit
+#: (KL) is solved on its own. Against the earlier bisection over 601 orders (a golden-section
+#: search per step), over ρ_z in [1e-10, 30] and FPR in [1e-7, 0.9]: at most 1e-10 above it,
+#: and up to 3e-9 below where it finds a tighter order (still a TPR some order forbids).
+_ALPHA_MINUS_ONE = np.logspace(-4, 8, 25)
+_REFINE_POINTS = 9
+_REFINE_LEVELS = 7
+#: safeguarded Newton steps of the TPR at one order (4–8 suffice; a step that leaves the
+#: bracket is replaced by bisection, so every entry stays inside it)
+_NEWTON_STEPS = 80
+#: logit of the TPR above which the TPR rounds to 1 in floats
+_Z_TOP = 40.0
+#: the most (ρ_z, FPR) pairs one call computes: each costs 2 × (25 + 7·9 + 1) orders of a
+#: vectorised root search of about a dozen steps (0.4 ms a pair), so 5,000 pairs take about
+#: two seconds and 25 MB of temporaries
+MAX_TPR_POINTS = 5_000
 
 
-def _renyi_excess(t, x, rho, alpha):
-    """max(D_α(Bern t ‖ Bern x), D_α(Bern x ‖ Bern t)) − ρα, in log space (α > 1)."""
-    lt, l1t, lx, l1x = np.log(t), np.log1p(-t), np.log(x), np.log1p(-x)
-    forward = np.logaddexp(alpha * lt + (1 - alpha) * lx, alpha * l1t + (1 - alpha) * l1x)
-    backward = np.logaddexp(alpha * lx + (1 - alpha) * lt, alpha * l1x + (1 - alpha) * l1t)
-    return np.maximum(forward, backward) / (alpha - 1) - rho * alpha
+def _order_excess(z, lx, l1x, a_t, c):
+    """(α−1)·D_α − ρ_z·α(α−1) and its derivative in z, for t = 1/(1 + e^{−z}), in log space.
 
-
-def _zcdp_violation(t, x, rho):
-    """sup over α ≥ 1 of the Rényi excess at (t, x): > 0 when ρ-zCDP forbids TPR t at FPR x.
-
-    A grid of orders finds the worst one, a golden-section search in its two neighbouring
-    cells refines it (the excess is unimodal there); α = 1 is the KL divergence.
+    (α−1)D_α(Bern t ‖ Bern x) = ln(t^α x^{1−α} + (1−t)^α (1−x)^{1−α}) (``a_t`` = α) and
+    (α−1)D_α(Bern x ‖ Bern t) is the same with ``a_t`` = 1 − α; both increase in t on
+    [x, 1]. With w₁, w₂ the two terms' shares of the sum, the derivative in z is
+    a_t·(w₁(1 − t) − w₂t) (dt/dz = t(1 − t)).
     """
+    lt, l1t = -np.logaddexp(0.0, -z), -np.logaddexp(0.0, z)
+    a_x = 1 - a_t
+    p1, p2 = a_t * lt + a_x * lx, a_t * l1t + a_x * l1x
+    total = np.logaddexp(p1, p2)
+    slope = a_t * (np.exp(p1 - total + l1t) - np.exp(p2 - total + lt))
+    return total - c, slope
+
+
+def _kl_excess(z, x, lx, l1x, forward, rho):
+    """The order-1 limit: KL(Bern t ‖ Bern x) − ρ_z (``forward``) or KL(Bern x ‖ Bern t) −
+    ρ_z, and its derivative in z (t = 1/(1 + e^{−z})): ln(t/x) − ln((1 − t)/(1 − x)) times
+    t(1 − t) forward, t − x backward."""
+    lt, l1t = -np.logaddexp(0.0, -z), -np.logaddexp(0.0, z)
+    t = np.exp(lt)
+    ahead = t * (lt - lx) + np.exp(l1t) * (l1t - l1x)
+    behind = x * (lx - lt) + (1 - x) * (l1x - l1t)
+    value = np.where(forward, ahead, behind) - rho
+    slope = np.where(forward, (lt - lx - l1t + l1x) * t * np.exp(l1t), t - x)
+    return value, slope
+
+
+def _tpr_at_order(excess, z_low, start):
+    """Per entry, the logit z of the largest TPR one order and direction allow, rounded up:
+    a z at which the excess is > 0 in floats (the order forbids it) and within a few units in
+    the last place of the root, or :data:`_Z_TOP` (TPR 1) when none below is forbidden.
+
+    Safeguarded Newton in z from ``start`` inside the bracket [z_low, _Z_TOP] (z_low, the
+    FPR's logit, is allowed): a step that leaves the bracket is replaced by the bracket's
+    midpoint; an entry stops moving once its step is at rounding level, so a vector follows
+    the same steps as each entry alone.
+    """
+    shape = np.broadcast_shapes(np.shape(z_low), np.shape(start))
+    low = np.broadcast_to(z_low, shape).copy()
+    high = np.full(shape, _Z_TOP)
+    z = np.clip(start, low, high)
+    tiny = 4 * np.finfo(float).eps
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        kl = np.maximum(
-            rel_entr(t, x) + rel_entr(1 - t, 1 - x), rel_entr(x, t) + rel_entr(1 - x, 1 - t)
-        )
-        orders = 1 + _ALPHA_MINUS_ONE
-        grid = _renyi_excess(t[:, None], x[:, None], rho[:, None], orders[None, :])
-        grid = np.where(np.isnan(grid), -np.inf, grid)
-        i = np.argmax(grid, axis=1)
-        lo = np.log(_ALPHA_MINUS_ONE[np.maximum(i - 1, 0)])
-        hi = np.log(_ALPHA_MINUS_ONE[np.minimum(i + 1, orders.size - 1)])
-        golden = (np.sqrt(5) - 1) / 2
-        best = grid[np.arange(t.size), i]
-        for _ in range(40):
-            m1, m2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
-            f1 = _renyi_excess(t, x, rho, 1 + np.exp(m1))
-            f2 = _renyi_excess(t, x, rho, 1 + np.exp(m2))
-            f1, f2 = np.nan_to_num(f1, nan=-np.inf), np.nan_to_num(f2, nan=-np.inf)
-            best = np.maximum(best, np.maximum(f1, f2))
-            left = f1 >= f2
-            hi, lo = np.where(left, m2, hi), np.where(left, lo, m1)
-    return np.maximum(best, kl - rho)
+        # an order too weak to bind allows every TPR that is not 1 in floats: done at once
+        done = excess(high)[0] <= 0
+        for _ in range(_NEWTON_STEPS):
+            value, slope = excess(z)
+            above = value > 0
+            low = np.where(done | above, low, z)
+            high = np.where(done | ~above, high, z)
+            step = z - value / slope
+            new = np.where((step >= low) & (step <= high), step, 0.5 * (low + high))
+            # a Newton step of 1e-13 leaves z within rounding noise of the root (the excess
+            # itself is only known to a few ulps of its terms)
+            converged = (high - low <= tiny * np.abs(high)) | (
+                np.abs(new - z) <= 1e-13 * np.maximum(np.abs(z), 1.0)
+            )
+            z = np.where(done, z, new)
+            done = done | converged
+            if np.all(done):
+                break
+        # the root is within rounding noise of z: the first of z and a few ulps to 2^14 ulps
+        # above it that the order forbids, else the bracket's forbidden end
+        for k in (2.0**14, 2.0**10, 2.0**6, 8.0, 1.0, 0.0):
+            probe = z + k * np.finfo(float).eps * np.maximum(np.abs(z), 1.0)
+            value, _ = excess(probe)
+            high = np.where((value > 0) & (probe < high), probe, high)
+    return high
+
+
+def _zcdp_tpr_search(x, rho):
+    """min over orders and both directions of :func:`_tpr_at_order`, for validated 1-d x in
+    (0, 1) and ρ_z > 0.
+
+    Every order's answer is a TPR that order forbids, so the minimum over any set of
+    orders is an upper bound on the true edge (rounded toward privacy); the search only
+    decides how close it comes. Each direction's edge is a smooth function of ln(α − 1)
+    with one minimum; the two are searched apart (their minimum has a kink). Newton starts
+    from the quadratic approximation D_α ≈ α(t − x)²/(2x(1 − x)), t ≈ x + √(2ρ_z x(1 − x)),
+    on the coarse grid, and from the previous level's best on the finer ones.
+    """
+    n = x.size
+    lx, l1x = np.log(x)[:, None, None], np.log1p(-x)[:, None, None]
+    rho3 = rho[:, None, None]
+    z_low = (lx - l1x).copy()
+    guess = np.minimum(x + np.sqrt(2 * rho * x * (1 - x)), 0.5 * (1 + x))
+    start = np.log(guess) - np.log1p(-guess)
+
+    forward = np.array([True, False])[None, :, None]
+
+    def solve(u, start):
+        """Each direction's edge (axis 1: forward, backward) at the orders ln(α − 1) = u."""
+        alpha_minus_one = np.exp(u)
+        a_t = np.where(forward, 1 + alpha_minus_one, -alpha_minus_one)
+        c = rho3 * (1 + alpha_minus_one) * alpha_minus_one
+        excess = functools.partial(_order_excess, lx=lx, l1x=l1x, a_t=a_t, c=c)
+        return _tpr_at_order(excess, np.broadcast_to(z_low, u.shape), start)
+
+    u = np.broadcast_to(np.log(_ALPHA_MINUS_ONE), (n, 2, _ALPHA_MINUS_ONE.size))
+    grid = solve(u, start[:, None, None])
+    best = np.argmin(grid, axis=2)[..., None]
+    answer = np.take_along_axis(grid, best, axis=2)  # (n, 2, 1)
+    centre = np.take_along_axis(u, best, axis=2)
+    width = np.log(_ALPHA_MINUS_ONE[1] / _ALPHA_MINUS_ONE[0])
+    offsets = np.linspace(-1.0, 1.0, _REFINE_POINTS)
+    for _ in range(_REFINE_LEVELS):
+        orders = centre + width * offsets
+        values = solve(orders, answer.min(axis=1, keepdims=True))
+        best = np.argmin(values, axis=2)[..., None]
+        answer = np.minimum(answer, np.take_along_axis(values, best, axis=2))
+        centre = np.take_along_axis(orders, best, axis=2)
+        width = 2 * width / (_REFINE_POINTS - 1)
+    # the order-1 limit (KL), where the edge keeps falling as α → 1 (large ρ_z, small FPR)
+    x3 = x[:, None, None]
+    kl = functools.partial(_kl_excess, x=x3, lx=lx, l1x=l1x, forward=forward, rho=rho3)
+    limit = _tpr_at_order(kl, np.broadcast_to(z_low, (n, 2, 1)), start[:, None, None])
+    z = np.minimum(answer, limit).min(axis=(1, 2))
+    # back to the TPR, rounded up by more than the few ulps 1/(1 + e^{−z}) may lose
+    t = (1 + 8 * np.finfo(float).eps) / (1 + np.exp(-z))
+    return np.where(z >= _Z_TOP, 1.0, np.minimum(t, 1.0))
 
 
 def zcdp_tpr(rho, fpr):
@@ -811,8 +1015,15 @@ def zcdp_tpr(rho, fpr):
     >>> zcdp_tpr(0.0, 0.2)  # no information: the test is a coin
     0.2
     """
-    r, a = np.broadcast_arrays(_check_rho(rho), _check_fpr(fpr))
-    shape = r.shape
+    r, a = _check_rho(rho), _check_fpr(fpr)
+    shape = np.broadcast_shapes(r.shape, a.shape)
+    size = math.prod(shape)
+    if size > MAX_TPR_POINTS:
+        raise ValueError(
+            f"rho and fpr broadcast to {size:,} (ρ_z, FPR) pairs {shape}; zcdp_tpr computes "
+            f"at most {MAX_TPR_POINTS:,} at once (MAX_TPR_POINTS): pass fewer FPRs or ρ_z"
+        )
+    r, a = np.broadcast_arrays(r, a)
     r, a = r.ravel().astype(float), a.ravel().astype(float)
     # the ends: FPR 0 allows nothing (D_α = ∞ against a zero), FPR 1 is TPR 1, and ρ_z = 0
     # is the diagonal (the test is a coin)
@@ -820,14 +1031,7 @@ def zcdp_tpr(rho, fpr):
     answer = a.copy()
     todo = np.flatnonzero(~done)
     if todo.size:
-        x, rr = a[todo], r[todo]
-        lo, hi = x.copy(), np.ones_like(x)
-        top = _zcdp_violation(np.nextafter(hi, 0), x, rr) <= 0
-        for _ in range(_TPR_BISECTIONS):
-            mid = 0.5 * (lo + hi)
-            allowed = _zcdp_violation(mid, x, rr) <= 0
-            lo, hi = np.where(allowed, mid, lo), np.where(allowed, hi, mid)
-        answer[todo] = np.where(top, 1.0, hi)
+        answer[todo] = _zcdp_tpr_search(a[todo], r[todo])
     return as_output(answer.reshape(shape))
 
 

@@ -246,7 +246,7 @@ def world_table(values, query) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _prepared(values, query) -> tuple[_Sorted, tuple, Query]:
     """Validate (universe, query), refuse a query without a fast path, sort the universe."""
-    values, query = check_universe_entries(values), get_query(query)
+    values, query = check_universe_entries(values, "values"), get_query(query)
     kind = _kind(query)
     if kind is None or not query.built_in:
         raise ValueError(f"no leave-one-out fast path for query {query.name!r}")

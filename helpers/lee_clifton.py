@@ -815,6 +815,8 @@ def _refuse_bound_work(table: _Table, c: np.ndarray) -> None:
 def _tight_bound_from_table(table: _Table, c: np.ndarray) -> np.ndarray:
     """Eq. (3) for c = ε/Δf (any shape), from a world table."""
     flat = np.atleast_1d(np.asarray(c, dtype=float)).ravel()
+    if flat.size == 0:  # no ε: no bound (np.concatenate of nothing raised numpy's message)
+        return np.empty(np.shape(c))
     # a few ε rows at a time keeps the temporary arrays near _CHUNK_ELEMENTS
     rows = max(1, _CHUNK_ELEMENTS // table.levels.size)
     smallest = np.concatenate(

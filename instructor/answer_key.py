@@ -88,7 +88,7 @@ def _title(nb) -> str:
 
 def statements(paths: list[Path] | None = None) -> dict[str, Statement]:
     """Every exercise's statement and worked solution, read from the committed notebooks."""
-    from helpers.exercises.student import exercise_of, is_solution
+    from instructor.student import exercise_of, is_solution
 
     found: dict[str, Statement] = {}
     for path in paths or notebook_paths():

@@ -28,8 +28,7 @@ from helpers import kazan_reiter as kr
 from helpers import lee_clifton as lc
 from helpers import plrv
 from helpers.datasets import school, school_release
-from helpers.exercises import answers
-from helpers.exercises._open import OPEN
+from helpers.exercises import OPEN, answers
 from helpers.sensitivity import bounded_sensitivity, unbounded_sensitivity
 
 _FACTS: list[Callable] = []
@@ -449,6 +448,45 @@ def _nb11_3(claim):
     return {"rho": rho, "eps": eps, "total": total, "ratio": total / rho, "tpr_total": tpr_total}
 
 
+# --- notebook 12 --------------------------------------------------------------------------
+
+
+@_facts("12.1")
+def _nb12_1(claim):
+    eps, delta = answers.expected("12.1")
+    m, d, e = 3, 1e-8, 0.35
+    naive = m * d
+    vadhan = m * math.exp((m - 1) * e) * d
+    geometric = d * math.fsum(math.exp(i * e) for i in range(m))
+    claim("ε per person is 3 × 0.35", math.isclose(eps, 3 * e))
+    claim("δ per person is the geometric sum", math.isclose(delta, geometric, rel_tol=1e-12))
+    claim("δ per person exceeds mδ", delta > naive)
+    claim("δ per person is at most Vadhan's m·e^((m−1)ε)·δ", delta <= vadhan)
+    return {"eps": eps, "delta": delta, "ratio": delta / naive, "vadhan": vadhan}
+
+
+@_facts("12.4")
+def _nb12_4(claim):
+    from helpers.exercises.answers.nb11 import SURVEY
+
+    laplace, rho = answers.expected("12.4")
+    risk = bud.risk_posterior(0.8, prior=0.5)
+    allowed_eps = bud.total_for_risk(risk)
+    allowed_rho = bud.total_for_risk(risk, mechanism="gaussian", delta=1e-6)
+    one = bud.budget_for_accuracy(list(SURVEY)).total
+    claim("Laplace per person does not fit", laplace > allowed_eps)
+    claim("Gaussian per person does not fit", rho > allowed_rho)
+    claim("one record per person fitted under Laplace", one <= allowed_eps)
+    claim("two records double the Laplace total", math.isclose(laplace, 2 * one, rel_tol=1e-9))
+    return {
+        "laplace": laplace,
+        "rho": rho,
+        "allowed_eps": allowed_eps,
+        "allowed_rho": allowed_rho,
+        "one": one,
+    }
+
+
 # --- the open exercises: the notebook's worked answer, run and judged ------------------------
 
 
@@ -456,7 +494,8 @@ def _open_context(exercise_id: str) -> dict:
     """What the solution cell of an open exercise uses from its notebook's earlier cells."""
     if exercise_id == "01.2":
         data, n = _school()
-        return {"np": np, "prior": lc.prior, "data": data, "n": n}
+        params = {"params_01_2": OPEN["01.2"].defaults()}
+        return {"np": np, "prior": lc.prior, "data": data, "n": n, **params}
     if exercise_id == "06.3":
         return {"np": np, "kr": kr, "math": math}
     if exercise_id == "11.4":
@@ -475,8 +514,15 @@ def run_open_solution(exercise_id: str, source: str) -> dict:
         exec(compile(source, f"<solution {exercise_id}>", "exec"), namespace)
     spec = OPEN[exercise_id]
     value = namespace[spec.names[0]]
-    ok, hint = spec.judge(spec.reduce(value))
-    return {"printed": printed.getvalue().rstrip(), "ok": ok, "hint": hint, "value": value}
+    reduced = spec.reduce(value)
+    ok, hint = spec.judge(reduced, spec.defaults())
+    return {
+        "printed": printed.getvalue().rstrip(),
+        "ok": ok,
+        "hint": hint,
+        "value": value,
+        "reduced": reduced,
+    }
 
 
 def open_facts(exercise_id: str, worked: dict) -> dict:

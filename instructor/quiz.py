@@ -21,7 +21,7 @@ cells and exits 1 if there are any. ``show LECTURE`` prints a lecture's cells.
 
 The answers sit in ``<details>`` elements: plain HTML that GitHub, JupyterLab, Jupyter Book and a
 screen reader all open without JavaScript. The student edition drops them
-(``helpers.exercises.student.quiz_for_students``).
+(``instructor.student.quiz_for_students``).
 """
 
 from __future__ import annotations
@@ -334,8 +334,12 @@ def cell_id(lecture: int, part_index: int) -> str:
     return f"quiz-lecture-{lecture:02d}-part-{part_index + 1}"
 
 
-def render(lecture: dict, part_index: int, questions: list[dict]) -> str:
-    """The markdown of one quiz cell: questions, then each answer in a <details> element."""
+def render(lecture: dict, part_index: int, questions: list[dict], first: int = 1) -> str:
+    """The markdown of one quiz cell: questions, then each answer in a <details> element.
+
+    Questions are numbered Q<lecture>.<n> from ``first``: a lecture's later parts go on
+    from where its earlier parts stopped, so each label is unique across the course (lecture
+    10's two parts, in notebooks 08 and 09, both began at Q10.1)."""
     parts = lecture["parts"]
     part = parts[part_index]
     title = f"### Quiz · lecture {lecture['number']}"
@@ -349,7 +353,7 @@ def render(lecture: dict, part_index: int, questions: list[dict]) -> str:
         "",
         f"{count} on {scope}. Answer each one before you open its answer.",
     ]
-    for number, q in enumerate(questions, start=1):
+    for number, q in enumerate(questions, start=first):
         label = f"Q{lecture['number']}.{number}"
         lines += ["", f"**{label}** ({_where(q)}). {q['question']}"]
         if q["type"] == "choice":
@@ -395,9 +399,17 @@ def quiz_cells(plan: dict, banks: dict[int, dict], stem: str, nb) -> list[tuple[
                 q for q, w in zip(mine, where, strict=True) if w == (lecture["number"], index)
             ]
             if questions:
-                source = render(lecture, index, questions)
+                source = render(lecture, index, questions, _first_number(banks, lecture, index))
                 found.append((lecture, {**part, "index": index}, source))
     return found
+
+
+def _first_number(banks: dict[int, dict], lecture: dict, index: int) -> int:
+    """1 + the questions of the lecture's earlier parts (its bank file holds them, filed by
+    lecture and in part order: ``check`` reports a question filed under another lecture)."""
+    earlier = {part["notebook"] for part in lecture["parts"][:index]}
+    filed = banks.get(lecture["number"], {}).get("questions", [])
+    return 1 + sum(q["notebook"] in earlier for q in filed)
 
 
 def regroup(plan: dict | None = None, directory: Path = QUIZZES) -> list[Path]:

@@ -72,7 +72,7 @@ RATES_NOTE = (
     "(markdown tagged 'quiz': questions with <details> answers) are not lecture talk and add "
     "0 min: they are the students' optional self-check after the lecture, not class time."
 )
-#: The tag of a quiz cell (instructor/quiz.py's TAG, helpers.exercises.student's QUIZ_TAG).
+#: The tag of a quiz cell (instructor/quiz.py's TAG, instructor.student's QUIZ_TAG).
 QUIZ_TAG = "quiz"
 
 HEADING = re.compile(r"^## +(.+?)\s*$")

@@ -89,6 +89,29 @@ MATH_MODULES = sorted(m for m in ALL_MODULES if top_name(m) in MATH_NAMES)
 FUZZED_MODULES = tuple(f"helpers.{name}" for name in MATH_NAMES if name not in TOOL_NAMES)
 
 
+# --- comparing two floating-point results of different code paths ---------------------------
+# Two formulas for one number round differently, and how they round depends on the CPU (numpy
+# picks SIMD kernels of exp, log, cbrt by CPU; OpenBLAS picks its dot-product kernel): an exact
+# `a <= b` or `a == b` between them can pass here and miss by an ulp on another machine.
+# Compare them with a tolerance counted in ulps (CONTRIBUTING.md, "Tests that hold on any CPU").
+
+#: a double's relative spacing at 1 (2⁻⁵²): tolerances below are counted in these
+ULP = float(np.finfo(float).eps)
+
+
+def at_most(a, b, *, ulps: float) -> bool:
+    """``a <= b`` allowing ``ulps`` units in the last place of the larger magnitude (elementwise,
+    all must hold): for an ordering of two results that are computed differently."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    slack = ulps * ULP * np.maximum(np.abs(a), np.abs(b))
+    return bool(np.all(a <= b + slack))
+
+
+def within_ulps(a, b, *, ulps: float) -> bool:
+    """``a == b`` up to ``ulps`` units in the last place of the larger magnitude (elementwise)."""
+    return at_most(a, b, ulps=ulps) and at_most(b, a, ulps=ulps)
+
+
 # --- exact arithmetic: foundations' laplace_ratio, exponential_mechanism, randomised_response
 # and properties compare a float with its true value -------------------------------------------
 

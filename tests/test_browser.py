@@ -5,8 +5,10 @@ cells, wait for the kernel to go idle; no cell shows an error, every dashboard r
 Then every control of every dashboard is moved the way a person does (the mouse drags a
 slider's handle, a dropdown gets another option, a number is typed into a text box) and the
 dashboard's image and readout must change. Sliders must be wide enough to aim with, the
-image must not cut text at its edge, and the browser console must stay free of errors and
-warnings. The notebook is then saved, closed and reopened: its dashboards must still show
+image must not cut text at its edge. The browser console must stay free of every error and
+warning, unfiltered: test_jupyterlab_console_has_no_warning_or_error runs every notebook and
+moves every control for that alone (issue 33: no version warning from an extension built for
+another JupyterLab), and the book's pages are held to the same. The notebook is then saved, closed and reopened: its dashboards must still show
 (JupyterLab saves the widget state, see jupyter-config/), never "model not found".
 
 Run: `.venv/bin/python -m pytest -m browser tests/test_browser.py` (about two minutes).
@@ -38,17 +40,6 @@ pytestmark = pytest.mark.browser
 NOTEBOOK_NAMES = [p.name for p in bl.notebook_paths()]
 BROWSER = bl.find_chromium()  # at collection, before any browser runs
 STATIC_NOTE_START = "Interactive dashboard: run this notebook"
-
-# Console messages no course change can avoid, each allowed by its exact text.
-ALLOWED_CONSOLE: set[str] = {
-    # jupyterlab-rise 0.43.1 (live slides) requires jupyterlab-mathjax3, whose only release
-    # is a JupyterLab 3 build: JupyterLab 4 loads every installed extension's module, disabled
-    # or not, and webpack warns once. Nothing uses it (JupyterLab 4 and RISE's slideshow
-    # bundle their own MathJax 3). RISE's old shortcut selectors are replaced in
-    # jupyter-config/labconfig/default_setting_overrides.json, so they log nothing.
-    "console.warning: Unsatisfied version 4.4.10 from @jupyterlab/application-top of shared "
-    "singleton module @jupyterlab/rendermime (required ^3.2.8)",
-}
 
 
 @pytest.fixture(scope="module")
@@ -157,8 +148,6 @@ def _move_and_check(page, shot, where, dashboard, kind, control, problems) -> in
 @pytest.mark.parametrize("name", NOTEBOOK_NAMES)
 def test_notebook_runs_and_every_control_redraws(name, lab, context):
     page = context.new_page()
-    console = bl.Console()
-    console.attach(page)
     stem = name.removesuffix(".ipynb")
     problems: list[str] = []  # every defect found, each with its screenshot
     try:
@@ -216,12 +205,46 @@ def test_notebook_runs_and_every_control_redraws(name, lab, context):
             if image_changes == 0:
                 problems.append(f"{where}: no control produced a new image")
 
-        unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
-        if unexpected:
-            problems.append(f"{name}: browser console:\n" + "\n".join(unexpected))
         assert not problems, f"{name}:\n" + "\n".join(problems)
     except bl.PlaywrightError as error:
         # a wait that timed out, an element that vanished: the screenshot shows where
+        _fail(page, stem, f"{name}: {type(error).__name__}: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            bl.shut_down_kernel(page)
+        page.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_jupyterlab_console_has_no_warning_or_error(name, lab, context):
+    """Open the notebook, Run All, move every control once: the browser console holds no
+    error, no warning and no uncaught page error at all. Unfiltered: every message fails,
+    whoever logs it (a JupyterLab extension built for another JupyterLab logs a version
+    warning on every page: issue 33). The other JupyterLab tests leave the console to this
+    one, so a console message is reported here, by its text, and nowhere else."""
+    page = context.new_page()
+    console = bl.Console()
+    console.attach(page)
+    stem = name.removesuffix(".ipynb") + "-console"
+    try:
+        bl.open_notebook(page, lab, name)
+        bl.run_all(page)
+        for dashboard in bl.dashboards(page):
+            found = bl.controls(dashboard)
+            moved: set[int] = set()
+            for _pass in range(2):  # a greyed-out control applies once another has moved
+                for index, (kind, control) in enumerate(found):
+                    if index in moved or bl.is_disabled(kind, control):
+                        continue
+                    moved.add(index)
+                    src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
+                    if bl.move(page, kind, control):
+                        # a move that does not redraw is the redraw test's to report
+                        with contextlib.suppress(bl.PlaywrightError):
+                            bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
+        if console.messages:
+            _fail(page, stem, f"{name}: browser console:\n" + "\n".join(console.messages))
+    except bl.PlaywrightError as error:
         _fail(page, stem, f"{name}: {type(error).__name__}: {error}")
     finally:
         with contextlib.suppress(Exception):
@@ -261,9 +284,8 @@ def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, lab, conte
         if "Error displaying widget" in text or "model not found" in text:
             _fail(page, stem, f"{name}: reopened notebook shows 'Error displaying widget'")
         assert len(bl.dashboards(page)) == count
-        unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
-        if unexpected:
-            _fail(page, stem, f"{name} reopened: browser console:\n" + "\n".join(unexpected))
+        if console.messages:
+            _fail(page, stem, f"{name} reopened: browser console:\n" + "\n".join(console.messages))
     except bl.PlaywrightError as error:
         _fail(page, stem, f"{name} reopened: {type(error).__name__}: {error}")
     finally:
@@ -425,9 +447,8 @@ def test_book_page_loads_cleanly_and_shows_its_first_figure(name, book, site_ser
             if not width:
                 _fail(page, f"book-{name}", f"{path}: its first figure did not load")
         assert outside == [], f"{path} requested outside the site: {outside}"
-        unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
-        if unexpected:
-            _fail(page, f"book-{name}", f"{path}: browser console:\n" + "\n".join(unexpected))
+        if console.messages:
+            _fail(page, f"book-{name}", f"{path}: browser console:\n" + "\n".join(console.messages))
     finally:
         page.close()
 
@@ -635,8 +656,6 @@ def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(name, lab, cont
     from helpers.figures import alt_text as alt_tool
 
     page = context.new_page()
-    console = bl.Console()
-    console.attach(page)
     stem = name.removesuffix(".ipynb")
     problems: list[str] = []
     try:
@@ -663,9 +682,6 @@ def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(name, lab, cont
             problems += _keyboard_problems(
                 page, f"{stem}-keyboard-d{d + 1}", f"{name}, dashboard {d + 1}", dashboard
             )
-        unexpected = [m for m in console.messages if m not in ALLOWED_CONSOLE]
-        if unexpected:
-            problems.append(f"{name}: browser console:\n" + "\n".join(unexpected))
         assert not problems, "\n".join(problems)
     except bl.PlaywrightError as error:
         _fail(page, f"{stem}-a11y", f"{name}: {type(error).__name__}: {error}")

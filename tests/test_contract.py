@@ -30,6 +30,7 @@ from helpers import lee_clifton as lc
 from helpers import mechanisms as M
 from helpers import plrv as PL
 from helpers import queries as qu
+from helpers import release as RL
 from helpers import sensitivity as se
 
 PMF = ([0.5, 0.5], [0.25, 0.75])
@@ -166,6 +167,7 @@ VALID |= {
     D.zcdp_rho_for_epsilon: ((2.0, 1e-10), {}),
     D.zcdp_to_epsilon: ((2.56, 1e-10), {}),
     D.zcdp_to_epsilon_simple: ((2.56, 1e-10), {}),
+    D.opendp_epsilon: ((2.63, 1e-10), {}),
     C.choose: (
         ("mean",),
         {
@@ -201,6 +203,7 @@ VALID |= {
     B.optimal_composition_epsilon: ((1e-6,), {"epsilon": 0.1, "delta": 0.0, "times": 10}),
     B.pld_delta: ((1.0, "gaussian", 3.0), {"times": 2}),
     B.pld_epsilon: ((1e-6, "laplace", 10.0), {"times": 2}),
+    B.posterior_failure_probability: ((0.04475,), {"mechanism": "gaussian", "delta": 1e-6}),
     B.rho_for_tpr: ((0.0924,), {"fpr": 0.01}),
     B.risk_epsilon: ((1.0,), {}),
     B.risk_posterior: ((0.75,), {"prior": 0.5}),
@@ -210,6 +213,58 @@ VALID |= {
     B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
     B.workload_sensitivities: ((WORKLOAD,), {}),
     B.zcdp_composition: (([1.28, 1.28],), {"delta": 1e-10}),
+}
+
+# from a chosen budget to a release (notebook 12)
+ALLOCATION = B.budget_for_accuracy(WORKLOAD)
+VALID |= {
+    RL.attack_reading: ((1.0, 1e-6), {"fpr": 0.01}),
+    RL.clipping_bias: (([1, 2, 5],), {"contributions": 2}),
+    RL.contribution_tradeoff: (([1, 2, 5], [1, 2]), {"epsilon": 1.0, "coverage": 0.95}),
+    RL.delta_exposure: ((1e-6, 1000), {}),
+    RL.group_error: ((50,), {"budget": 1.0, "kind": "count"}),
+    RL.group_privacy: ((0.5, 1e-6), {"size": 3}),
+    RL.group_rho: ((0.1,), {"size": 3}),
+    RL.largest_delta: ((1000,), {"exposure": 0.01}),
+    RL.odds: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.odds_sentence: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.opendp_measurements: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
+    RL.opendp_script: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
+    RL.per_person: ((WORKLOAD,), {"contributions": 2}),
+    RL.privacy_record: (
+        (ALLOCATION,),
+        {
+            "unit": "person",
+            "neighbours": "change-one",
+            "date": "2026-01-31",
+            "name": "A survey",
+            "curators": "An agency",
+        },
+    ),
+    RL.registry_table: (
+        (
+            [
+                {
+                    "name": "A survey",
+                    "curators": "An agency",
+                    "year": 2026,
+                    "sector": "Healthcare",
+                    "dp_variant": "Pure DP",
+                    "privacy_unit": "Person-level",
+                    "model": "Central",
+                    "releases": "One release",
+                    "epsilon": 1.0,
+                    "delta": None,
+                    "rho": None,
+                    "registry_slug": "a-survey",
+                    "source_url": "",
+                }
+            ],
+        ),
+        {},
+    ),
+    RL.smallest_group: ((), {"budget": 1.0, "kind": "count", "accuracy": 0.1}),
+    RL.subject_paragraph: ((1.0, 1e-6), {"prior": 0.1, "contributions": 2}),
 }
 
 # the Lee & Clifton engine: the school example's absence_days (Terry's 10 in the universe)
@@ -395,3 +450,28 @@ def test_work_above_its_budget_is_a_value_error_before_any_allocation(what, extr
         extra = min(extra, 10**5)
     with pytest.raises(ValueError):
         call(budget + extra)
+
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_an_empty_array_gives_a_value_or_a_value_error_naming_its_parameter(fn):
+    # issue 29: lee_clifton.tight_bound(..., epsilon=[]) answered with numpy's "need at least one
+    # array to concatenate", the samplers with numpy's "shape mismatch": a ValueError, but not
+    # the contract's (naming the parameter). An empty array is an empty answer, or refused by name.
+    if fn is EX.check:  # its answers are ✗ with a message, not exceptions
+        return
+    args, kwargs = VALID[fn]
+    names = list(inspect.signature(fn).parameters)
+    calls = [(names[i], (*args[:i], [], *args[i + 1 :]), kwargs) for i in range(len(args))]
+    calls += [(key, args, {**kwargs, key: []}) for key in [*kwargs, *_defaulted(fn, args, kwargs)]]
+    problems = []
+    for name, a, k in calls:
+        outcome = contract_outcome(fn, a, k)
+        if outcome is not None:
+            problems.append(f"{name}: {outcome}")
+            continue
+        try:
+            fn(*a, **k)
+        except ValueError as error:
+            if name not in str(error):
+                problems.append(f"{name}: {error}"[:200])
+    assert problems == []

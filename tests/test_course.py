@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -49,3 +50,25 @@ def test_no_file_points_outside_the_repository():
         and ("../shared" in path.read_text(errors="ignore"))
     ]
     assert offenders == []
+
+
+def test_grade_and_student_run_the_instructors_package_grade_from_the_shells_folder(
+    monkeypatch, tmp_path
+):
+    # `python3 path/to/course.py grade subs --out x` reads subs and writes x where it was typed
+    course = _course()
+    monkeypatch.setattr(course, "ensure_environment", lambda level: Path(sys.executable))
+    seen = []
+    monkeypatch.setattr(
+        course.subprocess,
+        "call",
+        lambda args, cwd, env=None: seen.append((args, cwd, env)) or 0,
+    )
+    monkeypatch.chdir(tmp_path)
+    assert course.main(["grade", "subs", "--out", "x"]) == 0
+    args, cwd, env = seen[-1]
+    assert args[1:] == ["-m", "instructor.grading.grade", "subs", "--out", "x"]
+    assert Path(cwd) == tmp_path and str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
+    assert course.main(["student"]) == 0
+    args, cwd, _ = seen[-1]
+    assert args[1:] == ["-m", "instructor.student"] and Path(cwd) == ROOT

@@ -17,14 +17,12 @@ For every public function of the math modules (the list in tests/_modules.py):
 
 from __future__ import annotations
 
-import ast
 import doctest
 import functools
 import importlib
+import importlib.util
 import inspect
-import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -237,81 +235,19 @@ def test_the_return_type_reader(words, good, bad):
 # --- the notebooks that use each function -------------------------------------------------
 
 
-def _code_cells(path: Path) -> list[str]:
-    cells = json.loads(path.read_text())["cells"]
-    code = []
-    for cell in cells:
-        if cell["cell_type"] == "code":
-            source = "".join(cell["source"])
-            # IPython magics and shell lines are not Python
-            code.append(
-                "\n".join(
-                    ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))
-                )
-            )
-    return code
-
-
-def _canonical(module_name: str, name: str) -> str | None:
-    """``module.name`` of the function a notebook reaches as ``module_name.name``."""
-    try:
-        obj = getattr(importlib.import_module(module_name), name)
-    except (ImportError, AttributeError):
-        return None
-    if inspect.isfunction(obj):
-        return f"{obj.__module__}.{obj.__name__}"
-    return None
-
-
-def _names_used(tree: ast.AST, aliases: dict[str, str], imported: dict[str, str]) -> set[str]:
-    used = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
-            chain, base = [node.attr], node.value
-            while isinstance(base, ast.Attribute):
-                chain.append(base.attr)
-                base = base.value
-            if isinstance(base, ast.Name):
-                parts = [base.id, *reversed(chain)]
-                if parts[0] in aliases:  # alias.name, helpers.module.name
-                    module = ".".join([aliases[parts[0]], *parts[1:-1]])
-                    used.add(_canonical(module, parts[-1]))
-        elif isinstance(node, ast.Name) and node.id in imported:
-            used.add(_canonical(imported[node.id], node.id))
-    return used - {None}
-
-
 @functools.cache
+def _helpers_page():
+    """docs/helpers_by_notebook.py, the one reader of the notebooks' helper calls."""
+    path = HELPERS.parent / "docs" / "helpers_by_notebook.py"
+    spec = importlib.util.spec_from_file_location("helpers_by_notebook", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def notebook_uses() -> dict[str, set[str]]:
     """``module.name`` -> the notebooks ("08") whose code cells call or name the function."""
-    uses: dict[str, set[str]] = {}
-    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
-        aliases: dict[str, str] = {}  # local name -> module
-        imported: dict[str, str] = {}  # local name -> module it came from
-        for source in _code_cells(path):
-            try:
-                tree = ast.parse(source)
-            except SyntaxError:
-                continue
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Import):
-                    for alias in node.names:
-                        if alias.asname:
-                            aliases[alias.asname] = alias.name
-                        else:
-                            aliases[alias.name.split(".")[0]] = alias.name.split(".")[0]
-                elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
-                    for alias in node.names:
-                        full = f"{node.module}.{alias.name}"
-                        local = alias.asname or alias.name
-                        try:
-                            importlib.import_module(full)
-                            aliases[local] = full
-                        except ImportError:
-                            imported[local] = node.module
-            for key in _names_used(tree, aliases, imported):
-                uses.setdefault(key, set()).add(path.name[:2])
-    return uses
+    return _helpers_page().notebook_uses()
 
 
 _USED_IN = re.compile(r"Used in notebooks? ([0-9, and]+)\.")
@@ -358,7 +294,9 @@ def test_the_notebook_reader_finds_known_uses():
     assert "06" in uses["helpers.kazan_reiter.theorems.relative_risk_bound"]  # via the facade
 
 
-_SECTION = re.compile(r"^(Parameters|Returns|Yields|Raises|Notes|References|Examples)\n-{3,}$", re.M)
+_SECTION = re.compile(
+    r"^(Parameters|Returns|Yields|Raises|Notes|References|Examples)\n-{3,}$", re.M
+)
 
 
 @pytest.mark.parametrize("key", CHECKED)

@@ -18,7 +18,16 @@ import subprocess
 import sys
 
 import pytest
-from _modules import ALL_MODULES, HELPERS, LAYER_OF, LAYERS, MATH_MODULES, MATH_NAMES, top_name
+from _modules import (
+    ALL_MODULES,
+    HELPERS,
+    LAYER_OF,
+    LAYERS,
+    MATH_MODULES,
+    MATH_NAMES,
+    ROOT,
+    top_name,
+)
 
 GUI = ("matplotlib", "ipywidgets")
 #: private modules of ``helpers`` itself, which serve the math layer only
@@ -182,3 +191,47 @@ def test_the_checks_catch_what_they_describe():
     assert private_imports("helpers.kazan_reiter.profiles", "from .._validation import _x\n")
     assert not private_imports("helpers.kazan_reiter.optimiser", "from .theorems import _C_TOL\n")
     assert not private_imports("helpers.foundations", "from .closeness import __all__ as _c\n")
+
+
+# --- instructor/: the helpers' public names only -----------------------------------------------
+
+INSTRUCTOR = ROOT / "instructor"
+
+
+def instructor_private_imports(path, source: str | None = None) -> list[str]:
+    """Imports of ``helpers``' private modules or names by an instructor module."""
+    tree = ast.parse(path.read_text() if source is None else source, str(path))
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            targets = [(node.module or "", [alias.name for alias in node.names])]
+        else:
+            continue  # a relative import stays inside instructor/
+        for target, names in targets:
+            if target.split(".")[0] != "helpers":
+                continue
+            private = [p for p in target.split(".") if _is_private(p)]
+            private += [n for n in names if _is_private(n)]
+            if private:
+                offenders.append(f"line {node.lineno}: {target} {private}")
+    return offenders
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(INSTRUCTOR.rglob("*.py")),
+    ids=lambda p: p.relative_to(ROOT).as_posix(),
+)
+def test_instructor_uses_only_public_names_of_helpers(path):
+    assert instructor_private_imports(path) == []
+
+
+def test_the_instructor_check_catches_what_it_describes():
+    path = INSTRUCTOR / "__init__.py"
+    assert instructor_private_imports(path, "from helpers.exercises._open import OPEN\n")
+    assert instructor_private_imports(path, "from helpers.exercises import _answers\n")
+    assert instructor_private_imports(path, "import helpers._numerics\n")
+    assert not instructor_private_imports(path, "from helpers.exercises import OPEN\n")
+    assert not instructor_private_imports(path, "from . import _private_here\n")

@@ -43,10 +43,6 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "tests/helpers/exercises/test_exercises.py",
         "the open exercises' table, judged through check",
     ),
-    "helpers/exercises/_runner.py": (
-        "tests/helpers/exercises/test_grade.py",
-        "the grader's sandboxed runner; grade runs it on real submissions",
-    ),
     "helpers/figures/*.py": (
         "tests/helpers/figures/test_figures.py",
         "a registry of which figure goes to which file: every registered figure is drawn "
@@ -70,6 +66,15 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "tests/test_legibility.py",
         "Dashboard and its sliders: every dashboard test drives them, and the legibility "
         "suite renders every dashboard at its defaults and both ends of every slider",
+    ),
+    "instructor/grading/__init__.py": (
+        "tests/instructor/grading/test_grade.py",
+        "the grading package's docstring only; its modules are tested there and in test_sandbox.py",
+    ),
+    "instructor/grading/runner.py": (
+        "tests/instructor/grading/test_grade.py",
+        "the runner runs inside the sandbox: every graded submission of test_grade and "
+        "test_sandbox goes through it, and its encoder is tested there directly",
     ),
     "instructor/key_facts.py": (
         "tests/instructor/test_answer_key.py",

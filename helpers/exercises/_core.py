@@ -87,6 +87,58 @@ class Precision:
         return f"to {self.digits} significant digits (±1 in the last of them is accepted)"
 
 
+# --- an exercise's parameters ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    """One input of an exercise: the value the notebook shows, and the range drawn for grading.
+
+    ``kind`` is ``"float"`` (uniform in [low, high], rounded to ``step``), ``"int"`` (uniform
+    in low … high), ``"choice"`` (one of ``choices``) or ``"floats"`` (``len(default)`` sorted,
+    distinct values in [low, high] on the ``step`` grid). ``about`` says what it is, in the
+    statement's words; ``shown`` is how the notebook writes the default (``"1 / 3"``).
+    """
+
+    default: object
+    low: float | None = None
+    high: float | None = None
+    kind: str = "float"
+    choices: tuple = ()
+    step: float | None = None
+    about: str = ""
+    shown: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in ("float", "int", "choice", "floats"):
+            raise ValueError(f"kind={self.kind!r}; one of 'float', 'int', 'choice', 'floats'")
+        if self.kind == "choice" and self.default not in self.choices:
+            raise ValueError(f"default={self.default!r} is not among choices={self.choices!r}")
+        if self.kind != "choice" and not (self.low <= self.high):
+            raise ValueError(f"low={self.low!r} must be at most high={self.high!r}")
+
+    def draw(self, rng):
+        """One value from the range, drawn with numpy Generator ``rng``."""
+        if self.kind == "choice":
+            return self.choices[int(rng.integers(len(self.choices)))]
+        if self.kind == "int":
+            return int(rng.integers(int(self.low), int(self.high) + 1))
+        if self.kind == "floats":
+            grid = np.round(np.arange(self.low, self.high + self.step / 2, self.step), 10)
+            picked = rng.choice(grid, size=len(self.default), replace=False)
+            return tuple(float(v) for v in np.sort(picked))
+        value = float(rng.uniform(self.low, self.high))
+        if self.step:
+            value = float(
+                np.clip(round(round(value / self.step) * self.step, 10), self.low, self.high)
+            )
+        return value
+
+    def literal(self) -> str:
+        """How the notebook's parameters cell writes the default."""
+        return self.shown if self.shown is not None else repr(self.default)
+
+
 # --- hashing ---------------------------------------------------------------------------------
 
 
@@ -136,6 +188,38 @@ def _is_real_scalar(value) -> bool:
     if isinstance(value, numbers.Real):
         return True
     return isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf"
+
+
+def _as_float(value) -> tuple[float | None, str]:
+    """``value`` (a real scalar) as a float, or None and why not; never raises.
+
+    A whole number beyond a float's range (``10**400``) and a ``numbers.Real`` whose
+    ``__float__`` fails are answers like any other: they get a message, not an exception."""
+    try:
+        x = float(value)
+    except OverflowError:
+        digits = ""
+        if isinstance(value, int):
+            digits = (
+                f" (it has {len(str(abs(value))) if abs(value) < 10**4000 else 'over 4000'} digits)"
+            )
+        return None, f"is a number too large to be read as a float{digits}"
+    except Exception as error:  # a user-defined number whose conversion fails
+        return None, (
+            f"is a number that cannot be read as a float ({type(error).__name__}: {_short(error)})"
+        )
+    if not isinstance(x, float):  # pragma: no cover - float() always returns a float
+        return None, "is not a plain number"
+    return x, ""
+
+
+def _short(error: BaseException, limit: int = 120) -> str:
+    """An exception's message, cut to ``limit`` characters (its str() may fail too)."""
+    try:
+        text = str(error)
+    except Exception:
+        text = type(error).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _article(noun: str) -> str:
@@ -382,7 +466,12 @@ def _size_words(x: float, leaf: dict, digest) -> str:
                 "exercise asks for (a coarser rounding, a grid or a tolerance?)"
             )
         direction = "too large" if near > 0 else "too small"
-        return f"is a little {direction} (within 10 %): check rounding, the grid or a tolerance"
+        # more than 0.2 % off is not rounding: an input that differs (a weight, a parameter
+        # the statement gives) or a search that stopped early is
+        return (
+            f"is a little {direction} (within 10 %): check every input the statement gives "
+            "(each weight and parameter) and how finely you searched"
+        )
     coarse = [(d, _log_token("c", x, _COARSE, -d)) for d in range(-_FAR, _FAR + 1)]
     coarse.sort(key=lambda t: abs(t[0]))
     offset = _search(digest, leaf["hc"], coarse)
@@ -418,7 +507,9 @@ def _judge_leaf(answer, leaf: dict, digest) -> tuple[bool, str]:
         return ok, "is not the expected word"
     if not _is_real_scalar(answer):
         return False, f"is {_type_name(answer)}; a single number is expected"
-    x = float(answer)
+    x, why = _as_float(answer)
+    if x is None:
+        return False, why
     if math.isnan(x):
         return False, "is NaN (not a number): a number is expected"
     if kind == "int":
@@ -445,8 +536,8 @@ def _as_numbers(answer) -> tuple[np.ndarray | None, str]:
     numbers: a list is read item by item, so ``[0.1, True]`` is refused, not read as 1)."""
     try:
         raw = answer if isinstance(answer, np.ndarray) else np.asarray(answer, dtype=object)
-    except (TypeError, ValueError):
-        return None, f"is {_type_name(answer)}; an array of numbers is expected"
+    except Exception:  # a sequence that cannot be read (ragged, or whose items raise)
+        return None, f"is {_type_name(answer)} that cannot be read as an array of numbers"
     if raw.dtype.kind == "O":
         flat = raw.ravel().tolist()
         wrong = [v for v in flat if not _is_real_scalar(v)]
@@ -454,7 +545,15 @@ def _as_numbers(answer) -> tuple[np.ndarray | None, str]:
             return None, "is ragged (rows of different lengths); an array of numbers is expected"
         if wrong:
             return None, f"holds {_type_name(wrong[0])}; an array of numbers is expected"
-        raw = np.asarray(flat, dtype=float).reshape(raw.shape)
+        floats = []
+        for v in flat:
+            x, why = _as_float(v)
+            if x is None:
+                return None, f"holds a value that {why.removeprefix('is ')}: " + (
+                    "an array of numbers is expected"
+                )
+            floats.append(x)
+        raw = np.asarray(floats, dtype=float).reshape(raw.shape)
     if raw.dtype.kind in "bUSc" or raw.dtype.kind not in "iuf":
         what = {"b": "True/False values", "U": "strings", "S": "bytes", "c": "complex numbers"}
         holds = what.get(raw.dtype.kind, f"values of type {raw.dtype}")
@@ -501,10 +600,21 @@ def is_missing(answer) -> bool:
 
 
 def judge(entry: dict, answer, *, open_judge=None) -> tuple[bool, str]:
-    """(ok, one-line verdict) for ``answer`` to the exercise of key ``entry``.
+    """(ok, one-line verdict) for ``answer`` to the exercise of key ``entry``; never raises.
 
-    ``open_judge(answer) -> (ok, hint)`` decides an open exercise (``entry["open"]``).
+    ``open_judge(answer) -> (ok, hint)`` decides an open exercise (``entry["open"]``). Any
+    answer, however large or strange, gets a verdict: what cannot be read is a ✗ saying why.
     """
+    try:
+        return _judge(entry, answer, open_judge=open_judge)
+    except Exception as error:  # the class: no answer may stop a check or a grading run
+        return False, (
+            f"✗ {entry['id']}: {', '.join(entry['names'])} could not be read "
+            f"({type(error).__name__}: {_short(error)})"
+        )
+
+
+def _judge(entry: dict, answer, *, open_judge=None) -> tuple[bool, str]:
     exercise_id, names = entry["id"], entry["names"]
     listed = ", ".join(names)
     if is_missing(answer):

@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from ._core import Param
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,13 @@ class OpenExercise:
     judge: Callable
     #: the precision the exercise states (its statement holds this text) and the judge uses
     precision: str
+    #: the exercise's parameters (name → Param), as for a value exercise; the judge takes
+    #: them as ``judge(data, params)``
+    parameters: dict = field(default_factory=dict)
+
+    def defaults(self) -> dict:
+        """The parameters the notebook shows."""
+        return {name: p.default for name, p in self.parameters.items()}
 
 
 OPEN: dict[str, OpenExercise] = {}
@@ -39,8 +48,11 @@ def _register(
     judge: Callable,
     *,
     precision: str,
+    parameters: dict | None = None,
 ):
-    OPEN[exercise_id] = OpenExercise(exercise_id, names, reduce, judge, precision)
+    OPEN[exercise_id] = OpenExercise(
+        exercise_id, names, reduce, judge, precision, dict(parameters or {})
+    )
 
 
 def _is_number(value) -> bool:
@@ -66,7 +78,7 @@ _STEP = 1e-4
 _SLACK = 1e-12  # a float's last digits
 
 
-# --- 01.2: weights that give ω₁ a prior of 0.5 and the other worlds equal shares --------------
+# --- 01.2: weights that give ω₁ a prior of `prior_first` and the others equal shares ---------
 
 
 def _weights_reduce(answer):
@@ -83,10 +95,11 @@ def _weights_reduce(answer):
     return {"weights": [float(w) for w in items]}
 
 
-def _weights_judge(data) -> tuple[bool, str]:
+def _weights_judge(data, params=None) -> tuple[bool, str]:
     from ..datasets import school, school_release
     from ..lee_clifton import prior
 
+    target = float((params or {}).get("prior_first", PRIOR_FIRST))
     if not isinstance(data, dict) or "weights" not in data:
         return False, (data or {}).get("error", "are not a list of weights")
     column, n = school()["absence_days"], len(school_release())
@@ -95,16 +108,22 @@ def _weights_judge(data) -> tuple[bool, str]:
     except (ValueError, TypeError) as error:
         return False, f"are not valid weights: {error}"
     tolerance = _STEP * (1 + _SLACK)
-    if not abs(p[0] - 0.5) <= tolerance:
-        side = "too much" if p[0] > 0.5 else "too little"
-        return False, f"give ω₁ {side} weight (its prior must be 0.5 to 4 decimal places)"
-    share = 0.5 / (len(p) - 1)  # what each other world's prior must be
+    if not abs(p[0] - target) <= tolerance:
+        side = "too much" if p[0] > target else "too little"
+        return False, (
+            f"give ω₁ {side} weight (its prior must be prior_first = {target:g} "
+            "to 4 decimal places)"
+        )
+    share = (1 - target) / (len(p) - 1)  # what each other world's prior must be
     if not float(np.max(np.abs(p[1:] - share))) <= tolerance:
         return False, (
             "give ω₂ … ω_W unequal shares; they must share the rest equally (to 4 decimal places)"
         )
     return True, ""
 
+
+#: the prior of ω₁ the notebook shows (the grade draws others from 0.1 … 0.9)
+PRIOR_FIRST = 0.5
 
 _register(
     "01.2",
@@ -115,6 +134,11 @@ _register(
         "any weights that meet the conditions are right, each prior to 4 decimal places "
         "(±0.0001 is accepted)"
     ),
+    parameters={
+        "prior_first": Param(
+            PRIOR_FIRST, 0.1, 0.9, step=0.05, about="the prior ω₁ must get (a probability)"
+        )
+    },
 )
 
 
@@ -166,7 +190,7 @@ def _profile_reduce(profile):
     return {"epsilon": epsilon, "worst": float(posterior[p * q <= 0.1].max())}
 
 
-def _profile_judge(data) -> tuple[bool, str]:
+def _profile_judge(data, params=None) -> tuple[bool, str]:
     if not isinstance(data, dict) or "epsilon" not in data:
         return False, (data or {}).get("error", "is not a function of (p, q)")
     epsilon = float(data["epsilon"])

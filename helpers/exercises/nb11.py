@@ -62,7 +62,7 @@ def _range(row) -> float:
     return RECORDS * width if row["kind"] == "sum" else width
 
 
-def _workload_judge(data) -> tuple[bool, str]:
+def _workload_judge(data, params=None) -> tuple[bool, str]:
     from .. import budget as bud
 
     if not isinstance(data, dict) or "releases" not in data:

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from ..plotting import alt_text as _alt_text
-from . import beliefs, budget, deployments, foundations, kazan_reiter, lee_clifton, plrv
+from . import beliefs, budget, deployments, foundations, kazan_reiter, lee_clifton, plrv, release
 
 FIGURES_DIR = Path(__file__).resolve().parents[2] / "figures"
 ALT_FILE = "alt.json"
@@ -22,7 +22,16 @@ ALT_FILE = "alt.json"
 
 def all_figures() -> dict:
     registry: dict = {}
-    for module in (foundations, beliefs, lee_clifton, kazan_reiter, plrv, deployments, budget):
+    for module in (
+        foundations,
+        beliefs,
+        lee_clifton,
+        kazan_reiter,
+        plrv,
+        deployments,
+        budget,
+        release,
+    ):
         clash = registry.keys() & module.FIGURES.keys()
         if clash:
             raise ValueError(f"figure names defined twice: {sorted(clash)}")

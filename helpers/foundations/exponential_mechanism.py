@@ -136,7 +136,9 @@ def exponential_mechanism_sample(scores, epsilon, size=None, *, rng, sensitivity
     (4,)
     """
     probs = exponential_mechanism_probabilities(
-        scores, check_finite_scalar("epsilon", epsilon), sensitivity=sensitivity
+        scores,
+        check_finite_scalar("epsilon", epsilon),
+        sensitivity=check_finite_scalar("sensitivity", sensitivity),
     )
     if probs.ndim != 1:
         raise ValueError(f"scores must be 1-D for sampling; got shape {np.shape(scores)}")

@@ -14,8 +14,8 @@ from .._validation import (
     check_nonnegative,
     check_positive,
     check_real,
+    check_sample_shape,
     check_scalar,
-    check_size,
 )
 from ..mechanisms import laplace_scale, make_rng
 from ._checks import _check_closed_unit, _check_n
@@ -122,7 +122,7 @@ def mean_of_bits_release(x, epsilon, size=None, *, rng):
     if np.any((x != 0) & (x != 1)):
         raise ValueError(f"x must hold only 0s and 1s; got {x[(x != 0) & (x != 1)][:3]!r}")
     b = mean_of_bits_scale(int(x.size), epsilon)
-    return as_output(x.mean() + make_rng(rng).laplace(0.0, b, check_size(size)))
+    return as_output(x.mean() + make_rng(rng).laplace(0.0, b, check_sample_shape(size, epsilon=b)))
 
 
 def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
@@ -171,6 +171,7 @@ def mean_of_bits_error_tail(n: int, epsilon, p, t, *, reps: int, rng):
     p = check_scalar("p", _check_closed_unit("p", p), p)
     reps = check_int_range("reps", reps, 1, 10_000_000)
     t = check_nonnegative("t", t)
+    check_scalar("epsilon", check_positive("epsilon", epsilon), epsilon)
     ones = round(p * n)
     # the releases of mean_of_bits_release for these data, without building the n bits
     # (n = 10⁹ asked for 8 GB): their mean is ones/n exactly as numpy's mean computes it

@@ -278,7 +278,7 @@ def properties_experiment(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Prop
     check_positive("epsilon", epsilon)
     eps_rr = check_scalar("alpha1", rr_epsilon(alpha1), alpha1)
     check_scalar("epsilon", check_positive("epsilon", epsilon), epsilon)
-    _check_alpha(alpha2, allow_zero=True, allow_one=False)
+    check_scalar("alpha2", _check_alpha(alpha2, allow_zero=True, allow_one=False), alpha2)
     d1, d0 = rr_output_distribution(1, alpha1), rr_output_distribution(0, alpha1)
     kernel = make_rng(rng).dirichlet(np.ones(4), size=2)
     before = discrete_log_ratios(d1, d0)

@@ -134,8 +134,8 @@ def rr_alpha_for_epsilon(epsilon):
 
     Examples
     --------
-    >>> round(rr_alpha_for_epsilon(1.0), 6)
-    0.462117
+    >>> round(rr_alpha_for_epsilon(4.0), 6)  # tanh(ε/2); ε = 4 is outside exercise 00.1's range
+    0.964028
     """
     eps = check_nonnegative("epsilon", epsilon)
     return as_output(

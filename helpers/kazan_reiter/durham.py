@@ -59,8 +59,8 @@ def utility(epsilon):
 
     Examples
     --------
-    >>> tuple(round(v, 4) for v in utility(1.0))
-    (1.357, 0.4621)
+    >>> tuple(round(v, 4) for v in utility(4.0))
+    (0.195, 0.964)
     """
     eps = check_nonnegative("epsilon", epsilon)
     if np.any(np.isinf(eps)):

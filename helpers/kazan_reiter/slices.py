@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validation import (
+    check_finite_scalar,
     check_half_open_unit,
 )
 from .closed_forms import epsilon_inclusion_profile, epsilon_values_profile
@@ -77,6 +78,7 @@ def profile_slice(kind: str, a_tilde, fixed, r_tilde, *, x=None) -> ProfileSlice
             f"kind must be 'inclusion' (profile 15) or 'values' (profile 16); got {kind!r}"
         )
     x = SLICE_X if x is None else check_half_open_unit("x", x)
+    fixed = check_finite_scalar("fixed", fixed)  # one slice: q̃ or p̃ is a single number
     if kind == "inclusion":
         profile = inclusion_profile(a_tilde, fixed, r_tilde)
         p, q = x, np.full_like(x, float(fixed))

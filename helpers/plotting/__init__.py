@@ -18,6 +18,7 @@ from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403
 from .lee_clifton import *  # noqa: F403
 from .plrv import *  # noqa: F403
+from .release import *  # noqa: F403
 
 # in a notebook's kernel, each displayed figure's PNG carries its text alternative
 install_ipython_alt()

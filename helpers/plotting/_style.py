@@ -96,9 +96,8 @@ def _freeze_cycle_colours(fig) -> None:
     rcParams of the moment it is drawn (matplotlib's default cycle, outside the context)."""
     from matplotlib.colors import to_hex
     from matplotlib.lines import Line2D
-    from matplotlib.text import Text
 
-    for artist in fig.findobj(lambda a: isinstance(a, (Line2D, Text))):
+    for artist in _lines_and_texts(fig):
         pairs = [("get_color", "set_color")]
         if isinstance(artist, Line2D):
             pairs += [
@@ -109,3 +108,23 @@ def _freeze_cycle_colours(fig) -> None:
             value = getattr(artist, get)()
             if isinstance(value, str) and _CYCLE_SPEC.fullmatch(value):
                 getattr(artist, put)(to_hex(value))
+
+
+def _lines_and_texts(fig):
+    """Every Line2D and Text of ``fig`` except an axis's ticks, which take their colours from
+    rcParams, never from "C0" … "C9" (the course sets no tick colour), and which
+    ``fig.findobj`` would build and walk: most of a dashboard's redraw time (issue 33).
+    An axis contributes its label and offset text."""
+    from matplotlib.axis import Axis
+    from matplotlib.lines import Line2D
+    from matplotlib.text import Text
+
+    stack = [fig]
+    while stack:
+        artist = stack.pop()
+        if isinstance(artist, (Line2D, Text)):
+            yield artist
+        if isinstance(artist, Axis):
+            stack.extend((artist.label, artist.offsetText))
+            continue
+        stack.extend(artist.get_children())

@@ -29,6 +29,7 @@ __all__ = [
     "plot_attack_success",
     "plot_posterior",
     "plot_prior",
+    "update_attack_marker",
     "world_labels",
     "worlds_table",
 ]
@@ -340,15 +341,32 @@ def plot_attack_success(
         if all(f > chance for f in finals)
         else "Where a line stays at the prior's guess, the release teaches the adversary nothing."
     )
+    # what the marker does not change, kept for update_attack_marker
+    fig._course_attack_text = (
+        f"Line chart: {title}, against ε from {epsilons[0]:.3g} to {epsilons[-1]:.3g}, "
+        f"beside the prior's guess 1/W = {chance:.3g} (dotted); at ε = {epsilons[-1]:.3g} the "
+        f"{'lines reach' if n > 1 else 'line reaches'} {listing(described)}.",
+        point,
+    )
+    return _attack_text(fig, marker)
+
+
+def _attack_text(fig, marker) -> Figure:
+    sentence, point = fig._course_attack_text
     at = (
         f" A marker at ε = {marker[0]:.3g} shows a success rate of {marker[1]:.4f}."
         if marker is not None
         else ""
     )
-    return describe(
-        fig,
-        f"Line chart: {title}, against ε from {epsilons[0]:.3g} to {epsilons[-1]:.3g}, "
-        f"beside the prior's guess 1/W = {chance:.3g} (dotted); at ε = {epsilons[-1]:.3g} the "
-        f"{'lines reach' if n > 1 else 'line reaches'} {listing(described)}.",
-        point + at,
-    )
+    return describe(fig, sentence, point + at)
+
+
+def update_attack_marker(fig: Figure, marker: tuple[float, float]) -> Figure:
+    """Move the marker of a :func:`plot_attack_success` figure drawn with one (its ε line
+    too) and its text alternative, in place: the curves are unchanged (notebook 02's ε
+    slider)."""
+    (ax,) = fig.axes
+    epsilon, rate = marker
+    next(line for line in ax.lines if line.get_gid() == "marker").set_data([epsilon], [rate])
+    ax.lines[-1].set_xdata([epsilon, epsilon])  # the ε line, drawn last
+    return _attack_text(fig, marker)

@@ -115,8 +115,10 @@ def census_person_rho(delta: float = dep.DEFAULT_DELTA) -> dict:
     """The two tables' ρ_z of the 2020 redistricting data, from the ε the registry states.
 
     The registry prints ρ_z = 2.56 and 0.07 (rounded) with ε = 17.14 and 2.47 at δ = 10⁻¹⁰
-    (:data:`helpers.deployments.CENSUS_2020`); the unrounded ρ_z are those whose CKS ε at
-    that δ is the stated one (notebook 09). Returns {table: ρ_z}.
+    (:data:`helpers.deployments.CENSUS_2020`); the ρ_z returned are those whose CKS ε at that
+    δ is the stated one. They round to the printed values and add up to the published 2.63,
+    so rounding is the reading consistent with the registry (notebook 09), which does not say
+    how the ε were computed. Returns {table: ρ_z}.
     """
     table = dep.CENSUS_2020
     rho = dep.zcdp_rho_for_epsilon(table["epsilon_stated"].to_numpy(float), delta)

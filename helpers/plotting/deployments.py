@@ -48,6 +48,8 @@ __all__ = [
     "plot_deployments",
     "plot_durham_choice",
     "plot_three_views",
+    "update_choice",
+    "update_three_views",
 ]
 
 # what one unit of privacy protects (helpers.deployments.UNIT_GROUPS, finest first): each
@@ -316,6 +318,81 @@ def _unit_markers(collection, markers) -> None:
     collection.set_paths(paths)
 
 
+def _three_views_shape(epsilon, delta, rho, title, q) -> tuple:
+    """What fixes the structure of :func:`plot_three_views`'s figure: the guarantee (every
+    curve but the relative risk's), and whether q puts the exp(2ε) line on the scale and
+    minor ticks on the relative-risk axis. Within one shape, prior, p and q move in place."""
+    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
+    naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
+    return (
+        epsilon,
+        delta,
+        rho,
+        title,
+        naive <= 100 * float(np.max(rr)),
+        float(np.max(rr)) < 10 * float(np.min(rr)),
+    )
+
+
+#: the p axis of the relative-risk panel
+_RISK_PS = np.geomspace(1e-3, 1, 200)
+
+
+def _three_views_text(fig, epsilon, delta, rho, prior, p, q, title) -> Figure:
+    title = title or (
+        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
+    )
+    at_1, at_10 = dep.tpr_at_fpr(np.array(_FPRS), epsilon=epsilon, delta=delta)
+    return describe(
+        fig,
+        f"One guarantee read three ways ({title}): the largest posterior against the prior, "
+        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
+        f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
+        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
+        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
+        f"{float(at_10):.4f} at a 10 % false-positive rate"
+        + (
+            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
+            if rho is not None
+            else ""
+        )
+        + ".",
+        "The closer the posterior and the true-positive rate come to 1, the less the guarantee "
+        "protects.",
+    )
+
+
+def _gid(ax, gid: str):
+    return next(a for a in ax.get_children() if a.get_gid() == gid)
+
+
+def update_three_views(
+    fig: Figure,
+    epsilon: float,
+    delta: float = 0.0,
+    *,
+    rho: float | None = None,
+    prior: float = 0.5,
+    p: float = 0.5,
+    q: float = 1.0,
+    title: str | None = None,
+) -> bool:
+    """Bring a :func:`plot_three_views` figure to new prior, p and q in place (the markers,
+    the relative-risk curve, its axis label and limits, the text alternative). False, and
+    nothing changed, when the figure's shape differs (another guarantee): draw afresh."""
+    if getattr(fig, "_course_shape", None) != _three_views_shape(epsilon, delta, rho, title, q):
+        return False
+    ax1, ax2, _ax3 = fig.axes
+    _gid(ax1, "posterior_marker").set_data([prior], [dep.posterior_bound(epsilon, prior=prior)])
+    _gid(ax2, "risk_curve").set_ydata(dep.relative_risk_bound(_RISK_PS, q, epsilon))
+    _gid(ax2, "risk_marker").set_data([p], [dep.relative_risk_bound(p, q, epsilon)])
+    ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
+    ax2.relim()
+    ax2.autoscale_view()
+    _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
+    return True
+
+
 @course_style
 def plot_three_views(
     epsilon: float,
@@ -327,11 +404,16 @@ def plot_three_views(
     q: float = 1.0,
     title: str | None = None,
 ) -> Figure:
-    """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve."""
+    """One guarantee, three readings: posterior vs prior, relative risk vs p, the ROC curve.
+
+    :func:`update_three_views` moves prior, p and q in place (the dashboard of notebook 09).
+    """
     # 9.6 inches: 864 px as a dashboard image (90 dpi), unscaled in a notebook's output area
     fig = Figure(figsize=(9.6, 4.1))
     ax1, ax2, ax3 = fig.subplots(1, 3)
     fig.subplots_adjust(left=0.075, right=0.98, top=0.78, bottom=0.16, wspace=0.36)
+    fig._course_shape = shape = _three_views_shape(epsilon, delta, rho, title, q)
+    naive_on_scale, minor_ticks = shape[-2:]
 
     priors = np.linspace(0.001, 0.999, 200)
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
@@ -351,14 +433,13 @@ def plot_three_views(
     ax1.set_ylim(0, 1.02)
     ax1.legend(fontsize=10, loc="lower right")
 
-    ps = np.geomspace(1e-3, 1, 200)
-    rr = dep.relative_risk_bound(ps, q, epsilon)
-    ax2.plot(ps, rr, color="C1", gid="risk_curve")
+    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
+    ax2.plot(_RISK_PS, rr, color="C1", gid="risk_curve")
     ax2.plot(
         [p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker"
     )
     naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
-    if naive <= 100 * float(np.max(rr)):
+    if naive_on_scale:
         ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)")
     else:  # drawing it would squash the curve into a line at the bottom
         ax2.plot(
@@ -377,7 +458,7 @@ def plot_three_views(
     # 0.001 … 1 in plain digits: no mathtext to typeset on every redraw
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
     ax2.yaxis.set_major_formatter(LogFormatter())
-    if float(np.max(rr)) < 10 * float(np.min(rr)):
+    if minor_ticks:
         ax2.yaxis.set_minor_locator(LogLocator(subs=(2.0, 3.0, 5.0)))
         ax2.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 2)))
     else:
@@ -427,29 +508,12 @@ def plot_three_views(
     # ticks per linear axis: both keep the dashboard's redraw short
     for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
         axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
-    title = title or (
+    heading = title or (
         f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
     )
     # a deployment's name, curator and unit run past the figure's width in one line
-    fig.suptitle(textwrap.fill(title, width=90, max_lines=2, placeholder=" …"), fontsize=12)
-    at_1, at_10 = dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta)
-    return describe(
-        fig,
-        f"One guarantee read three ways ({title}): the largest posterior against the prior, "
-        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
-        f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
-        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
-        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
-        f"{float(at_10):.4f} at a 10 % false-positive rate"
-        + (
-            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
-            if rho is not None
-            else ""
-        )
-        + ".",
-        "The closer the posterior and the true-positive rate come to 1, the less the guarantee "
-        "protects.",
-    )
+    fig.suptitle(textwrap.fill(heading, width=90, max_lines=2, placeholder=" …"), fontsize=12)
+    return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
 
 
 @course_style
@@ -478,7 +542,63 @@ def plot_choice(
     With ``prior`` (and ``risk``), the two-world posterior bound is drawn too: both curves are
     probabilities, so they share the y axis.
     """
-    choice = ch.choose(
+    fig = Figure(figsize=(9, 5.4))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.1, right=0.97, top=0.87, bottom=0.3)
+    # the artists; their data, labels and limits are set by _set_choice, which the in-place
+    # update (update_choice) shares
+    ax.plot([1, 2], [0, 0], color="C0", gid="accuracy_curve")
+    ax.axhline(0.5, color="C0", ls=":", lw=1, gid="coverage_line")
+    ax.axvline(1, color="C0", ls="--", lw=1.5, gid="epsilon_accuracy")
+    ax.axvline(1, color="C3", ls="-.", lw=1.5, gid="epsilon_risk")
+    if prior is not None:
+        ax.plot(
+            [1, 2],
+            [0, 0],
+            color="C3",
+            marker="s",
+            markevery=50,
+            ms=5,
+            gid="posterior_curve",
+        )
+        if risk is not None:
+            ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
+    feasible = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    ).feasible
+    if feasible:
+        ax.axvspan(1, 2, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
+    else:
+        ax.axvspan(
+            1, 2, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
+        )
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("ε (log scale)")
+    ax.set_ylabel("probability")
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    fig._course_shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
+    return _set_choice(
+        fig,
+        release,
+        k,
+        coverage,
+        epsilon_risk,
+        n,
+        lower,
+        upper,
+        sensitivity,
+        prior,
+        risk,
+        risk_label,
+        title,
+        neighbours,
+    )
+
+
+def _choose(release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours):
+    return ch.choose(
         release,
         k=k,
         epsilon_risk=epsilon_risk,
@@ -490,6 +610,30 @@ def plot_choice(
         sensitivity=sensitivity,
         neighbours=neighbours,
     )
+
+
+def _set_choice(
+    fig,
+    release,
+    k,
+    coverage,
+    epsilon_risk,
+    n,
+    lower,
+    upper,
+    sensitivity,
+    prior,
+    risk,
+    risk_label,
+    title,
+    neighbours,
+) -> Figure:
+    """Everything of :func:`plot_choice`'s figure that the controls move: the curves, lines
+    and interval, their legend, the limits, the titles and the text alternative."""
+    (ax,) = fig.axes
+    choice = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    )
     sens = (
         sensitivity
         if sensitivity is not None
@@ -498,60 +642,28 @@ def plot_choice(
     lo = min(choice.epsilon_accuracy, choice.epsilon_risk) / 10
     hi = max(choice.epsilon_accuracy, choice.epsilon_risk) * 10
     grid = np.geomspace(lo, hi, 500)
-    fig = Figure(figsize=(9, 5.4))
-    ax = fig.subplots()
-    fig.subplots_adjust(left=0.1, right=0.97, top=0.87, bottom=0.3)
-    ax.plot(
-        grid,
-        1 - ch.laplace_error_probability(grid, k=k, sensitivity=sens),
-        color="C0",
-        label=f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}",
-        gid="accuracy_curve",
-    )
-    ax.axhline(coverage, color="C0", ls=":", lw=1, gid="coverage_line")
-    ax.axvline(
-        choice.epsilon_accuracy,
-        color="C0",
-        ls="--",
-        lw=1.5,
-        label=f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}",
-        gid="epsilon_accuracy",
-    )
-    ax.axvline(
-        choice.epsilon_risk,
-        color="C3",
-        ls="-.",
-        lw=1.5,
-        label=f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}",
-        gid="epsilon_risk",
-    )
+    artists = {a.get_gid(): a for a in ax.get_children() if a.get_gid()}
+    curve = artists["accuracy_curve"]
+    curve.set_data(grid, 1 - ch.laplace_error_probability(grid, k=k, sensitivity=sens))
+    curve.set_label(f"P(|noise| ≤ {k:g}), Laplace, Δ = {sens:.3g}")
+    artists["coverage_line"].set_ydata([coverage, coverage])
+    line = artists["epsilon_accuracy"]
+    line.set_xdata([choice.epsilon_accuracy] * 2)
+    line.set_label(f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}")
+    line = artists["epsilon_risk"]
+    line.set_xdata([choice.epsilon_risk] * 2)
+    line.set_label(f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}")
     if prior is not None:
-        ax.plot(
-            grid,
-            dep.posterior_bound(grid, prior=prior),
-            color="C3",
-            marker="s",
-            markevery=50,
-            ms=5,
-            label=f"two-world posterior bound (prior {prior:g})",
-            gid="posterior_curve",
-        )
+        posterior = artists["posterior_curve"]
+        posterior.set_data(grid, dep.posterior_bound(grid, prior=prior))
+        posterior.set_label(f"two-world posterior bound (prior {prior:g})")
         if risk is not None:
-            ax.axhline(risk, color="C3", ls=":", lw=1, gid="risk_line")
+            artists["risk_line"].set_ydata([risk, risk])
     a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
-    if choice.feasible:
-        ax.axvspan(a, b, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
-    else:
-        ax.axvspan(
-            a, b, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
-        )
-    ax.set_xscale("log")
+    interval = artists["feasible" if choice.feasible else "gap"]
+    interval.set_x(a)
+    interval.set_width(b - a)
     ax.set_xlim(lo, hi)
-    ax.set_ylim(0, 1.02)
-    ax.set_xlabel("ε (log scale)")
-    ax.set_ylabel("probability")
-    ax.tick_params(labelsize=10)
-    ax.grid(alpha=0.3)
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     verdict = (
         f"feasible: ε ∈ [{choice.epsilon_accuracy:.3g}, {choice.epsilon_risk:.3g}]"
@@ -577,6 +689,51 @@ def plot_choice(
         if choice.feasible
         else "Infeasible: the accuracy needs more ε than the risk allows (the hatched gap).",
     )
+
+
+def update_choice(
+    fig: Figure,
+    release: str = "count",
+    *,
+    k: float = 5.0,
+    coverage: float = 0.95,
+    epsilon_risk: float,
+    n: int | None = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    sensitivity: float | None = None,
+    prior: float | None = None,
+    risk: float | None = None,
+    risk_label: str = "risk side",
+    title: str | None = None,
+    neighbours: str,
+) -> bool:
+    """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard);
+    False, and nothing changed, when its shape differs (another release or risk kind, or
+    the interval turns from feasible to a gap): draw afresh."""
+    feasible = _choose(
+        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+    ).feasible
+    shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
+    if getattr(fig, "_course_shape", None) != shape:
+        return False
+    _set_choice(
+        fig,
+        release,
+        k,
+        coverage,
+        epsilon_risk,
+        n,
+        lower,
+        upper,
+        sensitivity,
+        prior,
+        risk,
+        risk_label,
+        title,
+        neighbours,
+    )
+    return True
 
 
 @course_style
@@ -684,8 +841,9 @@ def plot_durham_choice(
         f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
         f"profiles (17) allow ε up to {allowed} (vertical lines).",
         (
-            f"Feasible only at ε = {eps_acc:.4f}, where the most permissive profile's limit "
-            "meets the accuracy's need."
+            f"Borderline: feasible only at the single point ε = {eps_acc:.4f}, where the most "
+            "permissive profile's limit ties exactly with the accuracy's need; any stricter "
+            "accuracy or risk leaves no ε."
             if math.isclose(eps_acc, best, rel_tol=1e-9)
             else f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive "
             "profile."

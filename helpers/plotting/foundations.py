@@ -6,9 +6,18 @@ Every function computes its numbers with :mod:`helpers.foundations` /
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator, NullLocator
+from matplotlib.ticker import (
+    AutoLocator,
+    FixedLocator,
+    FuncFormatter,
+    MaxNLocator,
+    NullLocator,
+    ScalarFormatter,
+)
 
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
@@ -63,6 +72,9 @@ __all__ = [
     "plot_mean_of_bits",
     "plot_properties",
     "plot_randomised_response",
+    "update_exponential_mechanism",
+    "update_hypothesis_region",
+    "update_laplace_ratio",
 ]
 
 
@@ -133,48 +145,36 @@ def plot_bits_sensitivity(n_max=40) -> Figure:
     )
 
 
-@course_style
-def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
-    """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
-
-    ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
-    ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}.
-    """
-    b = float(laplace_scale(epsilon, sensitivity=sensitivity))
+def _laplace_ratio_grid(y1, y2, sensitivity) -> np.ndarray:
     lo, hi = min(y1, y2) - 3 * sensitivity, max(y1, y2) + 3 * sensitivity
-    z = np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
-    fig = Figure(figsize=(9, 3.4))
-    ax, bx = fig.subplots(1, 2)
-    fig.subplots_adjust(**_TWO_PANELS)
-    ax.plot(z, laplace_pdf(z, y1, b), label=f"output density, f(x) = {y1:g}", gid="density1")
-    ax.plot(
-        z, laplace_pdf(z, y2, b), ls="--", label=f"output density, f(x') = {y2:g}", gid="density2"
-    )
+    return np.union1d(np.linspace(lo, hi, 601), [y1, y2])  # include the peaks exactly
+
+
+def _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity) -> Figure:
+    """Everything of :func:`plot_laplace_ratio`'s figure that depends on ε: the curves, the
+    density axis (limits, ticks, scale label), the bounds e^{±ε} and their ticks, the
+    titles and the text alternative. Shared by the fresh draw and the in-place update."""
+    ax, bx = fig.axes
+    b = float(laplace_scale(epsilon, sensitivity=sensitivity))
+    z = _laplace_ratio_grid(y1, y2, sensitivity)
+    ax.lines[0].set_ydata(laplace_pdf(z, y1, b))
+    ax.lines[1].set_ydata(laplace_pdf(z, y2, b))
+    ax.yaxis.set_major_locator(AutoLocator())
+    ax.yaxis.set_major_formatter(ScalarFormatter())
     ax.set(
-        xlabel="released value z",
         ylabel="density" + scaled_axis(ax.yaxis, 1 / (2 * b)),  # 0.003 reads as 3, ×10⁻³
         title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
     )
-    ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks 1/(2b) for the legend
-    ax.legend(fontsize=SMALL, loc="upper left")
+    ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks for the legend
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
-    bx.plot(z, ratio, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
-    bx.axhline(np.exp(epsilon), color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
-    bx.axhline(np.exp(-epsilon), color="k", ls="--", lw=1)
-    bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
-    bx.set_yscale("log")
-    bx.yaxis.set_minor_locator(NullLocator())
+    bx.lines[0].set_ydata(ratio)
+    bx.lines[1].set_ydata([np.exp(epsilon)] * 2)
+    bx.lines[2].set_ydata([np.exp(-epsilon)] * 2)
     bx.set_yticks(
         [np.exp(-epsilon), 1.0, np.exp(epsilon)],
         ["e^−ε", "1", "e^ε"],
     )
     bx.set_ylim(np.exp(-epsilon) / 1.3, np.exp(epsilon) * 1.3)
-    bx.set(
-        xlabel="released value z",
-        ylabel="density ratio p₁/p₂ (log scale)",
-        title="the ratio stays within [e^−ε, e^ε]",
-    )
-    bx.legend(fontsize=SMALL, loc="center right")
     _no_minor_ticks(ax, bx)
     return describe(
         fig,
@@ -187,12 +187,54 @@ def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Fi
     )
 
 
+def update_laplace_ratio(fig, epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
+    """Bring a :func:`plot_laplace_ratio` figure of the same y₁, y₂ and Δ to a new ε in place
+    (notebook 00's dashboard)."""
+    return _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity)
+
+
+@course_style
+def plot_laplace_ratio(epsilon=1.0, y1=10.0, y2=20.0, *, sensitivity=10.0) -> Figure:
+    """Left: the Laplace(Δ/ε) densities centred at y₁ and y₂. Right: their ratio and e^{±ε}.
+
+    ``axes[0].lines[0:2]`` are the densities, ``axes[1].lines[0]`` the ratio,
+    ``axes[1].lines[1:3]`` the bounds e^{ε} and e^{−ε}. :func:`update_laplace_ratio` moves
+    ε in place.
+    """
+    z = _laplace_ratio_grid(y1, y2, sensitivity)
+    fig = Figure(figsize=(9, 3.4))
+    ax, bx = fig.subplots(1, 2)
+    fig.subplots_adjust(**_TWO_PANELS)
+    # the curves' data and everything else that moves with ε: _laplace_ratio_epsilon
+    ax.plot(z, z, label=f"output density, f(x) = {y1:g}", gid="density1")
+    ax.plot(z, z, ls="--", label=f"output density, f(x') = {y2:g}", gid="density2")
+    ax.set(xlabel="released value z")
+    ax.set_xlim(z[0] - 0.05 * (z[-1] - z[0]), z[-1] + 0.05 * (z[-1] - z[0]))
+    ax.legend(fontsize=SMALL, loc="upper left")
+    bx.plot(z, z, color="C2", label="ratio p₁(z) / p₂(z)", gid="ratio")
+    bx.axhline(1.0, color="k", ls="--", lw=1, label="e^ε and e^−ε", gid="exp_epsilon")
+    bx.axhline(1.0, color="k", ls="--", lw=1)
+    bx.axvspan(min(y1, y2), max(y1, y2), color="0.9", zorder=0)
+    bx.set_yscale("log")
+    bx.yaxis.set_minor_locator(NullLocator())
+    bx.set(
+        xlabel="released value z",
+        ylabel="density ratio p₁/p₂ (log scale)",
+        title="the ratio stays within [e^−ε, e^ε]",
+    )
+    bx.set_xlim(z[0] - 0.05 * (z[-1] - z[0]), z[-1] + 0.05 * (z[-1] - z[0]))
+    bx.legend(fontsize=SMALL, loc="center right")
+    return _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity)
+
+
 @course_style
 def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figure:
     """P[|π̂ − π| ≥ t] for π̂ = mean of n bits + Laplace(1/(nε)): simulated, exact, Chebyshev.
 
     Lines: 0 simulated, 1 exact e^{−t/b}, 2 Chebyshev with Var = 2/(ε²n²), 3 Chebyshev with the survey's
-    wrong Var = 1/(ε²n²) (still above the exact tail, as κ²e^{−κ} < 1, but only by luck).
+    wrong Var = 1/(ε²n²). That one still lies above the exact tail at every t, for a reason, not
+    by luck: with κ = t/b it is 1/κ² and the tail e^{−κ}, and κ²e^{−κ} ≤ 4e^{−2} < 1 (its
+    maximum, at κ = 2). Not a Chebyshev bound, but true because the Laplace tail is that light.
     """
     b = float(F.mean_of_bits_scale(n, epsilon))
     t = np.linspace(b / 20, 6 * b, 200)
@@ -245,7 +287,9 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
         f"survey's Var = 1/(ε²n²) {survey[at]:.3g}.",
         "The simulation follows the exact tail; Chebyshev is a loose bound, and the survey's "
         + (
-            "smaller variance stays above the exact tail only by luck."
+            "smaller variance still stays above the exact tail at every t, not by luck: with "
+            "κ = t/b it is 1/κ² against e^(−κ), and κ²e^(−κ) is at most "
+            f"4e^(−2) = {4 * math.exp(-2):.2f} < 1 (at κ = 2)."
             if above
             else "smaller variance falls below the exact tail: it is wrong."
         ),
@@ -478,6 +522,10 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
     ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
     _no_minor_ticks(*fig.axes)
+    return _hypothesis_region_text(fig, epsilon, pm)
+
+
+def _hypothesis_region_text(fig, epsilon, pm) -> Figure:
     best = float(F.hypothesis_min_equal_error(epsilon))
     return describe(
         fig,
@@ -488,6 +536,27 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
         f"No test does better than FPR = FNR = 1/(1 + e^ε) = {best:.4f}; the Laplace test at the "
         f"midpoint reaches {float(pm):.4f}.",
     )
+
+
+def update_hypothesis_region(fig, epsilon=1.0, *, sensitivity=1.0) -> Figure:
+    """Bring a :func:`plot_hypothesis_region` figure of the same Δ to a new ε in place: the
+    region, its boundaries, the Laplace tests and the midpoint test, the title, the text
+    alternative (the axes' limits and ticks are fixed)."""
+    (ax,) = fig.axes
+    p = np.linspace(0, 1, 401)
+    q_min = F.hypothesis_min_q(p, epsilon)
+    q_max = F.hypothesis_max_q(p, epsilon)
+    tp, tq = F.laplace_threshold_test(
+        np.linspace(-8, 9, 400) * sensitivity, epsilon, sensitivity=sensitivity
+    )
+    ax.collections[0].set_data(p, q_min, q_max)
+    ax.lines[0].set_data(p, q_min)
+    ax.lines[1].set_data(tp, tq)
+    ax.lines[3].set_data(p, q_max)
+    pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
+    ax.lines[4].set_data([pm], [qm])
+    ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10, y=1.0)
+    return _hypothesis_region_text(fig, epsilon, pm)
 
 
 @course_style
@@ -544,6 +613,10 @@ def plot_exponential_mechanism(
         title=f"expected revenue (dashed: best, {revenue.max():.2f})",
     )
     _no_minor_ticks(*fig.axes)
+    return _exponential_text(fig, epsilon, prices, revenue, delta, grid)
+
+
+def _exponential_text(fig, epsilon, prices, revenue, delta, grid) -> Figure:
     at = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
     expected = F.expected_score(revenue, grid, sensitivity=delta)
     return describe(
@@ -558,6 +631,22 @@ def plot_exponential_mechanism(
         f"Only a large ε concentrates the choice on the best price ({prices[np.argmax(revenue)]:.2f}, "
         f"revenue {revenue.max():.2f}).",
     )
+
+
+def update_exponential_mechanism(
+    fig, epsilon=1.0, prices=F.SURVEY_AUCTION_PRICES, bids=F.SURVEY_AUCTION_BIDS
+) -> Figure:
+    """Bring a :func:`plot_exponential_mechanism` figure of the same auction to a new ε in
+    place: the ε line, the revenue marker and the text alternative (every curve and limit is
+    the same for every ε in the grid's range)."""
+    prices = np.asarray(prices, dtype=float)
+    revenue = F.auction_revenue(prices, bids)
+    delta = F.auction_revenue_sensitivity(prices)
+    ax, bx = fig.axes
+    next(a for a in ax.lines if a.get_gid() == "epsilon_marker").set_xdata([epsilon, epsilon])
+    marker = next(a for a in bx.lines if a.get_gid() == "expected_revenue_marker")
+    marker.set_data([epsilon], [F.expected_score(revenue, epsilon, sensitivity=delta)])
+    return _exponential_text(fig, epsilon, prices, revenue, delta, np.geomspace(0.01, 2000, 150))
 
 
 @course_style

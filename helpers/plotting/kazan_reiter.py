@@ -27,6 +27,9 @@ __all__ = [
     "plot_risk_profile_slice",
     "plot_switching",
     "slice_curves",
+    "update_bound_vs_naive",
+    "update_risk_profile_slice",
+    "update_switching",
 ]
 
 
@@ -112,7 +115,45 @@ def plot_risk_profile_slice(
     eps_min, x_min = _draw_slice(
         ax_r, ax_e, kind, a, fixed, r, epsilon_cap=6.0, r_cap=max(3 * r, 10.0)
     )
+    fig._course_shape = ("slice", kind, figsize, fast)
     return describe(fig, _slice_sentence(kind, a, fixed, r, eps_min, x_min))
+
+
+def update_risk_profile_slice(
+    fig: Figure, kind: str, a: float, fixed: float, r: float, *, figsize=(7.4, 5.0), fast=False
+) -> bool:
+    """Bring a :func:`plot_risk_profile_slice` figure of the same kind to new ã, q̃ or p̃ and
+    r̃ in place (notebook 06's dashboard): both curves, the minimum, the r̃ and ½ ln r̃
+    lines, their legend entries, titles, axis labels and limits, the text alternative.
+    False, and nothing changed, for another kind (draw afresh)."""
+    if getattr(fig, "_course_shape", None) != ("slice", kind, figsize, fast):
+        return False
+    ax_r, ax_e = fig.axes
+    x, r_star, eps, eps_min, x_min = slice_curves(kind, a, fixed, r)
+    other = "q̃" if kind == "inclusion" else "p̃"
+    r_cap, epsilon_cap = max(3 * r, 10.0), max(6.0, 1.5 * eps_min)
+    finite = np.where(np.isfinite(eps), eps, np.nan)
+    truncated = bool(np.any(~(finite <= epsilon_cap)))
+    lines = {line.get_gid(): line for line in ax_r.lines + ax_e.lines}
+    lines["r_star"].set_data(x, np.minimum(r_star, r_cap))
+    ax_r.lines[1].set_ydata([r, r])
+    ax_r.lines[1].set_label(f"r̃ = {r:g}")
+    ax_r.set_title(f"ã = {a:g}, {other} = {fixed:g}, r̃ = {r:g}", fontsize=_FONT)
+    ax_r.set_ylabel(f"r* (truncated at {r_cap:g})")
+    lines["epsilon_i"].set_data(x, np.minimum(finite, epsilon_cap))
+    lines["minimum"].set_data([x_min], [eps_min])
+    lines["minimum"].set_label(f"min ε = {eps_min:.3f}")
+    constant = kr.epsilon_constant_profile(r)
+    ax_e.lines[2].set_ydata([constant, constant])
+    ax_e.set_ylabel(f"εᵢ (truncated at {epsilon_cap:.3g})" if truncated else "εᵢ")
+    ax_e.set_ylim(0, epsilon_cap * 1.05)
+    ax_r.set_ylim(0, r_cap * 1.05)
+    for ax in (ax_r, ax_e):
+        ax.relim()
+        ax.autoscale_view(scalex=True, scaley=False)
+        _legend_beside(ax)
+    describe(fig, _slice_sentence(kind, a, fixed, r, eps_min, x_min))
+    return True
 
 
 def _slice_sentence(kind, a, fixed, r, eps_min, x_min, who: str = "") -> str:
@@ -333,6 +374,30 @@ def plot_bound_vs_naive(
     ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
     ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
     _legend_beside(ax)
+    return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
+
+
+def update_bound_vs_naive(
+    fig: Figure, epsilon: float = 1.0, q_values: Sequence[float] = (1.0, 0.5, 0.1, 0.01)
+) -> Figure:
+    """Bring a :func:`plot_bound_vs_naive` figure of the same q values to a new ε in place
+    (notebook 06's dashboard): every curve, e^{2ε}, the title, the y limits and the text
+    alternative."""
+    (ax,) = fig.axes
+    p = np.linspace(0.001, 1, 400)
+    peaks = []
+    for index, q in enumerate(q_values):
+        bound = kr.relative_risk_bound(p, q, epsilon)
+        peaks.append((float(np.max(bound)), q, float(p[np.argmax(bound)])))
+        ax.lines[index].set_ydata(bound)
+    naive = float(kr.naive_bound(epsilon))
+    ax.lines[len(q_values)].set_ydata([naive, naive])
+    ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
+    ax.set_ylim(0.9, naive * 1.08)
+    return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
+
+
+def _bound_vs_naive_text(fig, epsilon, q_values, peaks) -> Figure:
     naive = float(kr.naive_bound(epsilon))
     top, top_q, top_p = max(peaks)
     return describe(
@@ -466,6 +531,46 @@ def plot_switching(
     shown = f", switch {direction}" if direction else ""
     ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
     _legend_beside(ax)
+    fig._course_shape = ("switching", tuple(devs), direction, fast)
+    return _switching_text(fig, epsilon, devs, sides)
+
+
+def update_switching(
+    fig: Figure,
+    epsilon: float,
+    deviations: Sequence[float] = (0.25, 0.5, 1.0, 2.0),
+    *,
+    direction: str | None = None,
+    fast: bool = False,
+) -> bool:
+    """Bring a :func:`plot_switching` figure of the same deviations and direction to a new ε
+    in place (notebook 07's dashboard): the bar heights, the title, the y limits and the
+    text alternative. False, and nothing changed, for another direction (draw afresh)."""
+    devs = np.asarray(deviations, dtype=float)
+    if getattr(fig, "_course_shape", None) != ("switching", tuple(devs), direction, fast):
+        return False
+    (ax,) = fig.axes
+    sides = {}
+    for k, side in enumerate(("above", "below")):
+        sides[side] = np.asarray(kr.durham_switch_probability(epsilon, devs, side), dtype=float)
+        for bar, height in zip(ax.containers[k], sides[side], strict=True):
+            bar.set_height(height)
+    if direction == "worst":
+        worst = kr.durham_switch_probability(epsilon, devs, "worst")
+        for bar, height in zip(ax.containers[2], worst, strict=True):
+            bar.set_height(height)
+    shown = f", switch {direction}" if direction else ""
+    ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
+    # the data limits a fresh figure has: from 0 to the tallest bar or the 10 % line (relim
+    # would pass the bars through display coordinates and round their tops by an ulp)
+    heights = [bar.get_height() for container in ax.containers for bar in container]
+    ax.dataLim.intervaly = (0.0, max(*heights, 0.1))
+    ax.autoscale_view()
+    _switching_text(fig, epsilon, devs, sides)
+    return True
+
+
+def _switching_text(fig, epsilon, devs, sides) -> Figure:
     worst = np.maximum(sides["above"], sides["below"])
     met = [f"{d:g}" for d, w in zip(devs, worst, strict=True) if w <= 0.1]
     return describe(

@@ -27,6 +27,7 @@ __all__ = [
     "plot_plrv_panels",
     "plot_privacy_profile",
     "plot_two_densities",
+    "update_plrv_panels",
 ]
 
 _ONE_PANEL = {"left": 0.12, "right": 0.97, "bottom": 0.15, "top": 0.88}
@@ -405,15 +406,50 @@ def plot_plrv_panels(
     bx.xaxis.set_major_locator(MaxNLocator(3))
     for axis in (ax, bx):
         axis.yaxis.set_major_locator(MaxNLocator(4))
-    _, tight = _deltas(epsilon, mech, None)
+    fig._course_shape = (mech.name, sensitivity)
+    return _panels_text(fig, mech, epsilon)
+
+
+def _panels_text(fig, mech, epsilon) -> Figure:
+    naive, tight = _deltas(epsilon, mech, None)
     return describe(
         fig,
-        f"{mech.label} noise, {mech.symbol} = {noise:.3g}, ε = {epsilon:.3g}. "
+        f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}, ε = {epsilon:.3g}. "
         f"Left: e^L over the probability space beside the line e^ε = {math.exp(epsilon):.3g}; "
         f"the bad events above it are shaded, δ₁ = {naive:.4f}. Right, zoomed on them: the "
         f"area between min(1, e^ε/e^L) and 1, δ₂ = {tight:.4f}.",
         _delta_point(naive, tight),
     )
+
+
+def update_plrv_panels(
+    fig, mechanism="gaussian", noise=None, epsilon=plrv.POST_EPSILON, *, sensitivity=1.0
+) -> bool:
+    """Bring a :func:`plot_plrv_panels` figure of the same mechanism to a new noise and ε in
+    place (notebook 08's dashboard): both curves, the e^ε line, the δ₁ band and the δ₂ area,
+    their legend entries, titles and limits, and the text alternative. False, and nothing
+    changed, for another mechanism (draw afresh)."""
+    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
+    if getattr(fig, "_course_shape", None) != (mech.name, sensitivity):
+        return False
+    ax, bx = fig.axes
+    u, losses = _losses_on_u(mech, None)
+    naive, tight = _deltas(epsilon, mech, None)
+    ax.lines[0].set_data(u, np.exp(losses))
+    ax.lines[1].set_ydata([math.exp(epsilon)] * 2)
+    ax.patches[0].set_width(naive)
+    ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
+    ax.set_title(f"{mech.label}, {mech.symbol} = {mech.noise:.3g}")
+    ax.get_legend().get_texts()[2].set_text(f"δ₁ = {naive:.4f}")
+    with np.errstate(over="ignore"):
+        curve = np.minimum(1.0, np.exp(epsilon - losses))
+    bx.lines[0].set_data(u, curve)
+    bx.collections[0].set_data(u, curve, 1.0)
+    bx.get_legend().get_texts()[1].set_text(f"area = δ₂ = {tight:.4f}")
+    bx.set_title(f"ε = {epsilon:.4g}: δ₂ = {tight:.4f} (δ₁ = {naive:.4f})")
+    bx.set_xlim(0, min(1.0, max(0.1, 1.5 * naive)))
+    _panels_text(fig, mech, epsilon)
+    return True
 
 
 @course_style

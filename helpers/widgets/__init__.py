@@ -8,3 +8,4 @@ from .foundations import *  # noqa: F403
 from .kazan_reiter import *  # noqa: F403
 from .lee_clifton import *  # noqa: F403
 from .plrv import *  # noqa: F403
+from .release import *  # noqa: F403

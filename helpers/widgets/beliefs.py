@@ -31,6 +31,7 @@ from ..plotting.beliefs import (
     plot_attack_success,
     plot_posterior,
     plot_prior,
+    update_attack_marker,
     world_labels,
 )
 from ..queries import get_query
@@ -293,11 +294,33 @@ def attack_dashboard(
             marker=(epsilon, at),
             figsize=(6.4, 3.2),
         )
-        text = (
+        fig._course_shape = (column, true_world, int(seed))  # what the curve is of
+        return fig, text(column, world, epsilon, seed, at, who, n_worlds)
+
+    def text(column, world, epsilon, seed, at, who, n_worlds):
+        return (
             f"{column}, {who}: success rate at ε = {epsilon:.3g} is {at:.4f} over {trials} "
             f"seeded releases (seed {int(seed)}); the prior's guess succeeds with 1/W = "
             f"1/{n_worlds} = {1 / n_worlds:.4f}"
         )
-        return fig, text
 
-    return Dashboard(controls, draw)
+    def update(fig, column, true_world, epsilon, seed):
+        # ε moves the marker in place; another column, world or seed draws a new curve, and
+        # so does every move for a reader's callable query (its curve is never kept)
+        same = getattr(fig, "_course_shape", None) == (column, true_world, int(seed))
+        if not same or not get_query(query).built_in:
+            return None
+        universe = data[column].to_numpy(dtype=float)
+        world = None if true_world == -1 else int(true_world)
+        at = simulate_attack(
+            universe, size, query, epsilon, true_world=world, trials=trials, rng=int(seed)
+        )
+        update_attack_marker(fig, (epsilon, at))
+        who = (
+            "true world drawn from the uniform prior"
+            if world is None
+            else f"true world {labels[world]}"
+        )
+        return text(column, world, epsilon, seed, at, who, count_worlds(universe, size))
+
+    return Dashboard(controls, draw, update=update)

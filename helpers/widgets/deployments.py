@@ -9,7 +9,12 @@ import ipywidgets as widgets
 
 from .. import choose as ch
 from .. import deployments as dep
-from ..plotting.deployments import plot_choice, plot_three_views
+from ..plotting.deployments import (
+    plot_choice,
+    plot_three_views,
+    update_choice,
+    update_three_views,
+)
 from ._base import Dashboard, control_row, float_slider
 
 __all__ = [
@@ -103,7 +108,14 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
         fig = plot_three_views(eps, delta, rho=rho, prior=prior, p=p, q=q, title=title)
         return fig, deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
 
-    dash = Dashboard(controls, draw)
+    def update(fig, deployment, epsilon, log10_delta, prior, p, q):
+        # the prior, p and q move in place; another guarantee draws afresh
+        eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta, rows)
+        if not update_three_views(fig, eps, delta, rho=rho, prior=prior, p=p, q=q, title=title):
+            return None
+        return deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
+
+    dash = Dashboard(controls, draw, update=update)
     c = controls
 
     def _typed_only(_change=None):
@@ -182,7 +194,8 @@ def choose_dashboard(
         "a": _slider("ã", 0.25, 0.0, 0.95, 0.005),
     }
 
-    def draw(release, n, lower, upper, k, coverage, risk_kind, risk, prior, r, a):
+    def arguments(release, n, lower, upper, k, coverage, risk_kind, risk, prior, r, a):
+        """(choose's keywords, plot_choice's extra keywords, the risk's label)."""
         eps_risk, label = _risk_epsilon(risk_kind, risk, prior, r, a)
         bounds = {} if release == "count" else {"lower": lower, "upper": upper}
         if release == "mean":
@@ -190,30 +203,35 @@ def choose_dashboard(
         is_posterior = risk_kind == "posterior"
         # change-one: n is public (a mean needs it). The two-world bound is for worlds that
         # differ in one record; a Kazan & Reiter ε (add-remove) is conservative here (choose)
-        choice = ch.choose(
-            release,
-            k=k,
-            epsilon_risk=eps_risk,
-            coverage=coverage,
-            prior=prior if is_posterior else None,
-            neighbours="change-one",
+        common = {
+            "k": k,
+            "coverage": coverage,
+            "epsilon_risk": eps_risk,
+            "prior": prior if is_posterior else None,
+            "neighbours": "change-one",
             **bounds,
-        )
-        fig = plot_choice(
-            release,
-            neighbours="change-one",
-            k=k,
-            coverage=coverage,
-            epsilon_risk=eps_risk,
-            prior=prior if is_posterior else None,
-            risk=risk if is_posterior else None,
-            risk_label=label,
-            title=f"a {release}, ±{k:g} with {100 * coverage:g} %",
-            **bounds,
-        )
+        }
+        extra = {
+            "risk": risk if is_posterior else None,
+            "risk_label": label,
+            "title": f"a {release}, ±{k:g} with {100 * coverage:g} %",
+        }
+        return common, extra, label
+
+    def draw(release, **values):
+        common, extra, label = arguments(release, **values)
+        choice = ch.choose(release, **common)
+        fig = plot_choice(release, **common, **extra)
         return fig, choose_text(choice, release, label)
 
-    dash = Dashboard(controls, draw)
+    def update(fig, release, **values):
+        # in place while the figure keeps its shape (same release, risk kind, feasibility)
+        common, extra, label = arguments(release, **values)
+        if not update_choice(fig, release, **common, **extra):
+            return None
+        return choose_text(ch.choose(release, **common), release, label)
+
+    dash = Dashboard(controls, draw, update=update)
     c = controls
 
     def _relevant_only(_change=None):

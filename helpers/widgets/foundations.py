@@ -38,16 +38,22 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
 
     def draw(epsilon):
         fig = P.plot_laplace_ratio(epsilon, ex["y1"], ex["y2"], sensitivity=ex["sensitivity"])
+        return fig, text(epsilon)
+
+    def update(fig, epsilon):
+        P.update_laplace_ratio(fig, epsilon, ex["y1"], ex["y2"], sensitivity=ex["sensitivity"])
+        return text(epsilon)
+
+    def text(epsilon):
         z = np.linspace(ex["y1"] - 30, ex["y2"] + 30, 601)
         r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, sensitivity=ex["sensitivity"])
-        text = (
+        return (
             f"ε = {epsilon:.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
             f"ratio ranges over [{r.min():.4f}, {r.max():.4f}] = [e^-ε, e^ε] = "
             f"[{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]"
         )
-        return fig, text
 
-    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, update=update)
 
 
 def randomised_response_dashboard(
@@ -97,16 +103,21 @@ def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
     """ε for the feasible (p, q) region and the Laplace mechanism's tests inside it."""
 
     def draw(epsilon):
-        fig = P.plot_hypothesis_region(epsilon)
+        return P.plot_hypothesis_region(epsilon), text(epsilon)
+
+    def update(fig, epsilon):
+        P.update_hypothesis_region(fig, epsilon)
+        return text(epsilon)
+
+    def text(epsilon):
         pm, _ = F.laplace_threshold_test(0.5, epsilon)
-        text = (
+        return (
             f"ε = {epsilon:.2f}: the best balanced test has FPR = FNR ≥ 1/(1+e^ε) = "
             f"{float(F.hypothesis_min_equal_error(epsilon)):.4f}; "
             f"the Laplace test at the midpoint reaches FPR = FNR = {float(pm):.4f}"
         )
-        return fig, text
 
-    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw)
+    return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, update=update)
 
 
 def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
@@ -116,18 +127,23 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
     delta = F.auction_revenue_sensitivity(prices)
 
     def draw(epsilon):
-        fig = P.plot_exponential_mechanism(epsilon)
+        return P.plot_exponential_mechanism(epsilon), text(epsilon)
+
+    def update(fig, epsilon):
+        P.update_exponential_mechanism(fig, epsilon)
+        return text(epsilon)
+
+    def text(epsilon):
         probs = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
         shown = ", ".join(f"${pr:.2f}: {q:.3f}" for pr, q in zip(prices, probs, strict=True))
-        text = (
+        return (
             f"ε = {epsilon:.2f}: P[price] = {shown}\n"
             f"expected revenue = ${float(F.expected_score(revenue, epsilon, sensitivity=delta)):.3f} "
             f"(best ${revenue.max():.2f})"
         )
-        return fig, text
 
     epsilon = starting_value("epsilon", epsilon, 0.01, 1000.0)
     slider = widgets.FloatLogSlider(
         value=epsilon, base=10, min=-2, max=3, step=0.05, description="ε", continuous_update=False
     )
-    return Dashboard({"epsilon": slider}, draw)
+    return Dashboard({"epsilon": slider}, draw, update=update)

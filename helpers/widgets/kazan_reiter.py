@@ -10,6 +10,9 @@ from ..plotting.kazan_reiter import (
     plot_profile_map,
     plot_risk_profile_slice,
     plot_switching,
+    update_bound_vs_naive,
+    update_risk_profile_slice,
+    update_switching,
 )
 from ._base import Dashboard, float_slider
 from ._checks import starting_choice, starting_value
@@ -81,7 +84,13 @@ def risk_profile_dashboard(
         fig = plot_risk_profile_slice(kind, a, fixed, r, fast=True)
         return fig, risk_profile_text(kind, a, fixed, r)
 
-    return Dashboard(controls, draw)
+    def update(fig, kind, r, a, fixed):
+        # r̃, ã and q̃ or p̃ move in place; the other profile draws afresh
+        if not update_risk_profile_slice(fig, kind, a, fixed, r, fast=True):
+            return None
+        return risk_profile_text(kind, a, fixed, r)
+
+    return Dashboard(controls, draw, update=update)
 
 
 def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
@@ -90,15 +99,20 @@ def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
     controls = {"epsilon": float_slider("ε", epsilon, 0.05, 3.0, 0.05, ".2f")}
 
     def draw(epsilon):
-        fig = plot_bound_vs_naive(epsilon, fast=True)
+        return plot_bound_vs_naive(epsilon, fast=True), text(epsilon)
+
+    def update(fig, epsilon):
+        update_bound_vs_naive(fig, epsilon)
+        return text(epsilon)
+
+    def text(epsilon):
         tight = float(kr.relative_risk_bound(0.5, 1.0, epsilon))
-        text = (
+        return (
             f"e^(2ε) = {float(kr.naive_bound(epsilon)):.3f}; Theorem 1 at p = 0.5, q = 1: "
             f"{tight:.3f}"
         )
-        return fig, text
 
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)
 
 
 def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
@@ -160,4 +174,11 @@ def tradeoff_dashboard(r: float = 5.0, a: float = 0.5, direction: str = "above")
         )
         return fig, tradeoff_text(r, a, direction)
 
-    return Dashboard(controls, draw)
+    def update(fig, r, a, direction):
+        # r̃ and ã move the bars in place; another direction draws afresh
+        eps = kr.epsilon_inclusion_profile(a, 1.0, r)
+        if not update_switching(fig, eps, direction=direction, fast=True):
+            return None
+        return tradeoff_text(r, a, direction)
+
+    return Dashboard(controls, draw, update=update)

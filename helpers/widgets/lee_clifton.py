@@ -2,8 +2,8 @@
 
 Each factory returns a ``Dashboard`` (see ``_base``) whose controls are reachable by name.
 The figure is built once by the same plotting function as the notebook's static figure
-and then updated in place on every slider move (``helpers.plotting.lee_clifton``), so a
-redraw costs one render, not a new figure.
+and then updated in place on every slider move (``helpers.plotting.lee_clifton``'s
+``update_*``, the dashboard's ``update``), so a redraw costs one render, not a new figure.
 """
 
 from __future__ import annotations
@@ -78,15 +78,8 @@ def bounds_dashboard(
     epsilon = check_finite_scalar("epsilon", epsilon)
     if not 0.01 <= epsilon <= 5.0:
         raise ValueError(f"epsilon must lie in [0.01, 5] (the slider's range); got {epsilon:g}")
-    state: dict = {}
 
-    def draw(epsilon: float, risk: float):
-        if "fig" not in state:
-            state["fig"] = plot_bounds(
-                cols, size, query, risk=risk, epsilon=epsilon, figsize=(8.4, 4.4)
-            )
-        else:
-            update_bounds(state["fig"], cols, size, query, risk=risk, epsilon=epsilon)
+    def text(epsilon: float, risk: float) -> str:
         lines = [f"ε = {epsilon:.3f}, ρ = {risk:.3f}"]
         width = max(len(name) for name in cols)
         for name, values in cols.items():
@@ -95,7 +88,15 @@ def bounds_dashboard(
                 f"{name:<{width}}  upper bound {upper:.4f} ({_status(upper, risk)})   "
                 f"tight bound {tight:.4f} ({_status(tight, risk)})"
             )
-        return state["fig"], "\n".join(lines)
+        return "\n".join(lines)
+
+    def draw(epsilon: float, risk: float):
+        fig = plot_bounds(cols, size, query, risk=risk, epsilon=epsilon, figsize=(8.4, 4.4))
+        return fig, text(epsilon, risk)
+
+    def update(fig, epsilon: float, risk: float):
+        update_bounds(fig, cols, size, query, risk=risk, epsilon=epsilon)
+        return text(epsilon, risk)
 
     controls = {
         "epsilon": widgets.FloatSlider(
@@ -109,7 +110,7 @@ def bounds_dashboard(
         ),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)
 
 
 def _epsilon_text(value: float, why: str) -> str:
@@ -125,13 +126,8 @@ def binary_search_dashboard(
 ) -> Dashboard:
     """Notebook 04: a ρ slider moves both dashed lines (eq. 7 and the binary search)."""
     cols, size = _columns_and_size(data, size)
-    state: dict = {}
 
-    def draw(risk: float):
-        if "fig" not in state:
-            state["fig"] = plot_binary_search(cols, size, query, risk=risk, figsize=(8.4, 4.4))
-        else:
-            update_binary_search(state["fig"], cols, size, query, risk=risk)
+    def text(risk: float) -> str:
         lines = [f"ρ = {risk:.3f}"]
         width = max(len(name) for name in cols)
         for name, values in cols.items():
@@ -141,9 +137,16 @@ def binary_search_dashboard(
                 f"{name:<{width}}  ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
                 f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}"
             )
-        return state["fig"], "\n".join(lines)
+        return "\n".join(lines)
 
-    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw)
+    def draw(risk: float):
+        return plot_binary_search(cols, size, query, risk=risk, figsize=(8.4, 4.4)), text(risk)
+
+    def update(fig, risk: float):
+        update_binary_search(fig, cols, size, query, risk=risk)
+        return text(risk)
+
+    return Dashboard({"risk": _risk_slider(cols, size, risk)}, draw, update=update)
 
 
 def queries_dashboard(
@@ -157,8 +160,7 @@ def queries_dashboard(
 ) -> Dashboard:
     """Notebook 05: choose a query and a column, slide ρ; prints Δf, Δv and both ε.
 
-    One figure per (query, column) is built the first time it is chosen and updated in
-    place afterwards.
+    The figure is updated in place while ρ moves; a new query or column draws a fresh one.
     """
     cols, size = _columns_and_size(data, size)
     queries = tuple(queries)
@@ -169,34 +171,48 @@ def queries_dashboard(
     column = next(iter(cols)) if column is None else column
     if column not in cols:
         raise ValueError(f"column must be one of {list(cols)}; got {column!r}")
-    figures: dict = {}
 
-    def draw(query: str, column: str, risk: float):
+    # what does not depend on ρ, computed once per (query, column) of a built-in query (a
+    # reader's callable may change behaviour, so its numbers are recomputed); the columns
+    # are this dashboard's own data
+    fixed: dict = {}
+
+    def text(query: str, column: str, risk: float) -> str:
         values = cols[column]
-        one = {column: values}
-        key = (query, column)
-        if key not in figures:
-            figures[key] = plot_binary_search(one, size, query, risk=risk, figsize=(5.6, 4.4))
-        else:
-            update_binary_search(figures[key], one, size, query, risk=risk)
-        e_ub = lc.epsilon_upper_bound(values, size, query, risk)
-        e_bs = lc.binary_search_epsilon(values, size, query, risk)
-        text = "\n".join(
-            [
-                f"query {query}, column {column}, n = {size}, W = {lc.count_worlds(values, size)}, "
-                f"ρ = {risk:.3f}",
+        if (query, column) not in fixed or not get_query(query).built_in:
+            fixed[query, column] = (
+                f"query {query}, column {column}, n = {size}, "
+                f"W = {lc.count_worlds(values, size)}, ",
                 f"Δf (unbounded sensitivity) = {unbounded_sensitivity(values, size, query):.4f}   "
                 f"Δv = {lc.delta_v(values, size, query):.4f}   "
                 f"tight bound's limit = {lc.limit_of_tight_bound(values, size, query):.4f}",
+            )
+        head, sensitivities = fixed[query, column]
+        e_ub = lc.epsilon_upper_bound(values, size, query, risk)
+        e_bs = lc.binary_search_epsilon(values, size, query, risk)
+        return "\n".join(
+            [
+                f"{head}ρ = {risk:.3f}",
+                sensitivities,
                 f"ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
                 f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
             ]
         )
-        return figures[key], text
+
+    def draw(query: str, column: str, risk: float):
+        fig = plot_binary_search({column: cols[column]}, size, query, risk=risk, figsize=(5.6, 4.4))
+        fig.course_key = (query, column)  # what the figure's curves are of
+        return fig, text(query, column, risk)
+
+    def update(fig, query: str, column: str, risk: float):
+        if getattr(fig, "course_key", None) != (query, column):
+            return None  # other curves: a fresh figure
+        update_binary_search(fig, {column: cols[column]}, size, query, risk=risk)
+        return text(query, column, risk)
 
     controls = {
         "query": widgets.Dropdown(options=list(queries), value=query, description="query"),
         "column": widgets.Dropdown(options=list(cols), value=column, description="column"),
         "risk": _risk_slider(cols, size, risk),
     }
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)

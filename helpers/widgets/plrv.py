@@ -63,8 +63,18 @@ def plrv_dashboard(
     }
 
     def draw(mechanism, noise, epsilon):
+        return P.plot_plrv_panels(as_mechanism(mechanism, noise), epsilon=epsilon), text(
+            mechanism, noise, epsilon
+        )
+
+    def update(fig, mechanism, noise, epsilon):
+        # noise and ε move in place; another mechanism draws afresh
+        if not P.update_plrv_panels(fig, as_mechanism(mechanism, noise), epsilon=epsilon):
+            return None
+        return text(mechanism, noise, epsilon)
+
+    def text(mechanism, noise, epsilon):
         mech = as_mechanism(mechanism, noise)
-        fig = P.plot_plrv_panels(mech, epsilon=epsilon)
         naive, tight = (float(d) for d in mech.profile(epsilon))
         text = (
             f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {epsilon:.3f}: "
@@ -76,6 +86,6 @@ def plrv_dashboard(
             text += f"\nL ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
         else:
             text += f"\nL never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
-        return fig, text
+        return text
 
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)

@@ -17,7 +17,7 @@ from _modules import ROOT
 from helpers import datasets
 from helpers import deployments as dep
 
-PACKAGE_DATA = ("dp_deployments.csv", "README.md")
+PACKAGE_DATA = ("dp_deployments.csv", "opendp_zcdp_epsilon.csv", "README.md")
 
 
 def test_package_data_is_read_from_inside_the_package():

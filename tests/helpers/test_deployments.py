@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -99,6 +100,47 @@ def _opendp_epsilon(rho: float, delta: float) -> float:
         )
     )
     return meas.map(1.0).epsilon(delta)
+
+
+def _opendp_table_text() -> str:
+    """helpers/data/opendp_zcdp_epsilon.csv as OpenDP computes it now, for load()'s zCDP rows."""
+    import importlib.metadata
+
+    table = dep.load()
+    zcdp = table[table["dp_variant"] == "Zero-concentrated DP"]
+    lines = [
+        f"# OpenDP {importlib.metadata.version('opendp')}'s make_zCDP_to_approxDP on a Gaussian "
+        "of scale 1/sqrt(2 rho) (exactly rho-zCDP),",
+        "# at each zCDP row of dp_deployments.csv (rho, delta_used of helpers.deployments.load()).",
+        "# Written and checked by tests/helpers/test_deployments.py "
+        "(python tests/helpers/test_deployments.py).",
+        "rho,delta,epsilon",
+    ]
+    for rho, delta in zip(zcdp["rho"], zcdp["delta_used"], strict=True):
+        lines.append(f"{rho!r},{delta!r},{_opendp_epsilon(rho, delta)!r}")
+    return "\n".join(lines) + "\n"
+
+
+def test_the_stored_opendp_values_are_opendps():
+    """Notebook 09 shows OpenDP's ε from the stored file (readers do not install OpenDP): every
+    zCDP row of the registry is there, at the δ load() reads it at, with OpenDP's value (to a
+    few ulps: the same library may round differently on another CPU)."""
+    stored = pd.read_csv(dep.OPENDP_PATH, comment="#")
+    table = dep.load()
+    zcdp = table[table["dp_variant"] == "Zero-concentrated DP"]
+    assert list(stored["rho"]) == list(zcdp["rho"])
+    assert list(stored["delta"]) == list(zcdp["delta_used"])
+    hint = "stale: run python tests/helpers/test_deployments.py"
+    for rho, delta, epsilon in stored.itertuples(index=False):
+        assert epsilon == pytest.approx(_opendp_epsilon(rho, delta), rel=1e-14, abs=0), hint
+        assert dep.opendp_epsilon(rho, delta) == epsilon
+
+
+def test_opendp_epsilon_is_only_what_is_stored():
+    with pytest.raises(ValueError, match=r"\(rho, delta\) = \(2\.6, 1e-10\) is not stored"):
+        dep.opendp_epsilon(2.6, 1e-10)
+    both = dep.opendp_epsilon(np.array([2.63, 0.0728]), np.array([1e-10, 1e-5]))
+    assert both.shape == (2,) and both[0] == dep.opendp_epsilon(2.63, 1e-10)
 
 
 @pytest.mark.parametrize(
@@ -648,6 +690,69 @@ def test_zcdp_tpr_is_the_edge_of_what_every_renyi_order_allows(rho, fpr):
     assert dep.gaussian_tpr_at_fpr(fpr, rho=rho) <= t + 1e-12
 
 
+def _worst_excess(t, x, rho):
+    """Independent check, tighter than :func:`_dense_violation`: the worst Rényi excess at
+    (t, x) over the orders (located on 40,001 orders, then refined by a bounded scalar
+    search in 30-digit arithmetic) and at the KL limit (order 1)."""
+    import mpmath
+    from scipy.optimize import minimize_scalar
+
+    u_grid = np.linspace(np.log(1e-5), np.log(1e9), 40_001)
+    orders = 1 + np.exp(u_grid)
+
+    def d(p, q, a):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            terms = (a * np.log(p) + (1 - a) * np.log(q), a * np.log1p(-p) + (1 - a) * np.log1p(-q))
+            return np.logaddexp(*terms) / (a - 1)
+
+    coarse = np.maximum(d(t, x, orders), d(x, t, orders)) - rho * orders
+    i = int(np.nanargmax(coarse))
+
+    def excess(u):
+        with mpmath.workdps(30):
+            a, T, X = 1 + mpmath.exp(u), mpmath.mpf(t), mpmath.mpf(x)
+
+            def dm(p, q):
+                return mpmath.log(p**a * q ** (1 - a) + (1 - p) ** a * (1 - q) ** (1 - a)) / (a - 1)
+
+            return float(max(dm(T, X), dm(X, T)) - rho * a)
+
+    lo, hi = u_grid[max(i - 1, 0)], u_grid[min(i + 1, u_grid.size - 1)]
+    found = minimize_scalar(
+        lambda u: -excess(u), bounds=(lo, hi), method="bounded", options={"xatol": 1e-10}
+    )
+    with mpmath.workdps(30):
+        T, X = mpmath.mpf(t), mpmath.mpf(x)
+
+        def kl(p, q):
+            return p * mpmath.log(p / q) + (1 - p) * mpmath.log((1 - p) / (1 - q))
+
+        limit = float(max(kl(T, X), kl(X, T)) - rho)
+    return max(float(np.nanmax(coarse)), -found.fun, excess(u_grid[i]), limit)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.floats(min_value=1e-6, max_value=20.0), st.floats(min_value=1e-5, max_value=0.9))
+def test_zcdp_tpr_is_the_edge_to_1e_9_and_never_below_it(rho, fpr):
+    # the search over orders decides how close the answer comes to the edge: within 1e-9
+    # (a TPR 1e-9 lower is allowed by every order); and it is rounded toward privacy: at the
+    # answer itself some order forbids it (up to the excess's own rounding, 1e-14)
+    t = dep.zcdp_tpr(rho, fpr)
+    if t < 1 - 1e-9:
+        assert _worst_excess(t, fpr, rho) > -1e-14
+        assert _worst_excess(max(t - 1e-9, fpr), fpr, rho) <= 0
+
+
+def test_zcdp_tpr_refuses_more_pairs_than_its_work_budget_before_the_work():
+    too_many = np.full(dep.MAX_TPR_POINTS + 1, 0.1)
+    with pytest.raises(ValueError, match=rf"{dep.MAX_TPR_POINTS + 1:,} \(ρ_z, FPR\) pairs"):
+        dep.zcdp_tpr(1.0, too_many)
+    # broadcasting counts: 100 ρ_z × 100 FPRs is 10,000 pairs
+    with pytest.raises(ValueError, match=r"^rho and fpr broadcast to 10,000"):
+        dep.zcdp_tpr(np.ones((100, 1)), np.full(100, 0.1))
+    assert dep.zcdp_tpr(1.0, np.full(dep.MAX_TPR_POINTS, 0.1)[:3]).shape == (3,)
+
+
 @given(
     st.floats(min_value=1e-3, max_value=10.0),
     st.floats(min_value=1e-3, max_value=10.0),
@@ -692,3 +797,59 @@ def test_zcdp_tpr_at_tiny_rho_stays_below_the_converted_curve(rho):
     for delta in (1e-5, 1e-10):
         eps = dep.zcdp_to_epsilon(rho, delta)
         assert dep.zcdp_tpr(rho, 0.01) <= dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
+
+
+# ------------------------------------------- inverses round-trip on the safe side (issue 29)
+
+
+@given(
+    epsilon=st.floats(1e-3, 60.0),
+    delta=st.sampled_from([1e-300, 1e-100, 1e-12, 1e-6, 0.01]),
+)
+def test_zcdp_rho_for_epsilon_and_gaussian_epsilon_are_on_the_safe_side_exactly(epsilon, delta):
+    import mpmath
+
+    mpmath.mp.dps = 60
+    rho = dep.zcdp_rho_for_epsilon(epsilon, delta)
+    r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+    if rho > 0:
+        # the exact infimum over α of CKS Cor. 13 is ≤ its value at any α: take the root
+        alpha = mpmath.findroot(
+            lambda x: r * (x - 1) ** 2 + mpmath.log(x) - L,
+            (1 + mpmath.mpf(10) ** -40, 2 + mpmath.sqrt(L / r)),
+            solver="anderson",
+        )
+        cks = alpha * r + (L - mpmath.log(alpha)) / (alpha - 1) + mpmath.log(1 - 1 / alpha)
+        assert cks <= epsilon
+        # the exact Gaussian ε at that ρ_z: its exact δ(ε) is ≤ the target
+        eps_g = mpmath.mpf(dep.gaussian_epsilon(rho, delta))
+        mu = mpmath.sqrt(2 * r)
+        exact = mpmath.ncdf(-eps_g / mu + mu / 2) - mpmath.exp(eps_g) * mpmath.ncdf(
+            -eps_g / mu - mu / 2
+        )
+        assert exact <= delta
+
+
+@pytest.mark.parametrize(
+    ("fn", "budget", "first"),
+    [
+        (dep.zcdp_to_epsilon, "MAX_CKS_VALUES", "rho"),
+        (dep.gaussian_epsilon, "MAX_GAUSSIAN_EPSILON_VALUES", "rho"),
+        (dep.zcdp_rho_for_epsilon, "MAX_RHO_FOR_EPSILON_VALUES", "epsilon"),
+    ],
+)
+def test_every_search_refuses_work_above_its_budget_up_front(fn, budget, first):
+    limit = getattr(dep, budget)
+    # one value over the budget, by broadcasting two arrays: refused before any search runs
+    many = np.full(limit // 2 + 1, 0.5)
+    with pytest.raises(
+        ValueError, match=rf"^{first} and delta ask for {limit + 2:,} searches .*{budget}"
+    ):
+        fn(many, np.array([1e-6, 1e-7])[:, None])
+    # and a call within the budget is served
+    assert np.shape(fn(np.full(3, 0.5), 1e-6)) == (3,)
+
+
+if __name__ == "__main__":  # rewrite helpers/data/opendp_zcdp_epsilon.csv with OpenDP
+    Path(str(dep.OPENDP_PATH)).write_text(_opendp_table_text(), encoding="utf-8")
+    print(f"wrote {dep.OPENDP_PATH}")

@@ -468,3 +468,47 @@ def test_from_epsilon_rounds_toward_privacy():
     g = m.Gaussian.from_epsilon(1.0, 1e-6, sensitivity=2.0)
     assert g.delta(1.0) <= 1e-6
     assert m.Gaussian(float(np.nextafter(g.sigma, 0)), sensitivity=2.0).delta(1.0) > 1e-6
+
+
+# ------------------------------------ the Gaussian δ on the safe side, deep in the tail (issue 29)
+
+
+def _exact_gaussian_delta(epsilon: float, sigma: float) -> tuple:
+    """(δ₂, δ₁) of the Gaussian mechanism (Δ = 1) in 60-digit arithmetic (Balle & Wang, Thm 8)."""
+    mpmath.mp.dps = 60
+    e, s = mpmath.mpf(epsilon), mpmath.mpf(sigma)
+    a, b = 1 / (2 * s) - e * s, -1 / (2 * s) - e * s
+    return mpmath.ncdf(a) - mpmath.exp(e) * mpmath.ncdf(b), mpmath.ncdf(a)
+
+
+@given(
+    epsilon=st.one_of(st.just(0.0), st.floats(1e-12, 300.0)),
+    log_sigma=st.floats(math.log(1e-3), math.log(1e6)),
+)
+def test_gaussian_delta_is_never_below_the_exact_value(epsilon, log_sigma):
+    sigma = math.exp(log_sigma)
+    exact, exact_naive = _exact_gaussian_delta(epsilon, sigma)
+    g = m.Gaussian(sigma)
+    for ours, true in ((g.delta(epsilon), exact), (g.delta_naive(epsilon), exact_naive)):
+        assert mpmath.mpf(ours) >= min(true, 1) or true < 1e-300  # below that δ is subnormal
+        # and above it by no more than the margin (at most 1e-6, about 1e-11 at δ = 1e-300)
+        assert mpmath.mpf(ours) <= true * (1 + mpmath.mpf(2e-6)) + mpmath.mpf(1e-300)
+
+
+@given(
+    epsilon=st.floats(0.0, 100.0),
+    log10_delta=st.floats(-300.0, -0.5),
+)
+def test_gaussian_from_epsilon_round_trips_on_the_safe_side(epsilon, log10_delta):
+    # at ε = 50, δ = 1e-300 the float δ was 2.7e-13 relative low and σ a hair too small
+    target = 10.0**log10_delta
+    try:
+        sigma = m.Gaussian.from_epsilon(epsilon, target).sigma
+    except ValueError as error:  # σ > 1e6·Δ is refused, as documented
+        assert "needs σ > 1e6·Δ" in str(error)
+        return
+    exact, _ = _exact_gaussian_delta(epsilon, sigma)
+    assert exact <= target
+    # and σ is the smallest such to a relative 1e-9
+    smaller, _ = _exact_gaussian_delta(epsilon, sigma * (1 - 1e-9))
+    assert smaller > target

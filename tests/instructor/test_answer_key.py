@@ -23,10 +23,10 @@ import pytest
 from _modules import ROOT
 
 from helpers.exercises import OPEN, answers, known_ids
-from helpers.exercises.student import NOT_FOR_STUDENTS, stage_package, student_readme
-from helpers.exercises.student import student_version as make_student_version
 from instructor import answer_key as ak
 from instructor import key_facts
+from instructor.student import NOT_FOR_STUDENTS, stage_package, student_readme
+from instructor.student import student_version as make_student_version
 
 
 @pytest.fixture(scope="module")
@@ -275,9 +275,7 @@ def test_no_key_text_and_no_instructor_file_in_the_student_wheel(built, tmp_path
     files = [p for p in stage.rglob("*") if p.is_file()]
     names = [p.relative_to(stage).as_posix() for p in files]
     assert not [n for n in names if n.startswith("instructor") or "/instructor/" in n]
-    assert not [
-        n for n in names for bad in NOT_FOR_STUDENTS if n.startswith(f"helpers/exercises/{bad}")
-    ]
+    assert not [n for n in names for bad in NOT_FOR_STUDENTS if n.startswith(f"helpers/{bad}")]
     for path in files:
         if path.suffix in {".py", ".md", ".csv", ".txt", ".toml", ".json"}:
             assert _leaked(pieces, path.read_text(encoding="utf-8", errors="ignore")) == [], path

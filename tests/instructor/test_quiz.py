@@ -11,8 +11,8 @@ import unicodedata
 import nbformat
 import pytest
 
-from helpers.exercises import student
 from instructor import quiz as Q
+from instructor import student
 
 PLAN = Q.load_plan()
 BANKS = Q.all_banks(PLAN)
@@ -289,3 +289,20 @@ def test_the_bank_writes_the_course_symbols():
         text = Q.question_text(q)
         for pattern in _OLD_SYMBOLS:
             assert not re.search(pattern, text), (q["id"], pattern)
+
+
+def test_quiz_labels_are_unique_across_the_course():
+    # issue 29: lecture 10's two parts (notebooks 08 and 09) both had Q10.1–Q10.3, and Q11.1
+    # stood in 09 and 10: a later part goes on from where the lecture's earlier parts stopped
+    labels = []
+    for path in sorted(Q.NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if Q.TAG in cell.metadata.get("tags", []):
+                labels += re.findall(r"^\*\*(Q\d+\.\d+)\*\*", cell.source, flags=re.MULTILINE)
+    assert len(labels) == len(QUESTIONS)
+    assert len(labels) == len(set(labels)), sorted(x for x in labels if labels.count(x) > 1)
+    # and each lecture's labels run 1, 2, … without a gap
+    for lecture in PLAN["lectures"]:
+        mine = [int(x.split(".")[1]) for x in labels if x.split(".")[0] == f"Q{lecture['number']}"]
+        assert sorted(mine) == list(range(1, len(mine) + 1)), lecture["number"]

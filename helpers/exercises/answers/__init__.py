@@ -7,15 +7,24 @@ judges from salted hashes made here at build time (``helpers.exercises._core``).
 Exercise k of notebook NN lives in ``nbNN.py`` of this package, registered by decorating
 the function that returns its expected answer (never a typed number)::
 
-    @answer("03.1", names=("my_tight",), decimals=4)
-    def _tight_by_hand():
-        return float(tight_bound(...))
+    @answer("03.1", names=("my_tight",), decimals=4,
+            parameters={"epsilon": Param(1.0, 0.2, 3.0, step=0.1, about="ε")})
+    def _tight_by_hand(*, epsilon):
+        return float(tight_bound(..., epsilon))
 
 ``names`` are the values the exercise asks for, in order (one: the value itself; several: a
 tuple); the student records them in the variable ``answer_NN_K`` (``variable(id)``), which
 is what the grader reads from the kernel. ``decimals`` or ``digits`` is the precision the
 exercise states in its text (whole numbers and booleans are always exact). Open exercises,
 with many right answers, are tested in ``helpers/exercises/_open.py`` instead.
+
+``parameters`` are the exercise's inputs, each a :class:`Param`: its default is the value the
+notebook shows (in its cell tagged ``parameters``, as ``params_NN_K``), and ``low``/``high``
+(or ``choices``) the range the grader draws other values from, per submission
+(``instructor/grading/scoring.py``): the answer function takes them as keyword arguments, so
+the grade compares the student's code, rerun at parameters the student has not seen, with the
+answer at those parameters. ``points`` weighs each name (default 1 each); a name whose answer
+is a concept (a yes/no that no parameter changes) weighs 0 and is marked as a written answer.
 """
 
 from __future__ import annotations
@@ -25,20 +34,28 @@ import importlib
 import pkgutil
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .._core import Precision, make_entry, new_salt, open_entry
+from .._core import Param, Precision, make_entry, new_salt, open_entry
 from .._open import OPEN
 
 
 @dataclass(frozen=True)
 class Answer:
-    """One exercise's expected answer: its id, the names it asks for, its precision."""
+    """One exercise's expected answer: its id, names, precision, parameters and points."""
 
     exercise_id: str
     names: tuple[str, ...]
     func: Callable
     precision: Precision
+    parameters: dict = field(default_factory=dict)
+    points: tuple = ()
+    #: a check on a drawn set of parameters (e.g. ``n < N``): False draws again
+    valid: Callable | None = None
+
+    def defaults(self) -> dict:
+        """The parameters the notebook shows."""
+        return {name: p.default for name, p in self.parameters.items()}
 
 
 REGISTRY: dict[str, Answer] = {}
@@ -52,10 +69,19 @@ def answer(
     names: tuple[str, ...],
     decimals: int | None = None,
     digits: int | None = None,
+    parameters: dict | None = None,
+    points: tuple | None = None,
+    valid: Callable | None = None,
 ):
     """Register the decorated function as the expected answer of ``exercise_id``."""
     if not isinstance(names, tuple) or not names or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be a non-empty tuple of strings; got {names!r}")
+    parameters = dict(parameters or {})
+    if not parameters or not all(isinstance(p, Param) for p in parameters.values()):
+        raise ValueError(f"{exercise_id}: parameters must be a non-empty dict of Param")
+    points = tuple(points) if points is not None else (1,) * len(names)
+    if len(points) != len(names) or any(p < 0 for p in points) or not sum(points) > 0:
+        raise ValueError(f"{exercise_id}: points={points!r}: one weight ≥ 0 per name")
     if decimals is None and digits is None:
         decimals = 0  # whole numbers and booleans: exact anyway
     precision = Precision(decimals=decimals, digits=digits)
@@ -63,7 +89,9 @@ def answer(
     def register(func: Callable) -> Callable:
         if exercise_id in REGISTRY or exercise_id in OPEN:
             raise ValueError(f"exercise id {exercise_id!r} is registered twice")
-        REGISTRY[exercise_id] = Answer(exercise_id, names, func, precision)
+        REGISTRY[exercise_id] = Answer(
+            exercise_id, names, func, precision, parameters, points, valid
+        )
         return func
 
     return register
@@ -107,8 +135,27 @@ def get(exercise_id: str) -> Answer:
 
 @functools.cache
 def expected(exercise_id: str):
-    """The expected answer of a value exercise, recomputed once per process."""
-    return get(exercise_id).func()
+    """The expected answer of a value exercise at the parameters the notebook shows."""
+    spec = get(exercise_id)
+    return spec.func(**spec.defaults())
+
+
+def expected_at(exercise_id: str, params: dict):
+    """The expected answer of a value exercise at ``params`` (every parameter named)."""
+    spec = get(exercise_id)
+    if not isinstance(params, dict) or set(params) != set(spec.parameters):
+        raise ValueError(
+            f"params={params!r} must name exactly {sorted(spec.parameters)} for {exercise_id}"
+        )
+    return spec.func(**params)
+
+
+def parameters(exercise_id: str) -> dict:
+    """The exercise's parameters (name → :class:`Param`); an open exercise's too."""
+    _discover()
+    if exercise_id in OPEN:
+        return dict(OPEN[exercise_id].parameters)
+    return dict(get(exercise_id).parameters)
 
 
 def names(exercise_id: str) -> tuple[str, ...]:
@@ -123,9 +170,13 @@ def entry(exercise_id: str, salt: str) -> dict:
     _discover()
     if exercise_id in OPEN:
         spec = OPEN[exercise_id]
-        return open_entry(exercise_id, spec.names, spec.precision)
+        found = open_entry(exercise_id, spec.names, spec.precision)
+        found["parameters"] = {name: p.default for name, p in spec.parameters.items()}
+        return found
     spec = get(exercise_id)
-    return make_entry(exercise_id, spec.names, expected(exercise_id), spec.precision, salt)
+    found = make_entry(exercise_id, spec.names, expected(exercise_id), spec.precision, salt)
+    found["parameters"] = spec.defaults()
+    return found
 
 
 def build_key(salt: str | None = None) -> dict:

@@ -11,7 +11,7 @@ from ...lee_clifton import (
     limit_of_tight_bound,
     tight_bound,
 )
-from . import answer
+from . import Param, answer
 
 EPSILONS_05_1 = (0.3, 1.0, 3.0)
 RISK_05_2 = 0.45  # not the text's 1/3 (its query table shows that one)
@@ -23,23 +23,40 @@ def value_range(xs):
     return max(xs) - min(xs)
 
 
-@answer("05.1", names=("by_hand",), decimals=4)
-def _median_by_hand():
+@answer(
+    "05.1",
+    names=("by_hand",),
+    decimals=4,
+    parameters={
+        "epsilons": Param(EPSILONS_05_1, 0.1, 5.0, kind="floats", step=0.1, about="the ε values")
+    },
+)
+def _median_by_hand(*, epsilons):
     return tight_bound(
-        school()["school_year"], len(school_release()), "median", np.array(EPSILONS_05_1)
+        school()["school_year"], len(school_release()), "median", np.array(epsilons, dtype=float)
     )
 
 
-@answer("05.2", names=("eps_ub", "eps_bs"), decimals=4)
-def _range_query():
+@answer(
+    "05.2",
+    names=("eps_ub", "eps_bs"),
+    decimals=4,
+    parameters={"risk": Param(RISK_05_2, 0.35, 0.6, step=0.01, about="the risk ρ")},
+)
+def _range_query(*, risk):
     universe, n = school()["absence_days"], len(school_release())
     return (
-        epsilon_upper_bound(universe, n, value_range, RISK_05_2),
-        binary_search_epsilon(universe, n, value_range, RISK_05_2),
+        epsilon_upper_bound(universe, n, value_range, risk),
+        binary_search_epsilon(universe, n, value_range, risk),
     )
 
 
-@answer("05.3", names=("rho_inf",), decimals=4)
-def _where_the_median_stops():
-    """The smallest ρ for which the search returns ∞ (median, 13 of 14 distinct values)."""
-    return limit_of_tight_bound(UNIVERSE_05_3, SIZE_05_3, "median")
+@answer(
+    "05.3",
+    names=("rho_inf",),
+    decimals=4,
+    parameters={"N": Param(len(UNIVERSE_05_3), 6, 30, kind="int", about="the universe size")},
+)
+def _where_the_median_stops(*, N):
+    """The smallest ρ for which the search returns ∞ (median, N − 1 of N distinct values)."""
+    return limit_of_tight_bound(tuple(range(1, N + 1)), N - 1, "median")

@@ -23,7 +23,8 @@ from helpers.exercises import (
 )
 from helpers.exercises._core import judge, make_entry
 from helpers.exercises._open import OPEN
-from helpers.exercises.student import (
+from helpers.notebooks import make_client, notebook_paths
+from instructor.student import (
     INTRO_TAG,
     STARTER_TAG,
     checked_ids,
@@ -32,7 +33,6 @@ from helpers.exercises.student import (
     starter,
     student_version,
 )
-from helpers.notebooks import make_client, notebook_paths
 
 NOTEBOOKS = notebook_paths()
 IDS = [p.stem for p in NOTEBOOKS]
@@ -340,7 +340,7 @@ def test_hints_do_not_depend_on_the_salt(answer, expected):
 
 def test_the_leak_scan_finds_an_answer_as_a_number_and_never_inside_an_id():
     """A widget's random model id once held "126" (01.1's answer) and failed a build by chance."""
-    from helpers.exercises.student import leaks
+    from instructor.student import leaks
 
     def notebook(text, data=None):
         nb = nbformat.v4.new_notebook()

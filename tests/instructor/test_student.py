@@ -24,16 +24,18 @@ import pytest
 from _modules import ROOT
 
 from helpers.exercises import answers
-from helpers.exercises.student import (
+from helpers.notebooks import notebook_paths
+from instructor.student import (
     BUNDLE_NAME,
     NOT_FOR_STUDENTS,
+    STUDENT_MODULES,
     broken_links,
     build,
+    forbidden_in_wheel,
     leaks,
+    stage_package,
+    student_files,
 )
-from helpers.notebooks import notebook_paths
-
-pytestmark = pytest.mark.notebooks
 
 #: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies.
 EXECUTE_ALL = """
@@ -56,7 +58,7 @@ import importlib.util, json, sys
 import helpers.exercises as e
 report = {
     "answers": importlib.util.find_spec("helpers.exercises.answers") is not None,
-    "grade": importlib.util.find_spec("helpers.exercises.grade") is not None,
+    "grade": importlib.util.find_spec("instructor") is not None,
     "get": hasattr(e, "get"),
     "ids": e.known_ids(),
 }
@@ -97,6 +99,7 @@ def installed(bundle):
         yield {"folder": folder, "python": folder / ".venv" / "bin" / "python", "start": start}
 
 
+@pytest.mark.notebooks
 def test_the_bundle_holds_notebooks_wheel_readme_and_nothing_outside(bundle):
     folder = bundle["bundle"]
     assert sorted(p.name for p in (folder / "notebooks").glob("*.ipynb")) == [
@@ -107,7 +110,9 @@ def test_the_bundle_holds_notebooks_wheel_readme_and_nothing_outside(bundle):
     assert all(n.startswith(f"{BUNDLE_NAME}/") for n in names)
     wheel = zipfile.ZipFile(bundle["wheel"]).namelist()
     for forbidden in NOT_FOR_STUDENTS:
-        assert not [n for n in wheel if n.startswith(f"helpers/exercises/{forbidden}")]
+        assert not [n for n in wheel if n.startswith(f"helpers/{forbidden}")]
+    assert forbidden_in_wheel(bundle["wheel"]) == []
+    assert not [n for n in wheel if n.startswith("instructor/")]
     assert "helpers/exercises/_key_data.py" in wheel
     for path in (folder / "notebooks").glob("*.ipynb"):
         nb = nbformat.read(path, as_version=4)
@@ -118,6 +123,7 @@ def test_the_bundle_holds_notebooks_wheel_readme_and_nothing_outside(bundle):
         assert words in readme
 
 
+@pytest.mark.notebooks
 def test_no_answer_is_in_sight_in_the_executed_student_edition(bundle):
     """Every expected answer, at every precision, in markdown, code and outputs: no hit."""
     executed = {p.name: nbformat.read(p, as_version=4) for p in bundle["executed"]}
@@ -125,6 +131,7 @@ def test_no_answer_is_in_sight_in_the_executed_student_edition(bundle):
     assert leaks(executed) == []
 
 
+@pytest.mark.notebooks
 def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, tmp_path):
     assert installed["start"].endswith("jupyter lab notebooks")
     began = time.monotonic()
@@ -148,6 +155,7 @@ def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, tmp_path
     assert leaks(executed) == []
 
 
+@pytest.mark.notebooks
 def test_the_students_helpers_check_without_holding_the_answers(installed):
     expected = {
         i: answers.expected(i) for i in ("03.1", "04.3", "08.4", "10.3") if i in answers.value_ids()
@@ -170,19 +178,21 @@ def test_the_students_helpers_check_without_holding_the_answers(installed):
     assert "a little too large" in report["hint"]
 
 
+@pytest.mark.notebooks
 def test_a_blank_student_notebook_grades_zero_in_the_students_environment(installed, tmp_path):
-    from helpers.exercises.grade import grade
+    from instructor.grading.grade import grade
 
     folder = tmp_path / "in"
     folder.mkdir()
     source = installed["folder"] / "notebooks" / notebook_paths()[10].name
     (folder / "blank.ipynb").write_bytes(source.read_bytes())
     rows = grade(folder, tmp_path / "out", python=str(installed["python"]), timeout=900, jobs=1)
-    assert rows[0]["total"] == 0 and len(rows[0]) == 2 + len(
+    assert rows[0]["total"] == 0 and len(rows[0]) == 4 + len(
         [i for i in answers.known_ids() if i.startswith("10.")]
     )
 
 
+@pytest.mark.notebooks
 def test_the_student_site_has_no_solution_cell(bundle):
     """python3 course.py book --student: no solution cell, no line of a worked answer."""
     result = subprocess.run(
@@ -213,3 +223,62 @@ def test_the_student_site_has_no_solution_cell(bundle):
         for line in solutions:
             assert line not in text, (page.name, line)
     # the pages render build/student-executed/, which the leak test above searched
+
+
+# --- the include list (quick: no wheel is built) ------------------------------------------
+
+
+def _entries() -> set[str]:
+    helpers = ROOT / "helpers"
+    found = set()
+    for path in helpers.iterdir():
+        if path.name in ("__pycache__", "exercises") or path.name.startswith("."):
+            continue
+        found.add(path.stem if path.suffix == ".py" else path.name)
+    for path in (helpers / "exercises").iterdir():
+        if path.name == "__pycache__" or path.name.startswith((".", "_key_data")):
+            continue
+        found.add("exercises/" + (path.stem if path.suffix == ".py" else path.name))
+    return found
+
+
+def test_every_module_of_helpers_is_for_students_or_listed_as_not():
+    listed = set(STUDENT_MODULES) | set(NOT_FOR_STUDENTS)
+    assert _entries() - listed == set(), "add each to STUDENT_MODULES or NOT_FOR_STUDENTS"
+    assert set(STUDENT_MODULES) & set(NOT_FOR_STUDENTS) == set()
+
+
+def test_the_builder_and_the_grader_are_instructors_tools():
+    for name in ("student.py", "grade.py", "_runner.py"):
+        assert not (ROOT / "helpers" / "exercises" / name).exists()
+    assert (ROOT / "instructor" / "student.py").exists()
+    assert (ROOT / "instructor" / "grading" / "grade.py").exists()
+
+
+def test_the_staged_package_holds_the_list_and_no_answer(tmp_path):
+    files = {p.as_posix() for p in student_files()}
+    assert "exercises/_core.py" in files and "plrv.py" in files
+    assert not [f for f in files if f.startswith("exercises/answers")]
+    stage_package(tmp_path / "stage", "readme", {})
+    staged = {
+        p.relative_to(tmp_path / "stage" / "helpers").as_posix()
+        for p in (tmp_path / "stage" / "helpers").rglob("*")
+        if p.is_file()
+    }
+    assert staged == files | {"exercises/_key_data.py"}
+
+
+def test_statement_cells_carry_their_checksum():
+    from instructor.student import STATEMENT_KEY, statement_sha256, student_version
+
+    path = next((ROOT / "notebooks").glob("04_*.ipynb"))
+    nb = student_version(nbformat.read(path, as_version=4), path.stem)
+    marked = [c for c in nb.cells if STATEMENT_KEY in c.metadata.get("choosing_epsilon", {})]
+    assert [c.metadata["choosing_epsilon"]["statement"] for c in marked] == ["04.1", "04.2", "04.3"]
+    for cell in marked:
+        assert cell.cell_type == "markdown" and cell.source.startswith("**Exercise")
+        assert cell.metadata["choosing_epsilon"][STATEMENT_KEY] == statement_sha256(cell.source)
+    # line ends and trailing spaces do not count; a changed word does
+    text = marked[0].source
+    assert statement_sha256(text.replace("\n", "\r\n") + "  ") == statement_sha256(text)
+    assert statement_sha256(text.replace("Exercise", "Exercice")) != statement_sha256(text)

@@ -1,4 +1,4 @@
-"""Build the student edition: ``python -m helpers.exercises.student`` (``python3 course.py student``).
+"""Build the student edition: ``python -m instructor.student`` (``python3 course.py student``).
 
 Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsilon-student.zip``
 (the same files under one folder, ``choosing-epsilon-student/``):
@@ -6,8 +6,9 @@ Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsil
 * ``notebooks/NN_*.ipynb``: every course notebook with each worked answer (a code cell tagged
   ``solution``) replaced by a starter that sets the asked-for names to ``...``, every output
   cleared, the exercises' introduction written for students;
-* ``choosing_epsilon_helpers-<version>-py3-none-any.whl``: the ``helpers`` package **without**
-  ``helpers/exercises/answers`` (the expected values), this builder and the grader; its
+* ``choosing_epsilon_helpers-<version>-py3-none-any.whl``: the parts of ``helpers`` listed in
+  ``STUDENT_MODULES`` (everything students run; never ``helpers/exercises/answers``, the
+  expected values; the builder and the grader live in ``instructor/``, never packaged); its
   ``check`` judges from a key of salted hashes made now with a fresh salt
   (``helpers/exercises/_key_data.py``, see ``helpers.exercises._core``);
 * ``requirements.txt``: the reader's exact pins and the wheel; ``README.md``: the two commands
@@ -26,6 +27,7 @@ duration that differs on every run): any answer in sight fails the build.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import math
 import os
@@ -42,9 +44,9 @@ from pathlib import Path
 import nbformat
 import numpy as np
 
-from . import answers
+from helpers.exercises import answers
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build" / "student"
 EXECUTED = ROOT / "build" / "student-executed"
 ZIP = ROOT / "build" / "choosing-epsilon-student.zip"
@@ -53,8 +55,45 @@ SOLUTION_TAG = "solution"
 STARTER_TAG = "starter"
 INTRO_TAG = "exercises-intro"
 CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
-#: What the student's wheel leaves out: the answers, this builder, the grader and its runner.
-NOT_FOR_STUDENTS = ("answers", "student.py", "grade.py", "_runner.py")
+#: What the student's wheel holds, by module name under ``helpers/`` (a name is a module
+#: ``NAME.py`` or a package directory ``NAME/``, with all its files): an include list, so a new
+#: module reaches students only when it is added here (tests/instructor/test_student.py holds
+#: every module of ``helpers`` to this list or to ``NOT_FOR_STUDENTS``).
+STUDENT_MODULES = (
+    "__init__",
+    "_cache",
+    "_docstrings",
+    "_numerics",
+    "_validation",
+    "attack",
+    "budget",
+    "checks",
+    "choose",
+    "data",
+    "datasets",
+    "deployments",
+    "figures",
+    "foundations",
+    "kazan_reiter",
+    "leave_one_out",
+    "lee_clifton",
+    "mechanisms",
+    "notebooks",
+    "plotting",
+    "plrv",
+    "queries",
+    "release",
+    "sensitivity",
+    "widgets",
+    "exercises/__init__",
+    "exercises/_core",
+    "exercises/_open",
+    "exercises/nb11",
+)
+#: What never reaches students (under ``helpers/``): the instructor's answers.
+NOT_FOR_STUDENTS = ("exercises/answers",)
+#: The cell metadata the grader reads a statement's checksum from (``statement_checksums``).
+STATEMENT_KEY = "statement_sha256"
 #: Repository files the bundle carries as they are.
 BUNDLE_PAGES = ("NOTATION.md",)
 
@@ -119,6 +158,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
     """A copy of ``nb`` with starters instead of solutions, no outputs, the students' intro."""
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
+    statements = statement_cells(nb)  # found by the solution cells, before they become starters
     for index, cell in enumerate(nb.cells):
         tags = cell.get("metadata", {}).get("tags", [])
         if cell.cell_type == "markdown" and INTRO_TAG in tags:
@@ -133,9 +173,42 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
         cell.outputs = []
         cell.execution_count = None
         cell.metadata.pop("execution", None)
-    # what the grader reads when a student renames the file
+    for exercise_id, indices in statements.items():
+        for index in indices:
+            cell = nb.cells[index]
+            cell.metadata.setdefault("choosing_epsilon", {})
+            cell.metadata["choosing_epsilon"]["statement"] = exercise_id
+            cell.metadata["choosing_epsilon"][STATEMENT_KEY] = statement_sha256(cell.source)
+    # which course notebook this is, when a student renames the file (the grader takes only
+    # the notebook's name from here, and the exercises from the course's own notebook)
     nb.metadata["choosing_epsilon"] = {"notebook": stem, "exercises": checked_ids(nb)}
     return nb
+
+
+def statement_sha256(source: str) -> str:
+    """The checksum of a statement cell: SHA-256 of its text with line ends normalised."""
+    text = "\n".join(line.rstrip() for line in source.replace("\r\n", "\n").splitlines())
+    return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def statement_cells(nb: nbformat.NotebookNode) -> dict[str, list[int]]:
+    """Per exercise, the markdown cells that state it: those right above its solution cell
+    (back to the previous code cell), less the written-answer cells a student fills in."""
+    found: dict[str, list[int]] = {}
+    for index, cell in enumerate(nb.cells):
+        if not is_solution(cell):
+            continue
+        above = []
+        for back in range(index - 1, -1, -1):
+            previous = nb.cells[back]
+            if previous.cell_type != "markdown":
+                break
+            tags = previous.get("metadata", {}).get("tags", [])
+            if "written" in tags or INTRO_TAG in tags:
+                continue
+            above.append(back)
+        found.setdefault(exercise_of(nb, index), []).extend(sorted(above))
+    return found
 
 
 def quiz_for_students(source: str) -> str:
@@ -199,22 +272,42 @@ def key_module(key: dict) -> str:
     )
 
 
-def _student_files(directory: str, names: list[str]) -> list[str]:
+def _skipped(directory: str, names: list[str]) -> list[str]:
     ignored = {"__pycache__", ".ipynb_checkpoints", "_key_data.py"}
-    if Path(directory).name == "exercises" and Path(directory).parent.name == "helpers":
-        ignored |= set(NOT_FOR_STUDENTS)
     return [n for n in names if n in ignored or n.endswith(".pyc")]
 
 
+def student_files(package: Path | None = None) -> list[Path]:
+    """The files of ``helpers/`` that ``STUDENT_MODULES`` names (paths relative to helpers/)."""
+    package = package or ROOT / "helpers"
+    files = []
+    for name in STUDENT_MODULES:
+        module, directory = package / f"{name}.py", package / name
+        if module.is_file():
+            files.append(module.relative_to(package))
+        elif directory.is_dir():
+            files += [
+                p.relative_to(package)
+                for p in sorted(directory.rglob("*"))
+                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+            ]
+        else:
+            raise RuntimeError(f"STUDENT_MODULES names {name!r}, which helpers/ does not hold")
+    return files
+
+
 def stage_package(stage: Path, readme: str, key: dict) -> None:
-    """The student's source tree: pyproject, licence, README, helpers less the answers, key."""
+    """The student's source tree: pyproject, licence, README, the student modules, the key."""
     if stage.exists():
         shutil.rmtree(stage)
     stage.mkdir(parents=True)
     shutil.copy(ROOT / "pyproject.toml", stage / "pyproject.toml")
     shutil.copy(ROOT / "LICENSE", stage / "LICENSE")
     (stage / "README.md").write_text(readme, encoding="utf-8")
-    shutil.copytree(ROOT / "helpers", stage / "helpers", ignore=_student_files)
+    for relative in student_files():
+        target = stage / "helpers" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / "helpers" / relative, target)
     (stage / "helpers" / "exercises" / "_key_data.py").write_text(key_module(key), "utf-8")
 
 
@@ -239,13 +332,16 @@ def build_wheel(stage: Path, out_dir: Path) -> Path:
 
 
 def forbidden_in_wheel(wheel: Path) -> list[str]:
-    """Files of the wheel a student must not get (the answers, the builder, the grader)."""
+    """Files of the wheel a student must not get: the answers, and anything under helpers/
+    that the include list does not name (the key is made for the wheel)."""
+    allowed = {f"helpers/{p.as_posix()}" for p in student_files()}
+    allowed.add("helpers/exercises/_key_data.py")
     bad = []
     for name in zipfile.ZipFile(wheel).namelist():
-        parts = name.split("/")
-        if parts[:2] == ["helpers", "exercises"] and len(parts) > 2:
-            if parts[2] in NOT_FOR_STUDENTS:
-                bad.append(name)
+        if not name.startswith("helpers/"):
+            continue  # the wheel's own metadata
+        if name not in allowed or any(name.startswith(f"helpers/{n}") for n in NOT_FOR_STUDENTS):
+            bad.append(name)
     return bad
 
 
@@ -305,6 +401,15 @@ running it top to bottom in a fresh kernel and reading your `answer_NN_K` variab
 notebook prints does not count), so first choose *Kernel → Restart Kernel and Run All Cells* and
 see that it runs without an error and that every check you answered prints ✓.
 
+Your instructor's grader runs each notebook in a sandbox of its own: a fresh kernel of this
+environment with no network, no files but your notebook and the course's helpers (read-only), an
+empty home and `/tmp`, and limits on memory (2 GB), processes, output and time (each cell is
+stopped after the limit your instructor sets, 5 minutes unless told otherwise). So your notebook
+must compute everything it needs from the helpers and the cells above, read no file you did not
+hand in and download nothing. What the grade reads is your `answer_NN_K` variables; the feedback
+you get back names each exercise by its title and heading, its points, and any cell that raised,
+quoting the line.
+
 ## How `check` can say ✓ without the answers
 
 The helpers you installed do not contain the expected answers. When your instructor built this
@@ -341,7 +446,7 @@ def student_requirements(wheel_name: str) -> str:
 
 def execute_with_wheel(paths: list[Path], wheel: Path, out_dir: Path) -> list[Path]:
     """Run each student notebook with the wheel's ``helpers`` first on the kernel's path."""
-    from ..notebooks import make_client, merge_streams
+    from helpers.notebooks import make_client, merge_streams
 
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
@@ -421,7 +526,7 @@ def expected_forms() -> dict[str, set[str]]:
 
 
 def _texts(nb: nbformat.NotebookNode):
-    from ..notebooks import TIMING_TAG
+    from helpers.notebooks import TIMING_TAG
 
     for index, cell in enumerate(nb.cells):
         yield index, cell.cell_type, cell.source
@@ -528,7 +633,7 @@ def build(
     ``RuntimeError`` on a link outside the bundle, a forbidden file in the wheel or an
     answer in sight, and nbclient's ``CellExecutionError`` when a notebook fails.
     """
-    from ..notebooks import notebook_paths
+    from helpers.notebooks import notebook_paths
 
     paths = paths or notebook_paths()
     if out_dir.exists():

@@ -1,0 +1,423 @@
+"""Figure functions for notebook 12 (from a chosen budget to a release): data in, Figure out.
+
+The mathematics is :mod:`helpers.release`; these functions only draw it. Plotted artists
+carry a ``gid`` so tests find the data by name. Series are told apart by line style, marker
+and hatching as well as colour; the icon array marks its three kinds of people by fill,
+hatching and shape, so it reads in grey.
+
+:data:`VISITS_SEED` and :func:`visit_counts` make the notebook's example: how many clinic
+visits each of 2,000 patients has in a year (a skewed, seeded draw), the data whose rows are
+visits rather than people.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle, Rectangle
+
+from .. import release as rel
+from ._alt import describe
+from ._style import BLACK, BLUE, GREY, ORANGE, SMALL, VERMILLION, course_style
+
+__all__ = [
+    "DEFAULTS",
+    "VISITS_SEED",
+    "plot_contributions",
+    "plot_icon_array",
+    "plot_release_overview",
+    "plot_small_groups",
+    "visit_counts",
+]
+
+#: the seed of the example's visit counts
+VISITS_SEED = 2026
+
+#: the dashboard's starting point (and the static figure beside it): ε per person, each
+#: person's records bounded to m, a group of N people, the observer's prior, δ, the accuracy
+#: a small group's count should meet (relative ±) and its coverage
+DEFAULTS = {
+    "epsilon": 1.0,
+    "contributions": 3,
+    "group_size": 200,
+    "prior": 0.05,
+    "delta": 0.0,
+    "accuracy": 0.1,
+    "coverage": 0.95,
+}
+
+
+def visit_counts(patients: int = 2_000, *, seed: int = VISITS_SEED) -> np.ndarray:
+    """Each patient's clinic visits in a year: a seeded negative binomial with mean 3.
+
+    Most people visit once or twice, a few visit twenty times or more: the skew that makes
+    the bound on contributions cost records. Not real data.
+    """
+    rng = np.random.default_rng(seed)
+    # negative binomial with r = 1.2 and mean 3: p = r/(r + mean)
+    return rng.negative_binomial(1.2, 1.2 / 4.2, size=patients)
+
+
+# --- the unit of privacy --------------------------------------------------------------------
+
+
+@course_style
+def plot_contributions(
+    counts, *, epsilon: float = 0.1, coverage: float = 0.95, largest: int = 20
+) -> Figure:
+    """(a) How many people have each number of records; (b) the error of the total count of
+    records against the bound m: the records dropped (bias), the noise's ±k and their sum."""
+    counts = np.asarray(counts)
+    m = np.arange(1, largest + 1)
+    trade = rel.contribution_tradeoff(counts, m, epsilon=epsilon, coverage=coverage)
+    best = int(m[np.argmin(trade.total)])
+    fig = Figure(figsize=(9.4, 4.4))
+    ax_a, ax_b = fig.subplots(1, 2)
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.84, bottom=0.25, wspace=0.28)
+    values, people = np.unique(np.minimum(counts, largest + 1), return_counts=True)
+    ax_a.bar(values, people, color=BLUE, edgecolor=BLACK, gid="people")
+    ax_a.set_xlabel(f"records per person ({largest + 1} means {largest + 1} or more)")
+    ax_a.set_ylabel("people")
+    ax_a.set_title("(a) contributions are skewed", fontsize=11)
+    ax_a.grid(axis="y", alpha=0.3)
+    ax_b.plot(
+        m,
+        trade.bias,
+        color=VERMILLION,
+        ls="--",
+        marker="s",
+        ms=4,
+        label="records dropped (bias)",
+        gid="bias",
+    )
+    ax_b.plot(
+        m,
+        trade.noise,
+        color=BLUE,
+        ls=":",
+        marker="^",
+        ms=4,
+        label=f"noise ±k ({100 * coverage:g} %)",
+        gid="noise",
+    )
+    ax_b.plot(
+        m, trade.total, color=BLACK, ls="-", marker="o", ms=4, label="bias + noise", gid="total"
+    )
+    ax_b.axvline(best, color=GREY, lw=1, ls="-.")
+    ax_b.set_xlabel("bound m on each person's records")
+    ax_b.set_ylabel("error of the total count (records)")
+    ax_b.set_title(f"(b) the bound's trade-off at ε = {epsilon:g}", fontsize=11)
+    ax_b.grid(alpha=0.3)
+    ax_b.legend(fontsize=SMALL + 1, loc="upper center")
+    total = int(counts.sum())
+    fig.suptitle(
+        f"{len(counts):,} people, {total:,} records: bounding each person to m records",
+        fontsize=12,
+    )
+    i = best - 1
+    return describe(
+        fig,
+        f"Panel (a): a bar chart of how many of {len(counts):,} people have each number of "
+        f"records (from 0 to {largest} or more); most have a few, a long tail has many "
+        f"(the largest is {int(counts.max())}). Panel (b): against the bound m from 1 to "
+        f"{largest}, the records the bound drops fall from {trade.bias[0]:.0f} to "
+        f"{trade.bias[-1]:.0f}, the Laplace noise's ±k at ε = {epsilon:g} grows from "
+        f"{trade.noise[0]:.3g} to {trade.noise[-1]:.3g}, and their sum is smallest at m = {best} "
+        f"({trade.total[i]:.0f} records of {total:,}).",
+    )
+
+
+# --- small groups ---------------------------------------------------------------------------
+
+
+@course_style
+def plot_small_groups(
+    *,
+    budget: float = 1.0,
+    accuracy: float = 0.1,
+    mechanism: str = "laplace",
+    coverage: float = 0.95,
+    contributions: int = 1,
+    count_share: float = 0.2,
+    mean_share: float = 0.5,
+    sizes=None,
+) -> Figure:
+    """Relative error of a group's count and mean against the group's size N at one release's
+    budget, with the accuracy line and the smallest group each serves: a count of
+    ``count_share`` of the group, a mean whose value is ``mean_share`` of its range
+    (:func:`helpers.release.group_error`'s ``fraction``)."""
+    sizes = np.geomspace(1, 100_000, 121) if sizes is None else np.asarray(sizes, dtype=float)
+    fig = Figure(figsize=(8.6, 4.8))
+    ax = fig.subplots()
+    fig.subplots_adjust(left=0.11, right=0.97, top=0.86, bottom=0.14)
+    styles = {"count": (BLUE, "-", "o"), "mean": (ORANGE, "--", "s")}
+    smallest = {}
+    shares = {"count": count_share, "mean": mean_share}
+    for kind, (colour, ls, marker) in styles.items():
+        err = rel.group_error(
+            sizes,
+            budget=budget,
+            kind=kind,
+            mechanism=mechanism,
+            coverage=coverage,
+            contributions=contributions,
+            fraction=shares[kind],
+        )
+        what = (
+            f"a count of {count_share:.0%} of the group"
+            if kind == "count"
+            else f"a mean at {mean_share:.0%} of its range"
+        )
+        ax.plot(sizes, err, color=colour, ls=ls, lw=2, label=what, gid=f"error_{kind}")
+        n = rel.smallest_group(
+            budget=budget,
+            kind=kind,
+            accuracy=accuracy,
+            mechanism=mechanism,
+            coverage=coverage,
+            contributions=contributions,
+            fraction=shares[kind],
+        )
+        smallest[kind] = n
+        ax.plot(
+            [n],
+            [accuracy],
+            marker=marker,
+            color=colour,
+            ms=9,
+            mec=BLACK,
+            ls="",
+            gid=f"smallest_{kind}",
+        )
+        ax.annotate(
+            f"N ≥ {n:,}",
+            (n, accuracy),
+            xytext=(6, 10 if kind == "count" else -18),
+            textcoords="offset points",
+            fontsize=SMALL + 1,
+            color=BLACK,
+        )
+    ax.axhline(
+        accuracy,
+        color=VERMILLION,
+        ls=":",
+        lw=1.6,
+        label=f"the accuracy asked: ±{accuracy:.0%}",
+        gid="accuracy",
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("group size N (people)")
+    ax.set_ylabel(f"relative error at {100 * coverage:g} %")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=SMALL + 1, loc="upper right")
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    per = f", m = {contributions}" if contributions > 1 else ""
+    ax.set_title(
+        f"One release at {unit} = {budget:g}{per}: the same noise, smaller groups", fontsize=12
+    )
+    return describe(
+        fig,
+        f"Relative error against group size N from 1 to 100,000 on log-log axes, for a count "
+        f"of {count_share:.0%} of the group (solid) and a mean whose value is {mean_share:.0%} "
+        f"of its range (dashed), released with {mechanism} noise at {unit} = {budget:g}"
+        f"{per}; both fall as 1/N. The dotted line is the accuracy asked, ±{accuracy:.0%} at "
+        f"{100 * coverage:g} %: the count serves groups of at least {smallest['count']:,} "
+        f"people, the mean groups of at least {smallest['mean']:,}.",
+    )
+
+
+# --- explaining the choice ------------------------------------------------------------------
+
+#: the three kinds of people in the icon array: (fill, hatch, edge, legend words)
+_ICONS = {
+    "before": (BLUE, "", BLACK),
+    "added": ("white", "////", VERMILLION),
+    "rest": ("white", "", GREY),
+}
+
+
+def _icons(ax, before: int, after: int, people: int, *, gid: str) -> None:
+    """A grid of ``people`` circles: ``before`` filled, up to ``after`` hatched, the rest plain."""
+    side = math.ceil(math.sqrt(people))
+    for i in range(people):
+        row, col = divmod(i, side)
+        kind = "before" if i < before else "added" if i < after else "rest"
+        fill, hatch, edge = _ICONS[kind]
+        ax.add_patch(
+            Circle(
+                (col + 0.5, side - row - 0.5),
+                0.38,
+                facecolor=fill,
+                hatch=hatch,
+                edgecolor=edge,
+                lw=1.3,
+                gid=f"{gid}_{kind}",
+            )
+        )
+    ax.set_xlim(0, side)
+    ax.set_ylim(0, side)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+@course_style
+def plot_icon_array(
+    epsilon: float, delta: float = 0.0, *, prior: float = 0.05, people: int = 100
+) -> Figure:
+    """The odds reading as 100 people: suspected before the release, and at most after it.
+
+    Left: the observer's prior (filled circles); right: the most the release lets them
+    suspect (the prior's filled circles plus hatched ones), :func:`helpers.release.odds`
+    rounded up. The sentence under it is :func:`helpers.release.odds_sentence`.
+    """
+    reading = rel.odds(epsilon, delta, prior=prior)
+    before = round(reading.prior * people)
+    after = math.ceil(reading.posterior * people - 1e-9)
+    fig = Figure(figsize=(9.0, 5.2))
+    ax_a, ax_b = fig.subplots(1, 2)
+    fig.subplots_adjust(left=0.03, right=0.97, top=0.82, bottom=0.24, wspace=0.12)
+    _icons(ax_a, before, before, people, gid="before")
+    _icons(ax_b, before, after, people, gid="after")
+    ax_a.set_title(f"before the release: {before} in {people}", fontsize=11)
+    ax_b.set_title(f"after it: at most {after} in {people}", fontsize=11)
+    handles = [
+        Rectangle((0, 0), 1, 1, facecolor=BLUE, edgecolor=BLACK, label="suspected before (filled)"),
+        Rectangle(
+            (0, 0),
+            1,
+            1,
+            facecolor="white",
+            hatch="////",
+            edgecolor=VERMILLION,
+            label="at most this many more after (hatched)",
+        ),
+        Rectangle((0, 0), 1, 1, facecolor="white", edgecolor=GREY, label="not suspected (plain)"),
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
+    guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
+    fig.suptitle(
+        f"What the release lets an observer believe ({guarantee}, prior {prior:.0%})", fontsize=12
+    )
+    return describe(
+        fig,
+        f"Two grids of {people} circles standing for {people} people like you. Left, before the "
+        f"release, {before} are filled: an observer thinks there is a {reading.prior:.0%} "
+        f"chance you are in the data. Right, after a release with {guarantee}, at most "
+        f"{after} are marked ({before} filled and {after - before} hatched): the observer can "
+        f"think at most {math.ceil(reading.posterior * 1000 - 1e-9) / 10:.1f} %.",
+        ""
+        if not delta
+        else f"That bound may fail on rare outputs, with a chance of at most {reading.bad_event:.2g}.",
+    )
+
+
+# --- the dashboard's figure -------------------------------------------------------------------
+
+
+@course_style
+def plot_release_overview(
+    epsilon: float = DEFAULTS["epsilon"],
+    *,
+    contributions: int = DEFAULTS["contributions"],
+    group_size: int = DEFAULTS["group_size"],
+    prior: float = DEFAULTS["prior"],
+    delta: float = DEFAULTS["delta"],
+    accuracy: float = DEFAULTS["accuracy"],
+    coverage: float = DEFAULTS["coverage"],
+) -> Figure:
+    """Three readings of one count released with ε per record, for a person of up to m records.
+
+    (a) the per-person guarantee against m (group privacy: mε, and δ's growth when δ > 0),
+    the chosen m marked; (b) the count's relative error against group size when the noise
+    covers m records per person, the chosen group marked; (c) the icon array of the odds at
+    the per-person ε.
+    """
+    per = rel.group_privacy(epsilon, delta, size=contributions)
+    ms = np.arange(1, 11)
+    eps_all = rel.group_privacy(epsilon, size=1).epsilon * ms
+    sizes = np.geomspace(5, 50_000, 81)
+    # per-record ε: a person of m records changes the count by m, so the error is m·k₁/N
+    err = rel.group_error(
+        sizes, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
+    )
+    here = rel.group_error(
+        group_size, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
+    )
+    smallest = rel.smallest_group(
+        budget=epsilon,
+        kind="count",
+        accuracy=accuracy,
+        coverage=coverage,
+        contributions=contributions,
+    )
+    reading = rel.odds(per.epsilon, per.delta, prior=prior)
+    fig = Figure(figsize=(10.4, 4.9))
+    ax_a, ax_b, ax_c = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.15, 1]})
+    fig.subplots_adjust(left=0.07, right=0.99, top=0.8, bottom=0.17, wspace=0.38)
+    ax_a.plot(
+        ms,
+        eps_all,
+        color=BLUE,
+        marker="o",
+        ms=5,
+        ls="-",
+        label="ε per person = m·ε",
+        gid="per_person",
+    )
+    ax_a.plot(
+        [contributions],
+        [per.epsilon],
+        marker="D",
+        ms=11,
+        color=VERMILLION,
+        mec=BLACK,
+        ls="",
+        gid="chosen_m",
+    )
+    ax_a.set_xlabel("records per person, m")
+    ax_a.set_ylabel("ε per person")
+    ax_a.set_title(f"(a) ε per person = {per.epsilon:.3g}", fontsize=11)
+    ax_a.grid(alpha=0.3)
+    ax_b.plot(sizes, err, color=BLUE, lw=2, gid="error")
+    ax_b.axhline(accuracy, color=VERMILLION, ls=":", lw=1.6, gid="accuracy")
+    ax_b.plot(
+        [group_size],
+        [here],
+        marker="D",
+        ms=11,
+        color=VERMILLION,
+        mec=BLACK,
+        ls="",
+        gid="chosen_group",
+    )
+    ax_b.set_xscale("log")
+    ax_b.set_yscale("log")
+    ax_b.set_xlabel("group size N")
+    ax_b.set_ylabel(f"count's relative error ({100 * coverage:g} %)")
+    ax_b.set_title(f"(b) N = {group_size:,}: ±{here:.1%}", fontsize=11)
+    ax_b.grid(alpha=0.3, which="both")
+    before = round(reading.prior * 100)
+    after = math.ceil(reading.posterior * 100 - 1e-9)
+    _icons(ax_c, before, after, 100, gid="odds")
+    ax_c.set_title(f"(c) {before} → at most {after} in 100", fontsize=11)
+    guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
+    fig.suptitle(
+        f"One count, {guarantee}; each person at most {contributions} record"
+        f"{'s' if contributions > 1 else ''}; prior {prior:.0%}",
+        fontsize=12,
+    )
+    return describe(
+        fig,
+        f"Three panels for a count released with {guarantee}, each person contributing at most "
+        f"{contributions} records. (a) ε per person against m from 1 to 10, a straight line "
+        f"mε; at m = {contributions} it is {per.epsilon:.3g}"
+        + (f" with δ per person {per.delta:.2g}" if delta else "")
+        + f". (b) The count's relative error against group size on log-log axes, falling as "
+        f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
+        f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles: {before} filled "
+        f"(suspected before the release, prior {prior:.0%}) and up to {after} marked after it "
+        f"(posterior at most {reading.posterior:.1%}).",
+    )

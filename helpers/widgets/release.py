@@ -1,0 +1,89 @@
+"""The dashboard of notebook 12 (from a chosen budget to a release); see _base.Dashboard.
+
+Three controls, the ones a practitioner preparing a release moves: the most records one
+person contributes (m), the size of the smallest group published (N) and ε per record. The
+per-person guarantee, the small group's error and the odds sentence for a person in the data
+redraw together (:func:`helpers.plotting.release.plot_release_overview`).
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .. import release as rel
+from ..plotting.release import DEFAULTS, plot_release_overview
+from ._base import Dashboard, float_slider
+
+__all__ = ["release_dashboard", "release_text"]
+
+_STYLE = {"description_width": "initial"}
+
+
+def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, coverage) -> str:
+    """The readout of :func:`release_dashboard` (also used by its tests)."""
+    per = rel.group_privacy(epsilon, delta, size=contributions)
+    error = rel.group_error(
+        group_size, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
+    )
+    smallest = rel.smallest_group(
+        budget=epsilon,
+        kind="count",
+        accuracy=accuracy,
+        coverage=coverage,
+        contributions=contributions,
+    )
+    verdict = "meets" if error <= accuracy else "misses"
+    lines = [
+        f"per person: ε = {per.epsilon:.4g}"
+        + (f", δ = {per.delta:.3g}" if delta else "")
+        + f" (ε = {epsilon:g} per record × m = {contributions})",
+        f"a group of {group_size:,}: the count is within ±{error:.2%} ({100 * coverage:g} %), "
+        f"{verdict} ±{accuracy:.0%}; the smallest group that meets it has {smallest:,} people",
+        rel.odds_sentence(per.epsilon, per.delta, prior=prior),
+    ]
+    return "\n".join(lines)
+
+
+def release_dashboard(
+    epsilon: float = DEFAULTS["epsilon"],
+    *,
+    contributions: int = DEFAULTS["contributions"],
+    group_size: int = DEFAULTS["group_size"],
+    prior: float = DEFAULTS["prior"],
+    delta: float = DEFAULTS["delta"],
+) -> Dashboard:
+    """Move m, N and ε per record: the per-person ε, the group's error and the odds redraw."""
+    controls = {
+        "contributions": widgets.IntSlider(
+            value=contributions,
+            min=1,
+            max=10,
+            step=1,
+            description="records per person, m",
+            continuous_update=False,
+            style=_STYLE,
+        ),
+        "group_size": widgets.IntSlider(
+            value=group_size,
+            min=5,
+            max=5_000,
+            step=5,
+            description="group size N",
+            continuous_update=False,
+            style=_STYLE,
+        ),
+        "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f"),
+    }
+
+    def draw(contributions, group_size, epsilon):
+        options = {
+            "contributions": contributions,
+            "group_size": group_size,
+            "prior": prior,
+            "delta": delta,
+            "accuracy": DEFAULTS["accuracy"],
+            "coverage": DEFAULTS["coverage"],
+        }
+        return plot_release_overview(epsilon, **options), release_text(epsilon, **options)
+
+    return Dashboard(controls, draw)

@@ -1,0 +1,966 @@
+"""Grade submitted notebooks: ``python3 course.py grade SUBMISSIONS_DIR --out OUT_DIR``.
+
+Every ``*.ipynb`` in SUBMISSIONS_DIR (paths are read from where the command is typed) is
+graded against the course notebook it is an edition of: the student edition's metadata, else
+its file name, else its ``check`` calls say *which* course notebook; the exercises, their
+statements and headings are then the course's own (``scoring.exercise_ids``), never the
+submission's. For each submission and exercise the grader draws parameters
+(``scoring.draw_parameters``, seeded by HMAC-SHA256 of the instructor's secret,
+``build/grade-secret`` or ``--secret``, over the submission's digest and the exercise id),
+injects them in one code cell tagged ``injected-parameters`` right after the cell tagged
+``parameters``, and runs the notebook top to bottom in a fresh kernel of the reader's
+environment (``build/grade-env/``, made once from the student bundle and mounted read-only),
+inside a bubblewrap sandbox of its own (``sandbox.py``: no network, no view of anything but its
+own copy, limits on memory, processes, files, output and time, every process gone at the end).
+Where no sandbox can be made the grader refuses, unless ``--unsafe-no-sandbox``.
+
+Each answer is read from the variable the student assigned, ``answer_NN_K``, as the kernel
+holds it after the last cell that names it (never from printed text, never through the
+``check`` in the student's namespace) and scored here, in the grader's process
+(``scoring.score``): any value, however large or strange, is a ✗ with a message. A notebook
+that raises keeps the points of every cell that ran (a cell that raises does not stop the next
+one); a cell past ``--cell-timeout`` is interrupted, and killed with its kernel if it does not
+stop; a notebook past ``--timeout`` is killed with its sandbox and keeps what was read before.
+Writes, only inside OUT_DIR and never through a symbolic link:
+
+* ``OUT_DIR/grades.csv``: ``submission,notebook,<exercise id>,...,total,max``, one row per
+  notebook (its sanitised file stem), the points of each exercise of its own notebook (empty
+  for another notebook's), their sum and the most it could score; every field that a
+  spreadsheet would read as a formula is prefixed by ``'``;
+* ``OUT_DIR/feedback/<submission>.md``: per exercise, its title and heading, the points of
+  each part and why; what went wrong while the notebook ran, with the line that raised; and
+  any edited exercise statement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import venv
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import numpy as np
+
+from helpers.exercises import OPEN, variable
+from helpers.notebooks import notebook_paths
+from instructor.student import statement_cells, statement_sha256, student_version
+
+from . import sandbox, scoring
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = Path(__file__).with_name("runner.py")
+BUNDLE = ROOT / "build" / "student"
+GRADE_ENV = ROOT / "build" / "grade-env"
+SECRET = ROOT / "build" / "grade-secret"
+CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
+#: A submission larger than this is not read (a notebook of the course is well under 1 MB).
+MAX_SUBMISSION_BYTES = 20 * 1024**2
+PARAMETERS_TAG, INJECTED_TAG, WRITTEN_TAG = "parameters", "injected-parameters", "written"
+REFUSAL = (
+    "refusing to grade: {reason}. A submission is untrusted code and runs as you without a "
+    "sandbox (your files, your network, your processes). Install bubblewrap, or pass "
+    "--unsafe-no-sandbox to run it anyway, e.g. on a throwaway VM."
+)
+
+
+def _sort_key(exercise_id: str) -> tuple:
+    return tuple(int(p) for p in exercise_id.split("."))
+
+
+# --- the course: which notebook, which exercises, their statements -------------------------
+
+
+@dataclass
+class Course:
+    """What the grader knows of one course notebook (from the course, never a submission)."""
+
+    stem: str
+    path: Path
+    exercises: list[str]
+    #: exercise id -> the checksums of its statement cells
+    statements: dict[str, list[str]]
+    #: exercise id -> "Exercise 1 · Your own bisection (under “Exercises”)"
+    titles: dict[str, str]
+    written: list[str] = field(default_factory=list)
+
+
+def _title(nb, indices: list[int], exercise_id: str) -> str:
+    """The exercise's bold title and the heading above it."""
+    text = nb.cells[indices[0]].source if indices else ""
+    bold = re.match(r"\s*\*\*(.+?)\*\*", text)
+    title = bold.group(1).strip().rstrip(".") if bold else f"Exercise {exercise_id}"
+    first = indices[0] if indices else len(nb.cells)
+    for cell in reversed(nb.cells[:first]):
+        heading = (
+            re.search(r"^#{1,6}\s+(.+)$", cell.source, re.M)
+            if cell.cell_type == "markdown"
+            else None
+        )
+        if heading:
+            return f"{title} (under “{heading.group(1).strip()}”)"
+    return title
+
+
+def load_course(path: Path) -> Course:
+    nb = nbformat.read(path, as_version=4)
+    student = student_version(nb, path.stem)
+    cells = statement_cells(nb)
+    exercises = scoring.exercise_ids(path)
+    statements = {
+        i: [statement_sha256(student.cells[k].source) for k in cells.get(i, [])] for i in exercises
+    }
+    titles = {i: _title(nb, cells.get(i, []), i) for i in exercises}
+    written = list(scoring.written_ids(path))
+    return Course(path.stem, path, exercises, statements, titles, written)
+
+
+def course_notebooks() -> dict[str, Path]:
+    return {p.stem: p for p in notebook_paths()}
+
+
+def identify(nb: dict, filename: str, stems: list[str]) -> str | None:
+    """Which course notebook a submission is an edition of (only the name is taken from it)."""
+    meta = nb.get("metadata") if isinstance(nb, dict) else None
+    named = (meta or {}).get("choosing_epsilon", {}) if isinstance(meta, dict) else {}
+    stem = named.get("notebook") if isinstance(named, dict) else None
+    if isinstance(stem, str) and stem in stems:
+        return stem
+    prefix = re.match(r"(\d\d)", Path(filename).stem)
+    by_number = {s[:2]: s for s in stems}
+    if prefix and prefix.group(1) in by_number:
+        return by_number[prefix.group(1)]
+    text = ""
+    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+        if isinstance(cell, dict):
+            source = cell.get("source", "")
+            text += "".join(source) if isinstance(source, list) else str(source)
+    numbers = {i.split(".")[0] for i in CHECK_CALL.findall(text)} & set(by_number)
+    return by_number[numbers.pop()] if len(numbers) == 1 else None
+
+
+def edited_statements(nb: dict, course: Course) -> list[str]:
+    """The exercises whose statement no markdown cell of the submission holds verbatim."""
+    present = set()
+    for cell in nb.get("cells", []):
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            present.add(statement_sha256("".join(source) if isinstance(source, list) else source))
+    return [i for i, sums in course.statements.items() if any(s not in present for s in sums)]
+
+
+# --- names, the secret and the parameters ------------------------------------------------------
+
+
+def safe_name(stem: str, taken: set[str]) -> str:
+    """A file stem safe for a file name and a spreadsheet: letters, digits, ``._-`` only."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).lstrip(".-_")[:80] or "submission"
+    candidate, n = name, 2
+    while candidate.lower() in taken:
+        candidate, n = f"{name}_{n}", n + 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+def csv_field(value) -> str:
+    """A CSV field a spreadsheet shows as text: a leading = + - @ tab or CR gets a ``'``."""
+    text = (
+        value
+        if isinstance(value, str)
+        else f"{value:g}"
+        if isinstance(value, float)
+        else str(value)
+    )
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def load_secret(path: Path | None = None) -> bytes:
+    """The instructor's secret (made once with ``secrets.token_bytes``; never shipped)."""
+    path = path or SECRET
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(base64.b64encode(secrets.token_bytes(32)) + b"\n")
+    return base64.b64decode(path.read_bytes().strip())
+
+
+def seed(secret: bytes, digest: bytes, exercise_id: str) -> bytes:
+    return hmac.new(secret, digest + exercise_id.encode(), hashlib.sha256).digest()
+
+
+def inject(nb, params: dict[str, dict]):
+    """A copy of ``nb`` with one cell tagged ``injected-parameters`` after the last cell tagged
+    ``parameters`` (at the top when there is none), as papermill does."""
+    nb = nbformat.from_dict(json.loads(json.dumps(nb)))
+    lines = [f"{name} = {value!r}" for name, value in params.items()]
+    if not lines:
+        return nb
+    cell = nbformat.v4.new_code_cell(
+        "# Parameters injected by the grader\n" + "\n".join(lines),
+        metadata={"tags": [INJECTED_TAG]},
+    )
+    tagged = [
+        i
+        for i, c in enumerate(nb.cells)
+        if c.cell_type == "code" and PARAMETERS_TAG in c.get("metadata", {}).get("tags", [])
+    ]
+    nb.cells.insert(tagged[-1] + 1 if tagged else 0, cell)
+    return nb
+
+
+# --- running one notebook in its sandbox ---------------------------------------------------
+
+
+@dataclass
+class Run:
+    """What the runner reported about one submission."""
+
+    values: dict = field(default_factory=dict)
+    events: list = field(default_factory=list)
+    status: str = "done"  # done | timed out | died | unreadable | crashed | refused
+    seconds: float = 0.0
+    log: str = ""
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The kernel's Python: its environment's prefix, its base Python's, the path between."""
+
+    prefix: str
+    base_prefix: str
+    executable: str  #: relative to ``prefix``
+
+    @classmethod
+    def of(cls, python: str) -> Environment:
+        probe = subprocess.run(
+            [
+                python,
+                "-I",
+                "-c",
+                "import sys, json; print(json.dumps([sys.prefix, sys.base_prefix, sys.executable]))",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        )
+        prefix, base, executable = json.loads(probe.stdout)
+        relative = os.path.relpath(os.path.abspath(python), prefix)
+        if relative.startswith(".."):
+            relative = os.path.relpath(executable, prefix)
+        return cls(prefix, base, relative)
+
+
+def _reader(stream, limit: int, into: list) -> None:
+    """Read whole lines, up to ``limit`` bytes in all, from the sandbox; drain and drop the
+    rest (a line cut at the limit fails to parse and is dropped)."""
+    kept = 0
+    while kept < limit:
+        line = stream.readline(limit - kept)
+        if not line:
+            stream.close()
+            return
+        into.append(line)
+        kept += len(line)
+    while stream.read(65536):
+        pass
+    stream.close()
+
+
+def run_notebook(
+    nb,
+    environment: Environment,
+    *,
+    timeout: float,
+    cell_timeout: float,
+    names: list[str],
+    open_ids: dict[str, str],
+    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
+    site: Path | None = None,
+    unsafe: bool = False,
+) -> Run:
+    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``."""
+    nonce = secrets.token_hex(16)
+    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
+        work = Path(tmp) / "submission"
+        work.mkdir(mode=0o755)
+        os.chmod(work, 0o755)
+        notebook = work / "submission.ipynb"
+        notebook.write_text(nbformat.writes(nb), encoding="utf-8")
+        os.chmod(notebook, 0o644)
+        grader_dir = Path(tmp) / "grader"
+        grader_dir.mkdir()
+        shutil.copy(RUNNER, grader_dir / "runner.py")
+        os.chmod(grader_dir, 0o755)
+        os.chmod(grader_dir / "runner.py", 0o644)
+        config = {
+            "cell_timeout": cell_timeout,
+            "names": names,
+            "open_ids": open_ids,
+            "nonce": nonce,
+            "limits": limits.rlimits(),
+        }
+        if unsafe:
+            home = Path(tmp) / "home"
+            home.mkdir()
+            config |= {"notebook": str(notebook), "cwd": str(home)}
+            env = {
+                "HOME": str(home),
+                "PATH": os.environ.get("PATH", ""),
+                "OMP_NUM_THREADS": "1",
+                "MPLBACKEND": "Agg",
+                **({"PYTHONPATH": str(site)} if site else {}),
+            }
+            command = [
+                str(Path(environment.prefix) / environment.executable),
+                str(grader_dir / "runner.py"),
+            ]
+            cwd = str(home)
+        else:
+            config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
+            binds = [
+                (environment.prefix, sandbox.ENV),
+                (str(grader_dir), sandbox.GRADER),
+                (str(work), sandbox.SUBMISSION),
+            ]
+            base = environment.base_prefix
+            if base != environment.prefix and not base.startswith("/usr"):
+                binds.append((base, base))
+            extra = {}
+            if site is not None:
+                binds.append((str(site), sandbox.SITE))
+                extra["PYTHONPATH"] = sandbox.SITE
+            info_read, info_write = os.pipe()
+            command = sandbox.command(
+                [f"{sandbox.ENV}/{environment.executable}", f"{sandbox.GRADER}/runner.py"],
+                binds=binds,
+                uid=sandbox.new_uid(),
+                env=extra,
+                limits=limits,
+                info_fd=info_write,
+            )
+            env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
+        start = time.monotonic()
+        lines: list[bytes] = []
+        with open(Path(tmp) / "log.txt", "wb") as log:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+                pass_fds=() if unsafe else (info_write,),
+            )
+            child = None
+            if not unsafe:
+                os.close(info_write)
+                child = sandbox.read_child_pid(info_read)  # written at once, then closed
+                os.close(info_read)
+            reader = threading.Thread(
+                target=_reader, args=(process.stdout, limits.output, lines), daemon=True
+            )
+            reader.start()
+            try:
+                process.stdin.write(json.dumps(config).encode() + b"\n")
+                process.stdin.close()
+            except OSError:
+                pass
+            status = "done"
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                status = "timed out"
+            _kill(process)
+            if not sandbox.wait_gone(child):
+                status = "crashed"  # a sandbox that would not die: reported, never trusted
+            reader.join(timeout=30)
+        result = Run(status=status, seconds=time.monotonic() - start)
+        result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")
+    prefix = nonce.encode() + b" "
+    for line in lines:
+        if not line.startswith(prefix):
+            continue  # not the runner's: never trusted
+        try:
+            event = json.loads(line[len(prefix) :])
+        except ValueError:
+            continue  # a line cut by the kill or the output limit
+        if not isinstance(event, dict):
+            continue
+        result.events.append(event)
+        if event.get("event") == "values" and isinstance(event.get("values"), dict):
+            result.values.update({k: v for k, v in event["values"].items() if k in names})
+        elif event.get("event") in ("unreadable", "died", "killed", "crashed"):
+            result.status = event["event"]
+    kinds = {e.get("event") for e in result.events}
+    if result.status == "done" and "done" not in kinds:
+        result.status = "crashed"
+    return result
+
+
+def _kill(process: subprocess.Popen) -> None:
+    """Kill the sandbox: its PID namespace goes with it (bubblewrap's --die-with-parent), and
+    in the unsafe mode the process group."""
+    for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
+        try:
+            kill()
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+    process.wait()
+
+
+# --- decoding and judging ------------------------------------------------------------------
+
+
+class _Unreadable:
+    def __init__(self, description: str):
+        self.description = description
+
+    def __repr__(self) -> str:
+        return self.description
+
+
+def decode(encoded):
+    """The Python value the runner encoded (arrays as numpy arrays); never raises."""
+    try:
+        return _decode(encoded)
+    except Exception as error:  # a value too large or too strange: a ✗ with a message
+        return _Unreadable(f"a value the grader cannot read ({type(error).__name__})")
+
+
+def _decode(encoded):
+    if not isinstance(encoded, dict):
+        raise TypeError("not an encoded value")
+    kind = encoded.get("t")
+    value = encoded.get("v")
+    if kind == "ellipsis":
+        return ...
+    if kind == "none":
+        return None
+    if kind == "bool":
+        return bool(value)
+    if kind == "int":
+        return int(value)
+    if kind == "float":
+        return float(value)
+    if kind == "str":
+        return str(value)
+    if kind == "tuple":
+        return tuple(_decode(v) for v in value)
+    if kind == "list":
+        return [_decode(v) for v in value]
+    if kind == "dict":
+        return {k: _decode(v) for k, v in value.items()}
+    if kind == "array":
+        if encoded["kind"] == "f":
+            flat = [float(v) for v in value]
+        elif encoded["kind"] == "b":
+            flat = [bool(v) for v in value]
+        else:
+            flat = [int(v) for v in value]
+        dtype = {"f": float, "b": bool}.get(encoded["kind"], np.int64)
+        return np.array(flat, dtype=dtype).reshape(encoded["shape"])
+    if kind == "reduced":
+        return _decode(value)
+    if kind == "callable":
+        return _Unreadable("a function")
+    return _Unreadable(f"a {encoded.get('type', 'value')} the grader cannot read")
+
+
+# --- the grading environment -------------------------------------------------------------
+
+
+def _venv_python(env: Path) -> Path:
+    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def ensure_grade_env(bundle: Path = BUNDLE, env: Path = GRADE_ENV) -> Path:
+    """The reader's environment from the student bundle, installed as its README says."""
+    wheels = sorted(bundle.glob("choosing_epsilon_helpers-*.whl"))
+    if not wheels:
+        from instructor.student import build
+
+        print("building the student bundle for the grading environment ...", flush=True)
+        build(run=False)
+        wheels = sorted(bundle.glob("choosing_epsilon_helpers-*.whl"))
+    requirements = bundle / "requirements.txt"
+    digest = hashlib.sha256(requirements.read_bytes() + wheels[-1].read_bytes()).hexdigest()
+    stamp = env / ".grade-env"
+    python = _venv_python(env)
+    if python.exists() and stamp.exists() and stamp.read_text().strip() == digest:
+        return python
+    if not python.exists():
+        print(f"creating the grading environment in {env} (once, a few minutes) ...", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(env)
+    commands = [
+        [str(python), "-m", "pip", "install", "-q", "-r", "requirements.txt"],
+        # the same version number with another key: install the new wheel over the old
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--force-reinstall",
+            "--no-deps",
+            wheels[-1].name,
+        ],
+    ]
+    for command in commands:
+        subprocess.run(command, cwd=bundle, check=True)
+    stamp.write_text(digest + "\n")
+    return python
+
+
+# --- writing only inside --out, never through a link -----------------------------------------
+
+
+class Output:
+    """OUT_DIR, opened once: each file is written to a fresh temporary name inside it and
+    renamed over the target (a link planted there is replaced, never followed); every
+    directory is opened with O_NOFOLLOW, component by component."""
+
+    def __init__(self, out_dir: Path):
+        self.path = Path(os.path.abspath(out_dir))
+        self.fd = self._open_dirs(self.path)
+
+    @staticmethod
+    def _open_dirs(path: Path) -> int:
+        fd = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for part in path.parts[1:]:
+                try:
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                except FileExistsError:
+                    pass
+                try:
+                    child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                except OSError as error:
+                    raise ValueError(
+                        f"--out {path}: {part} is not a directory (or is a link)"
+                    ) from error
+                os.close(fd)
+                fd = child
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def subdir(self, name: str) -> int:
+        try:
+            os.mkdir(name, 0o755, dir_fd=self.fd)
+        except FileExistsError:
+            pass
+        try:
+            return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=self.fd)
+        except OSError as error:
+            raise ValueError(f"{self.path / name} is not a directory (or is a link)") from error
+
+    def write(self, name: str, text: str, *, directory: str | None = None) -> None:
+        if "/" in name or name in ("", ".", ".."):
+            raise ValueError(f"not a file name: {name!r}")
+        fd = self.subdir(directory) if directory else os.dup(self.fd)
+        try:
+            temporary = f".{name}.{secrets.token_hex(8)}.tmp"
+            handle = os.open(
+                temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd
+            )
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+                file.write(text)
+            os.rename(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+        finally:
+            os.close(fd)
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+# --- scoring and feedback ------------------------------------------------------------------
+
+
+@dataclass
+class Graded:
+    """One submission's result."""
+
+    name: str
+    notebook: str | None
+    parts: dict[str, list] = field(default_factory=dict)  #: exercise id -> [Part]
+    run: Run = field(default_factory=Run)
+    edited: list[str] = field(default_factory=list)
+    written: list[dict] = field(default_factory=list)
+    problem: str = ""
+
+    @property
+    def total(self) -> float:
+        return sum(p.points for parts in self.parts.values() for p in parts)
+
+    @property
+    def max(self) -> float:
+        return sum(p.max_points for parts in self.parts.values() for p in parts)
+
+
+def _safe_score(exercise_id: str, params: dict, value, note: str = "") -> list:
+    try:
+        parts = list(scoring.score(exercise_id, params, value))
+    except Exception as error:  # scoring must not raise; if it does, this exercise is ✗
+        parts = [
+            scoring.Part(
+                exercise_id, 0.0, 1.0, f"✗ {exercise_id}: not scored ({type(error).__name__})"
+            )
+        ]
+    if note:
+        parts = [scoring.Part(p.name, 0.0, p.max_points, note) for p in parts]
+    return parts
+
+
+def score_run(course: Course, run: Run, params: dict[str, dict]) -> dict[str, list]:
+    scored = {}
+    for exercise_id in course.exercises:
+        name = variable(exercise_id)
+        if name not in run.values:
+            note = f"`{name}` was never assigned (did the cell that sets it run?)"
+            scored[exercise_id] = _safe_score(exercise_id, params[exercise_id], ..., note)
+            continue
+        value = decode(run.values[name])
+        if isinstance(value, _Unreadable):
+            scored[exercise_id] = _safe_score(
+                exercise_id, params[exercise_id], ..., f"✗ `{name}` is {value!r}"
+            )
+            continue
+        scored[exercise_id] = _safe_score(exercise_id, params[exercise_id], value)
+    return scored
+
+
+def _cell_place(nb, index) -> str:
+    """Where a cell is, as a reader finds it: the heading above it."""
+    if not isinstance(index, int) or nb is None or not 0 <= index < len(nb.cells):
+        return "at the end of the notebook"
+    if INJECTED_TAG in nb.cells[index].get("metadata", {}).get("tags", []):
+        return "in the parameters the grader injected"
+    for cell in reversed(nb.cells[:index]):
+        if cell.cell_type == "markdown":
+            bold = re.match(r"\s*\*\*(.+?)\*\*", cell.source)
+            heading = re.search(r"^#{1,6}\s+(.+)$", cell.source, re.M)
+            if bold:
+                return f"in the code under “{bold.group(1).strip().rstrip('.')}”"
+            if heading:
+                return f"in the code under the heading “{heading.group(1).strip()}”"
+    return "in the code above the first heading"
+
+
+def _quote(text: str) -> str:
+    return str(text).replace("|", "∣").replace("\n", " ")[:300]
+
+
+def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, float]) -> str:
+    run = graded.run
+    lines = [f"# Feedback: {graded.name}", ""]
+    if course is None:
+        lines += [graded.problem or "This file could not be graded.", ""]
+        return "\n".join(lines) + "\n"
+    lines += [
+        f"Notebook **{course.stem}**. Score **{graded.total:g} / {graded.max:g}**: the sum of "
+        "the points of each exercise's parts below. The notebook ran top to bottom in a fresh "
+        f"kernel ({run.status}), with the exercises' parameters drawn "
+        "for this submission; each answer was read from its `answer_NN_K` variable.",
+        "",
+        "| exercise | part | points | verdict |",
+        "|---|---|---|---|",
+    ]
+    for exercise_id, parts in graded.parts.items():
+        title = course.titles.get(exercise_id, exercise_id)
+        for part in parts:
+            lines.append(
+                f"| {exercise_id} · {_quote(title)} | {_quote(part.name)} | "
+                f"{part.points:g} / {part.max_points:g} | {_quote(part.message)} |"
+            )
+    lines += ["", "## While it ran", ""]
+    happened = []
+    for event in run.events:
+        kind = event.get("event")
+        where = _cell_place(nb, event.get("cell"))
+        if kind == "error":
+            quoted = f" at {_quote(event['line'])}" if event.get("line") else ""
+            happened.append(
+                f"- {where}{quoted}: {_quote(event.get('ename'))}: {_quote(event.get('evalue'))}"
+            )
+        elif kind == "timeout":
+            happened.append(
+                f"- {where}: a cell ran past its {limits[1]:g} s limit and was interrupted"
+            )
+        elif kind == "killed":
+            happened.append(
+                f"- {where}: a cell ran past its {limits[1]:g} s limit and did not stop when "
+                "interrupted: the kernel was stopped, the cells after it did not run"
+            )
+        elif kind == "unreadable":
+            happened.append(
+                f"- the file is not a readable notebook ({_quote(event.get('message'))})"
+            )
+        elif kind == "died":
+            happened.append(f"- the kernel died {where} (out of memory or processes?)")
+        elif kind == "unanswered":
+            happened.append(f"- {where}: the kernel did not answer when its values were read")
+    if run.status == "timed out":
+        happened.append(
+            f"- stopped at the notebook's {limits[0]:g} s limit; answers read before then count"
+        )
+    elif run.status == "crashed":
+        happened.append("- the grader's runner stopped unexpectedly (out of memory or output?)")
+    lines += happened or ["- every cell ran without an error"]
+    if graded.edited:
+        lines += ["", "## Edited statements", ""]
+        lines += [
+            f"- the statement of {i} · {_quote(course.titles.get(i, i))} is not the course's: "
+            "it was edited or removed (your instructor sees this)"
+            for i in graded.edited
+        ]
+    return "\n".join(lines) + "\n"
+
+
+# --- the whole directory -------------------------------------------------------------------
+
+
+def _written_answers(nb: dict, course: Course, name: str) -> list[dict]:
+    """The submission's written answers to the course's written questions (by their id)."""
+    rows = []
+    for cell in nb.get("cells", []):
+        meta = cell.get("metadata", {}) if isinstance(cell, dict) else {}
+        if cell.get("cell_type") != "markdown" or WRITTEN_TAG not in meta.get("tags", []):
+            continue
+        written_id = (meta.get("choosing_epsilon") or {}).get("written")
+        if written_id in course.written:
+            source = cell.get("source", "")
+            answer = "".join(source) if isinstance(source, list) else str(source)
+            rows.append(
+                {
+                    "submission": name,
+                    "notebook": course.stem,
+                    "id": written_id,
+                    "answer": answer,
+                }
+            )
+    return rows
+
+
+def grade(
+    submissions: Path,
+    out_dir: Path,
+    *,
+    python: str | None = None,
+    timeout: float = 600,
+    cell_timeout: float = 300,
+    jobs: int | None = None,
+    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
+    unsafe_no_sandbox: bool = False,
+    secret: Path | None = None,
+    site: Path | None = None,
+    marks: Path | None = None,
+) -> list[dict]:
+    """Grade every ``*.ipynb`` in ``submissions``; write grades.csv and feedback/; return rows.
+
+    Raises ``RuntimeError`` (with the reason) when no sandbox can be made and
+    ``unsafe_no_sandbox`` is not set. ``site``: a directory put first on the kernel's path
+    (read-only), for a ``python`` whose environment lacks the student's helpers.
+    """
+    if not unsafe_no_sandbox:
+        reason = sandbox.available()
+        if reason:
+            raise RuntimeError(REFUSAL.format(reason=reason))
+    output = Output(out_dir)  # before anything runs: a bad --out fails at once
+    key = load_secret(secret)
+    courses_by_stem = course_notebooks()
+    paths = sorted(
+        p
+        for p in Path(submissions).iterdir()
+        if p.suffix == ".ipynb" and not p.name.startswith(".")
+    )
+    python = python or str(ensure_grade_env())
+    # absolute, but not resolved: a venv's python is a symlink to the base interpreter
+    python = os.path.abspath(shutil.which(python) or python)
+    environment = Environment.of(python)
+    loaded: dict[str, Course] = {}
+    taken: set[str] = set()
+    jobs = max(1, jobs or os.cpu_count() or 1)
+
+    # names in sorted order, before any thread: the same folder gives the same names
+    named = [(path, safe_name(path.stem, taken)) for path in paths]
+
+    def one(item: tuple[Path, str]) -> tuple[Graded, object]:
+        path, name = item
+        try:
+            return _grade_one(path, name)
+        except Exception as error:  # one submission never stops the run
+            graded = Graded(
+                name, None, problem=f"This file could not be graded ({type(error).__name__})."
+            )
+            return graded, None
+
+    def _grade_one(path: Path, name: str):
+        if path.is_symlink() or not path.is_file():
+            return Graded(
+                name, None, problem="This is not a regular file (a link?): not graded."
+            ), None
+        data = path.read_bytes()[: MAX_SUBMISSION_BYTES + 1]
+        if len(data) > MAX_SUBMISSION_BYTES:
+            return Graded(name, None, problem="This file is larger than 20 MB: not graded."), None
+        try:
+            raw = json.loads(data.decode("utf-8"))
+            if not isinstance(raw, dict) or raw.get("nbformat") != 4:
+                raise ValueError("not a version 4 notebook")
+            nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+            if not isinstance(nb.get("cells"), list):
+                raise ValueError("not a version 4 notebook")
+        except Exception as error:
+            graded = Graded(
+                name,
+                None,
+                problem=f"This file is not a readable notebook ({type(error).__name__}).",
+            )
+            graded.run = Run(status="unreadable")
+            return graded, None
+        stem = identify(raw, path.name, list(courses_by_stem))
+        if stem is None:
+            return Graded(
+                name,
+                None,
+                problem="Which course notebook this is could not be told (neither its metadata, "
+                "its file name nor its `check` calls say): not graded.",
+            ), None
+        if stem not in loaded:
+            loaded[stem] = load_course(courses_by_stem[stem])
+        course = loaded[stem]
+        digest = hashlib.sha256(data).digest()
+        params = {i: scoring.draw_parameters(i, seed(key, digest, i)) for i in course.exercises}
+        injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
+        names = [variable(i) for i in course.exercises]
+        open_ids = {variable(i): i for i in course.exercises if i in OPEN}
+        print(f"grading {path.name} ({course.stem}) ...", flush=True)
+        run = run_notebook(
+            injected,
+            environment,
+            timeout=timeout,
+            cell_timeout=cell_timeout,
+            names=names,
+            open_ids=open_ids,
+            limits=limits,
+            site=site,
+            unsafe=unsafe_no_sandbox,
+        )
+        graded = Graded(name, course.stem, run=run)
+        graded.parts = score_run(course, run, params)
+        graded.edited = edited_statements(raw, course)
+        graded.written = _written_answers(raw, course, name)
+        return graded, injected
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(one, named))
+    exercises = sorted({i for g, _ in results for i in g.parts}, key=_sort_key)
+    rows = []
+    for graded, nb in results:
+        row = {"submission": graded.name, "notebook": graded.notebook or ""}
+        for exercise_id in exercises:
+            parts = graded.parts.get(exercise_id)
+            row[exercise_id] = sum(p.points for p in parts) if parts is not None else ""
+        row["total"], row["max"] = graded.total, graded.max
+        rows.append(row)
+        course = loaded.get(graded.notebook) if graded.notebook else None
+        try:
+            text = feedback(graded, course, nb, (timeout, cell_timeout))
+        except Exception as error:  # one submission's feedback never stops the run
+            text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
+        output.write(f"{graded.name}.md", text, directory="feedback")
+    written = [r for graded, _ in results for r in graded.written]
+    if written:
+        # made in a private directory, then written into OUT_DIR like every other file
+        with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
+            for made in scoring.export_written(written, Path(private)):
+                output.write(Path(made).name, Path(made).read_text(encoding="utf-8"))
+    if marks is not None:
+        merged = scoring.merge_written(marks, rows)
+        rows = merged if merged is not None else rows
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    columns = list(rows[0]) if rows else ["submission", "notebook", *exercises, "total", "max"]
+    writer.writerow([csv_field(c) for c in columns])
+    for row in rows:
+        writer.writerow([csv_field(row.get(c, "")) for c in columns])
+    output.write("grades.csv", buffer.getvalue())
+    output.close()
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="course.py grade", description=__doc__.split("\n\n")[0].strip()
+    )
+    parser.add_argument("submissions", type=Path, help="a folder of submitted .ipynb files")
+    parser.add_argument("--out", type=Path, required=True, help="where grades.csv and feedback/ go")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook (600)")
+    parser.add_argument("--cell-timeout", type=float, default=300, help="seconds per cell (300)")
+    parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (CPUs)")
+    parser.add_argument("--memory", type=float, default=2, help="GB of memory per process (2)")
+    parser.add_argument(
+        "--secret",
+        type=Path,
+        default=None,
+        help=f"the instructor's secret ({SECRET.relative_to(ROOT)})",
+    )
+    parser.add_argument(
+        "--marks", type=Path, default=None, help="the written answers' marks to merge"
+    )
+    parser.add_argument(
+        "--python",
+        default=None,
+        help="the kernel's Python (default: build/grade-env, made from the student bundle)",
+    )
+    parser.add_argument(
+        "--unsafe-no-sandbox",
+        action="store_true",
+        help="run submissions without a sandbox, as you (only on a machine you can throw away)",
+    )
+    args = parser.parse_args(argv)
+    if not args.submissions.is_dir():
+        parser.error(f"{args.submissions} is not a folder (paths are read from {Path.cwd()})")
+    limits = sandbox.Limits(memory=int(args.memory * 1024**3))
+    try:
+        rows = grade(
+            args.submissions,
+            args.out,
+            python=args.python,
+            timeout=args.timeout,
+            cell_timeout=args.cell_timeout,
+            jobs=args.jobs,
+            limits=limits,
+            unsafe_no_sandbox=args.unsafe_no_sandbox,
+            secret=args.secret,
+            marks=args.marks,
+        )
+    except (RuntimeError, ValueError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"graded {len(rows)} notebooks: {args.out / 'grades.csv'}, {args.out / 'feedback'}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

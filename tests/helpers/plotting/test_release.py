@@ -1,0 +1,89 @@
+"""Figures of notebook 12 (from a chosen budget to a release): each draws what helpers.release computes."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import release as rel
+from helpers.plotting import release as pr
+from helpers.plotting._alt import alt_text, alt_text_problem
+
+
+def _line(fig, gid):
+    for ax in fig.axes:
+        for line in ax.lines:
+            if line.get_gid() == gid:
+                return line
+    raise AssertionError(f"no line with gid {gid!r}")
+
+
+def _patches(fig, gid):
+    return [p for ax in fig.axes for p in ax.patches if p.get_gid() == gid]
+
+
+def test_visit_counts_are_seeded_and_skewed():
+    counts = pr.visit_counts()
+    np.testing.assert_array_equal(counts, pr.visit_counts())
+    assert len(counts) == 2_000
+    assert np.median(counts) < counts.mean() < np.percentile(counts, 90)
+
+
+def test_contributions_draws_the_tradeoff_and_marks_its_minimum():
+    counts = pr.visit_counts()
+    fig = pr.plot_contributions(counts, epsilon=0.1)
+    m = np.arange(1, 21)
+    trade = rel.contribution_tradeoff(counts, m, epsilon=0.1)
+    np.testing.assert_allclose(_line(fig, "bias").get_ydata(), trade.bias)
+    np.testing.assert_allclose(_line(fig, "noise").get_ydata(), trade.noise)
+    np.testing.assert_allclose(_line(fig, "total").get_ydata(), trade.total)
+    best = int(m[np.argmin(trade.total)])
+    assert f"smallest at m = {best}" in alt_text(fig)
+    people = sum(p.get_height() for p in _patches(fig, "people"))
+    assert people == len(counts)
+    assert alt_text_problem(alt_text(fig)) is None
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_small_groups_draws_the_errors_and_the_smallest_groups(mechanism):
+    fig = pr.plot_small_groups(budget=0.5, accuracy=0.05, mechanism=mechanism)
+    for kind, share in (("count", 0.2), ("mean", 0.5)):
+        line = _line(fig, f"error_{kind}")
+        expected = rel.group_error(
+            line.get_xdata(), budget=0.5, kind=kind, mechanism=mechanism, fraction=share
+        )
+        np.testing.assert_allclose(line.get_ydata(), expected)
+        n = rel.smallest_group(
+            budget=0.5, kind=kind, accuracy=0.05, mechanism=mechanism, fraction=share
+        )
+        assert _line(fig, f"smallest_{kind}").get_xdata()[0] == n
+        assert f"{n:,}" in alt_text(fig)
+
+
+@pytest.mark.parametrize(("epsilon", "delta", "prior"), [(1.0, 0.0, 0.05), (2.0, 1e-7, 0.3)])
+def test_icon_array_counts_are_the_odds_rounded_up(epsilon, delta, prior):
+    fig = pr.plot_icon_array(epsilon, delta, prior=prior)
+    reading = rel.odds(epsilon, delta, prior=prior)
+    before = round(100 * prior)
+    after = math.ceil(100 * reading.posterior - 1e-9)
+    assert len(_patches(fig, "before_before")) == before
+    assert len(_patches(fig, "after_before")) == before
+    assert len(_patches(fig, "after_added")) == after - before
+    assert len(_patches(fig, "after_rest")) == 100 - after
+    # told apart without colour: the added ones are hatched, the others are not
+    assert all(p.get_hatch() for p in _patches(fig, "after_added"))
+    assert not any(p.get_hatch() for p in _patches(fig, "after_rest"))
+    assert f"at most {after} are marked" in alt_text(fig)
+
+
+def test_overview_draws_the_three_readings():
+    fig = pr.plot_release_overview(1.5, contributions=4, group_size=300, prior=0.1)
+    assert _line(fig, "chosen_m").get_ydata()[0] == pytest.approx(6.0)
+    here = rel.group_error(300, budget=1.5, kind="count", contributions=4)
+    assert _line(fig, "chosen_group").get_ydata()[0] == pytest.approx(here)
+    reading = rel.odds(6.0, prior=0.1)
+    marked = len(_patches(fig, "odds_before")) + len(_patches(fig, "odds_added"))
+    assert marked == math.ceil(100 * reading.posterior - 1e-9)
+    assert alt_text_problem(alt_text(fig)) is None

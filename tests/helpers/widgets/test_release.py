@@ -1,0 +1,69 @@
+"""The dashboard of notebook 12: set every control as a reader would, check text and data."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from helpers import release as rel
+from helpers.plotting.release import DEFAULTS
+from helpers.widgets import release as w
+
+
+def _line(fig, gid):
+    for ax in fig.axes:
+        for line in ax.lines:
+            if line.get_gid() == gid:
+                return line
+    raise AssertionError(f"no line with gid {gid!r}")
+
+
+def _marked(fig) -> int:
+    return sum(
+        1 for ax in fig.axes for p in ax.patches if p.get_gid() in ("odds_before", "odds_added")
+    )
+
+
+def test_defaults_show_the_per_person_guarantee_the_group_and_the_odds():
+    dash = w.release_dashboard()
+    per = DEFAULTS["epsilon"] * DEFAULTS["contributions"]
+    assert dash.text.splitlines()[0].startswith(f"per person: ε = {per:.4g}")
+    assert rel.odds_sentence(per, prior=DEFAULTS["prior"]) in dash.text
+    assert _line(dash.figure, "chosen_m").get_ydata()[0] == pytest.approx(per)
+
+
+def test_more_records_per_person_redraws_all_three_together():
+    dash = w.release_dashboard()
+    dash.controls["contributions"].value = 6
+    per = 6 * DEFAULTS["epsilon"]
+    assert f"per person: ε = {per:.4g}" in dash.text
+    error = rel.group_error(
+        DEFAULTS["group_size"], budget=DEFAULTS["epsilon"], kind="count", contributions=6
+    )
+    assert _line(dash.figure, "chosen_group").get_ydata()[0] == pytest.approx(error)
+    posterior = rel.odds(per, prior=DEFAULTS["prior"]).posterior
+    assert _marked(dash.figure) == math.ceil(100 * posterior - 1e-9)
+    assert rel.odds_sentence(per, prior=DEFAULTS["prior"]) in dash.text
+
+
+def test_a_small_group_misses_the_accuracy_and_a_large_one_meets_it():
+    dash = w.release_dashboard()
+    dash.controls["group_size"].value = 10
+    assert "misses" in dash.text
+    dash.controls["group_size"].value = 5_000
+    assert "meets" in dash.text
+    smallest = rel.smallest_group(
+        budget=DEFAULTS["epsilon"], kind="count", accuracy=DEFAULTS["accuracy"], contributions=3
+    )
+    assert f"has {smallest:,} people" in dash.text
+
+
+def test_a_smaller_epsilon_lowers_the_posterior_and_widens_the_error():
+    dash = w.release_dashboard()
+    before = _marked(dash.figure)
+    error_before = _line(dash.figure, "chosen_group").get_ydata()[0]
+    dash.controls["epsilon"].value = 0.2
+    assert _marked(dash.figure) < before
+    assert _line(dash.figure, "chosen_group").get_ydata()[0] > error_before
+    assert "ε = 0.2 per record" in dash.text

@@ -1,0 +1,374 @@
+"""Malicious submissions: one per attack class, graded in one run beside honest ones.
+
+Each attack must leave every honest submission's grade and feedback byte-identical to a run
+without the attacks, change nothing outside its sandbox (the checkout, the other submissions,
+``--out``, the environment, a canary directory), leave no process behind, and get no point
+it did not earn. The sandbox is bubblewrap: with ``CI=true`` a machine without it fails these
+tests instead of skipping them (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+from _modules import ROOT
+
+from helpers.exercises import answers, variable
+from instructor.grading import grade as grader
+from instructor.grading import sandbox
+from instructor.student import student_version
+
+IDS = ("04.1", "04.2", "04.3")
+COURSE = next((ROOT / "notebooks").glob("04_*.ipynb"))
+MARKER = "grade-attack-marker-7f3a"
+#: small limits keep the suite quick on 2 cores
+LIMITS = sandbox.Limits(memory=1536 * 1024**2, processes=64, tmp_size=64 * 1024**2)
+
+
+def _literal(value) -> str:
+    """Python source for an expected value (computed by the helpers, never typed)."""
+    if isinstance(value, np.ndarray):
+        return f"np.array({value.tolist()!r})"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ",)"
+    return repr(float(value)) if isinstance(value, float) else repr(value)
+
+
+def _edition(*answer_sources: str, edit=None) -> nbformat.NotebookNode:
+    """Notebook 04's student edition, its markdown only (statements, headings, metadata: what
+    the grader reads of it), then the given code cells: quick to run, graded as notebook 04."""
+    nb = student_version(nbformat.read(COURSE, as_version=4), COURSE.stem)
+    nb.cells = [c for c in nb.cells if c.cell_type == "markdown"]
+    if edit:
+        edit(nb)
+    nb.cells += [nbformat.v4.new_code_cell(s) for s in ("import numpy as np", *answer_sources)]
+    return nb
+
+
+def _honest(exercise_ids=IDS) -> list[str]:
+    return [f"{variable(i)} = {_literal(answers.expected(i))}" for i in exercise_ids]
+
+
+def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
+    checkout, subs, out, canary = paths["checkout"], paths["subs"], paths["out"], paths["canary"]
+    site = paths["site"]
+    return {
+        # the instructor's answers, by import and through the checkout
+        "reads_answers": _edition(
+            "import importlib, glob\n"
+            "found = []\n"
+            "try:\n    importlib.import_module('helpers.exercises.answers'); found.append('import')\n"
+            "except ImportError:\n    pass\n"
+            f"found += glob.glob({checkout!r} + '/**/answers/*.py', recursive=True)\n"
+            "for top in ('/tmp', '/home', '/submission', '/grader', '/site', '/root', '/work'):\n"
+            "    found += glob.glob(top + '/**/answers/nb04.py', recursive=True)\n"
+            "assert not found, found"
+        ),
+        # another submission of the same folder
+        "reads_others": _edition(
+            f"import glob\nfound = glob.glob({subs!r} + '/*')\n"
+            "for top in ('/tmp', '/home', '/submission', '/grader', '/root', '/work'):\n"
+            "    found += glob.glob(top + '/**/*.ipynb', recursive=True)\n"
+            "found = [f for f in found if not f.startswith('/submission/')]\n"
+            "assert not found, found"
+        ),
+        # lines on every descriptor it can find, and the runner's through /proc
+        "forges_values": _edition(
+            "import os, json, glob\n"
+            "line = json.dumps({'event': 'values', 'cell': 1, 'values': "
+            "{'answer_04_1': {'t': 'float', 'v': '1.0'}}}) + '\\n'\n"
+            "for fd in (0, 1, 2):\n"
+            "    try:\n        os.write(fd, ('x ' + line).encode()); os.write(fd, line.encode())\n"
+            "    except OSError:\n        pass\n"
+            "leaked = []\n"
+            "mine = {'/proc/self', f'/proc/{os.getpid()}'}\n"
+            "paths = glob.glob('/proc/[0-9]*/fd/*') + glob.glob('/proc/[0-9]*/environ')\n"
+            "for path in [p for p in paths if '/'.join(p.split('/')[:3]) not in mine]:\n"
+            "    try:\n        open(path, 'a').write(line); leaked.append(path)\n"
+            "    except OSError:\n        pass\n"
+            "assert not leaked, leaked"
+        ),
+        # --out, the canary, the checkout and the environment (a .pth for every later kernel)
+        "writes_outside": _edition(
+            "import os, glob, site, sys\n"
+            f"targets = [{out!r} + '/grades.csv', {canary!r} + '/pwned', {checkout!r} + '/pwned',\n"
+            f"           {site!r} + '/evil.pth', '/env/evil.pth', '/submission/x']\n"
+            "targets += [p + '/evil.pth' for p in sys.path if p]\n"
+            "wrote = []\n"
+            "for target in targets:\n"
+            "    try:\n        open(target, 'w').write('import os; os.system(\"touch /tmp/x\")'); wrote.append(target)\n"
+            "    except OSError:\n        pass\n"
+            "assert not wrote, wrote"
+        ),
+        # helpers that try to outlive the grader: setsid and a double fork
+        "outlives": _edition(
+            *_honest(),
+            "import subprocess, os, sys\n"
+            f"subprocess.Popen(['setsid', sys.executable, '-c', 'import time; time.sleep(600)', {MARKER!r}],\n"
+            "                 start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+            "if os.fork() == 0:\n"
+            "    if os.fork() == 0:\n"
+            f"        os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(600)', {MARKER!r}])\n"
+            "    os._exit(0)\n",
+        ),
+        # values no float holds, and stranger ones
+        "huge_values": _edition(
+            "answer_04_1 = 10**400\n"
+            "answer_04_2 = [[[[[[[[[[1]]]]]]]]]]\n"
+            "class Evil:\n    def __float__(self):\n        raise SystemExit\n"
+            "answer_04_3 = Evil()"
+        ),
+        "huge_int_string": _edition(
+            "import sys\nsys.set_int_max_str_digits(0)\nanswer_04_1 = 10**20000"
+        ),
+        # output without end, and a file as large as the tmpfs allows
+        "huge_output": _edition(
+            "import sys, time\nend = time.monotonic() + 1\n"
+            "while time.monotonic() < end:\n    print('x' * 100000)\n"
+            "open('/tmp/big', 'wb').write(b'0' * 200 * 1024**2)"
+        ),
+        "memory_hog": _edition("hog = bytearray(5 * 1024**3)"),
+        "fork_bomb": _edition(
+            "import os, time\nchildren = 0\n"
+            "for _ in range(10000):\n"
+            "    try:\n        pid = os.fork()\n    except OSError:\n        break\n"
+            "    if pid == 0:\n        time.sleep(30); os._exit(0)\n"
+            "    children += 1\n"
+            "print(children)"
+        ),
+        # metadata that claims the exercises of notebook 10, and answers one of them
+        "adds_exercises": _edition(
+            "answer_10_1 = 1.0\nanswer_04_1 = 0.0",
+            edit=lambda nb: nb.metadata["choosing_epsilon"].update(
+                exercises=["04.1", "10.1", "10.2", "99.1"]
+            ),
+        ),
+        # honest answers, an edited statement
+        "edits_statement": _edition(*_honest(), edit=_edit_statement),
+    }
+
+
+def _edit_statement(nb):
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("**Exercise 1"):
+            cell.source = cell.source.replace("10⁻⁹", "1")
+            return
+    raise AssertionError("no statement to edit")
+
+
+HONEST = {
+    "honest_full": lambda: _edition(*_honest()),
+    "honest_wrong": lambda: _edition(
+        f"answer_04_1 = 2 * {_literal(answers.expected('04.1'))}", *_honest(("04.2",))
+    ),
+    "honest_blank": lambda: _edition(),
+}
+
+
+def _snapshot(*directories: Path) -> dict[str, str]:
+    found = {}
+    for directory in directories:
+        for path in sorted(directory.rglob("*")):
+            if path.is_symlink():
+                found[str(path)] = "link:" + os.readlink(path)
+            elif path.is_file():
+                found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def _marker_processes() -> list[str]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if MARKER.encode() in (entry / "cmdline").read_bytes():
+                    found.append(entry.name)
+            except OSError:
+                pass
+    return found
+
+
+def _results(out: Path) -> tuple[dict, dict]:
+    with (out / "grades.csv").open(encoding="utf-8", newline="") as handle:
+        rows = {row["submission"]: row for row in csv.DictReader(handle)}
+    feedback = {p.stem: p.read_bytes() for p in (out / "feedback").glob("*.md")}
+    return rows, feedback
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, student_site, sandbox_required):
+    base = tmp_path_factory.mktemp("attacks")
+    site = student_site
+    secret = base / "secret"
+    canary = base / "canary"
+    canary.mkdir()
+    (canary / "keep").write_text("unchanged")
+    common = dict(
+        python=sys.executable,
+        timeout=90,
+        cell_timeout=20,
+        jobs=2,
+        limits=LIMITS,
+        secret=secret,
+        site=site,
+    )
+    # without the attacks
+    alone = base / "alone"
+    alone.mkdir()
+    for name, make in HONEST.items():
+        nbformat.write(make(), alone / f"{name}.ipynb")
+    grader.grade(alone, base / "out-alone", **common)
+    # with them, the same honest files byte for byte
+    subs = base / "subs"
+    shutil.copytree(alone, subs)
+    out = base / "out"
+    paths = {
+        "checkout": str(ROOT),
+        "subs": str(subs),
+        "out": str(out),
+        "canary": str(canary),
+        "site": str(site),
+    }
+    for name, nb in _attacks(paths).items():
+        nbformat.write(nb, subs / f"{name}.ipynb")
+    nbformat.write(_edition(*_honest()), subs / "=1+1.ipynb")
+    # links planted in --out by an earlier run: the grader must replace them, not follow them
+    (out / "feedback").mkdir(parents=True)
+    os.symlink(canary / "keep", out / "feedback" / "honest_full.md")
+    os.symlink(canary / "keep", out / "grades.csv")
+    watched = [canary, site, subs]
+    before = _snapshot(*watched)
+    env_before = _snapshot(Path(sys.prefix) / "lib")
+    checkout_files = sorted(p.name for p in ROOT.iterdir())
+    grader.grade(subs, out, **common)
+    return {
+        "alone": _results(base / "out-alone"),
+        "with": _results(out),
+        "changed": {
+            k
+            for k in before.keys() | _snapshot(*watched).keys()
+            if before.get(k) != _snapshot(*watched).get(k)
+        },
+        "env_changed": env_before != _snapshot(Path(sys.prefix) / "lib"),
+        "checkout_files": (checkout_files, sorted(p.name for p in ROOT.iterdir())),
+        "out": out,
+        "canary": canary,
+    }
+
+
+def test_honest_grades_and_feedback_are_byte_identical_beside_the_attacks(runs):
+    rows_alone, feedback_alone = runs["alone"]
+    rows_with, feedback_with = runs["with"]
+    for name in HONEST:
+        assert rows_with[name] == rows_alone[name]
+        assert feedback_with[name] == feedback_alone[name]
+    assert rows_alone["honest_full"]["total"] == "3"
+    assert rows_alone["honest_blank"]["total"] == "0"
+
+
+def test_nothing_outside_the_sandbox_changed(runs):
+    assert runs["changed"] == set()
+    assert not runs["env_changed"]
+    assert runs["checkout_files"][0] == runs["checkout_files"][1]
+    assert (runs["canary"] / "keep").read_text() == "unchanged"
+    assert not (runs["canary"] / "pwned").exists()
+    # the planted links were replaced by files, not followed
+    assert not (runs["out"] / "grades.csv").is_symlink()
+    assert not (runs["out"] / "feedback" / "honest_full.md").is_symlink()
+
+
+def test_no_process_outlives_the_grader(runs):
+    assert _marker_processes() == []
+
+
+def test_attacks_score_nothing_they_did_not_earn(runs):
+    rows, feedback = runs["with"]
+    for name in ("reads_answers", "reads_others", "forges_values", "writes_outside"):
+        assert rows[name]["total"] == "0", name
+        # the sandbox held: the attack's own assertion passed (nothing found, nothing written)
+        assert "AssertionError" not in feedback[name].decode(), name
+    for name in ("huge_values", "huge_int_string", "huge_output", "memory_hog", "fork_bomb"):
+        assert rows[name]["total"] == "0", name
+        assert rows[name]["max"] == "3", name
+    assert rows["outlives"]["total"] == "3"  # its answers count; its helpers do not survive
+
+
+def test_huge_and_strange_values_are_a_cross_with_a_message(runs):
+    _, feedback = runs["with"]
+    text = feedback["huge_values"].decode()
+    assert text.count("0 / 1") == 3
+    assert "MemoryError" in feedback["memory_hog"].decode()
+
+
+def test_the_course_decides_the_exercises_not_the_metadata(runs):
+    rows, feedback = runs["with"]
+    header = list(rows["honest_full"])
+    assert header == ["submission", "notebook", *IDS, "total", "max"]
+    assert rows["adds_exercises"]["max"] == "3"
+    assert "10.1" not in feedback["adds_exercises"].decode()
+
+
+def test_an_edited_statement_is_flagged_and_costs_nothing(runs):
+    rows, feedback = runs["with"]
+    assert rows["edits_statement"]["total"] == "3"
+    text = feedback["edits_statement"].decode()
+    assert "## Edited statements" in text and "04.1" in text.split("## Edited statements")[1]
+    assert "Edited statements" not in feedback["honest_full"].decode()
+
+
+def test_a_formula_name_is_neither_a_formula_nor_a_path(runs):
+    rows, _ = runs["with"]
+    text = (runs["out"] / "grades.csv").read_text(encoding="utf-8")
+    assert all(not line.startswith(("=", "+", "-", "@")) for line in text.splitlines())
+    assert "1_1" in rows and rows["1_1"]["total"] == "3"
+
+
+def test_csv_fields_are_escaped_against_formulas():
+    assert grader.csv_field("=1+1") == "'=1+1"
+    assert grader.csv_field("@SUM(A1)") == "'@SUM(A1)"
+    assert grader.csv_field("-2") == "'-2" and grader.csv_field("\tx") == "'\tx"
+    assert grader.csv_field("alice") == "alice" and grader.csv_field(3.0) == "3"
+    taken: set[str] = set()
+    assert grader.safe_name("=1+1", taken) == "1_1"
+    assert grader.safe_name("../../etc/passwd", taken) == "etc_passwd"
+    assert grader.safe_name("1+1", taken) == "1_1_2"
+
+
+def test_without_a_sandbox_the_grader_refuses_and_says_why(tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "available", lambda: "bubblewrap is not installed (test)")
+    with pytest.raises(RuntimeError, match=r"bubblewrap is not installed.*--unsafe-no-sandbox"):
+        grader.grade(tmp_path, tmp_path / "out", python=sys.executable)
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_sandbox_is_there_in_ci():
+    if os.environ.get("CI") == "true":
+        assert sandbox.available() is None
+    elif sandbox.available() is not None:
+        pytest.skip(sandbox.available())
+
+
+def test_outputs_never_go_through_a_link(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    os.symlink(elsewhere, tmp_path / "linked")
+    with pytest.raises(ValueError, match="is not a directory"):
+        grader.Output(tmp_path / "linked" / "out")
+    output = grader.Output(tmp_path / "out")
+    os.symlink(elsewhere / "target", tmp_path / "out" / "grades.csv")
+    os.symlink(elsewhere, tmp_path / "out" / "feedback")
+    output.write("grades.csv", "a,b\n")
+    with pytest.raises(ValueError, match="is not a directory"):
+        output.write("x.md", "text", directory="feedback")
+    output.close()
+    assert (tmp_path / "out" / "grades.csv").read_text() == "a,b\n"
+    assert not (tmp_path / "out" / "grades.csv").is_symlink()
+    assert list(elsewhere.iterdir()) == []
