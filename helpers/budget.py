@@ -17,20 +17,20 @@ Composition (the total guarantee of k releases)
   Viswanath (:func:`optimal_composition_delta`, :func:`optimal_composition_epsilon`);
 * zCDP: ρ_z adds (:func:`compose_rho`), then to (ε, δ) with the tight conversion of
   :func:`helpers.deployments.zcdp_to_epsilon` (:func:`zcdp_composition`);
-* privacy-loss distributions of Laplace, Gaussian and geometric releases composed numerically
-  by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`): a name and its
-  noise, or the mechanism objects of :mod:`helpers.mechanisms`; what dp_accounting needs for
-  each class (its constructor, the parameter it takes, a width estimate) is one row of
-  :data:`PLD_FORMS`.
+* privacy-loss distributions of Laplace, Gaussian, geometric and discrete Gaussian releases
+  composed numerically by Google's ``dp_accounting`` (:func:`pld_delta`, :func:`pld_epsilon`):
+  a name and its noise, or the mechanism objects of :mod:`helpers.mechanisms`; each class
+  builds its own distribution (:meth:`helpers.mechanisms.AdditiveNoise.pld`: dp_accounting's
+  native constructor, or a generic one from the class's cdf).
 
 Allocation (a workload is a list of :class:`Release`)
 -----------------------------------------------------
 * from the accuracy targets, the smallest total meeting every one (:func:`budget_for_accuracy`),
   under Laplace noise (pure ε) or Gaussian noise (ρ_z of zCDP): ``mechanism="laplace"`` or
-  ``mechanism=Laplace`` names a *family* of noise, and everything that depends on it (the
-  budget's unit, the scale an accuracy target allows, the budget of a scale and the scale
-  of a budget, the reading as ε at δ, the risk's total) is one :class:`NoiseFamily` in
-  :data:`NOISE_FAMILIES`, looked up once per call;
+  ``mechanism=Laplace`` names a *family* of noise (:class:`NoiseFamily`, looked up once per
+  call): the mechanism class knows its noise (the scale an accuracy target allows, the budget
+  of a scale and the scale of a budget), its privacy measure (:data:`MEASURES`: pure ε or
+  ρ-zCDP) how budgets add and are read (the unit, the reading as ε at δ, the risk's total);
 * from a total, the split that minimises the weighted total noise variance, and which targets
   it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian).
 
@@ -52,26 +52,24 @@ The math layer: no plotting, no widgets. Used in notebook 11.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass, fields
 from fractions import Fraction
-from functools import lru_cache
-from typing import NamedTuple
+from functools import cache, lru_cache
+from typing import ClassVar, NamedTuple
 
 import numpy as np
-from scipy.special import erf, erfinv, gammaln, logsumexp, ndtri
+from scipy.special import gammaln, logsumexp, ndtri
 
 from ._docstrings import fill_docstrings
 from ._numerics import (
     ln_at_most,
     nudge_until,
     product_minus,
-    ratio_down,
     ratio_up,
-    sqrt_down,
-    square_up,
     sum_up,
 )
 from ._validation import (
@@ -100,12 +98,11 @@ from .deployments import (
     zcdp_rho_for_epsilon,
     zcdp_to_epsilon,
 )
-from .mechanisms import (
+from .mechanisms import (  # Laplace: named in the doctests
     MECHANISM_CLASSES,
     AdditiveNoise,
     Gaussian,
-    Laplace,
-    TwoSidedGeometric,
+    Laplace,  # noqa: F401
     as_mechanism,
 )
 
@@ -114,17 +111,21 @@ __all__ = [
     "MAX_MAGNITUDE",
     "MAX_RELEASES",
     "MAX_TIMES",
+    "MEASURES",
     "MECHANISMS",
     "NOISE_FAMILIES",
-    "PLD_FORMS",
     "PLD_MECHANISMS",
     "RISK_KINDS",
     "Allocation",
+    "EpsilonRisk",
     "Guarantee",
     "NoiseFamily",
-    "PldForm",
+    "PosteriorRisk",
+    "PrivacyMeasure",
+    "ProfileRisk",
     "Release",
     "Risk",
+    "TprRisk",
     "WorkloadChoice",
     "advanced_composition",
     "attack_advantage",
@@ -156,8 +157,6 @@ __all__ = [
     "zcdp_composition",
 ]
 
-#: What a :class:`Risk` can bound.
-RISK_KINDS = ("epsilon", "posterior", "profile", "tpr")
 
 #: Bound on every magnitude in a workload (±k, bounds, sensitivities, weights, a total), and
 #: its reciprocal the smallest positive value: ratios of two such numbers, their squares and
@@ -271,24 +270,6 @@ class Allocation(NamedTuple):
     coverage: np.ndarray
     meets: np.ndarray
     variance: float
-
-
-class Risk(NamedTuple):
-    """A tolerated risk for a whole workload; build one with ``risk_*``.
-
-    ``kind`` is one of :data:`RISK_KINDS`; ``level`` the bound (an ε, a posterior ρ, a
-    profile's r̃ or a TPR); ``prior`` (posterior), ``fpr`` (tpr) and ``profile``, ``a``,
-    ``fixed`` (a Kazan & Reiter profile, as :func:`helpers.choose.epsilon_for_profile`) the
-    rest of its statement (None where unused).
-    """
-
-    kind: str
-    level: float
-    prior: float | None = None
-    fpr: float | None = None
-    profile: str | None = None
-    a: float | None = None
-    fixed: float | None = None
 
 
 class WorkloadChoice(NamedTuple):
@@ -548,105 +529,29 @@ def _parse(workload) -> _Workload:
 # --- one release: accuracy → scale → budget (and back), one family of noise at a time -----
 
 
-def _laplace_log_tail(coverage: np.ndarray) -> np.ndarray:
-    """ln(1/(1 − c)), raised by 4 ulps (log1p is accurate to 1): P(|Z| > k) = e^{−k/b}."""
-    return _up(-np.log1p(-coverage), 4)
-
-
-def _gaussian_quantile(coverage: np.ndarray) -> np.ndarray:
-    """z with P(|N(0, 1)| ≤ z) = c, i.e. √2·erfinv(c), raised by 16 ulps (erfinv's error)."""
-    return _up(math.sqrt(2.0) * erfinv(coverage), 16)
-
-
 @dataclass(frozen=True)
-class NoiseFamily(ABC):
-    """How a workload's budget is spent under one family of noise: the allocation side.
-
-    One instance per family in :data:`NOISE_FAMILIES`, keyed by the mechanism class of
-    :mod:`helpers.mechanisms`. Laplace noise spends pure ε (ε_i = Δ_i/b_i; the ε's add);
-    Gaussian noise spends ρ_z of zCDP (ρ_z,i = Δ_i²/(2σ_i²); the ρ_z's add, and the total is
-    read as (ε, δ) at a δ). The allocation functions (:func:`budget_for_accuracy`,
-    :func:`split_budget`, :func:`total_for_risk`, :func:`implied_risk`,
-    :func:`choose_workload`) look their ``mechanism`` up once with :meth:`of` and ask the
-    family everything that depends on it, so a new family is one subclass and one row.
-
-    Every number is rounded toward privacy as the module docstring states: a scale from an
-    accuracy target down, a budget from a scale up, a scale from a budget up.
+class PrivacyMeasure(ABC):
+    """How budgets are counted and composed under one privacy measure (as OpenDP keys
+    composition by measure): pure ε (the ε's add) or ρ-zCDP (the ρ_z's add, read as (ε, δ)
+    at a δ). One instance per measure in :data:`MEASURES`; what depends on the noise itself
+    (its accuracy at a scale, the map between scale and budget) is the mechanism class's.
 
     Parameters
     ----------
-    mechanism : type
-        The class of :mod:`helpers.mechanisms` whose noise this is (its ``name`` is the
-        family's, and :attr:`Allocation.mechanism`'s).
+    name : str
+        The key of :data:`MEASURES` and the ``measure`` of a mechanism class.
     unit : str
         What a budget is counted in: "ε" or "ρ_z".
-    label : str
-        A few words for figures ("Laplace noise, pure ε").
+    words : str
+        A few words for figures ("pure ε", "zCDP").
     pure : bool
         Budgets are pure ε: δ = 0, and the ``delta`` argument is not read.
-
-    Examples
-    --------
-    >>> NoiseFamily.of("gaussian").unit, NoiseFamily.of(Laplace).name
-    ('ρ_z', 'laplace')
     """
 
-    mechanism: type[AdditiveNoise]
+    name: str
     unit: str
-    label: str
+    words: str
     pure: bool
-
-    @property
-    def name(self) -> str:
-        """The mechanism's name ("laplace", "gaussian")."""
-        return self.mechanism.name
-
-    @classmethod
-    def of(cls, mechanism) -> NoiseFamily:
-        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
-
-        A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
-        (a mechanism object, an unknown name, a class without a family) is a ValueError
-        naming ``mechanism``, the value given and the values allowed.
-        """
-        if isinstance(mechanism, NoiseFamily):
-            return mechanism
-        kind = mechanism
-        if isinstance(mechanism, str):
-            kind = MECHANISM_CLASSES.get(mechanism)
-        family = NOISE_FAMILIES.get(kind) if isinstance(kind, type) else None
-        if family is None:
-            classes = ", ".join(c.__name__ for c in NOISE_FAMILIES)
-            hint = (
-                " (the family of noise, not one mechanism object: its class or its name)"
-                if isinstance(mechanism, AdditiveNoise)
-                else ""
-            )
-            raise ValueError(
-                f"mechanism must be one of {MECHANISMS} or one of the classes {classes} of "
-                f"helpers.mechanisms{hint}; got {mechanism!r}"
-            )
-        return family
-
-    def reading_delta(self, delta) -> float:
-        """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
-        return 0.0 if self.pure else _check_open_delta(delta)
-
-    @abstractmethod
-    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
-
-    @abstractmethod
-    def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
-        """The budget a scale costs at Δ, rounded up."""
-
-    @abstractmethod
-    def scales(self, sensitivity: np.ndarray, budgets: np.ndarray) -> np.ndarray:
-        """The least noise scale a budget allows at Δ, rounded up (toward privacy)."""
-
-    @abstractmethod
-    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
-        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
 
     @abstractmethod
     def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
@@ -665,30 +570,17 @@ class NoiseFamily(ABC):
         """A total as ε at δ, rounded up (``inf`` where no finite claim is made)."""
 
     @abstractmethod
-    def total_for(self, risk: Risk, delta) -> float:
+    def total_for(self, risk: Risk, delta, mechanism: type[AdditiveNoise]) -> float:
         """The largest total the risk allows, rounded down (δ checked where it is read)."""
 
     @abstractmethod
-    def tpr(self, total: float, epsilon: float, fpr: float) -> float:
-        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε)."""
+    def tpr(self, total: float, epsilon: float, fpr: float, delta: float, mechanism) -> float:
+        """The best test's TPR at FPR α between neighbours after a total (``epsilon`` its ε
+        at δ)."""
 
 
-class _PureEpsilon(NoiseFamily):
-    """Laplace noise: P(|Z| > k) = e^{−k/b}, Var = 2b², ε = Δ/b."""
-
-    def accuracy_scales(self, k, coverage):
-        return np.maximum(ratio_down(k, _laplace_log_tail(coverage)), _TINY)
-
-    def budgets(self, sensitivity, scales):
-        return np.maximum(ratio_up(sensitivity, scales), _TINY)
-
-    def scales(self, sensitivity, budgets):
-        budgets = np.maximum(budgets, _TINY)
-        return np.maximum(ratio_up(sensitivity, budgets), _TINY)
-
-    def delivered(self, scales, k, coverage):
-        with np.errstate(over="ignore", under="ignore"):
-            return scales * -np.log1p(-coverage), -np.expm1(-k / scales), 2 * scales**2
+class _PureEpsilon(PrivacyMeasure):
+    """Pure ε: noise ∝ 1/ε_i (ε_i = Δ_i/b_i for Laplace), the ε's add."""
 
     def share_logs(self, weight, sensitivity):
         return (np.log(weight) + 2 * np.log(sensitivity)) / 3
@@ -702,31 +594,15 @@ class _PureEpsilon(NoiseFamily):
     def epsilon(self, total, delta):
         return total
 
-    def total_for(self, risk, delta):
-        return float(_down(_risk_epsilon(risk), 4)) if risk.kind != "epsilon" else risk.level
+    def total_for(self, risk, delta, mechanism):
+        return risk.allowed_epsilon()
 
-    def tpr(self, total, epsilon, fpr):
+    def tpr(self, total, epsilon, fpr, delta, mechanism):
         return float(tpr_at_fpr(fpr, epsilon=epsilon))
 
 
-class _Zcdp(NoiseFamily):
-    """Gaussian noise: P(|Z| ≤ k) = erf(k/(σ√2)), Var = σ², ρ_z = Δ²/(2σ²)."""
-
-    def accuracy_scales(self, k, coverage):
-        return np.maximum(ratio_down(k, _gaussian_quantile(coverage)), _TINY)
-
-    def budgets(self, sensitivity, scales):
-        ratio = ratio_up(sensitivity, scales)
-        return np.maximum(square_up(ratio) / 2, _TINY)  # halving a normal double is exact
-
-    def scales(self, sensitivity, budgets):
-        budgets = np.maximum(budgets, _TINY)
-        return np.maximum(ratio_up(sensitivity, sqrt_down(2 * budgets)), _TINY)
-
-    def delivered(self, scales, k, coverage):
-        with np.errstate(over="ignore", under="ignore"):
-            reach = scales * math.sqrt(2.0) * erfinv(coverage)
-            return reach, erf(k / (scales * math.sqrt(2.0))), scales**2
+class _Zcdp(PrivacyMeasure):
+    """ρ-zCDP: noise ∝ 1/√ρ_i (ρ_z,i = Δ_i²/(2σ_i²) for Gaussian noise), the ρ_z's add."""
 
     def share_logs(self, weight, sensitivity):
         return 0.5 * np.log(weight) + np.log(sensitivity)
@@ -743,11 +619,12 @@ class _Zcdp(NoiseFamily):
             return math.inf
         return float(_up(zcdp_to_epsilon(total, delta), 16))
 
-    def total_for(self, risk, delta):
+    def total_for(self, risk, delta, mechanism):
         d = _check_open_delta(delta)
-        if risk.kind == "tpr":  # read exactly on the Gaussian curve
-            return float(rho_for_tpr(risk.level, fpr=risk.fpr))
-        return self._rho_for_epsilon(float(_down(_risk_epsilon(risk), 4)), d)
+        rho = risk.gaussian_rho() if mechanism.gaussian_dp else None
+        if rho is not None:  # read exactly on the Gaussian curve
+            return rho
+        return self._rho_for_epsilon(float(_down(risk.epsilon(d), 4)), d)
 
     def _rho_for_epsilon(self, epsilon: float, delta: float) -> float:
         """The largest ρ_z whose (raised) CKS ε at δ is ≤ ε."""
@@ -758,21 +635,198 @@ class _Zcdp(NoiseFamily):
             rho = float(_down(rho, 16))
         return rho
 
-    def tpr(self, total, epsilon, fpr):
+    def tpr(self, total, epsilon, fpr, delta, mechanism):
+        if not mechanism.gaussian_dp:  # only the (ε, δ) reading is a claim
+            return float(tpr_at_fpr(fpr, epsilon=epsilon, delta=delta))
         return float(gaussian_tpr_at_fpr(fpr, rho=total)) if total <= 1e8 else 1.0
 
 
-#: The families of noise a workload's budget can be spent under, by mechanism class.
-NOISE_FAMILIES: dict[type[AdditiveNoise], NoiseFamily] = {
-    family.mechanism: family
-    for family in (
-        _PureEpsilon(Laplace, "ε", "Laplace noise, pure ε", pure=True),
-        _Zcdp(Gaussian, "ρ_z", "Gaussian noise, zCDP", pure=False),
+#: The two privacy measures a workload's budget is counted in, by name.
+MEASURES: dict[str, PrivacyMeasure] = {
+    measure.name: measure
+    for measure in (
+        _PureEpsilon("epsilon", "ε", "pure ε", pure=True),
+        _Zcdp("zcdp", "ρ_z", "zCDP", pure=False),
     )
 }
-#: Noise for a workload, by name: Laplace (pure ε, budgets are ε_i) or Gaussian (zCDP, ρ_z,i).
-MECHANISMS = tuple(cls.name for cls in NOISE_FAMILIES)
-_GAUSSIAN = NOISE_FAMILIES[Gaussian]
+
+
+@dataclass(frozen=True)
+class NoiseFamily:
+    """How a workload's budget is spent under one family of noise: the allocation side.
+
+    A mechanism class of :mod:`helpers.mechanisms` and its privacy measure (:data:`MEASURES`):
+    the class knows its noise (the scale an accuracy target allows, the ±k and coverage a
+    scale delivers, its variance, the map between scale and budget, whether Δ must be an
+    integer), the measure how budgets add and are read (ε or ρ_z, the reading as ε at δ,
+    the risk's total). The allocation functions (:func:`budget_for_accuracy`,
+    :func:`split_budget`, :func:`total_for_risk`, :func:`implied_risk`,
+    :func:`choose_workload`) look their ``mechanism`` up once with :meth:`of`, so a new
+    family is its mechanism class and nothing else.
+
+    Every number is rounded toward privacy as the module docstring states: a scale from an
+    accuracy target down, a budget from a scale up, a scale from a budget up.
+
+    Parameters
+    ----------
+    mechanism : type
+        The class of :mod:`helpers.mechanisms` whose noise this is (its ``name`` is the
+        family's, and :attr:`Allocation.mechanism`'s).
+
+    Examples
+    --------
+    >>> NoiseFamily.of("gaussian").unit, NoiseFamily.of(Laplace).name
+    ('ρ_z', 'laplace')
+    """
+
+    mechanism: type[AdditiveNoise]
+
+    @property
+    def measure(self) -> PrivacyMeasure:
+        """The privacy measure its budgets are counted in."""
+        return MEASURES[self.mechanism.measure]
+
+    @property
+    def name(self) -> str:
+        """The mechanism's name ("laplace", "gaussian")."""
+        return self.mechanism.name
+
+    @property
+    def unit(self) -> str:
+        """What a budget is counted in: "ε" or "ρ_z"."""
+        return self.measure.unit
+
+    @property
+    def label(self) -> str:
+        """A few words for figures ("Laplace noise, pure ε")."""
+        return f"{self.mechanism.label} noise, {self.measure.words}"
+
+    @property
+    def pure(self) -> bool:
+        """Budgets are pure ε: δ = 0, and the ``delta`` argument is not read."""
+        return self.measure.pure
+
+    @classmethod
+    def of(cls, mechanism) -> NoiseFamily:
+        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
+
+        A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
+        (a mechanism object, an unknown name, a class without a measure) is a ValueError
+        naming ``mechanism``, the value given and the values allowed.
+        """
+        if isinstance(mechanism, NoiseFamily):
+            return mechanism
+        kind = MECHANISM_CLASSES.get(mechanism) if isinstance(mechanism, str) else mechanism
+        if not (
+            isinstance(kind, type)
+            and issubclass(kind, AdditiveNoise)
+            and kind in MECHANISM_CLASSES.values()
+            and kind.measure in MEASURES
+        ):
+            classes = ", ".join(c.__name__ for c in MECHANISM_CLASSES.values())
+            hint = (
+                " (the family of noise, not one mechanism object: its class or its name)"
+                if isinstance(mechanism, AdditiveNoise)
+                else ""
+            )
+            raise ValueError(
+                f"mechanism must be one of {tuple(MECHANISM_CLASSES)} or one of the classes "
+                f"{classes} of helpers.mechanisms{hint}; got {mechanism!r}"
+            )
+        return _family(kind)
+
+    def reading_delta(self, delta) -> float:
+        """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
+        return 0.0 if self.pure else _check_open_delta(delta)
+
+    def check_sensitivities(self, w: _Workload) -> None:
+        """Refuse a release whose Δ the noise cannot take (an integer noise, a mean's Δ)."""
+        if not self.mechanism.discrete:
+            return
+        bad = (w.sensitivity != np.round(w.sensitivity)) | (w.sensitivity > 10**6)
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{_where(i, w.labels[i])}: sensitivity must be a positive integer up to "
+                f"10**6 for the {self.mechanism.label} mechanism (it lives on the integers); "
+                f"got Δ = {w.sensitivity[i]!r}"
+            )
+
+    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
+        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
+        return np.maximum(np.asarray(self.mechanism.accuracy_noise(k, coverage)), _TINY)
+
+    def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
+        """The budget a scale costs at Δ, rounded up."""
+        return np.maximum(np.asarray(self.mechanism.budget_of(sensitivity, scales)), _TINY)
+
+    def scales(self, sensitivity: np.ndarray, budgets: np.ndarray) -> np.ndarray:
+        """The least noise scale a budget allows at Δ, rounded up (toward privacy)."""
+        budgets = np.maximum(budgets, _TINY)
+        return np.maximum(np.asarray(self.mechanism.noise_for(sensitivity, budgets)), _TINY)
+
+    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
+        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
+        m = self.mechanism
+        with np.errstate(over="ignore", under="ignore"):
+            return (
+                np.asarray(m.noise_reach(scales, coverage), dtype=float),
+                np.asarray(m.noise_coverage(scales, k), dtype=float),
+                np.asarray(m.noise_variance(scales), dtype=float),
+            )
+
+    def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
+        """ln of the (unnormalised) variance-optimal shares of a total (:func:`split_budget`)."""
+        return self.measure.share_logs(weight, sensitivity)
+
+    def root(self, ratio):
+        """The factor the scales grow by when every budget shrinks by ``ratio``."""
+        return self.measure.root(ratio)
+
+    def widen(self, ratio: float) -> float:
+        """:meth:`root` of a ratio of totals as a float, rounded up: the knob "widen every ±k"."""
+        return self.measure.widen(ratio)
+
+    def epsilon(self, total: float, delta: float) -> float:
+        """A total as ε at δ, rounded up (``inf`` where no finite claim is made)."""
+        return self.measure.epsilon(total, delta)
+
+    def total_for(self, risk: Risk, delta) -> float:
+        """The largest total the risk allows, rounded down (δ checked where it is read)."""
+        return self.measure.total_for(risk, delta, self.mechanism)
+
+    def tpr(self, total: float, epsilon: float, fpr: float, delta: float = 0.0) -> float:
+        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε at δ)."""
+        return self.measure.tpr(total, epsilon, fpr, delta, self.mechanism)
+
+
+@cache
+def _family(cls: type[AdditiveNoise]) -> NoiseFamily:
+    """One family per class (so a class's family is the same object wherever it is asked)."""
+    return NoiseFamily(cls)
+
+
+class _Families(Mapping):
+    """The families of noise, by mechanism class: a live view of the registry
+    :data:`helpers.mechanisms.MECHANISM_CLASSES` (a class registered later is in it)."""
+
+    def __getitem__(self, cls) -> NoiseFamily:
+        if cls not in MECHANISM_CLASSES.values():
+            raise KeyError(cls)
+        return _family(cls)
+
+    def __iter__(self):
+        return iter(tuple(MECHANISM_CLASSES.values()))
+
+    def __len__(self) -> int:
+        return len(MECHANISM_CLASSES)
+
+
+#: The families of noise a workload's budget can be spent under, by mechanism class.
+NOISE_FAMILIES: Mapping[type[AdditiveNoise], NoiseFamily] = _Families()
+#: Noise for a workload, by name (the registry at import): budgets in ε or ρ_z by its measure.
+MECHANISMS = tuple(MECHANISM_CLASSES)
+_GAUSSIAN = _family(Gaussian)
 
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
@@ -1170,83 +1224,9 @@ def optimal_composition_epsilon(delta_total, *, epsilon, delta=0.0, times) -> fl
 # --- privacy-loss distributions (dp_accounting) --------------------------------------------
 
 
-def _grid_up(x: np.ndarray, step: float) -> np.ndarray:
-    """Each x > 0 rounded up onto the grid (1 + step)^j (equal j, equal value)."""
-    log_base = math.log1p(step)
-    j = np.ceil(np.log(x) / log_base)
-    value = np.exp(j * log_base)
-    j = np.where(value < x, j + 1, j)
-    return np.exp(j * log_base)
-
-
-def _linear(ratio: float) -> float:
-    return ratio
-
-
-def _gaussian_spread(ratio: float) -> float:
-    return ratio * 20 + ratio**2 / 2
-
-
-@dataclass(frozen=True)
-class PldForm:
-    """What dp_accounting needs to build the privacy-loss distribution of one mechanism.
-
-    One row of :data:`PLD_FORMS` per mechanism class: :func:`pld_delta` and
-    :func:`pld_epsilon` look a mechanism's class up there (exactly, not its base classes:
-    a subclass may change the noise) and read nothing else about it, so a mechanism whose
-    PLD dp_accounting can build is its class (:mod:`helpers.mechanisms`) plus one row here.
-
-    Parameters
-    ----------
-    constructor : str
-        The function of ``dp_accounting.pld.privacy_loss_distribution`` called as
-        ``constructor(parameter, sensitivity=Δ, pessimistic_estimate=True,
-        value_discretization_interval=h)``.
-    spread : callable
-        The half-width of one release's privacy loss, in units of loss, from Δ/b (Δ·a with
-        ``rate``): for the estimate of the composed PLD's width.
-    rate : bool
-        The constructor's parameter is a = 1/b rounded up (the discrete Laplace's,
-        P(z) ∝ e^{−a|z|}: a larger a is less noise, pessimistic), not b or σ itself.
-    integer : bool
-        Δ must be a positive integer ≤ 10⁶.
-
-    Examples
-    --------
-    >>> PLD_FORMS[TwoSidedGeometric].constructor
-    'from_discrete_laplace_mechanism'
-    """
-
-    constructor: str
-    spread: Callable[[float], float] = _linear
-    rate: bool = False
-    integer: bool = False
-
-    def width(self, parameter: float, sensitivity: float, times: int, h: float) -> float:
-        """A rough count of the discretisation steps the composed PLD of ``times`` releases spans."""
-        ratio = sensitivity * parameter if self.rate else sensitivity / parameter
-        return (math.sqrt(times) * 10 + 1) * 2 * self.spread(ratio) / h
-
-    def build(self, parameter: float, sensitivity: float, h: float):
-        """dp_accounting's pessimistic PLD of one release."""
-        from dp_accounting.pld import privacy_loss_distribution as pld
-
-        return getattr(pld, self.constructor)(
-            parameter,
-            sensitivity=int(sensitivity) if self.integer else sensitivity,
-            pessimistic_estimate=True,
-            value_discretization_interval=h,
-        )
-
-
-#: How :func:`pld_delta` builds each mechanism's privacy-loss distribution, by class.
-PLD_FORMS: dict[type[AdditiveNoise], PldForm] = {
-    Laplace: PldForm("from_laplace_mechanism"),
-    Gaussian: PldForm("from_gaussian_mechanism", _gaussian_spread),
-    TwoSidedGeometric: PldForm("from_discrete_laplace_mechanism", rate=True, integer=True),
-}
-#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes, by name.
-PLD_MECHANISMS = tuple(cls.name for cls in PLD_FORMS)
+#: Mechanisms whose privacy-loss distributions :func:`pld_delta` composes, by name (the
+#: registry at import; every mechanism class builds its own, :meth:`AdditiveNoise.pld`).
+PLD_MECHANISMS = tuple(MECHANISM_CLASSES)
 
 
 def _pld_releases(mechanism, noise, sensitivity) -> tuple:
@@ -1265,11 +1245,11 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
         and all(isinstance(m, AdditiveNoise) for m in mechanism)
     ):
         objects = list(mechanism)
-    elif not (isinstance(mechanism, str) and MECHANISM_CLASSES.get(mechanism) in PLD_FORMS):
+    elif not (isinstance(mechanism, str) and mechanism in MECHANISM_CLASSES):
         shown = repr(mechanism)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise ValueError(
-            f"mechanism must be one of {PLD_MECHANISMS}, a mechanism object of "
+            f"mechanism must be one of {tuple(MECHANISM_CLASSES)}, a mechanism object of "
             f"helpers.mechanisms or a list of them; got {shown}"
         )
     if objects is None:
@@ -1281,14 +1261,6 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
                 f"mechanism[{i}] must hold one {one.parameter} and one sensitivity in a list of "
                 f"mechanisms; got {one!r}"
             )
-    missing = [type(one) for one in objects if type(one) not in PLD_FORMS]
-    if missing:
-        known = ", ".join(f"{c.__name__} ({f.constructor})" for c, f in PLD_FORMS.items())
-        raise ValueError(
-            f"mechanism {missing[0].__name__} has no privacy-loss distribution in dp_accounting "
-            f"that pld_delta knows: it builds {known}; a mechanism dp_accounting can build "
-            "needs a PldForm in PLD_FORMS"
-        )
     if len(objects) == 1:
         return [type(objects[0])], objects[0].noise, objects[0].sensitivity
     kinds = [type(one) for one in objects]
@@ -1296,13 +1268,12 @@ def _pld_releases(mechanism, noise, sensitivity) -> tuple:
 
 
 def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
-    """((class, parameter, sensitivity, times), ...), validated, identical mechanisms merged.
+    """((mechanism, times), ...), validated, identical mechanisms merged.
 
-    The parameter is what dp_accounting takes (:class:`PldForm`): b (Laplace), σ (Gaussian),
-    or a = 1/b rounded up (geometric, P(z) ∝ e^{−a|z|}: a larger a is less noise,
-    pessimistic). With ``merge``, Δ/b or Δ/σ (then passed as noise 1, sensitivity Δ/b) or a
-    is first rounded up onto the grid (1 + merge)^j, so releases within that factor share
-    one group.
+    With ``merge``, each release is first replaced by a slightly less private one on a grid
+    of ratio 1 + merge (the class's ``_merge_parameters``: Δ/noise rounded up for scale-free
+    noise, the noise rounded down otherwise), so releases within that factor share one group
+    and every δ is at least the unmerged one.
     """
     classes = tuple(dict.fromkeys(kinds))  # the distinct classes, in order
     codes = np.array([classes.index(kind) for kind in kinds]) if len(kinds) > 1 else np.array(0)
@@ -1335,22 +1306,19 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
         raise ValueError(
             f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
         )
-    forms = [PLD_FORMS[cls] for cls in classes]
-    integer = np.array([form.integer for form in forms])[codes]
+    integer = np.array([cls.discrete for cls in classes])[codes]
     bad = integer & ((sens_a != np.round(sens_a)) | (sens_a > 10**6))
     if np.any(bad):
         raise ValueError(
             "sensitivity must be a positive integer ≤ 10⁶ for the "
-            f"{classes[codes[bad].ravel()[0]].name} mechanism; got {sens_a[bad].ravel()[:3]!r}"
+            f"{classes[codes[bad].ravel()[0]].label} mechanism; got {sens_a[bad].ravel()[:3]!r}"
         )
-    rate = np.array([form.rate for form in forms])[codes]
-    parameter, sens_p = noise_a, sens_a
-    if np.any(rate):
-        a = ratio_up(1.0, noise_a)
-        parameter = np.where(rate, _grid_up(a, merge) if merge > 0 else a, parameter)
-    if merge > 0 and not np.all(rate):
-        sens_p = np.where(rate, sens_a, _grid_up(ratio_up(sens_a, noise_a), merge))
-        parameter = np.where(rate, parameter, 1.0)
+    parameter, sens_p = noise_a.astype(float), sens_a.astype(float)
+    if merge > 0:
+        for c, cls in enumerate(classes):
+            mine = codes == c
+            merged_noise, merged_sens = cls._merge_parameters(noise_a[mine], sens_a[mine], merge)
+            parameter[mine], sens_p[mine] = merged_noise, merged_sens
     counts: dict = {}
     for c, b, s, t in zip(
         codes.ravel().tolist(),
@@ -1365,7 +1333,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
             f"noise and sensitivity describe {len(counts):,} distinct mechanisms; at most "
             f"{_MAX_PLD_GROUPS:,} are built in one call (each takes milliseconds)"
         )
-    return tuple((classes[c], b, s, t) for (c, b, s), t in counts.items())
+    return tuple(
+        (classes[c](b, sensitivity=round(s) if classes[c].discrete else s), t)
+        for (c, b, s), t in counts.items()
+    )
 
 
 def _check_discretization(discretization) -> float:
@@ -1380,8 +1351,8 @@ def _check_discretization(discretization) -> float:
 @lru_cache(maxsize=8)
 def _composed_pld(groups: tuple, h: float):
     plds = []
-    for cls, b, s, t in groups:
-        one = PLD_FORMS[cls].build(b, s, h)
+    for mech, t in groups:
+        one = mech.pld(discretization=h)
         plds.append(one.self_compose(t) if t > 1 else one)
     while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
         plds = [
@@ -1403,7 +1374,7 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
     kinds, noise, sensitivity = _pld_releases(mechanism, noise, sensitivity)
     h = _check_discretization(discretization)
     groups = _pld_groups(kinds, noise, sensitivity, times, _check_merge(merge))
-    width = sum(PLD_FORMS[cls].width(b, s, t, h) for cls, b, s, t in groups)
+    width = sum(mech._pld_width(t, h) for mech, t in groups)
     if width > _MAX_PLD_CELLS:
         raise ValueError(
             f"the composed privacy-loss distribution would span about {width:.3g} steps of "
@@ -1421,18 +1392,18 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
 def pld_delta(
     epsilon, mechanism, noise=None, *, sensitivity=1.0, times=1, discretization=1e-4, merge=0.0
 ):
-    """δ(ε) of composed Laplace, Gaussian or geometric releases, from their privacy-loss distributions.
+    """δ(ε) of composed releases (Laplace, Gaussian, ...), from their privacy-loss distributions.
 
     Each release adds noise of scale ``noise`` (b for Laplace and the two-sided geometric,
     σ for the Gaussian, as in :mod:`helpers.plrv`) to a query of sensitivity ``sensitivity``
     and is run ``times`` times; ``noise``, ``sensitivity`` and ``times`` may be 1-D sequences
     (one entry per kind of release), broadcast together. A mechanism object of
     :mod:`helpers.mechanisms` (``Laplace(b, sensitivity=Δ)``, ``Gaussian(σ)``,
-    ``TwoSidedGeometric(b)``) carries its noise and Δ instead, and a list of them is one
-    release each (of any of those classes; ``times`` broadcast with the list). What
-    dp_accounting needs for each class is its row of :data:`PLD_FORMS`; a class without
-    one is refused with a ValueError. The privacy-loss distribution of
-    each is built by Google's ``dp_accounting`` (connect-the-dots for Laplace and Gaussian),
+    ``TwoSidedGeometric(b)``, ``DiscreteGaussian(σ)``) carries its noise and Δ instead, and a
+    list of them is one release each (of any classes; ``times`` broadcast with the list).
+    Each class builds its own privacy-loss distribution for dp_accounting
+    (:meth:`helpers.mechanisms.AdditiveNoise.pld`: Google's ``dp_accounting`` constructor,
+    connect-the-dots for Laplace and Gaussian, or a generic one from the class's cdf),
     identical releases are self-composed (FFT powers), the distinct ones composed in a
     balanced tree, and δ(ε) = E[max(0, 1 − e^{ε − L})] read off the result. At most 2,000
     distinct releases are built in one call (each takes milliseconds): use ``merge`` beyond.
@@ -1449,12 +1420,13 @@ def pld_delta(
     ----------
     epsilon : float or array_like
         ε ≥ 0 at which to read δ (an array gives an array; above 700 read at 700).
-    mechanism : AdditiveNoise, list of AdditiveNoise, or {"laplace", "gaussian", "geometric"}
-        The mechanism(s), or the name of the noise distribution.
+    mechanism : AdditiveNoise, list of AdditiveNoise, or a name of MECHANISM_CLASSES
+        The mechanism(s), or the name of the noise distribution ("laplace", "gaussian",
+        "geometric", "discrete_gaussian", ...).
     noise : float or array_like, optional
         With a name: b or σ in [1e-150, 1e150]. Omitted with objects.
     sensitivity : float or array_like, keyword-only
-        With a name: Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for the geometric);
+        With a name: Δ in [1e-150, 1e150] (a positive integer ≤ 10⁶ for integer noise);
         objects carry their own (then it stays at 1).
     times : int or array_like, keyword-only
         How many times each release runs (1 to :data:`MAX_TIMES`).
@@ -1462,8 +1434,9 @@ def pld_delta(
         The PLD's grid step in [1e-6, 0.1] (dp_accounting's ``value_discretization_interval``);
         10⁻⁴ by default.
     merge : float, keyword-only
-        In [0, 0.1]. With merge > 0 each release's Δ/b or Δ/σ (for the geometric, 1/b) is
-        first rounded *up* onto the grid (1 + merge)^j, so releases within that factor of each
+        In [0, 0.1]. With merge > 0 each release's Δ/b or Δ/σ (scale-free noise; for integer
+        noise 1/b or 1/σ at its Δ) is first rounded *up* onto the grid (1 + merge)^j, so
+        releases within that factor of each
         other compose as one group: each is treated as a little less noisy than it is (still
         an upper bound on δ), and thousands of distinct releases (an allocation's) become a
         few hundred groups. 0 (the default) merges only identical releases.
@@ -1720,6 +1693,130 @@ def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(by_difference, by_mean_value), 0.0)
 
 
+@dataclass(frozen=True)
+class Risk(ABC):
+    """A tolerated risk for a whole workload; build one with ``risk_*``.
+
+    One small class per kind of statement (:data:`RISK_KINDS`): ``level`` is the bound (an ε,
+    a posterior ρ, a profile's r̃ or a TPR) and the subclass holds the rest of it. Each says
+    the ε it allows (:meth:`epsilon`), reads its level back from an ε (:meth:`read`) and
+    says itself in words (:meth:`words`).
+    """
+
+    level: float
+
+    #: the name of the kind of statement (``RISK_KINDS``)
+    kind: ClassVar[str] = ""
+    #: the largest level a statement can have (1 for a probability)
+    ceiling: ClassVar[float] = math.inf
+
+    def _replace(self, **changes) -> Risk:
+        """The same risk with ``changes`` (as a NamedTuple's ``_replace``)."""
+        return dataclasses.replace(self, **changes)
+
+    @abstractmethod
+    def epsilon(self, delta: float = 0.0) -> float:
+        """The largest total ε (at δ, where the statement reads one) the risk allows."""
+
+    def allowed_epsilon(self) -> float:
+        """:meth:`epsilon` at δ = 0, rounded down by 4 ulps (the pure-ε total)."""
+        return float(_down(self.epsilon(), 4))
+
+    def gaussian_rho(self) -> float | None:
+        """The largest ρ_z read exactly on the Gaussian trade-off curve, where the risk
+        states one (a TPR); None otherwise."""
+        return None
+
+    @abstractmethod
+    def read(self, epsilon: float, tpr: Callable[[float], float]) -> float:
+        """The level this kind of risk reads at a total ε (``tpr(fpr)``: the best test's TPR)."""
+
+    @abstractmethod
+    def words(self) -> str:
+        """The risk in a few words, for figures."""
+
+
+@dataclass(frozen=True)
+class EpsilonRisk(Risk):
+    """The largest total ε, stated directly (as ``choose(..., epsilon_risk=)``)."""
+
+    kind: ClassVar[str] = "epsilon"
+
+    def epsilon(self, delta=0.0):
+        return self.level
+
+    def allowed_epsilon(self):
+        return self.level  # stated exactly: nothing to round
+
+    def read(self, epsilon, tpr):
+        return epsilon
+
+    def words(self):
+        return f"total ε ≤ {self.level:g}"
+
+
+@dataclass(frozen=True)
+class PosteriorRisk(Risk):
+    """Lee & Clifton's posterior bound ρ (``level``) against a two-world adversary with prior p."""
+
+    prior: float
+    kind: ClassVar[str] = "posterior"
+    ceiling: ClassVar[float] = 1.0
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_posterior(self.level, prior=self.prior))
+
+    def read(self, epsilon, tpr):
+        return float(posterior_bound(epsilon, prior=self.prior))
+
+    def words(self):
+        return f"posterior ≤ {self.level:g} from prior {self.prior:g}"
+
+
+@dataclass(frozen=True)
+class ProfileRisk(Risk):
+    """A Kazan & Reiter risk profile: its kind, r̃ (``level``), ã and the fixed prior."""
+
+    profile: str
+    a: float
+    fixed: float
+    kind: ClassVar[str] = "profile"
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_profile(self.profile, r=self.level, a=self.a, fixed=self.fixed))
+
+    def read(self, epsilon, tpr):
+        return _profile_r_for(self, epsilon)
+
+    def words(self):
+        return f"K&R {self.profile} profile, r̃ = {self.level:g}"
+
+
+@dataclass(frozen=True)
+class TprRisk(Risk):
+    """The largest power (TPR, ``level``) of a membership test at false-positive rate α."""
+
+    fpr: float
+    kind: ClassVar[str] = "tpr"
+    ceiling: ClassVar[float] = 1.0
+
+    def epsilon(self, delta=0.0):
+        return float(epsilon_for_tpr(self.level, fpr=self.fpr, delta=delta))
+
+    def gaussian_rho(self):
+        return float(rho_for_tpr(self.level, fpr=self.fpr))
+
+    def read(self, epsilon, tpr):
+        return tpr(self.fpr)
+
+    def words(self):
+        return f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} %"
+
+
+#: What a :class:`Risk` can bound.
+RISK_KINDS = tuple(cls.kind for cls in (EpsilonRisk, PosteriorRisk, ProfileRisk, TprRisk))
+
+
 def risk_epsilon(epsilon) -> Risk:
     """A risk stated directly as the largest total ε (as ``choose(..., epsilon_risk=)``).
 
@@ -1746,9 +1843,9 @@ def risk_epsilon(epsilon) -> Risk:
     Examples
     --------
     >>> risk_epsilon(1.0)
-    Risk(kind='epsilon', level=1.0, prior=None, fpr=None, profile=None, a=None, fixed=None)
+    EpsilonRisk(level=1.0)
     """
-    return Risk("epsilon", _check_total(epsilon, "epsilon"))
+    return EpsilonRisk(_check_total(epsilon, "epsilon"))
 
 
 def risk_posterior(risk, *, prior) -> Risk:
@@ -1802,7 +1899,7 @@ def risk_posterior(risk, *, prior) -> Risk:
     rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
     p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
     epsilon_for_posterior(rho, prior=p)  # refuses risk ≤ prior, in choose's words
-    return Risk("posterior", rho, prior=p)
+    return PosteriorRisk(rho, prior=p)
 
 
 def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
@@ -1852,7 +1949,7 @@ def risk_profile(kind, *, r, a=0.0, fixed=1.0) -> Risk:
     epsilon = epsilon_for_profile(kind, r=r, a=a, fixed=fixed)
     if not epsilon > 0:
         raise ValueError(f"the profile must allow some ε > 0; got ε = {epsilon!r} at r={r!r}")
-    return Risk("profile", r, profile=kind, a=a, fixed=fixed)
+    return ProfileRisk(r, profile=kind, a=a, fixed=fixed)
 
 
 def risk_tpr(tpr, *, fpr) -> Risk:
@@ -1895,13 +1992,11 @@ def risk_tpr(tpr, *, fpr) -> Risk:
     a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
     if t <= a:
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
-    return Risk("tpr", t, fpr=a)
+    return TprRisk(t, fpr=a)
 
 
 def _as_risk(risk) -> Risk:
     if isinstance(risk, Risk):
-        if risk.kind not in RISK_KINDS:
-            raise ValueError(f"risk.kind must be one of {RISK_KINDS}; got {risk.kind!r}")
         return risk
     if _is_number(risk):
         return risk_epsilon(risk)
@@ -1909,16 +2004,6 @@ def _as_risk(risk) -> Risk:
         f"risk must be a Risk (risk_posterior, risk_profile, risk_tpr, risk_epsilon) or the "
         f"largest total ε as a number; got {risk!r}"
     )
-
-
-def _risk_epsilon(risk: Risk) -> float:
-    if risk.kind == "epsilon":
-        return risk.level
-    if risk.kind == "posterior":
-        return float(epsilon_for_posterior(risk.level, prior=risk.prior))
-    if risk.kind == "profile":
-        return float(epsilon_for_profile(risk.profile, r=risk.level, a=risk.a, fixed=risk.fixed))
-    return float(epsilon_for_tpr(risk.level, fpr=risk.fpr))
 
 
 def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
@@ -1962,7 +2047,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     return NoiseFamily.of(mechanism).total_for(risk, delta)
 
 
-def _profile_r_for(risk: Risk, epsilon: float) -> float:
+def _profile_r_for(risk: ProfileRisk, epsilon: float) -> float:
     """The smallest r̃ whose profile (same kind, ã, fixed) allows ``epsilon`` (inf if none)."""
 
     def allowed(r: float) -> float:
@@ -2027,14 +2112,7 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     t = float(check_positive("total", check_finite_scalar("total", total)))
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
-    if risk.kind == "epsilon":
-        level = epsilon
-    elif risk.kind == "posterior":
-        level = float(posterior_bound(epsilon, prior=risk.prior))
-    elif risk.kind == "profile":
-        level = _profile_r_for(risk, epsilon)
-    else:
-        level = family.tpr(t, epsilon, risk.fpr)
+    level = risk.read(epsilon, lambda fpr: family.tpr(t, epsilon, fpr, d))
     return _allowing(risk, level, family, d, t)
 
 
@@ -2045,7 +2123,7 @@ def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total
     nearest it was a few ulps short, since total_for_risk rounds its total down (a workload
     fed its own risk knob came out infeasible). A risk is reported on the high side anyway.
     """
-    top = 1.0 if risk.kind in ("posterior", "tpr") else math.inf
+    top = risk.ceiling
     if not (math.isfinite(level) and level < top):
         return level
 
@@ -2056,7 +2134,7 @@ def _allowing(risk: Risk, level: float, family: NoiseFamily, delta: float, total
                 out.append(True)
                 continue
             try:
-                out.append(family.total_for(risk._replace(level=value), delta) >= total)
+                out.append(family.total_for(dataclasses.replace(risk, level=value), delta) >= total)
             except ValueError:  # a level below what any total allows (e.g. at the prior)
                 out.append(False)
         return np.array(out, dtype=bool)
@@ -2211,6 +2289,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
 
 
 def _budget_for_accuracy(w: _Workload, family: NoiseFamily, d: float) -> Allocation:
+    family.check_sensitivities(w)
     scales = family.accuracy_scales(w.k, w.coverage)
     budgets = family.budgets(w.sensitivity, scales)
     bad = ~np.isfinite(budgets)
@@ -2374,6 +2453,7 @@ def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> All
 
 
 def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
+    family.check_sensitivities(w)
     acc_scales = family.accuracy_scales(w.k, w.coverage)
     floors = family.budgets(w.sensitivity, acc_scales)
     shares = _shares(w, family)
@@ -2394,6 +2474,31 @@ def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_ta
     # smaller (never noisier than needed, and the comparison with the target exact)
     scales = np.where(budgets >= floors, np.minimum(scales, acc_scales), scales)
     return _allocation(w, family, d, budgets, scales, acc_scales)
+
+
+def _budgets_at(w: _Workload, family: NoiseFamily, k: np.ndarray) -> np.ndarray:
+    """The budgets the accuracy targets need at ±k (the workload's coverage and Δ)."""
+    return family.budgets(w.sensitivity, family.accuracy_scales(k, w.coverage))
+
+
+def _least_factor(fits, guess) -> np.ndarray:
+    """The least factor f (to about 1e-12 relative) with ``fits(f)``, for fits monotone in f
+    (false below, true above), found from ``guess`` by galloping and bisection in log f."""
+    guess = np.asarray(guess, dtype=float)
+    low, high = np.log(guess) - 0.1, np.log(guess) + 0.1
+    for _ in range(200):  # gallop until fits(high) and not fits(low)
+        ok_high, ok_low = np.asarray(fits(np.exp(high))), np.asarray(fits(np.exp(low)))
+        if np.all(ok_high) and not np.any(ok_low):
+            break
+        high = np.where(ok_high, high, high + 2 * (high - low))
+        low = np.where(ok_low, low - 2 * (high - low), low)
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if np.all(high - low <= 1e-13 * np.maximum(1.0, np.abs(high))):
+            break
+        ok = np.asarray(fits(np.exp(mid)))
+        high, low = np.where(ok, mid, high), np.where(ok, low, mid)
+    return np.exp(high)
 
 
 def _fewest_to_drop(budgets: np.ndarray, allowed: float) -> list:
@@ -2532,6 +2637,22 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     with np.errstate(divide="ignore", over="ignore"):
         grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
         k_needed = np.where(room > 0, w.k * family.root(grow), np.inf)
+    if not family.mechanism.scale_free:
+        # the ±k a noise reaches is not proportional to it (integer noise: a step in k): the
+        # factors by search on the budgets themselves, from the proportional guess
+        widen = float(
+            _least_factor(lambda f: sum_up(_budgets_at(w, family, w.k * f)) <= allowed, widen)
+        )
+        alone = np.isfinite(k_needed)
+
+        def fits_alone(f):
+            factor = np.ones_like(w.k)
+            factor[alone] = f
+            return _budgets_at(w, family, w.k * factor)[alone] <= room[alone]
+
+        if np.any(alone):
+            guess = k_needed[alone] / w.k[alone]
+            k_needed[alone] = w.k[alone] * _least_factor(fits_alone, guess)
     knobs = {
         "widen": widen,
         "k": _up(k_needed, 4),
@@ -2763,7 +2884,7 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
     for family in set(families):
         mask = np.array([f is family for f in families])
         acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
-    limit = math.inf if risk.kind == "tpr" else float(_down(_risk_epsilon(risk), 4))
+    limit = math.inf if risk.kind == "tpr" else float(_down(risk.epsilon(), 4))
     if risk.kind == "epsilon":
         limit = risk.level
 
@@ -2829,11 +2950,13 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
 
 _SECTIONS = {
     "family": """\
-mechanism : {"laplace", "gaussian"} or {Laplace, Gaussian}, keyword-only
-    The family of noise (:class:`NoiseFamily`): Laplace spends pure ε, Gaussian ρ_z of zCDP;
-    its name or its class of :mod:`helpers.mechanisms` (anything else is a ValueError).
+mechanism : str or type, keyword-only
+    The family of noise (:class:`NoiseFamily`): a name of
+    :data:`helpers.mechanisms.MECHANISM_CLASSES` ("laplace", "gaussian", ...) or the class
+    itself (anything else is a ValueError). Laplace spends pure ε, Gaussian ρ_z of zCDP;
+    integer noise (geometric, discrete Gaussian) needs integer sensitivities.
 delta : float, keyword-only
-    δ in (0, 1) of the Gaussian (ε, δ) reading (not read for Laplace).""",
+    δ in (0, 1) of the zCDP (ε, δ) reading (not read for pure ε).""",
 }
 
 fill_docstrings(globals(), _SECTIONS)

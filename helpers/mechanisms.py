@@ -17,14 +17,20 @@ exact; the geometric tails are computed in closed form because ``dlaplace.sf`` i
 The mechanisms as objects (notebooks 08-10; :mod:`helpers.plrv`, :mod:`helpers.deployments`,
 the PLRV figures and dashboard take them): one frozen class per mechanism, ``Laplace(b)``,
 ``Gaussian(σ)``, ``TwoSidedGeometric(b)`` (``sensitivity=Δ``; ``from_epsilon`` rounds toward
-privacy), on the base :class:`AdditiveNoise` after dp-accounting's
+privacy), ``DiscreteGaussian(σ)`` (Canonne, Kamath & Steinke 2020: integer noise, exact
+sampling; the 2020 US Census's noise), on the base :class:`AdditiveNoise` after dp-accounting's
 ``AdditiveNoisePrivacyLoss``: a mechanism supplies its noise (cdf, sf, log-cdf, log-density,
 sampler) and the base writes the privacy loss, δ(ε) through the one hockey-stick formula
 (``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles and the binned pmfs. A
 built-in mechanism overrides a step with its closed form where the generic one loses digits
 (as scipy.stats distributions override ``_sf``); tests/helpers/test_mechanisms.py adds a logistic
-mechanism in one class. :func:`as_mechanism` turns the names "laplace", "gaussian",
-"geometric" into objects (the one place a name is looked up).
+mechanism in one class. Each class also knows what :mod:`helpers.budget` needs of its noise:
+its privacy measure (pure ε or ρ-zCDP), the map between its scale and its budget, its accuracy
+at a scale, whether it needs integer sensitivities, whether it is scale-free (so merging
+releases is correct by construction) and its privacy-loss distribution for dp-accounting
+(:meth:`AdditiveNoise.pld`). :func:`as_mechanism` turns the names of
+:data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian") into
+objects (the one place a name is looked up).
 
 Every function returns a Python ``float`` for scalar input and an ndarray of the broadcast
 shape otherwise. Sampling functions take ``rng``: an int seed or a
@@ -38,6 +44,7 @@ import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -48,16 +55,16 @@ from scipy.special import erf, erfcx, erfinv, expit, log_ndtr, ndtr, ndtri
 from ._docstrings import fill_docstrings
 from ._numerics import (
     bisect_increasing,
-    ratio_up,
-    sqrt_down,
-    square_up,
     gallop_below,
     log_hockey_stick,
     nudge_until,
     product_at_least,
     product_minus,
     ratio_down,
+    ratio_up,
     scaled_difference,
+    sqrt_down,
+    square_up,
 )
 from ._validation import (
     as_output,
@@ -1035,6 +1042,13 @@ def _grid_up(x, step: float) -> np.ndarray:
     return np.exp(j * log_base)
 
 
+@lru_cache(maxsize=4096)
+def _discrete_accuracy_noise(cls, k: float, coverage: float) -> float:
+    """:meth:`AdditiveNoise.accuracy_noise` of integer noise at one (⌊k⌋, c), remembered (the
+    allocation's searches ask for the same few integers again and again)."""
+    return float(cls._accuracy_noise_search(np.array(k), np.array(coverage)))
+
+
 def _integer_quantile(excess, noise) -> np.ndarray:
     """The least integer k with excess(k) ≥ 0, for excess non-decreasing in k (vectorised).
 
@@ -1122,6 +1136,17 @@ class AdditiveNoise(ABC):
     def noise(self):
         """The noise parameter (b or σ), whatever the field is called."""
         return getattr(self, self.parameter)
+
+    def noise_text(self) -> str:
+        """The noise in a few words for a figure's title ("b = 0.91"; σ² for a Gaussian)."""
+        return f"{self.symbol} = {self.noise:.3g}"
+
+    def loss_text(self) -> str:
+        """What bounds the privacy loss, in a sentence (for a dashboard's readout)."""
+        bound = float(self.loss_bound())
+        if math.isinf(bound):
+            return "L is unbounded, so δ₂ > 0 for every ε"
+        return f"L never exceeds {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
 
     # the noise Z, centred at 0: what a subclass supplies
 
@@ -1382,7 +1407,16 @@ class AdditiveNoise(ABC):
         with a closed form overrides it.
         """
         k, c = np.broadcast_arrays(np.asarray(k, float), np.asarray(coverage, float))
+        if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c)
+            pairs, where = np.unique(
+                np.stack([np.floor(k).ravel(), c.ravel()], axis=1), axis=0, return_inverse=True
+            )
+            found = [_discrete_accuracy_noise(cls, float(a), float(b)) for a, b in pairs]
+            return np.asarray(found, dtype=float)[where.ravel()].reshape(k.shape)
+        return cls._accuracy_noise_search(k, c)
 
+    @classmethod
+    def _accuracy_noise_search(cls, k, c):
         def gap(log_noise):  # increasing in the noise: short of the target once positive
             return c - cls.noise_coverage(np.exp(log_noise), k)
 
@@ -1431,7 +1465,7 @@ class AdditiveNoise(ABC):
 
         Examples
         --------
-        >>> round(Laplace(1.0).pld().get_delta_for_epsilon(0.5), 4)
+        >>> round(float(Laplace(1.0).pld().get_delta_for_epsilon(0.5)), 4)
         0.2212
         """
         from dp_accounting.pld import privacy_loss_distribution as pld
@@ -1525,6 +1559,10 @@ class _LaplaceLoss:
     def _b(self) -> np.ndarray:
         return np.asarray(self.noise, dtype=float)
 
+    def loss_text(self) -> str:
+        bound = float(self.loss_bound())
+        return f"L never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
+
     def loss_bound(self):
         """Δ/b rounded up (the smallest double ≥ Δ/b): δ(ε) = 0 exactly from it on.
 
@@ -1534,6 +1572,13 @@ class _LaplaceLoss:
         2.0
         """
         return as_output(_laplace_loss_bound(self._b, np.asarray(self.sensitivity, float)))
+
+    def _threshold(self, eps):
+        # L(x) = (Δ − 2·clip(x, 0, Δ))/b > ε ⇔ x < (Δ − εb)/2, for ε below Δ/b (sign exact)
+        d = np.asarray(self.sensitivity, dtype=float)
+        with np.errstate(over="ignore"):
+            x = (d - eps * self._b) / 2
+        return np.where(self._gap(eps) < 0, x, -np.inf)
 
     def _gap(self, eps, share=1.0):
         """ε − share·Δ/b with its sign exact (:func:`_gap_to_loss`)."""
@@ -1703,6 +1748,10 @@ class Gaussian(AdditiveNoise):
         sigma = gaussian_sigma_for_delta(epsilon, delta, sensitivity=sensitivity)
         return cls(sigma, sensitivity=sensitivity)
 
+    def noise_text(self) -> str:
+        """σ² = ..., as the post says it ("noise of variance 3")."""
+        return f"σ² = {self.sigma**2:.3g}"
+
     @property
     def _s(self) -> np.ndarray:
         return np.asarray(self.sigma, dtype=float)
@@ -1729,6 +1778,10 @@ class Gaussian(AdditiveNoise):
 
     def sample(self, size=None, *, rng):
         return gaussian_sample(0.0, self.sigma, size, rng=rng)
+
+    def loss_text(self) -> str:
+        mu = float(self.plrv_mean())
+        return f"L ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
 
     def plrv_mean(self):
         """μ = Δ²/(2σ²): L ~ N(μ, 2μ).
@@ -1904,9 +1957,6 @@ class TwoSidedGeometric(_LaplaceLoss, AdditiveNoise):
         # the exact loss values (not ln p − ln q), so that ε = Δ/b counts nothing, as for Laplace
         return np.where(gap < 0, p, 0.0).sum(axis=-1)
 
-    def _threshold(self, eps):
-        raise NotImplementedError("the geometric mechanism's δ is exact from its PLRV's pmf")
-
     def _upper_quantile(self, u):
         # a step function: the lumped PLRV's pmfs, sorted by decreasing ln(p/q)
         _, p, q = self.plrv_pmf()
@@ -1924,7 +1974,7 @@ DISCRETE_GAUSSIAN_MAX_SIGMA = 1e6
 
 def _dg_log_norm(s: np.ndarray) -> np.ndarray:
     """ln N(σ): N = 1 + 2Σ_{k≥1} e^{−k²/(2σ²)} below σ = 1, else by Poisson summation
-    N = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (CKS, Fact 18): both converge after a few terms."""
+    N = σ√(2π)·(1 + 2Σ_{n≥1} e^{−2π²σ²n²}) (Poisson summation): both converge after a few terms."""
     s = np.asarray(s, dtype=float)
     with np.errstate(under="ignore", over="ignore", divide="ignore"):
         k = np.arange(1, 12)
@@ -2002,12 +2052,14 @@ def _discrete_gaussian_draw(sigma2: Fraction, t: int, rand) -> int:
 @dataclass(frozen=True, repr=False)
 class DiscreteGaussian(AdditiveNoise):
     """The discrete Gaussian mechanism: P[Z = k] ∝ e^{−k²/(2σ²)} on the integers, for an
-    integer sensitivity Δ; (Δ²/(2σ²))-zCDP (Canonne, Kamath & Steinke 2020, Theorem 14), the
+    integer sensitivity Δ; (Δ²/(2σ²))-zCDP (Canonne, Kamath & Steinke 2020, §2), the
     noise of the 2020 US Census's TopDown algorithm (notebook 09).
+
+    Used in notebook 08 (through :mod:`helpers.plrv`) and notebook 11's dashboard.
 
     Exact throughout: sampling by CKS Algorithm 3 in integer arithmetic (``Fraction``, seeded
     from the numpy Generator), δ₂(ε) = Σ_{k < x_ε} p(k)·(1 − e^{ε − L(k)}) over the integers
-    with L(k) > ε, x_ε = Δ/2 − εσ²/Δ (CKS Theorem 7), summed term by term in log space; the
+    with L(k) > ε, x_ε = Δ/2 − εσ²/Δ (CKS 2020, §2), summed term by term in log space; the
     normalising constant by a rapidly converging sum (:func:`_dg_log_norm`).
 
     Examples
@@ -2057,11 +2109,19 @@ class DiscreteGaussian(AdditiveNoise):
         sigma = float(np.exp(bisect_increasing(excess, np.array(low), np.array(high), "high")))
         sigma = float(
             nudge_until(
-                sigma, lambda v: np.asarray(cls(float(v), sensitivity=d).delta(eps) <= target),
+                sigma,
+                lambda v: np.asarray(cls(float(v), sensitivity=d).delta(eps) <= target),
                 toward_zero=False,
             )
         )
         return cls(sigma, sensitivity=d)
+
+    def noise_text(self) -> str:
+        """σ² = ..., as for the continuous Gaussian."""
+        return f"σ² = {self.sigma**2:.3g}"
+
+    def loss_text(self) -> str:
+        return "L(k) = Δ(Δ/2 − k)/σ² on the integers: L is unbounded, so δ₂ > 0 for every ε"
 
     @property
     def _s(self) -> np.ndarray:
@@ -2099,7 +2159,7 @@ class DiscreteGaussian(AdditiveNoise):
 
     def sample(self, size=None, *, rng):
         """Exact draws (CKS Algorithm 3), at most 10⁶ (pure Python: about 20 µs a draw)."""
-        shape = check_size(size)
+        shape = check_sample_shape(size, sigma=np.asarray(self.sigma))
         count = 1 if shape is None else math.prod(np.atleast_1d(shape).tolist())
         if count > 10**6:
             raise ValueError(f"size must ask for at most 10**6 exact draws; got {size!r}")
@@ -2115,7 +2175,7 @@ class DiscreteGaussian(AdditiveNoise):
 
     @classmethod
     def noise_variance(cls, noise):
-        """E[Z²] = 2Σ_{k≥1} k²·p(k) (at most σ², CKS Proposition 19), summed in log space."""
+        """E[Z²] = 2Σ_{k≥1} k²·p(k) (below σ², CKS 2020), summed in log space."""
         s = np.asarray(noise, dtype=float)
         out = np.empty(s.shape)
         for i, one in np.ndenumerate(s):
@@ -2141,7 +2201,7 @@ class DiscreteGaussian(AdditiveNoise):
         return _gaussian_loss(o, loc, np.asarray(self.sensitivity, dtype=float), self._s)
 
     def _threshold(self, eps):
-        # L(k) = Δ(Δ/2 − k)/σ² > ε ⇔ k < Δ/2 − εσ²/Δ (CKS Theorem 7)
+        # L(k) = Δ(Δ/2 − k)/σ² > ε ⇔ k < Δ/2 − εσ²/Δ
         d = np.asarray(self.sensitivity, dtype=float)
         with np.errstate(over="ignore"):
             return d / 2 - eps * self._s * self._s / d
@@ -2231,19 +2291,20 @@ def as_mechanism(mechanism, noise=None, *, sensitivity=1.0) -> AdditiveNoise:
     """A mechanism object from an object (returned as is) or a name and its noise parameter.
 
     ``mechanism`` is an :class:`AdditiveNoise` (then ``noise`` must be omitted and
-    ``sensitivity`` left at 1: the object carries both) or one of "laplace", "gaussian",
-    "geometric" with ``noise`` its b or σ. Anything else is a ValueError, never a KeyError.
+    ``sensitivity`` left at 1: the object carries both) or a name of :data:`MECHANISM_CLASSES`
+    ("laplace", "gaussian", "geometric", "discrete_gaussian") with ``noise`` its b or σ.
+    Anything else is a ValueError, never a KeyError.
 
     Not called in a notebook; used by ``helpers.plotting.plrv``, ``helpers.plrv`` and ``helpers.widgets.plrv``.
 
     Parameters
     ----------
-    mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-        The mechanism, or its name.
+    mechanism : AdditiveNoise or str
+        The mechanism, or its name in :data:`MECHANISM_CLASSES`.
     noise : float or array_like, optional
-        b (laplace, geometric) or σ (gaussian), > 0; only with a name.
+        b (laplace, geometric) or σ (gaussian, discrete_gaussian), > 0; only with a name.
     sensitivity : float, keyword-only
-        Δ > 0 (a positive integer ≤ 10⁶ for the geometric mechanism); only with a name.
+        Δ > 0 (a positive integer ≤ 10⁶ for integer noise); only with a name.
 
     Returns
     -------

@@ -100,8 +100,10 @@ __all__ = [
 ]
 
 MECHANISMS = tuple(MECHANISM_CLASSES)
-"""Mechanism names the functions below accept beside a mechanism object (helpers.mechanisms:
-``Laplace``, ``Gaussian``, ``TwoSidedGeometric``; noise parameter b, σ, b respectively)."""
+"""Mechanism names the functions below accept beside a mechanism object, as the registry
+``helpers.mechanisms.MECHANISM_CLASSES`` held them at import (``Laplace``, ``Gaussian``,
+``TwoSidedGeometric``, ``DiscreteGaussian``; noise parameter b, σ, b, σ); the functions read
+the registry itself, so a class registered later is accepted too."""
 
 # The post's example: counts 1000 (D₁, the truth) vs 1001 (D₂), Laplace scale 1/ln 3,
 # Gaussian variance 3, and ε = ln 3 for the Gaussian's δ. The scale is laplace_scale(ln 3):

@@ -249,6 +249,15 @@ class Value:
     name: str
     full: str  # the value with all the digits that matter
     rounded: str  # the value at the precision the exercise states
+    points: str = "1"  # what the grade gives this part (``@answer(..., points=...)``)
+
+
+@dataclass
+class Parameter:
+    name: str
+    shown: str  # the value the notebook shows (its parameters cell)
+    drawn: str  # the range the grade draws other values from
+    about: str
 
 
 @dataclass
@@ -260,6 +269,7 @@ class Exercise:
     values: list[Value] = field(default_factory=list)
     worked: dict | None = None  # an open exercise's worked answer run: printed, ok, hint
     questions: list[dict] = field(default_factory=list)  # facts filled in
+    parameters: list[Parameter] = field(default_factory=list)
     note: str = ""
     lecture: str = ""
 
@@ -303,7 +313,7 @@ def _values(exercise_id: str) -> list[Value]:
     expected = answers.expected(exercise_id)
     parts = [expected] if len(spec.names) == 1 else list(expected)
     out = []
-    for name, value in zip(spec.names, parts, strict=True):
+    for name, value, points in zip(spec.names, parts, spec.points, strict=True):
         leaves = _leaves(value)
         shape = (
             f" (array of shape {tuple(np.shape(value))})" if isinstance(value, np.ndarray) else ""
@@ -313,9 +323,31 @@ def _values(exercise_id: str) -> list[Value]:
                 name + shape,
                 ", ".join(_full(x) for x in leaves),
                 ", ".join(_rounded(x, spec.precision) for x in leaves),
+                f"{points:g}" if points else "0 (a yes/no: marked with the written answer)",
             )
         )
     return out
+
+
+def _drawn(p) -> str:
+    """The range a parameter is drawn from, in words."""
+    if p.kind == "choice":
+        return "one of " + ", ".join(repr(c) for c in p.choices)
+    if p.kind == "int":
+        return f"a whole number from {p.low:g} to {p.high:g}"
+    step = f" in steps of {p.step:g}" if p.step else ""
+    if p.kind == "floats":
+        return f"{len(p.default)} distinct values from {p.low:g} to {p.high:g}{step}, sorted"
+    return f"from {p.low:g} to {p.high:g}{step}"
+
+
+def _parameters(exercise_id: str) -> list[Parameter]:
+    from helpers.exercises import answers
+
+    return [
+        Parameter(name, p.literal(), _drawn(p), p.about)
+        for name, p in answers.parameters(exercise_id).items()
+    ]
 
 
 def _lectures() -> dict[str, str]:
@@ -356,13 +388,16 @@ def collect() -> list[Exercise]:
             note=fill(entry.get("note", ""), facts),
             lecture=lectures.get(exercise_id, ""),
         )
+        exercise.parameters = _parameters(exercise_id)
         if is_open:
             exercise.worked = runs[exercise_id]
         else:
             exercise.values = _values(exercise_id)
-        for q in entry.get("questions", []):
+        for index, q in enumerate(entry.get("questions", []), start=1):
             filled = {"quote": q["quote"]}
             if is_written(q):
+                filled["id"] = f"{exercise_id}.q{index}"
+                filled["points"] = f"{float(q.get('points', 1.0)):g}"
                 filled["answer"] = fill(q["answer"], facts)
                 filled["rubric"] = {k: fill(v, facts) for k, v in q["rubric"].items()}
             else:
@@ -563,6 +598,11 @@ def _exercise_markdown(e: Exercise) -> list[str]:
     lines += [meta, "", "#### Statement", "", _unlink(e.statement.text), ""]
     lines += ["#### Worked solution (the notebook's cell tagged `solution`)", ""]
     lines += [_fence(e.statement.solution), ""]
+    if e.parameters:
+        lines += ["#### Parameters (shown in the notebook; the grade draws others)", ""]
+        lines += ["| name | shown | the grade draws | what it is |", "|---|---|---|---|"]
+        lines += [f"| `{p.name}` | {p.shown} | {p.drawn} | {p.about} |" for p in e.parameters]
+        lines.append("")
     if e.is_open:
         lines += ["#### Accepted answers", ""]
         lines.append(
@@ -575,8 +615,8 @@ def _exercise_markdown(e: Exercise) -> list[str]:
         lines.append("")
     else:
         lines += ["#### Values (computed now by `helpers.exercises.answers`)", ""]
-        lines += ["| name | value | at the stated precision |", "|---|---|---|"]
-        lines += [f"| `{v.name}` | {v.full} | {v.rounded} |" for v in e.values]
+        lines += ["| name | value | at the stated precision | points |", "|---|---|---|---|"]
+        lines += [f"| `{v.name}` | {v.full} | {v.rounded} | {v.points} |" for v in e.values]
         lines.append("")
     if e.note:
         lines += [_unlink(e.note), ""]
@@ -595,7 +635,15 @@ def _exercise_markdown(e: Exercise) -> list[str]:
     if written:
         lines += ["#### Written answers and rubrics", ""]
         for q in written:
-            lines += [f"> {normalise(q['quote'])}", "", f"**Answer.** {q['answer']}", ""]
+            lines += [
+                f"> {normalise(q['quote'])}",
+                "",
+                f"*Written answer `{q['id']}`, {q['points']} point(s): full credit all of them, "
+                "partial half, none 0.*",
+                "",
+                f"**Answer.** {q['answer']}",
+                "",
+            ]
             for level, label in RUBRIC_LEVELS:
                 lines.append(f"- *{label}:* {q['rubric'][level]}")
             lines.append("")
@@ -614,8 +662,11 @@ _INTRO = (
     "judgement they make is re-checked there). Each exercise gives its statement, the worked "
     "solution, the values and the precision the check accepts, then, for each sub-question the "
     "check cannot judge (a question asking for words, a comparison or a derivation), a worked "
-    "answer and a rubric for full, partial and no credit. The grader (`python3 course.py grade`) "
-    "scores only the checked values; the written parts are yours to mark."
+    "answer and a rubric for full, partial and no credit. Each value exercise lists its "
+    "parameters: the value the notebook shows, and the range the grader draws other values from "
+    "per submission; the grader scores each checked value, with the points shown, at the drawn "
+    "parameters. The written parts are yours to mark: the grader exports them with these rubrics "
+    "(`instructor/grading/scoring.py`: `export_written`, `merge_written`)."
 )
 
 
@@ -845,6 +896,20 @@ def _exercise_html(x: Exercise) -> list[str]:
         "<h4>Worked solution (the notebook's cell tagged <code>solution</code>)</h4>",
         f'<pre><code class="language-python">{e(x.statement.solution)}</code></pre>',
     ]
+    if x.parameters:
+        out += [
+            "<h4>Parameters (shown in the notebook; the grade draws others)</h4>",
+            "<table>",
+            '<thead><tr><th scope="col">name</th><th scope="col">shown</th>'
+            '<th scope="col">the grade draws</th><th scope="col">what it is</th></tr></thead>',
+            "<tbody>",
+        ]
+        out += [
+            f'<tr><th scope="row"><code>{e(p.name)}</code></th><td>{e(p.shown)}</td>'
+            f"<td>{e(p.drawn)}</td><td>{e(p.about)}</td></tr>"
+            for p in x.parameters
+        ]
+        out += ["</tbody>", "</table>"]
     if x.is_open:
         verdict = (
             '<span class="ok">passes the check</span>'
@@ -864,12 +929,12 @@ def _exercise_html(x: Exercise) -> list[str]:
             "<h4>Values (computed now by <code>helpers.exercises.answers</code>)</h4>",
             "<table>",
             '<thead><tr><th scope="col">name</th><th scope="col">value</th>'
-            '<th scope="col">at the stated precision</th></tr></thead>',
+            '<th scope="col">at the stated precision</th><th scope="col">points</th></tr></thead>',
             "<tbody>",
         ]
         out += [
             f'<tr><th scope="row"><code>{e(v.name)}</code></th><td>{e(v.full)}</td>'
-            f"<td>{e(v.rounded)}</td></tr>"
+            f"<td>{e(v.rounded)}</td><td>{e(v.points)}</td></tr>"
             for v in x.values
         ]
         out += ["</tbody>", "</table>"]
@@ -888,6 +953,10 @@ def _exercise_html(x: Exercise) -> list[str]:
         out.append("<h4>Written answers and rubrics</h4>")
         for q in written:
             out.append(f"<blockquote>{markdown_html(normalise(q['quote']))}</blockquote>")
+            out.append(
+                f"<p><em>Written answer <code>{e(q['id'])}</code>, {e(q['points'])} point(s): "
+                "full credit all of them, partial half, none 0.</em></p>"
+            )
             out.append(f"<p><strong>Answer.</strong> {_inline_html(q['answer'])}</p>")
             out.append('<dl class="rubric">')
             for level, label in RUBRIC_LEVELS:

@@ -100,12 +100,18 @@ BUNDLE_PAGES = ("NOTATION.md",)
 STUDENT_INTRO = """## Exercises
 
 Each exercise names the values it asks for, the precision it accepts and the variable
-`answer_NN_K` its answer is recorded in. Replace each `...` in the code cell under a statement by
-your answer (add as many lines as you need). The cell after it records your values in
-`answer_NN_K` and calls `check`, which prints ✓ or a hint (too large, off by a factor, wrong
-type), never the answer. Your notebook is graded from those `answer_NN_K` variables after it has
-run top to bottom in a fresh kernel, not from what it prints: before you hand it in, choose
-*Kernel → Restart Kernel and Run All Cells* and see that every check you answered prints ✓."""
+`answer_NN_K` its answer is recorded in. Its inputs are a dict `params_NN_K` in the cell tagged
+`parameters` just below, and its statement shows their values. Replace each `...` in the code cell
+under a statement by your answer, computed from that dict (add as many lines as you need). The
+cell after it records your values in `answer_NN_K` and calls `check`, which prints ✓ or a hint
+(too large, off by a factor, wrong type), never the answer; it judges only at the parameters
+shown. Your notebook is graded by running it top to bottom in a fresh kernel with *other*
+parameters, drawn for your submission, and comparing each `answer_NN_K` with the answer at those
+parameters (not what it prints): code that computes from `params_NN_K` scores, numbers typed in do
+not. Questions that ask for words have a cell *Your answer:* after the check (tagged `written`):
+write your answer there; your instructor marks it (full, partial or no credit). Before you hand it
+in, choose *Kernel → Restart Kernel and Run All Cells* and see that every check you answered
+prints ✓."""
 
 
 #: A quiz cell (``python -m instructor.quiz apply``): questions, each answer in a <details>.
@@ -391,10 +397,13 @@ py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt
 
 Each exercise names the values it asks for, the precision it accepts (for example "to 4 decimal
 places (±0.0001 is accepted)") and the variable `answer_NN_K` its answer is recorded in (exercise
-K of notebook NN). Replace each `...` in the cell under the exercise by your answer. The cell
-after it records your values in `answer_NN_K` and calls `check("NN.K", answer_NN_K)`, which
-prints ✓ when you are right, and otherwise a hint ("too large by a factor of 2", "has shape (3,);
-shape (4,) is expected", "not answered yet"), never the answer.
+K of notebook NN). Its inputs are the dict `params_NN_K` in the notebook's cell tagged
+`parameters`; the statement shows their values. Replace each `...` in the cell under the exercise
+by code that computes your answer from that dict. The cell after it records your values in
+`answer_NN_K` and calls `check("NN.K", answer_NN_K, params_NN_K)`, which prints ✓ when you are
+right, and otherwise a hint ("too large by a factor of 2", "has shape (3,); shape (4,) is
+expected", "not answered yet"), never the answer. A question that asks for words has a cell
+*Your answer:* after the check: write your answer there.
 
 To hand in, save the notebook and send the `.ipynb` file as your instructor asks. It is graded by
 running it top to bottom in a fresh kernel and reading your `answer_NN_K` variables (what the
@@ -410,14 +419,28 @@ hand in and download nothing. What the grade reads is your `answer_NN_K` variabl
 you get back names each exercise by its title and heading, its points, and any cell that raised,
 quoting the line.
 
+## What is graded
+
+* **Values, at parameters you have not seen.** Your instructor reruns your notebook with other
+  values in each `params_NN_K`, drawn for your submission from each parameter's range with a
+  secret only your instructor holds, and compares each `answer_NN_K` with the answer at *those*
+  values, part by part (an exercise that asks for two values gives points for each). So the grade
+  measures that your code computes each answer from its parameters: numbers typed in, found by
+  calling `check` many times or read from its key are right only at the values shown, and score
+  nothing.
+* **Written answers**, in the cells *Your answer:*, are marked by your instructor against the
+  answer key's rubric: full, partial or no credit.
+
 ## How `check` can say ✓ without the answers
 
 The helpers you installed do not contain the expected answers. When your instructor built this
 edition, each expected value was rounded to a hundredth of the precision its exercise states and
 stored only as a salted hash (SHA-256), together with hashes of its size and sign on a logarithmic
 scale, which give the hints. `check` rounds your value the same way and compares hashes with the
-values within the stated precision of it, so exactly that precision is accepted. The grade does not
-come from this `check`: your instructor grades with the answers, which are not in this folder.
+values within the stated precision of it, so exactly that precision is accepted. This key can be
+searched (the salt is in it), as `check` can be called over and over: the check is there to help
+you, and it only knows the answers at the parameters the notebook shows (given other values it
+says so and judges nothing). The grade does not come from it: see *What is graded* above.
 
 {_references()}"""
 

@@ -31,7 +31,7 @@ import functools
 import math
 import numbers
 
-from ._core import Param, Precision, _short, compare, is_missing, judge, new_salt
+from ._core import Param, Precision, _short, compare, is_missing, judge, make_entry, new_salt
 from ._open import OPEN
 
 __all__ = [
@@ -41,8 +41,11 @@ __all__ = [
     "compare",
     "entry",
     "is_missing",
+    "judge",
     "judge_answer",
     "known_ids",
+    "make_entry",
+    "new_salt",
     "precision",
     "same_parameters",
     "variable",

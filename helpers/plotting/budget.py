@@ -318,14 +318,7 @@ def _labels(workload) -> list[str]:
 
 
 def _risk_words(risk) -> str:
-    risk = risk if isinstance(risk, bud.Risk) else bud.risk_epsilon(risk)
-    if risk.kind == "posterior":
-        return f"posterior ≤ {risk.level:g} from prior {risk.prior:g}"
-    if risk.kind == "tpr":
-        return f"best test's TPR ≤ {risk.level:g} at FPR {100 * risk.fpr:g} %"
-    if risk.kind == "profile":
-        return f"K&R {risk.profile} profile, r̃ = {risk.level:g}"
-    return f"total ε ≤ {risk.level:g}"
+    return (risk if isinstance(risk, bud.Risk) else bud.risk_epsilon(risk)).words()
 
 
 @course_style

@@ -47,12 +47,6 @@ def _bounded(mech: AdditiveNoise) -> bool:
     return bool(np.all(np.isfinite(mech.loss_bound())))
 
 
-def _detail(mech: AdditiveNoise) -> str:
-    if mech.parameter == "sigma":
-        return f"σ² = {mech.noise**2:.3g}"
-    return f"{mech.symbol} = {mech.noise:.3g}"
-
-
 def _u_grid(pmf_p=None) -> np.ndarray:
     """Cumulative probabilities to draw at: dense near 0 (where the Gaussian's e^L explodes)."""
     u = np.union1d(np.linspace(1e-4, 1 - 1e-4, 601), np.geomspace(1e-6, 0.06, 200))
@@ -122,7 +116,7 @@ def plot_two_densities(
         gid="d2",
         **styles[1],
     )
-    detail = _detail(mech)
+    detail = mech.noise_text()
     ax.set(
         xlabel="output O",
         ylabel="probability" if mech.discrete else "density",
@@ -513,8 +507,22 @@ def plot_privacy_profile(
         fig,
         f"Privacy profiles δ(ε) for ε from 0 to {eps[-1]:g} on a log scale, the tight δ₂ solid and "
         f"the naive δ₁ dashed, one colour and marker per mechanism: {'; '.join(said)}.",
-        "For every mechanism δ₂ lies at or below δ₁; the Laplace and geometric curves drop to "
-        "zero once ε reaches Δ/b, the Gaussian's never do."
-        if any(not _bounded(m) for m in mechs) and any(_bounded(m) for m in mechs)
-        else "For every mechanism δ₂ lies at or below δ₁.",
+        _bounded_words(mechs),
     )
+
+
+def _bounded_words(mechs) -> str:
+    """The profiles' last sentence: which curves reach zero (a bounded loss) and which never do."""
+    bounded = list(dict.fromkeys(m.label for m in mechs if _bounded(m)))
+    unbounded = list(dict.fromkeys(m.label for m in mechs if not _bounded(m)))
+    words = "For every mechanism δ₂ lies at or below δ₁"
+    if bounded and unbounded:
+        return (
+            f"{words}; the {_and(bounded)} curves drop to zero once ε reaches the loss bound "
+            f"Δ/b, the {_and(unbounded)} ones never do."
+        )
+    return words + "."
+
+
+def _and(labels: list) -> str:
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]

@@ -2,10 +2,11 @@
 
 One slider per release of a workload: its leftmost position leaves the release out, the
 others set its ±k (from a quarter of the workload's ±k to four times it). The noise
-(Laplace, Gaussian, or mixed: Gaussian means beside Laplace counts and sums, judged on the
-workload's own privacy-loss distribution), the risk (a two-world posterior bound, the best
-test's TPR at FPR 1 %, or a total ε) and whether all targets must hold together (Bonferroni's
-adjustment to a joint 95 %) are chosen below; the verdict, the knobs and the allocation update.
+(every family of :data:`helpers.mechanisms.MECHANISM_CLASSES`, or mixed: Gaussian means beside
+Laplace counts and sums, judged on the workload's own privacy-loss distribution), the risk (a
+two-world posterior bound, the best test's TPR at FPR 1 %, or a total ε) and whether all targets
+must hold together (Bonferroni's adjustment to a joint 95 %) are chosen below; the verdict, the
+knobs and the allocation update.
 """
 
 from __future__ import annotations
@@ -42,16 +43,28 @@ MIXED = "mixed"
 JOINT = 0.95
 _STYLE = {"description_width": "initial"}
 _WIDE = widgets.Layout(width="640px")
-_MECHANISMS = (
-    ("Laplace noise (pure ε)", "laplace"),
-    ("Gaussian noise (zCDP)", "gaussian"),
-    ("mixed: Laplace counts and sums, Gaussian means (own PLD)", MIXED),
-)
-_RISKS = (
-    ("posterior ρ (two worlds)", "posterior"),
-    (f"best test's TPR at FPR {100 * FPR:g} %", "tpr"),
-    ("total ε", "epsilon"),
-)
+#: each risk the dashboard offers: its words, the controls it reads and how it is built
+_RISKS = {
+    "posterior": (
+        "posterior ρ (two worlds)",
+        ("risk", "prior"),
+        lambda c: bud.risk_posterior(c["risk"], prior=c["prior"]),
+    ),
+    "tpr": (
+        f"best test's TPR at FPR {100 * FPR:g} %",
+        ("tpr",),
+        lambda c: bud.risk_tpr(c["tpr"], fpr=FPR),
+    ),
+    "epsilon": ("total ε", ("epsilon",), lambda c: bud.risk_epsilon(c["epsilon"])),
+}
+_RISK_CONTROLS = ("risk", "prior", "tpr", "epsilon")
+
+
+def _noise_options() -> list:
+    """(words, name) of every family of noise in the registry (read when a dashboard is made)."""
+    families = [bud.NoiseFamily.of(cls) for cls in bud.NOISE_FAMILIES]
+    options = [(f"{f.mechanism.label} noise ({f.measure.words})", f.name) for f in families]
+    return [*options, ("mixed: Laplace counts and sums, Gaussian means (own PLD)", MIXED)]
 
 
 _slider = partial(float_slider, width="540px")  # this dashboard's sliders
@@ -89,11 +102,8 @@ def workload_from(workload, ks) -> list:
 
 
 def _risk(risk_kind, risk, prior, tpr, epsilon) -> bud.Risk:
-    if risk_kind == "posterior":
-        return bud.risk_posterior(risk, prior=prior)
-    if risk_kind == "tpr":
-        return bud.risk_tpr(tpr, fpr=FPR)
-    return bud.risk_epsilon(epsilon)
+    values = {"risk": risk, "prior": prior, "tpr": tpr, "epsilon": epsilon}
+    return _RISKS[risk_kind][2](values)
 
 
 def mixed_noises(workload) -> list:
@@ -164,14 +174,14 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
     controls = {
         **releases,
         "mechanism": widgets.Dropdown(
-            options=list(_MECHANISMS),
+            options=_noise_options(),
             value="laplace",
             description="noise",
             style=_STYLE,
             layout=widgets.Layout(width="320px"),
         ),
         "risk_kind": widgets.Dropdown(
-            options=list(_RISKS),
+            options=[(words, kind) for kind, (words, _, _) in _RISKS.items()],
             value="posterior",
             description="risk",
             style=_STYLE,
@@ -219,10 +229,9 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
 
     def _relevant_only(_change=None):
         # grey out what the current risk does not read, so no enabled control is a no-op
-        kind = c["risk_kind"].value
-        c["risk"].disabled = c["prior"].disabled = kind != "posterior"
-        c["tpr"].disabled = kind != "tpr"
-        c["epsilon"].disabled = kind != "epsilon"
+        reads = _RISKS[c["risk_kind"].value][1]
+        for name in _RISK_CONTROLS:
+            c[name].disabled = name not in reads
 
     c["risk_kind"].observe(_relevant_only, names="value")
     _relevant_only()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import plrv
-from ..mechanisms import AdditiveNoise, as_mechanism
+from ..mechanisms import MECHANISM_CLASSES, AdditiveNoise, as_mechanism
 from ..plotting import plrv as P
 from ._base import Dashboard
 from ._checks import starting_choice, starting_value
@@ -25,20 +25,21 @@ def plrv_dashboard(
     the e^ε line and the bad events (width δ₁ = P[L > ε]); right panel: the area between
     min(1, e^ε/e^L) and 1 (δ₂).
     """
+    names = list(MECHANISM_CLASSES)  # the registry, read when the dashboard is made
     if isinstance(mechanism, AdditiveNoise):
-        if mechanism.sensitivity != 1 or mechanism.name not in plrv.MECHANISMS:
+        if mechanism.sensitivity != 1 or mechanism.name not in names:
             raise ValueError(
-                f"mechanism must be one of {plrv.MECHANISMS} with sensitivity 1 here; "
+                f"mechanism must be one of {tuple(names)} with sensitivity 1 here; "
                 f"got {mechanism!r}"
             )
         mechanism, noise = mechanism.name, mechanism.noise
     # refused with a ValueError, never clamped or turned into ipywidgets' TraitError
-    starting_choice("mechanism", mechanism, list(plrv.MECHANISMS))
+    starting_choice("mechanism", mechanism, names)
     noise = starting_value("noise", noise, 0.2, 5.0)
     epsilon = starting_value("epsilon", epsilon, 0.0, 4.0)
     controls = {
         "mechanism": widgets.Dropdown(
-            options=[("Gaussian", "gaussian"), ("Laplace", "laplace"), ("geometric", "geometric")],
+            options=[(MECHANISM_CLASSES[name].label, name) for name in names],
             value=mechanism,
             description="mechanism",
         ),
@@ -80,12 +81,6 @@ def plrv_dashboard(
             f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {epsilon:.3f}: "
             f"δ₁ = P[L > ε] = {naive:.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {tight:.5f}"
         )
-        bound = float(mech.loss_bound())
-        if bound == float("inf"):  # the Gaussian
-            mu = float(mech.plrv_mean())
-            text += f"\nL ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
-        else:
-            text += f"\nL never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
-        return text
+        return text + "\n" + mech.loss_text()
 
     return Dashboard(controls, draw, update=update)

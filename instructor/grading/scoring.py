@@ -37,8 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from helpers.exercises import OPEN, answers, is_missing, judge, new_salt
-from helpers.exercises.answers import make_entry
+from helpers.exercises import OPEN, answers, is_missing, judge, make_entry, new_salt
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_DIR = ROOT / "instructor" / "key"
@@ -195,7 +194,8 @@ def _all(names, points, message: str) -> list[Part]:
 def score(exercise_id: str, params: dict, value) -> list[Part]:
     """One :class:`Part` per name exercise ``exercise_id`` asks for; never raises.
 
-    ``params`` are the parameters the submission ran with (:func:`draw_parameters`); ``value``
+    ``params`` are the parameters the submission ran with (:func:`draw_parameters`; a name
+    left out takes the value the notebook shows, so ``{}`` scores at the shown ones); ``value``
     is what its kernel held in ``answer_NN_K`` (for an open exercise, the data its ``reduce``
     step made of it in the kernel). Each part scores its points when right at the stated
     precision at ``params``, else 0 with the hint ``check`` would give.
@@ -218,12 +218,12 @@ def _score(exercise_id, names, points, params, value) -> list[Part]:
         (name,) = names
         if value is Ellipsis or (isinstance(value, dict) and value.get("missing")):
             return [Part(name, 0.0, 1.0, f"… {exercise_id}: not answered")]
-        ok, hint = spec.judge(value, params if params else spec.defaults())
+        ok, hint = spec.judge(value, {**spec.defaults(), **(params or {})})
         line = f"✓ {exercise_id}: correct" if ok else f"✗ {exercise_id}: {name} {hint}"
         return [Part(name, 1.0 if ok else 0.0, 1.0, line)]
     spec = answers.get(exercise_id)
     try:
-        expected = answers.expected_at(exercise_id, params)
+        expected = answers.expected_at(exercise_id, {**spec.defaults(), **(params or {})})
     except Exception as error:
         return _all(
             names,
@@ -250,7 +250,8 @@ def _score(exercise_id, names, points, params, value) -> list[Part]:
             exercise_id, (name,), _parts_of(spec, expected)[k], spec.precision, new_salt()
         )
         ok, line = judge(entry, given[k])
-        line = f"✓ {exercise_id}: {name} correct" if ok else line
+        if ok:
+            line = f"✓ {exercise_id}: " + ("correct" if len(names) == 1 else f"{name} correct")
         if weight == 0:
             line += " (not scored: a yes/no, marked with the written answer)"
         out.append(Part(name, weight if ok else 0.0, weight, line))
@@ -371,7 +372,7 @@ def export_written(rows: Iterable[Mapping], out_dir) -> tuple[Path, Path]:
     """Write ``written.csv`` (to mark) and ``written.html`` (to read) into ``out_dir``.
 
     ``rows``: one mapping per (submission, written answer) with keys ``submission``, ``id``
-    (a written id, :func:`written_ids`) and ``answer`` (the cell's text). In the CSV the
+    (or ``written_id``: a written id, :func:`written_ids`) and ``answer`` (the cell's text). In the CSV the
     instructor fills ``mark`` with ``full``, ``partial``, ``none`` or a number of points (and
     may add a ``comment``); a cell left as handed out is marked ``none`` already. The HTML
     groups the answers by question, the question's rubric above them, each answer as plain
@@ -382,7 +383,7 @@ def export_written(rows: Iterable[Mapping], out_dir) -> tuple[Path, Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     records = []
     for row in rows:
-        wid = str(row.get("id", ""))
+        wid = str(row.get("id", row.get("written_id", "")))
         if wid not in questions:
             continue  # only the course's own questions, never one a submission invents
         q = questions[wid]

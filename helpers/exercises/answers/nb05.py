@@ -55,7 +55,7 @@ def _range_query(*, risk):
     "05.3",
     names=("rho_inf",),
     decimals=4,
-    parameters={"N": Param(len(UNIVERSE_05_3), 6, 30, kind="int", about="the universe size")},
+    parameters={"N": Param(len(UNIVERSE_05_3), 11, 30, kind="int", about="the universe size")},
 )
 def _where_the_median_stops(*, N):
     """The smallest ρ for which the search returns ∞ (median, N − 1 of N distinct values)."""

@@ -4,20 +4,39 @@ from __future__ import annotations
 
 from ... import budget as bud
 from ... import release as rel
-from . import answer
+from . import Param, answer
 from .nb11 import SURVEY
 
 
-@answer("12.1", names=("eps_person", "delta_person"), digits=4)
-def _group(*, epsilon=0.35, delta=1e-8, contributions=3):
+@answer(
+    "12.1",
+    names=("eps_person", "delta_person"),
+    digits=4,
+    parameters={
+        "epsilon": Param(0.35, 0.1, 1.0, step=0.05, about="ε per record"),
+        "delta": Param(1e-8, kind="choice", choices=(1e-6, 1e-7, 1e-8, 1e-9, 1e-10), about="δ"),
+        "contributions": Param(3, 2, 6, kind="int", about="records per person"),
+    },
+)
+def _group(*, epsilon, delta, contributions):
     """A release (ε, δ)-DP per record; each person has up to ``contributions`` records: the
     per-person (ε, δ) by group privacy."""
     guarantee = rel.group_privacy(epsilon, delta, size=contributions)
     return (guarantee.epsilon, guarantee.delta)
 
 
-@answer("12.2", names=("error_small", "n_smallest"), decimals=4)
-def _small_group(*, epsilon=0.7, contributions=2, group_size=40, accuracy=0.12):
+@answer(
+    "12.2",
+    names=("error_small", "n_smallest"),
+    decimals=4,
+    parameters={
+        "epsilon": Param(0.7, 0.2, 2.0, step=0.1, about="ε per record"),
+        "contributions": Param(2, 1, 5, kind="int", about="records per person"),
+        "group_size": Param(40, 10, 200, kind="int", about="the group's size N"),
+        "accuracy": Param(0.12, 0.05, 0.3, step=0.01, about="the relative accuracy"),
+    },
+)
+def _small_group(*, epsilon, contributions, group_size, accuracy):
     """A count with Laplace noise at ε per record, each person at most ``contributions``
     records: its relative error (95 %) for a group of ``group_size`` people, and the smallest
     group it serves within ±``accuracy``."""
@@ -28,8 +47,17 @@ def _small_group(*, epsilon=0.7, contributions=2, group_size=40, accuracy=0.12):
     )
 
 
-@answer("12.3", names=("posterior", "tpr"), decimals=4)
-def _explain(*, epsilon=1.2, prior=0.02, fpr=0.05):
+@answer(
+    "12.3",
+    names=("posterior", "tpr"),
+    decimals=4,
+    parameters={
+        "epsilon": Param(1.2, 0.2, 3.0, step=0.1, about="ε per person"),
+        "prior": Param(0.02, 0.005, 0.2, step=0.005, about="the prior"),
+        "fpr": Param(0.05, 0.01, 0.2, step=0.01, about="the false-positive rate"),
+    },
+)
+def _explain(*, epsilon, prior, fpr):
     """The odds reading (the largest posterior from ``prior``) and the best membership test's
     TPR at ``fpr`` for a pure ε per person."""
     return (
@@ -38,8 +66,13 @@ def _explain(*, epsilon=1.2, prior=0.02, fpr=0.05):
     )
 
 
-@answer("12.4", names=("total_laplace", "total_rho"), digits=4)
-def _per_person_survey(*, contributions=2):
+@answer(
+    "12.4",
+    names=("total_laplace", "total_rho"),
+    digits=4,
+    parameters={"contributions": Param(2, 1, 6, kind="int", about="records per person")},
+)
+def _per_person_survey(*, contributions):
     """Notebook 11's survey when each person may contribute up to ``contributions`` records:
     the smallest total ε (Laplace) and ρ_z (Gaussian) per person meeting every target."""
     work = rel.per_person(SURVEY, contributions=contributions)

@@ -20,6 +20,7 @@ import pytest
 
 from helpers.exercises import answers, variable
 from helpers.notebooks import notebook_paths
+from instructor.grading import scoring
 from instructor.grading.grade import decode, grade, identify, inject
 from instructor.grading.runner import ENCODER
 from instructor.student import student_version
@@ -36,8 +37,28 @@ def _literal(value) -> str:
     return repr(float(value)) if isinstance(value, float) else repr(value)
 
 
+#: each answer computed from the parameters the grader injects (``params_04_K``), as a student's
+#: code must: the grade draws parameters per submission, so a typed-in value scores nothing
+COMPUTED = {
+    "04.1": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import binary_search_epsilon\n"
+    "answer_04_1 = binary_search_epsilon(\n"
+    '    school()["absence_days"], len(school_release()), "mean", params_04_1["risk"]\n'
+    ")",
+    "04.2": "from helpers.datasets import school, school_release\n"
+    "from helpers.lee_clifton import epsilon_upper_bound\n"
+    "answer_04_2 = np.array([\n"
+    '    [epsilon_upper_bound(school()[c], len(school_release()), "mean", r)\n'
+    '     for c in ("school_year", "absence_days")]\n'
+    '    for r in params_04_2["risks"]\n'
+    "])",
+    "04.3": "from helpers.lee_clifton import count_worlds\n"
+    'answer_04_3 = 1 / count_worlds([1, 2, 3, 10, 4, 6, 0, 5], params_04_3["size"])',
+}
+
+
 def _assign(exercise_id: str) -> str:
-    return f"{variable(exercise_id)} = {_literal(answers.expected(exercise_id))}"
+    return COMPUTED[exercise_id]
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -70,10 +91,9 @@ SUBMISSIONS = {
     # a large array (a values line of about 2 MB) is read whole, then judged
     "big_array": _notebook("answer_04_2 = np.zeros((300, 300))"),
     # a wrong answer: 0 with a hint in the feedback
-    "wrong": _notebook(
-        f"{variable('04.1')} = 2 * {_literal(answers.expected('04.1'))}",
-        _assign("04.2"),
-    ),
+    "wrong": _notebook(_assign("04.1") + "\nanswer_04_1 = 2 * answer_04_1", _assign("04.2")),
+    # the notebook's shown answers typed in: right only at the shown parameters, never drawn
+    "typed_in": _notebook(*(f"{variable(i)} = {_literal(answers.expected(i))}" for i in IDS)),
 }
 
 
@@ -138,7 +158,7 @@ def test_a_large_array_is_read_whole_and_judged(graded):
 def test_right_answers_score_and_nothing_else_does(graded):
     _, rows = graded
     assert [rows["all_right"][i] for i in IDS] == ["1", "1", "1"]
-    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook"):
+    for name in ("unanswered", "printer", "redefines_check", "not_a_notebook", "typed_in"):
         assert rows[name]["total"] == "0", name
 
 
@@ -252,8 +272,12 @@ def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
     for row in rows:
         number = row["submission"][-2:]
         own = [i for i in answers.known_ids() if i.startswith(number + ".")]
-        expected = 1 if row["submission"].startswith("instructor") else 0
-        assert {row[i] for i in own} == {expected}, row
+        # every part of every exercise, at its points (10.2's two values are two parts)
+        full = {i: sum(p.max_points for p in scoring.score(i, {}, ...)) for i in own}
+        if row["submission"].startswith("instructor"):
+            assert {i: float(row[i]) for i in own} == full, row
+        else:
+            assert {float(row[i]) for i in own} == {0.0}, row
 
 
 def test_without_a_sandbox_only_when_told(tmp_path, student_site):

@@ -1,9 +1,12 @@
-"""instructor/grading/scoring.py: drawn parameters, points per part, written answers.
+"""instructor/grading/scoring.py: the course's exercises, drawn parameters, points per part,
+written answers.
 
 The grade must measure that a submission *computes* its answers: a typed-in notebook (every
 answer the literal the notebook shows) scores at most a quarter of a full one on every
 notebook, at parameters drawn for several seeds; the answer functions are defined at every
-draw; and ``score`` gives a verdict for any value, never an exception.
+draw; each course notebook, rerun with drawn parameters injected after its cell tagged
+``parameters`` (papermill's convention, as the grader does), scores every part; and ``score``
+gives a verdict for any value, never an exception.
 """
 
 from __future__ import annotations
@@ -11,21 +14,26 @@ from __future__ import annotations
 import csv
 import math
 import numbers
+import pickle
 from fractions import Fraction
 
 import nbformat
 import numpy as np
 import pytest
+from _modules import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers.exercises import answers
 from helpers.exercises._open import OPEN
-from helpers.notebooks import notebook_paths
+from helpers.notebooks import make_client, notebook_paths
+from instructor.grading import scoring
 from instructor.grading import scoring as S
 
 NOTEBOOKS = notebook_paths()
+COURSE = next((ROOT / "notebooks").glob("04_*.ipynb"))
 SEEDS = [bytes([s]) * 8 for s in range(6)]
+SEED = b"injected-parameters test"
 VALUE_IDS = answers.value_ids()
 PARAMETERISED = [i for i in answers.known_ids() if answers.parameters(i)]
 
@@ -247,9 +255,14 @@ def test_a_typed_in_notebook_scores_at_most_a_quarter_and_a_computing_one_everyt
 # --- written answers -----------------------------------------------------------------------
 
 
-def test_the_key_has_29_written_questions_each_with_a_cell_in_its_notebook():
+def test_every_written_question_of_the_key_has_a_cell_in_its_notebook():
+    from instructor.answer_key import is_written, load_written
+
     questions = S.written_questions()
-    assert len(questions) == 29
+    counted = sum(
+        is_written(q) for entry in load_written().values() for q in entry.get("questions", [])
+    )
+    assert len(questions) == counted >= 29  # notebooks 00–11 hold 29
     in_notebooks = [w for path in NOTEBOOKS for w in S.written_ids(path)]
     assert sorted(in_notebooks, key=S._sort_key) == list(questions)
     for path in NOTEBOOKS:
@@ -312,3 +325,86 @@ def test_a_mark_outside_the_rubric_is_refused_with_its_line(tmp_path):
 def test_finite_points_everywhere():
     for exercise_id in VALUE_IDS:
         assert all(math.isfinite(p) and p >= 0 for p in answers.get(exercise_id).points)
+
+
+def test_the_answer_key_shows_parameters_points_and_written_ids():
+    from instructor.answer_key import collect, render_markdown
+
+    exercises = collect()
+    text = render_markdown(exercises)
+    for x in exercises:
+        params = answers.parameters(x.exercise_id)
+        assert [p.name for p in x.parameters] == list(params)
+        if not x.is_open:
+            spec = answers.get(x.exercise_id)
+            assert [v.points.split()[0] for v in x.values] == [f"{w:g}" for w in spec.points]
+    assert text.count("#### Parameters (shown in the notebook") == len(PARAMETERISED)
+    for wid in S.written_questions():
+        assert f"Written answer `{wid}`" in text
+
+
+# --- the grader's own checks ------------------------------------------------------------------
+
+
+def test_the_exercises_come_from_the_course_notebook():
+    assert scoring.exercise_ids(COURSE) == [i for i in answers.known_ids() if i[:2] == "04"]
+
+
+def test_a_value_of_any_size_or_kind_is_a_cross_with_a_message():
+    for value in (10**400, float("nan"), [[[]]], "=1+1", object(), ...):
+        parts = scoring.score("04.1", {}, value)
+        assert [p.points for p in parts] == [0.0] and parts[0].message.startswith(("✗", "…"))
+
+
+def test_the_expected_answer_scores_every_part():
+    parts = scoring.score("04.1", {}, answers.expected("04.1"))
+    assert sum(p.points for p in parts) == sum(p.max_points for p in parts) > 0
+
+
+# --- the course notebooks rerun at drawn parameters ---------------------------------------------
+
+
+def injected_source(params_by_id: dict) -> str:
+    """The injected cell: each exercise's drawn dict under the name the notebook uses."""
+    return "\n".join(
+        f"params_{exercise_id.replace('.', '_')} = {params!r}"
+        for exercise_id, params in params_by_id.items()
+        if params
+    )
+
+
+def run_injected(path, params_by_id: dict, out) -> dict:
+    """Run ``path`` with ``params_by_id`` injected; the answers (open ones reduced) it held."""
+    nb = nbformat.read(path, as_version=4)
+    (at,) = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
+    cell = nbformat.v4.new_code_cell(injected_source(params_by_id))
+    cell.metadata["tags"] = ["injected-parameters"]
+    nb.cells.insert(at + 1, cell)
+    ids = list(params_by_id)
+    nb.cells.append(
+        nbformat.v4.new_code_cell(
+            "import pickle as _pickle\n"
+            "from helpers.exercises._open import OPEN as _OPEN\n"
+            "_held = {}\n"
+            f"for _id in {ids!r}:\n"
+            "    _name = 'answer_' + _id.replace('.', '_')\n"
+            "    if _name in globals():\n"
+            "        _value = globals()[_name]\n"
+            "        _held[_id] = _OPEN[_id].reduce(_value) if _id in _OPEN else _value\n"
+            f"with open({str(out)!r}, 'wb') as _f:\n"
+            "    _pickle.dump(_held, _f)\n"
+        )
+    )
+    make_client(nb, path).execute()
+    with open(out, "rb") as handle:
+        return pickle.load(handle)
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_the_worked_answers_score_every_part_at_drawn_parameters(path, tmp_path):
+    params = {i: S.draw_parameters(i, SEED) for i in S.exercise_ids(path)}
+    held = run_injected(path, params, tmp_path / "held.pkl")
+    for exercise_id, drawn in params.items():
+        parts = S.score(exercise_id, drawn, held.get(exercise_id, ...))
+        assert all(p.points == p.max_points for p in parts), (exercise_id, drawn, parts)
