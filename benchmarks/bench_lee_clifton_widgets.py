@@ -1,8 +1,9 @@
 """Redraw time of the notebook 03–05 dashboards (target: well under 100 ms per move).
 
 Each row moves one control through a sweep of distinct values (every move triggers
-``Dashboard.update``: recompute, update the figure in place, render the PNG) and reports the
-median and the best move; the last column times ``dash.update()`` alone, best of 7.
+``Dashboard.update``: recompute, update the figure in place or draw a new query's afresh,
+render the PNG) and reports the median and the best move; the last column times
+``dash.update()`` alone, best of 7.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ def main() -> None:
     dash = queries_dashboard()
     rows.append(("queries (05)", "ρ slider", _moves(dash, "risk", rho), dash))
     first = _moves(dash, "query", ["mean", "variance", "max", "percentile_75"])
-    rows.append(("queries (05)", "query, first time (builds figure)", first, dash))
+    rows.append(("queries (05)", "query, first time (new figure, numbers computed)", first, dash))
     again = _moves(dash, "query", ["mean", "variance", "max", "percentile_75"] * 3)
-    rows.append(("queries (05)", "query, seen before (cached figure)", again, dash))
+    rows.append(("queries (05)", "query, seen before (new figure, numbers kept)", again, dash))
 
     print("| dashboard | control moved | median move | best move | `dash.update()` best of 7 |")
     print("|---|---|---:|---:|---:|")

@@ -728,7 +728,8 @@ def posterior_bad_event_probability(delta, *, slack):
     loss. Since δ ≥ P(L > ε') − e^ε Q(L > ε') and Q(L > ε') ≤ e^{−ε'} P(L > ε'),
     P(L > ε') ≤ δ / (1 − e^{ε − ε'}). Outside {L > ε'}, Bayes' rule gives the posterior
     bound of :func:`posterior_bound` at ε' = ε + slack. So δ enters as the probability of
-    an output on which the ε-reading may fail (with slack = ln 2 it is at most 2δ).
+    an output on which the reading at ε + slack may fail (with slack = ln 2 it is at most
+    2δ); the reading at ε itself fails with probability P(L > ε), which δ does not bound.
 
     Not called in a notebook; used by ``helpers.deployments``. (:func:`three_views` reports
     it as ``bad_event``.)

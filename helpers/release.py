@@ -7,8 +7,8 @@ budget (notebook 12):
   per *record* protects a person who contributes one record; a person with m records is a
   group of m. Group privacy: an ε-DP release is mε-DP for groups of m
   (:func:`group_privacy`, Dwork & Roth 2014, Theorem 2.2), an (ε, δ)-DP release is
-  (mε, δ·Σ_{i<m} e^{iε})-DP (the same induction; at most m·e^{(m−1)ε}·δ, Vadhan 2017,
-  Lemma 2.2), a ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
+  (mε, δ·Σ_{i<m} e^{iε})-DP (the same induction; at most m·e^{(m−1)ε}·δ; group privacy
+  for (ε, δ) in Vadhan 2017, Lemma 2.2), a ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
   Proposition 1.9). Bounding each person to at most m records makes the per-person
   sensitivity m·Δ (:func:`per_person`), at the price of the records dropped
   (:func:`clipping_bias`, :func:`contribution_tradeoff`);
@@ -19,7 +19,7 @@ budget (notebook 12):
   (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226);
 * **explaining the choice** in odds, as Nanayakkara et al. (USENIX Security 2023) found
   people understand best: from a prior to at most a posterior (:func:`odds`,
-  :func:`odds_sentence`, :func:`subject_paragraph`), beside the best membership test
+  :func:`odds_sentence`, :func:`subject_paragraph`), beside the best test between neighbours
   (:func:`attack_reading`);
 * **a record of the choice** for a registry (:func:`privacy_record`), read back with
   notebook 09's reader (:func:`registry_table`);
@@ -57,6 +57,7 @@ from ._validation import (
     check_real,
     check_universe,
 )
+from .attack import attack_tpr
 from .budget import (
     MAX_MAGNITUDE,
     Allocation,
@@ -75,6 +76,7 @@ from .deployments import (
     unit_group,
     zcdp_tpr,
 )
+from .mechanisms import Gaussian, Laplace
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
@@ -85,6 +87,8 @@ __all__ = [
     "AttackReading",
     "Odds",
     "Tradeoff",
+    "allocation_attack",
+    "allocation_mechanisms",
     "attack_reading",
     "clipping_bias",
     "contribution_tradeoff",
@@ -154,7 +158,7 @@ class Odds(NamedTuple):
 
 
 class AttackReading(NamedTuple):
-    """The best membership test at a false-positive rate (:func:`attack_reading`)."""
+    """The best test between neighbours at a false-positive rate (:func:`attack_reading`)."""
 
     fpr: float
     tpr: float
@@ -228,8 +232,8 @@ def group_privacy(epsilon, delta=0.0, *, size):
         P[M(D₀) ∈ S] ≤ e^{mε} P[M(D_m) ∈ S] + δ·(1 + e^ε + … + e^{(m−1)ε}),
 
     so the release is (mε, δ·(e^{mε} − 1)/(e^ε − 1))-DP for groups of m (m·δ at ε = 0). For
-    δ = 0 this is Dwork & Roth's group privacy, mε; the δ term is at most m·e^{(m−1)ε}·δ,
-    the form Vadhan (2017) states. A person who contributes m records is such a group.
+    δ = 0 this is Dwork & Roth's group privacy, mε; the δ term is at most m·e^{(m−1)ε}·δ
+    (each of its m terms is at most e^{(m−1)ε}δ), the simpler form often quoted. A person who contributes m records is such a group.
     δ is computed in log space and rounded up; it is capped at 1.
 
     Used in notebook 12.
@@ -727,12 +731,28 @@ def _percent(x: float) -> str:
     return f"{round(x * 100, 1):.1f}".rstrip("0").rstrip(".") + " %"
 
 
-def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
+#: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
+#: whether the person is in the data; with change-one neighbours (n public) which of two
+#: values the person's record holds (the test is between two values of one record).
+_GUESS = {
+    "add-remove": "that you are in the data",
+    "change-one": "that your record holds one value rather than another",
+}
+
+
+def _check_neighbours(neighbours) -> str:
+    if not isinstance(neighbours, str) or neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {NEIGHBOURS}; got {neighbours!r}")
+    return neighbours
+
+
+def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remove") -> str:
     """The odds reading in one sentence, with the same numbers as ``people`` icons.
 
-    "Before the release, someone who knows nothing else about you thinks there is a 5 %
-    chance ... (5 in 100 people). After it, at most 12.6 % (13 in 100)." The posterior is
-    rounded up, never down (:func:`odds`).
+    "An observer who thinks there is a 5 % chance that you are in the data (5 in 100 people
+    like you) can, after seeing the release, think at most 17.4 % (18 in 100)." The posterior
+    is rounded up, never down (:func:`odds`). With change-one neighbours (n public) the
+    observer guesses which of two values your record holds, not whether you are in the data.
 
     Used in notebook 12.
 
@@ -742,6 +762,8 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
         As :func:`odds`.
     people : int, keyword-only
         The size of the icon array the numbers are stated for (100).
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer guesses: whether you are in the data, or your record's value.
 
     Returns
     -------
@@ -756,11 +778,12 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
     """
     reading = odds(epsilon, delta, prior=prior)
     size = check_int_range("people", people, 10, 10_000)
+    guess = _GUESS[_check_neighbours(neighbours)]
     before = round(reading.prior * size)
     after = math.ceil(reading.posterior * size - 1e-9)
     sentence = (
-        f"An observer who thinks there is a {_percent(reading.prior)} chance that you are in "
-        f"the data ({before} in {size} people like you) can, after seeing the release, think "
+        f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
+        f"({before} in {size} people like you) can, after seeing the release, think "
         f"at most {_percent_up(reading.posterior)} ({after} in {size})"
     )
     if reading.bad_event > 0:
@@ -772,15 +795,16 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100) -> str:
 
 
 def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
-    """The best membership test's true-positive rate at a false-positive rate, and its advantage.
+    """The best test's true-positive rate between neighbours at a false-positive rate, and its advantage.
 
     From (ε, δ): the tight (ε, δ) trade-off curve (:func:`helpers.deployments.tpr_at_fpr`,
     Dong, Roth & Su 2022; Kairouz, Oh & Viswanath 2015). With ``rho`` (a zCDP release): the
     curve ρ_z-zCDP itself implies (:func:`helpers.deployments.zcdp_tpr`), which is tighter
     than the (ε, δ) conversion. The advantage is TPR − FPR.
 
-    Used in notebook 12. (A follow-up: ``helpers.attack``'s ``attack_tpr`` and
-    ``attack_advantage``, once on main, compute the same reading.)
+    Used in notebook 12. (:func:`allocation_attack` reads the same test on the releases'
+    own composed privacy-loss distribution, :func:`helpers.attack.attack_tpr`: never above
+    this one.)
 
     Parameters
     ----------
@@ -816,8 +840,90 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     return AttackReading(a, tpr, max(tpr - a, 0.0))
 
 
+def allocation_mechanisms(allocation) -> list:
+    """The mechanism objects of an allocation's releases: Laplace(bᵢ) or Gaussian(σᵢ) at Δᵢ.
+
+    What :mod:`helpers.attack` and :func:`helpers.budget.pld_delta` read: each release's
+    noise at its scale and sensitivity (:class:`helpers.mechanisms.Laplace` or
+    :class:`helpers.mechanisms.Gaussian`).
+
+    Not called in a notebook; used by ``helpers.release``.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+
+    Returns
+    -------
+    builtins.list
+        One mechanism object per release.
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> allocation_mechanisms(budget_for_accuracy([Release("count", k=5.0)]))[0].sensitivity
+    1.0
+    """
+    allocation = _check_allocation(allocation)
+    cls = Laplace if NoiseFamily.of(allocation.mechanism).pure else Gaussian
+    return [
+        cls(float(scale), sensitivity=float(sensitivity))
+        for scale, sensitivity in zip(allocation.scales, allocation.sensitivities, strict=True)
+    ]
+
+
+def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
+    """The best test between neighbours against all of an allocation's releases, on their own PLD.
+
+    :func:`helpers.attack.attack_tpr` of :func:`allocation_mechanisms`: the releases'
+    composed privacy-loss distribution (exact for Gaussian noise, pessimistic on a grid for
+    several Laplace releases). Both it and :func:`attack_reading` of the allocation's total
+    (ε, δ) are upper bounds on the best test, so the smaller is reported: usually the PLD's,
+    well below (the summed ε's worst cases never happen together); at a tiny α the grid's
+    pessimism can put it a hair above the (ε, δ) line.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+    fpr : float, keyword-only
+        α in (0, 1).
+    discretization : float, keyword-only
+        The grid step of :func:`helpers.attack.attack_tpr`.
+
+    Returns
+    -------
+    AttackReading
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> a = budget_for_accuracy([Release("count", k=5.0)] * 3)
+    >>> allocation_attack(a, fpr=0.1).tpr < attack_reading(a.epsilon, fpr=0.1).tpr
+    True
+    """
+    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
+    line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
+    tpr = min(pld, line)
+    return AttackReading(a, tpr, max(tpr - a, 0.0))
+
+
 def subject_paragraph(
-    epsilon, delta=0.0, *, prior, unit="person", contributions=1, fpr=0.01, rho=None
+    epsilon,
+    delta=0.0,
+    *,
+    prior,
+    unit="person",
+    contributions=1,
+    fpr=0.01,
+    rho=None,
+    neighbours="add-remove",
 ) -> str:
     """A short paragraph a person in the data can read, generated from the numbers.
 
@@ -842,6 +948,9 @@ def subject_paragraph(
         The attack's false-positive rate α in (0, 1).
     rho : float, keyword-only
         ρ_z of a zCDP release, for the attack reading.
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer and the test try to tell: whether you are in the data, or which of
+        two values your record holds.
 
     Returns
     -------
@@ -857,7 +966,8 @@ def subject_paragraph(
     if not isinstance(unit, str) or unit not in UNITS:
         raise ValueError(f"unit must be one of {tuple(UNITS)}; got {unit!r}")
     m = _check_contributions(contributions)
-    sentence = odds_sentence(epsilon, delta, prior=prior)
+    neighbours = _check_neighbours(neighbours)
+    sentence = odds_sentence(epsilon, delta, prior=prior, neighbours=neighbours)
     attack = attack_reading(epsilon, delta, fpr=fpr, rho=rho)
     d = _check_delta(delta)
     whom = {
@@ -871,16 +981,21 @@ def subject_paragraph(
         if m > 1
         else ""
     )
-    attack_text = (
-        f" Someone trying to tell whether you took part, and willing to wrongly accuse "
-        f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
-        f"{_percent_up(attack.tpr)} of those who did."
-    )
+    if neighbours == "add-remove":
+        attack_text = (
+            f" Someone trying to tell whether you took part, and willing to wrongly accuse "
+            f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
+            f"{_percent_up(attack.tpr)} of those who did."
+        )
+    else:
+        attack_text = (
+            f" Someone trying to tell which of two values your record holds, and willing to be "
+            f"wrong for {_percent(attack.fpr)} of the people whose record holds the second, can "
+            f"be right for at most {_percent_up(attack.tpr)} of those whose record holds the "
+            "first."
+        )
     delta_text = (
-        f" The guarantee may fail entirely with a chance of at most {d:.2g}, far less than "
-        "one in the number of people in the data."
-        if d > 0
-        else ""
+        f" The guarantee may fail entirely, with a chance of at most {d:.2g}." if d > 0 else ""
     )
     return (
         f"This release protects {whom} with ε = {float(epsilon):.3g}.{kept} {sentence}"

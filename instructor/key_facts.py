@@ -461,7 +461,7 @@ def _nb12_1(claim):
     claim("ε per person is 3 × 0.35", math.isclose(eps, 3 * e))
     claim("δ per person is the geometric sum", math.isclose(delta, geometric, rel_tol=1e-12))
     claim("δ per person exceeds mδ", delta > naive)
-    claim("δ per person is at most Vadhan's m·e^((m−1)ε)·δ", delta <= vadhan)
+    claim("δ per person is at most the simpler m·e^((m−1)ε)·δ", delta <= vadhan)
     return {"eps": eps, "delta": delta, "ratio": delta / naive, "vadhan": vadhan}
 
 

@@ -218,6 +218,8 @@ VALID |= {
 # from a chosen budget to a release (notebook 12)
 ALLOCATION = B.budget_for_accuracy(WORKLOAD)
 VALID |= {
+    RL.allocation_attack: ((ALLOCATION,), {"fpr": 0.05}),
+    RL.allocation_mechanisms: ((ALLOCATION,), {}),
     RL.attack_reading: ((1.0, 1e-6), {"fpr": 0.01}),
     RL.clipping_bias: (([1, 2, 5],), {"contributions": 2}),
     RL.contribution_tradeoff: (([1, 2, 5], [1, 2]), {"epsilon": 1.0, "coverage": 0.95}),

@@ -62,11 +62,6 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the course's style (colours, markers, font sizes): measured on every figure by the "
         "accessibility and legibility suites",
     ),
-    "helpers/widgets/_base.py": (
-        "tests/test_legibility.py",
-        "Dashboard and its sliders: every dashboard test drives them, and the legibility "
-        "suite renders every dashboard at its defaults and both ends of every slider",
-    ),
     "instructor/grading/__init__.py": (
         "tests/instructor/grading/test_grade.py",
         "the grading package's docstring only; its modules are tested there and in test_sandbox.py",

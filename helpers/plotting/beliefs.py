@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.markers import MarkerStyle
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from ..checks import check_finite_scalar, check_positive, check_real
 from ..lee_clifton import world_values
@@ -30,6 +30,8 @@ __all__ = [
     "plot_posterior",
     "plot_prior",
     "update_attack_marker",
+    "update_posterior",
+    "update_prior",
     "world_labels",
     "worlds_table",
 ]
@@ -145,12 +147,44 @@ def plot_prior(
     ax.set_ylabel("probability")
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=SMALL, loc="upper right")
+    fig._course_shape = ("prior", tuple(priors), tuple(labels), title)
+    return _prior_text(fig, title, n_worlds, described)
+
+
+def _prior_text(fig, title, n_worlds, described) -> Figure:
     return describe(
         fig,
         f"Bar chart: {title}. For each of the W = {n_worlds} possible worlds, the bars show "
         + "; ".join(described)
         + f"; a dotted line marks the uniform prior 1/W = {1 / n_worlds:.3g}.",
     )
+
+
+def update_prior(
+    fig: Figure,
+    priors: Mapping[str, np.ndarray],
+    labels: Sequence[str],
+    *,
+    title: str = "The adversary's prior over the possible worlds",
+) -> bool:
+    """Bring a :func:`plot_prior` figure of the same priors' names and worlds to new
+    probabilities in place (notebook 01's weight sliders): the bar heights, their labels and
+    the text alternative. False, and nothing changed, for other names or worlds."""
+    if getattr(fig, "_course_shape", None) != ("prior", tuple(priors), tuple(labels), title):
+        return False
+    (ax,) = fig.axes
+    n_worlds = len(labels)
+    described = []
+    for k, (name, probs) in enumerate(priors.items()):
+        probs = _probabilities(f"prior {name!r}", probs, n_worlds)
+        texts = ax.texts[k * n_worlds : (k + 1) * n_worlds]
+        for bar, height, label in zip(ax.containers[k], probs, texts, strict=True):
+            bar.set_height(height)
+            label.xy = (label.xy[0], height)
+            label.set_text(f"{height:.3f}")
+        described.append(_prior_sentence(name, probs, labels))
+    _prior_text(fig, title, n_worlds, described)
+    return True
 
 
 def _marker_path(marker: str):
@@ -253,6 +287,67 @@ def plot_posterior(
     ax_bar.set_title("prior vs posterior (Definition 3)", fontsize=9)
     if title:
         fig.suptitle(title, fontsize=10)
+    fig._course_shape = ("posterior", tuple(f_values), tuple(prior), tuple(labels), bool(title))
+    return _posterior_text(fig, f_values, prior, posterior, labels, output, scale, title)
+
+
+def update_posterior(
+    fig: Figure,
+    f_values: np.ndarray,
+    prior: np.ndarray,
+    posterior: np.ndarray,
+    labels: Sequence[str],
+    *,
+    output: float,
+    scale: float,
+    title: str = "",
+) -> bool:
+    """Bring a :func:`plot_posterior` figure of the same worlds (f-values, prior, labels) to
+    a new output r and scale in place (notebook 02's ε and r sliders): the likelihoods and
+    their markers, the dots at r, the r line, the posterior bars and their labels, the axis
+    limits and labels, the title and the text alternative. False, and nothing changed, for
+    other worlds (draw afresh)."""
+    n_worlds = len(labels)
+    f_values = check_real("f_values", f_values)
+    prior = _probabilities("prior", prior, n_worlds)
+    posterior = _probabilities("posterior", posterior, n_worlds)
+    output = check_finite_scalar("output", output)
+    scale = float(check_positive("scale", scale))
+    shape = ("posterior", tuple(f_values), tuple(prior), tuple(labels), bool(title))
+    if getattr(fig, "_course_shape", None) != shape:
+        return False
+    ax_pdf, ax_bar = fig.axes
+    span = max(float(np.ptp(f_values)), 1.0)
+    low = min(f_values.min(), output) - max(3 * scale, 0.5 * span)
+    high = max(f_values.max(), output) + max(3 * scale, 0.5 * span)
+    x = np.linspace(low, high, 240)
+    for i in range(n_worlds):
+        line = ax_pdf.lines[i]
+        line.set_data(x, laplace_pdf(x, f_values[i], scale))
+        line.set_markevery([int(np.argmin(np.abs(x - f_values[i])))])
+    ax_pdf.collections[0].set_offsets(
+        np.column_stack([np.full(n_worlds, output), laplace_pdf(output, f_values, scale)])
+    )
+    ax_pdf.lines[n_worlds].set_xdata([output, output])
+    ax_pdf.relim()
+    ax_pdf.autoscale_view(scaley=False)
+    ax_pdf.set_ylim(0, 1.45 / (2 * scale))
+    ax_pdf.set_xlabel(f"noisy output r = {output:.6g}   (Laplace scale b = {scale:.4g})")
+    ax_pdf.yaxis.set_major_formatter(ScalarFormatter())
+    ax_pdf.set_ylabel("density P(r | ω)" + scaled_axis(ax_pdf.yaxis, 1 / (2 * scale)))
+    post_bars = ax_bar.containers[1]
+    for bar, height, label in zip(post_bars, posterior, ax_bar.texts[-n_worlds:], strict=True):
+        bar.set_height(height)
+        label.xy = (label.xy[0], height)
+        label.set_text(f"{height:.4f}")
+    if title:
+        fig.suptitle(title, fontsize=10)
+    _posterior_text(fig, f_values, prior, posterior, labels, output, scale, title)
+    return True
+
+
+def _posterior_text(fig, f_values, prior, posterior, labels, output, scale, title) -> Figure:
+    n_worlds = len(labels)
     best = int(np.argmax(posterior))
     posteriors = listing(f"{label} {p:.4f}" for label, p in zip(labels, posterior, strict=True))
     return describe(

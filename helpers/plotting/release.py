@@ -235,7 +235,7 @@ def plot_small_groups(
 _ICONS = {
     "before": (BLUE, "", BLACK),
     "added": ("white", "////", VERMILLION),
-    "rest": ("white", "", GREY),
+    "rest": ("none", "", GREY),
 }
 
 
@@ -294,7 +294,7 @@ def plot_icon_array(
             edgecolor=VERMILLION,
             label="at most this many more after (hatched)",
         ),
-        Rectangle((0, 0), 1, 1, facecolor="white", edgecolor=GREY, label="not suspected (plain)"),
+        Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=GREY, label="not suspected (plain)"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
     guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
@@ -304,8 +304,8 @@ def plot_icon_array(
     return describe(
         fig,
         f"Two grids of {people} circles standing for {people} people like you. Left, before the "
-        f"release, {before} are filled: an observer thinks there is a {reading.prior:.0%} "
-        f"chance you are in the data. Right, after a release with {guarantee}, at most "
+        f"release, {before} are filled: an observer gives a {reading.prior:.0%} chance to what "
+        f"they suspect about you. Right, after a release with {guarantee}, at most "
         f"{after} are marked ({before} filled and {after - before} hatched): the observer can "
         f"think at most {math.ceil(reading.posterior * 1000 - 1e-9) / 10:.1f} %.",
         ""
@@ -354,9 +354,9 @@ def plot_release_overview(
         contributions=contributions,
     )
     reading = rel.odds(per.epsilon, per.delta, prior=prior)
-    fig = Figure(figsize=(10.4, 4.9))
+    fig = Figure(figsize=(9.4, 4.9))
     ax_a, ax_b, ax_c = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.15, 1]})
-    fig.subplots_adjust(left=0.07, right=0.99, top=0.8, bottom=0.17, wspace=0.38)
+    fig.subplots_adjust(left=0.08, right=0.99, top=0.8, bottom=0.17, wspace=0.42)
     ax_a.plot(
         ms,
         eps_all,

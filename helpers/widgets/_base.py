@@ -13,7 +13,7 @@ returns the text, or None when the figure's structure must change (then ``draw``
 fresh one). The figure keeps one Agg canvas and is encoded at the resolution the output
 shows (:data:`DPI`) with zlib level 1, several times faster than the default level for
 the same pixels. The text alternative is the one the plotting code attached from the data it
-drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test_in_place.py
+drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test__base.py
 holds every dashboard's in-place figure to a fresh draw at the same values.
 
 Accessible to every reader: the image is an ``<img>`` whose ``alt`` is the figure's text
@@ -25,6 +25,7 @@ own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`).
 from __future__ import annotations
 
 import base64
+import gc
 import html
 import io
 from collections.abc import Callable, Mapping
@@ -136,6 +137,25 @@ def control_row(children) -> widgets.HBox:
     return widgets.HBox(list(children), layout=widgets.Layout(flex_flow="row wrap"))
 
 
+_FROZEN = False
+
+
+def _freeze_long_lived() -> None:
+    """Once per process, move every object alive now (the kernel's modules, data and the
+    notebook's variables) out of the garbage collector's sight (:func:`gc.freeze`).
+
+    A redraw that builds a fresh figure leaves cyclic garbage; every 10 to 25 of them Python
+    runs a full collection, which scanned the 300,000 objects of a notebook's kernel and
+    paused that redraw by 0.3 to 0.4 s of CPU. Frozen objects are never scanned; ones that
+    are not cyclic are still freed by reference counting. Only once, so that a process
+    making many dashboards (the tests) keeps at most the first one's figure alive.
+    """
+    global _FROZEN
+    if not _FROZEN:
+        _FROZEN = True
+        gc.freeze()
+
+
 class Dashboard:
     """Controls + a figure redrawn on every change + a text readout.
 
@@ -179,6 +199,7 @@ class Dashboard:
         self.widget = widgets.VBox([row, self.readout, self.output, widgets.HTML(FOCUS_CSS)])
         self.widget.add_class(DASHBOARD_CLASS)
         self.update()
+        _freeze_long_lived()
 
     def values(self) -> dict[str, object]:
         return {name: control.value for name, control in self.controls.items()}

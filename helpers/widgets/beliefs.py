@@ -32,6 +32,8 @@ from ..plotting.beliefs import (
     plot_posterior,
     plot_prior,
     update_attack_marker,
+    update_posterior,
+    update_prior,
     world_labels,
 )
 from ..queries import get_query
@@ -96,11 +98,21 @@ def prior_dashboard(
         for i in range(n_worlds)
     }
 
-    def draw(**values):
+    def priors(values) -> dict:
         w = np.array([values[f"w{i + 1}"] for i in range(n_worlds)])
-        uniform = prior(universe, size)
-        reader = prior(universe, size, w)
-        fig = plot_prior({"uniform prior": uniform, "your prior": reader}, labels)
+        return {"uniform prior": prior(universe, size), "your prior": prior(universe, size, w)}
+
+    def draw(**values):
+        shown = priors(values)
+        return plot_prior(shown, labels), text(shown["your prior"])
+
+    def update(fig, **values):
+        shown = priors(values)
+        if not update_prior(fig, shown, labels):
+            return None
+        return text(shown["your prior"])
+
+    def text(reader):
         best = int(np.argmax(reader))
         ties = int(np.count_nonzero(np.isclose(reader, reader[best], rtol=0, atol=1e-12)))
         guess = (
@@ -108,16 +120,15 @@ def prior_dashboard(
             if ties == 1
             else f"no single most probable world: {ties} worlds tie at prior {reader[best]:.4f}"
         )
-        text = "\n".join(
+        return "\n".join(
             [
                 "your prior (weights normalised to sum 1):",
                 *_prior_lines(labels, reader),
                 f"{guess} (uniform: 1/W = 1/{n_worlds} = {1 / n_worlds:.4f})",
             ]
         )
-        return fig, text
 
-    dash = Dashboard(controls, draw)
+    dash = Dashboard(controls, draw, update=update)
     # sliders stack vertically: one per world
     dash.widget.children = (widgets.VBox(list(controls.values())), *dash.widget.children[1:])
     return dash
@@ -175,7 +186,7 @@ def posterior_dashboard(
         ),
     }
 
-    def draw(column, epsilon, output):
+    def numbers(column, epsilon, output):
         universe = data[column].to_numpy(dtype=float)
         delta_f = unbounded_sensitivity(universe, size, query)
         f = world_values(universe, size, query)
@@ -183,21 +194,20 @@ def posterior_dashboard(
         post = posterior(universe, size, query, output, epsilon, prior=prior_weights)
         scale = float(laplace_scale(epsilon, sensitivity=delta_f))
         name = getattr(query, "name", query)
-        fig = plot_posterior(
-            f,
-            p0,
-            post,
-            labels,
-            output=output,
-            scale=scale,
-            title=f"{column}, {name} query, ε = {epsilon:.3g}",
-        )
+        figure = {
+            "output": output,
+            "scale": scale,
+            "title": f"{column}, {name} query, ε = {epsilon:.3g}",
+        }
+        return universe, delta_f, f, p0, post, scale, name, figure
+
+    def text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name):
         best = int(np.argmax(post))
         rows = [
             f"  {lab:<18} f = {fv:<8.4g} prior {a:.4f}  posterior {b:.4f}"
             for lab, fv, a, b in zip(labels, f, p0, post, strict=True)
         ]
-        text = "\n".join(
+        return "\n".join(
             [
                 f"{column}, {name}: Δf = {delta_f:.4f}, Laplace scale b = Δf/ε = {scale:.4f}; "
                 f"ε = {epsilon:.3g}, r = {output:.6g}",
@@ -207,9 +217,20 @@ def posterior_dashboard(
                 f"{confidence(universe, size, query, output, epsilon, prior=prior_weights):.4f}",
             ]
         )
-        return fig, text
 
-    return Dashboard(controls, draw)
+    def draw(column, epsilon, output):
+        universe, delta_f, f, p0, post, scale, name, figure = numbers(column, epsilon, output)
+        fig = plot_posterior(f, p0, post, labels, **figure)
+        return fig, text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name)
+
+    def update(fig, column, epsilon, output):
+        # ε and r move in place; another column (other worlds) draws afresh
+        universe, delta_f, f, p0, post, scale, name, figure = numbers(column, epsilon, output)
+        if not update_posterior(fig, f, p0, post, labels, **figure):
+            return None
+        return text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name)
+
+    return Dashboard(controls, draw, update=update)
 
 
 @lru_cache(maxsize=32)

@@ -439,3 +439,46 @@ def test_opendp_script_runs_on_a_generated_dataframe(mechanism):
 def test_bad_input_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_group_error_of_a_fraction_is_the_whole_groups_over_that_fraction():
+    whole = R.group_error([10.0, 100.0], budget=0.3, kind="count")
+    part = R.group_error([10.0, 100.0], budget=0.3, kind="count", fraction=0.2)
+    np.testing.assert_allclose(part, whole / 0.2, rtol=1e-12)
+    n = R.smallest_group(budget=0.3, kind="mean", accuracy=0.05, fraction=0.5)
+    assert R.group_error(n, budget=0.3, kind="mean", fraction=0.5) <= 0.05
+    assert R.group_error(n - 1, budget=0.3, kind="mean", fraction=0.5) > 0.05
+    with pytest.raises(ValueError, match="fraction"):
+        R.group_error(10, budget=0.3, kind="count", fraction=1.5)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_allocation_attack_reads_the_releases_own_pld_and_never_the_looser_line(mechanism):
+    from helpers import attack as A
+    from helpers.mechanisms import Gaussian, Laplace
+
+    allocation = B.budget_for_accuracy(SURVEY, mechanism=mechanism, delta=1e-6)
+    mechanisms = R.allocation_mechanisms(allocation)
+    cls = Laplace if mechanism == "laplace" else Gaussian
+    assert all(type(m) is cls for m in mechanisms)
+    np.testing.assert_array_equal([m.noise for m in mechanisms], allocation.scales)
+    np.testing.assert_array_equal([m.sensitivity for m in mechanisms], allocation.sensitivities)
+    for fpr in (0.001, 0.01, 0.1, 0.5):
+        got = R.allocation_attack(allocation, fpr=fpr)
+        line = D.tpr_at_fpr(fpr, epsilon=allocation.epsilon, delta=allocation.delta)
+        assert got.tpr == min(A.attack_tpr(mechanisms, fpr=fpr), line)
+        assert got.tpr <= line
+        assert got.advantage == pytest.approx(got.tpr - fpr)
+
+
+def test_the_sentences_say_what_the_neighbours_let_an_observer_guess():
+    add_remove = R.subject_paragraph(1.0, prior=0.1, neighbours="add-remove")
+    change_one = R.subject_paragraph(1.0, prior=0.1, neighbours="change-one")
+    assert "you are in the data" in add_remove and "took part" in add_remove
+    assert "your record holds one value rather than another" in change_one
+    assert "took part" not in change_one and "in the data" not in change_one.split(".")[1]
+    # the numbers do not depend on the wording
+    numbers = re.compile(r"[\d.]+ %")
+    assert numbers.findall(add_remove) == numbers.findall(change_one)
+    with pytest.raises(ValueError, match="neighbours"):
+        R.odds_sentence(1.0, prior=0.1, neighbours="bounded")

@@ -14,8 +14,8 @@ from .nb11 import SURVEY
     digits=4,
     parameters={
         "epsilon": Param(0.35, 0.1, 1.0, step=0.05, about="ε per record"),
-        "delta": Param(1e-8, kind="choice", choices=(1e-6, 1e-7, 1e-8, 1e-9, 1e-10), about="δ"),
-        "contributions": Param(3, 2, 6, kind="int", about="records per person"),
+        "delta": Param(1e-8, kind="choice", choices=(1e-6, 1e-7, 1e-8, 1e-9), about="δ per record"),
+        "contributions": Param(3, 2, 8, kind="int", about="the most records per person"),
     },
 )
 def _group(*, epsilon, delta, contributions):
@@ -30,8 +30,8 @@ def _group(*, epsilon, delta, contributions):
     names=("error_small", "n_smallest"),
     decimals=4,
     parameters={
-        "epsilon": Param(0.7, 0.2, 2.0, step=0.1, about="ε per record"),
-        "contributions": Param(2, 1, 5, kind="int", about="records per person"),
+        "epsilon": Param(0.7, 0.2, 2.0, step=0.05, about="ε per record"),
+        "contributions": Param(2, 1, 5, kind="int", about="the most records per person"),
         "group_size": Param(40, 10, 200, kind="int", about="the group's size N"),
         "accuracy": Param(0.12, 0.05, 0.3, step=0.01, about="the relative accuracy"),
     },
@@ -52,8 +52,8 @@ def _small_group(*, epsilon, contributions, group_size, accuracy):
     names=("posterior", "tpr"),
     decimals=4,
     parameters={
-        "epsilon": Param(1.2, 0.2, 3.0, step=0.1, about="ε per person"),
-        "prior": Param(0.02, 0.005, 0.2, step=0.005, about="the prior"),
+        "epsilon": Param(1.2, 0.3, 3.0, step=0.05, about="ε per person"),
+        "prior": Param(0.02, 0.01, 0.3, step=0.01, about="the observer's prior"),
         "fpr": Param(0.05, 0.01, 0.2, step=0.01, about="the false-positive rate"),
     },
 )
@@ -70,7 +70,12 @@ def _explain(*, epsilon, prior, fpr):
     "12.4",
     names=("total_laplace", "total_rho"),
     digits=4,
-    parameters={"contributions": Param(2, 1, 6, kind="int", about="records per person")},
+    parameters={
+        # §1's table shows m = 1, 3 and 5: the draws avoid them
+        "contributions": Param(
+            2, kind="choice", choices=(2, 4, 6, 7, 8), about="the most records per person"
+        ),
+    },
 )
 def _per_person_survey(*, contributions):
     """Notebook 11's survey when each person may contribute up to ``contributions`` records:
