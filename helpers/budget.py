@@ -1861,7 +1861,7 @@ def risk_posterior(risk, *, prior) -> Risk:
     :func:`posterior_failure_probability`), which can exceed δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
     with slack ln 2) is the weaker bound read at ε + ln 2.
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2014,7 +2014,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     Gaussian: the largest ρ_z whose CKS (ε, δ) conversion at ``delta`` stays within that ε,
     except for a TPR, read exactly on the Gaussian curve (:func:`rho_for_tpr`).
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2251,7 +2251,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     the total is never below the exact sum. For Gaussian noise ``epsilon`` is the total ρ_z
     converted to (ε, δ) at ``delta`` (:func:`zcdp_composition`).
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2571,7 +2571,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     * ``"coverage"``: per release, the coverage the split of the risk's total delivers at the
       target ±k.
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     **One noise per release** (``mechanism`` a list, one name or class per release, e.g.
     Laplace counts beside Gaussian means; or every entry "gaussian" to judge a Gaussian
