@@ -2,6 +2,7 @@
 """One entry point for readers and CI, using only the standard library.
 
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
+    python3 course.py lab --rise # the same with RISE, the instructor's live slides (an extra)
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test
     python3 course.py test --quick  # the same without the notebook and browser tests
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
@@ -14,7 +15,7 @@
     python3 course.py slides     # one reveal.js deck per lecture: build/slides/lecture-NN.html
     python3 course.py env        # only create or refresh the reader's environment
 
-Python 3.10 to 3.13. Two environments, both exact pins, in one directory, `.venv/`:
+Python 3.10 to 3.14. Two environments, both exact pins, in one directory, `.venv/`:
 
 * the reader's (`requirements.txt`: numpy, scipy, pandas, matplotlib, ipywidgets,
   JupyterLab and what the notebooks import), for `lab`, `notebooks`, `figures`, `student`
@@ -22,6 +23,10 @@ Python 3.10 to 3.13. Two environments, both exact pins, in one directory, `.venv
 * the developer's (`requirements-dev.txt`: the reader's plus the test, lint, browser and
   website tools), for `test`, `book` and `bench`; it needs Python 3.11 or newer, and on 3.10
   these commands say so before installing anything.
+
+`lab --rise` adds the instructor's extra (`requirements-instructor.txt`: RISE, live slides) to
+the reader's; any other command takes it out again, because RISE's JupyterLab 3 dependency
+logs a version warning in every notebook's console.
 
 The developer's environment is a superset of the reader's, so one `.venv/` serves both: a
 reader command installs the reader's pins, a developer command adds the tools on top, and
@@ -51,16 +56,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 #: The Pythons the pins are resolved for (requirements.txt); each has been tested.
-SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13))
+SUPPORTED = ((3, 10), (3, 11), (3, 12), (3, 13), (3, 14))
 #: The developer's tools (the website's sphinx-book-theme 1.3) need a newer Python.
 DEV_MIN_PYTHON = (3, 11)
-READER, DEVELOPER = "reader", "developer"
+READER, DEVELOPER, INSTRUCTOR = "reader", "developer", "instructor"
 #: The files whose content each environment is installed from.
 PINS = {
     READER: ("requirements.txt", "pyproject.toml"),
     DEVELOPER: ("requirements.txt", "requirements-dev.txt", "pyproject.toml"),
+    INSTRUCTOR: ("requirements.txt", "requirements-instructor.txt", "pyproject.toml"),
 }
-REQUIREMENTS = {READER: "requirements.txt", DEVELOPER: "requirements-dev.txt"}
+REQUIREMENTS = {
+    READER: "requirements.txt",
+    DEVELOPER: "requirements-dev.txt",
+    INSTRUCTOR: "requirements-instructor.txt",
+}
 #: Which environment each command needs.
 COMMANDS = {
     "lab": READER,
@@ -140,6 +150,34 @@ def _venv_version(directory: Path):
     return None
 
 
+def extra_packages(level=INSTRUCTOR) -> list:
+    """The packages ``level``'s own requirements file pins (not those of the files it includes)."""
+    names = []
+    for line in (ROOT / REQUIREMENTS[level]).read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            names.append(line.split("==")[0].split(";")[0].strip())
+    return names
+
+
+def _has_instructor_extra(python: Path) -> bool:
+    """Whether any package of the instructor's extra is installed in that environment."""
+    probe = (
+        "import importlib.util, sys; sys.exit(importlib.util.find_spec('jupyterlab_rise') is None)"
+    )
+    return subprocess.call([str(python), "-c", probe], cwd=ROOT) == 0
+
+
+def _remove_instructor_extra(python: Path, directory: Path, stamp: dict) -> dict:
+    """Take RISE out of an environment a ``lab --rise`` put it in; return the new stamp."""
+    print("Removing the instructor's extra (RISE) from the environment ...", flush=True)
+    if run(python, "-m", "pip", "uninstall", "--quiet", "--yes", *extra_packages()) != 0:
+        sys.exit("Removing the instructor's extra failed; see the messages above.")
+    stamp = {key: value for key, value in stamp.items() if key != INSTRUCTOR}
+    (directory / ".course-installed").write_text(json.dumps(stamp, indent=1) + "\n")
+    return stamp
+
+
 def ensure_environment(level=READER, directory=None) -> Path:
     """Create or refresh the environment ``level`` needs; return its Python."""
     check_python(level)
@@ -157,7 +195,9 @@ def ensure_environment(level=READER, directory=None) -> Path:
         )
         shutil.rmtree(directory)
     stamp = _stamp(directory)
-    wanted = {name: requirements_digest(name) for name in (READER, DEVELOPER)}
+    if level != INSTRUCTOR and stamp.get(INSTRUCTOR) and python.exists():
+        stamp = _remove_instructor_extra(python, directory, stamp)
+    wanted = {name: requirements_digest(name) for name in (READER, DEVELOPER, INSTRUCTOR)}
     if stamp.get("python") == here and stamp.get(level) == wanted[level]:
         return python
     if not python.exists():
@@ -170,7 +210,9 @@ def ensure_environment(level=READER, directory=None) -> Path:
                 f"Could not create {directory}: {error} "
                 f"(on Debian/Ubuntu: apt install python{sys.version_info[0]}-venv)"
             )
-    what = "the reader's" if level == READER else "the developer's"
+    what = {READER: "the reader's", DEVELOPER: "the developer's", INSTRUCTOR: "the instructor's"}[
+        level
+    ]
     print(f"Installing {what} pinned requirements (first run only, a minute or two) ...")
     sys.stdout.flush()
     requirements = ROOT / REQUIREMENTS[level]
@@ -181,12 +223,27 @@ def ensure_environment(level=READER, directory=None) -> Path:
     for step in steps:
         if run(*step) != 0:
             sys.exit("Installing the requirements failed; see the messages above.")
+    if level != INSTRUCTOR and _has_instructor_extra(python):  # e.g. pinned in an older checkout
+        stamp = _remove_instructor_extra(python, directory, stamp)
     # a developer environment holds the reader's; a reader install leaves the tools stale
     installed = {"python": here, READER: wanted[READER]}
     if level == DEVELOPER or stamp.get(DEVELOPER) == wanted[DEVELOPER]:
         installed[DEVELOPER] = wanted[DEVELOPER]
+    if level == INSTRUCTOR:
+        installed[INSTRUCTOR] = wanted[INSTRUCTOR]
     (directory / ".course-installed").write_text(json.dumps(installed, indent=1) + "\n")
     return python
+
+
+def lab_arguments(root=ROOT) -> list:
+    """JupyterLab serves the repository's root and opens on the notebooks' folder, so that the
+    notebooks' links to ``../NOTATION.md`` and ``../README.md#references`` open in JupyterLab
+    (served from ``notebooks/``, they pointed above the server's root and opened nothing).
+    tests/browser_lab.py starts its JupyterLab with these arguments too."""
+    return [
+        "--ServerApp.root_dir=" + str(root),
+        "--LabApp.default_url=/lab/tree/notebooks",
+    ]
 
 
 def run(*args: object, here=False) -> int:
@@ -205,7 +262,10 @@ def main(argv) -> int:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
-    python = ensure_environment(COMMANDS[command])
+    level = COMMANDS[command]
+    if command == "lab" and "--rise" in rest:
+        rest, level = [a for a in rest if a != "--rise"], INSTRUCTOR
+    python = ensure_environment(level)
     env_python = str(python)
     if command == "env":
         print(f"the reader's environment (Python {platform.python_version()}): {python}")
@@ -218,9 +278,7 @@ def main(argv) -> int:
         # notebook, so a reopened notebook shows its dashboards instead of "model not found"
         paths = [str(ROOT / "jupyter-config"), os.environ.get("JUPYTER_CONFIG_PATH", "")]
         os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in paths if p)
-        return run(
-            env_python, "-m", "jupyter", "lab", "--notebook-dir", ROOT / "notebooks", *extra, *rest
-        )
+        return run(env_python, "-m", "jupyter", "lab", *lab_arguments(), *extra, *rest)
     if command == "test":
         if "--quick" in rest:  # the fast loop: no notebook execution, no browser
             rest = [a for a in rest if a != "--quick"] + ["-m", "not notebooks and not browser"]

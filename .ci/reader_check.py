@@ -4,7 +4,7 @@
     python3 .ci/reader_check.py                 # every interpreter to check (see below)
     python3.13 .ci/reader_check.py --here       # only the Python running this file
 
-For the oldest and the newest of the supported Pythons (course.SUPPORTED, 3.10 to 3.13) found
+For the oldest and the newest of the supported Pythons (course.SUPPORTED, 3.10 to 3.14) found
 on this machine (``python3.X`` on PATH, else pyenv's newest 3.X.*), with a note for a
 supported version that is absent: make the reader's environment exactly as ``course.py lab``
 does (``course.py env`` with ``COURSE_VENV`` pointing into a temporary directory, so

@@ -1858,8 +1858,10 @@ def risk_posterior(risk, *, prior) -> Risk:
     The posterior exceeds ρ exactly on the outputs with privacy loss ℒ > ε, of probability
     δ₁ = P[ℒ > ε] = Φ(μ/2 − ε/μ) with μ = √(2ρ_z) (notebook 08's naive δ:
     :func:`helpers.plrv.gaussian_delta_naive` at σ = 1, sensitivity μ;
-    :func:`posterior_failure_probability`), which can exceed δ (3.7δ below). What 2δ covers (:func:`helpers.deployments.posterior_bad_event_probability`
-    with slack ln 2) is the weaker bound read at ε + ln 2.
+    :func:`posterior_failure_probability`; for any list of mechanisms
+    :func:`helpers.attack.loss_tail`), which can exceed δ (3.7δ below). What 2δ covers
+    (:func:`helpers.deployments.posterior_bad_event_probability` with slack ln 2) is the
+    weaker bound read at ε + ln 2.
 
     Used in notebooks 11 and 12.
 

@@ -84,8 +84,8 @@ __all__ = [
 DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
 
 #: OpenDP's ε for each zCDP row of the registry (its ``make_zCDP_to_approxDP``), computed with
-#: OpenDP and stored, so that readers need not install its 263 MB native library; the tests
-#: recompute every row with OpenDP (tests/helpers/test_deployments.py writes the file).
+#: OpenDP and stored, so that notebook 09 needs no OpenDP at run time; the tests recompute
+#: every row with OpenDP (tests/helpers/test_deployments.py writes the file).
 OPENDP_PATH = resources.files(__package__) / "data" / "opendp_zcdp_epsilon.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice

@@ -4,7 +4,7 @@
     python -m instructor.slides check NOTEBOOK...   # exit 1 on a cell without a valid slide type
     python -m instructor.slides build [--out DIR] [--lecture N ...]   # = python3 course.py slides
 
-**Live**: JupyterLab with the RISE extension (``jupyterlab-rise`` 0.43.1, in requirements.txt)
+**Live**: JupyterLab with the RISE extension (``jupyterlab-rise`` 0.43.1, the instructor's extra in requirements-instructor.txt: ``python3 course.py lab --rise``)
 shows a tagged notebook as slides with the kernel running (Alt+R, or the toolbar's slideshow
 button). Its slideshow page is its own small JupyterLab (built on 4.3) that cannot load the
 pinned widgets front end (jupyterlab_widgets 3.0.16: "Shared module @jupyterlab/console doesn't
@@ -71,7 +71,7 @@ NPM_CACHE = BUILD / "npm"
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
 #: how many lines of text a slide holds before the next cell starts a subslide
 SLIDE_LINES = 18
-#: characters in one projected line of prose (1280 px wide, 20 px type)
+#: characters in one line of prose in the notebook's own slide rules (tag; the deck refits: projected)
 LINE_CHARS = 95
 #: a figure fills a slide
 FIGURE_LINES = SLIDE_LINES
@@ -425,11 +425,308 @@ def lecture_notebook(lecture: dict, notebooks: dict | None = None):
     deck = nbformat.v4.new_notebook(metadata=metadata or {})
     deck.metadata["title"] = heading.lstrip("# ")
     deck.metadata.pop("widgets", None)
-    deck.cells = [_md("\n".join(lines), "slide"), *cells]
+    deck.cells = projected([_md("\n".join(lines), "slide"), *cells])
     for cell in deck.cells:
         cell.pop("id", None)
     deck.nbformat_minor = 4  # no cell ids needed in a deck
     return deck
+
+
+# --- the projected deck: 1280 × 720, prose at 28 px ---------------------------------------
+
+#: the deck's size: a 720p projector shows it at scale 1
+DECK_WIDTH, DECK_HEIGHT = 1280, 720
+#: lines of 28-px prose (line height 1.3) one slide holds, with room for a heading
+DECK_LINES = 13.0
+#: a paragraph leading into what follows (ending in ":") longer than this keeps only its last
+#: sentence with it
+LEAD_IN_LINES = 4.0
+#: characters of 28-px prose in one line of the slide (1280 px less margins, about 0.5 em each)
+DECK_LINE_CHARS = 72
+#: code and text outputs are set at 20 px: one of their lines in lines of prose
+CODE_LINE = 0.75
+#: a figure's image is at most this tall (px), so that a sentence leading into it shares its
+#: slide; a figure on a slide takes this many prose lines
+FIGURE_PX = 540
+DECK_FIGURE_LINES = FIGURE_PX / (28 * 1.3)
+_FENCE = re.compile(r"^\s*(```|~~~|\$\$)")
+#: a code cell longer than this shows its first DECK_CODE_LINES - 1 lines and a comment
+#: saying how many more the notebook has; a table or a text output longer than a slide
+#: continues on the next subslide, TABLE_ROWS rows or TEXT_LINES lines at a time
+DECK_CODE_LINES = 10
+TABLE_ROWS = 11
+TEXT_LINES = 14
+#: a deck cell that shows only its outputs (a table or text continued from the slide before)
+OUTPUT_ONLY = "deck-output-only"
+
+
+def markdown_blocks(source: str) -> list[str]:
+    """A markdown cell's paragraphs, lists, tables, code fences and display maths: split at
+    blank lines outside fences and ``$$`` blocks."""
+    blocks, current, fenced = [], [], None
+    for line in source.splitlines():
+        fence = _FENCE.match(line)
+        if fence and (fenced is None or fence.group(1) == fenced):
+            opened = fenced is None
+            # a one-line $$ … $$ opens and closes on the same line
+            one_line = (
+                fence.group(1) == "$$" and line.strip().endswith("$$") and len(line.strip()) > 2
+            )
+            fenced = fence.group(1) if opened and not one_line else None
+        if not line.strip() and fenced is None:
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            continue
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+_ITEM = re.compile(r"^(?:[-*+]|\d+[.)]) ")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(*\[`“\"])")
+
+
+def _pieces(block: str) -> list[str]:
+    """A block too tall for one slide, in pieces that are not: a list item by item (a line
+    leading into the list stays with its first item), a paragraph sentence by sentence."""
+    if block.lstrip().startswith(("```", "~~~", "$$", "|")):
+        return [block]
+    if block.rstrip().endswith(":") and _block_lines(block) > LEAD_IN_LINES and "\n- " not in block:
+        # a long paragraph leading into a figure or a table: only its last sentence goes along
+        sentences = _SENTENCE_END.split(" ".join(line.strip() for line in block.splitlines()))
+        if len(sentences) > 1:
+            return [*_pieces(" ".join(sentences[:-1])), sentences[-1]]
+    if _block_lines(block) <= DECK_LINES:
+        return [block]
+    lines = block.splitlines()
+    if any(_ITEM.match(line) for line in lines):
+        pieces: list[list[str]] = [[]]
+        for line in lines:
+            if _ITEM.match(line) and pieces[-1] and not pieces[-1][-1].rstrip().endswith(":"):
+                pieces.append([])
+            pieces[-1].append(line)
+        return ["\n".join(piece) for piece in pieces if piece]
+    sentences = _SENTENCE_END.split(" ".join(line.strip() for line in lines))
+    pieces_text, current = [], ""
+    for sentence in sentences:
+        candidate = f"{current} {sentence}".strip()
+        if current and _block_lines(candidate) > DECK_LINES * 0.6:
+            pieces_text.append(current)
+            candidate = sentence
+        current = candidate
+    return [*pieces_text, current] if current else pieces_text
+
+
+def _block_lines(block: str) -> float:
+    """A markdown block's height on the projected slide, in lines of 28-px prose."""
+    heading = HEADING.match(block.splitlines()[0]) if block.strip() else None
+    total = 0.0
+    for line in block.splitlines():
+        if line.strip().startswith("|"):
+            total += 1.0  # a table row (tables at 22 px)
+        elif line.strip().startswith("$$"):
+            total += 1.0
+        else:
+            total += max(1, math.ceil(len(line) / DECK_LINE_CHARS))
+    if heading:
+        total += 0.8  # larger type and its margin
+    return total + 0.5  # the paragraph's margin
+
+
+def deck_height(cell) -> float:
+    """A deck cell's height on the projected slide, in lines of 28-px prose."""
+    if cell.cell_type == "markdown":
+        return sum(_block_lines(b) for b in markdown_blocks(cell.source))
+    if cell.cell_type != "code":
+        return 0.0
+    if _has_image(cell):
+        return DECK_FIGURE_LINES
+    shown = 0 if OUTPUT_ONLY in _tags(cell) else len(cell.source.splitlines()) + 1
+    height = CODE_LINE * shown
+    for out in cell.get("outputs", []):
+        if out.get("output_type") == "stream":
+            height += CODE_LINE * len(out.get("text", "").splitlines())
+            continue
+        data = out.get("data", {})
+        if "text/html" in data:
+            height += 0.95 * ("".join(data["text/html"]).count("<tr") + 1)
+        elif "text/markdown" in data:
+            height += sum(_block_lines(b) for b in markdown_blocks("".join(data["text/markdown"])))
+        elif "text/plain" in data:
+            text = "".join(data["text/plain"])
+            height += CODE_LINE * sum(max(1, math.ceil(len(ln) / 100)) for ln in text.splitlines())
+    return height
+
+
+def _ends_with_colon(cell) -> bool:
+    return cell.cell_type == "markdown" and cell.source.rstrip().endswith(":")
+
+
+def _kind(cell) -> str:
+    return cell.metadata.get("slideshow", {}).get("slide_type", "-")
+
+
+def _set_kind(cell, kind: str) -> None:
+    cell.metadata.setdefault("slideshow", {})["slide_type"] = kind
+
+
+def _figure_name(cells: list, index: int) -> str | None:
+    """The first sentence of the text alternative of the last figure before ``cells[index]``."""
+    for before in range(index - 1, -1, -1):
+        cell = cells[before]
+        if cell.cell_type == "code" and _has_image(cell):
+            for after in cells[before + 1 : index]:
+                if "figure-alt" in _tags(after):
+                    text = re.sub(r"^\*Figure, in words:\*\s*", "", after.source.strip())
+                    return re.split(r"(?<=[.:])\s", text, maxsplit=1)[0].rstrip(".:")
+            return None
+    return None
+
+
+def _png_size(data: str) -> tuple[int, int] | None:
+    """(width, height) of a base64 PNG, from its header."""
+    raw = base64.b64decode("".join(data)[:64])
+    if raw[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(raw[16:20], "big"), int.from_bytes(raw[20:24], "big")
+
+
+def _size_figures(cell) -> None:
+    """Each image's width on the slide: FIGURE_PX tall, but at least half and at most all of
+    the slide's width (a tall figure keeps half the width and takes the slide's height)."""
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        size = _png_size(data["image/png"]) if "image/png" in data else None
+        if size is None:
+            continue
+        aspect = size[0] / size[1]
+        width = min(max(FIGURE_PX * aspect, DECK_WIDTH / 2), DECK_WIDTH - 48)
+        out.setdefault("metadata", {}).setdefault("image/png", {})["width"] = math.ceil(width)
+
+
+def _output_only(outputs: list) -> object:
+    cell = nbformat.v4.new_code_cell("", metadata={"tags": [OUTPUT_ONLY]})
+    cell.outputs = outputs
+    _set_kind(cell, "subslide")
+    return cell
+
+
+def _split_table(html: str) -> list[str]:
+    """A pandas table's HTML in pieces of TABLE_ROWS body rows, each with the header."""
+    match = re.search(r"(?s)^(.*?<tbody>)(.*?)(</tbody>.*)$", html)
+    if not match:
+        return [html]
+    head, body, tail = match.groups()
+    rows = re.findall(r"(?s)<tr>.*?</tr>", body)
+    if len(rows) <= TABLE_ROWS + 2:
+        return [html]
+    return [
+        head + "".join(rows[i : i + TABLE_ROWS]) + tail for i in range(0, len(rows), TABLE_ROWS)
+    ]
+
+
+def _fit_code(cell) -> list:
+    """A code cell for the slide: a long source abbreviated, long outputs continued."""
+    lines = cell.source.splitlines()
+    if len(lines) > DECK_CODE_LINES:
+        kept = DECK_CODE_LINES - 1
+        cell.source = "\n".join(
+            [*lines[:kept], f"# … {len(lines) - kept} more lines in the notebook"]
+        )
+    _size_figures(cell)
+    if _has_image(cell):  # the room sees the figure; its code is in the notebook
+        cell.metadata.setdefault("tags", []).append(OUTPUT_ONLY)
+    first, later = [], []
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if (
+            "text/html" in data
+            and "<table" in "".join(data["text/html"])
+            and "image/png" not in data
+        ):
+            pieces = _split_table("".join(data["text/html"]))
+            for number, piece in enumerate(pieces):
+                copied = copy.deepcopy(out)
+                copied["data"] = {"text/html": piece}
+                (first if number == 0 and not later else later).append(copied)
+            continue
+        text = out.get("text") if out.get("output_type") == "stream" else None
+        if text is not None and len(text.splitlines()) > TEXT_LINES:
+            text_lines = text.splitlines(keepends=True)
+            for number in range(0, len(text_lines), TEXT_LINES):
+                copied = copy.deepcopy(out)
+                copied["text"] = "".join(text_lines[number : number + TEXT_LINES])
+                (first if number == 0 and not later else later).append(copied)
+            continue
+        (later if later else first).append(out)
+    cell.outputs = first
+    return [cell] + [_output_only([out]) for out in later]
+
+
+def projected(cells: list) -> list:
+    """The deck's cells fitted to a projected 1280 × 720 slide with 28-px prose.
+
+    Each markdown cell becomes one cell per paragraph (list, table, fence), so that a long
+    stretch of prose continues on the next subslide instead of running off the slide; a
+    paragraph that ends with ":" stays on the slide of what it leads into (a figure included:
+    the figure's image is sized to leave it room); every other cell keeps its slide type, and
+    a cell that would overflow its slide starts a subslide. A dashboard's static fallback text
+    names the figure it stands for instead of "the figure above" (on a slide it is not above).
+    """
+    split = []
+    for cell in cells:
+        if cell.cell_type == "code":
+            split.extend(_fit_code(cell))
+            continue
+        if cell.cell_type != "markdown" or _kind(cell) == "notes":
+            split.append(cell)
+            continue
+        blocks = [piece for block in markdown_blocks(cell.source) for piece in _pieces(block)]
+        for number, block in enumerate(blocks or [cell.source]):
+            piece = copy.deepcopy(cell)
+            piece.source = block
+            if number:
+                _set_kind(piece, "-")
+            split.append(piece)
+    for index, cell in enumerate(split):
+        if cell.cell_type == "code" and _is_dashboard(cell):
+            name = _figure_name(split, index)
+            for out in cell.get("outputs", []):
+                data = out.get("data", {})
+                plain = "".join(data.get("text/plain", ""))
+                if "figure above" in plain:
+                    where = f"the figure “{name}”" if name else "the static figure"
+                    data["text/plain"] = plain.replace(
+                        "The static figure above shows the default values.",
+                        f"It starts from {where} on the previous slide.",
+                    )
+    height = 0.0
+    previous, previous_lines = None, 0.0
+    for cell in split:
+        kind = _kind(cell)
+        if kind in ("notes", "skip"):
+            continue
+        lines = deck_height(cell)
+        lead_in = previous is not None and _ends_with_colon(previous)
+        if lead_in and kind in ("subslide", "-"):
+            # never leave a lead-in alone on its slide: it goes with what it leads into, on a
+            # new subslide when the two do not fit where the lead-in is
+            if kind == "subslide" or height + lines > DECK_LINES:
+                if _kind(previous) == "-" and height > previous_lines:
+                    _set_kind(previous, "subslide")
+                    height = previous_lines
+            kind = "-"
+        elif kind in ("-", "fragment") and height > 0 and height + lines > DECK_LINES:
+            kind = "subslide"
+        if kind in ("slide", "subslide"):
+            height = lines
+        else:
+            height += lines
+        _set_kind(cell, kind)
+        previous, previous_lines = cell, lines
+    return split
 
 
 # --- vendored JavaScript -------------------------------------------------------------------
@@ -498,8 +795,9 @@ def vendor(out: Path) -> dict[str, str]:
 
 def exporter(prefixes: dict[str, str]):
     from nbconvert import SlidesExporter
+    from nbconvert.preprocessors import TagRemovePreprocessor
 
-    return SlidesExporter(
+    export = SlidesExporter(
         extra_template_basedirs=[str(TEMPLATES)],
         template_name=TEMPLATE_NAME,
         reveal_url_prefix=prefixes["reveal.js"],
@@ -507,8 +805,8 @@ def exporter(prefixes: dict[str, str]):
         reveal_theme="white",
         reveal_transition="none",
         reveal_number="c/t",
-        reveal_width="1280",
-        reveal_height="800",
+        reveal_width=str(DECK_WIDTH),
+        reveal_height=str(DECK_HEIGHT),
         reveal_scroll=True,
         exclude_input_prompt=True,
         exclude_output_prompt=True,
@@ -518,6 +816,11 @@ def exporter(prefixes: dict[str, str]):
         mermaid_js_url="",
         font_awesome_url="",
     )
+    # a table or text continued from the slide before shows no (empty) code above it
+    export.register_preprocessor(
+        TagRemovePreprocessor(remove_input_tags={OUTPUT_ONLY}, enabled=True), enabled=True
+    )
+    return export
 
 
 def deck_name(lecture: dict) -> str:

@@ -13,7 +13,8 @@ Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsil
   (``helpers/exercises/_key_data.py``, see ``helpers.exercises._core``);
 * ``requirements.txt``: the reader's exact pins and the wheel; ``README.md``: the two commands
   that install and start it on Linux, macOS and Windows, how the exercises are checked and
-  handed in, and the references; ``NOTATION.md``.
+  handed in, and the references; ``NOTATION.md``; ``check_python.py``, which the first command
+  runs before installing anything (the pins are made for Python 3.10 to 3.14).
 
 Nothing in the bundle links or points outside it (checked). Then every student notebook is
 executed top to bottom against the student's wheel (its files first on the kernel's path) to
@@ -362,6 +363,45 @@ def _references() -> str:
     return match.group(0).rstrip() + "\n"
 
 
+def supported_pythons() -> tuple:
+    """The Pythons the pins are resolved for: course.py's SUPPORTED (read, not imported)."""
+    text = (ROOT / "course.py").read_text(encoding="utf-8")
+    found = re.search(r"^SUPPORTED = (\(\(3, \d+\)(?:, \(3, \d+\))*\))$", text, re.M)
+    if not found:
+        raise ValueError("course.py has no SUPPORTED = ((3, 10), ...) line")
+    return tuple((3, int(minor)) for minor in re.findall(r"\(3, (\d+)\)", found.group(1)))
+
+
+def _names(versions) -> str:
+    names = [f"{major}.{minor}" for major, minor in versions]
+    return ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
+def check_python_script() -> str:
+    """check_python.py of the bundle: the first command runs it before installing anything."""
+    versions = supported_pythons()
+    newest = f"{versions[-1][0]}.{versions[-1][1]}"
+    # %-formatting and no f-string in the script: an old Python must parse it to be told
+    return f'''"""Run by the first install command of README.md, before anything is installed."""
+
+import sys
+
+SUPPORTED = {versions!r}
+
+if tuple(sys.version_info[:2]) not in SUPPORTED:
+    sys.exit(
+        "This course needs Python {_names(versions)}, and this is Python %d.%d: install "
+        "Python {newest} from python.org and run the commands with it (python{newest} on Linux and "
+        "macOS, py -{newest} on Windows)." % tuple(sys.version_info[:2])
+    )
+print("Python %d.%d: supported." % tuple(sys.version_info[:2]))
+'''
+
+
+#: what `du -sh .venv` measured after the first command (README's "Install and start")
+ENVIRONMENT_SIZE = "870 MB (Python 3.10) to 910 MB (3.13)"
+
+
 def student_readme(wheel_name: str) -> str:
     return f"""# Choosing ε for differential privacy — student edition
 
@@ -374,24 +414,26 @@ Symbols are listed in [NOTATION.md](NOTATION.md); sources under [References](#re
 
 ## Install and start: two commands
 
-You need Python 3.10, 3.11, 3.12 or 3.13 (from python.org; on Debian or Ubuntu also
-`sudo apt install python3-venv`). Open a terminal in this folder. The first command makes an
-environment in `.venv/` and installs the pinned packages and the course's helpers
-(`{wheel_name}`) into it; it needs the internet once and takes a few minutes. The second opens
-the notebooks in JupyterLab in your browser; use it every time.
+You need Python {_names(supported_pythons())} (from python.org; on Debian or Ubuntu also
+`sudo apt install python3-venv`). Open a terminal in this folder. The first command checks your
+Python (on another version it says which to install and stops), makes an environment in
+`.venv/` and installs the pinned packages and the course's helpers (`{wheel_name}`) into it; it
+needs the internet once, takes a few minutes and about {ENVIRONMENT_SIZE} of disk. The second opens
+JupyterLab in your browser on the `notebooks` folder (the links to NOTATION.md and to the
+References below open beside them); use it every time.
 
 Linux and macOS:
 
 ```bash
-python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt
-.venv/bin/python -m jupyter lab notebooks
+python3 check_python.py && python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt
+.venv/bin/python -m jupyter lab --LabApp.default_url=/lab/tree/notebooks
 ```
 
 Windows (PowerShell):
 
 ```powershell
-py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt
-.venv\\Scripts\\python -m jupyter lab notebooks
+py check_python.py; if ($?) {{ py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt }}
+.venv\\Scripts\\python -m jupyter lab --LabApp.default_url=/lab/tree/notebooks
 ```
 
 ## Exercises, checks and handing in
@@ -442,6 +484,8 @@ values within the stated precision of it, so exactly that precision is accepted.
 searched (the salt is in it), as `check` can be called over and over: the check is there to help
 you, and it only knows the answers at the parameters the notebook shows (given other values it
 says so and judges nothing). The grade does not come from it: see *What is graded* above.
+
+<a id="references"></a>
 
 {_references()}"""
 
@@ -679,6 +723,7 @@ def build(
         raise RuntimeError(f"the wheel is {wheel.name}, the README names {wheel_name}")
     (out_dir / "README.md").write_text(readme, encoding="utf-8")
     (out_dir / "requirements.txt").write_text(student_requirements(wheel.name), "utf-8")
+    (out_dir / "check_python.py").write_text(check_python_script(), "utf-8")
     bad = forbidden_in_wheel(wheel)
     if bad:
         raise RuntimeError(f"the student's wheel holds {bad}")

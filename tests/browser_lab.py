@@ -28,6 +28,21 @@ BUILD = ROOT / "build"
 # the course's JupyterLab settings (saved widget state, no news pop-up); `course.py lab`
 # uses the same directory, so the tests exercise what a reader gets
 JUPYTER_CONFIG = ROOT / "jupyter-config"
+#: the repository's pages the notebooks link to, served beside notebooks/ as in ``course.py lab``
+LINKED_PAGES = ("README.md", "NOTATION.md")
+
+
+@functools.cache
+def _course():
+    """The repository's course.py (its ``lab_arguments``: the tests start JupyterLab the same way)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 STATIC_NOTE_START = "Interactive dashboard: run this notebook"
 
@@ -113,7 +128,9 @@ def _free_port() -> int:
 
 @dataclass
 class Lab:
-    """A running JupyterLab on a temporary copy of notebooks/."""
+    """A running JupyterLab on a temporary copy of the repository's reader-facing files:
+    notebooks/ and the pages they link to (README.md, NOTATION.md), served from their root as
+    ``course.py lab`` serves the repository."""
 
     url: str
     token: str
@@ -121,7 +138,7 @@ class Lab:
     log: Path
 
     def notebook_url(self, name: str) -> str:
-        return f"{self.url}/lab/tree/{name}?token={self.token}"
+        return f"{self.url}/lab/tree/notebooks/{name}?token={self.token}"
 
 
 @contextlib.contextmanager
@@ -131,8 +148,11 @@ def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
     committed notebooks); stop it on exit."""
     python = python or sys.executable
     tmp = Path(tempfile.mkdtemp(prefix="course-lab-"))
-    notebooks = tmp / "notebooks"
+    notebooks = tmp / "root" / "notebooks"
     shutil.copytree(NOTEBOOKS, notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for page in LINKED_PAGES:  # the notebooks link to ../NOTATION.md and ../README.md#references
+        shutil.copy(ROOT / page, tmp / "root" / page)
+    shutil.copytree(ROOT / "figures", tmp / "root" / "figures")  # the README shows them
     port, token = _free_port(), secrets.token_hex(24)
     env = dict(os.environ)
     env.update(
@@ -158,7 +178,7 @@ def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
         f"--IdentityProvider.token={token}",
         "--ServerApp.open_browser=False",
         "--no-browser",
-        f"--notebook-dir={notebooks}",
+        *_course().lab_arguments(root=tmp / "root"),
         "--LabApp.news_url=",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -272,7 +292,7 @@ _KERNEL_READY_OR_DIALOG = """() => {
 def open_notebook(page, lab: Lab, name: str) -> None:
     """Open a notebook in a fresh workspace (no other tabs restored) and accept the kernel."""
     workspace = "w" + secrets.token_hex(4)
-    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}?token={lab.token}")
+    page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/notebooks/{name}?token={lab.token}")
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=RUN_ALL_TIMEOUT_MS)
     state = page.wait_for_function(_KERNEL_READY_OR_DIALOG, timeout=RUN_ALL_TIMEOUT_MS)
     if state.json_value() == "dialog":

@@ -294,6 +294,56 @@ def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, lab, conte
         page.close()
 
 
+_CURRENT_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel"
+_HEADING_TOP = """(text) => {
+  const h = [...document.querySelectorAll('.jp-MarkdownViewer h2')]
+    .find(e => e.offsetParent !== null && e.textContent.startsWith(text));
+  return h ? h.getBoundingClientRect().top : null;
+}"""
+
+
+def test_notation_and_reference_links_open_in_jupyterlab(lab, context):
+    """JupyterLab serves the repository's root (course.py lab's arguments), so a notebook's
+    ../NOTATION.md opens NOTATION, and ../README.md#references opens the README, rendered,
+    at its References."""
+    page = context.new_page()
+    console = bl.Console()
+    console.attach(page)
+    name = "01_prior.ipynb"
+    try:
+        page.goto(f"{lab.url}/?token={lab.token}")  # the start page is the notebooks' folder
+        page.wait_for_selector(".jp-DirListing-item", timeout=bl.RUN_ALL_TIMEOUT_MS)
+        assert page.url.endswith("/lab/tree/notebooks"), page.url
+        listed = page.locator(".jp-DirListing-itemText").all_inner_texts()
+        assert name in listed, listed
+        bl.open_notebook(page, lab, name)
+        notebook = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-RenderedMarkdown"
+        page.locator(f"{notebook} a", has_text="NOTATION.md").first.click()
+        page.wait_for_function(
+            f"() => document.querySelector('{_CURRENT_TAB}')?.textContent === 'NOTATION.md'",
+            timeout=60_000,
+        )
+        page.locator(".lm-TabBar-tab .lm-TabBar-tabLabel", has_text=name).first.click()
+        page.locator(f"{notebook} a[href*='README.md']").first.click()
+        page.wait_for_function(
+            f"() => document.querySelector('{_CURRENT_TAB}')?.textContent === 'README.md'",
+            timeout=60_000,
+        )
+        # rendered (not the Markdown source) and scrolled to the heading the link names
+        page.wait_for_function(
+            f"() => {{ const top = ({_HEADING_TOP})('References'); "
+            "return top !== null && top >= 0 && top < 250; }",
+            timeout=60_000,
+        )
+        assert console.messages == [], "browser console:\n" + "\n".join(console.messages)
+    except bl.PlaywrightError as error:
+        _fail(page, "links", f"links from {name}: {type(error).__name__}: {error}")
+    finally:
+        with contextlib.suppress(Exception):
+            bl.shut_down_kernel(page)
+        page.close()
+
+
 def test_browser_discovery_explains_how_to_get_one(monkeypatch):
     """Without any browser the message says how to get one (the skip/fail text)."""
     assert "apt-get install chromium" in bl.HOW_TO_GET_A_BROWSER

@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -50,6 +52,46 @@ def test_no_file_points_outside_the_repository():
         and ("../shared" in path.read_text(errors="ignore"))
     ]
     assert offenders == []
+
+
+def _lab_call(monkeypatch, *argv):
+    course = _course()
+    levels, calls = [], []
+    monkeypatch.setattr(course, "ensure_environment", lambda level: levels.append(level) or "py")
+    monkeypatch.setattr(course, "run", lambda *args: calls.append([str(a) for a in args]) or 0)
+    assert course.main(["lab", *argv]) == 0
+    return course, levels, calls
+
+
+def test_lab_serves_the_repository_and_opens_on_the_notebooks(monkeypatch):
+    # the notebooks link to ../NOTATION.md and ../README.md#references: above notebooks/
+    course, levels, [call] = _lab_call(monkeypatch)
+    assert levels == [course.READER]
+    assert call[1:4] == ["-m", "jupyter", "lab"]
+    assert f"--ServerApp.root_dir={ROOT}" in call
+    assert "--LabApp.default_url=/lab/tree/notebooks" in call
+
+
+def test_lab_rise_installs_the_instructors_extra(monkeypatch):
+    course, levels, [call] = _lab_call(monkeypatch, "--rise")
+    assert levels == [course.INSTRUCTOR] and "--rise" not in call
+
+
+def test_rise_is_the_instructors_extra():
+    course = _course()
+    assert course.extra_packages() == ["jupyterlab-rise", "jupyterlab-mathjax3"]
+    reader = (ROOT / "requirements.txt").read_text().lower()
+    for name in ("jupyterlab-rise", "jupyterlab-mathjax3"):
+        assert f"\n{name}==" not in reader, name
+
+
+def test_python_3_10_to_3_14_are_supported_and_others_told_what_to_do(capsys):
+    course = _course()
+    for minor in range(10, 15):
+        course.check_python(course.READER, (3, minor, 0))
+    with pytest.raises(SystemExit, match=r"3\.10, 3\.11, 3\.12, 3\.13 or 3\.14") as error:
+        course.check_python(course.READER, (3, 15, 0))
+    assert "this is Python 3.15.0" in str(error.value)
 
 
 def test_grade_and_student_run_the_instructors_package_grade_from_the_shells_folder(

@@ -820,7 +820,8 @@ def grade(
             return Graded(
                 name, None, problem="This is not a regular file (a link?): not graded."
             ), None
-        data = path.read_bytes()[: MAX_SUBMISSION_BYTES + 1]
+        with path.open("rb") as handle:  # never more than the limit in memory
+            data = handle.read(MAX_SUBMISSION_BYTES + 1)
         if len(data) > MAX_SUBMISSION_BYTES:
             return Graded(name, None, problem="This file is larger than 20 MB: not graded."), None
         try:

