@@ -1,6 +1,7 @@
 """Attack risk on a workload's own privacy-loss distribution (notebook 11): the exact curve
 (TPR at 101 false-positive rates), the advantage and the Bayes risk of a 100-release mixed
-workload (50 Laplace counts, 50 Gaussian means, every scale distinct), target < 1 s.
+workload (50 Laplace counts, 50 Gaussian means, every scale distinct), target < 1 s; and the
+verdict of notebook 11's survey with mixed noise (its knobs search the composed distribution).
 
 Each call builds the composed distribution afresh (the cache of helpers.attack is emptied
 first: a dashboard that changes one release rebuilds it). dp_accounting is imported before
@@ -14,7 +15,9 @@ import numpy as np
 from _timing import best_of, fmt
 
 from helpers import attack as A
+from helpers import budget as B
 from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
+from helpers.plotting.budget import SURVEY
 
 TARGET = 1.0
 
@@ -31,6 +34,7 @@ def mixed(size: int = 100, *, seed: int = 0) -> list:
 def _fresh(func):
     def run():
         A._GRIDS.clear()
+        A._LOSS_GRIDS.clear()
         return func()
 
     return run
@@ -60,6 +64,18 @@ def main() -> None:
             "attack_tpr: 100 identical geometric releases",
             _fresh(lambda: A.attack_tpr([TwoSidedGeometric(50.0)] * 100, fpr=alpha)),
             TARGET,
+        ),
+        (
+            "choose_workload: the survey, mixed noise, posterior risk (the dashboard's redraw)",
+            _fresh(
+                lambda: B.choose_workload(
+                    list(SURVEY),
+                    B.risk_posterior(0.8, prior=0.5),
+                    mechanism=["gaussian" if r.kind == "mean" else "laplace" for r in SURVEY],
+                    delta=1e-6,
+                )
+            ),
+            None,
         ),
         (
             "attack_tpr: 1,000 Gaussian releases (closed form, μ² adds)",

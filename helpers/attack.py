@@ -487,10 +487,11 @@ def _check_fpr(fpr) -> np.ndarray:
 
 
 def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
-    """The best membership test's TPR at false-positive rate α, after all the releases.
+    """The best test's TPR at false-positive rate α, after all the releases.
 
-    The adversary sees the outputs of every mechanism and tests D against D′ (the target's
-    record changed); the highest true-positive rate any test reaches at false-positive rate
+    The adversary sees the outputs of every mechanism and tests D against D′ (two values of
+    the target's record: a membership test under add/remove neighbours); the highest
+    true-positive rate any test reaches at false-positive rate
     α is 1 − f(α), f the composed trade-off curve (module docstring). Exact for Gaussian
     releases, Φ(Φ⁻¹(α) + μ) with μ² = Σ (Δᵢ/σᵢ)², and for one Laplace release; read on the
     pessimistic composed PLD otherwise. Always an upper bound on the truth.

@@ -85,6 +85,7 @@ from .attack import (  # re-exported: the attack risk of a workload, read on its
     attack_advantage,
     attack_tpr,
     bayes_risk,
+    composed_mu,
     loss_epsilon,
     loss_tail,
 )
@@ -1819,7 +1820,7 @@ RISK_KINDS = tuple(cls.kind for cls in (EpsilonRisk, PosteriorRisk, ProfileRisk,
 def risk_epsilon(epsilon) -> Risk:
     """A risk stated directly as the largest total ε (as ``choose(..., epsilon_risk=)``).
 
-    Not called in a notebook; used by ``helpers.plotting.budget`` and ``helpers.widgets.budget``.
+    Used in notebook 11.
 
     Parameters
     ----------
@@ -1862,7 +1863,7 @@ def risk_posterior(risk, *, prior) -> Risk:
     (:func:`helpers.deployments.posterior_bad_event_probability` with slack ln 2) is the
     weaker bound read at ε + ln 2.
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2015,7 +2016,7 @@ def total_for_risk(risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> float:
     Gaussian: the largest ρ_z whose CKS (ε, δ) conversion at ``delta`` stays within that ε,
     except for a TPR, read exactly on the Gaussian curve (:func:`rho_for_tpr`).
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2252,7 +2253,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     the total is never below the exact sum. For Gaussian noise ``epsilon`` is the total ρ_z
     converted to (ε, δ) at ``delta`` (:func:`zcdp_composition`).
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------
@@ -2572,7 +2573,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     * ``"coverage"``: per release, the coverage the split of the risk's total delivers at the
       target ±k.
 
-    Used in notebook 11.
+    Used in notebooks 11 and 12.
 
     **One noise per release** (``mechanism`` a list, one name or class per release, e.g.
     Laplace counts beside Gaussian means; or every entry "gaussian" to judge a Gaussian
@@ -2803,21 +2804,28 @@ def _objects(families: list, scales: np.ndarray, sensitivity: np.ndarray) -> lis
     ]
 
 
-def _exact_level(objects: list, risk: Risk, d: float) -> tuple:
-    """(the risk read on the composed PLD in its units, the ε that reading rests on or None)."""
+def _exact_level(objects: list, risk: Risk, d: float, h: float = 1e-4) -> tuple:
+    """(the risk read on the composed PLD in its units, the ε that reading rests on or None).
+
+    ``h`` is the grid step: every reading is pessimistic, so a coarser grid (the knobs'
+    searches use 10⁻³) only moves a knob to the safe side.
+    """
     if risk.kind == "tpr":
-        return attack_tpr(objects, fpr=risk.fpr), None
+        return attack_tpr(objects, fpr=risk.fpr, discretization=h), None
     if risk.kind == "epsilon":
-        eps = pld_epsilon(d, objects)
+        eps = pld_epsilon(d, objects, discretization=h)
         return eps, eps
-    eps = loss_epsilon(objects, delta=d)
+    eps = loss_epsilon(objects, delta=d, discretization=h)
     if risk.kind == "posterior":
         return float(posterior_bound(eps, prior=risk.prior)), eps
     return _profile_r_for(risk, eps), eps
 
 
-def _exact_ok(objects: list, risk: Risk, d: float, limit: float) -> bool:
-    level, eps = _exact_level(objects, risk, d)
+def _exact_ok(objects: list, risk: Risk, d: float, limit: float, h: float = 1e-4) -> bool:
+    if risk.kind == "epsilon" and all(type(one) is Gaussian for one in objects):
+        # Gaussian releases are one Gaussian of μ² = Σ (Δᵢ/σᵢ)²: its δ(ε), exactly
+        return float(Gaussian(1.0, sensitivity=composed_mu(objects)).delta(risk.level)) <= d
+    level, eps = _exact_level(objects, risk, d, h)
     return level <= risk.level if eps is None else eps <= limit
 
 
@@ -2847,7 +2855,10 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
     )
 
 
-def _smallest_factor(ok, tol: float = 1e-4) -> float:
+_SEARCH_GRID = 1e-3  # the grid step of the knobs' searches (the verdict itself reads 1e-4)
+
+
+def _smallest_factor(ok, tol: float = 1e-3) -> float:
     """The smallest t (to a relative ``tol``, rounded up) with ok(t), ok increasing in t."""
     low, high = 1.0, 1.0
     if ok(1.0):
@@ -2879,12 +2890,14 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
     if risk.kind == "epsilon":
         limit = risk.level
 
-    def ok(t: float) -> bool:
+    def ok(t: float) -> bool:  # on the coarser grid: the factor found errs to the safe side
         objects = _objects(families, _up(acc_scales * t, 4), w.sensitivity)
-        return _exact_ok(objects, risk, d, limit)
+        return _exact_ok(objects, risk, d, limit, _SEARCH_GRID)
 
     feasible = _exact_ok(_objects(families, acc_scales, w.sensitivity), risk, d, limit)
-    widen = _smallest_factor(ok)
+    # Gaussian releases alone are read in closed form (microseconds): search them finely
+    gaussian_only = all(f.mechanism is Gaussian for f in families)
+    widen = _smallest_factor(ok, 1e-7 if gaussian_only else 1e-3)
     acc = _exact_allocation(w, families, d, acc_scales, acc_scales)
     level, _ = _exact_level(_objects(families, acc_scales, w.sensitivity), risk, d)
     if math.isfinite(widen):
@@ -2904,7 +2917,7 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
             if kept.size == 0:
                 return True
             objects = _objects([families[i] for i in kept], acc_scales[kept], w.sensitivity[kept])
-            return _exact_ok(objects, risk, d, limit)
+            return _exact_ok(objects, risk, d, limit, _SEARCH_GRID)
 
         low, high = 0, len(order)  # fits(high) holds; fits is monotone in the count dropped
         while high - low > 1:

@@ -46,6 +46,7 @@ __all__ = [
     "plot_census_levels",
     "plot_composition",
     "plot_mechanism_totals",
+    "plot_mixed_allocation",
 ]
 
 #: the public number of respondents of the example survey (each mean's n)
@@ -458,6 +459,162 @@ def plot_allocation(
     )
 
 
+def _own_epsilon(objects, risk, delta: float) -> float:
+    """The ε a risk reads releases at on their own PLD (None for a TPR risk)."""
+    if risk.kind == "epsilon":
+        return bud.pld_epsilon(delta, objects)
+    return bud.loss_epsilon(objects, delta=delta)
+
+
+@course_style
+def plot_mixed_allocation(
+    workload=SURVEY,
+    risk=None,
+    *,
+    noises=None,
+    delta: float = 1e-6,
+    choice: bud.WorkloadChoice | None = None,
+) -> Figure:
+    """A workload with one noise per release, judged on its own privacy-loss distribution.
+
+    Budgets in different units (ε_i, ρ_z,i) cannot share an axis, so each release is shown by
+    the ε at which it alone is ε-DP except with probability δ (:func:`helpers.budget.loss_epsilon`;
+    a Laplace release's ε_i itself): (a) at its accuracy target (filled) and at the risk's limit
+    (hatched: every scale times one factor, :func:`helpers.budget.choose_workload`), a cross
+    where that misses the target; (b) the risk read on the composed distribution as the releases
+    are added in order (that ε, or the best test's TPR for a TPR risk), against the risk's limit.
+    ``noises``: one name per release ("laplace", "gaussian"); by default Gaussian for the means
+    and Laplace for the rest.
+    """
+    risk = bud.risk_posterior(0.8, prior=0.5) if risk is None else risk
+    risk = risk if isinstance(risk, bud.Risk) else bud.risk_epsilon(risk)
+    workload = list(workload)
+    if noises is None:
+        noises = ["gaussian" if r.kind == "mean" else "laplace" for r in workload]
+    if choice is None:
+        choice = bud.choose_workload(workload, risk, mechanism=list(noises), delta=delta)
+    acc, split = choice.accuracy, choice.at_risk
+    classes = [bud.NoiseFamily.of(name).mechanism for name in noises]
+
+    def objects(scales):
+        return [
+            cls(float(b), sensitivity=float(s))
+            for cls, b, s in zip(classes, scales, acc.sensitivities, strict=True)
+        ]
+
+    needed, at_limit = objects(acc.scales), objects(split.scales)
+    own = np.array([bud.loss_epsilon(one, delta=delta) for one in needed])
+    own_split = np.array([bud.loss_epsilon(one, delta=delta) for one in at_limit])
+    if risk.kind == "tpr":
+        running = np.array(
+            [bud.attack_tpr(needed[: j + 1], fpr=risk.fpr) for j in range(len(needed))]
+        )
+        limit, axis_words = risk.level, f"best test's TPR at FPR {100 * risk.fpr:g} %"
+    else:
+        running = np.array([_own_epsilon(needed[: j + 1], risk, delta) for j in range(len(needed))])
+        limit = risk.level if risk.kind == "epsilon" else bud.total_for_risk(risk)
+        axis_words = (
+            f"composed ε at δ = {delta:g}"
+            if risk.kind == "epsilon"
+            else f"composed ε with P[ℒ > ε] ≤ {delta:g}"
+        )
+    labels = [
+        f"{label} · {'Gauss' if name == 'gaussian' else 'Laplace'}"
+        for label, name in zip(_labels(workload), noises, strict=True)
+    ]
+    size = len(labels)
+    y = np.arange(size)[::-1]
+    fig = Figure(figsize=(9.4, max(4.6, 0.42 * size + 2.9)))
+    ax_a, ax_b = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.35, 1]})
+    fig.subplots_adjust(left=0.4, right=0.98, top=0.82, bottom=0.27, wspace=0.34)
+    height = 0.38
+    ax_a.barh(y + height / 2, own, height, color=BLUE, label="alone, at its ±k", gid="needed")
+    ax_a.barh(
+        y - height / 2,
+        own_split,
+        height,
+        color="white",
+        edgecolor=ORANGE,
+        hatch="//",
+        lw=1.2,
+        label="alone, at the risk's limit",
+        gid="split",
+    )
+    missed = ~split.meets
+    ax_a.plot(
+        own_split[missed],
+        y[missed] - height / 2,
+        "x",
+        color=BLACK,
+        ms=9,
+        mew=2,
+        ls="",
+        label="misses its ±k there",
+        gid="missed",
+    )
+    ax_a.set_yticks(y, labels, fontsize=10)
+    ax_a.set_ylim(-0.7, size - 0.3)
+    ax_a.set_xlabel(f"each release alone: ε with P[ℒ > ε] ≤ {delta:g}")
+    ax_a.set_title("(a) each release", fontsize=11)
+    ax_a.xaxis.set_major_locator(MaxNLocator(5))
+    ax_a.set_xlim(0, 1.08 * max(float(own.max()), float(own_split.max())))
+    ax_a.grid(axis="x", alpha=0.3)
+    ax_a.tick_params(labelsize=10)
+    steps = np.arange(1, size + 1)
+    ax_b.plot(
+        steps,
+        running,
+        color=BLUE,
+        marker="o",
+        ms=6,
+        drawstyle="steps-post",
+        label="composed, at the targets",
+        gid="running_total",
+    )
+    ax_b.axhline(
+        limit,
+        color=VERMILLION,
+        ls="--",
+        lw=1.6,
+        label=f"the risk allows: {limit:.3g}",
+        gid="allowed",
+    )
+    ax_b.set_xlabel("releases added, in order")
+    ax_b.set_ylabel(axis_words)
+    ax_b.set_title("(b) composed", fontsize=11)
+    ax_b.set_xlim(0.5, size + 0.5)
+    ax_b.set_ylim(0, 1.12 * max(float(running[-1]), limit))
+    ax_b.xaxis.set_major_locator(MaxNLocator(min(size, 8), integer=True))
+    ax_b.grid(alpha=0.3)
+    ax_b.tick_params(labelsize=10)
+    handles = [*ax_a.get_legend_handles_labels()[0], *ax_b.get_legend_handles_labels()[0]]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
+    verdict = (
+        f"feasible: {running[-1]:.3g} ≤ {limit:.3g}"
+        if choice.feasible
+        else f"infeasible: {running[-1]:.3g} > {limit:.3g}; every ±k ×{choice.knobs['widen']:.3g} fits"
+    )
+    head = f"{size} releases, mixed noise, judged on their own privacy-loss distribution; risk: {_risk_words(risk)}"
+    fig.suptitle(textwrap.fill(head, 95) + "\n" + verdict, fontsize=12)
+    names = [label.split(":")[0] for label in _labels(workload)]
+    each = listing(
+        f"{name} ({noise}) {v:.3g}" for name, noise, v in zip(names, noises, own, strict=True)
+    )
+    return describe(
+        fig,
+        f"A workload of {size} releases with one noise each, against a risk of "
+        f"{_risk_words(risk)}, judged on its own composed privacy-loss distribution. Panel (a), "
+        f"one pair of bars per release: the ε at which the release alone is ε-DP except with "
+        f"probability {delta:g}, at its accuracy target ({each}) and at the risk's limit. "
+        f"Panel (b): the risk read on the composed distribution ({axis_words}) as releases "
+        f"are added, reaching {running[-1]:.3g} against {limit:.3g} allowed (dashed).",
+        "Feasible: every target is met within the risk."
+        if choice.feasible
+        else f"Infeasible: at the risk's limit every ±k is reached only ×{choice.knobs['widen']:.3g} "
+        "wider (crosses).",
+    )
+
+
 # --- the Census, level by level -------------------------------------------------------------
 
 
@@ -476,9 +633,10 @@ def plot_census_levels(
 
     ``levels`` maps a level's name to its ρ_z (default: :data:`CENSUS_LEVELS_ILLUSTRATIVE`
     times the person tables' ρ_z, plus the housing-unit tables); a last row "all together"
-    is their sum (zCDP composes by adding ρ_z). Panels: (a) ρ_z and the ε it converts to at
+    is their sum (zCDP's composition theorem: the ρ_z add). Panels: (a) ρ_z and the ε it converts to at
     ``delta`` (CKS); (b) Lee & Clifton's two-world posterior at ``prior``; (c) Kazan & Reiter's
-    relative-risk bound at (p, q); (d) the best membership test's TPR at ``fpr``, from
+    relative-risk bound at (p, q); (d) the TPR at ``fpr`` of the best test between two values
+    of one record (neighbours change one record), from
     zCDP alone (:func:`helpers.deployments.zcdp_tpr`), from the Gaussian curve (if every noise
     term is Gaussian) and from the (ε, δ) conversion.
     """
@@ -604,8 +762,9 @@ def plot_census_levels(
         + f", each level and all together read three ways. The levels' ρ_z run from "
         f"{rho[:-1].min():.3g} to {rho[:-1].max():.3g} and add up to {rho[-1]:.4g} "
         f"(ε {eps[-1]:.4g} at δ = {delta:g}). All together: posterior {post[-1]:.4f} from a "
-        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the best "
-        f"membership test's true-positive rate at a {100 * fpr:g} % false-positive rate "
+        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the true-positive "
+        f"rate of the best test between two values of one record at a {100 * fpr:g} % "
+        "false-positive rate "
         f"{tpr_zcdp[-1]:.3f} from zCDP alone, {tpr_gauss[-1]:.3f} if all noise is Gaussian, "
         f"{tpr_eps[-1]:.3f} from the (ε, δ) conversion.",
         "Each level alone looks modest; the person is protected only by the total, and the "

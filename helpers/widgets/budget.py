@@ -2,8 +2,11 @@
 
 One slider per release of a workload: its leftmost position leaves the release out, the
 others set its ±k (from a quarter of the workload's ±k to four times it). The noise
-(every family of :data:`helpers.mechanisms.MECHANISM_CLASSES`) and the risk (a two-world posterior bound, the best test's TPR at
-FPR 1 %, or a total ε) are chosen below; the verdict, the knobs and the allocation update.
+(every family of :data:`helpers.mechanisms.MECHANISM_CLASSES`, or mixed: Gaussian means beside
+Laplace counts and sums, judged on the workload's own privacy-loss distribution), the risk (a
+two-world posterior bound, the best test's TPR at FPR 1 %, or a total ε) and whether all targets
+must hold together (Bonferroni's adjustment to a joint 95 %) are chosen below; the verdict, the
+knobs and the allocation update.
 """
 
 from __future__ import annotations
@@ -14,10 +17,19 @@ from functools import partial
 import ipywidgets as widgets
 
 from .. import budget as bud
-from ..plotting.budget import SURVEY, plot_allocation
+from ..plotting.budget import SURVEY, plot_allocation, plot_mixed_allocation
 from ._base import Dashboard, control_row, float_slider
 
-__all__ = ["K_FACTORS", "LEFT_OUT", "budget_dashboard", "budget_text", "workload_from"]
+__all__ = [
+    "JOINT",
+    "K_FACTORS",
+    "LEFT_OUT",
+    "MIXED",
+    "budget_dashboard",
+    "budget_text",
+    "mixed_noises",
+    "workload_from",
+]
 
 #: the value of a release slider at its leftmost position: the release is left out
 LEFT_OUT = 0.0
@@ -25,6 +37,10 @@ LEFT_OUT = 0.0
 K_FACTORS = (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0)
 #: the FPR at which a TPR risk is read
 FPR = 0.01
+#: the noise option that gives the means Gaussian noise and the rest Laplace noise
+MIXED = "mixed"
+#: the probability that all targets hold together when "all together" is ticked (Bonferroni)
+JOINT = 0.95
 _STYLE = {"description_width": "initial"}
 _WIDE = widgets.Layout(width="640px")
 #: each risk the dashboard offers: its words, the controls it reads and how it is built
@@ -47,7 +63,8 @@ _RISK_CONTROLS = ("risk", "prior", "tpr", "epsilon")
 def _noise_options() -> list:
     """(words, name) of every family of noise in the registry (read when a dashboard is made)."""
     families = [bud.NoiseFamily.of(cls) for cls in bud.NOISE_FAMILIES]
-    return [(f"{f.mechanism.label} noise ({f.measure.words})", f.name) for f in families]
+    options = [(f"{f.mechanism.label} noise ({f.measure.words})", f.name) for f in families]
+    return [*options, ("mixed: Laplace counts and sums, Gaussian means (own PLD)", MIXED)]
 
 
 _slider = partial(float_slider, width="540px")  # this dashboard's sliders
@@ -87,6 +104,31 @@ def workload_from(workload, ks) -> list:
 def _risk(risk_kind, risk, prior, tpr, epsilon) -> bud.Risk:
     values = {"risk": risk, "prior": prior, "tpr": tpr, "epsilon": epsilon}
     return _RISKS[risk_kind][2](values)
+
+
+def mixed_noises(workload) -> list:
+    """One noise per release for the "mixed" option: Gaussian for a mean, Laplace otherwise."""
+    return ["gaussian" if release.kind == "mean" else "laplace" for release in workload]
+
+
+def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
+    acc, split = choice.accuracy, choice.at_risk
+    lines = [
+        f"{len(workload)} releases, mixed noise, judged on their own privacy-loss distribution: "
+        f"composed ε {acc.epsilon:.4g} at δ = {acc.delta:g} at the targets, "
+        f"{split.epsilon:.4g} at the risk's limit",
+        choice.message,
+        f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",
+    ]
+    for i, release in enumerate(workload):
+        unit = "εᵢ" if noises[i] == "laplace" else "ρ_z,i"
+        reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
+        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        lines.append(
+            f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {acc.budgets[i]:9.4g}{unit:>2s} "
+            f"{split.budgets[i]:9.4g}{unit:>2s}  {reach}{mark}"
+        )
+    return "\n".join(lines)
 
 
 def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism) -> str:
@@ -149,16 +191,29 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         "prior": _slider("prior", 0.5, 0.05, 0.5, 0.01, ".2f"),
         "tpr": _slider(f"largest TPR at FPR {100 * FPR:g} %", 0.3, 0.02, 0.99, 0.01, ".2f"),
         "epsilon": _slider("largest total ε", 1.0, 0.05, 10.0, 0.05, ".2f"),
+        "together": widgets.Checkbox(
+            value=False,
+            description=f"all targets together with probability {100 * JOINT:g} % (Bonferroni)",
+            style=_STYLE,
+            layout=widgets.Layout(width="480px"),
+        ),
     }
 
     allowed_totals: dict = {}  # the risk's total, by (risk, noise): a slider of a release
     # moves the workload, not the risk, and the Gaussian total is a root search (tens of ms)
 
-    def draw(mechanism, risk_kind, risk, prior, tpr, epsilon, **ks):
+    def draw(mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
         chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
         if not chosen:
             raise ValueError("every release is left out: move a release's slider to add it")
+        if together:  # every target met together with probability JOINT (Bonferroni)
+            chosen = bud.bonferroni(chosen, joint=JOINT)
         the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
+        if mechanism == MIXED:
+            noises = mixed_noises(chosen)
+            choice = bud.choose_workload(chosen, the_risk, mechanism=noises, delta=delta)
+            fig = plot_mixed_allocation(chosen, the_risk, noises=noises, delta=delta, choice=choice)
+            return fig, _mixed_text(choice, chosen, noises)
         key = (the_risk, mechanism)
         if key not in allowed_totals:
             allowed_totals[key] = bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta)
@@ -185,6 +240,7 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
             [
                 *(control_row([s]) for s in releases.values()),
                 control_row([c["mechanism"], c["risk_kind"]]),
+                control_row([c["together"]]),
                 control_row([c["risk"], c["prior"]]),
                 control_row([c["tpr"], c["epsilon"]]),
             ]

@@ -305,3 +305,87 @@ def test_work_above_the_budget_is_refused_before_building():
     distinct = [Laplace(1.0 + i / 1000) for i in range(2_001)]
     with pytest.raises(ValueError, match="distinct mechanisms"):
         A.attack_advantage(distinct)
+
+
+# --- the privacy loss's tail: the bad event of a bound read at ε ------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sigmas=st.lists(st.floats(0.2, 20), min_size=1, max_size=4),
+    eps=st.floats(0, 30),
+)
+def test_the_gaussian_loss_tail_is_exact_and_never_below(sigmas, eps):
+    mechanisms = [Gaussian(s) for s in sigmas]
+    mu = mpmath.sqrt(mpmath.fsum(1 / mpmath.mpf(s) ** 2 for s in sigmas))
+    exact = _phi(mu / 2 - mpmath.mpf(eps) / mu)
+    tail = A.loss_tail(mechanisms, epsilon=eps)
+    assert mpmath.mpf(tail) >= exact and tail == pytest.approx(float(exact), rel=1e-9, abs=1e-300)
+
+
+def test_the_loss_tail_on_the_grid_bounds_the_closed_forms_and_the_binomial():
+    # the grid rounds each of m losses up by less than h: exact(ε) ≤ grid(ε), and
+    # grid(ε + m·h) ≤ exact(ε) (plus the grid's round-off margin)
+    h = 1e-4
+    eps = np.array([0.0, 0.2, 0.5, 0.99, 1.5, 3.0])
+    for exact_case in ([Laplace(1.0)], [Gaussian(1.5)] * 3):
+        forced = [*exact_case, Laplace(1e9)]  # a negligible extra release: the grid path
+        exact = A.loss_tail(exact_case, epsilon=eps)
+        assert np.all(A.loss_tail(forced, epsilon=eps) >= exact)
+        assert np.all(A.loss_tail(forced, epsilon=eps + 2 * h) <= exact + 1e-9)
+    # geometric releases: the loss is a·(2K − k), K binomial: exact tails
+    b, k = 2.0, 5
+    a = 1 / b
+    up = 1 / (1 + math.exp(-a))
+    counts = np.arange(k + 1)
+    pmf = np.array([math.comb(k, j) * up**j * (1 - up) ** (k - j) for j in counts])
+    losses = a * (2 * counts - k)
+    exact = np.array([pmf[losses > e].sum() for e in eps])
+    assert np.all(A.loss_tail([TwoSidedGeometric(b)] * k, epsilon=eps) >= exact - 1e-15)
+    shifted = A.loss_tail([TwoSidedGeometric(b)] * k, epsilon=eps + (k + 1) * h)
+    assert np.all(shifted <= exact + 1e-9)
+
+
+def test_the_loss_tail_matches_a_seeded_simulation_of_a_mixed_workload():
+    from helpers import plrv
+
+    rng = np.random.default_rng(29)
+    n = 400_000
+    loss = plrv.laplace_privacy_loss(rng.laplace(0, 2.0, n), 2.0) + plrv.laplace_privacy_loss(
+        rng.laplace(0, 3.0, n), 3.0
+    )
+    z = rng.normal(0, 1.5, n)
+    loss += ((z - 1) ** 2 - z**2) / (2 * 1.5**2)
+    for eps in (0.2, 0.5, 1.0, 2.0):
+        simulated = np.mean(loss > eps)
+        error = math.sqrt(simulated * (1 - simulated) / n)
+        ours = A.loss_tail([Laplace(2.0), Gaussian(1.5), Laplace(3.0)], epsilon=eps)
+        assert abs(ours - simulated) <= 5 * error + 1e-3
+
+
+@pytest.mark.parametrize(
+    "mechanisms",
+    [[Gaussian(2.0)] * 3, [Laplace(2.0)], [Laplace(4.0), Gaussian(3.0), TwoSidedGeometric(2.0)]],
+)
+@pytest.mark.parametrize("delta", [1e-9, 1e-6, 0.01, 0.3, 0.7])
+def test_loss_epsilon_round_trips_on_the_safe_side(mechanisms, delta):
+    eps = A.loss_epsilon(mechanisms, delta=delta)
+    assert A.loss_tail(mechanisms, epsilon=eps) <= delta * (1 + 1e-9)
+    if eps > 1e-3:  # and a little below it the tail is above δ (the grid's step, or exact)
+        assert A.loss_tail(mechanisms, epsilon=eps * (1 - 1e-3) - 2e-4) > delta * (1 - 1e-9)
+
+
+def test_the_issues_bad_event_probability_at_the_tool_s_operating_point():
+    # issue 29, item 1: at ρ_z = 0.04475, δ = 1e-6 the posterior bound read at ε = ln 4 fails
+    # with probability P[ℒ > ln 4] = 3.7δ, not at most 2δ
+    sigma = 1 / math.sqrt(2 * 0.04475)
+    assert round(A.loss_tail(Gaussian(sigma), epsilon=math.log(4)) / 1e-6, 1) == 3.7
+
+
+def test_loss_functions_refuse_bad_input_by_name():
+    with pytest.raises(ValueError, match="epsilon"):
+        A.loss_tail([Laplace(1.0)], epsilon=-0.1)
+    with pytest.raises(ValueError, match="delta"):
+        A.loss_epsilon([Laplace(1.0)], delta=0.0)
+    with pytest.raises(ValueError, match="delta"):
+        A.loss_epsilon([Laplace(1.0)], delta=1.0)

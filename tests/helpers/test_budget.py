@@ -1424,6 +1424,129 @@ def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
             B.NoiseFamily.of(bad)
 
 
+# --- both splits, joint coverage, and workloads judged on their own distribution ---------------
+
+from helpers.plotting.budget import SURVEY  # noqa: E402  (the notebook's survey)
+
+RISK_08 = B.risk_posterior(0.8, prior=0.5)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_the_split_by_need_misses_every_target_by_the_same_smallest_factor(mechanism):
+    acc = B.budget_for_accuracy(list(SURVEY), mechanism=mechanism, delta=1e-6)
+    total = 0.7 * acc.total
+    need = B.split_budget(list(SURVEY), total, mechanism=mechanism, objective="need")
+    variance = B.split_budget(list(SURVEY), total, mechanism=mechanism)
+    ks = np.array([r.k for r in SURVEY])
+    factor = (1 / 0.7) if mechanism == "laplace" else math.sqrt(1 / 0.7)
+    np.testing.assert_allclose(need.k / ks, factor, rtol=1e-9)
+    assert math.fsum(need.budgets) <= total
+    assert np.max(need.k / ks) <= np.max(variance.k / ks)
+    with pytest.raises(ValueError, match="objective"):
+        B.split_budget(list(SURVEY), total, mechanism=mechanism, objective="fair")
+
+
+def test_the_issues_split_numbers_for_the_gaussian_survey():
+    # issue 29, item 3: at the CKS ρ_z of posterior 0.8 the variance-optimal split misses 3 of
+    # 6 targets (worst ×1.366), the split by need all six by ×1.176; ∏ cᵢ = 0.66
+    rho = B.total_for_risk(RISK_08, mechanism="gaussian", delta=1e-6)
+    ks = np.array([r.k for r in SURVEY])
+    variance = B.split_budget(list(SURVEY), rho, mechanism="gaussian")
+    need = B.split_budget(list(SURVEY), rho, mechanism="gaussian", objective="need")
+    assert np.count_nonzero(~variance.meets) == 3 and round(np.max(variance.k / ks), 3) == 1.366
+    # (×1.17548: the issue prints ×1.176, 1.1755 rounded up)
+    assert np.count_nonzero(~need.meets) == 6 and round(np.max(need.k / ks), 4) == 1.1755
+    assert round(B.joint_coverage([r.coverage for r in SURVEY]), 2) == 0.66
+
+
+def test_joint_coverage_is_the_product_and_bonferroni_meets_it():
+    c = [0.9, 0.95, 0.99, 0.5]
+    exact = Fraction(1)
+    for v in c:
+        exact *= Fraction(v)
+    assert B.joint_coverage(c) == pytest.approx(float(exact), rel=1e-14)
+    assert B.joint_coverage([0.5, 0.0]) == 0.0
+    for joint in (0.5, 0.9, 0.95, 0.999):
+        adjusted = B.bonferroni(list(SURVEY), joint=joint)
+        assert all(r.coverage == pytest.approx(1 - (1 - joint) / len(SURVEY)) for r in adjusted)
+        assert [r.label for r in adjusted] == [r.label for r in SURVEY]
+        assert B.joint_coverage([r.coverage for r in adjusted]) >= joint
+    with pytest.raises(ValueError, match="joint"):
+        B.bonferroni(list(SURVEY), joint=1.0)
+    with pytest.raises(ValueError, match="coverage"):
+        B.joint_coverage([0.5, 1.5])
+
+
+def _objects(noises, scales, sensitivities):
+    return [
+        B.NoiseFamily.of(n).mechanism(float(b), sensitivity=float(s))
+        for n, b, s in zip(noises, scales, sensitivities, strict=True)
+    ]
+
+
+@pytest.mark.parametrize(
+    "risk",
+    [RISK_08, B.risk_tpr(0.04, fpr=0.01), B.risk_epsilon(1.2), B.risk_posterior(0.9, prior=0.3)],
+)
+@pytest.mark.parametrize("kind", ["laplace", "gaussian", "mixed"])
+def test_a_workload_with_one_noise_per_release_is_judged_on_its_own_distribution(risk, kind):
+    noises = (
+        [kind] * len(SURVEY)
+        if kind != "mixed"
+        else ["gaussian" if r.kind == "mean" else "laplace" for r in SURVEY]
+    )
+    choice = B.choose_workload(list(SURVEY), risk, mechanism=noises, delta=1e-6)
+    acc, at_risk = choice.accuracy, choice.at_risk
+
+    def reading(scales):
+        objects = _objects(noises, scales, acc.sensitivities)
+        if risk.kind == "tpr":
+            return B.attack_tpr(objects, fpr=risk.fpr), risk.level
+        if risk.kind == "epsilon" and kind == "gaussian":  # one Gaussian of μ: δ(ε) exactly
+            mu = math.sqrt(math.fsum((acc.sensitivities / scales) ** 2))
+            return float(m.Gaussian(1.0, sensitivity=mu).delta(risk.level)), 1e-6
+        if risk.kind == "epsilon":
+            return B.pld_epsilon(1e-6, objects), risk.level
+        return B.loss_epsilon(objects, delta=1e-6), B.total_for_risk(risk)
+
+    level, limit = reading(acc.scales)
+    assert choice.feasible == (level <= limit)
+    assert np.all(acc.meets)
+    # the widen knob: every scale times it meets the risk, a little less does not (it is
+    # searched on a grid of 10⁻³ and to 10⁻³ relative: on the safe side, within 1 %)
+    widen = choice.knobs["widen"]
+    assert reading(acc.scales * widen * (1 + 1e-9))[0] <= limit
+    assert reading(acc.scales * widen / (1 + 1e-2))[0] > limit
+    assert np.all(at_risk.meets) == (widen <= 1 + 1e-9)
+    if not choice.feasible:  # dropping the named releases fits
+        kept = [i for i in range(len(SURVEY)) if i not in choice.knobs["drop"]]
+        objects = _objects([noises[i] for i in kept], acc.scales[kept], acc.sensitivities[kept])
+        if risk.kind == "tpr":
+            assert B.attack_tpr(objects, fpr=risk.fpr) <= risk.level
+        elif risk.kind != "epsilon":
+            assert B.loss_epsilon(objects, delta=1e-6) <= limit
+
+
+def test_the_exact_gaussian_readings_of_the_issue():
+    # issue 29, item 2: the exact composed-Gaussian curve allows ρ_z 0.05127 where CKS allows
+    # 0.04475 (at ε = ln 4, δ = 1e-6, hockey-stick); the bad-event reading allows
+    # μ²/2 with μ²/2 + μ·z = ln 4, z = Φ⁻¹(1 − δ)
+    gaussians = ["gaussian"] * len(SURVEY)
+    hockey = B.choose_workload(
+        list(SURVEY), B.risk_epsilon(math.log(4)), mechanism=gaussians, delta=1e-6
+    )
+    assert round(math.fsum(hockey.at_risk.budgets), 5) == pytest.approx(0.05127, abs=2e-5)
+    bad_event = B.choose_workload(list(SURVEY), RISK_08, mechanism=gaussians, delta=1e-6)
+    z = float(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(1e-6)))
+    mu = -z + math.sqrt(z * z + 2 * math.log(4))
+    assert math.fsum(bad_event.at_risk.budgets) == pytest.approx(mu * mu / 2, rel=2e-4)
+    assert math.fsum(bad_event.at_risk.budgets) <= mu * mu / 2
+    with pytest.raises(ValueError, match="one noise per release"):
+        B.choose_workload(list(SURVEY), RISK_08, mechanism=["laplace"], delta=1e-6)
+    with pytest.raises(ValueError, match="mechanism"):
+        B.choose_workload(list(SURVEY), RISK_08, mechanism=["uniform"] * 6, delta=1e-6)
+
+
 # ------------------------------------------- inverses round-trip on the safe side (issue 29)
 
 

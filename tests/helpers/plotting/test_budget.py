@@ -192,3 +192,31 @@ def test_plot_allocation_reuses_a_choice_and_a_total_it_is_given():
         find_artist(given, "allowed").get_ydata()[0] == find_artist(fresh, "allowed").get_ydata()[0]
     )
     assert alt_text(given) == alt_text(fresh)
+
+
+@pytest.mark.parametrize(
+    "risk",
+    [bud.risk_posterior(0.8, prior=0.5), bud.risk_tpr(0.05, fpr=0.01), bud.risk_epsilon(1.5)],
+)
+def test_plot_mixed_allocation_reads_the_risk_on_the_composed_distribution(risk):
+    from helpers.mechanisms import Gaussian, Laplace
+
+    noises = ["gaussian" if r.kind == "mean" else "laplace" for r in pb.SURVEY]
+    choice = bud.choose_workload(list(pb.SURVEY), risk, mechanism=noises, delta=1e-6)
+    fig = pb.plot_mixed_allocation(list(pb.SURVEY), risk, noises=noises, choice=choice)
+    needed = [
+        (Gaussian if n == "gaussian" else Laplace)(b, sensitivity=s)
+        for n, b, s in zip(
+            noises, choice.accuracy.scales, choice.accuracy.sensitivities, strict=True
+        )
+    ]
+    bars = np.array([p.get_width() for p in fig.axes[0].patches if p.get_gid() == "needed"])
+    np.testing.assert_allclose(bars, [bud.loss_epsilon(one, delta=1e-6) for one in needed])
+    running = find_artist(fig, "running_total").get_ydata()
+    if risk.kind == "tpr":
+        assert running[-1] == pytest.approx(bud.attack_tpr(needed, fpr=0.01))
+    elif risk.kind == "epsilon":
+        assert running[-1] == pytest.approx(bud.pld_epsilon(1e-6, needed))
+    else:
+        assert running[-1] == pytest.approx(bud.loss_epsilon(needed, delta=1e-6))
+    assert alt_text_problem(alt_text(fig)) is None

@@ -132,3 +132,35 @@ def test_workload_from_keeps_a_weight_in_units_of_the_new_target():
     assert chosen[0].k == SURVEY[0].k * 2
     assert chosen[0].weight == pytest.approx(1 / chosen[0].k ** 2)
     assert chosen[1] == SURVEY[2]
+
+
+def test_mixed_noise_is_judged_on_the_workload_s_own_distribution():
+    dash = w.budget_dashboard()
+    dash.controls["mechanism"].value = w.MIXED
+    noises = w.mixed_noises(SURVEY)
+    assert noises.count("gaussian") == sum(r.kind == "mean" for r in SURVEY)
+    choice = bud.choose_workload(
+        list(SURVEY), bud.risk_posterior(0.8, prior=0.5), mechanism=noises, delta=1e-6
+    )
+    assert dash.text.splitlines()[1] == choice.message
+    assert "judged on their own privacy-loss distribution" in dash.text
+    assert dash.text.count("✗") == np.count_nonzero(~choice.at_risk.meets)
+    # each row names its noise and its unit
+    assert "gaussian" in dash.text and "ρ_z,i" in dash.text and "εᵢ" in dash.text
+    assert _line(dash.figure, "allowed").get_ydata()[0] == pytest.approx(
+        bud.total_for_risk(bud.risk_posterior(0.8, prior=0.5))
+    )
+    dash.controls["risk_kind"].value = "tpr"
+    assert "best test's TPR at FPR 0.01" in dash.text
+
+
+def test_all_targets_together_raises_every_coverage_by_bonferroni():
+    dash = w.budget_dashboard()
+    before = bud.choose_workload(list(SURVEY), bud.risk_posterior(0.8, prior=0.5))
+    dash.controls["together"].value = True
+    adjusted = bud.bonferroni(list(SURVEY), joint=w.JOINT)
+    after = bud.choose_workload(adjusted, bud.risk_posterior(0.8, prior=0.5))
+    assert after.accuracy.total > before.accuracy.total
+    assert f"the accuracy needs total ε {after.accuracy.total:.4g}" in dash.text
+    assert f"at {100 * adjusted[0].coverage:g} %" in dash.text
+    assert bud.joint_coverage(after.accuracy.coverage) >= w.JOINT
