@@ -13,6 +13,7 @@ visits rather than people.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -25,6 +26,8 @@ from ._style import BLACK, BLUE, GREY, ORANGE, SMALL, VERMILLION, course_style
 __all__ = [
     "DEFAULTS",
     "VISITS_SEED",
+    "Overview",
+    "overview_readings",
     "plot_contributions",
     "plot_icon_array",
     "plot_release_overview",
@@ -317,6 +320,47 @@ def plot_icon_array(
 # --- the dashboard's figure -------------------------------------------------------------------
 
 
+class Overview(NamedTuple):
+    """What the dashboard of notebook 12 shows, all under one convention (ε per record).
+
+    ``per`` the per-person guarantee (m·ε, group privacy), ``error`` the group's count's
+    relative error, ``smallest`` the smallest group meeting the accuracy, ``reading`` the odds
+    at the per-person guarantee.
+    """
+
+    per: object
+    error: float
+    smallest: int
+    reading: object
+
+
+def overview_readings(
+    epsilon, *, contributions, group_size, prior, delta, accuracy, coverage
+) -> Overview:
+    """The three readings of one count released with ε per record, by a person of ≤ m records.
+
+    One convention throughout: the release is ε-DP per record, so a count (sensitivity 1
+    per record) gets noise of scale Δ/ε = 1/ε whatever m; a person of m records is a group
+    of m, protected at m·ε (:func:`helpers.release.group_privacy`). The error is computed at
+    that same per-person budget with the per-person sensitivity m, which is the noise 1/ε
+    again (m/(m·ε)); the odds are read at the per-person guarantee. The figure and the
+    dashboard's text both read from here, so they cannot drift apart.
+    """
+    per = rel.group_privacy(epsilon, delta, size=contributions)
+    options = {
+        "budget": per.epsilon,  # m·ε per person …
+        "kind": "count",
+        "coverage": coverage,
+        "contributions": contributions,  # … for m records per person: the scale is 1/ε
+    }
+    return Overview(
+        per,
+        rel.group_error(group_size, **options),
+        rel.smallest_group(accuracy=accuracy, **options),
+        rel.odds(per.epsilon, per.delta, prior=prior),
+    )
+
+
 @course_style
 def plot_release_overview(
     epsilon: float = DEFAULTS["epsilon"],
@@ -330,30 +374,29 @@ def plot_release_overview(
 ) -> Figure:
     """Three readings of one count released with ε per record, for a person of up to m records.
 
-    (a) the per-person guarantee against m (group privacy: mε, and δ's growth when δ > 0),
-    the chosen m marked; (b) the count's relative error against group size when the noise
-    covers m records per person, the chosen group marked; (c) the icon array of the odds at
-    the per-person ε.
+    One convention (:func:`overview_readings`): the count is ε-DP per record, its noise of
+    scale 1/ε. (a) the per-person guarantee against m (group privacy: mε, and δ's growth when
+    δ > 0), the chosen m marked; (b) the count's relative error against group size (the same
+    whatever m, since the noise is set per record), the chosen group marked; (c) the icon
+    array of the odds at the per-person ε = mε.
     """
-    per = rel.group_privacy(epsilon, delta, size=contributions)
+    per, here, smallest, reading = overview_readings(
+        epsilon,
+        contributions=contributions,
+        group_size=group_size,
+        prior=prior,
+        delta=delta,
+        accuracy=accuracy,
+        coverage=coverage,
+    )
     ms = np.arange(1, 11)
     eps_all = rel.group_privacy(epsilon, size=1).epsilon * ms
     sizes = np.geomspace(5, 50_000, 81)
-    # per-record ε: a person of m records changes the count by m, so the error is m·k₁/N
+    # ε per record: the noise is 1/ε whatever m; read at the per-person budget m·ε with the
+    # per-person sensitivity m, as overview_readings does
     err = rel.group_error(
-        sizes, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
+        sizes, budget=per.epsilon, kind="count", coverage=coverage, contributions=contributions
     )
-    here = rel.group_error(
-        group_size, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
-    )
-    smallest = rel.smallest_group(
-        budget=epsilon,
-        kind="count",
-        accuracy=accuracy,
-        coverage=coverage,
-        contributions=contributions,
-    )
-    reading = rel.odds(per.epsilon, per.delta, prior=prior)
     fig = Figure(figsize=(9.4, 4.9))
     ax_a, ax_b, ax_c = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.15, 1]})
     fig.subplots_adjust(left=0.08, right=0.99, top=0.8, bottom=0.17, wspace=0.42)

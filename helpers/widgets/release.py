@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import release as rel
-from ..plotting.release import DEFAULTS, plot_release_overview
+from ..plotting.release import DEFAULTS, overview_readings, plot_release_overview
 from ._base import Dashboard, float_slider
 
 __all__ = ["release_dashboard", "release_text"]
@@ -20,24 +20,26 @@ _STYLE = {"description_width": "initial"}
 
 
 def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, coverage) -> str:
-    """The readout of :func:`release_dashboard` (also used by its tests)."""
-    per = rel.group_privacy(epsilon, delta, size=contributions)
-    error = rel.group_error(
-        group_size, budget=epsilon, kind="count", coverage=coverage, contributions=contributions
-    )
-    smallest = rel.smallest_group(
-        budget=epsilon,
-        kind="count",
+    """The readout of :func:`release_dashboard` (also used by its tests).
+
+    Read from :func:`helpers.plotting.release.overview_readings`, as the figure is: ε per
+    record, the noise 1/ε, the per-person guarantee m·ε.
+    """
+    per, error, smallest, _ = overview_readings(
+        epsilon,
+        contributions=contributions,
+        group_size=group_size,
+        prior=prior,
+        delta=delta,
         accuracy=accuracy,
         coverage=coverage,
-        contributions=contributions,
     )
     verdict = "meets" if error <= accuracy else "misses"
     lines = [
         f"per person: ε = {per.epsilon:.4g}"
         + (f", δ = {per.delta:.3g}" if delta else "")
         + f" (ε = {epsilon:g} per record × m = {contributions})",
-        f"a group of {group_size:,}: the count is within ±{error:.2%} ({100 * coverage:g} %), "
+        f"a group of {group_size:,}: the count (noise 1/ε, set per record) is within ±{error:.2%} ({100 * coverage:g} %), "
         f"{verdict} ±{accuracy:.0%}; the smallest group that meets it has {smallest:,} people",
         rel.odds_sentence(per.epsilon, per.delta, prior=prior),
     ]

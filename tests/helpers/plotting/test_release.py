@@ -81,9 +81,36 @@ def test_icon_array_counts_are_the_odds_rounded_up(epsilon, delta, prior):
 def test_overview_draws_the_three_readings():
     fig = pr.plot_release_overview(1.5, contributions=4, group_size=300, prior=0.1)
     assert _line(fig, "chosen_m").get_ydata()[0] == pytest.approx(6.0)
-    here = rel.group_error(300, budget=1.5, kind="count", contributions=4)
+    here = rel.group_error(300, budget=6.0, kind="count", contributions=4)
     assert _line(fig, "chosen_group").get_ydata()[0] == pytest.approx(here)
     reading = rel.odds(6.0, prior=0.1)
     marked = len(_patches(fig, "odds_before")) + len(_patches(fig, "odds_added"))
     assert marked == math.ceil(100 * reading.posterior - 1e-9)
     assert alt_text_problem(alt_text(fig)) is None
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "contributions", "delta"), [(0.3, 1, 0.0), (1.0, 3, 0.0), (0.7, 5, 1e-7)]
+)
+def test_overview_panels_share_one_epsilon_convention(epsilon, contributions, delta):
+    """ε per record everywhere: (a) marks m·ε, (b) the noise 1/ε (m·ε per person at
+    sensitivity m), (c) the odds at m·ε; the dashboard's text reads the same numbers."""
+    from helpers.widgets.release import release_text
+
+    options = {"contributions": contributions, "group_size": 150, "prior": 0.1, "delta": delta}
+    fig = pr.plot_release_overview(epsilon, **options)
+    per_person = _line(fig, "chosen_m").get_ydata()[0]
+    assert per_person == pytest.approx(contributions * epsilon)
+    error = _line(fig, "chosen_group").get_ydata()[0]
+    at_per_person = rel.group_error(
+        150, budget=per_person, kind="count", contributions=contributions
+    )
+    per_record = rel.group_error(150, budget=epsilon, kind="count")  # scale 1/ε
+    assert error == pytest.approx(at_per_person) == pytest.approx(per_record)
+    per_delta = rel.group_privacy(epsilon, delta, size=contributions).delta
+    posterior = rel.odds(per_person, per_delta, prior=0.1).posterior
+    marked = len(_patches(fig, "odds_before")) + len(_patches(fig, "odds_added"))
+    assert marked == math.ceil(100 * posterior - 1e-9)
+    text = release_text(epsilon, accuracy=0.1, coverage=0.95, **options)
+    assert f"±{error:.2%}" in text
+    assert rel.odds_sentence(per_person, per_delta, prior=0.1) in text

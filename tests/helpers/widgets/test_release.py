@@ -38,10 +38,13 @@ def test_more_records_per_person_redraws_all_three_together():
     dash.controls["contributions"].value = 6
     per = 6 * DEFAULTS["epsilon"]
     assert f"per person: ε = {per:.4g}" in dash.text
-    error = rel.group_error(
-        DEFAULTS["group_size"], budget=DEFAULTS["epsilon"], kind="count", contributions=6
+    # ε per record: the noise is 1/ε whatever m, read at m·ε per person for m records
+    error = rel.group_error(DEFAULTS["group_size"], budget=per, kind="count", contributions=6)
+    assert error == pytest.approx(
+        rel.group_error(DEFAULTS["group_size"], budget=DEFAULTS["epsilon"], kind="count")
     )
     assert _line(dash.figure, "chosen_group").get_ydata()[0] == pytest.approx(error)
+    assert f"±{error:.2%}" in dash.text
     posterior = rel.odds(per, prior=DEFAULTS["prior"]).posterior
     assert _marked(dash.figure) == math.ceil(100 * posterior - 1e-9)
     assert rel.odds_sentence(per, prior=DEFAULTS["prior"]) in dash.text
@@ -54,7 +57,7 @@ def test_a_small_group_misses_the_accuracy_and_a_large_one_meets_it():
     dash.controls["group_size"].value = 5_000
     assert "meets" in dash.text
     smallest = rel.smallest_group(
-        budget=DEFAULTS["epsilon"], kind="count", accuracy=DEFAULTS["accuracy"], contributions=3
+        budget=DEFAULTS["epsilon"], kind="count", accuracy=DEFAULTS["accuracy"]
     )
     assert f"has {smallest:,} people" in dash.text
 
