@@ -31,16 +31,20 @@ def _group(*, epsilon, delta, contributions):
     decimals=4,
     parameters={
         "epsilon": Param(0.7, 0.2, 2.0, step=0.05, about="ε per record"),
-        "contributions": Param(2, 1, 5, kind="int", about="the most records per person"),
+        "contributions": Param(
+            2, 1, 5, kind="int", about="the most records per person (per person: m·ε)"
+        ),
         "group_size": Param(40, 10, 200, kind="int", about="the group's size N"),
         "accuracy": Param(0.12, 0.05, 0.3, step=0.01, about="the relative accuracy"),
     },
 )
 def _small_group(*, epsilon, contributions, group_size, accuracy):
-    """A count with Laplace noise at ε per record, each person at most ``contributions``
-    records: its relative error (95 %) for a group of ``group_size`` people, and the smallest
-    group it serves within ±``accuracy``."""
-    options = {"budget": epsilon, "kind": "count", "contributions": contributions}
+    """A count with Laplace noise at ε per record (sensitivity 1 per record, scale 1/ε), each
+    person at most ``contributions`` = m records (so m·ε per person): its relative error
+    (95 %) for a group of ``group_size`` people, and the smallest group it serves within
+    ±``accuracy``. Read at the per-person budget m·ε with the per-person sensitivity m,
+    which is the same noise 1/ε: m does not change the error, only the guarantee."""
+    options = {"budget": contributions * epsilon, "kind": "count", "contributions": contributions}
     return (
         rel.group_error(group_size, **options),
         rel.smallest_group(accuracy=accuracy, **options),
