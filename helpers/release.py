@@ -57,7 +57,7 @@ from ._validation import (
     check_real,
     check_universe,
 )
-from .attack import attack_tpr
+from .attack import ATTACK_MECHANISMS, attack_tpr
 from .budget import (
     MAX_MAGNITUDE,
     Allocation,
@@ -76,7 +76,6 @@ from .deployments import (
     unit_group,
     zcdp_tpr,
 )
-from .mechanisms import Gaussian, Laplace
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
@@ -841,11 +840,15 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
 
 
 def allocation_mechanisms(allocation) -> list:
-    """The mechanism objects of an allocation's releases: Laplace(bᵢ) or Gaussian(σᵢ) at Δᵢ.
+    """The mechanism objects of an allocation's releases, each of the allocation's own class.
 
     What :mod:`helpers.attack` and :func:`helpers.budget.pld_delta` read: each release's
-    noise at its scale and sensitivity (:class:`helpers.mechanisms.Laplace` or
-    :class:`helpers.mechanisms.Gaussian`).
+    noise at its scale and sensitivity, built from the allocation's mechanism through the
+    registry (:data:`helpers.mechanisms.MECHANISM_CLASSES`, via
+    :meth:`helpers.budget.NoiseFamily.of`): a geometric allocation gives
+    :class:`helpers.mechanisms.TwoSidedGeometric` objects, never Laplace stand-ins (continuous
+    noise of the same scale is *more* private than the integer noise, so it would understate
+    an attack).
 
     Not called in a notebook; used by ``helpers.release``.
 
@@ -865,9 +868,12 @@ def allocation_mechanisms(allocation) -> list:
     >>> from helpers.budget import budget_for_accuracy
     >>> allocation_mechanisms(budget_for_accuracy([Release("count", k=5.0)]))[0].sensitivity
     1.0
+    >>> type(allocation_mechanisms(
+    ...     budget_for_accuracy([Release("count", k=5.0)], mechanism="geometric"))[0]).__name__
+    'TwoSidedGeometric'
     """
     allocation = _check_allocation(allocation)
-    cls = Laplace if NoiseFamily.of(allocation.mechanism).pure else Gaussian
+    cls = NoiseFamily.of(allocation.mechanism).mechanism
     return [
         cls(float(scale), sensitivity=float(sensitivity))
         for scale, sensitivity in zip(allocation.scales, allocation.sensitivities, strict=True)
@@ -882,7 +888,10 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     several Laplace releases). Both it and :func:`attack_reading` of the allocation's total
     (ε, δ) are upper bounds on the best test, so the smaller is reported: usually the PLD's,
     well below (the summed ε's worst cases never happen together); at a tiny α the grid's
-    pessimism can put it a hair above the (ε, δ) line.
+    pessimism can put it a hair above the (ε, δ) line. The releases are read with their own
+    noise (:func:`allocation_mechanisms`); an allocation whose mechanism
+    :mod:`helpers.attack` cannot read (``helpers.attack.ATTACK_MECHANISMS``) is a ValueError,
+    never a reading on a substitute noise.
 
     Used in notebook 12.
 
@@ -907,7 +916,16 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     >>> allocation_attack(a, fpr=0.1).tpr < attack_reading(a.epsilon, fpr=0.1).tpr
     True
     """
+    allocation = _check_allocation(allocation)
     a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    if cls not in ATTACK_MECHANISMS:
+        readable = ", ".join(repr(c.name) for c in ATTACK_MECHANISMS)
+        raise ValueError(
+            f"allocation's mechanism must be one helpers.attack reads ({readable}); got "
+            f"{allocation.mechanism!r} ({cls.__name__}): its attack is not computed rather "
+            "than read on another noise"
+        )
     pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
     line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
     tpr = min(pld, line)
