@@ -101,6 +101,7 @@ __all__ = [
     "opendp_measurements",
     "opendp_script",
     "per_person",
+    "percent",
     "privacy_record",
     "registry_table",
     "smallest_group",
@@ -720,14 +721,92 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     )
 
 
+def _format_percent(x: float, *, up: bool) -> str:
+    """A probability as a percentage that never reads 0 % or 100 % for 0 < x < 1.
+
+    One decimal between 1 % and 99 %; below 1 %, two significant digits (0.01 %, not 0 %);
+    above 99 %, two significant digits of the complement (99.99 %, not 100 %). ``up`` rounds
+    toward the larger probability (a posterior or a TPR: toward privacy), else to nearest.
+    """
+    from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+
+    if x <= 0.0 or x >= 1.0:
+        return f"{round(100 * x):d} %"
+    exact = Decimal(x) * 100  # exact: a float is a finite binary fraction
+    if up:
+        # a float's binary tail (0.01 is 0.0100000000000000002…) must not round 0.01 up to 0.011
+        exact *= 1 - Decimal("1e-12")
+
+    def digits(value: Decimal, rounding: str) -> Decimal:
+        # two significant digits, at least one decimal
+        place = Decimal(1).scaleb(min(value.adjusted() - 1, -1))
+        return value.quantize(place, rounding=rounding)
+
+    if exact < 1:
+        shown = digits(exact, ROUND_CEILING if up else ROUND_HALF_EVEN)
+    elif exact > 99:
+        # the complement rounded the other way, so the sum rounds as asked
+        shown = 100 - digits(100 - exact, ROUND_FLOOR if up else ROUND_HALF_EVEN)
+    else:
+        shown = exact.quantize(Decimal("0.1"), rounding=ROUND_CEILING if up else ROUND_HALF_EVEN)
+    text = format(shown, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + " %"
+
+
+def percent(x, *, up=False) -> str:
+    """A probability as words' percentage: never 0 % or 100 % for 0 < x < 1.
+
+    One decimal between 1 % and 99 %, two significant digits below 1 % (and of the
+    complement above 99 %); ``up`` rounds toward the larger probability (a posterior: toward
+    privacy). The figures and sentences of notebook 12 state probabilities with it.
+
+    Used in notebook 12 (through its figures and sentences).
+
+    Parameters
+    ----------
+    x : float
+        A probability in [0, 1].
+    up : bool, keyword-only
+        Round up (a bound's upper end) rather than to nearest.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> percent(0.0001), percent(0.999), percent(0.17375, up=True)
+    ('0.01 %', '99.9 %', '17.4 %')
+    """
+    p = float(check_finite_scalar("x", x))
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
+    return _format_percent(p, up=bool(up))
+
+
 def _percent_up(x: float) -> str:
-    """A probability as a percentage rounded up at one decimal (toward privacy)."""
-    value = math.ceil(x * 1000 - 1e-9) / 10
-    return f"{value:.1f}".rstrip("0").rstrip(".") + " %"
+    """A probability as a percentage, rounded up (toward privacy); never 0 % or 100 % inside."""
+    return _format_percent(x, up=True)
 
 
 def _percent(x: float) -> str:
-    return f"{round(x * 100, 1):.1f}".rstrip("0").rstrip(".") + " %"
+    """A probability as a percentage, rounded to nearest; never 0 % or 100 % inside (0, 1)."""
+    return _format_percent(x, up=False)
+
+
+def _in_people(x: float, size: int, *, up: bool) -> str:
+    """x as "k in size" people; "fewer than 1 in size" / "more than size − 1 in size" at the
+    ends, so a probability strictly inside (0, 1) never reads as none or all of them."""
+    count = math.ceil(x * size - 1e-9) if up else round(x * size)
+    if 0.0 < x * size < 1:
+        return f"fewer than 1 in {size}"
+    if x < 1.0 and (count >= size or x * size > size - 1):
+        return f"more than {size - 1} in {size}"
+    return f"{count} in {size}"
 
 
 #: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
@@ -750,7 +829,10 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
 
     "An observer who thinks there is a 5 % chance that you are in the data (5 in 100 people
     like you) can, after seeing the release, think at most 17.4 % (18 in 100)." The posterior
-    is rounded up, never down (:func:`odds`). With change-one neighbours (n public) the
+    is rounded up, never down (:func:`odds`). A probability strictly between 0 and 1 never
+    reads 0 % or 100 %: below 1 % it keeps two significant digits (0.01 %), above 99 % two
+    of its complement (99.99 %), and its icons read "fewer than 1 in 100" or "more than 99
+    in 100". With change-one neighbours (n public) the
     observer guesses which of two values your record holds, not whether you are in the data.
 
     Used in notebook 12.
@@ -778,12 +860,16 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
     reading = odds(epsilon, delta, prior=prior)
     size = check_int_range("people", people, 10, 10_000)
     guess = _GUESS[_check_neighbours(neighbours)]
-    before = round(reading.prior * size)
-    after = math.ceil(reading.posterior * size - 1e-9)
+    before = _in_people(reading.prior, size, up=False)
+    after = _in_people(reading.posterior, size, up=True)
+    # the bound is below 1 for every prior below 1; only a float can round it to 1
+    if reading.posterior < 1:
+        most = f"think at most {_percent_up(reading.posterior)} ({after})"
+    else:
+        most = f"be all but certain (more than {size - 1} in {size})"
     sentence = (
         f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
-        f"({before} in {size} people like you) can, after seeing the release, think "
-        f"at most {_percent_up(reading.posterior)} ({after} in {size})"
+        f"({before} people like you) can, after seeing the release, {most}"
     )
     if reading.bad_event > 0:
         sentence += (

@@ -302,15 +302,16 @@ def plot_icon_array(
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
     guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
     fig.suptitle(
-        f"What the release lets an observer believe ({guarantee}, prior {prior:.0%})", fontsize=12
+        f"What the release lets an observer believe ({guarantee}, prior {rel.percent(prior)})",
+        fontsize=12,
     )
     return describe(
         fig,
         f"Two grids of {people} circles standing for {people} people like you. Left, before the "
-        f"release, {before} are filled: an observer gives a {reading.prior:.0%} chance to what "
+        f"release, {before} are filled: an observer gives a {rel.percent(reading.prior)} chance to what "
         f"they suspect about you. Right, after a release with {guarantee}, at most "
         f"{after} are marked ({before} filled and {after - before} hatched): the observer can "
-        f"think at most {math.ceil(reading.posterior * 1000 - 1e-9) / 10:.1f} %.",
+        f"think at most {rel.percent(reading.posterior, up=True)}.",
         ""
         if not delta
         else f"That bound may fail on rare outputs, with a chance of at most {reading.bad_event:.2g}.",
@@ -449,7 +450,7 @@ def plot_release_overview(
     guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
     fig.suptitle(
         f"One count, {guarantee}; each person at most {contributions} record"
-        f"{'s' if contributions > 1 else ''}; prior {prior:.0%}",
+        f"{'s' if contributions > 1 else ''}; prior {rel.percent(prior)}",
         fontsize=12,
     )
     return describe(
@@ -461,6 +462,6 @@ def plot_release_overview(
         + f". (b) The count's relative error against group size on log-log axes, falling as "
         f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
         f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles: {before} filled "
-        f"(suspected before the release, prior {prior:.0%}) and up to {after} marked after it "
-        f"(posterior at most {reading.posterior:.1%}).",
+        f"(suspected before the release, prior {rel.percent(prior)}) and up to {after} marked after it "
+        f"(posterior at most {rel.percent(reading.posterior, up=True)}).",
     )

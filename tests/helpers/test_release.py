@@ -529,3 +529,42 @@ def test_allocation_attack_refuses_a_mechanism_attack_cannot_read():
     else:
         with pytest.raises(ValueError, match="discrete_gaussian"):
             R.allocation_attack(allocation, fpr=0.1)
+
+
+# --- the odds sentence never rounds a chance to none or all ---------------------------------------
+
+
+@given(
+    st.floats(0.0, 1.0, exclude_min=True, exclude_max=True),
+    st.sampled_from([0.0, 0.1, 1.0, 3.0, 50.0]),
+    st.sampled_from([0.0, 1e-8]),
+)
+@settings(max_examples=200, deadline=None)
+def test_odds_sentence_never_says_0_or_100_percent_inside(prior, epsilon, delta):
+    sentence = R.odds_sentence(epsilon, delta, prior=prior)
+    shown = re.findall(r"(?<![\d.])([\d.]+) %", sentence)
+    assert shown and all(0 < float(x) < 100 for x in shown), sentence
+    assert not re.search(r"\((0|100) in 100", sentence), sentence
+    assert float(shown[0]) == pytest.approx(100 * prior, rel=0.06)  # two digits at least
+
+
+@pytest.mark.parametrize(
+    ("prior", "words"),
+    [
+        (0.0001, "0.01 %"),
+        (0.001, "fewer than 1 in 100"),
+        (0.999, "99.9 %"),
+        (0.999, "more than 99"),
+    ],
+)
+def test_odds_sentence_states_extreme_priors_in_words(prior, words):
+    assert words in R.odds_sentence(1.0, prior=prior)
+
+
+@given(st.floats(0.0, 1.0, exclude_min=True, exclude_max=True))
+@settings(max_examples=200, deadline=None)
+def test_percent_rounds_up_when_asked_and_stays_inside(x):
+    up = float(R.percent(x, up=True).removesuffix(" %"))
+    near = float(R.percent(x).removesuffix(" %"))
+    assert 0 < near < 100 and 0 < up < 100
+    assert up >= 100 * x * (1 - 1e-9)
