@@ -52,8 +52,6 @@ from ._validation import (
     as_output,
     check_finite_scalar,
     check_int_range,
-    check_nonnegative,
-    check_open_unit,
     check_real,
     check_universe,
 )
@@ -170,7 +168,7 @@ class Tradeoff(NamedTuple):
     bound drops (``bias``, a count's error from clipping), the noise's ±k at the coverage
     (``noise``) and their sum (``total``)."""
 
-    contributions: np.ndarray
+    contributions: np.ndarray  # int64: the bounds are whole numbers
     bias: np.ndarray
     noise: np.ndarray
     total: np.ndarray
@@ -193,11 +191,25 @@ def _check_epsilon(epsilon) -> np.ndarray:
     return eps
 
 
+def _scalar_in(name: str, value, allowed: str, inside) -> float:
+    """One finite number inside ``allowed``; every refusal names the whole range."""
+    bad = f"{name} must be a number in {allowed}; got {value!r}"
+    try:
+        v = float(check_finite_scalar(name, value))
+    except ValueError as err:
+        raise ValueError(f"{bad} ({err})") from None
+    if not inside(v):
+        raise ValueError(bad)
+    return v
+
+
 def _check_delta(delta, name: str = "delta") -> float:
-    d = check_nonnegative(name, check_finite_scalar(name, delta))
-    if d >= 1:
-        raise ValueError(f"{name} must lie in [0, 1); got {delta!r}")
-    return float(d)
+    return _scalar_in(name, delta, "[0, 1)", lambda d: 0.0 <= d < 1.0)
+
+
+def _check_open_unit(name: str, value) -> float:
+    """A probability strictly between 0 and 1 (a prior, a coverage, an FPR)."""
+    return _scalar_in(name, value, "the open interval (0, 1)", lambda v: 0.0 < v < 1.0)
 
 
 def _check_allocation(allocation) -> Allocation:
@@ -446,7 +458,8 @@ def contribution_tradeoff(counts, contributions, *, epsilon, coverage=0.95) -> T
     Returns
     -------
     Tradeoff
-        ``bias``, ``noise`` and ``total`` in records, one per m.
+        ``contributions`` the bounds m as an integer array (int64), and ``bias``, ``noise``
+        and ``total`` in records (float arrays), one per m.
 
     %(raises)s
 
@@ -461,10 +474,11 @@ def contribution_tradeoff(counts, contributions, *, epsilon, coverage=0.95) -> T
     eps = check_finite_scalar("epsilon", epsilon)
     if not 0 < eps <= MAX_MAGNITUDE:
         raise ValueError(f"epsilon must be a number in (0, {MAX_MAGNITUDE:g}]; got {epsilon!r}")
-    cov = float(check_open_unit("coverage", check_finite_scalar("coverage", coverage)))
+    cov = _check_open_unit("coverage", coverage)
     bias = _dropped(c, m)
     noise = m * -math.log1p(-cov) / eps
-    return Tradeoff(m, bias, noise, bias + noise)
+    # the bounds are whole numbers (checked): returned as integers, as given
+    return Tradeoff(m.astype(np.int64), bias, noise, bias + noise)
 
 
 # --- δ against n ----------------------------------------------------------------------------
@@ -496,9 +510,13 @@ def delta_exposure(delta, n):
     >>> round(delta_exposure(1e-6, 1_000_000), 4)  # δ = 1/n: a 63 % chance
     0.6321
     """
-    d = check_nonnegative("delta", delta)
-    if np.any(d >= 1):
-        raise ValueError(f"delta must lie in [0, 1); got {delta!r}")
+    bad = f"delta must be a number in [0, 1); got {delta!r}"
+    try:
+        d = check_real("delta", delta)
+    except ValueError as err:
+        raise ValueError(f"{bad} ({err})") from None
+    if np.any(~np.isfinite(d) | (d < 0) | (d >= 1)):
+        raise ValueError(bad)
     people = check_real("n", n)
     if np.any(~np.isfinite(people) | (people < 1) | (people > MAX_MAGNITUDE)):
         raise ValueError(f"n must be a number in [1, {MAX_MAGNITUDE:g}]; got {n!r}")
@@ -532,7 +550,7 @@ def largest_delta(n, *, exposure):
     people = check_real("n", n)
     if np.any(~np.isfinite(people) | (people < 1) | (people > MAX_MAGNITUDE)):
         raise ValueError(f"n must be a number in [1, {MAX_MAGNITUDE:g}]; got {n!r}")
-    e = check_open_unit("exposure", exposure)
+    e = _check_open_unit("exposure", exposure)
     d = -np.expm1(np.log1p(-e) / people)
     d = np.nextafter(d, 0.0)
     # one more step down wherever the round trip still lands above the target
@@ -561,7 +579,7 @@ def _check_group_args(budget, kind, mechanism, coverage, contributions, fraction
     if kind not in ("count", "mean"):
         raise ValueError(f"kind must be 'count' or 'mean'; got {kind!r}")
     family = NoiseFamily.of(mechanism)
-    cov = float(check_open_unit("coverage", check_finite_scalar("coverage", coverage)))
+    cov = _check_open_unit("coverage", coverage)
     m = _check_contributions(contributions)
     return b, family, cov, m * (1.0 / f)
 
@@ -711,7 +729,7 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     if not 0 <= eps <= MAX_MAGNITUDE:
         raise ValueError(f"epsilon must be a number in [0, {MAX_MAGNITUDE:g}]; got {epsilon!r}")
     d = _check_delta(delta)
-    p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
+    p = _check_open_unit("prior", prior)
     if d == 0:
         return Odds(p, float(posterior_bound(eps, prior=p)), 0.0)
     return Odds(
@@ -896,7 +914,8 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     epsilon, delta
         The guarantee (δ in [0, 1)).
     fpr : float, keyword-only
-        α in (0, 1).
+        α in the open interval (0, 1) (:func:`helpers.attack.attack_tpr` also takes the
+        trivial ends 0 and 1; a reading for people states a real error rate).
     rho : float, keyword-only
         ρ_z ≥ 0 of a zCDP release (then ``epsilon`` and ``delta`` are not read).
 
@@ -911,7 +930,7 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     >>> round(attack_reading(1.0, fpr=0.01).tpr, 6)  # e·0.01
     0.027183
     """
-    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    a = _check_open_unit("fpr", fpr)
     if rho is not None:
         r = check_finite_scalar("rho", rho)
         if not 0 <= r <= MAX_MAGNITUDE:
@@ -985,7 +1004,8 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     ----------
     allocation : helpers.budget.Allocation
     fpr : float, keyword-only
-        α in (0, 1).
+        α in the open interval (0, 1) (:func:`helpers.attack.attack_tpr` also takes the
+        trivial ends 0 and 1; a reading for people states a real error rate).
     discretization : float, keyword-only
         The grid step of :func:`helpers.attack.attack_tpr`.
 
@@ -1003,7 +1023,7 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     True
     """
     allocation = _check_allocation(allocation)
-    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    a = _check_open_unit("fpr", fpr)
     cls = NoiseFamily.of(allocation.mechanism).mechanism
     if cls not in ATTACK_MECHANISMS:
         readable = ", ".join(repr(c.name) for c in ATTACK_MECHANISMS)

@@ -568,3 +568,50 @@ def test_percent_rounds_up_when_asked_and_stays_inside(x):
     near = float(R.percent(x).removesuffix(" %"))
     assert 0 < near < 100 and 0 < up < 100
     assert up >= 100 * x * (1 - 1e-9)
+
+
+# --- contract: every refusal names the whole range; integer bounds stay integers ---------------
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (
+            lambda: R.attack_reading(1.0, fpr=float("nan")),
+            "fpr must be a number in the open interval (0, 1)",
+        ),
+        (
+            lambda: R.attack_reading(1.0, fpr=1.0),
+            "fpr must be a number in the open interval (0, 1)",
+        ),
+        (
+            lambda: R.allocation_attack(
+                B.budget_for_accuracy([B.Release("count", k=5.0)]), fpr=0.0
+            ),
+            "open interval (0, 1); got 0.0",
+        ),
+        (
+            lambda: R.odds(1.0, prior=float("inf")),
+            "prior must be a number in the open interval (0, 1)",
+        ),
+        (lambda: R.delta_exposure(-1e-9, 10), "delta must be a number in [0, 1); got -1e-09"),
+        (lambda: R.delta_exposure(float("nan"), 10), "delta must be a number in [0, 1)"),
+        (lambda: R.delta_exposure([1e-6, 1.0], 10), "delta must be a number in [0, 1)"),
+        (lambda: R.group_privacy(1.0, -0.1, size=2), "delta must be a number in [0, 1); got -0.1"),
+        (
+            lambda: R.largest_delta(10, exposure=float("nan")),
+            "exposure must be a number in the open interval (0, 1)",
+        ),
+    ],
+)
+def test_refusals_name_the_parameter_the_value_and_the_whole_range(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_contribution_tradeoff_returns_integer_bounds():
+    t = R.contribution_tradeoff([1, 2, 3, 9], [1.0, 2, 5], epsilon=1.0)
+    assert t.contributions.dtype.kind == "i"
+    assert t.contributions.tolist() == [1, 2, 5]
+    assert all(type(m) is int for m in t.contributions.tolist())
+    assert t.bias.dtype == float and t.noise.dtype == float
