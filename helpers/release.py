@@ -78,6 +78,7 @@ from .deployments import (
 __all__ = [
     "MAX_CONTRIBUTIONS",
     "NEIGHBOURS",
+    "OPENDP_NEIGHBOURS",
     "RECORD_FIELDS",
     "REGISTRY_COLUMNS",
     "UNITS",
@@ -94,6 +95,7 @@ __all__ = [
     "group_privacy",
     "group_rho",
     "largest_delta",
+    "neighbour_distance",
     "odds",
     "odds_sentence",
     "opendp_measurements",
@@ -112,6 +114,9 @@ MAX_CONTRIBUTIONS = 10**6
 UNITS = {"person": "Person-level", "record": "Record-level", "user": "User-level"}
 #: Neighbour notions a record can state.
 NEIGHBOURS = ("change-one", "add-remove")
+#: The neighbour notion :func:`opendp_measurements` and :func:`opendp_script` check: OpenDP's
+#: symmetric distance, a person's records added or removed (:func:`neighbour_distance`).
+OPENDP_NEIGHBOURS = "add-remove"
 #: The columns of the course's deployments table (helpers/data/dp_deployments.csv).
 REGISTRY_COLUMNS = (
     "name",
@@ -1189,6 +1194,8 @@ def privacy_record(
         Its sensitivities are the unit's (:func:`per_person` for people with several records).
     unit : {"person", "record", "user"}, keyword-only
     neighbours : {"change-one", "add-remove"}, keyword-only
+        The neighbour notion the guarantee is stated for; a release built by
+        :func:`opendp_measurements` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
     date : str or datetime.date, keyword-only
         The date of the choice (ISO 8601).
     name, curators : str, keyword-only
@@ -1326,6 +1333,45 @@ def registry_table(records) -> pd.DataFrame:
 # --- the release in OpenDP --------------------------------------------------------------------
 
 
+def neighbour_distance(neighbours, *, contributions) -> int:
+    """The symmetric distance (records added or removed) between data sets that differ in one
+    person of at most m records, by neighbour notion: m for add-remove, 2m for change-one.
+
+    OpenDP's ``symmetric_distance`` counts records added plus records removed: a person's m
+    records added or removed are at distance m; m records changed (each a removal and an
+    addition, n fixed) at distance 2m. It is the ``d_in`` at which OpenDP's privacy map
+    states a guarantee for that notion; :func:`opendp_measurements` checks at
+    ``neighbour_distance(OPENDP_NEIGHBOURS, contributions=m)``, so a record of its release
+    states :data:`OPENDP_NEIGHBOURS`.
+
+    Not called in a notebook; used by ``helpers.release``.
+
+    Parameters
+    ----------
+    neighbours : {"add-remove", "change-one"}
+    contributions : int, keyword-only
+        m ≥ 1, the most records one person contributes.
+
+    Returns
+    -------
+    int
+
+    %(raises)s
+
+    References
+    ----------
+    OpenDP Library documentation, "Dataset Distances" (symmetric distance; a change is two
+    edits); Dwork & Roth (2014), §2.3 (neighbouring databases).
+
+    Examples
+    --------
+    >>> neighbour_distance("add-remove", contributions=3), neighbour_distance("change-one", contributions=3)
+    (3, 6)
+    """
+    m = _check_contributions(contributions)
+    return m if _check_neighbours(neighbours) == "add-remove" else 2 * m
+
+
 def _opendp():
     import opendp.prelude as dp
 
@@ -1394,7 +1440,7 @@ def _plan(allocation, workload, contributions, records) -> _Plan:
         sizes,
         [float(s) for s in allocation.scales],
         [float(b) for b in allocation.budgets],
-        m,
+        neighbour_distance(OPENDP_NEIGHBOURS, contributions=m),
         not NoiseFamily.of(allocation.mechanism).pure,
     )
 
@@ -1450,8 +1496,11 @@ def opendp_measurements(allocation, workload, *, contributions=1, records=None) 
     added or removed): clamp to the bounds (a count: an indicator in [0, 1]), resize to the
     public number of records (padding or dropping records: the course's n is public), sum
     or mean, then Laplace noise (``max-divergence``, pure ε) or Gaussian noise (zero-
-    concentrated divergence, ρ_z). A person with at most m records is d_in = m records
-    added or removed; after the resize that is m records changed, so the map at d_in is
+    concentrated divergence, ρ_z). The neighbour notion is :data:`OPENDP_NEIGHBOURS`
+    (add-remove): a person with at most m records is d_in = m records added or removed
+    (:func:`neighbour_distance`), and a record of this release must state it
+    (:func:`privacy_record` with ``neighbours=OPENDP_NEIGHBOURS``). After the resize that is
+    m records changed, so the map at d_in is
     m·Δ/b = the allocated ε_i (or (m·Δ)²/(2σ²) = ρ_z,i) when the allocation was made for
     :func:`per_person` sensitivities. The scale is raised (by about 10⁻¹³) where OpenDP's
     floating-point slack would put the map above the budget, so it is never above it.

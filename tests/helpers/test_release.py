@@ -7,6 +7,7 @@ import json
 import math
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -615,3 +616,39 @@ def test_contribution_tradeoff_returns_integer_bounds():
     assert t.contributions.tolist() == [1, 2, 5]
     assert all(type(m) is int for m in t.contributions.tolist())
     assert t.bias.dtype == float and t.noise.dtype == float
+
+
+# --- the record's neighbour notion is the one OpenDP checks -------------------------------------
+
+
+@pytest.mark.parametrize("m", [1, 3])
+def test_the_records_neighbour_notion_is_the_d_in_opendp_checks(m):
+    work = B.Release("count", k=5.0), B.Release("mean", k=2.0, lower=0, upper=100, n=200)
+    allocation = B.budget_for_accuracy(R.per_person(list(work), contributions=m))
+    record = R.privacy_record(
+        allocation,
+        unit="person",
+        neighbours=R.OPENDP_NEIGHBOURS,
+        date="2026-01-31",
+        name="Clinic visits",
+        curators="A clinic",
+        contributions=m,
+    )
+    pairs = R.opendp_measurements(allocation, list(work), contributions=m)
+    distance = R.neighbour_distance(record["neighbours"], contributions=record["contributions"])
+    assert record["neighbours"] == "add-remove"
+    assert all(d_in == distance == m for _, d_in in pairs)
+    # the same releases checked at change-one (m records changed) would spend twice the budget
+    changed = R.neighbour_distance("change-one", contributions=m)
+    for (meas, _), budget in zip(pairs, allocation.budgets, strict=True):
+        assert meas.map(changed) > 1.5 * budget
+
+
+def test_notebook_12_records_the_notion_opendp_checks():
+    cells = json.loads(
+        (Path(__file__).parents[2] / "notebooks" / "12_from_budget_to_release.ipynb").read_text()
+    )["cells"]
+    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+    calls = [s for s in sources if "privacy_record(" in s or "subject_paragraph(" in s]
+    assert calls and all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in calls)
+    assert not any('"change-one"' in s for s in sources)
