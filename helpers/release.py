@@ -7,8 +7,9 @@ budget (notebook 12):
   per *record* protects a person who contributes one record; a person with m records is a
   group of m. Group privacy: an ε-DP release is mε-DP for groups of m
   (:func:`group_privacy`, Dwork & Roth 2014, Theorem 2.2), an (ε, δ)-DP release is
-  (mε, δ·Σ_{i<m} e^{iε})-DP (the same induction; at most m·e^{(m−1)ε}·δ; group privacy
-  for (ε, δ) in Vadhan 2017, Lemma 2.2), a ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
+  (mε, δ·Σ_{i<m} e^{iε})-DP (the same chain of m steps; at most m·e^{(m−1)ε}·δ, each of
+  the m terms being at most e^{(m−1)ε}δ; group privacy in general: Vadhan 2017), a
+  ρ_z-zCDP release m²ρ_z-zCDP (:func:`group_rho`, Bun & Steinke 2016,
   Proposition 1.9). Bounding each person to at most m records makes the per-person
   sensitivity m·Δ (:func:`per_person`), at the price of the records dropped
   (:func:`clipping_bias`, :func:`contribution_tradeoff`);
@@ -272,8 +273,9 @@ def group_privacy(epsilon, delta=0.0, *, size):
 
     References
     ----------
-    Dwork & Roth (2014), Theorem 2.2; Vadhan (2017), "The Complexity of Differential
-    Privacy", Lemma 2.2.
+    Dwork & Roth (2014), Theorem 2.2 (pure ε, mε); the δ term is the chain above, not a
+    quoted formula. Vadhan (2017), "The Complexity of Differential Privacy" (group privacy
+    in general).
 
     Examples
     --------
