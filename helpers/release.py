@@ -322,6 +322,11 @@ def group_rho(rho, *, size):
 
     %(raises)s
 
+    References
+    ----------
+    Bun & Steinke (2016), "Concentrated Differential Privacy: Simplifications, Extensions,
+    and Lower Bounds", TCC 2016, Proposition 1.9 (ρ-zCDP is k²ρ-zCDP for groups of k).
+
     Examples
     --------
     >>> group_rho(0.125, size=2)
@@ -409,6 +414,12 @@ def clipping_bias(counts, *, contributions):
 
     %(raises)s
 
+    References
+    ----------
+    NIST SP 800-226 (2025), Near, Darais, Lefkovitz & Howarth, "Guidelines for Evaluating
+    Differential Privacy Guarantees" (the unit of privacy; bounding each person's contributions
+    biases a release). The share Σ max(0, c − m)/Σ c is the definition of the records dropped.
+
     Examples
     --------
     >>> clipping_bias([1, 1, 2, 6], contributions=2)  # drops 4 of 10
@@ -470,6 +481,11 @@ def contribution_tradeoff(counts, contributions, *, epsilon, coverage=0.95) -> T
 
     %(raises)s
 
+    References
+    ----------
+    NIST SP 800-226 (2025) (contribution bounding trades bias for noise); Dwork & Roth (2014), Theorem 3.8 (the Laplace tail: P[|Y| ≥ b·ln(1/(1 − c))] = 1 − c),
+    at Δ = m.
+
     Examples
     --------
     >>> t = contribution_tradeoff([1, 1, 2, 6], [1, 2, 6], epsilon=1.0, coverage=0.95)
@@ -512,6 +528,11 @@ def delta_exposure(delta, n):
 
     %(raises)s
 
+    References
+    ----------
+    Dwork & Roth (2014), §2.3 (the mechanism that publishes each record with probability δ:
+    why δ must be far below 1/n); NIST SP 800-226 (2025) (δ against the number of people).
+
     Examples
     --------
     >>> round(delta_exposure(1e-6, 1_000_000), 4)  # δ = 1/n: a 63 % chance
@@ -548,6 +569,10 @@ def largest_delta(n, *, exposure):
     %(returns_float_or_array)s
 
     %(raises)s
+
+    References
+    ----------
+    The inverse of :func:`delta_exposure`: Dwork & Roth (2014), §2.3; NIST SP 800-226 (2025).
 
     Examples
     --------
@@ -628,6 +653,12 @@ def group_error(
 
     %(raises)s
 
+    References
+    ----------
+    NIST SP 800-226 (2025) (small groups: the same noise is a larger share of a smaller
+    group's statistic); Dwork & Roth (2014), Theorem 3.8 (the Laplace tail: P[|Y| ≥ b·ln(1/(1 − c))] = 1 − c); the Gaussian ±k = σ·Φ⁻¹((1 + c)/2) at σ = Δ/√(2ρ_z)
+    (Bun & Steinke 2016, Proposition 1.6), as :mod:`helpers.budget` computes them.
+
     Examples
     --------
     >>> round(group_error(100, budget=1.0, kind="count"), 4)  # ln 20 / 100
@@ -669,6 +700,11 @@ def smallest_group(
     int
 
     %(raises)s
+
+    References
+    ----------
+    NIST SP 800-226 (2025) (merge or suppress groups too small for the accuracy asked); the
+    error inverted is :func:`group_error`'s.
 
     Examples
     --------
@@ -725,6 +761,13 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     Odds
 
     %(raises)s
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4)–(5) with two worlds (the posterior bound
+    p·e^ε/(p·e^ε + 1 − p), :func:`helpers.deployments.posterior_bound`); Nanayakkara, Smart,
+    Cummings, Kaptchuk & Redmiles (2023), "What Are the Chances? Explaining the Epsilon
+    Parameter in Differential Privacy", USENIX Security 2023 (odds-based explanations).
 
     Examples
     --------
@@ -932,6 +975,14 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
 
     %(raises)s
 
+    References
+    ----------
+    Kairouz, Oh & Viswanath (2015), "The Composition Theorem for Differential Privacy",
+    Theorem 2.1 (every test's error rates under (ε, δ)-DP); Dong, Roth & Su (2022),
+    "Gaussian differential privacy", JRSS B 84(1) (the trade-off function f_{ε,δ}(α) =
+    max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))); Bun & Steinke (2016), Definition 1.1, with
+    Balle et al. (2020), Theorem 21, for the zCDP curve (:func:`helpers.deployments.zcdp_tpr`).
+
     Examples
     --------
     >>> round(attack_reading(1.0, fpr=0.01).tpr, 6)  # e·0.01
@@ -1021,6 +1072,14 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     AttackReading
 
     %(raises)s
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso (2024), "Attack-Aware Noise
+    Calibration for Differential Privacy", NeurIPS 2024, Algorithm 1 (the trade-off curve of a
+    privacy-loss distribution); Dong, Roth & Su (2022), Proposition 2.12; Doroshenko, Ghazi,
+    Kamath, Kumar & Manurangsi (2022), "Connect the Dots" (the pessimistic PLD); for the
+    (ε, δ) line, :func:`attack_reading`.
 
     Examples
     --------
