@@ -696,7 +696,7 @@ def posterior_bound(epsilon, *, prior=0.5):
     The bound read at ε itself fails exactly where the privacy loss exceeds ε, with
     probability δ₁ = P[ℒ > ε] (notebook 08), which δ does not bound by any fixed multiple.
 
-    Used in notebooks 09 and 11.
+    Used in notebooks 09, 11 and 12.
 
     Returns
     -------
@@ -1050,7 +1050,7 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     :func:`zcdp_tpr`) and ``gaussian_tpr_1``/``gaussian_tpr_10`` (the Gaussian curve, which
     also assumes the noise is Gaussian).
 
-    Used in notebook 09.
+    Used in notebooks 09 and 12.
 
     Returns
     -------

@@ -537,7 +537,7 @@ def geometric_pmf(k, scale=1.0):
     Delegates to ``scipy.stats.dlaplace``; (1 − α)/(1 + α) written as tanh(a/2) keeps a huge
     scale exact (it gave 0 at ε = 1e-17, b = 1e17, where the mass at 0 is 5e-18).
 
-    Not called in a notebook; used by ``helpers.mechanisms``.
+    Used in notebook 12.
 
     Parameters
     ----------
