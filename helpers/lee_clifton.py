@@ -151,7 +151,7 @@ def _log10_comb(n: int, k: int) -> float:
 def count_worlds(universe, size: int) -> int:
     """W = C(N, n), the number of possible worlds (Lee & Clifton 2011, Sec. 4.2).
 
-    Used in notebooks 01, 03, 04 and 05.
+    Used in notebooks 01, 03, 04, 05 and 09.
 
     Parameters
     ----------
@@ -482,7 +482,7 @@ def _rate(eps: np.ndarray, delta_f: float) -> np.ndarray:
 def delta_v(universe, size: int, query) -> float:
     """Δv = max over pairs of worlds of |f(ωᵢ) − f(ωⱼ)| = max f − min f (Sec. 5.1).
 
-    Used in notebooks 00, 03, 04, 05 and 10.
+    Used in notebooks 00, 03, 04, 05, 09 and 10.
 
     Parameters
     ----------
@@ -957,7 +957,7 @@ def _one_world(setting: _Setting) -> None:
 def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -> float:
     """Inequality (7): ε ≤ Δf/Δv · ln((W − 1) ρ / (1 − ρ)), where the upper bound equals ρ.
 
-    Used in notebooks 04, 05, 07 and 10.
+    Used in notebooks 04, 05, 07, 09 and 10.
 
     Parameters
     ----------

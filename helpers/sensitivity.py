@@ -161,7 +161,7 @@ def _chunks(n_worlds: int, per_world: int):
 def unbounded_sensitivity(universe, size: int, query, *, k: int = 1) -> float:
     """Δf under unbounded DP: add or remove up to ``k`` records (see the module docstring).
 
-    Used in notebooks 00, 02, 03, 04, 05 and 10.
+    Used in notebooks 00, 02, 03, 04, 05, 09 and 10.
 
     Parameters
     ----------

@@ -235,3 +235,83 @@ def test_the_instructor_check_catches_what_it_describes():
     assert instructor_private_imports(path, "import helpers._numerics\n")
     assert not instructor_private_imports(path, "from helpers.exercises import OPEN\n")
     assert not instructor_private_imports(path, "from . import _private_here\n")
+
+
+def _import_time_targets(module: str, source: str | None = None) -> set[str]:
+    """The modules of ``helpers`` a module imports when it is imported (not inside a function).
+
+    ``from .x import name`` imports ``x``; ``from . import x`` imports the submodule ``x``
+    (the package only when a name is not a submodule). A package's ``__init__`` run on the
+    way to a submodule is not counted: every submodule would depend on its package.
+    """
+    path = ALL_MODULES[module]
+    tree = ast.parse(path.read_text() if source is None else source, str(path))
+    targets: set[str] = set()
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue  # runs when called, not on import
+        if isinstance(node, ast.Import):
+            targets.update(_helpers_module(alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = _package(module).split(".")
+                base = base[: len(base) - (node.level - 1)]
+                base = ".".join(base + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            names = [alias.name for alias in node.names]
+            subs = {f"{base}.{n}" for n in names if f"{base}.{n}" in ALL_MODULES}
+            targets.update(subs)
+            if len(subs) < len(names):
+                targets.add(_helpers_module(base))
+        else:
+            pending.extend(ast.iter_child_nodes(node))
+    targets.discard(None)
+    targets.discard(module)
+    return targets
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every cycle found by a depth-first search of ``graph`` (module -> modules it imports)."""
+    cycles, state = [], {}
+    for start in sorted(graph):
+        if start in state:
+            continue
+        stack = [(start, iter(sorted(graph.get(start, ()))))]
+        path, state[start] = [start], "open"
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                path.pop()
+                state[node] = "done"
+            elif state.get(child) == "open":
+                cycles.append([*path[path.index(child) :], child])
+            elif child not in state:
+                state[child] = "open"
+                path.append(child)
+                stack.append((child, iter(sorted(graph.get(child, ())))))
+    return cycles
+
+
+def test_helpers_has_no_import_cycle():
+    graph = {module: _import_time_targets(module) for module in ALL_MODULES}
+    assert graph["helpers.exercises._open"] >= {"helpers.exercises.nb11"}  # the graph is read
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_catches_what_it_describes():
+    ring = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(ring) == [["a", "b", "c", "a"]]
+    assert import_cycles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+    # the old circle: _open imported nb11 at its end (for its registering), nb11 imported _open
+    module = "helpers.exercises.nb11"
+    assert "helpers.exercises._open" in _import_time_targets(
+        module, "from ._open import _is_number\n"
+    )
+    lazy = "def f():\n    from ._open import OPEN\n"
+    assert _import_time_targets(module, lazy) == set()

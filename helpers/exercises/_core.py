@@ -31,7 +31,8 @@ import math
 import numbers
 import re
 import secrets
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -657,3 +658,39 @@ def compare(answer, expected, *, decimals: int | None = None, digits: int | None
     entry = make_entry("value", ("value",), expected, precision, new_salt())
     ok, line = judge(entry, answer)
     return ok, line.partition("value ")[2] if not ok else ""
+
+
+# --- open exercises: what ``_open`` and ``nb11`` define (the table itself is ``_open.OPEN``) ---
+@dataclass(frozen=True)
+class OpenExercise:
+    """An open exercise: its names, the precision its statement states, its two steps."""
+
+    exercise_id: str
+    names: tuple[str, ...]
+    reduce: Callable
+    judge: Callable
+    #: the precision the exercise states (its statement holds this text) and the judge uses
+    precision: str
+    #: the exercise's parameters (name → Param), as for a value exercise; the judge takes
+    #: them as ``judge(data, params)``
+    parameters: dict = field(default_factory=dict)
+
+    def defaults(self) -> dict:
+        """The parameters the notebook shows."""
+        return {name: p.default for name, p in self.parameters.items()}
+
+
+def _is_number(value) -> bool:
+    """A real number: not a string ("3"), a bool or an array (they are refused, not read)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0 and value.dtype.kind in "iuf"
+    return isinstance(value, numbers.Real)
+
+
+def _what(value) -> str:
+    """What a value is, in words, for a message (plain Python, never a numpy repr)."""
+    if isinstance(value, (str, bool, np.bool_, np.str_)) or _is_number(value):
+        return f"{plain(value)!r} ({_type_name(value)})"
+    return _type_name(value)

@@ -10,68 +10,11 @@ conditions the exercise's text already states.
 from __future__ import annotations
 
 import math
-import numbers
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._core import Param
-
-
-@dataclass(frozen=True)
-class OpenExercise:
-    """An open exercise: its names, the precision its statement states, its two steps."""
-
-    exercise_id: str
-    names: tuple[str, ...]
-    reduce: Callable
-    judge: Callable
-    #: the precision the exercise states (its statement holds this text) and the judge uses
-    precision: str
-    #: the exercise's parameters (name → Param), as for a value exercise; the judge takes
-    #: them as ``judge(data, params)``
-    parameters: dict = field(default_factory=dict)
-
-    def defaults(self) -> dict:
-        """The parameters the notebook shows."""
-        return {name: p.default for name, p in self.parameters.items()}
-
-
-OPEN: dict[str, OpenExercise] = {}
-
-
-def _register(
-    exercise_id: str,
-    names: tuple[str, ...],
-    reduce: Callable,
-    judge: Callable,
-    *,
-    precision: str,
-    parameters: dict | None = None,
-):
-    OPEN[exercise_id] = OpenExercise(
-        exercise_id, names, reduce, judge, precision, dict(parameters or {})
-    )
-
-
-def _is_number(value) -> bool:
-    """A real number: not a string ("3"), a bool or an array (they are refused, not read)."""
-    if isinstance(value, (bool, np.bool_)):
-        return False
-    if isinstance(value, np.ndarray):
-        return value.ndim == 0 and value.dtype.kind in "iuf"
-    return isinstance(value, numbers.Real)
-
-
-def _what(value) -> str:
-    """What a value is, in words, for a message (plain Python, never a numpy repr)."""
-    from ._core import _type_name, plain
-
-    if isinstance(value, (str, bool, np.bool_, np.str_)) or _is_number(value):
-        return f"{plain(value)!r} ({_type_name(value)})"
-    return _type_name(value)
-
+from . import nb11
+from ._core import OpenExercise, Param, _is_number, _what
 
 #: 01.2 and 06.3 state "to 4 decimal places (±0.0001 is accepted)" for the numbers they test
 _STEP = 1e-4
@@ -125,7 +68,7 @@ def _weights_judge(data, params=None) -> tuple[bool, str]:
 #: the prior of ω₁ the notebook shows (the grade draws others from 0.1 … 0.9)
 PRIOR_FIRST = 0.5
 
-_register(
+WEIGHTS = OpenExercise(
     "01.2",
     ("answer_weights",),
     _weights_reduce,
@@ -207,7 +150,7 @@ def _profile_judge(data, params=None) -> tuple[bool, str]:
     return True, ""
 
 
-_register(
+AGENCY_PROFILE = OpenExercise(
     "06.3",
     ("agency_profile",),
     _profile_reduce,
@@ -218,4 +161,9 @@ _register(
     ),
 )
 
-from . import nb11 as _nb11  # noqa: E402, F401  (registers notebook 11's open exercise)
+#: Every open exercise, by id: the table is this list (notebook 11's exercise lives in
+#: ``nb11``, imported above like any module), never filled by importing a module for its
+#: side effect.
+OPEN: dict[str, OpenExercise] = {
+    exercise.exercise_id: exercise for exercise in (WEIGHTS, AGENCY_PROFILE, nb11.WORKLOAD)
+}

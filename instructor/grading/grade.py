@@ -180,15 +180,11 @@ def safe_name(stem: str, taken: set[str]) -> str:
 
 
 def csv_field(value) -> str:
-    """A CSV field a spreadsheet shows as text: a leading = + - @ tab or CR gets a ``'``."""
-    text = (
-        value
-        if isinstance(value, str)
-        else f"{value:g}"
-        if isinstance(value, float)
-        else str(value)
-    )
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    """A ``grades.csv`` field: a float as ``:g``, escaped by ``scoring.escape_cell``.
+
+    The one formula escape of every CSV the grader writes (``scoring.FORMULA_PREFIXES``).
+    """
+    return scoring.escape_cell(f"{value:g}" if isinstance(value, float) else value)
 
 
 def load_secret(path: Path | None = None) -> bytes:

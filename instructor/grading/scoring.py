@@ -339,18 +339,24 @@ def is_unanswered(text: str) -> bool:
     return not text.strip()
 
 
-_FORMULA = ("=", "+", "-", "@", "\t", "\r", "|", "%")
+#: First characters a spreadsheet may read as the start of a formula or command (OWASP's CSV
+#: injection list, with ``|`` and ``%`` for DDE and old Excel): the one set for every CSV the
+#: grader writes (``grades.csv`` through ``grade.csv_field``, ``written.csv`` here).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "|", "%")
 
 
 def escape_cell(value) -> str:
-    """A CSV field a spreadsheet shows as text, never runs as a formula (OWASP's advice)."""
+    """A CSV field a spreadsheet shows as text, never runs as a formula (OWASP's advice).
+
+    A field starting with one of :data:`FORMULA_PREFIXES` gets a leading ``'``.
+    """
     text = "" if value is None else str(value)
-    return "'" + text if text.startswith(_FORMULA) else text
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
 def unescape_cell(text: str) -> str:
     """:func:`escape_cell` undone."""
-    return text[1:] if text.startswith("'") and text[1:].startswith(_FORMULA) else text
+    return text[1:] if text.startswith("'") and text[1:].startswith(FORMULA_PREFIXES) else text
 
 
 WRITTEN_COLUMNS = (

@@ -408,3 +408,30 @@ def test_the_worked_answers_score_every_part_at_drawn_parameters(path, tmp_path)
     for exercise_id, drawn in params.items():
         parts = S.score(exercise_id, drawn, held.get(exercise_id, ...))
         assert all(p.points == p.max_points for p in parts), (exercise_id, drawn, parts)
+
+
+#: OWASP's CSV-injection first characters, plus ``|`` and ``%`` (DDE, old Excel): written out
+#: here, not read from the code, so a character dropped from the code's set fails the test
+FORMULA_FIRST_CHARACTERS = ("=", "+", "-", "@", "\t", "\r", "|", "%")
+
+
+@pytest.mark.parametrize("first", FORMULA_FIRST_CHARACTERS)
+def test_grades_csv_and_written_csv_escape_every_formula_character(first, tmp_path):
+    from instructor.grading import grade
+
+    payload = first + "cmd|' /C calc'!A0"
+    assert grade.csv_field(payload) == "'" + payload  # every grades.csv field
+    csv_path, _ = S.export_written(
+        [{"submission": payload, "id": "10.2.q1", "answer": payload}], tmp_path
+    )
+    with open(csv_path, newline="", encoding="utf-8") as handle:
+        (record,) = csv.DictReader(handle)
+    assert record["submission"] == "'" + payload and record["answer"] == "'" + payload
+    assert S.unescape_cell(record["submission"]) == payload
+
+
+def test_grades_csv_leaves_plain_fields_and_numbers_readable():
+    from instructor.grading import grade
+
+    assert grade.csv_field("alice") == "alice" and grade.csv_field(3.0) == "3"
+    assert grade.csv_field(-1.5) == "'-1.5"  # a leading minus is escaped like any formula
