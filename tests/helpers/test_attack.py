@@ -5,8 +5,8 @@ workloads (pure Laplace, Gaussian, geometric and mixed), each on a privacy-loss 
 the test builds itself with dp_accounting (release by release, no merging): never below
 riskcal's value on the *optimistic* distribution (a lower estimate of the truth, so never
 below riskcal's pessimistic value by more than the discretisation's own width), and within
-2e-3 of riskcal's pessimistic value. The closed forms (Gaussian, one Laplace release) against
-60-digit mpmath; geometric workloads against the exact binomial composition of their ±a
+2e-3 of riskcal's pessimistic value. The closed forms (Gaussian-DP) and one Laplace release (read on
+its own PLD, never below its closed form) against 60-digit mpmath; geometric workloads against the exact binomial composition of their ±a
 losses (riskcal 1.5.1's ``get_beta_from_pld`` mis-reads distributions with empty grid cells,
 which a geometric's are; its advantage and Bayes risk, read from δ, are right and are
 compared). Nothing here is timed (benchmarks/bench_attack.py measures speed).
@@ -206,22 +206,16 @@ def _laplace_exact_tpr(eps, alpha):
 
 @settings(max_examples=40, deadline=None)
 @given(b=st.floats(0.05, 100), sensitivity=st.floats(0.1, 10), alpha=st.floats(0, 1))
-def test_one_laplace_release_is_its_closed_form_and_never_below(b, sensitivity, alpha):
+def test_one_laplace_release_is_read_on_its_pld_never_below_its_closed_form(b, sensitivity, alpha):
+    # no closed form is keyed on the Laplace class: its own PLD is read, an upper bound within
+    # the discretisation of Dong, Roth & Su's exact curve
     eps = mpmath.mpf(sensitivity) / mpmath.mpf(b)
     exact = _laplace_exact_tpr(eps, alpha)
-    tpr = A.attack_tpr(Laplace(b, sensitivity=sensitivity), fpr=alpha)
-    assert mpmath.mpf(tpr) >= exact and tpr == pytest.approx(float(exact), rel=1e-9, abs=1e-300)
-    adv = A.attack_advantage(Laplace(b, sensitivity=sensitivity))
+    tpr = A.attack_tpr(Laplace(b, sensitivity=sensitivity), fpr=alpha, discretization=1e-3)
+    assert mpmath.mpf(tpr) >= exact and tpr - float(exact) <= TOL
+    adv = A.attack_advantage(Laplace(b, sensitivity=sensitivity), discretization=1e-3)
     exact_adv = 1 - mpmath.exp(-eps / 2)
-    assert mpmath.mpf(adv) >= exact_adv and adv == pytest.approx(float(exact_adv), rel=1e-9)
-
-
-def test_one_laplace_release_closed_form_agrees_with_its_pld():
-    # the closed form and the PLD path (forced by a second, negligible release) agree
-    for b in (0.5, 2.0, 10.0):
-        closed = A.attack_tpr(Laplace(b), fpr=ALPHAS)
-        pld = A.attack_tpr([Laplace(b), Laplace(1e7)], fpr=ALPHAS)
-        assert np.all(pld >= closed - 1e-12) and np.max(pld - closed) <= TOL
+    assert mpmath.mpf(adv) >= exact_adv and adv - float(exact_adv) <= TOL
 
 
 def test_the_issues_numbers_ten_and_a_hundred_laplace_releases_of_total_epsilon_one():
