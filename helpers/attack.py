@@ -424,10 +424,13 @@ def _tpr_on_grid(grid: _Grid, alpha: np.ndarray) -> np.ndarray:
 
 
 def _check_fpr(fpr) -> np.ndarray:
+    """α in the closed interval [0, 1], checked before any path is chosen (the same message
+    on every path). Both ends are meaningful: at α = 0 the TPR is P[ℒ = ∞] (0 for noise
+    whose loss is finite), at α = 1 it is 1."""
     alpha = check_real("fpr", fpr)
     bad = (alpha < 0) | (alpha > 1)
     if np.any(bad):
-        raise ValueError(f"fpr must lie in [0, 1]; got {fpr!r}")
+        raise ValueError(f"fpr must lie in [0, 1] (both ends included); got {fpr!r}")
     return alpha
 
 
@@ -451,9 +454,12 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
         (``Laplace``, ``Gaussian``, ``TwoSidedGeometric``, ``DiscreteGaussian``, ...), each
         with one noise parameter and one sensitivity; any mix.
     fpr : float or array_like, keyword-only
-        α in [0, 1].
+        α in [0, 1], both ends included: at α = 0 the TPR is the mass of an infinite privacy
+        loss (exactly 0 for the Gaussian and for any noise whose loss is finite), at α = 1 it
+        is 1. Checked the same way on every path.
     discretization : float, keyword-only
-        The PLD's grid step in [1e-6, 0.1] (not used by the closed forms).
+        The PLD's grid step in [1e-6, 0.1]; checked on every path, also where a closed form
+        makes it unused.
 
     Returns
     -------
@@ -492,6 +498,9 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
         grid = _grid(rows, h)
         # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
         tpr = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), 64) + grid.margin
+        # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 exactly when it is 0)
+        at_zero = grid.p_inf + grid.margin if grid.p_inf > 0 else 0.0
+        tpr = np.where(alpha == 0, at_zero, tpr)
     return as_output(np.clip(np.maximum(tpr, alpha), 0.0, 1.0))
 
 

@@ -383,3 +383,68 @@ def test_loss_functions_refuse_bad_input_by_name():
         A.loss_epsilon([Laplace(1.0)], delta=0.0)
     with pytest.raises(ValueError, match="delta"):
         A.loss_epsilon([Laplace(1.0)], delta=1.0)
+
+
+# --- one contract on every path -----------------------------------------------------------
+
+#: a workload per path: the Gaussian closed form, one release on its PLD, a composed mix
+PATHS = {
+    "gaussian": [Gaussian(2.0)],
+    "one release": [Laplace(1.0)],
+    "composed": [Laplace(2.0), TwoSidedGeometric(3.0), Gaussian(2.0)],
+}
+
+#: (function, its keyword options given a bad value) for every public reading
+BAD_CALLS = [
+    (A.attack_tpr, {"fpr": "bad"}),
+    (A.attack_tpr, {"fpr": 0.1, "discretization": "bad"}),
+    (A.attack_advantage, {"discretization": "bad"}),
+    (A.bayes_risk, {"prior": "bad"}),
+    (A.bayes_risk, {"prior": 0.5, "discretization": "bad"}),
+    (A.loss_tail, {"epsilon": "bad"}),
+    (A.loss_tail, {"epsilon": 0.5, "discretization": "bad"}),
+    (A.loss_epsilon, {"delta": "bad"}),
+    (A.loss_epsilon, {"delta": 0.1, "discretization": "bad"}),
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    call=st.sampled_from(BAD_CALLS),
+    bad=st.one_of(
+        st.sampled_from([0.0, -0.5, 1.5, 2.0, 1e-9, math.nan, math.inf, -math.inf, 1.0]),
+        st.floats(allow_nan=True, allow_infinity=True),
+    ),
+)
+def test_every_path_refuses_bad_options_with_the_same_message(call, bad):
+    # fpr = 0 with a single mechanism (closed form or not) and discretization = 0 with a
+    # closed form were accepted or answered differently before: one check, before the path
+    function, options = call
+    options = {k: (bad if v == "bad" else v) for k, v in options.items()}
+    outcomes = set()
+    for mechanisms in PATHS.values():
+        try:
+            function(mechanisms, **options)
+            outcomes.add("accepted")
+        except ValueError as error:
+            outcomes.add(str(error))
+    assert len(outcomes) == 1, outcomes
+    (outcome,) = outcomes
+    if outcome != "accepted":
+        name = next(k for k, v in call[1].items() if v == "bad")
+        assert outcome.startswith(name) and "got" in outcome
+
+
+def test_the_ends_of_the_fpr_domain():
+    # [0, 1]: at α = 0 the best test catches only an infinite loss (none for these noises, up
+    # to the composed distribution's truncated tail), at α = 1 everything
+    for mechanisms in PATHS.values():
+        ends = A.attack_tpr(mechanisms, fpr=np.array([0.0, 1.0]))
+        assert 0.0 <= ends[0] <= 1e-9 and ends[1] == 1.0
+    assert (
+        A.attack_tpr(Gaussian(1.0), fpr=0.0) == 0.0 and A.attack_tpr(Laplace(1.0), fpr=0.0) == 0.0
+    )
+    with pytest.raises(ValueError, match=r"fpr must lie in \[0, 1\]"):
+        A.attack_tpr(Gaussian(1.0), fpr=-1e-300)
+    with pytest.raises(ValueError, match="discretization must"):
+        A.attack_tpr(Gaussian(1.0), fpr=0.1, discretization=0)
