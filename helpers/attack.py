@@ -482,8 +482,8 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     --------
     >>> round(attack_tpr([Gaussian(2.0)] * 4, fpr=0.05), 4)  # μ = 1: Φ(Φ⁻¹(0.05) + 1)
     0.2595
-    >>> round(attack_tpr([Laplace(10.0)] * 10, fpr=0.1), 3)  # total ε = 1; pure ε gives 0.272
-    0.165
+    >>> round(attack_tpr([Laplace(5.0)] * 10, fpr=0.1), 3)  # total ε = 2; pure ε: 0.739
+    0.253
     """
     rows = _check_mechanisms(mechanisms)
     alpha = _check_fpr(fpr)
@@ -539,8 +539,8 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
 
     Examples
     --------
-    >>> round(attack_advantage([Laplace(10.0)] * 10), 3)  # the pure-ε curve at 1 says 0.462
-    0.122
+    >>> round(attack_advantage([Laplace(5.0)] * 10), 3)  # the pure-ε curve at 2 says 0.762
+    0.24
     """
     rows = _check_mechanisms(mechanisms)
     h = _check_discretization(discretization)
