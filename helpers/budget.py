@@ -796,7 +796,8 @@ class NoiseFamily:
         return self.measure.total_for(risk, delta, self.mechanism)
 
     def tpr(self, total: float, epsilon: float, fpr: float, delta: float = 0.0) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε at δ)."""
+        """The best test's TPR at FPR α after a total (``epsilon`` its ε at δ): a test that tells
+        two values of one record apart (change-one neighbours)."""
         return self.measure.tpr(total, epsilon, fpr, delta, self.mechanism)
 
 
@@ -1794,7 +1795,8 @@ class ProfileRisk(Risk):
 
 @dataclass(frozen=True)
 class TprRisk(Risk):
-    """The largest power (TPR, ``level``) of a membership test at false-positive rate α."""
+    """The largest power (TPR, ``level``) at false-positive rate α of a test that tells two
+    values of one record apart (change-one neighbours; membership is the add-remove reading)."""
 
     fpr: float
     kind: ClassVar[str] = "tpr"
