@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -225,7 +226,7 @@ def _composed_pld(groups: tuple, h: float):
     """
     plds = []
     for one, times in groups:
-        built = one.pld(discretization=h)
+        built = _one_pld(one, h)
         plds.append(built.self_compose(times) if times > 1 else built)
     while len(plds) > 1:  # every PLD takes part in about log2(n) convolutions
         plds = [
@@ -233,6 +234,36 @@ def _composed_pld(groups: tuple, h: float):
             for i in range(0, len(plds), 2)
         ]
     return plds[0]
+
+
+@lru_cache(maxsize=256)
+def _one_pld(one: AdditiveNoise, h: float):
+    """One release's pessimistic PLD, cached by value (a dashboard's searches revisit them).
+
+    A Gaussian-DP release (the one Gaussian of σ = 1 at Δ = μ that :func:`_groups` makes) is
+    built here, vectorised: its loss under D is N(μ²/2, μ²) (Dong, Roth & Su), rounded *up*
+    onto h·ℤ (privacy buckets: every δ(ε) read from it is an upper bound), the mass beyond
+    μ²/2 + 8.5μ (below 10⁻¹⁶) counted as an infinite loss and the mass below the lowest
+    bucket put into it. dp_accounting's own Gaussian constructor loops in Python over the
+    grid (tens of ms per build); any other class builds its own :meth:`pld`.
+    """
+    if not one.gaussian_dp:
+        return one.pld(discretization=h)
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    mu = float(one.sensitivity) / float(one.noise)
+    m, spread = mu * mu / 2, 8.5 * mu + h
+    lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
+    z = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu  # the buckets' edges
+    cdf, sf = ndtr(z), ndtr(-z)
+    # bucket i holds P[(i − 1)h < ℒ ≤ ih]: differences of the cdf below the mean, of the sf
+    # above it (no cancellation in either tail)
+    mass = np.where(z[1:] <= 0, np.diff(cdf), -np.diff(sf))
+    mass[0] += cdf[0]  # below the lowest edge: into the lowest bucket (rounded up)
+    rounded = dict(zip(range(lo, hi + 1), np.clip(mass, 0.0, None).tolist(), strict=True))
+    return pld.PrivacyLossDistribution.create_from_rounded_probability(
+        rounded, float(sf[-1]), h, pessimistic_estimate=True
+    )
 
 
 class _Grid:
@@ -301,7 +332,7 @@ def _grid(rows: tuple, h: float) -> _Grid:
                 "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
                 f"out of its range): {type(error).__name__}: {error}"
             ) from None
-        while len(_GRIDS) >= 4:
+        while len(_GRIDS) >= 16:
             _GRIDS.pop(next(iter(_GRIDS)))
         _GRIDS[key] = grid
     return _GRIDS[key]
@@ -394,6 +425,27 @@ def _loss_grid(rows: tuple, h: float) -> _LossGrid:
 def _gaussian_only(rows: tuple) -> bool:
     """Every release is Gaussian-DP (its class says so): the closed forms in μ apply."""
     return all(cls.gaussian_dp for cls, _, _ in rows)
+
+
+def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
+    """The least grid ε ≥ 0 with δ(ε) ≤ ``delta`` on the composed pessimistic PLD (rounded up).
+
+    For :mod:`helpers.budget`'s exact allocation (a dashboard redraws it): the same grid as
+    the attack readings (Gaussian-DP releases merged to one μ, built vectorised and cached),
+    so a valid (ε, δ) of the workload, within a grid step of dp_accounting's own reading.
+    Not called in a notebook.
+    """
+    rows = _check_mechanisms(mechanisms)
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    grid = _grid(rows, _check_discretization(discretization))
+    zero = int(np.searchsorted(grid.y, 0.0, side="left"))
+    if zero >= grid.y.size:
+        return 0.0
+    ok = grid.delta(np.arange(zero, grid.y.size)) + grid.margin <= d
+    ok = np.logical_and.accumulate(ok[::-1])[::-1]  # from there on every δ is ≤ d
+    if not ok.any():
+        return math.inf
+    return float(max(grid.y[zero + int(np.argmax(ok))], 0.0))
 
 
 # --- the readings -------------------------------------------------------------------------

@@ -89,6 +89,7 @@ from .attack import (  # re-exported: the attack risk of a workload, read on its
     loss_epsilon,
     loss_tail,
 )
+from .attack import composed_epsilon as _composed_epsilon
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
     DEFAULT_DELTA,
@@ -2815,7 +2816,8 @@ def _exact_level(objects: list, risk: Risk, d: float, h: float = 1e-4) -> tuple:
     if risk.kind == "tpr":
         return attack_tpr(objects, fpr=risk.fpr, discretization=h), None
     if risk.kind == "epsilon":
-        eps = pld_epsilon(d, objects, discretization=h)
+        # the attack grid: Gaussian releases merged to one μ and built vectorised (cached)
+        eps = _composed_epsilon(objects, d, h)
         return eps, eps
     eps = loss_epsilon(objects, delta=d, discretization=h)
     if risk.kind == "posterior":
@@ -2840,7 +2842,7 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
         budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
         r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
         reach[mask], covered[mask], variance[mask] = r, c, v
-    eps = pld_epsilon(d, objects)
+    eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
     return Allocation(
         mechanism=names.pop() if len(names) == 1 else "mixed",

@@ -448,3 +448,28 @@ def test_the_ends_of_the_fpr_domain():
         A.attack_tpr(Gaussian(1.0), fpr=-1e-300)
     with pytest.raises(ValueError, match="discretization must"):
         A.attack_tpr(Gaussian(1.0), fpr=0.1, discretization=0)
+
+
+# --- the fast paths a dashboard redraws on ----------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(mu=st.floats(0.05, 6.0), eps=st.sampled_from([0.0, 0.3, 1.0, 3.0]))
+def test_the_vectorised_gaussian_pld_is_never_below_the_exact_delta(mu, eps):
+    # the Gaussian-DP group is built from N(μ²/2, μ²) rounded up: δ(ε) ≥ the exact one, within
+    # the discretisation
+    pld = A._one_pld(Gaussian(1.0, sensitivity=mu), 1e-4)
+    exact = float(Gaussian(1.0, sensitivity=mu).delta(eps))
+    read = float(pld.get_delta_for_epsilon(eps))
+    assert read >= exact * (1 - 1e-9) - 1e-15 and read - exact <= TOL
+
+
+@pytest.mark.parametrize("seed", range(0, 24, 3))
+def test_composed_epsilon_is_a_valid_epsilon_within_a_step_of_dp_accounting(seed):
+    workload = _workload(seed)
+    for d in (1e-6, 1e-3):
+        eps = A.composed_epsilon(workload, d)
+        reference = B.pld_epsilon(d, workload)
+        # valid: the workload's own (reference) δ at that ε is at most d
+        assert B.pld_delta(eps, workload) <= d * (1 + 1e-6) + 1e-12
+        assert abs(eps - reference) <= 2e-3 * max(1.0, reference)
