@@ -348,6 +348,7 @@ class _LossGrid(NamedTuple):
     margin: float
 
 
+@lru_cache(maxsize=256)
 def _one_loss(one: AdditiveNoise, h: float) -> tuple:
     """(first grid index, pmf, mass at +∞) of one release's loss ℒ under D, rounded up onto h·ℤ.
 
@@ -366,10 +367,23 @@ def _one_loss(one: AdditiveNoise, h: float) -> tuple:
         pmf = np.diff(cdf)
         pmf[0] += cdf[0]  # below the cut: onto the lowest cell (rounded up)
         return lo, np.clip(pmf, 0.0, None), float(ndtr(-edges[-1]))
+    if not one.discrete:
+        # the base class's buckets (AdditiveNoise._pld_pmf_continuous) as arrays: P[ℒ > jh] =
+        # P[Z < x_jh] and, by symmetry, P[ℒ ≤ −jh] = P[Z ≤ x_jh − Δ]; bucket i holds the mass
+        # of ℒ in ((i − 1)h, ih]
+        top = one._pld_top(h)
+        x = np.asarray(one._threshold(np.arange(top + 1) * h), dtype=float)
+        gone = np.isneginf(x)
+        finite = np.where(gone, 0.0, x)
+        above = np.where(gone, 0.0, np.asarray(one.cdf(finite), dtype=float))
+        below = np.where(gone, 0.0, np.asarray(one.cdf(finite - one.sensitivity), dtype=float))
+        negative = np.append(below[:-1] - below[1:], below[-1])[::-1]  # buckets −top .. 0
+        positive = above[:-1] - above[1:]  # buckets 1 .. top
+        pmf = np.clip(np.concatenate([negative, positive]), 0.0, None)
+        return -top, pmf, float(min(max(above[-1], 0.0), 1.0))
     # the base class's buckets, not a subclass's native dp_accounting constructor (which
     # may connect the dots, so its loss is not rounded up)
-    build = AdditiveNoise._pld_pmf_discrete if one.discrete else AdditiveNoise._pld_pmf_continuous
-    rounded, infinity = build(one, h)
+    rounded, infinity = AdditiveNoise._pld_pmf_discrete(one, h)
     index = np.fromiter(rounded.keys(), dtype=np.int64, count=len(rounded))
     mass = np.fromiter(rounded.values(), dtype=float, count=len(rounded))
     lo = int(index.min())
