@@ -167,6 +167,45 @@ def main() -> None:
         print(f"| {name} | {fmt(seconds)} | {_verdict(seconds, target)} |", flush=True)
 
 
+MIXED_DASHBOARD_TARGET = 150e-3
+
+
+def mixed_dashboard() -> None:
+    """Notebook 11's dashboard on its "mixed" noise: one move of each risk's slider, per risk
+    kind (the whole Python-side update: choose_workload on the workload's own PLD, the
+    figure, the text), CPU time (``time.process_time``), median and worst of six moves."""
+    import statistics
+    import time
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from helpers.widgets.budget import MIXED, budget_dashboard
+
+    dash = budget_dashboard()
+    dash.controls["mechanism"].value = MIXED
+    print("\n| mixed noise, risk kind | slider | median | worst | target |")
+    print("|---|---|---:|---:|---:|")
+    sweeps = {
+        "posterior": ("risk", [0.78, 0.8, 0.82, 0.84, 0.8, 0.76]),
+        "tpr": ("tpr", [0.25, 0.3, 0.35, 0.4, 0.3, 0.2]),
+        "epsilon": ("epsilon", [0.8, 1.0, 1.2, 1.5, 1.0, 0.6]),
+    }
+    for kind, (name, values) in sweeps.items():
+        dash.controls["risk_kind"].value = kind
+        times = []
+        for value in values:
+            start = time.process_time()
+            dash.controls[name].value = value
+            times.append(time.process_time() - start)
+        median = statistics.median(times)
+        print(
+            f"| {kind} | {name} | {fmt(median)} | {fmt(max(times))} | "
+            f"{_verdict(median, MIXED_DASHBOARD_TARGET)} |",
+            flush=True,
+        )
+
+
 def _verdict(seconds: float, target: float | None) -> str:
     if target is None:
         return ""
@@ -174,4 +213,10 @@ def _verdict(seconds: float, target: float | None) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    if sys.argv[1:] == ["mixed"]:  # python benchmarks/bench_budget.py mixed: that case alone
+        mixed_dashboard()
+    else:
+        main()
+        mixed_dashboard()

@@ -25,25 +25,29 @@ package ``riskcal``, against which ``tests/helpers/test_attack.py`` checks these
 
 How each number is computed
 ---------------------------
-* **Only Gaussian noise** (one release or many): the releases compose to one Gaussian test
-  of μ = √(Σ (Δᵢ/σᵢ)²) (μ² adds), and f(α) = Φ(Φ⁻¹(1 − α) − μ) exactly (Dong, Roth & Su,
-  Corollary 3.3 and Theorem 3.2), so TPR = Φ(Φ⁻¹(α) + μ), advantage 2Φ(μ/2) − 1.
-* **One Laplace release** of ε = Δ/b: the closed form of Dong, Roth & Su's Laplace curve
-  (their Proposition A.6 / Eq. (A.4)): TPR = e^ε α for α < e^{−ε}/2,
-  1 − e^{−ε}/(4α) up to α = ½, 1 − e^{−ε}(1 − α) beyond; advantage 1 − e^{−ε/2}.
-* **Anything else** (several Laplace releases, geometric releases, mixtures): the composed
-  PLD built by Google's ``dp_accounting`` with ``pessimistic_estimate=True`` (every loss
-  rounded up onto a grid of step ``discretization``, the truncated tail counted as an
-  infinite loss), so its δ(ε) is an upper bound on the workload's for every ε ≥ 0. The
-  curve is read from that δ through the two families of lines every symmetric pair obeys,
-  TPR ≤ δ(ε) + e^ε·α and TPR ≤ 1 − e^{−ε}(1 − δ(ε) − α) for every ε ≥ 0 (Dong, Roth & Su,
-  Proposition 2.12; Kulynych et al. 2024, Algorithm 1 reaches the same lower envelope).
-  Every line is a valid bound, so the minimum over the grid's ε's is one, and the
+* **Only Gaussian-DP noise** (one release or many, of any class whose ``gaussian_dp`` says
+  its ρ-zCDP is exactly μ-GDP, as for :class:`~helpers.mechanisms.Gaussian`): the releases
+  compose to one Gaussian test of μ = √(2 Σ ρᵢ) (μ² adds; μ = Δ/σ for the Gaussian), and
+  f(α) = Φ(Φ⁻¹(1 − α) − μ) exactly (Dong, Roth & Su, Corollary 3.3 and Theorem 3.2), so
+  TPR = Φ(Φ⁻¹(α) + μ), advantage 2Φ(μ/2) − 1.
+* **Anything else** (Laplace, geometric or discrete Gaussian releases, mixtures, any class
+  registered later): each release's privacy-loss distribution built by *its own class*
+  (:meth:`helpers.mechanisms.AdditiveNoise.pld`, pessimistic: every loss rounded up onto a
+  grid of step ``discretization``, the truncated tail counted as an infinite loss), composed
+  by Google's ``dp_accounting``, so its δ(ε) is an upper bound on the workload's for every
+  ε ≥ 0. The curve is read from that δ through the two families of lines every symmetric
+  pair obeys, TPR ≤ δ(ε) + e^ε·α and TPR ≤ 1 − e^{−ε}(1 − δ(ε) − α) for every ε ≥ 0 (Dong,
+  Roth & Su, Proposition 2.12; Kulynych et al. 2024, Algorithm 1 reaches the same lower
+  envelope). Every line is a valid bound, so the minimum over the grid's ε's is one, and the
   Neyman–Pearson threshold picks the lines where the minimum lies.
+
+No class is named here: a new :class:`~helpers.mechanisms.AdditiveNoise` subclass works as
+soon as it exists.
 
 Every value is an **upper bound** on the truth, rounded toward privacy: the pessimistic
 discretisation, and a floating-point margin added on top (a relative few ulps on the closed
-forms; (8m + 64) units of 2⁻⁵³ relative for a sum over m grid cells). The neighbour pair is
+forms; (8m + 64)·2⁻⁵³ absolute for a distribution over m grid cells, whose masses carry
+absolute round-off). The neighbour pair is
 (f(D), f(D) + Δ) for every release, as in :func:`helpers.budget.pld_delta`; all the noises
 here are symmetric, so the curve is symmetric (f = f⁻¹) and the order of D and D′ does not
 matter.
@@ -55,6 +59,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -68,10 +73,9 @@ from ._validation import (
     check_positive,
     check_real,
 )
-from .mechanisms import AdditiveNoise, Gaussian, Laplace, TwoSidedGeometric
+from .mechanisms import AdditiveNoise, Gaussian
 
 __all__ = [
-    "ATTACK_MECHANISMS",
     "MAX_ATTACK_CELLS",
     "attack_advantage",
     "attack_tpr",
@@ -81,8 +85,6 @@ __all__ = [
     "loss_tail",
 ]
 
-#: The mechanism classes whose composed privacy-loss distribution these functions build.
-ATTACK_MECHANISMS = (Laplace, Gaussian, TwoSidedGeometric)
 #: Most grid cells of a composed privacy-loss distribution (work refused above, up front).
 MAX_ATTACK_CELLS = 20_000_000
 _MAX_RELEASES = 10**7  # mechanisms in one list
@@ -101,15 +103,19 @@ def _up(x, ulps: float) -> np.ndarray:
 
 
 def _check_mechanisms(mechanisms) -> tuple:
-    """The mechanisms as a tuple of (class, Δ/scale or a, Δ): one entry per release."""
+    """The mechanisms as a tuple of (class, noise, Δ): one entry per release.
+
+    Any :class:`helpers.mechanisms.AdditiveNoise` subclass is accepted: what is read of it is
+    its own attributes (``gaussian_dp``, :meth:`budget_of`) and its own :meth:`pld`.
+    """
     if isinstance(mechanisms, AdditiveNoise):
         mechanisms = [mechanisms]
     if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, (Sequence, np.ndarray)):
         shown = repr(mechanisms)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise ValueError(
-            "mechanisms must be a mechanism object of helpers.mechanisms (Laplace, Gaussian, "
-            f"TwoSidedGeometric) or a non-empty list of them; got {shown}"
+            "mechanisms must be a mechanism object of helpers.mechanisms (an AdditiveNoise such "
+            f"as Laplace or Gaussian) or a non-empty list of them; got {shown}"
         )
     if len(mechanisms) == 0:
         raise ValueError("mechanisms must hold at least one mechanism; got an empty sequence")
@@ -119,9 +125,10 @@ def _check_mechanisms(mechanisms) -> tuple:
         )
     rows = []
     for i, one in enumerate(mechanisms):
-        if type(one) not in ATTACK_MECHANISMS:
-            names = ", ".join(cls.__name__ for cls in ATTACK_MECHANISMS)
-            raise ValueError(f"mechanisms[{i}] must be one of {names}; got {one!r}")
+        if not isinstance(one, AdditiveNoise):
+            raise ValueError(
+                f"mechanisms[{i}] must be an AdditiveNoise object of helpers.mechanisms; got {one!r}"
+            )
         if np.ndim(one.noise) or np.ndim(one.sensitivity):
             raise ValueError(
                 f"mechanisms[{i}] must hold one {one.parameter} and one sensitivity; got {one!r}"
@@ -131,18 +138,19 @@ def _check_mechanisms(mechanisms) -> tuple:
 
 
 def composed_mu(mechanisms) -> float:
-    """μ of the one Gaussian test that Gaussian releases compose to: √(Σ (Δᵢ/σᵢ)²), rounded up.
+    """μ of the one Gaussian test that Gaussian-DP releases compose to: √(2 Σ ρᵢ), rounded up.
 
-    Gaussian releases of σᵢ at sensitivity Δᵢ are together μ-GDP with μ² = Σ (Δᵢ/σᵢ)²
-    (Dong, Roth & Su, Corollary 3.3): their trade-off curve is exactly that of one test
-    between N(0, 1) and N(μ, 1). In zCDP terms μ² = 2ρ_z with ρ_z = Σ Δᵢ²/(2σᵢ²).
+    A release whose class says it is Gaussian-DP (``gaussian_dp``: its ρ-zCDP is exactly
+    μ-GDP with μ = √(2ρ), as for the Gaussian, ρ = Δ²/(2σ²)) has the trade-off curve of one
+    test between N(0, 1) and N(μ, 1); such releases together are μ-GDP with μ² = Σ μᵢ²
+    (Dong, Roth & Su, Corollary 3.3), i.e. μ² = 2ρ_z with ρ_z = Σ ρᵢ.
 
     Not called in a notebook; used by ``helpers.attack``.
 
     Parameters
     ----------
-    mechanisms : Gaussian or list of Gaussian
-        The releases (objects of :class:`helpers.mechanisms.Gaussian`).
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        The releases, each of a class with ``gaussian_dp`` true (:class:`helpers.mechanisms.Gaussian`).
 
     Returns
     -------
@@ -152,7 +160,7 @@ def composed_mu(mechanisms) -> float:
     Raises
     ------
     ValueError
-        If a mechanism is not a Gaussian with one σ and one Δ.
+        If a mechanism is not Gaussian-DP or holds more than one noise or Δ.
 
     References
     ----------
@@ -164,111 +172,98 @@ def composed_mu(mechanisms) -> float:
     1.0000000000000036
     """
     rows = _check_mechanisms(mechanisms)
-    if any(cls is not Gaussian for cls, _, _ in rows):
+    if not all(cls.gaussian_dp for cls, _, _ in rows):
         shown = repr(mechanisms)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
-        raise ValueError(f"mechanisms must all be Gaussian for composed_mu; got {shown}")
+        raise ValueError(f"mechanisms must all be Gaussian-DP for composed_mu; got {shown}")
     return _mu(rows)
 
 
 def _mu(rows: tuple) -> float:
-    """√(Σ (Δᵢ/σᵢ)²) over the Gaussian rows, rounded up."""
-    ratios = np.array([s / sigma for cls, sigma, s in rows if cls is Gaussian])
-    # each ratio and square within an ulp; fsum exact to one rounding; sqrt to one more
-    return float(_up(math.sqrt(math.fsum((ratios * ratios).tolist())), 4 * len(rows) + 16))
+    """√(2 Σ ρᵢ) over the Gaussian-DP rows, each ρᵢ from the class's own budget map (rounded up)."""
+    rho = [float(cls.budget_of(s, noise)) for cls, noise, s in rows if cls.gaussian_dp]
+    # each ρᵢ rounded up by budget_of; fsum exact to one rounding; sqrt to one more
+    return float(_up(math.sqrt(2.0 * math.fsum(rho)), 4 * len(rows) + 16))
 
 
 # --- the composed privacy-loss distribution ----------------------------------------------------
 
 
 def _groups(rows: tuple) -> tuple:
-    """((class, parameter, Δ, times), ...): identical releases merged (self-composed once).
+    """((mechanism object, times), ...): identical releases merged (self-composed once).
 
-    The Gaussian releases, whatever their σ and Δ, become one Gaussian of σ = 1 at Δ = μ
-    (:func:`composed_mu`, rounded up): exact, since μ² adds (one PLD built instead of many,
-    and one discretisation instead of many).
+    The Gaussian-DP releases, whatever their class, noise and Δ, become one Gaussian of σ = 1
+    at Δ = μ (:func:`composed_mu`, rounded up): exact, since their curve is G_μ and μ² adds
+    (one PLD built instead of many, and one discretisation instead of many). Every other
+    release is built by its own class.
     """
     counts: dict = {}
-    if any(cls is Gaussian for cls, _, _ in rows):
+    if any(cls.gaussian_dp for cls, _, _ in rows):
         counts[(Gaussian, 1.0, _mu(rows))] = 1
-    for cls, noise, sensitivity in rows:
-        if cls is Gaussian:
+    for key in rows:
+        if key[0].gaussian_dp:
             continue
-        if cls is TwoSidedGeometric:
-            if sensitivity != round(sensitivity) or sensitivity > 10**6:
-                raise ValueError(
-                    "sensitivity must be a positive integer ≤ 10⁶ for the geometric mechanism; "
-                    f"got {sensitivity!r}"
-                )
-            # dp_accounting's discrete Laplace takes a = 1/b, P(z) ∝ e^{−a|z|}: a larger a is
-            # less noise, so a rounded up is pessimistic
-            parameter = float(np.nextafter(1.0 / noise, np.inf))
-        else:
-            parameter = noise
-        key = (cls, parameter, sensitivity)
         counts[key] = counts.get(key, 0) + 1
     if len(counts) > _MAX_GROUPS:
         raise ValueError(
             f"mechanisms hold {len(counts):,} distinct mechanisms; at most {_MAX_GROUPS:,} are "
             "built in one call (each takes milliseconds)"
         )
-    return tuple((cls, p, s, t) for (cls, p, s), t in counts.items())
+    return tuple((cls(**{cls.parameter: p}, sensitivity=s), t) for (cls, p, s), t in counts.items())
 
 
 def _width(groups: tuple, h: float) -> float:
     """A rough count of the grid cells the composed PLD spans (for the work budget)."""
-    cells = 0.0
-    for cls, parameter, sensitivity, times in groups:
-        ratio = sensitivity * parameter if cls is TwoSidedGeometric else sensitivity / parameter
-        spread = ratio * 20 + ratio**2 / 2 if cls is Gaussian else ratio
-        cells += (math.sqrt(times) * 10 + 1) * 2 * spread / h
-    return cells
+    return sum(one._pld_width(times, h) for one, times in groups)
 
 
-def _composed_pld(groups: tuple, h: float, dots: bool = True):
-    """dp_accounting's pessimistic PLD of the releases, composed.
+def _composed_pld(groups: tuple, h: float):
+    """The composed pessimistic PLD: each distinct release's own :meth:`pld`, composed.
 
-    The one place that builds privacy-loss distributions here: each distinct release once,
-    self-composed for its repeats (FFT powers), the distinct ones composed in a balanced tree.
-    With ``dots`` (connect-the-dots, dp_accounting's default for Laplace and Gaussian) the
-    result's δ(ε) bounds the truth for every ε, the property the attack readings need; without
-    it every loss is rounded *up* onto the grid (privacy buckets), so the composed loss itself
-    is stochastically larger than the true one, the property :func:`loss_tail` needs.
+    The one place that builds privacy-loss distributions here: each distinct release once
+    (its class's pessimistic PLD, so its δ(ε) bounds the truth for every ε), self-composed
+    for its repeats (FFT powers), the distinct ones composed in a balanced tree.
     """
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
     plds = []
-    for cls, parameter, sensitivity, times in groups:
-        if cls is Laplace:
-            one = pld.from_laplace_mechanism(
-                parameter,
-                sensitivity=sensitivity,
-                pessimistic_estimate=True,
-                value_discretization_interval=h,
-                use_connect_dots=dots,
-            )
-        elif cls is Gaussian:
-            one = pld.from_gaussian_mechanism(
-                parameter,
-                sensitivity=sensitivity,
-                pessimistic_estimate=True,
-                value_discretization_interval=h,
-                use_connect_dots=dots,
-            )
-        else:
-            one = pld.from_discrete_laplace_mechanism(
-                parameter,
-                sensitivity=int(sensitivity),
-                pessimistic_estimate=True,
-                value_discretization_interval=h,
-            )
-        plds.append(one.self_compose(times) if times > 1 else one)
+    for one, times in groups:
+        built = _one_pld(one, h)
+        plds.append(built.self_compose(times) if times > 1 else built)
     while len(plds) > 1:  # every PLD takes part in about log2(n) convolutions
         plds = [
             plds[i].compose(plds[i + 1]) if i + 1 < len(plds) else plds[i]
             for i in range(0, len(plds), 2)
         ]
     return plds[0]
+
+
+@lru_cache(maxsize=256)
+def _one_pld(one: AdditiveNoise, h: float):
+    """One release's pessimistic PLD, cached by value (a dashboard's searches revisit them).
+
+    A Gaussian-DP release (the one Gaussian of σ = 1 at Δ = μ that :func:`_groups` makes) is
+    built here, vectorised: its loss under D is N(μ²/2, μ²) (Dong, Roth & Su), rounded *up*
+    onto h·ℤ (privacy buckets: every δ(ε) read from it is an upper bound), the mass beyond
+    μ²/2 + 8.5μ (below 10⁻¹⁶) counted as an infinite loss and the mass below the lowest
+    bucket put into it. dp_accounting's own Gaussian constructor loops in Python over the
+    grid (tens of ms per build); any other class builds its own :meth:`pld`.
+    """
+    if not one.gaussian_dp:
+        return one.pld(discretization=h)
+    from dp_accounting.pld import privacy_loss_distribution as pld
+
+    mu = float(one.sensitivity) / float(one.noise)
+    m, spread = mu * mu / 2, 8.5 * mu + h
+    lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
+    z = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu  # the buckets' edges
+    cdf, sf = ndtr(z), ndtr(-z)
+    # bucket i holds P[(i − 1)h < ℒ ≤ ih]: differences of the cdf below the mean, of the sf
+    # above it (no cancellation in either tail)
+    mass = np.where(z[1:] <= 0, np.diff(cdf), -np.diff(sf))
+    mass[0] += cdf[0]  # below the lowest edge: into the lowest bucket (rounded up)
+    rounded = dict(zip(range(lo, hi + 1), np.clip(mass, 0.0, None).tolist(), strict=True))
+    return pld.PrivacyLossDistribution.create_from_rounded_probability(
+        rounded, float(sf[-1]), h, pessimistic_estimate=True
+    )
 
 
 class _Grid:
@@ -305,12 +300,17 @@ class _Grid:
 _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
 
 
-def _grid(rows: tuple, discretization, dots: bool = True) -> _Grid:
+def _check_discretization(discretization) -> float:
+    """The grid step h in [1e-6, 0.1], checked the same way whichever path is taken."""
     h = float(
         check_positive("discretization", check_finite_scalar("discretization", discretization))
     )
     if not 1e-6 <= h <= 0.1:
         raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    return h
+
+
+def _groups_within_budget(rows: tuple, h: float) -> tuple:
     groups = _groups(rows)
     cells = _width(groups, h)
     if cells > MAX_ATTACK_CELLS:
@@ -318,16 +318,21 @@ def _grid(rows: tuple, discretization, dots: bool = True) -> _Grid:
             f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
             f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
         )
-    key = (groups, h, dots)
+    return groups
+
+
+def _grid(rows: tuple, h: float) -> _Grid:
+    groups = _groups_within_budget(rows, h)
+    key = (groups, h)
     if key not in _GRIDS:
         try:
-            grid = _Grid(_composed_pld(groups, h, dots))
+            grid = _Grid(_composed_pld(groups, h))
         except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
             raise ValueError(
                 "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
                 f"out of its range): {type(error).__name__}: {error}"
             ) from None
-        while len(_GRIDS) >= 4:
+        while len(_GRIDS) >= 16:
             _GRIDS.pop(next(iter(_GRIDS)))
         _GRIDS[key] = grid
     return _GRIDS[key]
@@ -343,25 +348,18 @@ class _LossGrid(NamedTuple):
     margin: float
 
 
-def _one_loss(cls, parameter: float, sensitivity: float, h: float) -> tuple:
+@lru_cache(maxsize=256)
+def _one_loss(one: AdditiveNoise, h: float) -> tuple:
     """(first grid index, pmf, mass at +∞) of one release's loss ℒ under D, rounded up onto h·ℤ.
 
-    ℒ′ = h·⌈ℒ/h⌉ ≥ ℒ, so every tail of ℒ′ bounds ℒ's. Laplace (ε₀ = Δ/b):
-    P[ℒ > t] = 1 − ½e^{−(ε₀ − t)/2} on [−ε₀, ε₀) (atoms ½e^{−ε₀} at −ε₀, ½ at ε₀).
-    Gaussian (μ = Δ/σ): ℒ ~ N(μ²/2, μ²), cut at ±12μ (the mass above goes to +∞, the mass
-    below onto the lowest cell: both up). Geometric (a = 1/b, integer Δ): ℒ = a(Δ − 2o) for
-    o = 0..Δ, with P(o ≤ 0) = 1/(1 + e^{−a}) and P(o ≥ Δ) = e^{−aΔ}/(1 + e^{−a}).
+    ℒ′ = h·⌈ℒ/h⌉ ≥ ℒ, so every tail of ℒ′ bounds ℒ's. The Gaussian (the one Gaussian of
+    :func:`_groups`, μ = Δ/σ): ℒ ~ N(μ²/2, μ²), cut at ±12μ (the mass above goes to +∞, the
+    mass below onto the lowest cell: both up). Any other class: its own loss rounded up,
+    the privacy buckets its generic :meth:`~helpers.mechanisms.AdditiveNoise.pld` is built
+    from (the tail beyond the truncation counted as an infinite loss).
     """
-    if cls is Laplace:
-        e0 = sensitivity / parameter
-        lo, hi = math.ceil(-e0 / h), math.ceil(e0 / h)
-        t = h * np.arange(lo - 1, hi + 1, dtype=float)  # the cells' edges
-        surv = np.where(
-            t < -e0, 1.0, np.where(t < e0, 1.0 - 0.5 * np.exp(-(e0 - np.minimum(t, e0)) / 2), 0.0)
-        )
-        return lo, np.clip(-np.diff(surv), 0.0, None), 0.0
-    if cls is Gaussian:
-        mu = sensitivity / parameter
+    if one.gaussian_dp:
+        mu = float(one.sensitivity) / float(one.noise)
         m, spread = mu * mu / 2, 12 * mu
         lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
         edges = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu
@@ -369,16 +367,29 @@ def _one_loss(cls, parameter: float, sensitivity: float, h: float) -> tuple:
         pmf = np.diff(cdf)
         pmf[0] += cdf[0]  # below the cut: onto the lowest cell (rounded up)
         return lo, np.clip(pmf, 0.0, None), float(ndtr(-edges[-1]))
-    a, delta = parameter, int(sensitivity)
-    o = np.arange(0, delta + 1)
-    mass = np.exp(-a * o) * -np.expm1(-a) / (1 + math.exp(-a))  # P(Z = o) for o ≥ 0
-    mass[0] = 1 / (1 + math.exp(-a))  # P(Z ≤ 0)
-    mass[-1] = math.exp(-a * delta) / (1 + math.exp(-a)) if delta > 0 else mass[-1]
-    index = np.ceil(a * (delta - 2 * o) / h).astype(np.int64)
+    if not one.discrete:
+        # the base class's buckets (AdditiveNoise._pld_pmf_continuous) as arrays: P[ℒ > jh] =
+        # P[Z < x_jh] and, by symmetry, P[ℒ ≤ −jh] = P[Z ≤ x_jh − Δ]; bucket i holds the mass
+        # of ℒ in ((i − 1)h, ih]
+        top = one._pld_top(h)
+        x = np.asarray(one._threshold(np.arange(top + 1) * h), dtype=float)
+        gone = np.isneginf(x)
+        finite = np.where(gone, 0.0, x)
+        above = np.where(gone, 0.0, np.asarray(one.cdf(finite), dtype=float))
+        below = np.where(gone, 0.0, np.asarray(one.cdf(finite - one.sensitivity), dtype=float))
+        negative = np.append(below[:-1] - below[1:], below[-1])[::-1]  # buckets −top .. 0
+        positive = above[:-1] - above[1:]  # buckets 1 .. top
+        pmf = np.clip(np.concatenate([negative, positive]), 0.0, None)
+        return -top, pmf, float(min(max(above[-1], 0.0), 1.0))
+    # the base class's buckets, not a subclass's native dp_accounting constructor (which
+    # may connect the dots, so its loss is not rounded up)
+    rounded, infinity = AdditiveNoise._pld_pmf_discrete(one, h)
+    index = np.fromiter(rounded.keys(), dtype=np.int64, count=len(rounded))
+    mass = np.fromiter(rounded.values(), dtype=float, count=len(rounded))
     lo = int(index.min())
     pmf = np.zeros(int(index.max()) - lo + 1)
     np.add.at(pmf, index - lo, mass)
-    return lo, pmf, 0.0
+    return lo, pmf, float(min(max(infinity, 0.0), 1.0))
 
 
 def _convolve(first: tuple, second: tuple) -> tuple:
@@ -398,26 +409,14 @@ def _convolve(first: tuple, second: tuple) -> tuple:
 _LOSS_GRIDS: dict = {}
 
 
-def _loss_grid(rows: tuple, discretization) -> _LossGrid:
+def _loss_grid(rows: tuple, h: float) -> _LossGrid:
     """The composed loss rounded up (each release's, then summed: still ≥ the true sum)."""
-    h = float(
-        check_positive("discretization", check_finite_scalar("discretization", discretization))
-    )
-    if not 1e-6 <= h <= 0.1:
-        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
-    groups = _groups(rows)
-    cells = _width(groups, h)
-    if cells > MAX_ATTACK_CELLS:
-        raise ValueError(
-            f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
-            f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
-        )
+    groups = _groups_within_budget(rows, h)
     key = (groups, h)
     if key not in _LOSS_GRIDS:
         total = None
-        for cls, parameter, sensitivity, times in groups:
-            one = _one_loss(cls, parameter, sensitivity, h)
-            power, base = None, one  # one^times by squaring
+        for one, times in groups:
+            base, power = _one_loss(one, h), None  # one^times by squaring
             while times:
                 if times & 1:
                     power = base if power is None else _convolve(power, base)
@@ -437,18 +436,30 @@ def _loss_grid(rows: tuple, discretization) -> _LossGrid:
     return _LOSS_GRIDS[key]
 
 
-def _kind(rows: tuple) -> str:
-    """Which closed form applies: "gaussian", "laplace" (one release) or "pld"."""
-    if all(cls is Gaussian for cls, _, _ in rows):
-        return "gaussian"
-    if len(rows) == 1 and rows[0][0] is Laplace:
-        return "laplace"
-    return "pld"
+def _gaussian_only(rows: tuple) -> bool:
+    """Every release is Gaussian-DP (its class says so): the closed forms in μ apply."""
+    return all(cls.gaussian_dp for cls, _, _ in rows)
 
 
-def _laplace_epsilon(rows: tuple) -> float:
-    _, b, s = rows[0]
-    return float(_up(s / b, 2))
+def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
+    """The least grid ε ≥ 0 with δ(ε) ≤ ``delta`` on the composed pessimistic PLD (rounded up).
+
+    For :mod:`helpers.budget`'s exact allocation (a dashboard redraws it): the same grid as
+    the attack readings (Gaussian-DP releases merged to one μ, built vectorised and cached),
+    so a valid (ε, δ) of the workload, within a grid step of dp_accounting's own reading.
+    Not called in a notebook.
+    """
+    rows = _check_mechanisms(mechanisms)
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    grid = _grid(rows, _check_discretization(discretization))
+    zero = int(np.searchsorted(grid.y, 0.0, side="left"))
+    if zero >= grid.y.size:
+        return 0.0
+    ok = grid.delta(np.arange(zero, grid.y.size)) + grid.margin <= d
+    ok = np.logical_and.accumulate(ok[::-1])[::-1]  # from there on every δ is ≤ d
+    if not ok.any():
+        return math.inf
+    return float(max(grid.y[zero + int(np.argmax(ok))], 0.0))
 
 
 # --- the readings -------------------------------------------------------------------------
@@ -479,10 +490,13 @@ def _tpr_on_grid(grid: _Grid, alpha: np.ndarray) -> np.ndarray:
 
 
 def _check_fpr(fpr) -> np.ndarray:
+    """α in the closed interval [0, 1], checked before any path is chosen (the same message
+    on every path). Both ends are meaningful: at α = 0 the TPR is P[ℒ = ∞] (0 for noise
+    whose loss is finite), at α = 1 it is 1."""
     alpha = check_real("fpr", fpr)
     bad = (alpha < 0) | (alpha > 1)
     if np.any(bad):
-        raise ValueError(f"fpr must lie in [0, 1]; got {fpr!r}")
+        raise ValueError(f"fpr must lie in [0, 1] (both ends included); got {fpr!r}")
     return alpha
 
 
@@ -492,21 +506,26 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     The adversary sees the outputs of every mechanism and tests D against D′ (two values of
     the target's record: a membership test under add/remove neighbours); the highest
     true-positive rate any test reaches at false-positive rate
-    α is 1 − f(α), f the composed trade-off curve (module docstring). Exact for Gaussian
-    releases, Φ(Φ⁻¹(α) + μ) with μ² = Σ (Δᵢ/σᵢ)², and for one Laplace release; read on the
-    pessimistic composed PLD otherwise. Always an upper bound on the truth.
+    α is 1 − f(α), f the composed trade-off curve (module docstring). Exact for Gaussian-DP
+    releases, Φ(Φ⁻¹(α) + μ) with μ² = Σ (Δᵢ/σᵢ)²; read on the pessimistic composed PLD of
+    the classes' own :meth:`~helpers.mechanisms.AdditiveNoise.pld` otherwise. Always an upper
+    bound on the truth.
 
     Used in notebook 11.
 
     Parameters
     ----------
     mechanisms : AdditiveNoise or list of AdditiveNoise
-        The releases: objects of :class:`helpers.mechanisms.Laplace`, ``Gaussian`` or
-        ``TwoSidedGeometric`` (integer Δ), each with one scale and one sensitivity; any mix.
+        The releases: objects of any :class:`helpers.mechanisms.AdditiveNoise` subclass
+        (``Laplace``, ``Gaussian``, ``TwoSidedGeometric``, ``DiscreteGaussian``, ...), each
+        with one noise parameter and one sensitivity; any mix.
     fpr : float or array_like, keyword-only
-        α in [0, 1].
+        α in [0, 1], both ends included: at α = 0 the TPR is the mass of an infinite privacy
+        loss (exactly 0 for the Gaussian and for any noise whose loss is finite), at α = 1 it
+        is 1. Checked the same way on every path.
     discretization : float, keyword-only
-        The PLD's grid step in [1e-6, 0.1] (not used by the closed forms).
+        The PLD's grid step in [1e-6, 0.1]; checked on every path, also where a closed form
+        makes it unused.
 
     Returns
     -------
@@ -516,7 +535,7 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     Raises
     ------
     ValueError
-        If a mechanism is not one of those classes, an argument is out of range, or the
+        If a mechanism is not an AdditiveNoise object, an argument is out of range, or the
         composed PLD would exceed :data:`MAX_ATTACK_CELLS` grid cells.
 
     References
@@ -529,34 +548,25 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     --------
     >>> round(attack_tpr([Gaussian(2.0)] * 4, fpr=0.05), 4)  # μ = 1: Φ(Φ⁻¹(0.05) + 1)
     0.2595
-    >>> round(attack_tpr([Laplace(10.0)] * 10, fpr=0.1), 3)  # total ε = 1; pure ε gives 0.272
-    0.165
+    >>> round(attack_tpr([Laplace(5.0)] * 10, fpr=0.1), 3)  # total ε = 2; pure ε: 0.739
+    0.253
     """
     rows = _check_mechanisms(mechanisms)
     alpha = _check_fpr(fpr)
-    kind = _kind(rows)
-    if kind == "gaussian":
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
         mu = _mu(rows)
         z = ndtri(alpha)  # ±inf at α = 0 and 1, where Φ(z + μ) is exactly 0 and 1
         # ndtri's error moves the TPR by φ(z + μ)/Φ(z + μ)·|z|·(a few ulps) ≲ z²·ulps, relative
         ulps = _CLOSED_FORM_ULPS + 16 * np.minimum(np.where(np.isfinite(z), z, 0.0) ** 2, 1e6)
         tpr = np.where(np.isfinite(z), _up(ndtr(z + mu), ulps), np.clip(z, 0.0, 1.0))
-    elif kind == "laplace":
-        eps = _laplace_epsilon(rows)
-        with np.errstate(divide="ignore", over="ignore"):
-            tpr = np.where(
-                alpha < 0.5 * math.exp(-eps),
-                math.exp(eps) * alpha,
-                np.where(
-                    alpha <= 0.5,
-                    1.0 - math.exp(-eps) / (4.0 * np.maximum(alpha, 1e-300)),
-                    1.0 - math.exp(-eps) * (1.0 - alpha),
-                ),
-            )
-        tpr = _up(tpr, _CLOSED_FORM_ULPS)
     else:
-        grid = _grid(rows, discretization)
-        tpr = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), grid.margin / _U)
+        grid = _grid(rows, h)
+        # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
+        tpr = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), 64) + grid.margin
+        # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 exactly when it is 0)
+        at_zero = grid.p_inf + grid.margin if grid.p_inf > 0 else 0.0
+        tpr = np.where(alpha == 0, at_zero, tpr)
     return as_output(np.clip(np.maximum(tpr, alpha), 0.0, 1.0))
 
 
@@ -565,8 +575,9 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
 
     For a symmetric trade-off curve the largest TPR − FPR is reached at the threshold 0 of
     the privacy loss and equals the hockey-stick divergence at ε = 0:
-    Σ_{yⱼ > 0} pⱼ(1 − e^{−yⱼ}) + p_∞ on the composed PLD. Exact for Gaussian releases,
-    2Φ(μ/2) − 1, and for one Laplace release, 1 − e^{−ε/2}. An upper bound on the truth.
+    Σ_{yⱼ > 0} pⱼ(1 − e^{−yⱼ}) + p_∞ on the composed PLD. Exact for Gaussian-DP releases,
+    2Φ(μ/2) − 1 (one Laplace release of ε has 1 − e^{−ε/2}; read on its PLD, within the
+    discretisation above it). An upper bound on the truth.
 
     Used in notebook 11.
 
@@ -594,21 +605,19 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
 
     Examples
     --------
-    >>> round(attack_advantage([Laplace(10.0)] * 10), 3)  # the pure-ε curve at 1 says 0.462
-    0.122
+    >>> round(attack_advantage([Laplace(5.0)] * 10), 3)  # the pure-ε curve at 2 says 0.762
+    0.24
     """
     rows = _check_mechanisms(mechanisms)
-    kind = _kind(rows)
-    if kind == "gaussian":
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
         mu = _mu(rows)
         value = _up(2.0 * ndtr(mu / 2.0) - 1.0, _CLOSED_FORM_ULPS)
-    elif kind == "laplace":
-        value = _up(-math.expm1(-_laplace_epsilon(rows) / 2.0), _CLOSED_FORM_ULPS)
     else:
-        grid = _grid(rows, discretization)
+        grid = _grid(rows, h)
         positive = grid.y > 0
         terms = grid.p[positive] * -np.expm1(-grid.y[positive])
-        value = _up(math.fsum(terms.tolist()) + grid.p_inf, grid.margin / _U)
+        value = _up(math.fsum(terms.tolist()) + grid.p_inf, 64) + grid.margin  # absolute
     return float(min(value, 1.0))
 
 
@@ -622,7 +631,7 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
     release it is max(π, 1 − π), the baseline. This is Kulynych et al. (2025)'s bound on the
     success of a binary attribute-inference (and re-identification between two candidates)
     attack, Proposition D.1 / Eq. (35); their ``riskcal`` returns its complement, the
-    Bayes-optimal *error* (1 − this). Exact for Gaussian releases,
+    Bayes-optimal *error* (1 − this). Exact for Gaussian-DP releases,
     π·Φ(μ/2 − ε/μ) + (1 − π)·Φ(μ/2 + ε/μ) with ε = ln((1 − π)/π); an upper bound always.
 
     Used in notebook 11.
@@ -661,17 +670,13 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
     pi = check_open_unit("prior", prior)
     low = np.minimum(pi, 1.0 - pi)  # the success is symmetric in π ↔ 1 − π (f = f⁻¹)
     eps = np.log1p(-low) - np.log(low)  # ≥ 0
-    kind = _kind(rows)
-    if kind == "gaussian":
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
         mu = _mu(rows)
         value = low * ndtr(mu / 2 - eps / mu) + (1 - low) * ndtr(mu / 2 + eps / mu)
         value = _up(value, _CLOSED_FORM_ULPS)
-    elif kind == "laplace":
-        e = _laplace_epsilon(rows)
-        delta = np.maximum(0.0, -np.expm1(np.minimum((eps - e) / 2, 0.0)))
-        value = _up((1 - low) + low * delta, _CLOSED_FORM_ULPS)
     else:
-        grid = _grid(rows, discretization)
+        grid = _grid(rows, h)
         # δ(ε) = P[Y > ε] − e^ε·P[X > ε] with ε between grid points: the tails above the first
         # yⱼ > ε (the error, ≤ 2m·u·P[Y > ε], is inside the margin: the value is ≥ ½)
         j = np.searchsorted(grid.y, eps.ravel(), side="right")
@@ -682,7 +687,7 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
         with np.errstate(over="ignore", invalid="ignore"):
             delta = np.where(above_q > 0, above_p - np.exp(eps.ravel()) * above_q, above_p)
         delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
-        value = _up((1 - low) + low * delta, grid.margin / _U + 4)
+        value = _up((1 - low) + low * delta, 68) + grid.margin  # absolute
     return as_output(np.clip(value, np.maximum(pi, 1 - pi), 1.0))
 
 
@@ -694,9 +699,10 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
     bound e^ε·odds (:func:`helpers.deployments.posterior_bound`), Kazan & Reiter's profiles.
     So this is the *bad-event probability* of such a bound read at ε, which a hockey-stick δ
     at ε does not bound (δ ≤ P[ℒ > ε], and 2δ bounds it only at ε + ln 2). Exact for Gaussian
-    releases, where ℒ ~ N(μ²/2, μ²) and P[ℒ > ε] = Φ(μ/2 − ε/μ), and for one Laplace release
-    of ε₀ = Δ/b, 1 − ½e^{−(ε₀ − ε)/2} below ε₀ and 0 from ε₀ on; else read on the composed
-    PLD with every loss rounded *up* onto the grid (no connect-the-dots), an upper bound.
+    releases (Gaussian-DP), where ℒ ~ N(μ²/2, μ²) and P[ℒ > ε] = Φ(μ/2 − ε/μ); else read on
+    the composed loss with every release's loss rounded *up* onto the grid by its own class
+    (no connect-the-dots), an upper bound (one Laplace release of ε₀ = Δ/b has
+    1 − ½e^{−(ε₀ − ε)/2} below ε₀ and 0 from ε₀ on).
 
     Used in notebook 11.
 
@@ -734,16 +740,12 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
     """
     rows = _check_mechanisms(mechanisms)
     eps = check_nonnegative("epsilon", epsilon)
-    kind = _kind(rows)
-    if kind == "gaussian":
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
         mu = _mu(rows)
         value = _up(ndtr(mu / 2 - eps / mu), _CLOSED_FORM_ULPS)
-    elif kind == "laplace":
-        e0 = _laplace_epsilon(rows)
-        below = 1.0 - 0.5 * np.exp(-np.maximum(e0 - eps, 0.0) / 2)
-        value = np.where(eps < e0, _up(below, _CLOSED_FORM_ULPS), 0.0)
     else:
-        grid = _loss_grid(rows, discretization)
+        grid = _loss_grid(rows, h)
         j = np.searchsorted(grid.y, eps.ravel(), side="right")  # the first loss above ε
         jj = np.minimum(j, grid.y.size - 1)
         tail = np.where(j < grid.y.size, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
@@ -756,8 +758,9 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
 
     The inverse of :func:`loss_tail`, rounded up: a bound that holds under ε-DP (a posterior,
     a relative risk) holds at this ε for the workload's outputs except with probability at
-    most δ. Gaussian releases: μ²/2 + μ·Φ⁻¹(1 − δ); one Laplace release: ε₀ for δ < ½
-    (ℒ = ε₀ on half the outputs), max(0, ε₀ + 2 ln(2(1 − δ))) beyond; otherwise the smallest grid loss whose tail is ≤ δ.
+    most δ. Gaussian-DP releases: μ²/2 + μ·Φ⁻¹(1 − δ); otherwise the smallest grid loss
+    whose tail is ≤ δ (one Laplace release of ε₀: ε₀ for δ < ½, as ℒ = ε₀ on half the
+    outputs).
 
     Used in notebook 11.
 
@@ -791,18 +794,13 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
     """
     rows = _check_mechanisms(mechanisms)
     d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
-    kind = _kind(rows)
-    if kind == "gaussian":
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
         mu = _mu(rows)
         # ndtri(1 − δ) = −ndtri(δ) exactly for the symmetric normal; raised for its error
         z = -float(ndtri(d))
         return float(max(0.0, float(_up(mu * mu / 2 + mu * z, _CLOSED_FORM_ULPS + 16 * z * z))))
-    if kind == "laplace":
-        e0 = _laplace_epsilon(rows)
-        if d < 0.5:  # P[ℒ > t] ≥ ½ for every t < ε₀ (ℒ = ε₀ on half the outputs)
-            return e0
-        return float(max(0.0, float(_up(e0 + 2 * math.log(2 * (1 - d)), _CLOSED_FORM_ULPS))))
-    grid = _loss_grid(rows, discretization)
+    grid = _loss_grid(rows, h)
     tails = grid.p_tail + grid.margin  # P[ℒ′ > yⱼ], FFT round-off (absolute) added
     if grid.p_inf + grid.margin > d:
         return math.inf

@@ -89,6 +89,7 @@ from .attack import (  # re-exported: the attack risk of a workload, read on its
     loss_epsilon,
     loss_tail,
 )
+from .attack import composed_epsilon as _composed_epsilon
 from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
 from .deployments import (
     DEFAULT_DELTA,
@@ -796,7 +797,8 @@ class NoiseFamily:
         return self.measure.total_for(risk, delta, self.mechanism)
 
     def tpr(self, total: float, epsilon: float, fpr: float, delta: float = 0.0) -> float:
-        """The best membership test's TPR at FPR α after a total (``epsilon`` its ε at δ)."""
+        """The best test's TPR at FPR α after a total (``epsilon`` its ε at δ): a test that tells
+        two values of one record apart (change-one neighbours)."""
         return self.measure.tpr(total, epsilon, fpr, delta, self.mechanism)
 
 
@@ -1794,7 +1796,8 @@ class ProfileRisk(Risk):
 
 @dataclass(frozen=True)
 class TprRisk(Risk):
-    """The largest power (TPR, ``level``) of a membership test at false-positive rate α."""
+    """The largest power (TPR, ``level``) at false-positive rate α of a test that tells two
+    values of one record apart (change-one neighbours; membership is the add-remove reading)."""
 
     fpr: float
     kind: ClassVar[str] = "tpr"
@@ -2813,7 +2816,8 @@ def _exact_level(objects: list, risk: Risk, d: float, h: float = 1e-4) -> tuple:
     if risk.kind == "tpr":
         return attack_tpr(objects, fpr=risk.fpr, discretization=h), None
     if risk.kind == "epsilon":
-        eps = pld_epsilon(d, objects, discretization=h)
+        # the attack grid: Gaussian releases merged to one μ and built vectorised (cached)
+        eps = _composed_epsilon(objects, d, h)
         return eps, eps
     eps = loss_epsilon(objects, delta=d, discretization=h)
     if risk.kind == "posterior":
@@ -2838,7 +2842,7 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
         budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
         r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
         reach[mask], covered[mask], variance[mask] = r, c, v
-    eps = pld_epsilon(d, objects)
+    eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
     return Allocation(
         mechanism=names.pop() if len(names) == 1 else "mixed",

@@ -1116,7 +1116,7 @@ class AdditiveNoise(ABC):
     #: lowers the noise at the same Δ, which needs δ(ε) to fall as the noise grows
     scale_free: ClassVar[bool] = False
     #: ρ-zCDP of this noise is exactly μ-Gaussian DP with μ = √(2ρ) (the continuous Gaussian
-    #: only): a membership test's power is then read on the Gaussian trade-off curve
+    #: only): the power of a test between neighbours is then read on the Gaussian trade-off curve
     gaussian_dp: ClassVar[bool] = False
 
     def __post_init__(self) -> None:

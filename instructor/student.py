@@ -614,21 +614,70 @@ def _texts(nb: nbformat.NotebookNode):
                         yield index, f"output {kind}", text
 
 
+def _answer_pattern(forms: set[str]) -> re.Pattern:
+    return re.compile(
+        # a number inside a word or a hex id ("c126c3294") is not the answer 126
+        r"(?<![A-Za-z0-9_.])(?:"
+        + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+        + r")(?![A-Za-z0-9_]|\.\d)"
+    )
+
+
 def leaks(notebooks: dict[str, nbformat.NotebookNode]) -> list[str]:
     """Each place where an expected answer is printed, as 'NN.k: notebook cell i (kind): ...'."""
     hits = []
     for exercise_id, forms in expected_forms().items():
-        pattern = re.compile(
-            # a number inside a word or a hex id ("c126c3294") is not the answer 126
-            r"(?<![A-Za-z0-9_.])(?:"
-            + "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-            + r")(?![A-Za-z0-9_]|\.\d)"
-        )
+        pattern = _answer_pattern(forms)
         for name, nb in notebooks.items():
             for index, kind, text in _texts(nb):
                 for match in pattern.finditer(text):
                     around = text[max(0, match.start() - 40) : match.end() + 20].replace("\n", " ")
                     hits.append(f"{exercise_id}: {name} cell {index} ({kind}): …{around}…")
+    return hits
+
+
+#: a number that follows one of these words is a citation ("Proposition 1.6"), not a value
+_CITATION = re.compile(
+    r"(?:Proposition|Theorem|Lemma|Corollary|Definition|Section|Algorithm|Eq\.|Example|§)\s*$"
+)
+
+
+def _docstrings(path: Path):
+    """(where, text) of every docstring of a module: the module's, each class's and function's."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            text = ast.get_docstring(node, clean=False)
+            if text:
+                yield getattr(node, "name", "<module>"), text
+
+
+def docstring_leaks(package: Path | None = None) -> list[str]:
+    """Each expected answer (at any printed precision) in a docstring of a student module.
+
+    What the student's wheel holds is importable, so ``help()`` shows its docstrings: an
+    example there must not print an exercise's answer at its shown parameters. Read from the
+    source (``ast``), not imported; a number right after "Proposition", "Theorem", ... is a
+    citation and not counted.
+    """
+    package = package or ROOT / "helpers"
+    texts = [
+        (f"helpers/{relative.as_posix()}", where, text)
+        for relative in student_files(package)
+        if relative.suffix == ".py"
+        for where, text in _docstrings(package / relative)
+    ]
+    hits = []
+    for exercise_id, forms in expected_forms().items():
+        pattern = _answer_pattern(forms)
+        for path, where, text in texts:
+            for match in pattern.finditer(text):
+                if _CITATION.search(text[max(0, match.start() - 20) : match.start()]):
+                    continue
+                around = text[max(0, match.start() - 40) : match.end() + 20].replace("\n", " ")
+                hits.append(f"{exercise_id}: {path} {where} (docstring): …{around}…")
     return hits
 
 
@@ -699,7 +748,7 @@ def build(
 
     Returns ``{"bundle", "zip", "wheel", "notebooks", "executed", "leaks"}``. Raises
     ``RuntimeError`` on a link outside the bundle, a forbidden file in the wheel or an
-    answer in sight, and nbclient's ``CellExecutionError`` when a notebook fails.
+    answer in sight (notebooks, quiz cells, the package's docstrings), and nbclient's ``CellExecutionError`` when a notebook fails.
     """
     from helpers.notebooks import notebook_paths
 
@@ -711,6 +760,9 @@ def build(
     found = quiz_leaks({p.name: nbformat.read(p, as_version=4) for p in notebooks})
     if found:
         raise RuntimeError("quiz answers in the student edition:\n" + "\n".join(found))
+    found = docstring_leaks()
+    if found:
+        raise RuntimeError("answers in the student package's docstrings:\n" + "\n".join(found))
     for page in BUNDLE_PAGES:
         shutil.copy(ROOT / page, out_dir / page)
     with tempfile.TemporaryDirectory() as tmp:

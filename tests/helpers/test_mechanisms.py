@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from scipy import integrate, stats
 
+from helpers import attack as A
 from helpers import budget as B
 from helpers import mechanisms as m
 from helpers import plrv as pl
@@ -761,6 +762,35 @@ def test_pld_delta_by_name_and_object(cls, params):
     )
     assert by_object == by_name
     assert by_object >= float(mech.delta(1.0))
+
+
+ATTACK_FPRS = np.array([0.0, 1e-4, 0.01, 0.05, 0.1, 0.3, 0.5, 0.8, 1.0])
+
+
+@pytest.mark.parametrize(("cls", "params"), _cases())
+def test_the_attack_readings_take_it(cls, params):
+    """helpers.attack reads any class by its own attributes and PLD: the TPR lies between a
+    point the Neyman–Pearson test reaches (exact, from the class's δ₁ and δ₂) and the tight
+    reading min over ε of δ(ε) + e^ε·α (within the discretisation), is ≤ 1 and rises with α;
+    the advantage is δ(0), never below it."""
+    mech = _make(cls, params)
+    tpr = np.asarray(A.attack_tpr(mech, fpr=ATTACK_FPRS))
+    assert np.all(tpr <= 1.0) and np.all(tpr >= ATTACK_FPRS) and np.all(np.diff(tpr) >= 0)
+    # the test that rejects where L > ε: TPR δ₁(ε) at FPR α_ε = e^{−ε}(δ₁(ε) − δ₂(ε))
+    eps = np.array([0.0, 0.05, 0.2, 0.5, 1.0])
+    d1, d2 = np.asarray(mech.delta_naive(eps)), np.asarray(mech.delta(eps))
+    alpha_eps = np.exp(-eps) * (d1 - d2)
+    reached = np.asarray(A.attack_tpr(mech, fpr=np.clip(alpha_eps, 0.0, 1.0)))
+    assert np.all(reached >= d1 - 1e-9)
+    # the tight reading: every line δ(ε) + e^ε·α bounds the truth; the PLD's is within 2e-3
+    lines = np.asarray(mech.delta(eps))[:, None] + np.exp(eps)[:, None] * ATTACK_FPRS
+    assert np.all(tpr <= np.minimum(lines.min(axis=0), 1.0) + 2e-3)
+    advantage = A.attack_advantage(mech)
+    assert float(mech.delta(0.0)) - 1e-12 <= advantage <= float(mech.delta(0.0)) + 2e-3
+    # a list of it, mixed with a Gaussian, is read too (the composed PLD)
+    mixed = [mech, mech, m.Gaussian(3.0)]
+    mixed = np.asarray(A.attack_tpr(mixed, fpr=ATTACK_FPRS, discretization=1e-3))
+    assert np.all(mixed >= tpr - 1e-9) and np.all(mixed <= 1.0)
 
 
 # --- allocation, plots and dashboards take it --------------------------------------------------

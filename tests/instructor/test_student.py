@@ -31,6 +31,7 @@ from instructor.student import (
     STUDENT_MODULES,
     broken_links,
     build,
+    docstring_leaks,
     forbidden_in_wheel,
     leaks,
     stage_package,
@@ -129,6 +130,28 @@ def test_no_answer_is_in_sight_in_the_executed_student_edition(bundle):
     executed = {p.name: nbformat.read(p, as_version=4) for p in bundle["executed"]}
     assert len(executed) == len(notebook_paths())
     assert leaks(executed) == []
+
+
+def test_no_answer_is_in_a_docstring_of_the_student_package():
+    """help() shows every docstring of the wheel: no exercise's answer at its shown parameters
+    (attack_advantage's example once said 0.462, exercise 00.1's (e − 1)/(e + 1))."""
+    assert docstring_leaks() == []
+
+
+def test_the_docstring_scan_finds_a_planted_answer(tmp_path):
+    import shutil
+
+    package = tmp_path / "helpers"
+    for relative in student_files():
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(Path(__file__).resolve().parents[2] / "helpers" / relative, package / relative)
+    value = answers.expected("00.1")[0]  # (advantage, ...): its first value
+    (package / "attack.py").write_text(
+        f'"""Planted: {value:.3f}; a citation, Proposition 1.6, is not."""\n', encoding="utf-8"
+    )
+    found = docstring_leaks(package)
+    assert any(hit.startswith("00.1: helpers/attack.py <module>") for hit in found)
+    assert not any("11.2" in hit and "attack.py" in hit for hit in found)
 
 
 @pytest.mark.notebooks

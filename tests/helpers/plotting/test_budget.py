@@ -104,7 +104,19 @@ def test_mechanism_totals_follow_the_workload_as_it_repeats():
     assert find_artist(fig, "epsilon_risk").get_ydata()[0] == 1.5
     # a few releases: Laplace is cheaper; the alt text names where Gaussian takes over
     assert pure.get_ydata()[0] < exact.get_ydata()[0]
-    assert "Gaussian noise is cheaper from m = 12 on" in alt_text(fig)
+    # like for like (both at δ, Laplace on its PLD): the first m where the Gaussian line is below
+    m = exact.get_xdata()
+    pld = find_artist(fig, "laplace_pld").get_ydata()
+    like = int(m[np.argmax(exact.get_ydata() < pld)])
+    text = alt_text(fig)
+    assert "like for like, both at δ = 1e-06" in text
+    assert f"Gaussian noise is cheaper from m = {like} on" in text
+    # the pure-ε comparison (δ = 0 against δ) is only stated labelled as such
+    unlike = int(m[np.argmax(exact.get_ydata() < pure.get_ydata())])
+    assert (
+        f"pure-ε sum (δ = 0, not like for like) Gaussian at δ = 1e-06 is cheaper from m = {unlike}"
+        in text
+    )
 
 
 # --- allocation ------------------------------------------------------------------------------
