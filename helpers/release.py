@@ -56,7 +56,7 @@ from ._validation import (
     check_real,
     check_universe,
 )
-from .attack import ATTACK_MECHANISMS, attack_tpr
+from .attack import attack_tpr
 from .budget import (
     MAX_MAGNITUDE,
     Allocation,
@@ -1052,9 +1052,8 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     (ε, δ) are upper bounds on the best test, so the smaller is reported: usually the PLD's,
     well below (the summed ε's worst cases never happen together); at a tiny α the grid's
     pessimism can put it a hair above the (ε, δ) line. The releases are read with their own
-    noise (:func:`allocation_mechanisms`); an allocation whose mechanism
-    :mod:`helpers.attack` cannot read (``helpers.attack.ATTACK_MECHANISMS``) is a ValueError,
-    never a reading on a substitute noise.
+    noise (:func:`allocation_mechanisms`: each release's own mechanism class, never a
+    substitute noise), which :mod:`helpers.attack` reads for any registered class.
 
     Used in notebook 12.
 
@@ -1090,14 +1089,6 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     """
     allocation = _check_allocation(allocation)
     a = _check_open_unit("fpr", fpr)
-    cls = NoiseFamily.of(allocation.mechanism).mechanism
-    if cls not in ATTACK_MECHANISMS:
-        readable = ", ".join(repr(c.name) for c in ATTACK_MECHANISMS)
-        raise ValueError(
-            f"allocation's mechanism must be one helpers.attack reads ({readable}); got "
-            f"{allocation.mechanism!r} ({cls.__name__}): its attack is not computed rather "
-            "than read on another noise"
-        )
     pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
     line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
     tpr = min(pld, line)

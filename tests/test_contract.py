@@ -230,6 +230,8 @@ VALID |= {
     RL.largest_delta: ((1000,), {"exposure": 0.01}),
     RL.odds: ((1.0, 1e-6), {"prior": 0.1}),
     RL.odds_sentence: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.percent: ((0.2,), {}),
+    RL.neighbour_distance: (("add-remove",), {"contributions": 2}),
     RL.opendp_measurements: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
     RL.opendp_script: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
     RL.per_person: ((WORKLOAD,), {"contributions": 2}),

@@ -12,7 +12,7 @@ from . import Param, answer
     names=("eps_advanced", "eps_optimal"),
     decimals=4,
     parameters={
-        "epsilon": Param(0.12, 0.03, 0.3, step=0.01, about="each release's ε"),
+        "epsilon": Param(0.11, 0.03, 0.3, step=0.01, about="each release's ε"),
         "times": Param(45, 10, 120, kind="int", about="the number of releases"),
         "delta": Param(1e-6, kind="choice", choices=(1e-5, 1e-6, 1e-7, 1e-8), about="δ′ and δ"),
     },
