@@ -20,7 +20,8 @@ alone, by these rules, first match wins:
 
 1. a cell tag ``slide-<type>`` (``slide-notes``, ``slide-skip``, ``slide-fragment``,
    ``slide-subslide``, ``slide-slide``, ``slide-continue`` for "-") overrides the rules;
-2. an exercise's worked answer (a code cell tagged ``solution``) is ``skip``;
+2. an exercise's worked answer (a code cell tagged ``solution``) and a written answer's blank
+   cell (a markdown cell tagged ``written``: the student's space to write in) are ``skip``;
 3. a figure's text alternative (the markdown cell tagged ``figure-alt``) is ``notes``: the
    speaker sees it, the room sees the figure;
 4. set-up cells (only imports and ``%`` magics), the versions cell and the closing navigation
@@ -233,6 +234,8 @@ def _slide_type(cell, is_last: bool) -> str:
         return "-"
     if cell.cell_type != "markdown":
         return "skip"  # raw cells
+    if "written" in _tags(cell):
+        return "skip"  # the student's blank answer space: nothing for the room to read
     if "figure-alt" in _tags(cell):
         return "notes"
     if source.lstrip().startswith("---"):

@@ -100,6 +100,7 @@ def test_rules_on_each_kind_of_cell():
         md("**1.** Compute something."),  # subslide
         code("answer = 1", metadata={"tags": ["solution"]}),  # skip
         code('answer_99_1 = answer\ncheck("99.1", answer_99_1)'),  # fragment
+        md("*Your answer:*", metadata={"tags": ["written"]}),  # skip (the student's space)
         md("Speaker only.", metadata={"tags": ["slide-notes"]}),  # notes (override)
         md("---\n\n[← 98](98_x.ipynb)"),  # skip
         code("import sys\n\nprint(sys.version)"),  # skip (versions)
@@ -118,6 +119,7 @@ def test_rules_on_each_kind_of_cell():
         "subslide",
         "skip",
         "fragment",
+        "skip",
         "notes",
         "skip",
         "skip",
