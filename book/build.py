@@ -24,6 +24,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# run as a script, sys.path[0] is book/: the instructor's package sits beside helpers at the root
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 HERE = ROOT / "book"
 STAGE = ROOT / "build" / "book-src"
 OUT = ROOT / "build" / "book"
