@@ -548,6 +548,7 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     --------
     >>> round(attack_tpr([Gaussian(2.0)] * 4, fpr=0.05), 4)  # μ = 1: Φ(Φ⁻¹(0.05) + 1)
     0.2595
+    >>> from helpers.mechanisms import Laplace
     >>> round(attack_tpr([Laplace(5.0)] * 10, fpr=0.1), 3)  # total ε = 2; pure ε: 0.739
     0.253
     """
@@ -605,6 +606,7 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
 
     Examples
     --------
+    >>> from helpers.mechanisms import Laplace
     >>> round(attack_advantage([Laplace(5.0)] * 10), 3)  # the pure-ε curve at 2 says 0.762
     0.24
     """
@@ -735,6 +737,7 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
     --------
     >>> round(loss_tail(Gaussian(1.0), epsilon=0.5), 4)  # μ = 1: Φ(½ − ½)
     0.5
+    >>> from helpers.mechanisms import Laplace
     >>> loss_tail([Laplace(10.0)] * 10, epsilon=1.01) < 1e-9  # ten losses of at most 0.1
     True
     """

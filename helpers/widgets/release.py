@@ -17,6 +17,8 @@ from ._base import Dashboard, float_slider
 __all__ = ["release_dashboard", "release_text"]
 
 _STYLE = {"description_width": "initial"}
+#: a track of about 300 px beside the longest label ("records per person, m")
+_LAYOUT = widgets.Layout(width="520px")
 
 
 def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, coverage) -> str:
@@ -64,6 +66,7 @@ def release_dashboard(
             description="records per person, m",
             continuous_update=False,
             style=_STYLE,
+            layout=_LAYOUT,
         ),
         "group_size": widgets.IntSlider(
             value=group_size,
@@ -73,8 +76,9 @@ def release_dashboard(
             description="group size N",
             continuous_update=False,
             style=_STYLE,
+            layout=_LAYOUT,
         ),
-        "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f"),
+        "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f", width="520px"),
     }
 
     def draw(contributions, group_size, epsilon):
