@@ -13,7 +13,12 @@ off it:
   which is δ(0);
 * :func:`bayes_risk` – the best success probability of an adversary who holds a prior π on
   D (1 − π on D′) and guesses which one produced the releases:
-  max over tests of π·TPR + (1 − π)·(1 − FPR).
+  max over tests of π·TPR + (1 − π)·(1 − FPR);
+* :func:`attack_success` – Kulynych et al. (2025)'s one bound on re-identification,
+  attribute inference and reconstruction: an attack that succeeds with probability κ without
+  the releases (its *baseline*) succeeds with at most 1 − f(κ) with them, the best test's TPR
+  at FPR κ; :func:`worst_case_baseline` – the κ at which that bound exceeds its baseline
+  the most (by the advantage).
 
 Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso, "Attack-aware noise calibration for
 differential privacy" (NeurIPS 2024; arXiv:2407.02191) compute f from a PLD (their
@@ -78,11 +83,13 @@ from .mechanisms import AdditiveNoise, Gaussian
 __all__ = [
     "MAX_ATTACK_CELLS",
     "attack_advantage",
+    "attack_success",
     "attack_tpr",
     "bayes_risk",
     "composed_mu",
     "loss_epsilon",
     "loss_tail",
+    "worst_case_baseline",
 ]
 
 #: Most grid cells of a composed privacy-loss distribution (work refused above, up front).
@@ -489,14 +496,14 @@ def _tpr_on_grid(grid: _Grid, alpha: np.ndarray) -> np.ndarray:
     return best
 
 
-def _check_fpr(fpr) -> np.ndarray:
+def _check_fpr(fpr, name: str = "fpr") -> np.ndarray:
     """α in the closed interval [0, 1], checked before any path is chosen (the same message
-    on every path). Both ends are meaningful: at α = 0 the TPR is P[ℒ = ∞] (0 for noise
-    whose loss is finite), at α = 1 it is 1."""
-    alpha = check_real("fpr", fpr)
+    on every path; ``name`` is the caller's parameter). Both ends are meaningful: at α = 0
+    the TPR is P[ℒ = ∞] (0 for noise whose loss is finite), at α = 1 it is 1."""
+    alpha = check_real(name, fpr)
     bad = (alpha < 0) | (alpha > 1)
     if np.any(bad):
-        raise ValueError(f"fpr must lie in [0, 1] (both ends included); got {fpr!r}")
+        raise ValueError(f"{name} must lie in [0, 1] (both ends included); got {fpr!r}")
     return alpha
 
 
@@ -691,6 +698,110 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
         delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
         value = _up((1 - low) + low * delta, 68) + grid.margin  # absolute
     return as_output(np.clip(value, np.maximum(pi, 1 - pi), 1.0))
+
+
+def attack_success(mechanisms, *, baseline, discretization=1e-4):
+    """The most an attack of baseline success κ can succeed after the releases: 1 − f(κ).
+
+    Kulynych et al. (2025) bound three attacks on one person with one curve: *re-identifying*
+    (singling out) a record among candidates, *inferring an attribute* of it, and
+    *reconstructing* it, each judged by its success probability. Without the releases the
+    adversary's best guess succeeds with some probability κ, the **baseline** (1/k for one of k
+    candidates equally likely a priori; the largest prior probability of an attribute's
+    values). With them, success is at most the power of the best membership test at
+    false-positive rate κ: 1 − f(κ), the workload's trade-off curve f read at the baseline
+    (the value of :func:`attack_tpr` at ``fpr=κ``, computed the same way: exact for
+    Gaussian-DP releases, an upper bound always). The increase over the baseline,
+    1 − f(κ) − κ, is at most the advantage (:func:`attack_advantage`), reached at
+    :func:`worst_case_baseline`.
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    baseline : float or array_like, keyword-only
+        κ in [0, 1]: the attack's success probability without the releases.
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The success probability bound in [κ, 1].
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_tpr`, or if ``baseline`` is outside [0, 1] or NaN.
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, Hayes, Balle, du Pin Calmon & Raisaro, "Unifying
+    re-identification, attribute inference, and data reconstruction risks in differential
+    privacy", NeurIPS 2025 (arXiv:2507.06969); their package ``riskcal`` documents the same
+    reading ("max success probability bounded by TPR at baseline α"); Dong, Roth & Su (2022),
+    Corollary 3.3 (the Gaussian curve).
+
+    Examples
+    --------
+    >>> round(attack_success([Gaussian(2.0)] * 4, baseline=0.5), 4)  # μ = 1: Φ(1)
+    0.8413
+    """
+    _check_mechanisms(mechanisms)  # the same order of checks as every other function
+    kappa = _check_fpr(baseline, "baseline")
+    _check_discretization(discretization)
+    return attack_tpr(mechanisms, fpr=kappa, discretization=discretization)
+
+
+def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
+    """The baseline κ at which the releases raise an attack's success the most: (1 − η)/2.
+
+    The increase 1 − f(κ) − κ of :func:`attack_success` over its baseline is largest where
+    the trade-off curve meets the diagonal, f(κ) = κ (every curve here is symmetric,
+    f = f⁻¹, and convex), and there it equals the advantage η (:func:`attack_advantage`), so
+    κ* = (1 − η)/2: Kulynych et al. (2025)'s worst-case baseline. For Gaussian-DP releases
+    κ* = Φ(−μ/2); for ε-DP read as a pure-ε curve, 1/(1 + e^ε). η is an upper bound, so κ*
+    is at most the true one (a lower κ*: a less likely guess is the one the releases help most).
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    mechanisms : AdditiveNoise or list of AdditiveNoise
+        As in :func:`attack_tpr`.
+    discretization : float, keyword-only
+        As in :func:`attack_tpr`.
+
+    Returns
+    -------
+    float
+        κ* in [0, ½].
+
+    Raises
+    ------
+    ValueError
+        As in :func:`attack_advantage`.
+
+    References
+    ----------
+    Kulynych et al. (2025), as :func:`attack_success`; Dong, Roth & Su (2022), Proposition
+    2.12 (symmetric trade-off curves).
+
+    Examples
+    --------
+    >>> round(worst_case_baseline([Gaussian(2.0)] * 4), 4)  # μ = 1: Φ(−½)
+    0.3085
+    """
+    rows = _check_mechanisms(mechanisms)
+    h = _check_discretization(discretization)
+    if _gaussian_only(rows):
+        # Φ(−μ/2) directly: (1 − η)/2 would cancel where η is near 1 (rounded down, as η is up)
+        value = float(ndtr(-_mu(rows) / 2.0)) * (1.0 - _CLOSED_FORM_ULPS * _U)
+        return max(0.0, value)
+    eta = attack_advantage(mechanisms, discretization=h)
+    return float(max(0.0, (1.0 - eta) / 2.0))
 
 
 def loss_tail(mechanisms, *, epsilon, discretization=1e-4):

@@ -473,3 +473,104 @@ def test_composed_epsilon_is_a_valid_epsilon_within_a_step_of_dp_accounting(seed
         # valid: the workload's own (reference) δ at that ε is at most d
         assert B.pld_delta(eps, workload) <= d * (1 + 1e-6) + 1e-12
         assert abs(eps - reference) <= 2e-3 * max(1.0, reference)
+
+
+# --- Kulynych et al. (2025): one bound for re-identification, attribute inference, reconstruction
+
+
+BASELINES = np.array([0.0, 1 / 582_328, 1e-3, 0.01, 0.1, 0.25, 0.5, 0.9, 1.0])
+
+
+@pytest.mark.parametrize("seed", [s for s in SEEDS if s % 4 != 2][::2])
+def test_the_success_bound_is_riskcal_s_tpr_at_the_baseline(seed):
+    # riskcal documents the reading: "max success probability bounded by TPR at baseline α"
+    mechanisms = _workload(seed)
+    rc = _riskcal()
+    ours = A.attack_success(mechanisms, baseline=BASELINES)
+    pessimistic = 1 - rc.get_beta_from_pld(
+        _reference_pld(mechanisms, pessimistic=True), alpha=BASELINES
+    )
+    optimistic = 1 - rc.get_beta_from_pld(
+        _reference_pld(mechanisms, pessimistic=False), alpha=BASELINES
+    )
+    assert np.all(ours >= optimistic - 1e-6)
+    assert np.max(np.abs(ours - pessimistic)) <= TOL
+    assert np.all(ours >= BASELINES) and np.all(ours <= 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    sigmas=st.lists(st.floats(0.1, 20), min_size=1, max_size=5),
+    kappa=st.floats(1e-12, 1 - 1e-9),  # mpmath's erfinv is the reference: as for attack_tpr
+)
+def test_gaussian_success_is_exact_and_its_worst_case_baseline_is_phi_of_minus_half_mu(
+    sigmas, kappa
+):
+    mechanisms = [Gaussian(s) for s in sigmas]
+    mu = mpmath.sqrt(mpmath.fsum(1 / mpmath.mpf(s) ** 2 for s in sigmas))
+    success = A.attack_success(mechanisms, baseline=kappa)
+    exact = _phi(mpmath.sqrt(2) * mpmath.erfinv(2 * mpmath.mpf(kappa) - 1) + mu)
+    assert mpmath.mpf(success) >= exact and success == pytest.approx(float(exact), rel=1e-9)
+    # κ* = (1 − η)/2 = Φ(−μ/2); η rounded up, so κ* is never above the exact one
+    worst = A.worst_case_baseline(mechanisms)
+    assert mpmath.mpf(worst) <= _phi(-mu / 2) and worst == pytest.approx(
+        float(_phi(-mu / 2)), rel=1e-9, abs=1e-15
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.sampled_from(list(SEEDS)), kappa=st.floats(0, 1))
+def test_the_increase_over_the_baseline_is_at_most_the_advantage_reached_at_the_worst_case(
+    seed, kappa
+):
+    mechanisms = _workload(seed)
+    eta = A.attack_advantage(mechanisms)
+    success = A.attack_success(mechanisms, baseline=kappa)
+    assert kappa <= success <= 1.0
+    assert success - kappa <= eta + 1e-9
+    worst = A.worst_case_baseline(mechanisms)
+    assert 0.0 <= worst <= 0.5
+    assert A.attack_success(mechanisms, baseline=worst) - worst == pytest.approx(eta, abs=TOL)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.sampled_from(list(SEEDS)),
+    kappas=st.lists(st.floats(0, 1), min_size=2, max_size=6),
+)
+def test_the_success_bound_grows_with_the_baseline(seed, kappas):
+    # a likelier guess without the releases is a likelier one with them: 1 − f is nondecreasing
+    kappas = np.sort(np.array(kappas))
+    success = A.attack_success(_workload(seed), baseline=kappas)
+    assert np.all(np.diff(success) >= -1e-12)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.sampled_from(list(SEEDS)), prior=st.floats(1e-4, 1 - 1e-4))
+def test_the_binary_bayes_success_never_exceeds_the_unified_bound_at_its_baseline(seed, prior):
+    # a yes/no attribute guessed from a prior π has baseline max(π, 1 − π); the exact Bayes
+    # success (bayes_risk) is at most the unified bound read there
+    mechanisms = _workload(seed)
+    kappa = max(prior, 1 - prior)
+    assert (
+        A.bayes_risk(mechanisms, prior=prior)
+        <= A.attack_success(mechanisms, baseline=kappa) + 2 * TOL
+    )
+
+
+def test_the_unified_functions_keep_the_contract_and_name_bad_input():
+    mixed = [Laplace(4.0), Gaussian(3.0)]
+    assert type(A.attack_success(mixed, baseline=0.1)) is float
+    assert A.attack_success(mixed, baseline=np.array([[0.1, 0.2]])).shape == (1, 2)
+    assert type(A.worst_case_baseline(mixed)) is float
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match=r"baseline must lie in \[0, 1\]"):
+            A.attack_success(mixed, baseline=bad)
+    with pytest.raises(ValueError, match="baseline must be finite"):
+        A.attack_success(mixed, baseline=math.nan)
+    with pytest.raises(ValueError, match="baseline"):
+        A.attack_success(mixed, baseline="0.1")
+    with pytest.raises(ValueError, match="mechanisms"):
+        A.worst_case_baseline([])
+    with pytest.raises(ValueError, match="discretization"):
+        A.worst_case_baseline(mixed, discretization=1.0)
