@@ -313,6 +313,8 @@ VALID |= {
     importlib.import_module("helpers.attack").composed_mu: (([M.Gaussian(2.0)] * 3,), {}),
     importlib.import_module("helpers.attack").loss_tail: ((MIXED,), {"epsilon": 1.0}),
     importlib.import_module("helpers.attack").loss_epsilon: ((MIXED,), {"delta": 1e-6}),
+    importlib.import_module("helpers.attack").attack_success: ((MIXED,), {"baseline": 0.01}),
+    importlib.import_module("helpers.attack").worst_case_baseline: ((MIXED,), {}),
     B.joint_coverage: (([0.95, 0.9],), {}),
     B.bonferroni: (([B.Release("count", k=5.0)] * 2,), {"joint": 0.9}),
 }
