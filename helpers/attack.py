@@ -762,8 +762,8 @@ def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
     the trade-off curve meets the diagonal, f(κ) = κ (every curve here is symmetric,
     f = f⁻¹, and convex), and there it equals the advantage η (:func:`attack_advantage`), so
     κ* = (1 − η)/2: Kulynych et al. (2025)'s worst-case baseline. For Gaussian-DP releases
-    κ* = Φ(−μ/2); for ε-DP read as a pure-ε curve, 1/(1 + e^ε). η is an upper bound, so κ*
-    is at most the true one (a lower κ*: a less likely guess is the one the releases help most).
+    κ* = Φ(−μ/2) (rounded down); for ε-DP read as a pure-ε curve, 1/(1 + e^ε). η is an upper
+    bound, so κ* is never above the true worst-case baseline.
 
     Used in notebook 11.
 
