@@ -11,7 +11,8 @@ This module parses that list once, so the three tests that depend on it cannot d
 
 It also holds what the tests of different modules share, since test files are imported by
 path and cannot import one another (this module is on ``sys.path``): exact arithmetic
-(``as_float``, ``rr_epsilon_exact``) and ``find_artist``.
+(``as_float``, ``rr_epsilon_exact``), ``find_artist`` and a dashboard's in-place redraw
+held to a fresh draw (``same_as_fresh``).
 """
 
 from __future__ import annotations
@@ -220,3 +221,42 @@ BAD_VALUES = [
     [1.0, True],
     10**400,
 ]
+
+
+# --- dashboards: an in-place redraw against a fresh draw (issue 33) ----------------------------
+
+
+def figure_pixels(fig) -> np.ndarray:
+    """``fig`` rendered at a dashboard's resolution (its own dpi restored afterwards)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from helpers.widgets._base import DPI
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    dpi = fig.dpi
+    fig.set_dpi(DPI)
+    try:
+        canvas.draw()
+        return np.asarray(canvas.buffer_rgba()).copy()
+    finally:
+        fig.set_dpi(dpi)
+
+
+def same_as_fresh(dash, where: str) -> None:
+    """The dashboard's figure, readout and text alternative are those of a fresh draw at its
+    current values (tests/helpers/widgets/test__base.py, tests/helpers/widgets/test_budget.py)."""
+    from helpers.plotting import alt_text
+
+    values = dash.values()
+    fresh, text = dash._draw(**values)
+    assert fresh is not dash.figure, f"{where}: draw() must build a new figure"
+    assert dash.text == text, f"{where}: readout differs from a fresh draw"
+    assert dash.alt_text == alt_text(fresh), f"{where}: text alternative differs"
+    shown, expected = figure_pixels(dash.figure), figure_pixels(fresh)
+    assert shown.shape == expected.shape, f"{where}: size {shown.shape} vs {expected.shape}"
+    differ = np.any(shown != expected, axis=-1)
+    assert not differ.any(), (
+        f"{where}: {int(differ.sum())} pixels differ from a fresh draw "
+        f"(rows {np.flatnonzero(differ.any(axis=1))[[0, -1]]}, "
+        f"columns {np.flatnonzero(differ.any(axis=0))[[0, -1]]})"
+    )

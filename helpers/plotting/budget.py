@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import lru_cache
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -47,6 +48,8 @@ __all__ = [
     "plot_composition",
     "plot_mechanism_totals",
     "plot_mixed_allocation",
+    "update_allocation",
+    "update_mixed_allocation",
 ]
 
 #: the public number of respondents of the example survey (each mean's n)
@@ -376,94 +379,152 @@ def plot_allocation(
     :class:`helpers.budget.NoiseFamily`). ``choice``
     (:func:`helpers.budget.choose_workload` of these arguments) and ``allowed``
     (:func:`helpers.budget.total_for_risk`), when the caller has them, are not computed again
-    (a dashboard's redraw).
+    (a dashboard's redraw). :func:`update_allocation` moves the figure to new values in place.
     """
+    risk, choice, allowed = _allocation_inputs(workload, risk, mechanism, delta, choice, allowed)
+    fig = _allocation_figure(
+        "allocation", len(workload), left=0.29, wspace=0.3, title_b="(b) the running total"
+    )
+    return _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowed)
+
+
+def update_allocation(
+    fig: Figure,
+    workload=SURVEY,
+    risk=None,
+    *,
+    mechanism="laplace",
+    delta: float = 1e-6,
+    title: str | None = None,
+    choice: bud.WorkloadChoice | None = None,
+    allowed: float | None = None,
+) -> bool:
+    """Bring a :func:`plot_allocation` figure to new values in place (notebook 11's
+    dashboard): bars, crosses, running total, the risk's line, labels, limits, titles and
+    the text alternative. False, and nothing changed, when the figure is of another kind or
+    shows another number of releases: draw afresh."""
+    if getattr(fig, "_course_shape", None) != ("allocation", len(workload)):
+        return False
+    risk, choice, allowed = _allocation_inputs(workload, risk, mechanism, delta, choice, allowed)
+    _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowed)
+    return True
+
+
+def _allocation_inputs(workload, risk, mechanism, delta, choice, allowed) -> tuple:
     risk = bud.risk_posterior(0.8, prior=0.5) if risk is None else risk
     if choice is None:
         choice = bud.choose_workload(workload, risk, mechanism=mechanism, delta=delta)
-    acc, split = choice.accuracy, choice.at_risk
     if allowed is None:
         allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=delta)
-    family = bud.NoiseFamily.of(mechanism)
-    unit = family.unit
-    labels = _labels(workload)
-    size = len(labels)
+    return risk, choice, allowed
+
+
+_HEIGHT = 0.38  # of each bar of panel (a), a pair per release
+
+
+def _allocation_figure(kind: str, size: int, *, left: float, wspace: float, title_b: str):
+    """The artists of an allocation figure of ``size`` releases, without their numbers: the
+    setters (:func:`_set_allocation`, :func:`_set_mixed_allocation`) fill those in, on a
+    fresh figure and on a dashboard's in-place update alike, so the two cannot differ."""
     y = np.arange(size)[::-1]
     fig = Figure(figsize=(9.4, max(4.6, 0.42 * size + 2.9)))
     ax_a, ax_b = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.35, 1]})
-    fig.subplots_adjust(left=0.29, right=0.98, top=0.82, bottom=0.27, wspace=0.3)
-    height = 0.38
+    fig.subplots_adjust(left=left, right=0.98, top=0.82, bottom=0.27, wspace=wspace)
+    zeros = np.zeros(size)
+    ax_a.barh(y + _HEIGHT / 2, zeros, _HEIGHT, color=BLUE, gid="needed")
     ax_a.barh(
-        y + height / 2,
-        acc.budgets,
-        height,
-        color=BLUE,
-        label=f"{unit}ᵢ its ±k needs",
-        gid="needed",
-    )
-    ax_a.barh(
-        y - height / 2,
-        split.budgets,
-        height,
+        y - _HEIGHT / 2,
+        zeros,
+        _HEIGHT,
         color="white",
         edgecolor=ORANGE,
         hatch="//",
         lw=1.2,
-        label=f"{unit}ᵢ from the risk's total",
         gid="split",
     )
-    missed = ~split.meets
     ax_a.plot(
-        split.budgets[missed],
-        y[missed] - height / 2,
-        "x",
-        color=BLACK,
-        ms=9,
-        mew=2,
-        ls="",
-        label="misses its ±k there",
-        gid="missed",
+        [], [], "x", color=BLACK, ms=9, mew=2, ls="", label="misses its ±k there", gid="missed"
     )
-    ax_a.set_yticks(y, labels, fontsize=10)
     ax_a.set_ylim(-0.7, size - 0.3)
-    ax_a.set_xlabel(f"budget per release, {unit}ᵢ")
     ax_a.set_title("(a) each release", fontsize=11)
     ax_a.xaxis.set_major_locator(MaxNLocator(5))
-    ax_a.set_xlim(0, 1.08 * max(float(acc.budgets.max()), float(split.budgets.max())))
     ax_a.grid(axis="x", alpha=0.3)
     ax_a.tick_params(labelsize=10)
-
-    steps = np.arange(1, size + 1)
-    running = np.cumsum(acc.budgets)
     ax_b.plot(
-        steps,
-        running,
+        np.arange(1, size + 1),
+        zeros,
         color=BLUE,
         marker="o",
         ms=6,
         drawstyle="steps-post",
-        label="total the accuracy needs",
         gid="running_total",
     )
-    ax_b.axhline(
-        allowed,
-        color=VERMILLION,
-        ls="--",
-        lw=1.6,
-        label=f"the risk allows: {allowed:.3g}",
-        gid="allowed",
-    )
+    ax_b.axhline(0.0, color=VERMILLION, ls="--", lw=1.6, gid="allowed")
     ax_b.set_xlabel("releases added, in order")
-    ax_b.set_ylabel(f"total {unit}")
-    ax_b.set_title("(b) the running total", fontsize=11)
+    ax_b.set_title(title_b, fontsize=11)
     ax_b.set_xlim(0.5, size + 0.5)
-    ax_b.set_ylim(0, 1.12 * max(float(running[-1]), allowed))
     ax_b.xaxis.set_major_locator(MaxNLocator(min(size, 8), integer=True))
     ax_b.grid(alpha=0.3)
     ax_b.tick_params(labelsize=10)
+    fig._course_shape = (kind, size)
+    return fig
+
+
+def _set_panels(fig, labels, needed, split, meets, running, limit, words: dict) -> None:
+    """Every number both allocation figures show: the bars' widths and the crosses of panel
+    (a), the curve and the risk's line of panel (b), the labels, the limits and the legend
+    (rebuilt: its labels carry numbers)."""
+    ax_a, ax_b = fig.axes
+    size = len(labels)
+    y = np.arange(size)[::-1]
+    for gid, widths in (("needed", needed), ("split", split)):
+        (bars,) = (c for c in ax_a.containers if c.patches[0].get_gid() == gid)
+        for patch, width in zip(bars.patches, np.asarray(widths, dtype=float), strict=True):
+            patch.set_width(width)
+        bars.set_label(words[gid])
+    artists = {a.get_gid(): a for ax in (ax_a, ax_b) for a in ax.lines}
+    missed = ~meets
+    artists["missed"].set_data(split[missed], y[missed] - _HEIGHT / 2)
+    ax_a.set_yticks(y, labels, fontsize=10)
+    ax_a.set_xlabel(words["axis_a"])
+    ax_a.set_xlim(0, 1.08 * max(float(np.max(needed)), float(np.max(split))))
+    artists["running_total"].set_ydata(running)
+    artists["running_total"].set_label(words["running"])
+    allowed = artists["allowed"]
+    allowed.set_ydata([limit, limit])
+    allowed.set_label(f"the risk allows: {limit:.3g}")
+    ax_b.set_ylabel(words["axis_b"])
+    ax_b.set_ylim(0, 1.12 * max(float(running[-1]), limit))
+    for legend in list(fig.legends):
+        legend.remove()
     handles = [*ax_a.get_legend_handles_labels()[0], *ax_b.get_legend_handles_labels()[0]]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
 
+
+def _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowed) -> Figure:
+    """Every number of :func:`plot_allocation`'s figure, its titles and text alternative."""
+    acc, split = choice.accuracy, choice.at_risk
+    family = bud.NoiseFamily.of(mechanism)
+    unit = family.unit
+    labels = _labels(workload)
+    size = len(labels)
+    missed = ~split.meets
+    _set_panels(
+        fig,
+        labels,
+        acc.budgets,
+        split.budgets,
+        split.meets,
+        np.cumsum(acc.budgets),
+        allowed,
+        {
+            "needed": f"{unit}ᵢ its ±k needs",
+            "split": f"{unit}ᵢ from the risk's total",
+            "running": "total the accuracy needs",
+            "axis_a": f"budget per release, {unit}ᵢ",
+            "axis_b": f"total {unit}",
+        },
+    )
     noise = family.label if family.pure else f"{family.label} (δ = {delta:g})"
     verdict = (
         f"feasible: total {unit} {acc.total:.3g} ≤ {allowed:.3g}"
@@ -491,11 +552,29 @@ def plot_allocation(
     )
 
 
-def _own_epsilon(objects, risk, delta: float) -> float:
-    """The ε a risk reads releases at on their own PLD (None for a TPR risk)."""
-    if risk.kind == "epsilon":
-        return bud.pld_epsilon(delta, objects)
-    return bud.loss_epsilon(objects, delta=delta)
+@lru_cache(maxsize=512)
+def _alone(one, delta: float) -> float:
+    """The ε at which one release alone is ε-DP except with probability δ, cached by value
+    (the release is a frozen mechanism object: equal objects, equal key): a dashboard's
+    move of the risk leaves every release at its target where it was."""
+    return bud.loss_epsilon(one, delta=delta)
+
+
+@lru_cache(maxsize=64)
+def _running(needed: tuple, kind: str, fpr: float, delta: float) -> np.ndarray:
+    """Panel (b) of :func:`plot_mixed_allocation`: the risk read on the composed distribution
+    of the first 1, 2, … releases, cached by value (it depends on the releases at their
+    targets and the risk's kind, not on the risk's level: a dashboard's risk slider reuses
+    it). Read-only, since the cache hands out the same array."""
+    if kind == "tpr":
+        values = [bud.attack_tpr(list(needed[: j + 1]), fpr=fpr) for j in range(len(needed))]
+    elif kind == "epsilon":
+        values = [bud.pld_epsilon(delta, list(needed[: j + 1])) for j in range(len(needed))]
+    else:
+        values = [bud.loss_epsilon(list(needed[: j + 1]), delta=delta) for j in range(len(needed))]
+    out = np.array(values)
+    out.flags.writeable = False
+    return out
 
 
 @course_style
@@ -516,8 +595,33 @@ def plot_mixed_allocation(
     where that misses the target; (b) the risk read on the composed distribution as the releases
     are added in order (that ε, or the best test's TPR for a TPR risk), against the risk's limit.
     ``noises``: one name per release ("laplace", "gaussian"); by default Gaussian for the means
-    and Laplace for the rest.
+    and Laplace for the rest. :func:`update_mixed_allocation` moves the figure in place.
     """
+    workload, risk, noises, choice = _mixed_inputs(workload, risk, noises, delta, choice)
+    fig = _allocation_figure("mixed", len(workload), left=0.4, wspace=0.34, title_b="(b) composed")
+    return _set_mixed_allocation(fig, workload, risk, noises, delta, choice)
+
+
+def update_mixed_allocation(
+    fig: Figure,
+    workload=SURVEY,
+    risk=None,
+    *,
+    noises=None,
+    delta: float = 1e-6,
+    choice: bud.WorkloadChoice | None = None,
+) -> bool:
+    """Bring a :func:`plot_mixed_allocation` figure to new values in place (notebook 11's
+    dashboard); False, and nothing changed, when the figure is of another kind or shows
+    another number of releases: draw afresh."""
+    if getattr(fig, "_course_shape", None) != ("mixed", len(workload)):
+        return False
+    workload, risk, noises, choice = _mixed_inputs(workload, risk, noises, delta, choice)
+    _set_mixed_allocation(fig, workload, risk, noises, delta, choice)
+    return True
+
+
+def _mixed_inputs(workload, risk, noises, delta, choice) -> tuple:
     risk = bud.risk_posterior(0.8, prior=0.5) if risk is None else risk
     risk = risk if isinstance(risk, bud.Risk) else bud.risk_epsilon(risk)
     workload = list(workload)
@@ -525,25 +629,28 @@ def plot_mixed_allocation(
         noises = ["gaussian" if r.kind == "mean" else "laplace" for r in workload]
     if choice is None:
         choice = bud.choose_workload(workload, risk, mechanism=list(noises), delta=delta)
+    return workload, risk, noises, choice
+
+
+def _set_mixed_allocation(fig, workload, risk, noises, delta, choice) -> Figure:
+    """Every number of :func:`plot_mixed_allocation`'s figure, its titles and text
+    alternative."""
     acc, split = choice.accuracy, choice.at_risk
     classes = [bud.NoiseFamily.of(name).mechanism for name in noises]
 
     def objects(scales):
-        return [
+        return tuple(
             cls(float(b), sensitivity=float(s))
             for cls, b, s in zip(classes, scales, acc.sensitivities, strict=True)
-        ]
+        )
 
     needed, at_limit = objects(acc.scales), objects(split.scales)
-    own = np.array([bud.loss_epsilon(one, delta=delta) for one in needed])
-    own_split = np.array([bud.loss_epsilon(one, delta=delta) for one in at_limit])
+    own = np.array([_alone(one, delta) for one in needed])
+    own_split = np.array([_alone(one, delta) for one in at_limit])
+    running = _running(needed, risk.kind, risk.fpr if risk.kind == "tpr" else 0.0, delta)
     if risk.kind == "tpr":
-        running = np.array(
-            [bud.attack_tpr(needed[: j + 1], fpr=risk.fpr) for j in range(len(needed))]
-        )
         limit, axis_words = risk.level, f"best test's TPR at FPR {100 * risk.fpr:g} %"
     else:
-        running = np.array([_own_epsilon(needed[: j + 1], risk, delta) for j in range(len(needed))])
         limit = risk.level if risk.kind == "epsilon" else bud.total_for_risk(risk)
         axis_words = (
             f"composed ε at δ = {delta:g}"
@@ -555,72 +662,22 @@ def plot_mixed_allocation(
         for label, name in zip(_labels(workload), noises, strict=True)
     ]
     size = len(labels)
-    y = np.arange(size)[::-1]
-    fig = Figure(figsize=(9.4, max(4.6, 0.42 * size + 2.9)))
-    ax_a, ax_b = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.35, 1]})
-    fig.subplots_adjust(left=0.4, right=0.98, top=0.82, bottom=0.27, wspace=0.34)
-    height = 0.38
-    ax_a.barh(y + height / 2, own, height, color=BLUE, label="alone, at its ±k", gid="needed")
-    ax_a.barh(
-        y - height / 2,
+    _set_panels(
+        fig,
+        labels,
+        own,
         own_split,
-        height,
-        color="white",
-        edgecolor=ORANGE,
-        hatch="//",
-        lw=1.2,
-        label="alone, at the risk's limit",
-        gid="split",
-    )
-    missed = ~split.meets
-    ax_a.plot(
-        own_split[missed],
-        y[missed] - height / 2,
-        "x",
-        color=BLACK,
-        ms=9,
-        mew=2,
-        ls="",
-        label="misses its ±k there",
-        gid="missed",
-    )
-    ax_a.set_yticks(y, labels, fontsize=10)
-    ax_a.set_ylim(-0.7, size - 0.3)
-    ax_a.set_xlabel(f"each release alone: ε with P[ℒ > ε] ≤ {delta:g}")
-    ax_a.set_title("(a) each release", fontsize=11)
-    ax_a.xaxis.set_major_locator(MaxNLocator(5))
-    ax_a.set_xlim(0, 1.08 * max(float(own.max()), float(own_split.max())))
-    ax_a.grid(axis="x", alpha=0.3)
-    ax_a.tick_params(labelsize=10)
-    steps = np.arange(1, size + 1)
-    ax_b.plot(
-        steps,
+        split.meets,
         running,
-        color=BLUE,
-        marker="o",
-        ms=6,
-        drawstyle="steps-post",
-        label="composed, at the targets",
-        gid="running_total",
-    )
-    ax_b.axhline(
         limit,
-        color=VERMILLION,
-        ls="--",
-        lw=1.6,
-        label=f"the risk allows: {limit:.3g}",
-        gid="allowed",
+        {
+            "needed": "alone, at its ±k",
+            "split": "alone, at the risk's limit",
+            "running": "composed, at the targets",
+            "axis_a": f"each release alone: ε with P[ℒ > ε] ≤ {delta:g}",
+            "axis_b": axis_words,
+        },
     )
-    ax_b.set_xlabel("releases added, in order")
-    ax_b.set_ylabel(axis_words)
-    ax_b.set_title("(b) composed", fontsize=11)
-    ax_b.set_xlim(0.5, size + 0.5)
-    ax_b.set_ylim(0, 1.12 * max(float(running[-1]), limit))
-    ax_b.xaxis.set_major_locator(MaxNLocator(min(size, 8), integer=True))
-    ax_b.grid(alpha=0.3)
-    ax_b.tick_params(labelsize=10)
-    handles = [*ax_a.get_legend_handles_labels()[0], *ax_b.get_legend_handles_labels()[0]]
-    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
     verdict = (
         f"feasible: {running[-1]:.3g} ≤ {limit:.3g}"
         if choice.feasible

@@ -14,6 +14,7 @@ from matplotlib.ticker import (
     AutoLocator,
     FixedLocator,
     FuncFormatter,
+    LogLocator,
     MaxNLocator,
     NullLocator,
     ScalarFormatter,
@@ -22,7 +23,7 @@ from matplotlib.ticker import (
 from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
 from ._alt import describe, listing
-from ._style import HATCHES, LINESTYLES, SMALL, course_style, scaled_axis
+from ._style import CYCLE, HATCHES, LINESTYLES, SMALL, course_style, scaled_axis
 
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
@@ -75,6 +76,7 @@ __all__ = [
     "update_exponential_mechanism",
     "update_hypothesis_region",
     "update_laplace_ratio",
+    "update_randomised_response",
 ]
 
 
@@ -303,62 +305,78 @@ def plot_randomised_response(alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> Fig
     q(1−q)/(α²n), and the simulated variance at the chosen n (a marker).
 
     ``axes[1].lines``: 0 notes' bound, 1 tight bound, 2 exact, 3 simulated marker.
+    :func:`update_randomised_response` moves α and n in place (notebook 00's dashboard).
     """
-    est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
     fig = Figure(figsize=(9, 3.4))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    # π̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
-    bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
-    ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color="C0", alpha=0.8, density=True)
+    # the artists; their data, the histogram, limits, ticks and titles: _randomised_response
     ax.axvline(p, color="k", lw=1.5, label=f"true π = {p:g}", gid="true_p")
-    half = 2 * np.sqrt(float(F.rr_variance_bound(n, alpha)))
     for sign in (-1, 1):
         ax.axvline(
-            p + sign * half,
+            p,
             color="C3",
             ls="--",
             lw=1,
             label="π ± 2√(1/(α²n))" if sign < 0 else None,
             gid="minus_two_sd" if sign < 0 else "plus_two_sd",
         )
-    ax.set(
-        xlabel="estimate π̂",
-        ylabel="density",
-        title=f"randomised response, α = {alpha:g}, n = {n}, ε = {float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf:.3g}",
-    )
+    ax.set(xlabel="estimate π̂", ylabel="density")
     ax.legend(fontsize=SMALL, loc="upper left")
     ns = np.unique(np.geomspace(2, 2000, 80).astype(int))
-    bx.plot(
-        ns,
-        F.rr_variance_bound(1, alpha) / ns,
-        color="C3",
-        ls="--",
-        label="notes' bound 1/(α²n)",
-        gid="notes_bound",
-    )
-    bx.plot(
-        ns,
-        F.rr_variance_bound_tight(1, alpha) / ns,
-        color="C1",
-        label="tight bound 1/(4α²n)",
-        gid="tight_bound",
-    )
-    bx.plot(
-        ns,
-        F.rr_variance(p, 1, alpha) / ns,
-        color="k",
-        ls=":",
-        label="exact q(1−q)/(α²n)",
-        gid="exact_variance",
-    )
-    bx.plot([n], [est.var()], "o", color="C0", label="simulated", gid="simulated_variance")
+    ones = np.ones(ns.size)
+    bx.plot(ns, ones, color="C3", ls="--", label="notes' bound 1/(α²n)", gid="notes_bound")
+    bx.plot(ns, ones, color="C1", label="tight bound 1/(4α²n)", gid="tight_bound")
+    bx.plot(ns, ones, color="k", ls=":", label="exact q(1−q)/(α²n)", gid="exact_variance")
+    bx.plot([n], [1.0], "o", color="C0", label="simulated", gid="simulated_variance")
     bx.set_xscale("log")
     bx.set_yscale("log")
     bx.set(xlabel="n", ylabel="Var[π̂]", title="variance falls like 1/n")
     bx.legend(fontsize=SMALL, loc="lower left")
-    _no_minor_ticks(*fig.axes)
+    fig._course_shape = ("randomised_response", p, reps)
+    return _randomised_response(fig, alpha, n, p, reps, rng)
+
+
+def update_randomised_response(fig, alpha=0.5, n=18, p=0.5, reps=4000, *, rng=0) -> bool:
+    """Bring a :func:`plot_randomised_response` figure of the same π and repetitions to a
+    new α and n in place (notebook 00's dashboard); False, and nothing changed, otherwise."""
+    if getattr(fig, "_course_shape", None) != ("randomised_response", p, reps):
+        return False
+    _randomised_response(fig, alpha, n, p, reps, rng)
+    return True
+
+
+def _randomised_response(fig, alpha, n, p, reps, rng) -> Figure:
+    """Everything of :func:`plot_randomised_response`'s figure that α and n move: the
+    histogram (its bins follow n), the band, the curves and the marker, the limits (both
+    axes autoscaled again from the data, as a fresh figure is), the ticks, the title and the
+    text alternative. Shared by the fresh draw and the in-place update."""
+    ax, bx = fig.axes
+    est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
+    for container in list(ax.containers):
+        container.remove()
+    # π̂ lives on the lattice (y/n − (1 − α)/2)/α, y = 0..n: one bar per value when n is small
+    bins = (np.arange(n + 2) - 0.5) / n if n <= 60 else np.linspace(0, 1, 41)
+    # the course's first colour ("C0" inside course_style), named: an update runs outside it
+    ax.hist(est, bins=(bins - (1 - alpha) / 2) / alpha, color=CYCLE[0], alpha=0.8, density=True)
+    half = 2 * np.sqrt(float(F.rr_variance_bound(n, alpha)))
+    lines = {line.get_gid(): line for line in (*ax.lines, *bx.lines)}
+    lines["minus_two_sd"].set_xdata([p - half] * 2)
+    lines["plus_two_sd"].set_xdata([p + half] * 2)
     eps = float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf
+    ax.set_title(f"randomised response, α = {alpha:g}, n = {n}, ε = {eps:.3g}")
+    ns = lines["notes_bound"].get_xdata()
+    lines["notes_bound"].set_ydata(F.rr_variance_bound(1, alpha) / ns)
+    lines["tight_bound"].set_ydata(F.rr_variance_bound_tight(1, alpha) / ns)
+    lines["exact_variance"].set_ydata(F.rr_variance(p, 1, alpha) / ns)
+    lines["simulated_variance"].set_data([n], [est.var()])
+    for axes in (ax, bx):  # the limits from the data drawn now, as on a fresh figure
+        for axis in (axes.xaxis, axes.yaxis):
+            axis.set_major_locator(LogLocator() if axis.get_scale() == "log" else AutoLocator())
+        axes.set_autoscale_on(True)
+        axes.relim()
+        axes.autoscale_view()
+    _no_minor_ticks(*fig.axes)
     inside = float(np.mean(np.abs(est - p) <= half))
     return describe(
         fig,

@@ -28,6 +28,7 @@ __all__ = [
     "plot_switching",
     "slice_curves",
     "update_bound_vs_naive",
+    "update_profile_map",
     "update_risk_profile_slice",
     "update_switching",
 ]
@@ -278,12 +279,10 @@ def plot_profile_map(
 ) -> Figure:
     """Figure 5: r*(p, q) (truncated at 100) and εᵢ(p, q) (truncated at 4) over (0, 1]², with
     the argmin of eq. (13) as a red point. Default profile: (33), max(0.25/(p·q), 3).
-    ``show_profile=False`` draws the εᵢ map alone (the dashboard's faster redraw)."""
+    ``show_profile=False`` draws the εᵢ map alone (the dashboard's faster redraw);
+    :func:`update_profile_map` moves the figure to another profile in place."""
     profile = kr.two_dimensional_profile(0.25, 3.0) if profile is None else profile
-    axis = np.linspace(1 / n, 1, n)
-    P, Q = np.meshgrid(axis, axis, indexing="xy")
-    r_star = kr.evaluate_profile(profile, P, Q)
-    eps = kr.max_epsilon(P, Q, r_star)
+    r_star, eps = _profile_maps(profile, n)
     rec = kr.argmin_epsilon(profile) if recommendation is None else recommendation
     fig = _figure(figsize, fast)
     extent = (0, 1, 0, 1)
@@ -322,10 +321,62 @@ def plot_profile_map(
         )
         ax.set_xlabel("p")
         ax.set_ylabel("q")
-    ax_e.set_title(
+    fig._course_shape = ("profile_map", n, r_cap, epsilon_cap, show_profile)
+    return _set_profile_map(fig, r_star, eps, rec, r_cap, epsilon_cap, show_profile)
+
+
+def update_profile_map(
+    fig: Figure,
+    profile,
+    *,
+    n: int = 160,
+    r_cap: float = 100.0,
+    epsilon_cap: float = 4.0,
+    recommendation: kr.Recommendation | None = None,
+    show_profile: bool = True,
+) -> bool:
+    """Bring a :func:`plot_profile_map` figure of the same grid, caps and panels to another
+    profile in place (notebook 06's dashboard): the maps, their colour scales, the argmin,
+    the title and the text alternative. False, and nothing changed, otherwise."""
+    if getattr(fig, "_course_shape", None) != (
+        "profile_map",
+        n,
+        r_cap,
+        epsilon_cap,
+        show_profile,
+    ):
+        return False
+    r_star, eps = _profile_maps(profile, n)
+    rec = kr.argmin_epsilon(profile) if recommendation is None else recommendation
+    _set_profile_map(fig, r_star, eps, rec, r_cap, epsilon_cap, show_profile)
+    return True
+
+
+def _profile_maps(profile, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """r*(p, q) and the εᵢ it implies on the n × n grid of (0, 1]²."""
+    axis = np.linspace(1 / n, 1, n)
+    P, Q = np.meshgrid(axis, axis, indexing="xy")
+    r_star = kr.evaluate_profile(profile, P, Q)
+    return r_star, kr.max_epsilon(P, Q, r_star)
+
+
+def _set_profile_map(fig, r_star, eps, rec, r_cap, epsilon_cap, show_profile) -> Figure:
+    """Everything of :func:`plot_profile_map`'s figure that the profile moves: the maps (the
+    εᵢ map's colour scale spans its data again, and its colour bar follows), the argmin, the
+    title and the text alternative. Shared by the fresh draw and the in-place update."""
+    maps = [ax for ax in fig.axes if ax.images]  # the colour bars' axes hold no image
+    if show_profile:
+        maps[0].images[0].set_data(np.minimum(r_star, r_cap))
+    image = maps[-1].images[0]
+    image.set_data(np.minimum(eps, epsilon_cap))
+    image.autoscale()  # the limits of a fresh imshow: the data's min and max
+    for ax in maps:
+        (point,) = (line for line in ax.lines if line.get_gid() == "argmin")
+        point.set_data([rec.p], [rec.q])
+    maps[-1].set_title(
         f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=_FONT
     )
-    maps = (
+    words = (
         f"heat maps over (p, q) in (0, 1]² of the risk profile r* (log colours, truncated at "
         f"{r_cap:g}) and of the εᵢ it implies (truncated at {epsilon_cap:g})"
         if show_profile
@@ -334,7 +385,7 @@ def plot_profile_map(
     )
     return describe(
         fig,
-        f"Kazan & Reiter's two-dimensional risk profile: {maps}, the point where εᵢ is "
+        f"Kazan & Reiter's two-dimensional risk profile: {words}, the point where εᵢ is "
         f"smallest marked.",
         f"The recommended ε is that minimum, {rec.epsilon:.3f}, at (p, q) = ({rec.p:.3f}, "
         f"{rec.q:.3f}): the prior where the profile binds hardest.",

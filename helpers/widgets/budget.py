@@ -17,7 +17,13 @@ from functools import partial
 import ipywidgets as widgets
 
 from .. import budget as bud
-from ..plotting.budget import SURVEY, plot_allocation, plot_mixed_allocation
+from ..plotting.budget import (
+    SURVEY,
+    plot_allocation,
+    plot_mixed_allocation,
+    update_allocation,
+    update_mixed_allocation,
+)
 from ._base import Dashboard, control_row, float_slider
 
 __all__ = [
@@ -58,6 +64,8 @@ _RISKS = {
     "epsilon": ("total ε", ("epsilon",), lambda c: bud.risk_epsilon(c["epsilon"])),
 }
 _RISK_CONTROLS = ("risk", "prior", "tpr", "epsilon")
+#: how many risk totals and choices a dashboard keeps (by value; the oldest goes first)
+_CACHED = 64
 
 
 def _noise_options() -> list:
@@ -199,32 +207,79 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         ),
     }
 
-    allowed_totals: dict = {}  # the risk's total, by (risk, noise): a slider of a release
-    # moves the workload, not the risk, and the Gaussian total is a root search (tens of ms)
+    # by value, the latest few of each (issue 33): the risk's total by (risk, noise) (a
+    # release's slider moves the workload, not the risk; the Gaussian total is a root search
+    # of tens of ms) and the whole choice by (releases, risk, noise) (a reader returns to
+    # where they were; a mixed workload's choice is a search on composed distributions)
+    allowed_totals: dict = {}
+    choices: dict = {}
 
-    def draw(mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
+    def remember(cache: dict, key, compute):
+        if key not in cache:
+            while len(cache) >= _CACHED:
+                cache.pop(next(iter(cache)))
+            cache[key] = compute()
+        return cache[key]
+
+    def state(mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
+        """Everything the figure and the readout show at these values."""
         chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
         if not chosen:
             raise ValueError("every release is left out: move a release's slider to add it")
         if together:  # every target met together with probability JOINT (Bonferroni)
             chosen = bud.bonferroni(chosen, joint=JOINT)
+        chosen = tuple(chosen)
         the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
         if mechanism == MIXED:
-            noises = mixed_noises(chosen)
-            choice = bud.choose_workload(chosen, the_risk, mechanism=noises, delta=delta)
-            fig = plot_mixed_allocation(chosen, the_risk, noises=noises, delta=delta, choice=choice)
-            return fig, _mixed_text(choice, chosen, noises)
-        key = (the_risk, mechanism)
-        if key not in allowed_totals:
-            allowed_totals[key] = bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta)
-        allowed = allowed_totals[key]
-        choice = bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta)
-        fig = plot_allocation(
-            chosen, the_risk, mechanism=mechanism, delta=delta, choice=choice, allowed=allowed
+            noises = tuple(mixed_noises(chosen))
+            choice = remember(
+                choices,
+                (chosen, the_risk, noises),
+                lambda: bud.choose_workload(chosen, the_risk, mechanism=list(noises), delta=delta),
+            )
+            return chosen, the_risk, noises, choice, None
+        allowed = remember(
+            allowed_totals,
+            (the_risk, mechanism),
+            lambda: bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta),
         )
-        return fig, budget_text(choice, chosen, allowed=allowed, mechanism=mechanism)
+        choice = remember(
+            choices,
+            (chosen, the_risk, mechanism),
+            lambda: bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta),
+        )
+        return chosen, the_risk, mechanism, choice, allowed
 
-    dash = Dashboard(controls, draw)
+    def text(chosen, noise, choice, allowed) -> str:
+        if allowed is None:
+            return _mixed_text(choice, chosen, list(noise))
+        return budget_text(choice, chosen, allowed=allowed, mechanism=noise)
+
+    def draw(**values):
+        chosen, the_risk, noise, choice, allowed = state(**values)
+        if allowed is None:
+            fig = plot_mixed_allocation(
+                chosen, the_risk, noises=list(noise), delta=delta, choice=choice
+            )
+        else:
+            fig = plot_allocation(
+                chosen, the_risk, mechanism=noise, delta=delta, choice=choice, allowed=allowed
+            )
+        return fig, text(chosen, noise, choice, allowed)
+
+    def update(fig, **values):
+        chosen, the_risk, noise, choice, allowed = state(**values)
+        if allowed is None:
+            moved = update_mixed_allocation(
+                fig, chosen, the_risk, noises=list(noise), delta=delta, choice=choice
+            )
+        else:
+            moved = update_allocation(
+                fig, chosen, the_risk, mechanism=noise, delta=delta, choice=choice, allowed=allowed
+            )
+        return text(chosen, noise, choice, allowed) if moved else None
+
+    dash = Dashboard(controls, draw, update=update)
     c = controls
 
     def _relevant_only(_change=None):

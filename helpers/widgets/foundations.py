@@ -66,18 +66,25 @@ def randomised_response_dashboard(
     p = starting_value("p", p, 0.0, 1.0)
     make_rng(rng)  # an int seed or a Generator, checked now rather than at the first redraw
 
-    def draw(alpha, n):
-        n = round(n)  # the log slider's value is a float
-        fig = P.plot_randomised_response(alpha, n, p, reps, rng=rng)
+    def text(alpha, n):
         est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
         eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
-        text = (
+        return (
             f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {eps:.4f}\n"
             f"simulated Var[π̂] = {est.var():.5f}; exact = {float(F.rr_variance(p, n, alpha)):.5f}; "
             f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(n, alpha)):.5f}; "
             f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(n, alpha)):.5f}"
         )
-        return fig, text
+
+    def draw(alpha, n):
+        n = round(n)  # the log slider's value is a float
+        return P.plot_randomised_response(alpha, n, p, reps, rng=rng), text(alpha, n)
+
+    def update(fig, alpha, n):
+        n = round(n)
+        if not P.update_randomised_response(fig, alpha, n, p, reps, rng=rng):
+            return None
+        return text(alpha, n)
 
     controls = {
         "alpha": widgets.FloatSlider(
@@ -96,7 +103,7 @@ def randomised_response_dashboard(
             continuous_update=False,
         ),
     }
-    return Dashboard(controls, draw)
+    return Dashboard(controls, draw, update=update)
 
 
 def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:

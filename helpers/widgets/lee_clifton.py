@@ -161,6 +161,11 @@ def queries_dashboard(
     """Notebook 05: choose a query and a column, slide ρ; prints Δf, Δv and both ε.
 
     The figure is updated in place while ρ moves; a new query or column draws a fresh one.
+    The query menu offers the queries this universe can show: a built-in query the analysis
+    refuses on one of the columns (an order statistic with Δf = 0 on the 336,776 flights)
+    is left out and named, with the reason, on the readout's last line, so that every choice
+    draws its figure (a refused one left the previous query's figure on screen). A column
+    menu of a single column is shown disabled (it has nothing to choose).
     """
     cols, size = _columns_and_size(data, size)
     queries = tuple(queries)
@@ -171,32 +176,52 @@ def queries_dashboard(
     column = next(iter(cols)) if column is None else column
     if column not in cols:
         raise ValueError(f"column must be one of {list(cols)}; got {column!r}")
+    slider = _risk_slider(cols, size, risk)
 
-    # what does not depend on ρ, computed once per (query, column) of a built-in query (a
-    # reader's callable may change behaviour, so its numbers are recomputed); the columns
-    # are this dashboard's own data
+    # what does not depend on ρ, per (query, column) of a built-in query, from the analysis
+    # table (cached by value in lee_clifton, and already computed by a notebook that showed
+    # it); a reader's callable may change behaviour, so its numbers are recomputed each time
     fixed: dict = {}
+    refused: dict = {}
+    for name, values in cols.items():
+        table = lc.analysis_table(values, size, slider.value, [q for q in queries if _built_in(q)])
+        for q, row in table.iterrows():
+            if row["note"]:
+                refused.setdefault(q, row["note"])
+            else:
+                fixed[q, name] = _fixed_lines(q, name, values, size, row)
+    offered = [q for q in queries if get_query(q).name not in refused]
+    if get_query(query).name in refused:
+        raise ValueError(f"query {query!r} cannot be shown on these data: {refused[query]}")
+    if not offered:
+        raise ValueError(f"no query can be shown on these data: {next(iter(refused.values()))}")
+    reasons = sorted(
+        {
+            "Δf = 0 here: no noise is needed and the bounds are undefined"
+            if "zero sensitivity" in note
+            else note
+            for note in refused.values()
+        }
+    )
+    left_out = f"\nnot offered here: {', '.join(refused)} ({'; '.join(reasons)})" if refused else ""
 
     def text(query: str, column: str, risk: float) -> str:
         values = cols[column]
-        if (query, column) not in fixed or not get_query(query).built_in:
-            fixed[query, column] = (
-                f"query {query}, column {column}, n = {size}, "
-                f"W = {lc.count_worlds(values, size)}, ",
-                f"Δf (unbounded sensitivity) = {unbounded_sensitivity(values, size, query):.4f}   "
-                f"Δv = {lc.delta_v(values, size, query):.4f}   "
-                f"tight bound's limit = {lc.limit_of_tight_bound(values, size, query):.4f}",
-            )
+        if (query, column) not in fixed or not _built_in(query):
+            fixed[query, column] = _fixed_lines(query, column, values, size, None)
         head, sensitivities = fixed[query, column]
         e_ub = lc.epsilon_upper_bound(values, size, query, risk)
         e_bs = lc.binary_search_epsilon(values, size, query, risk)
-        return "\n".join(
-            [
-                f"{head}ρ = {risk:.3f}",
-                sensitivities,
-                f"ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
-                f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
-            ]
+        return (
+            "\n".join(
+                [
+                    f"{head}ρ = {risk:.3f}",
+                    sensitivities,
+                    f"ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
+                    f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
+                ]
+            )
+            + left_out
         )
 
     def draw(query: str, column: str, risk: float):
@@ -211,8 +236,31 @@ def queries_dashboard(
         return text(query, column, risk)
 
     controls = {
-        "query": widgets.Dropdown(options=list(queries), value=query, description="query"),
-        "column": widgets.Dropdown(options=list(cols), value=column, description="column"),
-        "risk": _risk_slider(cols, size, risk),
+        "query": widgets.Dropdown(options=offered, value=query, description="query"),
+        "column": widgets.Dropdown(
+            options=list(cols), value=column, description="column", disabled=len(cols) == 1
+        ),
+        "risk": slider,
     }
     return Dashboard(controls, draw, update=update)
+
+
+def _built_in(query) -> bool:
+    return get_query(query).built_in
+
+
+def _fixed_lines(query, column: str, values, size: int, row) -> tuple[str, str]:
+    """The readout's lines that do not depend on ρ: from the analysis table's ``row`` when
+    given, else computed (a reader's own query)."""
+    if row is None:
+        delta_f = unbounded_sensitivity(values, size, query)
+        spread = lc.delta_v(values, size, query)
+        limit = lc.limit_of_tight_bound(values, size, query)
+    else:
+        delta_f, spread, limit = row["Δf"], row["Δv"], row["limit of tight bound"]
+    name = get_query(query).name if not isinstance(query, str) else query
+    return (
+        f"query {name}, column {column}, n = {size}, W = {lc.count_worlds(values, size)}, ",
+        f"Δf (unbounded sensitivity) = {delta_f:.4f}   Δv = {spread:.4f}   "
+        f"tight bound's limit = {limit:.4f}",
+    )

@@ -286,8 +286,15 @@ def test_the_queries_dashboard_runs_the_leave_one_out_analysis_on_the_flights():
     assert f"ε binary search = {expected:.4f}" in dash.text
     dash.controls["risk"].value = 0.5
     assert f"{lc.binary_search_epsilon(distance, size, 'mean', 0.5):.4f}" in dash.text
-    dash.controls["query"].value = "median"  # shared distances: Δf = 0, refused with the reason
-    assert "zero sensitivity" in dash.text
+    # shared distances: the order statistics have Δf = 0 and the analysis refuses them; the
+    # menu leaves them out (a choice that draws nothing left the last query's figure on
+    # screen) and the readout names them with the reason
+    refused = ["median", "max", "percentile_25", "percentile_75"]
+    for name in refused:
+        assert "zero sensitivity" in lc.analysis_table(distance, size, 1 / 3, [name])["note"][name]
+    assert not set(refused) & set(dash.controls["query"].options)
+    assert f"not offered here: {', '.join(refused)} (Δf = 0 here" in dash.text
+    assert dash.controls["column"].disabled  # one column: nothing to choose
     dash.controls["query"].value = "variance"
     assert (
         f"Δf (unbounded sensitivity) = {unbounded_sensitivity(distance, size, 'variance'):.4f}"

@@ -12,26 +12,12 @@ draw, so they are unchanged by construction.
 from __future__ import annotations
 
 import ipywidgets as ipw
-import numpy as np
 import pytest
-from matplotlib.backends.backend_agg import FigureCanvasAgg
+from _modules import same_as_fresh
 
 import helpers.widgets as widgets
-from helpers.plotting import alt_text
-from helpers.widgets._base import DPI
 
 FACTORIES = sorted(name for name in dir(widgets) if name.endswith("_dashboard"))
-
-
-def _pixels(fig) -> np.ndarray:
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
-    dpi = fig.dpi
-    fig.set_dpi(DPI)
-    try:
-        canvas.draw()
-        return np.asarray(canvas.buffer_rgba()).copy()
-    finally:
-        fig.set_dpi(dpi)
 
 
 def _moves(control) -> list:
@@ -58,22 +44,6 @@ def _moves(control) -> list:
     return [*picks, start]
 
 
-def _same_as_fresh(dash, where: str) -> None:
-    values = dash.values()
-    fresh, text = dash._draw(**values)
-    assert fresh is not dash.figure, f"{where}: draw() must build a new figure"
-    assert dash.text == text, f"{where}: readout differs from a fresh draw"
-    assert dash.alt_text == alt_text(fresh), f"{where}: text alternative differs"
-    shown, expected = _pixels(dash.figure), _pixels(fresh)
-    assert shown.shape == expected.shape, f"{where}: size {shown.shape} vs {expected.shape}"
-    differ = np.any(shown != expected, axis=-1)
-    assert not differ.any(), (
-        f"{where}: {int(differ.sum())} pixels differ from a fresh draw "
-        f"(rows {np.flatnonzero(differ.any(axis=1))[[0, -1]]}, "
-        f"columns {np.flatnonzero(differ.any(axis=0))[[0, -1]]})"
-    )
-
-
 @pytest.mark.parametrize("name", FACTORIES)
 def test_every_move_redraws_in_place_what_a_fresh_draw_shows(name):
     dash = getattr(widgets, name)()
@@ -87,4 +57,4 @@ def test_every_move_redraws_in_place_what_a_fresh_draw_shows(name):
                 continue
             if dash.readout.value.startswith("<pre style='color:#b00'>"):
                 continue  # a refused combination keeps the last image
-            _same_as_fresh(dash, f"{name}, {control_name} = {value!r}")
+            same_as_fresh(dash, f"{name}, {control_name} = {value!r}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _modules import same_as_fresh
 
 from helpers import budget as bud
 from helpers.plotting.budget import SURVEY
@@ -164,3 +165,30 @@ def test_all_targets_together_raises_every_coverage_by_bonferroni():
     assert f"the accuracy needs total ε {after.accuracy.total:.4g}" in dash.text
     assert f"at {100 * adjusted[0].coverage:g} %" in dash.text
     assert bud.joint_coverage(after.accuracy.coverage) >= w.JOINT
+
+
+@pytest.mark.parametrize(
+    ("mechanism", "risk_kind"),
+    [("laplace", "posterior"), ("gaussian", "epsilon"), (w.MIXED, "tpr"), (w.MIXED, "posterior")],
+)
+def test_every_move_updates_the_figure_in_place_as_a_fresh_draw_shows_it(mechanism, risk_kind):
+    """Issue 33: a move that keeps the number of releases updates the one figure in place
+    (the same Figure object), and it shows what a fresh draw shows at the same values:
+    pixels, text alternative and readout (tests/helpers/widgets/test__base.py's check, here in
+    every noise and risk the generic test does not reach); leaving a release out draws afresh."""
+    dash = w.budget_dashboard()
+    dash.controls["mechanism"].value = mechanism
+    dash.controls["risk_kind"].value = risk_kind
+    reads = {"posterior": ("risk", 0.9), "epsilon": ("epsilon", 2.5), "tpr": ("tpr", 0.6)}
+    moves = [("k0", SURVEY[0].k * 2), ("k3", SURVEY[3].k * 0.5), reads[risk_kind]]
+    moves += [("together", True), ("k0", SURVEY[0].k)]
+    for name, value in moves:
+        figure = dash.figure
+        dash.controls[name].value = value
+        assert dash.figure is figure, f"{name} = {value!r} drew a new figure"
+        same_as_fresh(dash, f"{mechanism}, {risk_kind}: {name} = {value!r}")
+    figure = dash.figure
+    dash.controls["k1"].value = w.LEFT_OUT  # five releases: another figure
+    assert dash.figure is not figure
+    assert len(_bars(dash.figure, "needed")) == len(SURVEY) - 1
+    same_as_fresh(dash, f"{mechanism}, {risk_kind}: k1 left out")

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from _modules import same_as_fresh
 
 from helpers import foundations as F
 from helpers.widgets import foundations as dashboards
@@ -114,3 +115,15 @@ def _line(ax, gid: str):
 def test_bad_starting_values_are_refused_not_clamped(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_randomised_response_moves_in_place_as_a_fresh_draw_shows_it():
+    """Issue 33: α and n update the one figure in place (the histogram's bins follow n, one
+    bar per lattice value up to n = 60, then 40 bins; both axes rescale), and every move
+    shows what a fresh draw shows: pixels, text alternative and readout."""
+    dash = dashboards.randomised_response_dashboard()
+    figure = dash.figure
+    for name, value in [("n", 60), ("n", 61), ("alpha", 0.9), ("n", 2), ("alpha", 0.05)]:
+        dash.controls[name].value = value
+        assert dash.figure is figure, f"{name} = {value} drew a new figure"
+        same_as_fresh(dash, f"randomised response: {name} = {value}")

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from _modules import same_as_fresh
 
 from helpers import kazan_reiter as kr
 from helpers.widgets import kazan_reiter as w
@@ -196,3 +197,15 @@ def test_profile_map_dashboard_follows_a():
     P, Q = np.meshgrid(axis, axis, indexing="xy")
     expected = np.minimum(kr.max_epsilon(P, Q, profile(P, Q)), 4.0)
     assert np.allclose(ax_e.images[0].get_array(), expected)
+
+
+def test_the_profile_map_moves_in_place_as_a_fresh_draw_shows_it():
+    """Issue 33: ã and r̃ update the one figure in place (the εᵢ map's colour scale spans its
+    new data and the colour bar follows), and every move shows what a fresh draw shows:
+    pixels, text alternative and readout; returning to a value reuses its recommendation."""
+    dash = w.profile_map_dashboard()
+    figure = dash.figure
+    for name, value in [("a", 0.6), ("r", 8.0), ("a", 0.01), ("r", 1.05), ("a", 0.25)]:
+        dash.controls[name].value = value
+        assert dash.figure is figure, f"{name} = {value} drew a new figure"
+        same_as_fresh(dash, f"profile map: {name} = {value}")

@@ -159,6 +159,10 @@ def test_dashboards_take_a_readers_own_data():
         (lambda: bounds_dashboard(epsilon=float("nan")), "epsilon must be finite"),
         (lambda: binary_search_dashboard(risk=1.2), r"risk must lie in \(0, 0.95\]"),
         (lambda: queries_dashboard(risk=0.0), r"risk must lie in \(0, 0.95\]"),
+        (
+            lambda: queries_dashboard(pd.DataFrame({"x": [4.0, 4.0, 4.0, 4.0]}), 3),
+            "query 'median' cannot be shown on these data: .*zero sensitivity",
+        ),
     ],
 )
 def test_bad_input_is_refused(call, match):
