@@ -26,7 +26,7 @@ def test_the_math_modules_are_collected():
 
 def _globs(name: str, module) -> dict:
     """The names an example sees: the module's own and, for a module inside a package, the
-    package's public names (``AdditiveNoise``'s examples in ``helpers.mechanisms._base`` use
+    package's public names (``AdditiveNoise``'s examples in ``helpers.mechanisms.base`` use
     ``Laplace``, which the package builds on it), as a user who imports the package sees them."""
     package = name.rpartition(".")[0]
     shared = {}

@@ -23,11 +23,11 @@ sampling; the 2020 US Census's noise), on the base :class:`AdditiveNoise` after 
 sampler) and the base writes the privacy loss, δ(ε) through the one hockey-stick formula
 (``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles and the binned pmfs. A
 built-in mechanism overrides a step with its closed form where the generic one loses digits
-(as scipy.stats distributions override ``_sf``); tests/helpers/test_mechanisms.py adds a logistic
-mechanism in one class. Each class also knows what :mod:`helpers.budget` needs of its noise:
-its privacy measure (pure ε or ρ-zCDP), the map between its scale and its budget, its accuracy
-at a scale, whether it needs integer sensitivities, whether it is scale-free (so merging
-releases is correct by construction) and its privacy-loss distribution for dp-accounting
+(as scipy.stats distributions override ``_sf``); tests/helpers/mechanisms/test_mechanisms.py adds
+a logistic mechanism in one class. Each class also knows what :mod:`helpers.budget` needs of
+its noise: its privacy measure (pure ε or ρ-zCDP), the map between its scale and its budget,
+its accuracy at a scale, whether it needs integer sensitivities, whether it is scale-free (so
+merging releases is correct by construction) and its privacy-loss distribution for dp-accounting
 (:meth:`AdditiveNoise.pld`). :func:`as_mechanism` turns the names of
 :data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian") into
 objects (the one place a name is looked up).
@@ -39,7 +39,7 @@ shape otherwise. Sampling functions take ``rng``: an int seed or a
 
 from __future__ import annotations
 
-from ._base import MAX_BINS, AdditiveNoise, make_rng  # noqa: F401 (MAX_BINS: helpers.plrv)
+from .base import MAX_BINS, AdditiveNoise, make_rng  # noqa: F401 (MAX_BINS: helpers.plrv)
 from .continuous import (
     Gaussian,
     Laplace,

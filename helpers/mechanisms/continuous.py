@@ -36,7 +36,7 @@ from .._validation import (
     check_real,
     check_sample_shape,
 )
-from ._base import _SECTIONS, _TINY_NOISE, AdditiveNoise, make_rng
+from .base import _SECTIONS, _TINY_NOISE, AdditiveNoise, make_rng
 
 __all__ = [
     "Gaussian",
@@ -513,7 +513,7 @@ def _gaussian_log_delta(eps, s, d):
 #: about |a|²·2^-52 in ln δ (ln Φ(a) ≈ −a²/2): at ε = 50 and δ = 1e-300 (a² + b² ≈ 2900) δ was
 #: 2.7e-13 relative below the true value, and σ from it too small. Measured against mpmath
 #: (60 digits) on 8,000 random (ε, σ) the error stayed below 15 + 7.5·(ε + a² + b²) ulps;
-#: tests/helpers/test_mechanisms.py holds the bound with hypothesis.
+#: tests/helpers/mechanisms/test_continuous.py holds the bound with hypothesis.
 _LOG_DELTA_MARGIN = (64.0, 16.0)
 
 

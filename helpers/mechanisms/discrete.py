@@ -31,7 +31,7 @@ from .._validation import (
     check_real,
     check_sample_shape,
 )
-from ._base import (
+from .base import (
     _PLD_TAIL,
     _SECTIONS,
     AdditiveNoise,

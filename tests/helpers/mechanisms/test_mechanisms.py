@@ -1,7 +1,7 @@
 """The mechanisms package as a whole (helpers/mechanisms/__init__.py): the checks every public
 function shares, the registry (MECHANISM_CLASSES, as_mechanism) and the mechanisms as objects.
 
-The base class (helpers.mechanisms._base) is tested here: the toy Logistic supplies only its
+The base class (helpers.mechanisms.base) is tested here: the toy Logistic supplies only its
 noise and gets everything else from the base, and the battery over MECHANISM_CLASSES runs every
 class's overrides against the base's generic steps. The noises' free functions are tested in
 test_continuous.py and test_discrete.py beside this file."""
