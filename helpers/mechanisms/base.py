@@ -38,7 +38,7 @@ from .._validation import (
     check_real,
 )
 
-__all__ = ["MAX_BINS", "AdditiveNoise", "make_rng"]
+__all__ = ["AdditiveNoise", "make_rng"]  # and MAX_BINS, outside the package's __all__ as before
 
 
 def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
