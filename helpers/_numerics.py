@@ -25,7 +25,9 @@ Two kinds of tool:
 * **Log space.** :func:`log_odds`, ln(x/(1 − x)) without forming the ratio;
   :func:`log_hockey_stick`, ln(P − e^ε·Q) from ln P and ln Q, the one formula for the
   hockey-stick divergence of a mechanism whose privacy loss exceeds ε on one side of a
-  threshold (:class:`helpers.mechanisms.AdditiveNoise`).
+  threshold (:class:`helpers.mechanisms.AdditiveNoise`); :func:`pmf_loss` and
+  :func:`pmf_loss_upper_quantile`, the privacy loss ln(p/q) of two pmfs (never NaN) and its
+  quantiles with the outcomes sorted by decreasing loss.
 """
 
 from __future__ import annotations
@@ -431,3 +433,25 @@ def log_hockey_stick(epsilon, log_p, log_q) -> np.ndarray:
         gap = np.minimum(epsilon + log_q - np.where(underflow, 0.0, log_p), 0.0)
     with np.errstate(divide="ignore"):
         return np.where(underflow, -np.inf, log_p + np.log(-np.expm1(gap)))
+
+
+def pmf_loss(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """ln(p/q) on a common grid: +∞ where q = 0 < p, −∞ where p = 0 (never NaN).
+
+    The privacy loss of two pmfs (p under A(D₁), q under A(D₂)): :mod:`helpers.plrv`'s pmf
+    functions and the two-sided geometric's lumped PLRV read it.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.log(p) - np.log(q)
+    return np.where(p > 0, np.where(q > 0, ratio, np.inf), -np.inf)
+
+
+def pmf_loss_upper_quantile(u: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The PLRV of pmfs (p, q) at cumulative probability u, outcomes by decreasing loss."""
+    loss = pmf_loss(p, q)
+    order = np.argsort(-loss, kind="stable")
+    keep = p[order] > 0
+    losses, masses = loss[order][keep], p[order][keep]
+    edges = np.cumsum(masses)
+    index = np.minimum(np.searchsorted(edges, u, side="left"), losses.size - 1)
+    return losses[index]

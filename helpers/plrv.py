@@ -44,6 +44,7 @@ import math
 import numpy as np
 
 from ._docstrings import fill_docstrings
+from ._numerics import pmf_loss, pmf_loss_upper_quantile
 from ._validation import (
     as_output,
     check_epsilon_grid,
@@ -60,8 +61,6 @@ from .mechanisms import (
     Gaussian,
     Laplace,
     TwoSidedGeometric,
-    _pmf_loss,
-    _pmf_upper_quantile,
     as_mechanism,
     gaussian_sigma_for_delta,
     laplace_scale,
@@ -338,7 +337,7 @@ def pmf_privacy_loss(p, q, atol: float = PMF_ATOL):
     [0.693147, -0.405465]
     """
     p, q = _check_pmfs(p, q, atol)
-    return as_output(_pmf_loss(p, q))
+    return as_output(pmf_loss(p, q))
 
 
 def pmf_delta(epsilon, p, q, atol: float = PMF_ATOL):
@@ -424,7 +423,7 @@ def pmf_upper_quantile(u, p, q, atol: float = PMF_ATOL):
     """
     u = check_open_unit("u", u)
     p, q = _check_pmfs(p, q, atol)
-    return as_output(_pmf_upper_quantile(u, p, q))
+    return as_output(pmf_loss_upper_quantile(u, p, q))
 
 
 # --- closed forms ----------------------------------------------------------------------

@@ -53,6 +53,12 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the text-alternative tool: the accessibility suite applies and checks it on every "
         "notebook figure",
     ),
+    "helpers/mechanisms/base.py": (
+        "tests/helpers/mechanisms/test_mechanisms.py",
+        "the base class's generic steps: the toy Logistic there supplies only its noise and gets "
+        "the rest from the base, and the battery over MECHANISM_CLASSES checks every class's "
+        "overrides against them",
+    ),
     "helpers/plotting/_alt.py": (
         "tests/test_accessibility.py",
         "the figures' text alternatives: checked on every figure and dashboard there",

@@ -18,6 +18,8 @@ from helpers._numerics import (
     largest_at_most,
     least_integer,
     log_hockey_stick,
+    pmf_loss,
+    pmf_loss_upper_quantile,
     product_at_least,
     product_minus,
     product_sign,
@@ -120,6 +122,18 @@ def test_log_hockey_stick_is_the_difference_in_log_space():
     assert log_hockey_stick(eps, math.log(p), math.log(q)) == pytest.approx(expected, rel=1e-14)
     assert log_hockey_stick(eps, math.log(0.1), math.log(0.1)) == -np.inf  # e^ε·Q ≥ P
     assert log_hockey_stick(eps, -np.inf, -np.inf) == -np.inf  # P underflows: δ = 0, not NaN
+
+
+def test_the_pmf_loss_is_never_nan_and_its_quantile_walks_the_losses_downward():
+    p = np.array([0.5, 0.3, 0.2, 0.0])
+    q = np.array([0.25, 0.0, 0.2, 0.55])
+    loss = pmf_loss(p, q)
+    assert loss[0] == pytest.approx(math.log(2), rel=1e-15)
+    assert loss[1] == np.inf and loss[2] == 0.0 and loss[3] == -np.inf  # q = 0 < p; p = 0
+    # outcomes by decreasing loss: ∞ (mass 0.3), ln 2 (0.5), 0 (0.2); p = 0 carries no mass
+    u = np.array([0.1, 0.3, 0.31, 0.8, 0.81, 1.0])
+    expected = [np.inf, np.inf, math.log(2), math.log(2), 0.0, 0.0]
+    assert pmf_loss_upper_quantile(u, p, q).tolist() == expected
 
 
 # --- exact decisions and outward rounding (checked in rational arithmetic) -----------------

@@ -1,9 +1,14 @@
-"""Noise distributions: densities integrate to one, CDFs match them, samples match the moments."""
+"""The mechanisms package as a whole (helpers/mechanisms/__init__.py): the checks every public
+function shares, the registry (MECHANISM_CLASSES, as_mechanism) and the mechanisms as objects.
+
+The base class (helpers.mechanisms.base) is tested here: the toy Logistic supplies only its
+noise and gets everything else from the base, and the battery over MECHANISM_CLASSES runs every
+class's overrides against the base's generic steps. The noises' free functions are tested in
+test_continuous.py and test_discrete.py beside this file."""
 
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import FrozenInstanceError, dataclass
 from fractions import Fraction
 
@@ -22,97 +27,6 @@ from helpers.plotting import plrv as P
 from helpers.widgets import budget_dashboard, plrv_dashboard
 
 mpmath = pytest.importorskip("mpmath")
-
-eps_st = st.floats(min_value=0.05, max_value=5.0)
-
-
-@given(eps_st, st.floats(min_value=0.5, max_value=3.0))
-def test_geometric_pmf_sums_to_one_and_cdf_is_its_cumulative_sum(eps, delta):
-    k = np.arange(-2000, 2001)
-    b = m.geometric_scale(eps, sensitivity=delta)
-    pmf = m.geometric_pmf(k, b)
-    assert pmf.sum() == pytest.approx(1.0, abs=1e-9)
-    cdf = m.geometric_cdf(k, b)
-    assert np.allclose(np.cumsum(pmf), cdf, atol=1e-9)
-    # symmetric around zero, decreasing in |k|
-    assert np.allclose(pmf, pmf[::-1])
-    assert np.all(np.diff(pmf[2000:]) <= 0)
-
-
-@given(eps_st)
-def test_geometric_sd_and_prob_exact_match_the_pmf(eps):
-    k = np.arange(-3000, 3001)
-    b = m.geometric_scale(eps)
-    pmf = m.geometric_pmf(k, b)
-    sd = math.sqrt(float(np.sum(pmf * k**2)))
-    assert m.geometric_noise_sd(b) == pytest.approx(sd, rel=1e-8)
-    assert m.geometric_prob_exact(b) == pytest.approx(pmf[3000], rel=1e-12)
-    assert m.geometric_prob_exact(b) == pytest.approx(math.tanh(eps / 2), rel=1e-12)
-
-
-def test_geometric_values_from_the_paper_variance():
-    # Kazan & Reiter, Definition 1: Var = 2e^{-ε}/(1 − e^{-ε})²
-    eps = 1.0
-    assert m.geometric_noise_sd(m.geometric_scale(eps)) ** 2 == pytest.approx(
-        2 * math.exp(-1) / (1 - math.exp(-1)) ** 2
-    )
-
-
-def test_geometric_cdf_is_a_step_function():
-    assert m.geometric_cdf(0.5, 1.0) == m.geometric_cdf(0, 1.0)
-    assert m.geometric_cdf(-0.5, 1.0) == m.geometric_cdf(-1, 1.0)
-
-
-def test_geometric_sampling_is_seeded_and_matches_the_pmf():
-    a = m.geometric_sample(1.0, 200_000, rng=7)
-    b = m.geometric_sample(1.0, 200_000, rng=np.random.default_rng(7))
-    assert np.array_equal(a, b)
-    assert a.dtype.kind == "i"
-    assert a.std() == pytest.approx(m.geometric_noise_sd(1.0), rel=0.02)
-    assert np.mean(a == 0) == pytest.approx(m.geometric_prob_exact(1.0), abs=0.005)
-    assert abs(a.mean()) < 0.02
-
-
-@given(st.floats(min_value=0.1, max_value=5), st.floats(min_value=-3, max_value=3))
-def test_laplace_pdf_integrates_to_cdf(scale, loc):
-    # integrate each smooth half separately: quad misjudges the kink at loc otherwise
-    left, _ = integrate.quad(lambda x: m.laplace_pdf(x, loc, scale), -np.inf, loc)
-    right, _ = integrate.quad(lambda x: m.laplace_pdf(x, loc, scale), loc, np.inf)
-    assert left + right == pytest.approx(1.0, abs=1e-7)
-    x = loc + scale * 0.7
-    middle, _ = integrate.quad(lambda t: m.laplace_pdf(t, loc, scale), loc, x)
-    part = left + middle
-    assert m.laplace_cdf(x, loc, scale) == pytest.approx(part, abs=1e-7)
-
-
-def test_laplace_cdf_has_no_overflow_far_out():
-    out = m.laplace_cdf(np.array([-1e6, 0.0, 1e6]), 0.0, 1e-3)
-    assert np.all(np.isfinite(out))
-    assert out.tolist() == [0.0, 0.5, 1.0]
-
-
-def test_laplace_scale_sd_and_sampling():
-    assert m.laplace_scale(0.5, sensitivity=2.0) == pytest.approx(4.0)
-    assert m.laplace_noise_sd(2.0) == pytest.approx(2 * math.sqrt(2))
-    x = m.laplace_sample(1.0, 2.0, 200_000, rng=3)
-    assert np.array_equal(x, m.laplace_sample(1.0, 2.0, 200_000, rng=3))
-    assert x.mean() == pytest.approx(1.0, abs=0.03)
-    assert x.std() == pytest.approx(m.laplace_noise_sd(2.0), rel=0.02)
-
-
-@given(st.floats(min_value=0.1, max_value=5), st.floats(min_value=-3, max_value=3))
-def test_gaussian_pdf_and_cdf(sigma, loc):
-    total, _ = integrate.quad(lambda x: m.gaussian_pdf(x, loc, sigma), -np.inf, np.inf)
-    assert total == pytest.approx(1.0, abs=1e-7)
-    assert m.gaussian_cdf(loc, loc, sigma) == pytest.approx(0.5)
-    assert m.gaussian_cdf(loc + 1.959963984540054 * sigma, loc, sigma) == pytest.approx(0.975)
-
-
-def test_gaussian_sampling():
-    x = m.gaussian_sample(2.0, 3.0, 200_000, rng=11)
-    assert np.array_equal(x, m.gaussian_sample(2.0, 3.0, 200_000, rng=11))
-    assert x.mean() == pytest.approx(2.0, abs=0.05)
-    assert x.std() == pytest.approx(3.0, rel=0.02)
 
 
 @pytest.mark.parametrize(
@@ -139,73 +53,6 @@ def test_bad_input(call, match):
         call()
 
 
-def test_geometric_sd_and_prob_exact_are_stable_for_tiny_epsilon():
-    # 1 − α cancels for tiny ε; the helpers use expm1 / tanh
-    eps = 1e-12
-    b = m.geometric_scale(eps)
-    assert m.geometric_noise_sd(b) == pytest.approx(math.sqrt(2) / eps, rel=1e-6)
-    assert m.geometric_prob_exact(b) == pytest.approx(eps / 2, rel=1e-6)
-    assert np.isfinite(m.geometric_noise_sd(1e300))
-
-
-# --- regressions: careful numerics and the API contract (issue 13) -------------------------
-
-
-def test_geometric_pmf_at_tiny_epsilon_is_not_zero():
-    # (1 − α)/(1 + α) cancelled to 0 at ε = 1e-17 while P[Z = 0] = tanh(ε/2) = 5e-18
-    b = m.geometric_scale(1e-17)
-    assert m.geometric_pmf(0, b) == pytest.approx(5e-18, rel=1e-12)
-    assert m.geometric_pmf(0, b) == m.geometric_prob_exact(b)
-    assert m.geometric_pmf(3, b) == pytest.approx(5e-18, rel=1e-12)
-
-
-@pytest.mark.parametrize("epsilon", [0.3, 1.0, 2.5])
-def test_geometric_sample_follows_the_pmf_chi_square(epsilon):
-    # a fixed seed makes this deterministic; a sampler with p = α instead of 1 − α (or a
-    # one-sided geometric) gives a χ² in the thousands
-    n = 100_000
-    b = m.geometric_scale(epsilon)
-    draws = m.geometric_sample(b, n, rng=20240611)
-    k = np.arange(-8, 9)
-    pmf = m.geometric_pmf(k, b)
-    observed = np.array([np.sum(draws == j) for j in k] + [np.sum(np.abs(draws) > 8)])
-    expected = n * np.append(pmf, 2 * m.geometric_sf(8, b))
-    keep = expected >= 5
-    chi2 = float(np.sum((observed[keep] - expected[keep]) ** 2 / expected[keep]))
-    assert chi2 < float(stats.chi2.isf(1e-6, keep.sum() - 1))
-
-
-def test_geometric_cdf_and_sf_are_exact_in_both_tails():
-    eps = 1.0
-    alpha = math.exp(-eps)
-    # P[Z > k] = α^{k+1}/(1+α): 1 − cdf would give 0 from k ≈ 37 on
-    assert m.geometric_sf(100, eps) == pytest.approx(alpha**101 / (1 + alpha), rel=1e-12)
-    assert m.geometric_cdf(-100, eps) == pytest.approx(alpha**100 / (1 + alpha), rel=1e-12)
-    assert m.geometric_cdf(2, eps) + m.geometric_sf(2, eps) == pytest.approx(1.0, abs=1e-16)
-
-
-def test_laplace_and_gaussian_survival_functions_keep_the_tail():
-    assert m.laplace_sf(50.0) == pytest.approx(0.5 * math.exp(-50), rel=1e-12)
-    assert m.gaussian_sf(20.0) == pytest.approx(float(stats.norm.sf(20.0)), rel=1e-12)
-    assert m.gaussian_sf(20.0) > 0 and 1 - m.gaussian_cdf(20.0) == 0
-
-
-@pytest.mark.parametrize(
-    "call",
-    [
-        lambda: m.laplace_pdf(0.0, math.nan),
-        lambda: m.laplace_cdf(0.0, math.inf),
-        lambda: m.gaussian_pdf(0.0, "1"),
-        lambda: m.gaussian_cdf(0.0, math.nan),
-        lambda: m.laplace_sample(math.nan, 1.0, 3, rng=1),
-    ],
-)
-def test_loc_is_checked(call):
-    # regression: NaN in, NaN out
-    with pytest.raises(ValueError, match=r"^loc must be"):
-        call()
-
-
 def test_scalars_come_back_as_python_floats_and_arrays_keep_their_shape():
     for value in (
         m.laplace_pdf(0.3),
@@ -222,21 +69,6 @@ def test_scalars_come_back_as_python_floats_and_arrays_keep_their_shape():
     assert m.laplace_pdf(np.zeros(4), scale=np.ones((3, 1))).shape == (3, 4)
 
 
-def test_sensitivity_is_keyword_only():
-    with pytest.raises(TypeError):
-        m.laplace_scale(1.0, 2.0)  # type: ignore[misc]
-    assert m.laplace_scale(1.0, sensitivity=2.0) == 2.0
-
-
-def test_geometric_without_noise_is_a_point_mass():
-    # 1/b overflows to inf (b = Δ/ε = 5e-324): 0·inf was NaN in the CDF and the pmf
-    assert m.geometric_cdf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 1.0]
-    assert m.geometric_pmf([-1, 0, 3], 5e-324).tolist() == [0.0, 1.0, 0.0]
-    assert m.geometric_scale(1.0, sensitivity=5e-324) == 5e-324
-
-
-# --- scales rounded toward privacy; no overflowing x − loc (issue 17) -------------------------
-
 positive = st.floats(min_value=5e-324, max_value=1.7976931348623157e308)
 
 
@@ -252,76 +84,6 @@ def test_the_scale_is_the_smallest_double_whose_epsilon_is_at_most_the_target(ep
     assert scale > 0 and Fraction(scale) >= exact
     below = math.nextafter(scale, 0.0)
     assert below == 0.0 or Fraction(below) < exact
-
-
-@given(st.lists(st.floats(1e-3, 1e3), min_size=1, max_size=6), st.floats(1e-3, 1e3))
-def test_the_scale_falls_with_epsilon_and_the_vector_is_the_scalars(epsilons, delta_f):
-    eps = np.sort(np.array(epsilons))
-    scale = m.laplace_scale(eps, sensitivity=delta_f)
-    assert np.all(np.diff(scale) <= 0)
-    np.testing.assert_array_equal(scale, [m.laplace_scale(e, sensitivity=delta_f) for e in eps])
-
-
-huge = st.floats(-1.7e308, 1.7e308) | st.sampled_from([1e308, -1e308, 1.7e308, -1.7e308])
-
-
-@given(x=huge, loc=huge, log_scale=st.floats(-300, 308))
-def test_distribution_functions_when_x_minus_loc_overflows(x, loc, log_scale):
-    # x − loc = ±inf for x, loc near ±1e308 of opposite signs: cdf/sf were 0 or 1 and the pdf
-    # 0 even where the standardised point (x − loc)/scale is an ordinary number
-    scale = 10.0**log_scale
-    exact = (Fraction(x) - Fraction(loc)) / Fraction(scale)
-    try:
-        z = float(exact)
-    except OverflowError:
-        z = math.inf if exact > 0 else -math.inf
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)
-        warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # pdf at a tiny b
-        got = {
-            "laplace_cdf": m.laplace_cdf(x, loc, scale),
-            "laplace_sf": m.laplace_sf(x, loc, scale),
-            "gaussian_cdf": m.gaussian_cdf(x, loc, scale),
-            "gaussian_sf": m.gaussian_sf(x, loc, scale),
-            "laplace_pdf": m.laplace_pdf(x, loc, scale),
-            "gaussian_pdf": m.gaussian_pdf(x, loc, scale),
-        }
-    with np.errstate(over="ignore", under="ignore"):  # z² of a huge z: the density is 0
-        expected = {
-            "laplace_cdf": stats.laplace.cdf(z),
-            "laplace_sf": stats.laplace.sf(z),
-            "gaussian_cdf": stats.norm.cdf(z),
-            "gaussian_sf": stats.norm.sf(z),
-            "laplace_pdf": stats.laplace.pdf(z) / scale,
-            "gaussian_pdf": stats.norm.pdf(z) / scale,
-        }
-    for name, value in got.items():
-        # within a few units of the standardised point (the halves round once more); a
-        # density below the normal doubles only to within their spacing
-        assert value == pytest.approx(expected[name], rel=1e-12 * max(1.0, abs(z)), abs=1e-300), (
-            name
-        )
-
-
-def test_distribution_functions_at_the_ends_of_the_doubles():
-    assert m.laplace_sf(1e308, -1e308, 1e308) == pytest.approx(0.5 * math.exp(-2), rel=1e-15)
-    assert m.gaussian_cdf(-1e308, 1e308, 1e308) == pytest.approx(stats.norm.cdf(-2), rel=1e-15)
-    assert m.laplace_pdf(1e308, -1e308, 1e308) == pytest.approx(0.5 * math.exp(-2) / 1e308)
-
-
-@given(st.floats(1 / 1480, 1e6))
-def test_geometric_sd_where_it_is_representable(scale):
-    # √(2e^{−a}) underflowed at a = 1/b ≈ 745 (SD 0 at b = 1e-3, truth 1e-217)
-    a = 1 / mpmath.mpf(scale)
-    exact = mpmath.sqrt(2 * mpmath.exp(-a)) / -mpmath.expm1(-a)
-    assert m.geometric_noise_sd(scale) == pytest.approx(float(exact), rel=1e-13)
-
-
-def test_geometric_sd_at_a_tiny_scale_is_not_zero():
-    assert m.geometric_noise_sd(1e-3) == pytest.approx(math.sqrt(2) * math.exp(-500), rel=1e-13)
-
-
-# --- the mechanisms as objects (issue 18) ---------------------------------------------------
 
 
 def _out(value):
@@ -868,47 +630,3 @@ def test_closed_form_accuracy_agrees_with_the_generic_steps(cls, params):
     np.testing.assert_allclose(
         cls.accuracy_noise(k, c), base.accuracy_noise.__func__(cls, k, c), rtol=1e-9
     )
-
-
-# ------------------------------------ the Gaussian δ on the safe side, deep in the tail (issue 29)
-
-
-def _exact_gaussian_delta(epsilon: float, sigma: float) -> tuple:
-    """(δ₂, δ₁) of the Gaussian mechanism (Δ = 1) in 60-digit arithmetic (Balle & Wang, Thm 8)."""
-    mpmath.mp.dps = 60
-    e, s = mpmath.mpf(epsilon), mpmath.mpf(sigma)
-    a, b = 1 / (2 * s) - e * s, -1 / (2 * s) - e * s
-    return mpmath.ncdf(a) - mpmath.exp(e) * mpmath.ncdf(b), mpmath.ncdf(a)
-
-
-@given(
-    epsilon=st.one_of(st.just(0.0), st.floats(1e-12, 300.0)),
-    log_sigma=st.floats(math.log(1e-3), math.log(1e6)),
-)
-def test_gaussian_delta_is_never_below_the_exact_value(epsilon, log_sigma):
-    sigma = math.exp(log_sigma)
-    exact, exact_naive = _exact_gaussian_delta(epsilon, sigma)
-    g = m.Gaussian(sigma)
-    for ours, true in ((g.delta(epsilon), exact), (g.delta_naive(epsilon), exact_naive)):
-        assert mpmath.mpf(ours) >= min(true, 1) or true < 1e-300  # below that δ is subnormal
-        # and above it by no more than the margin (at most 1e-6, about 1e-11 at δ = 1e-300)
-        assert mpmath.mpf(ours) <= true * (1 + mpmath.mpf(2e-6)) + mpmath.mpf(1e-300)
-
-
-@given(
-    epsilon=st.floats(0.0, 100.0),
-    log10_delta=st.floats(-300.0, -0.5),
-)
-def test_gaussian_from_epsilon_round_trips_on_the_safe_side(epsilon, log10_delta):
-    # at ε = 50, δ = 1e-300 the float δ was 2.7e-13 relative low and σ a hair too small
-    target = 10.0**log10_delta
-    try:
-        sigma = m.Gaussian.from_epsilon(epsilon, target).sigma
-    except ValueError as error:  # σ > 1e6·Δ is refused, as documented
-        assert "needs σ > 1e6·Δ" in str(error)
-        return
-    exact, _ = _exact_gaussian_delta(epsilon, sigma)
-    assert exact <= target
-    # and σ is the smallest such to a relative 1e-9
-    smaller, _ = _exact_gaussian_delta(epsilon, sigma * (1 - 1e-9))
-    assert smaller > target

@@ -1,0 +1,657 @@
+"""The base of every mechanism: :class:`AdditiveNoise` and the machinery it writes once.
+
+A mechanism supplies its noise (cdf, sf, log-cdf, log-density, sampler); the base writes the
+privacy loss, its bound and inverse, δ(ε) through the one hockey-stick formula
+(``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles, the binned pmfs, the
+accuracy at a scale, the map between scale and budget and the privacy-loss distribution for
+dp-accounting (generic, from the class's own cdf). Also here: :func:`make_rng`, the seeding
+every sampler shares, and the docstring sections of the package (``_SECTIONS``).
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+import numpy as np
+
+from .._docstrings import fill_docstrings
+from .._numerics import (
+    bisect_increasing,
+    gallop_below,
+    log_hockey_stick,
+    nudge_until,
+    ratio_up,
+    sqrt_down,
+    square_up,
+)
+from .._validation import (
+    as_output,
+    check_finite_scalar,
+    check_int_range,
+    check_nonnegative,
+    check_open_unit,
+    check_positive,
+    check_real,
+)
+
+__all__ = ["AdditiveNoise", "make_rng"]  # and MAX_BINS, outside the package's __all__ as before
+
+
+def make_rng(rng: int | np.random.Generator | None) -> np.random.Generator:
+    """A Generator from a seed (or the Generator itself). ``None`` is refused: be seeded.
+
+    Used in notebooks 10 and 11.
+
+    Parameters
+    ----------
+    rng : int or numpy.random.Generator
+        Seed or generator (None is refused: simulations are seeded).
+
+    Returns
+    -------
+    numpy.random.Generator
+        ``rng`` itself if it is a Generator, else ``numpy.random.default_rng(rng)``.
+
+    %(raises)s
+
+    %(references)s
+
+    Examples
+    --------
+    >>> int(make_rng(0).integers(10)) == int(make_rng(0).integers(10))
+    True
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, bool) or not isinstance(rng, (int, np.integer)):
+        raise ValueError(f"rng must be an int seed or a numpy Generator; got {rng!r}")
+    return np.random.default_rng(int(rng))
+
+
+def _check_integer_sensitivity(sensitivity, label: str = "two-sided geometric") -> int:
+    """Δ of a mechanism on the integers: a positive integer ≤ 10⁶ (the message names it)."""
+    value = check_finite_scalar("sensitivity", sensitivity)
+    if value <= 0 or value != round(value) or value > 10**6:
+        raise ValueError(
+            f"sensitivity must be a positive integer up to 10**6 for the {label} "
+            f"mechanism (it lives on the integers); got {sensitivity!r}"
+        )
+    return round(value)
+
+
+# (dp_accounting/pld/privacy_loss_mechanism.py): the base class writes the privacy loss,
+# δ(ε), the naive δ, the PLRV's upper quantiles and the binned pmfs once, from the noise's
+# cdf, sf, log-cdf and log-density; a mechanism supplies its noise. Where the generic route
+# loses digits a mechanism overrides one private step with its closed form, as a
+# scipy.stats distribution overrides ``_sf`` (the Gaussian's δ starts from the same
+# hockey-stick formula and switches to two cancellation-free forms where it cancels). The
+# functions of helpers.plrv (notebook 08) and the figures and dashboards take these objects.
+
+# most bins (or integer outputs) a discretisation builds
+MAX_BINS = 5_000_000
+
+
+# the tail mass a privacy-loss distribution may cut off (dp_accounting's default)
+_PLD_TAIL = 1e-15
+_TINY_NOISE = 2.0**-900  # a floor for budgets and noise (far below anything meaningful)
+
+
+def _grid_up(x, step: float) -> np.ndarray:
+    """Each x > 0 rounded up onto the grid (1 + step)^j (equal j, equal value)."""
+    x = np.asarray(x, dtype=float)
+    log_base = math.log1p(step)
+    j = np.ceil(np.log(x) / log_base)
+    value = np.exp(j * log_base)
+    j = np.where(value < x, j + 1, j)
+    return np.exp(j * log_base)
+
+
+@lru_cache(maxsize=4096)
+def _discrete_accuracy_noise(cls, k: float, coverage: float) -> float:
+    """:meth:`AdditiveNoise.accuracy_noise` of integer noise at one (⌊k⌋, c), remembered (the
+    allocation's searches ask for the same few integers again and again)."""
+    return float(cls._accuracy_noise_search(np.array(k), np.array(coverage)))
+
+
+def _integer_quantile(excess, noise) -> np.ndarray:
+    """The least integer k with excess(k) ≥ 0, for excess non-decreasing in k (vectorised).
+
+    Galloping out from 0 by steps of about the noise parameter, then bisection on integers.
+    """
+    noise = np.asarray(noise, dtype=float)
+    step = np.maximum(np.ceil(np.broadcast_to(noise, np.shape(excess(0.0))) * 4), 1.0)
+    high = np.zeros(step.shape)
+    for _ in range(2100):  # up until excess(high) ≥ 0
+        short = np.asarray(excess(high)) < 0
+        if not np.any(short):
+            break
+        high = np.where(short, high + step, high)
+        step = np.where(short, step * 2, step)
+    low = high - 1
+    step = np.maximum(np.ceil(np.broadcast_to(noise, high.shape) * 4), 1.0)
+    for _ in range(2100):  # down until excess(low) < 0
+        met = np.asarray(excess(low)) >= 0
+        if not np.any(met):
+            break
+        high = np.where(met, low, high)
+        low = np.where(met, low - step, low)
+        step = np.where(met, step * 2, step)
+    while np.any(high - low > 1):  # excess(low) < 0 ≤ excess(high)
+        mid = np.floor((low + high) / 2)
+        met = np.asarray(excess(mid)) >= 0
+        high, low = np.where(met, mid, high), np.where(met, low, mid)
+    return high
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class AdditiveNoise(ABC):
+    """A(D) = f(D) + Z for symmetric noise Z: A(D₁) = loc + Z against A(D₂) = loc + Δ + Z.
+
+    The privacy loss L(o) = ln(p_{A(D₁)}(o)/p_{A(D₂)}(o)) falls as o grows, so L > ε exactly
+    on the outputs below a threshold x_ε (:meth:`inverse_privacy_loss`), and
+
+        δ₂(ε) = P[Z < x_ε] − e^ε·P[Z < x_ε − Δ]   (the hockey-stick divergence),
+        δ₁(ε) = P[Z < x_ε]                         (the naive δ, P[L > ε]).
+
+    A subclass holds its noise parameter (a dataclass field named by ``parameter``) and
+    supplies :meth:`cdf`, :meth:`sf`, :meth:`logcdf`, :meth:`logpdf` and :meth:`sample` of Z
+    (and :meth:`from_epsilon`); everything else is written here once. Parameters are
+    validated when the object is made (a ValueError naming the field); an array parameter
+    makes every method broadcast over it, as a frozen ``scipy.stats`` distribution does.
+
+    Used by notebook 08 (through :mod:`helpers.plrv`) and by :mod:`helpers.deployments`.
+    """
+
+    sensitivity: float = 1.0
+
+    #: the name the string API uses ("laplace", ...), a label for figures, the field that
+    #: holds the noise parameter and its symbol; whether Z lives on the integers
+    name: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    parameter: ClassVar[str] = "scale"
+    symbol: ClassVar[str] = "b"
+    #: Z lives on the integers, and so must every sensitivity (checked, naming the class)
+    discrete: ClassVar[bool] = False
+    #: the privacy measure its budget is counted in: "epsilon" (pure ε-DP, the ε's add) or
+    #: "zcdp" (ρ-zCDP, the ρ's add); :mod:`helpers.budget` keys composition by it
+    measure: ClassVar[str] = "epsilon"
+    #: the privacy loss depends on Δ/noise only (a location-scale family on ℝ): merging
+    #: releases may then rescale them to noise 1 and sensitivity Δ/noise. Otherwise merging
+    #: lowers the noise at the same Δ, which needs δ(ε) to fall as the noise grows
+    scale_free: ClassVar[bool] = False
+    #: ρ-zCDP of this noise is exactly μ-Gaussian DP with μ = √(2ρ) (the continuous Gaussian
+    #: only): the power of a test between neighbours is then read on the Gaussian trade-off curve
+    gaussian_dp: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        value = getattr(self, self.parameter)
+        object.__setattr__(self, self.parameter, as_output(check_positive(self.parameter, value)))
+        object.__setattr__(self, "sensitivity", self._checked_sensitivity(self.sensitivity))
+
+    def _checked_sensitivity(self, sensitivity):
+        if self.discrete:
+            return _check_integer_sensitivity(sensitivity, self.label)
+        return as_output(check_positive("sensitivity", sensitivity))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.parameter}={self.noise!r}, sensitivity={self.sensitivity!r})"
+
+    @property
+    def noise(self):
+        """The noise parameter (b or σ), whatever the field is called."""
+        return getattr(self, self.parameter)
+
+    def noise_text(self) -> str:
+        """The noise in a few words for a figure's title ("b = 0.91"; σ² for a Gaussian)."""
+        return f"{self.symbol} = {self.noise:.3g}"
+
+    def loss_text(self) -> str:
+        """What bounds the privacy loss, in a sentence (for a dashboard's readout)."""
+        bound = float(self.loss_bound())
+        if math.isinf(bound):
+            return "L is unbounded, so δ₂ > 0 for every ε"
+        return f"L never exceeds {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
+
+    # the noise Z, centred at 0: what a subclass supplies
+
+    @classmethod
+    @abstractmethod
+    def from_epsilon(cls, epsilon, *args, sensitivity=1.0) -> AdditiveNoise:
+        """The mechanism with the least noise that meets the privacy target."""
+
+    @abstractmethod
+    def cdf(self, x):
+        """P[Z ≤ x]."""
+
+    @abstractmethod
+    def sf(self, x):
+        """P[Z > x], without 1 − cdf's cancellation."""
+
+    @abstractmethod
+    def logcdf(self, x):
+        """ln P[Z ≤ x], finite far into the lower tail."""
+
+    @abstractmethod
+    def logpdf(self, x):
+        """ln of the density (of the pmf for a discrete Z)."""
+
+    @abstractmethod
+    def sample(self, size=None, *, rng):
+        """Draws of Z (``size`` gives the shape), seeded by ``rng``."""
+
+    def logsf(self, x):
+        """ln P[Z > x] = ln P[Z < −x] (Z symmetric and continuous)."""
+        return self.logcdf(-check_real("x", x))
+
+    def pdf(self, x):
+        """The density (the pmf for a discrete Z)."""
+        return as_output(np.exp(self.logpdf(x)))
+
+    def ppf(self, u):
+        """The u-quantile of Z, by bisection on the cdf (a subclass may give a closed form)."""
+        u = check_open_unit("u", u)
+        if self.discrete:
+            raise NotImplementedError(f"{type(self).__name__} gives no ppf")
+        reach = np.array(np.broadcast_arrays(np.asarray(self.noise, dtype=float), u)[0])
+        largest = np.finfo(float).max
+        for _ in range(2100):  # gallop until cdf(−reach) < u < cdf(reach)
+            ok = (np.asarray(self.cdf(-reach)) < u) & (np.asarray(self.cdf(reach)) > u)
+            if np.all(ok | (reach >= largest)):
+                break
+            with np.errstate(over="ignore"):
+                reach = np.where(ok, reach, np.minimum(2 * reach, largest))
+        return as_output(bisect_increasing(lambda x: self.cdf(x) - u, -reach, reach))
+
+    # the privacy loss and δ, written once
+
+    def privacy_loss(self, o, *, loc=0.0):
+        """L(o) = ln(p(o − loc)/p(o − loc − Δ)): the loss of output o (A(D₁) centred at loc).
+
+        Examples
+        --------
+        >>> Laplace(1.0).privacy_loss(999.0, loc=1000.0)
+        1.0
+        """
+        o = check_real("o", o)
+        loc = check_real("loc", loc)
+        return as_output(self._loss(o, loc))
+
+    def _loss(self, o: np.ndarray, loc: np.ndarray) -> np.ndarray:
+        x = o - loc
+        with np.errstate(invalid="ignore"):
+            return np.asarray(self.logpdf(x) - self.logpdf(x - self.sensitivity))
+
+    def loss_bound(self):
+        """sup L, the mechanism's ε as a pure-DP mechanism (inf when L is unbounded).
+
+        The base class does not know it and says inf; a subclass whose loss is bounded
+        overrides this (the generic δ does not need it).
+        """
+        return as_output(np.full(np.shape(self.noise), np.inf))
+
+    def inverse_privacy_loss(self, epsilon):
+        """x_ε: L(o) > ε exactly for o − loc < x_ε (−inf where no output's loss exceeds ε).
+
+        By bisection on ε − L, which rises with the output: a subclass with a closed form
+        overrides it.
+        """
+        eps = check_nonnegative("epsilon", epsilon)
+        return as_output(self._threshold(eps))
+
+    def _threshold(self, eps: np.ndarray) -> np.ndarray:
+        noise, d = np.asarray(self.noise, dtype=float), np.asarray(self.sensitivity, dtype=float)
+        eps, noise, d = np.broadcast_arrays(eps, noise, d)
+        zero = np.zeros(eps.shape)
+
+        def gap(x):
+            return eps - self._loss(x, zero)
+
+        # L(Δ/2) = 0 ≤ ε for symmetric noise: the upper end; the lower one gallops down
+        high = 0.5 * d
+        low, found = gallop_below(gap, high - noise - d, high)
+        # where no output's loss exceeds ε the bracket is moot (the answer is −inf)
+        x = bisect_increasing(gap, np.where(found, low, high - 1.0), high)
+        return np.where(found, x, -np.inf)
+
+    def delta(self, epsilon):
+        """Tight δ₂(ε) = E[max(0, 1 − e^{ε − L})]: the smallest δ for (ε, δ)-DP.
+
+        Examples
+        --------
+        >>> round(Laplace(1.0).delta(0.5), 6)
+        0.221199
+        """
+        return as_output(self._delta(self._epsilon(epsilon)))
+
+    def delta_naive(self, epsilon):
+        """Naive δ₁(ε) = P[L > ε]: how often the loss exceeds ε.
+
+        Examples
+        --------
+        >>> round(Laplace(1.0).delta_naive(0.5), 6)
+        0.6106
+        """
+        return as_output(self._delta_naive(self._epsilon(epsilon)))
+
+    def profile(self, epsilon):
+        """(δ₁(ε), δ₂(ε)): the naive and the tight δ (the privacy profile is ε ↦ δ₂).
+
+        Examples
+        --------
+        >>> tuple(round(d, 6) for d in Gaussian(3 ** 0.5).profile(math.log(3)))
+        (0.053245, 0.010624)
+        """
+        return self.delta_naive(epsilon), self.delta(epsilon)
+
+    def _epsilon(self, epsilon) -> np.ndarray:
+        return check_nonnegative("epsilon", epsilon)
+
+    def _delta(self, eps: np.ndarray) -> np.ndarray:
+        """The hockey-stick divergence at the threshold, through the one log-space formula."""
+        x = self._threshold(eps)
+        with np.errstate(invalid="ignore"):
+            log_p = np.asarray(self.logcdf(np.where(np.isneginf(x), 0.0, x)), dtype=float)
+            log_q = np.asarray(
+                self.logcdf(np.where(np.isneginf(x), 0.0, x - self.sensitivity)), dtype=float
+            )
+        log_p = np.where(np.isneginf(x), -np.inf, log_p)
+        return np.exp(log_hockey_stick(eps, log_p, log_q))
+
+    def _delta_naive(self, eps: np.ndarray) -> np.ndarray:
+        x = self._threshold(eps)
+        return np.where(np.isneginf(x), 0.0, self.cdf(np.where(np.isneginf(x), 0.0, x)))
+
+    def upper_quantile(self, u):
+        """L at cumulative probability u, the outputs sorted by decreasing loss.
+
+        Examples
+        --------
+        >>> round(Gaussian(1.0).upper_quantile(0.3), 6)
+        1.024401
+        """
+        u = check_open_unit("u", u)
+        return as_output(self._upper_quantile(u))
+
+    def _upper_quantile(self, u: np.ndarray) -> np.ndarray:
+        # L falls as the output grows: the upper u-quantile of L is L at the u-quantile of Z
+        return self._loss(np.asarray(self.ppf(u), dtype=float), np.zeros(np.shape(u)))
+
+    def discretise(self, *, width=None, bins=20_001):
+        """``(edges, p, q)``: the masses of A(D₁) and A(D₂) on bins, tails at both ends.
+
+        ``edges`` has bins + 1 finite points over −width .. Δ + width (default 40 noise
+        parameters); the two tails (−∞, first edge) and (last edge, ∞) are extra outcomes
+        at the ends of p and q. A discrete Z is binned on its integers (exact pmfs).
+
+        Examples
+        --------
+        >>> edges, p, q = Laplace(1.0).discretise(bins=101)
+        >>> edges.size, p.size, round(float(p.sum()), 12)
+        (102, 103, 1.0)
+        """
+        n = check_int_range("bins", bins, 2, MAX_BINS)
+        if np.ndim(self.noise) or np.ndim(self.sensitivity):
+            raise ValueError(
+                f"discretise needs a single {self.parameter} and sensitivity; got shapes "
+                f"{np.shape(self.noise)} and {np.shape(self.sensitivity)}"
+            )
+        noise, d = float(self.noise), float(self.sensitivity)
+        half = 40 * noise if width is None else check_finite_scalar("width", width)
+        if not math.isfinite(2 * half + d):  # the grid's span (its step overflowed: NaN edges)
+            raise ValueError(
+                f"noise = {noise!r} (or width) with sensitivity = {d!r} gives an output grid "
+                "beyond the largest float; give a smaller noise or width"
+            )
+        if half <= 0:
+            raise ValueError(f"width must be > 0 and finite; got {width!r}")
+        return self._discretise(half, n, d)
+
+    def _discretise(self, half: float, n: int, d):
+        if self.discrete:
+            d = int(d)
+            n_outputs = 2 * math.ceil(half) + d + 1
+            if n_outputs > MAX_BINS:
+                raise ValueError(
+                    f"the {self.label} mechanism over loc ± width needs {n_outputs} integer "
+                    f"outputs (width = {half:g}, sensitivity = {d}); at most {MAX_BINS} are "
+                    "allowed: give a smaller width (or noise)"
+                )
+            k = np.arange(-math.ceil(half), d + math.ceil(half) + 1)
+            edges = np.concatenate([[k[0] - 0.5], k + 0.5])
+            centres = (0.0, float(d))
+        else:
+            edges = np.linspace(-half, d + half, n + 1)
+            centres = (0.0, d)
+
+        def masses(loc):
+            # left of the centre, differences of the CDF; right of it, of the survival
+            # function: neither subtracts two numbers near 1, so no tail mass below 1e-16
+            # is lost
+            c, s = self.cdf(edges - loc), self.sf(edges - loc)
+            inner = np.where(edges[1:] <= loc, np.diff(c), -np.diff(s))
+            return np.concatenate([[c[0]], inner, [s[-1]]])
+
+        return edges, masses(centres[0]), masses(centres[1])
+
+    # the noise's accuracy at a scale (the allocation of helpers.budget asks the class)
+
+    @classmethod
+    def noise_coverage(cls, noise, k):
+        """P(|Z| ≤ k) for noise parameter(s) ``noise``: 1 − 2·P[Z > k] (Z symmetric)."""
+        noise, k = np.broadcast_arrays(np.asarray(noise, float), np.asarray(k, float))
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            return -np.expm1(np.log(2.0) + np.asarray(cls._unit(noise).logsf(k), dtype=float))
+
+    @classmethod
+    def noise_reach(cls, noise, coverage):
+        """The least k with P(|Z| ≤ k) ≥ c (an integer for a discrete Z): the ±k a noise reaches."""
+        noise, c = np.broadcast_arrays(np.asarray(noise, float), np.asarray(coverage, float))
+        if cls.discrete:
+            return _integer_quantile(lambda k: cls.noise_coverage(noise, k) - c, noise)
+        return np.asarray(cls._unit(noise).ppf((1 + c) / 2), dtype=float)
+
+    @classmethod
+    def noise_variance(cls, noise):
+        """Var Z = E[Z²] = 4∫₀^∞ x·P[Z > x] dx (Gauss–Laguerre in x/noise; a class overrides
+        it with its closed form, a discrete one must)."""
+        if cls.discrete:
+            raise NotImplementedError(f"{cls.__name__} must give its noise_variance")
+        s = np.asarray(noise, dtype=float)
+        t, w = np.polynomial.laguerre.laggauss(80)
+        x = s[..., None] * t
+        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+            g = np.exp(t + np.asarray(cls._unit(s[..., None]).logsf(x), dtype=float)) * t
+        return 4 * s * s * np.sum(w * g, axis=-1)
+
+    @classmethod
+    def accuracy_noise(cls, k, coverage):
+        """The largest noise parameter with P(|Z| ≤ k) ≥ c, rounded down (the target holds).
+
+        By bisection in log noise on the coverage, which falls as the noise grows; a class
+        with a closed form overrides it.
+        """
+        k, c = np.broadcast_arrays(np.asarray(k, float), np.asarray(coverage, float))
+        if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c)
+            pairs, where = np.unique(
+                np.stack([np.floor(k).ravel(), c.ravel()], axis=1), axis=0, return_inverse=True
+            )
+            found = [_discrete_accuracy_noise(cls, float(a), float(b)) for a, b in pairs]
+            return np.asarray(found, dtype=float)[where.ravel()].reshape(k.shape)
+        return cls._accuracy_noise_search(k, c)
+
+    @classmethod
+    def _accuracy_noise_search(cls, k, c):
+        def gap(log_noise):  # increasing in the noise: short of the target once positive
+            return c - cls.noise_coverage(np.exp(log_noise), k)
+
+        low, high = np.log(np.maximum(k, 1.0)) - 60.0, np.log(np.maximum(k, 1.0)) + 5.0
+        log_noise = bisect_increasing(gap, np.full(k.shape, low), np.full(k.shape, high), "low")
+        noise = np.exp(log_noise)
+        return nudge_until(
+            np.maximum(noise, _TINY_NOISE),
+            lambda v: cls.noise_coverage(v, k) >= c,
+            toward_zero=True,
+        )
+
+    @classmethod
+    def budget_of(cls, sensitivity, noise):
+        """The budget noise at sensitivity Δ spends, rounded up: ε = Δ/b (pure) or
+        ρ = Δ²/(2σ²) (zCDP); a class whose map differs overrides this and :meth:`noise_for`."""
+        ratio = ratio_up(sensitivity, noise)
+        if cls.measure == "zcdp":
+            return np.maximum(square_up(ratio) / 2, _TINY_NOISE)  # halving is exact
+        return np.maximum(ratio, _TINY_NOISE)
+
+    @classmethod
+    def noise_for(cls, sensitivity, budget):
+        """The least noise a budget allows at sensitivity Δ, rounded up (toward privacy)."""
+        budget = np.maximum(np.asarray(budget, dtype=float), _TINY_NOISE)
+        if cls.measure == "zcdp":
+            return np.maximum(ratio_up(sensitivity, sqrt_down(2 * budget)), _TINY_NOISE)
+        return np.maximum(ratio_up(sensitivity, budget), _TINY_NOISE)
+
+    @classmethod
+    def _unit(cls, noise) -> AdditiveNoise:
+        """The noise alone (sensitivity 1): for its distribution, not its privacy."""
+        return cls(**{cls.parameter: noise}, sensitivity=1)
+
+    # its privacy-loss distribution for dp_accounting
+
+    def pld(self, *, discretization=1e-4):
+        """dp_accounting's pessimistic privacy-loss distribution of one release.
+
+        Generic, from this class's own cdf and privacy-loss inverse: the loss is rounded *up*
+        to a multiple of ``discretization`` (every δ read from it is an upper bound), the
+        mass of L beyond the truncation (at most 10⁻¹⁵) counted as an infinite loss, built
+        by ``PrivacyLossDistribution.create_from_rounded_probability`` (the noise is
+        symmetric, so adding and removing a record give the same distribution). A class
+        with a native constructor in dp_accounting overrides this with it.
+
+        Examples
+        --------
+        >>> round(float(Laplace(1.0).pld().get_delta_for_epsilon(0.5)), 4)
+        0.2212
+        """
+        from dp_accounting.pld import privacy_loss_distribution as pld
+
+        h = float(check_positive("discretization", discretization))
+        if np.ndim(self.noise) or np.ndim(self.sensitivity):
+            raise ValueError(f"pld needs a single {self.parameter} and sensitivity; got {self!r}")
+        rounded, infinity = (
+            self._pld_pmf_discrete(h) if self.discrete else self._pld_pmf_continuous(h)
+        )
+        return pld.PrivacyLossDistribution.create_from_rounded_probability(
+            rounded, infinity, h, pessimistic_estimate=True
+        )
+
+    def _native_pld(self, constructor: str, parameter: float, discretization):
+        """dp_accounting's own ``constructor`` of this noise at ``parameter`` (pessimistic): the
+        fast path of a class whose :meth:`pld` dp_accounting builds natively."""
+        from dp_accounting.pld import privacy_loss_distribution as pld
+
+        sensitivity = int(self.sensitivity) if self.discrete else float(self.sensitivity)
+        return getattr(pld, constructor)(
+            parameter,
+            sensitivity=sensitivity,
+            pessimistic_estimate=True,
+            value_discretization_interval=float(discretization),
+        )
+
+    def _pld_top(self, h: float) -> int:
+        """J: the loss grid runs over −Jh .. Jh (the loss above Jh has mass below 1e-15)."""
+        bound = float(self.loss_bound())
+        if not math.isfinite(bound):
+            bound = float(self._upper_quantile(np.array(_PLD_TAIL)))
+        top = math.ceil(max(bound, h) / h)
+        if top > MAX_BINS:
+            raise ValueError(
+                f"the privacy loss of {self!r} spans {2 * top:,} steps of {h:g} (at most "
+                f"{2 * MAX_BINS:,}); use a larger discretization"
+            )
+        return top
+
+    def _pld_pmf_continuous(self, h: float) -> tuple[dict, float]:
+        # P[L > jh] = P[Z < x_jh] and, by symmetry (L(Δ − x) = −L(x)), P[L ≤ −jh] =
+        # P[Z ≥ Δ − x_jh] = P[Z ≤ x_jh − Δ]; bucket i holds the mass of L in ((i−1)h, ih]
+        top = self._pld_top(h)
+        x = np.asarray(self._threshold(np.arange(top + 1) * h), dtype=float)
+        finite = np.where(np.isneginf(x), 0.0, x)
+        above = np.where(np.isneginf(x), 0.0, self.cdf(finite))
+        below = np.where(np.isneginf(x), 0.0, self.cdf(finite - self.sensitivity))
+        masses = {i: float(above[i - 1] - above[i]) for i in range(1, top + 1)}
+        for i in range(top):
+            masses[-i] = float(below[i] - below[i + 1])
+        masses[-top] = float(below[top])
+        return {i: m for i, m in masses.items() if m > 0}, float(above[top])
+
+    def _pld_pmf_discrete(self, h: float) -> tuple[dict, float]:
+        # the outputs k of A(D₁) in a window holding all but 1e-15 of the mass; L falls in k,
+        # so the left tail (larger losses) is counted as infinite, the right one at the end
+        d = int(self.sensitivity)
+        lo = int(_integer_quantile(lambda k: self.cdf(k) - _PLD_TAIL / 2, self.noise))
+        hi = int(_integer_quantile(lambda k: -self.sf(k) + _PLD_TAIL / 2, self.noise)) + d
+        if hi - lo > MAX_BINS:
+            raise ValueError(f"{self!r} has more than {MAX_BINS:,} likely outputs")
+        k = np.arange(lo, hi + 1, dtype=float)
+        p = np.asarray(self.pdf(k), dtype=float)
+        p[-1] = float(self.sf(hi - 1))  # P[Z ≥ hi]: L ≤ L(hi) there
+        loss = np.asarray(self._loss(k, np.zeros(k.shape)), dtype=float)
+        index = np.ceil(loss / h - 1e-9 * 0).astype(np.int64)  # rounded up
+        index = np.where(index * h < loss, index + 1, index)
+        rounded: dict = {}
+        for i, m in zip(index.tolist(), p.tolist(), strict=True):
+            if m > 0:
+                rounded[i] = rounded.get(i, 0.0) + m
+        return rounded, float(self.cdf(lo - 1))
+
+    def _pld_spread(self) -> float:
+        """The half-width of one release's privacy loss (for the composed PLD's size)."""
+        bound = float(self.loss_bound())
+        return bound if math.isfinite(bound) else float(self._upper_quantile(np.array(_PLD_TAIL)))
+
+    def _pld_width(self, times: int, h: float) -> float:
+        """A rough count of the steps of h the PLD of ``times`` such releases spans."""
+        return (math.sqrt(times) * 10 + 1) * 2 * self._pld_spread() / h
+
+    @classmethod
+    def _merge_parameters(cls, noise: np.ndarray, sensitivity: np.ndarray, merge: float):
+        """(noise, Δ) of releases made a little *less* private, on a grid of ratio 1 + merge.
+
+        Scale-free noise: noise 1 and Δ/noise rounded up onto the grid; otherwise the noise
+        rounded down onto it at the same Δ (δ(ε) falls as the noise grows). Either way every
+        release is replaced by one whose δ(ε) is at least its own: merging never lowers δ.
+        """
+        if cls.scale_free:
+            return np.ones_like(noise), _grid_up(ratio_up(sensitivity, noise), merge)
+        return 1.0 / _grid_up(ratio_up(1.0, noise), merge), sensitivity
+
+
+#: the package's shared docstring sections (helpers/_docstrings.py fills them at import)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Dwork & Roth (2014), §3.3 (Laplace) and App. A (Gaussian); Kazan & Reiter (2024), Definition 1 (two-sided geometric).""",
+    "x_loc": """\
+x : float or array_like
+    Points at which to evaluate (finite).
+loc : float or array_like
+    The centre of the distribution (finite).""",
+    "size_rng": """\
+size : int or tuple of int, optional
+    Number (shape) of draws, at most 10⁸.
+rng : int or numpy.random.Generator, keyword-only
+    Seed or generator (None is refused: simulations are seeded).""",
+    "returns_sample": """\
+Returns
+-------
+float or numpy.ndarray
+    A Python float when ``size`` is None and the parameters are scalars, else an
+    array (of shape ``size`` when given).""",
+}
+
+fill_docstrings(globals(), _SECTIONS)
