@@ -47,17 +47,17 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._docstrings import fill_docstrings
-from ._numerics import product_sign
-from ._validation import (
+from .._docstrings import fill_docstrings
+from .._numerics import product_sign
+from .._validation import (
     as_output,
     check_finite_scalar,
     check_int_range,
     check_real,
     check_universe,
 )
-from .attack import attack_tpr
-from .budget import (
+from ..attack import attack_tpr
+from ..budget import (
     MAX_MAGNITUDE,
     Allocation,
     Guarantee,
@@ -67,7 +67,7 @@ from .budget import (
     _parse,
     _rows,
 )
-from .deployments import (
+from ..deployments import (
     load,
     posterior_bad_event_probability,
     posterior_bound,
