@@ -41,16 +41,16 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from ._numerics import bisect_increasing, nudge_until
-from ._validation import (
+from .._numerics import bisect_increasing, nudge_until
+from .._validation import (
     as_output,
     check_finite_scalar,
     check_nonnegative,
     check_open_unit,
     check_real_or_inf,
 )
-from .kazan_reiter import relative_risk_bound
-from .mechanisms import Gaussian
+from ..kazan_reiter import relative_risk_bound
+from ..mechanisms import Gaussian
 
 __all__ = [
     "CENSUS_2020",
@@ -81,12 +81,12 @@ __all__ = [
 #: The registry table, shipped inside the package (``helpers/data/``, in the wheel too): a
 #: :class:`importlib.resources.abc.Traversable`, a plain :class:`~pathlib.Path` when the
 #: package is installed from a wheel or in editable mode.
-DATA_PATH = resources.files(__package__) / "data" / "dp_deployments.csv"
+DATA_PATH = resources.files("helpers") / "data" / "dp_deployments.csv"
 
 #: OpenDP's ε for each zCDP row of the registry (its ``make_zCDP_to_approxDP``), computed with
 #: OpenDP and stored, so that notebook 09 needs no OpenDP at run time; the tests recompute
 #: every row with OpenDP (tests/helpers/test_deployments.py writes the file).
-OPENDP_PATH = resources.files(__package__) / "data" / "opendp_zcdp_epsilon.csv"
+OPENDP_PATH = resources.files("helpers") / "data" / "opendp_zcdp_epsilon.csv"
 
 #: δ assumed for a zCDP row that publishes only ρ_z: the U.S. Census Bureau's own choice
 #: when it states (ε, δ) equivalents of its ρ_z (registry: redistricting data, δ = 10⁻¹⁰).
