@@ -35,7 +35,7 @@ import mistune
 import nbformat
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 KEY_DIR = ROOT / "instructor" / "key"
 QUIZ_DIR = ROOT / "instructor" / "quizzes"
 PLAN = ROOT / "instructor" / "plan.json"
@@ -1034,6 +1034,3 @@ def main(argv: list[str]) -> int:
     )
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
