@@ -31,6 +31,8 @@ The math layer: no plotting, no widgets.
 
 from __future__ import annotations
 
+# One module per topic above: registry (the table), zcdp (the conversions), views (the three
+# readings); _checks holds the input checks they share.
 from ..kazan_reiter import relative_risk_bound
 from ._checks import MAX_RHO
 from .registry import (

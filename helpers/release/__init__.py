@@ -34,11 +34,9 @@ notebook 12.
 
 from __future__ import annotations
 
-import inspect
-
-from ..budget import (
-    Release,  # noqa: F401 (the workloads of the examples, as helpers.release.Release)
-)
+# One module per topic above: people (the unit of privacy, δ against n, small groups),
+# explain, record, opendp; _checks holds the input checks they share.
+from ..budget import Release  # noqa: F401 (the examples' workloads: helpers.release.Release)
 from ._checks import MAX_CONTRIBUTIONS, NEIGHBOURS, UNITS
 from .explain import (
     AttackReading,
@@ -101,7 +99,7 @@ __all__ = [
 
 # One home for every public name: help() and the docs name helpers.release, as before the
 # split into modules (numpy's set_module); the modules fill their docstrings before this.
-for _name in __all__:
-    if inspect.isfunction(globals()[_name]) or inspect.isclass(globals()[_name]):
-        globals()[_name].__module__ = __name__
-del _name
+for _obj in map(globals().get, __all__):
+    if getattr(_obj, "__module__", "").startswith(__name__ + "."):
+        _obj.__module__ = __name__
+del _obj
