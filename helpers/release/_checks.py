@@ -115,8 +115,8 @@ def _check_m_array(contributions) -> np.ndarray:
 
 
 def _parse_workload(workload, allocation: Allocation | None = None):
-    """The workload read by :mod:`helpers.budget` (``None`` if not given with an allocation),
-    one release per budget of ``allocation`` if given."""
+    """The workload as :mod:`helpers.budget` reads it; with ``allocation``, it must hold one
+    release per budget of the allocation."""
     parsed = _parse(workload)
     if allocation is not None and len(parsed.kinds) != len(allocation.budgets):
         raise ValueError(
