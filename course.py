@@ -299,7 +299,7 @@ def main(argv) -> int:
         return run(env_python, "-m", "instructor.slides", "build", *rest)
     if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [...]: paths from where it is typed
         return run(env_python, "-m", "instructor.grading.grade", *rest, here=True)
-    if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key.py)
+    if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key/)
         return run(env_python, "-m", "instructor.answer_key", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)
 

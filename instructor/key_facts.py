@@ -4,7 +4,7 @@ The written answers in ``instructor/key/nbNN.json`` never type a number: they na
 ``[[name]]`` or ``[[name:.4f]]`` (a Python format spec), and the key fills it in here when it
 is built. Every judgement a written answer makes ("the search's ε is larger", "σ² = 3 is not
 among them") is a *claim* below, recomputed at build time: the key refuses to build if one of
-them no longer holds, and tests/instructor/test_answer_key.py checks them all.
+them no longer holds, and tests/instructor/answer_key/test_answer_key.py checks them all.
 
 Each ``_nbNN_K`` function computes the facts of exercise NN.K (names prefixed ``eNN_K_``) and
 records its claims with ``claim(text, holds)``.

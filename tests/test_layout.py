@@ -77,8 +77,14 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the runner runs inside the sandbox: every graded submission of test_grade and "
         "test_sandbox goes through it, and its encoder is tested there directly",
     ),
+    "instructor/answer_key/*.py": (
+        "tests/instructor/answer_key/test_answer_key.py",
+        "the answer key's modules are one pipeline (statements and written answers, exercises, "
+        "quizzes, then the markdown and HTML pages): the key is built once there and every part "
+        "of it checked on what was built",
+    ),
     "instructor/key_facts.py": (
-        "tests/instructor/test_answer_key.py",
+        "tests/instructor/answer_key/test_answer_key.py",
         "the answer key's claims, each recomputed and checked there",
     ),
     "instructor/timing.py": (

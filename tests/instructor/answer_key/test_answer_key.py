@@ -1,4 +1,4 @@
-"""The instructor's answer key (``python3 course.py key``, ``instructor/answer_key.py``).
+"""The instructor's answer key (``python3 course.py key``, ``instructor/answer_key/``).
 
 * every exercise id is in the key, with its values (computed by the answers, never typed) or,
   for an open exercise, its worked answer run and passing the check;
@@ -25,6 +25,7 @@ from _modules import ROOT
 from helpers.exercises import OPEN, answers, known_ids
 from instructor import answer_key as ak
 from instructor import key_facts
+from instructor.answer_key.exercises import _full, _leaves
 from instructor.student import NOT_FOR_STUDENTS, stage_package, student_readme
 from instructor.student import student_version as make_student_version
 
@@ -78,7 +79,7 @@ def test_values_are_the_answers_computed_now(built):
         expected = answers.expected(x.exercise_id)
         parts = [expected] if len(x.names) == 1 else list(expected)
         for value, part in zip(x.values, parts, strict=True):
-            assert value.full == ", ".join(ak._full(v) for v in ak._leaves(part))
+            assert value.full == ", ".join(_full(v) for v in _leaves(part))
             assert value.full in built["html"] and value.rounded in built["md"]
 
 

@@ -1,0 +1,507 @@
+"""Explaining the choice: odds, the best attack, and a paragraph for the people in the data.
+
+The odds reading Nanayakkara et al. (USENIX Security 2023) found people understand best, from
+a prior to at most a posterior (:func:`odds`, :func:`odds_sentence`,
+:func:`subject_paragraph`), beside the best test between neighbours (:func:`attack_reading`,
+and on an allocation's own privacy-loss distribution :func:`allocation_attack`).
+
+Part of :mod:`helpers.release`, which re-exports every public name.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from .._docstrings import fill_docstrings
+from .._validation import check_finite_scalar, check_int_range
+from ..attack import attack_tpr
+from ..budget import NoiseFamily
+from ..deployments import posterior_bad_event_probability, posterior_bound, tpr_at_fpr, zcdp_tpr
+from ._checks import (
+    _check_allocation,
+    _check_contributions,
+    _check_delta,
+    _check_magnitude,
+    _check_neighbours,
+    _check_open_unit,
+    _check_unit,
+)
+
+__all__ = [
+    "AttackReading",
+    "Odds",
+    "allocation_attack",
+    "allocation_mechanisms",
+    "attack_reading",
+    "odds",
+    "odds_sentence",
+    "percent",
+    "subject_paragraph",
+]
+
+_LN2 = math.log(2.0)
+
+
+class Odds(NamedTuple):
+    """An odds reading of a guarantee (:func:`odds`).
+
+    ``prior`` the observer's chance before the release, ``posterior`` the most it can be
+    after (at ε for δ = 0, at ε + ln 2 for δ > 0), ``bad_event`` the probability of an output
+    on which that bound may fail (0 for δ = 0, 2δ otherwise).
+    """
+
+    prior: float
+    posterior: float
+    bad_event: float
+
+
+class AttackReading(NamedTuple):
+    """The best test between neighbours at a false-positive rate (:func:`attack_reading`)."""
+
+    fpr: float
+    tpr: float
+    advantage: float
+
+
+# --- explaining the choice -------------------------------------------------------------------
+
+
+def odds(epsilon, delta=0.0, *, prior) -> Odds:
+    """From a prior to at most a posterior: the odds reading of an (ε, δ) guarantee.
+
+    An observer who thinks there is a chance p that you are in the data (or that your record
+    holds a given value) can, after the release, think at most p·e^ε/(p·e^ε + 1 − p)
+    (:func:`helpers.deployments.posterior_bound`; Lee & Clifton 2011). For δ > 0 the bound
+    is read at ε + ln 2 and fails on outputs of probability at most 2δ
+    (:func:`helpers.deployments.posterior_bad_event_probability`), as notebook 09 reads it.
+    This is the odds-based explanation Nanayakkara et al. (2023) found people understand
+    best.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    epsilon : float
+        ε ≥ 0 (per person).
+    delta : float
+        δ in [0, 1).
+    prior : float, keyword-only
+        p in (0, 1).
+
+    Returns
+    -------
+    Odds
+
+    %(raises)s
+
+    References
+    ----------
+    Lee & Clifton (2011), eq. (4)–(5) with two worlds (the posterior bound
+    p·e^ε/(p·e^ε + 1 − p), :func:`helpers.deployments.posterior_bound`); Nanayakkara, Smart,
+    Cummings, Kaptchuk & Redmiles (2023), "What Are the Chances? Explaining the Epsilon
+    Parameter in Differential Privacy", USENIX Security 2023 (odds-based explanations).
+
+    Examples
+    --------
+    >>> o = odds(1.0, prior=0.5)
+    >>> round(o.posterior, 4), o.bad_event
+    (0.7311, 0.0)
+    """
+    eps = _check_magnitude("epsilon", epsilon)
+    d = _check_delta(delta)
+    p = _check_open_unit("prior", prior)
+    if d == 0:
+        return Odds(p, float(posterior_bound(eps, prior=p)), 0.0)
+    return Odds(
+        p,
+        float(posterior_bound(eps + _LN2, prior=p)),
+        float(posterior_bad_event_probability(d, slack=_LN2)),
+    )
+
+
+def _format_percent(x: float, *, up: bool) -> str:
+    """A probability as a percentage that never reads 0 % or 100 % for 0 < x < 1.
+
+    One decimal between 1 % and 99 %; below 1 %, two significant digits (0.01 %, not 0 %);
+    above 99 %, two significant digits of the complement (99.99 %, not 100 %). ``up`` rounds
+    toward the larger probability (a posterior or a TPR: toward privacy), else to nearest.
+    """
+    from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+
+    if x <= 0.0 or x >= 1.0:
+        return f"{round(100 * x):d} %"
+    exact = Decimal(x) * 100  # exact: a float is a finite binary fraction
+    if up:
+        # a float's binary tail (0.01 is 0.0100000000000000002…) must not round 0.01 up to 0.011
+        exact *= 1 - Decimal("1e-12")
+
+    def digits(value: Decimal, rounding: str) -> Decimal:
+        # two significant digits, at least one decimal
+        place = Decimal(1).scaleb(min(value.adjusted() - 1, -1))
+        return value.quantize(place, rounding=rounding)
+
+    if exact < 1:
+        shown = digits(exact, ROUND_CEILING if up else ROUND_HALF_EVEN)
+    elif exact > 99:
+        # the complement rounded the other way, so the sum rounds as asked
+        shown = 100 - digits(100 - exact, ROUND_FLOOR if up else ROUND_HALF_EVEN)
+    else:
+        shown = exact.quantize(Decimal("0.1"), rounding=ROUND_CEILING if up else ROUND_HALF_EVEN)
+    text = format(shown, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + " %"
+
+
+def percent(x, *, up=False) -> str:
+    """A probability as words' percentage: never 0 % or 100 % for 0 < x < 1.
+
+    One decimal between 1 % and 99 %, two significant digits below 1 % (and of the
+    complement above 99 %); ``up`` rounds toward the larger probability (a posterior: toward
+    privacy). The figures and sentences of notebook 12 state probabilities with it.
+
+    Not called in a notebook; used by ``helpers.release`` and ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    x : float
+        A probability in [0, 1].
+    up : bool, keyword-only
+        Round up (a bound's upper end) rather than to nearest.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> percent(0.0001), percent(0.999), percent(0.17375, up=True)
+    ('0.01 %', '99.9 %', '17.4 %')
+    """
+    p = float(check_finite_scalar("x", x))
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
+    return _format_percent(p, up=bool(up))
+
+
+def _percent_up(x: float) -> str:
+    """A probability as a percentage, rounded up (toward privacy); never 0 % or 100 % inside."""
+    return _format_percent(x, up=True)
+
+
+def _percent(x: float) -> str:
+    """A probability as a percentage, rounded to nearest; never 0 % or 100 % inside (0, 1)."""
+    return _format_percent(x, up=False)
+
+
+def _in_people(x: float, size: int, *, up: bool) -> str:
+    """x as "k in size" people; "fewer than 1 in size" / "more than size − 1 in size" at the
+    ends, so a probability strictly inside (0, 1) never reads as none or all of them."""
+    count = math.ceil(x * size - 1e-9) if up else round(x * size)
+    if 0.0 < x * size < 1:
+        return f"fewer than 1 in {size}"
+    if x < 1.0 and (count >= size or x * size > size - 1):
+        return f"more than {size - 1} in {size}"
+    return f"{count} in {size}"
+
+
+#: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
+#: whether the person is in the data; with change-one neighbours (n public) which of two
+#: values the person's record holds (the test is between two values of one record).
+_GUESS = {
+    "add-remove": "that you are in the data",
+    "change-one": "that your record holds one value rather than another",
+}
+
+
+def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remove") -> str:
+    """The odds reading in one sentence, with the same numbers as ``people`` icons.
+
+    "An observer who thinks there is a 5 % chance that you are in the data (5 in 100 people
+    like you) can, after seeing the release, think at most 17.4 % (18 in 100)." The posterior
+    is rounded up, never down (:func:`odds`). A probability strictly between 0 and 1 never
+    reads 0 % or 100 %: below 1 % it keeps two significant digits (0.01 %), above 99 % two
+    of its complement (99.99 %), and its icons read "fewer than 1 in 100" or "more than 99
+    in 100". With change-one neighbours (n public) the
+    observer guesses which of two values your record holds, not whether you are in the data.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    epsilon, delta, prior
+        As :func:`odds`.
+    people : int, keyword-only
+        The size of the icon array the numbers are stated for (100).
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer guesses: whether you are in the data, or your record's value.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> odds_sentence(1.0, prior=0.5)[:60]
+    'An observer who thinks there is a 50 % chance that you are i'
+    """
+    reading = odds(epsilon, delta, prior=prior)
+    size = check_int_range("people", people, 10, 10_000)
+    guess = _GUESS[_check_neighbours(neighbours)]
+    before = _in_people(reading.prior, size, up=False)
+    after = _in_people(reading.posterior, size, up=True)
+    # the bound is below 1 for every prior below 1; only a float can round it to 1
+    if reading.posterior < 1:
+        most = f"think at most {_percent_up(reading.posterior)} ({after})"
+    else:
+        most = f"be all but certain (more than {size - 1} in {size})"
+    sentence = (
+        f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
+        f"({before} people like you) can, after seeing the release, {most}"
+    )
+    if reading.bad_event > 0:
+        sentence += (
+            f", except on rare outputs (a chance of at most {reading.bad_event:.2g}) where "
+            "the bound may fail"
+        )
+    return sentence + "."
+
+
+def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
+    """The best test's true-positive rate between neighbours at a false-positive rate, and its advantage.
+
+    From (ε, δ): the tight (ε, δ) trade-off curve (:func:`helpers.deployments.tpr_at_fpr`,
+    Dong, Roth & Su 2022; Kairouz, Oh & Viswanath 2015). With ``rho`` (a zCDP release): the
+    curve ρ_z-zCDP itself implies (:func:`helpers.deployments.zcdp_tpr`), which is tighter
+    than the (ε, δ) conversion. The advantage is TPR − FPR.
+
+    Used in notebook 12. (:func:`allocation_attack` reads the same test on the releases'
+    own composed privacy-loss distribution, :func:`helpers.attack.attack_tpr`: never above
+    this one.)
+
+    Parameters
+    ----------
+    epsilon, delta
+        The guarantee (δ in [0, 1)).
+    fpr : float, keyword-only
+        α in the open interval (0, 1) (:func:`helpers.attack.attack_tpr` also takes the
+        trivial ends 0 and 1; a reading for people states a real error rate).
+    rho : float, keyword-only
+        ρ_z ≥ 0 of a zCDP release (then ``epsilon`` and ``delta`` are not read).
+
+    Returns
+    -------
+    AttackReading
+
+    %(raises)s
+
+    References
+    ----------
+    Kairouz, Oh & Viswanath (2015), "The Composition Theorem for Differential Privacy",
+    Theorem 2.1 (every test's error rates under (ε, δ)-DP); Dong, Roth & Su (2022),
+    "Gaussian differential privacy", JRSS B 84(1) (the trade-off function f_{ε,δ}(α) =
+    max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α))); Bun & Steinke (2016), Definition 1.1, with
+    Balle et al. (2020), Theorem 21, for the zCDP curve (:func:`helpers.deployments.zcdp_tpr`).
+
+    Examples
+    --------
+    >>> round(attack_reading(1.0, fpr=0.01).tpr, 6)  # e·0.01
+    0.027183
+    """
+    a = _check_open_unit("fpr", fpr)
+    if rho is not None:
+        r = _check_magnitude("rho", rho)
+        tpr = float(zcdp_tpr(r, a)) if r > 0 else a
+    else:
+        eps = _check_magnitude("epsilon", epsilon)
+        tpr = float(tpr_at_fpr(a, epsilon=eps, delta=_check_delta(delta)))
+    return AttackReading(a, tpr, max(tpr - a, 0.0))
+
+
+def allocation_mechanisms(allocation) -> list:
+    """The mechanism objects of an allocation's releases, each of the allocation's own class.
+
+    What :mod:`helpers.attack` and :func:`helpers.budget.pld_delta` read: each release's
+    noise at its scale and sensitivity, built from the allocation's mechanism through the
+    registry (:data:`helpers.mechanisms.MECHANISM_CLASSES`, via
+    :meth:`helpers.budget.NoiseFamily.of`): a geometric allocation gives
+    :class:`helpers.mechanisms.TwoSidedGeometric` objects, never Laplace stand-ins (continuous
+    noise of the same scale is *more* private than the integer noise, so it would understate
+    an attack).
+
+    Not called in a notebook; used by ``helpers.release``.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+
+    Returns
+    -------
+    builtins.list
+        One mechanism object per release.
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> allocation_mechanisms(budget_for_accuracy([Release("count", k=5.0)]))[0].sensitivity
+    1.0
+    >>> type(allocation_mechanisms(
+    ...     budget_for_accuracy([Release("count", k=5.0)], mechanism="geometric"))[0]).__name__
+    'TwoSidedGeometric'
+    """
+    allocation = _check_allocation(allocation)
+    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    return [
+        cls(float(scale), sensitivity=float(sensitivity))
+        for scale, sensitivity in zip(allocation.scales, allocation.sensitivities, strict=True)
+    ]
+
+
+def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
+    """The best test between neighbours against all of an allocation's releases, on their own PLD.
+
+    :func:`helpers.attack.attack_tpr` of :func:`allocation_mechanisms`: the releases'
+    composed privacy-loss distribution (exact for Gaussian noise, pessimistic on a grid for
+    several Laplace releases). Both it and :func:`attack_reading` of the allocation's total
+    (ε, δ) are upper bounds on the best test, so the smaller is reported: usually the PLD's,
+    well below (the summed ε's worst cases never happen together); at a tiny α the grid's
+    pessimism can put it a hair above the (ε, δ) line. The releases are read with their own
+    noise (:func:`allocation_mechanisms`: each release's own mechanism class, never a
+    substitute noise), which :mod:`helpers.attack` reads for any registered class.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+    fpr : float, keyword-only
+        α in the open interval (0, 1) (:func:`helpers.attack.attack_tpr` also takes the
+        trivial ends 0 and 1; a reading for people states a real error rate).
+    discretization : float, keyword-only
+        The grid step of :func:`helpers.attack.attack_tpr`.
+
+    Returns
+    -------
+    AttackReading
+
+    %(raises)s
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso (2024), "Attack-Aware Noise
+    Calibration for Differential Privacy", NeurIPS 2024, Algorithm 1 (the trade-off curve of a
+    privacy-loss distribution); Dong, Roth & Su (2022), Proposition 2.12; Doroshenko, Ghazi,
+    Kamath, Kumar & Manurangsi (2022), "Connect the Dots" (the pessimistic PLD); for the
+    (ε, δ) line, :func:`attack_reading`.
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> a = budget_for_accuracy([Release("count", k=5.0)] * 3)
+    >>> allocation_attack(a, fpr=0.1).tpr < attack_reading(a.epsilon, fpr=0.1).tpr
+    True
+    """
+    allocation = _check_allocation(allocation)
+    a = _check_open_unit("fpr", fpr)
+    pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
+    line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
+    tpr = min(pld, line)
+    return AttackReading(a, tpr, max(tpr - a, 0.0))
+
+
+def subject_paragraph(
+    epsilon,
+    delta=0.0,
+    *,
+    prior,
+    unit="person",
+    contributions=1,
+    fpr=0.01,
+    rho=None,
+    neighbours="add-remove",
+) -> str:
+    """A short paragraph a person in the data can read, generated from the numbers.
+
+    It says whose privacy the guarantee protects (the unit, and the bound on each person's
+    records), the odds reading (:func:`odds_sentence`), the best attack's reading
+    (:func:`attack_reading`) and what δ means, in plain words: the pattern of
+    Nanayakkara et al. (2023), odds and frequencies rather than ε alone.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    epsilon, delta
+        The per-person guarantee (δ in [0, 1)).
+    prior : float, keyword-only
+        The observer's prior p in (0, 1).
+    unit : {"person", "record", "user"}, keyword-only
+        Whose privacy ε is stated for.
+    contributions : int, keyword-only
+        m ≥ 1, the most records kept per person.
+    fpr : float, keyword-only
+        The attack's false-positive rate α in (0, 1).
+    rho : float, keyword-only
+        ρ_z of a zCDP release, for the attack reading.
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        What the observer and the test try to tell: whether you are in the data, or which of
+        two values your record holds.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> subject_paragraph(1.0, prior=0.5).startswith("This release protects each person")
+    True
+    """
+    _check_unit(unit)
+    m = _check_contributions(contributions)
+    neighbours = _check_neighbours(neighbours)
+    sentence = odds_sentence(epsilon, delta, prior=prior, neighbours=neighbours)
+    attack = attack_reading(epsilon, delta, fpr=fpr, rho=rho)
+    d = _check_delta(delta)
+    whom = {
+        "person": "each person",
+        "user": "each user",
+        "record": "each record (a person with several records is protected less)",
+    }[unit]
+    kept = (
+        f" No one's data counts more than {m} record{'s' if m > 1 else ''}: extra records are "
+        "left out."
+        if m > 1
+        else ""
+    )
+    if neighbours == "add-remove":
+        attack_text = (
+            f" Someone trying to tell whether you took part, and willing to wrongly accuse "
+            f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
+            f"{_percent_up(attack.tpr)} of those who did."
+        )
+    else:
+        attack_text = (
+            f" Someone trying to tell which of two values your record holds, and willing to be "
+            f"wrong for {_percent(attack.fpr)} of the people whose record holds the second, can "
+            f"be right for at most {_percent_up(attack.tpr)} of those whose record holds the "
+            "first."
+        )
+    delta_text = (
+        f" The guarantee may fail entirely, with a chance of at most {d:.2g}." if d > 0 else ""
+    )
+    return (
+        f"This release protects {whom} with ε = {float(epsilon):.3g}.{kept} {sentence}"
+        f"{attack_text}{delta_text}"
+    )
+
+
+fill_docstrings(globals())

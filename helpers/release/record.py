@@ -1,0 +1,253 @@
+"""A record of the choice for a registry, and the records read back as notebook 09 reads them.
+
+:func:`privacy_record` holds what the OpenDP Deployments Registry and Dwork, Kohli &
+Mulligan's "Expose your epsilons" (2019) ask a deployer to publish; :func:`registry_table`
+reads records back through :func:`helpers.deployments.load`.
+
+Part of :mod:`helpers.release`, which re-exports every public name.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import re
+from collections.abc import Mapping
+
+import pandas as pd
+
+from .._docstrings import fill_docstrings
+from ..budget import Allocation, NoiseFamily
+from ..deployments import load, unit_group
+from ._checks import (
+    UNITS,
+    _check_allocation,
+    _check_contributions,
+    _check_neighbours,
+    _check_unit,
+    _parse_workload,
+)
+
+__all__ = ["RECORD_FIELDS", "REGISTRY_COLUMNS", "privacy_record", "registry_table"]
+
+#: The columns of the course's deployments table (helpers/data/dp_deployments.csv).
+REGISTRY_COLUMNS = (
+    "name",
+    "curators",
+    "year",
+    "sector",
+    "dp_variant",
+    "privacy_unit",
+    "model",
+    "releases",
+    "epsilon",
+    "delta",
+    "rho",
+    "registry_slug",
+    "source_url",
+)
+#: Fields a record holds beyond the registry's columns.
+RECORD_FIELDS = (
+    *REGISTRY_COLUMNS,
+    "unit",
+    "contributions",
+    "neighbours",
+    "accounting",
+    "date",
+    "release_list",
+)
+
+
+# --- a record of the choice -------------------------------------------------------------------
+
+
+def _release_entries(allocation: Allocation, workload) -> list:
+    labels = [None] * len(allocation.budgets)
+    kinds = [None] * len(allocation.budgets)
+    if workload is not None:
+        parsed = _parse_workload(workload, allocation)
+        labels, kinds = parsed.labels, parsed.kinds
+    unit = NoiseFamily.of(allocation.mechanism).unit
+    return [
+        {
+            "label": labels[i] if labels[i] is not None else f"release {i}",
+            "kind": kinds[i],
+            "mechanism": allocation.mechanism,
+            "budget": float(allocation.budgets[i]),
+            "budget_unit": "epsilon" if unit == "ε" else "rho",
+            "scale": float(allocation.scales[i]),
+            "sensitivity": float(allocation.sensitivities[i]),
+        }
+        for i in range(len(allocation.budgets))
+    ]
+
+
+def privacy_record(
+    allocation,
+    *,
+    unit,
+    neighbours,
+    date,
+    name,
+    curators,
+    workload=None,
+    contributions=1,
+    sector="Healthcare",
+    model="Central",
+    source_url="",
+) -> dict:
+    """The fields a registry entry needs for an allocation, as a JSON-able dict.
+
+    The OpenDP Deployments Registry (2025) and Dwork, Kohli & Mulligan's "Expose your
+    epsilons" (2019) ask a deployer to publish ε, δ (or ρ_z), the unit of privacy, the
+    neighbour notion, each release's mechanism and budget, and the accounting. The record
+    holds the registry's columns (:data:`REGISTRY_COLUMNS`, the ones
+    :func:`helpers.deployments.load` reads: Laplace is "Pure DP" with ε = the total; Gaussian
+    "Zero-concentrated DP" with ρ_z = the total and its (ε, δ) by
+    :func:`helpers.deployments.zcdp_to_epsilon`) and the rest (:data:`RECORD_FIELDS`). The
+    ``privacy_unit`` is checked to fall in a unit group the deployments reader recognises.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+        Its sensitivities are the unit's (:func:`per_person` for people with several records).
+    unit : {"person", "record", "user"}, keyword-only
+    neighbours : {"change-one", "add-remove"}, keyword-only
+        The neighbour notion the guarantee is stated for; a release built by
+        :func:`opendp_measurements` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
+    date : str or datetime.date, keyword-only
+        The date of the choice (ISO 8601).
+    name, curators : str, keyword-only
+    workload : sequence of Release, keyword-only
+        The releases' labels and kinds (optional).
+    contributions : int, keyword-only
+        m ≥ 1, the most records kept per person.
+    sector, model, source_url : str, keyword-only
+
+    Returns
+    -------
+    builtins.dict
+        Keys :data:`RECORD_FIELDS`; values str, int, float or None, and ``release_list`` a
+        list of dicts (label, kind, mechanism, budget, budget_unit, scale, sensitivity).
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> a = budget_for_accuracy([Release("count", k=5.0)])
+    >>> r = privacy_record(a, unit="person", neighbours="change-one", date="2026-01-31",
+    ...                    name="Clinic visits", curators="A clinic")
+    >>> r["dp_variant"], r["privacy_unit"], r["accounting"]
+    ('Pure DP', 'Person-level', 'basic composition of pure ε (the ε add up)')
+    """
+    allocation = _check_allocation(allocation)
+    _check_unit(unit)
+    _check_neighbours(neighbours)
+    if isinstance(date, datetime.date):
+        date = date.isoformat()
+    if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}")
+    try:
+        day = datetime.date.fromisoformat(date)
+    except ValueError:
+        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}") from None
+    for field, value in (
+        ("name", name),
+        ("curators", curators),
+        ("sector", sector),
+        ("model", model),
+        ("source_url", source_url),
+    ):
+        if not isinstance(value, str) or (field != "source_url" and not value.strip()):
+            raise ValueError(f"{field} must be a non-empty string; got {value!r}")
+    m = _check_contributions(contributions)
+    privacy_unit = UNITS[unit]
+    if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
+        raise AssertionError(privacy_unit)
+    pure = NoiseFamily.of(allocation.mechanism).pure
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{name} {curators} {day.year}".lower()).strip("-")
+    record = {
+        "name": name,
+        "curators": curators,
+        "year": day.year,
+        "sector": sector,
+        "dp_variant": "Pure DP" if pure else "Zero-concentrated DP",
+        "privacy_unit": privacy_unit,
+        "model": model,
+        "releases": "One release" if len(allocation.budgets) == 1 else "Many releases",
+        "epsilon": float(allocation.epsilon),
+        "delta": None if pure else float(allocation.delta),
+        "rho": None if pure else float(allocation.total),
+        "registry_slug": slug,
+        "source_url": source_url,
+        "unit": unit,
+        "contributions": m,
+        "neighbours": neighbours,
+        "accounting": (
+            "basic composition of pure ε (the ε add up)"
+            if pure
+            else "zCDP (the ρ_z add up), converted to (ε, δ) by Canonne, Kamath & Steinke (2020)"
+        ),
+        "date": date,
+        "release_list": _release_entries(allocation, workload),
+    }
+    json.dumps(record)  # JSON-able by construction; this raises if a field is not
+    return record
+
+
+def registry_table(records) -> pd.DataFrame:
+    """Records read back through notebook 09's reader: :func:`helpers.deployments.load`.
+
+    The records' registry columns are written as the course's CSV is, then loaded, so each
+    gets the reader's ``status``, ``unit_group``, ``epsilon_used`` and ``delta_used``: a
+    record is well-formed when its status is "usable".
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    records : dict or sequence of dict
+        From :func:`privacy_record` (or a JSON round trip of one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`helpers.deployments.load`'s table, one row per record.
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> a = budget_for_accuracy([Release("count", k=5.0)])
+    >>> r = privacy_record(a, unit="person", neighbours="change-one", date="2026-01-31",
+    ...                    name="Clinic visits", curators="A clinic")
+    >>> registry_table(r)["status"].tolist()
+    ['usable']
+    """
+    if isinstance(records, Mapping):
+        records = [records]
+    if isinstance(records, (str, bytes)) or not isinstance(records, (list, tuple)) or not records:
+        raise ValueError(
+            f"records must be a record (dict) or a non-empty list of them; got {records!r:.80}"
+        )
+    for i, record in enumerate(records):
+        if not isinstance(record, Mapping):
+            raise ValueError(f"records[{i}] must be a dict from privacy_record; got {record!r:.80}")
+        missing = [c for c in REGISTRY_COLUMNS if c not in record]
+        if missing:
+            raise ValueError(
+                f"records[{i}] must hold the registry columns; {missing[0]!r} is missing"
+            )
+    frame = pd.DataFrame([{c: record[c] for c in REGISTRY_COLUMNS} for record in records])
+    text = frame.to_csv(
+        index=False, float_format=lambda x: repr(float(x))
+    )  # every digit: no ρ or ε rounded down
+    return load(io.StringIO(text))
+
+
+fill_docstrings(globals())

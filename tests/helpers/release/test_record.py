@@ -1,0 +1,72 @@
+"""helpers.release.record: the registry record and its read-back through notebook 09's reader."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers import budget as B
+from helpers import deployments as D
+from helpers import release as R
+
+SURVEY = [
+    B.Release("count", k=30.0, label="smokers"),
+    B.Release("sum", k=400.0, lower=0.0, upper=10.0, label="doctor visits"),
+    B.Release("mean", k=2.0, lower=18.0, upper=90.0, n=2_000, label="mean age"),
+]
+
+
+# --- the record -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_record_round_trips_through_the_deployments_reader(mechanism):
+    work = R.per_person(SURVEY, contributions=3)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
+    record = R.privacy_record(
+        allocation,
+        unit="person",
+        neighbours="change-one",
+        date="2026-11-26",
+        name="Clinic survey",
+        curators="A health agency",
+        workload=work,
+        contributions=3,
+    )
+    assert set(record) == set(R.RECORD_FIELDS)
+    again = json.loads(json.dumps(record))
+    assert again == record
+    row = R.registry_table(again).iloc[0]
+    assert row["status"] == "usable"
+    assert row["unit_group"] == "one person or entity"
+    # pandas' default CSV float parser is within one unit in the last place, not exact
+    if mechanism == "laplace":
+        assert row["epsilon_used"] == pytest.approx(allocation.total, rel=3e-16)
+        assert row["delta_used"] == 0.0
+    else:
+        assert row["rho"] == pytest.approx(allocation.total, rel=3e-16)
+        assert row["epsilon_used"] == pytest.approx(
+            D.zcdp_to_epsilon(allocation.total, 1e-9), rel=1e-12
+        )
+        assert row["epsilon_used"] >= allocation.epsilon * (1 - 1e-12)
+    budgets = [r["budget"] for r in record["release_list"]]
+    assert budgets == allocation.budgets.tolist()
+    assert [r["label"] for r in record["release_list"]] == [r.label for r in SURVEY]
+    views = D.three_views(row["epsilon_used"], row["delta_used"], prior=0.5)
+    assert views["posterior"] == D.posterior_bound(row["epsilon_used"], prior=0.5)
+
+
+def test_record_reader_flags_a_malformed_record():
+    allocation = B.budget_for_accuracy(SURVEY)
+    record = R.privacy_record(
+        allocation,
+        unit="record",
+        neighbours="add-remove",
+        date="2026-01-02",
+        name="x",
+        curators="y",
+    )
+    record["dp_variant"] = "Approximate DP"  # an ε with no δ: the reader says why
+    assert R.registry_table(record).iloc[0]["status"] != "usable"
+    assert R.registry_table(record).iloc[0]["unit_group"] == "one event or record"
