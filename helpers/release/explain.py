@@ -161,7 +161,7 @@ def percent(x, *, up=False) -> str:
     complement above 99 %); ``up`` rounds toward the larger probability (a posterior: toward
     privacy). The figures and sentences of notebook 12 state probabilities with it.
 
-    Not called in a notebook; used by ``helpers.release`` and ``helpers.plotting.release``.
+    Not called in a notebook; used by ``helpers.plotting.release``.
 
     Parameters
     ----------
