@@ -165,10 +165,12 @@ def starter(exercise_id: str) -> str:
     return f"# Exercise {exercise_id}: replace each ... by your answer\n{lhs} = {rhs}"
 
 
-#: Packages of the reader's environment (requirements.txt) that the student's leaves out: no
-#: student notebook runs them, and OpenDP alone would add ``OPENDP_SIZE`` to the environment
-#: (from 610 MB to 875 MB on Python 3.10). The student README says how to add it.
-STUDENT_LEAVES_OUT = ("opendp",)
+#: Packages of the reader's environment (requirements.txt) that the student's leaves out, by
+#: normalised name: OpenDP, which no student notebook runs and which alone would add
+#: ``OPENDP_SIZE`` to the environment (from 608 MB to 872 MB on Python 3.10), and Deprecated,
+#: which only OpenDP requires (tests/instructor/test_student.py: the student's pins are exactly
+#: what the notebooks' imports pull in). The student README says how to add OpenDP.
+STUDENT_LEAVES_OUT = ("opendp", "deprecated")
 #: A code cell that needs OpenDP: it imports it, or calls the helpers that build OpenDP's
 #: measurements (``helpers.release.opendp_measurements`` and ``opendp_script``, which fits the
 #: scales with OpenDP's own map). The build runs the student edition with OpenDP unimportable,
@@ -608,7 +610,8 @@ def student_requirements(wheel_name: str) -> str:
     kept = [line for line in reader_requirements() if _pinned_name(line) not in STUDENT_LEAVES_OUT]
     return (
         "# Installed by the first command of README.md: the course's exact pins and its helpers.\n"
-        f"# Left out (no student notebook runs it; see the README): {opendp_pin()}\n"
+        f"# Left out: {opendp_pin()}, which no student notebook runs (see the README), and\n"
+        "# Deprecated, which only OpenDP requires.\n"
         + "\n".join(kept)
         + f"\n\n# the course's helpers (without the answers)\n./{wheel_name}\n"
     )

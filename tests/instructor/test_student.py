@@ -347,11 +347,57 @@ def test_the_student_pins_are_the_readers_less_opendp():
 
     reader = _pins((ROOT / "requirements.txt").read_text(encoding="utf-8"))
     student = student_requirements("choosing_epsilon_helpers-1-py3-none-any.whl")
-    assert STUDENT_LEAVES_OUT == ("opendp",)
-    assert _pins(student) == [ln for ln in reader if _name(ln) != "opendp"]
-    assert len(_pins(student)) == len(reader) - 1
+    assert set(STUDENT_LEAVES_OUT) == {"opendp", "deprecated"}
+    assert _pins(student) == [ln for ln in reader if _name(ln) not in STUDENT_LEAVES_OUT]
+    assert len(_pins(student)) == len(reader) - 2
     assert student.rstrip().endswith("./choosing_epsilon_helpers-1-py3-none-any.whl")
     assert opendp_pin() in reader and opendp_pin().startswith("opendp==")
+
+
+def _required(names: list[str]) -> set[str]:
+    """``names`` and everything they require in this environment (extras followed), by
+    normalised name, for this Python and platform."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    seen, todo = set(), [(name, ("",)) for name in names]
+    while todo:
+        name, extras = todo.pop()
+        if (name, extras) in seen:
+            continue
+        seen.add((name, extras))
+        for line in metadata.requires(name) or []:
+            requirement = Requirement(line)
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate({"extra": e}) for e in extras):
+                wanted = ("", *sorted(requirement.extras))
+                todo.append((re.sub(r"[-_.]+", "-", requirement.name).lower(), wanted))
+    return {name for name, _ in seen}
+
+
+def test_the_student_pins_are_what_the_notebooks_imports_pull_in():
+    """requirements.txt's first part lists what the notebooks and helpers import; the student's
+    pins are exactly those (less OpenDP) and what they require, here, with this Python: nothing
+    left out that a notebook needs, nothing kept that only OpenDP pulls in."""
+    from packaging.requirements import Requirement
+
+    from instructor.student import STUDENT_LEAVES_OUT, student_requirements
+
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    imported = text.split("# --- what these pull in")[0]
+
+    def here(lines):
+        found = []
+        for line in lines:
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate():
+                found.append(_name(line))
+        return found
+
+    direct = [n for n in here(_pins(imported)) if n not in STUDENT_LEAVES_OUT]
+    student = set(here(_pins(student_requirements("x-1-py3-none-any.whl"))))
+    assert _required(direct) == student
 
 
 def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
