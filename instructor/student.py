@@ -167,7 +167,7 @@ def starter(exercise_id: str) -> str:
 
 #: Packages of the reader's environment (requirements.txt) that the student's leaves out, by
 #: normalised name: OpenDP, which no student notebook runs and which alone would add
-#: ``OPENDP_SIZE`` to the environment (from 608 MB to 872 MB on Python 3.10), and Deprecated,
+#: ``OPENDP_SIZE`` to the environment (from 610 MB to 872 MB on Python 3.10), and Deprecated,
 #: which only OpenDP requires (tests/instructor/test_student.py: the student's pins are exactly
 #: what the notebooks' imports pull in). The student README says how to add OpenDP.
 STUDENT_LEAVES_OUT = ("opendp", "deprecated")
@@ -487,7 +487,8 @@ print("Python %d.%d: supported." % tuple(sys.version_info[:2]))
 
 
 #: what `du -sh .venv` measured after the first command (README's "Install and start"), on
-#: Linux x86-64 (python -m venv, pip install -r requirements.txt; measured 2026-11-26)
+#: Linux x86-64 (python -m venv, pip install -r requirements.txt; measured 2026-11-26: 610 MB on
+#: 3.10.13, 646 MB on 3.13.0; 872 and 908 MB with OpenDP)
 ENVIRONMENT_SIZE = "610 MB (Python 3.10) to 650 MB (3.13)"
 #: what OpenDP 0.16.0 adds: ``du -sm`` of site-packages/opendp on Linux x86-64 (265), and its
 #: wheels' native library for Windows x64 (180 MiB) and macOS arm64 (224 MiB)
