@@ -14,10 +14,10 @@ Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsil
 * ``requirements.txt``: the reader's exact pins less ``STUDENT_LEAVES_OUT`` (OpenDP), and the
   wheel; a cell of a student notebook that needs OpenDP (``needs_opendp``) is shown with its
   code and the output the course's executed notebook recorded, not run (``recorded_cell``);
-  ``README.md``: the two commands
-  that install and start it on Linux, macOS and Windows, how the exercises are checked and
-  handed in, and the references; ``NOTATION.md``; ``check_python.py``, which the first command
-  runs before installing anything (the pins are made for Python 3.10 to 3.14).
+  ``README.md``: the two commands that install and start it on Linux, macOS and Windows, how
+  the exercises are checked and handed in, and the references; ``NOTATION.md``;
+  ``check_python.py``, which the first command runs before installing anything (the pins are
+  made for Python 3.10 to 3.14).
 
 Nothing in the bundle links or points outside it (checked). Then every student notebook is
 executed top to bottom against the student's wheel (its files first on the kernel's path) to
@@ -179,8 +179,8 @@ _NEEDS_OPENDP = re.compile(
     r"^\s*(?:import|from)\s+opendp\b|\b(?:opendp_measurements|opendp_script)\s*\(", re.M
 )
 RECORDED_NOTE = (
-    "*Shown, not run: this cell needs OpenDP, which the student environment leaves out "
-    "({size} of disk). Its code and the output it gave when the course's "
+    "*Shown, not run: this cell needs OpenDP, which the student environment leaves out to "
+    "save {size}. Its code and the output it gave when the course's "
     "notebook was executed with OpenDP {version} (the course's tests execute it again and compare) "
     "are below. To run it yourself, add OpenDP to the environment (`{install}`, see the README) "
     "and paste the code into a code cell.*"
@@ -492,7 +492,7 @@ print("Python %d.%d: supported." % tuple(sys.version_info[:2]))
 ENVIRONMENT_SIZE = "610 MB (Python 3.10) to 650 MB (3.13)"
 #: what OpenDP 0.16.0 adds: ``du -sm`` of site-packages/opendp on Linux x86-64 (265), and its
 #: wheels' native library for Windows x64 (180 MiB) and macOS arm64 (224 MiB)
-OPENDP_SIZE = "about 180 MB (Windows) to 265 MB (Linux)"
+OPENDP_SIZE = "about 180 MB on Windows to 265 MB on Linux"
 
 
 def student_readme(wheel_name: str) -> str:
