@@ -178,6 +178,10 @@ STUDENT_LEAVES_OUT = ("opendp", "deprecated")
 _NEEDS_OPENDP = re.compile(
     r"^\s*(?:import|from)\s+opendp\b|\b(?:opendp_measurements|opendp_script)\s*\(", re.M
 )
+#: A code cell that names the package as a string (``version("opendp")``, ``find_spec``): it
+#: looks OpenDP up without importing it, which the build's blocked import cannot catch (the
+#: builder's own environment has OpenDP's metadata), so the student edition refuses it.
+_NAMES_OPENDP = re.compile(r"""["']opendp["']""")
 RECORDED_NOTE = (
     "*Shown, not run: this cell needs OpenDP, which the student environment leaves out to "
     "save {size}. Its code and the output it gave when the course's "
@@ -257,6 +261,11 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
             cell.source = quiz_for_students(cell.source)
         if cell.cell_type != "code":
             continue
+        if _NAMES_OPENDP.search(cell.source):
+            raise ValueError(
+                f"{stem}: cell {index} looks OpenDP up by name, which the student environment "
+                "does not have (instructor.student.STUDENT_LEAVES_OUT)"
+            )
         if needs_opendp(cell):
             if is_solution(cell):  # its recorded output would be the answer
                 raise ValueError(f"{stem}: worked answer in cell {index} needs OpenDP")

@@ -444,6 +444,10 @@ def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
     ]
     with pytest.raises(ValueError, match="worked answer in cell 0 needs OpenDP"):
         student_version(nb, "99_x")
+    # notebook 12 once printed version("opendp") among its versions: found before any kernel
+    nb.cells = [nbformat.v4.new_code_cell('print(version("opendp"))')]
+    with pytest.raises(ValueError, match="cell 0 looks OpenDP up by name"):
+        student_version(nb, "99_x")
 
 
 @pytest.mark.notebooks
