@@ -11,14 +11,18 @@ Writes a bundle that stands alone, ``build/student/`` and ``build/choosing-epsil
   expected values; the builder and the grader live in ``instructor/``, never packaged); its
   ``check`` judges from a key of salted hashes made now with a fresh salt
   (``helpers/exercises/_key_data.py``, see ``helpers.exercises._core``);
-* ``requirements.txt``: the reader's exact pins and the wheel; ``README.md``: the two commands
-  that install and start it on Linux, macOS and Windows, how the exercises are checked and
-  handed in, and the references; ``NOTATION.md``; ``check_python.py``, which the first command
-  runs before installing anything (the pins are made for Python 3.10 to 3.14).
+* ``requirements.txt``: the reader's exact pins less ``STUDENT_LEAVES_OUT`` (OpenDP), and the
+  wheel; a cell of a student notebook that needs OpenDP (``needs_opendp``) is shown with its
+  code and the output the course's executed notebook recorded, not run (``recorded_cell``);
+  ``README.md``: the two commands that install and start it on Linux, macOS and Windows, how
+  the exercises are checked and handed in, and the references; ``NOTATION.md``;
+  ``check_python.py``, which the first command runs before installing anything (the pins are
+  made for Python 3.10 to 3.14).
 
 Nothing in the bundle links or points outside it (checked). Then every student notebook is
 executed top to bottom against the student's wheel (its files first on the kernel's path) to
-prove that it runs and that each unanswered check says "not answered yet"; the executed
+prove that it runs (with OpenDP made unimportable: a student notebook that still needs it fails
+the build) and that each unanswered check says "not answered yet"; the executed
 copies go to ``build/student-executed/`` (the student website is built from them), and they
 are searched for every expected answer at every precision it could be printed with (in
 markdown, code and outputs; not the outputs of cells tagged ``timing``, which print a measured
@@ -161,6 +165,89 @@ def starter(exercise_id: str) -> str:
     return f"# Exercise {exercise_id}: replace each ... by your answer\n{lhs} = {rhs}"
 
 
+#: Packages of the reader's environment (requirements.txt) that the student's leaves out, by
+#: normalised name: OpenDP, which no student notebook runs and which alone would add
+#: ``OPENDP_SIZE`` to the environment (from 610 MB to 872 MB on Python 3.10), and Deprecated,
+#: which only OpenDP requires (tests/instructor/test_student.py: the student's pins are exactly
+#: what the notebooks' imports pull in). The student README says how to add OpenDP.
+STUDENT_LEAVES_OUT = ("opendp", "deprecated")
+#: A code cell that needs OpenDP: it imports it, or calls the helpers that build OpenDP's
+#: measurements (``helpers.release.opendp_measurements`` and ``opendp_script``, which fits the
+#: scales with OpenDP's own map). The build runs the student edition with OpenDP unimportable,
+#: so a cell this misses fails the build instead of a student's notebook.
+_NEEDS_OPENDP = re.compile(
+    r"^\s*(?:import|from)\s+opendp\b|\b(?:opendp_measurements|opendp_script)\s*\(", re.M
+)
+#: A code cell that names the package as a string (``version("opendp")``, ``find_spec``): it
+#: looks OpenDP up without importing it, which the build's blocked import cannot catch (the
+#: builder's own environment has OpenDP's metadata), so the student edition refuses it.
+_NAMES_OPENDP = re.compile(r"""["']opendp["']""")
+RECORDED_NOTE = (
+    "*Shown, not run: this cell needs OpenDP, which the student environment leaves out to "
+    "save {size}. Its code and the output it gave when the course's "
+    "notebook was executed with OpenDP {version} (the course's tests execute it again and compare) "
+    "are below. To run it yourself, add OpenDP to the environment (`{install}`, see the README) "
+    "and paste the code into a code cell.*"
+)
+
+
+_STYLE = re.compile(r"<style\b.*?</style>\s*", re.S)
+
+
+def needs_opendp(cell) -> bool:
+    """Whether a code cell imports OpenDP or calls a helper that runs it."""
+    return cell.cell_type == "code" and bool(_NEEDS_OPENDP.search(cell.source))
+
+
+def _fenced(text: str, language: str = "") -> str:
+    """``text`` in a code fence longer than any run of backticks inside it."""
+    runs = [len(r) for r in re.findall(r"`+", text)]
+    fence = "`" * max(3, max(runs, default=0) + 1)
+    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+
+
+def recorded_cell(cell) -> nbformat.NotebookNode:
+    """A markdown cell showing a code cell's source and its committed outputs.
+
+    An HTML table (a DataFrame's ``text/html``) is kept as HTML, which JupyterLab renders
+    in markdown; any other output is its text in a fence. Raises ``ValueError`` for a cell
+    without outputs: there is nothing recorded to show.
+    """
+    shown = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            shown.append(_fenced(output.text, "text"))
+        elif output.output_type in ("execute_result", "display_data"):
+            data = output.get("data", {})
+            if "text/html" in data:  # pandas' table; its <style> block is for outputs only
+                shown.append(_STYLE.sub("", data["text/html"]).strip())
+            elif "text/plain" in data:
+                shown.append(_fenced(data["text/plain"], "text"))
+        elif output.output_type == "error":
+            raise ValueError(f"the cell raised {output.ename}: nothing to record")
+    if not shown:
+        raise ValueError(f"a cell that needs OpenDP has no recorded output: {cell.source[:80]!r}")
+    note = RECORDED_NOTE.format(
+        size=OPENDP_SIZE, version=opendp_pin().split("==")[1], install=opendp_install()
+    )
+    source = "\n\n".join([note, _fenced(cell.source, "python"), "Its output:", *shown])
+    return nbformat.v4.new_markdown_cell(source, metadata={"tags": ["recorded"]})
+
+
+def opendp_pin() -> str:
+    """The reader's pin of OpenDP, as written in requirements.txt (``opendp==X.Y.Z``)."""
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        requirement = line.split("#", 1)[0].split(";", 1)[0].strip()
+        if re.match(r"opendp\s*==", requirement, re.I):
+            return requirement.replace(" ", "")
+    raise ValueError("requirements.txt pins no opendp==...")
+
+
+def opendp_install() -> str:
+    """The command that adds OpenDP to the student's environment (Linux and macOS)."""
+    return f".venv/bin/python -m pip install {opendp_pin()}"
+
+
 def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.NotebookNode:
     """A copy of ``nb`` with starters instead of solutions, no outputs, the students' intro."""
     nb = copy.deepcopy(nb)
@@ -173,6 +260,16 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
         if cell.cell_type == "markdown" and QUIZ_TAG in tags:
             cell.source = quiz_for_students(cell.source)
         if cell.cell_type != "code":
+            continue
+        if _NAMES_OPENDP.search(cell.source):
+            raise ValueError(
+                f"{stem}: cell {index} looks OpenDP up by name, which the student environment "
+                "does not have (instructor.student.STUDENT_LEAVES_OUT)"
+            )
+        if needs_opendp(cell):
+            if is_solution(cell):  # its recorded output would be the answer
+                raise ValueError(f"{stem}: worked answer in cell {index} needs OpenDP")
+            nb.cells[index] = recorded_cell(cell)
             continue
         if is_solution(cell):
             cell.source = starter(exercise_of(nb, index))
@@ -398,8 +495,13 @@ print("Python %d.%d: supported." % tuple(sys.version_info[:2]))
 '''
 
 
-#: what `du -sh .venv` measured after the first command (README's "Install and start")
-ENVIRONMENT_SIZE = "870 MB (Python 3.10) to 910 MB (3.13)"
+#: what `du -sh .venv` measured after the first command (README's "Install and start"), on
+#: Linux x86-64 (python -m venv, pip install -r requirements.txt; measured 2026-11-26: 610 MB on
+#: 3.10.13, 646 MB on 3.13.0; 872 and 908 MB with OpenDP)
+ENVIRONMENT_SIZE = "610 MB (Python 3.10) to 650 MB (3.13)"
+#: what OpenDP 0.16.0 adds: ``du -sm`` of site-packages/opendp on Linux x86-64 (265), and its
+#: wheels' native library for Windows x64 (180 MiB) and macOS arm64 (224 MiB)
+OPENDP_SIZE = "about 180 MB on Windows to 265 MB on Linux"
 
 
 def student_readme(wheel_name: str) -> str:
@@ -435,6 +537,13 @@ Windows (PowerShell):
 py check_python.py; if ($?) {{ py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt }}
 .venv\\Scripts\\python -m jupyter lab --LabApp.default_url=/lab/tree/notebooks
 ```
+
+The environment holds what the notebooks run and no more. OpenDP, the library notebook 12 makes
+its release with, is left out: no exercise needs it, and it alone would add
+{OPENDP_SIZE}. Notebook 12 shows the two cells that run it with their code and the output they
+gave when the course was built (marked *Shown, not run*). To run them yourself, or the release
+script notebook 12 prints on your own data, add it after the first command:
+`{opendp_install()}` (on Windows `.venv\\Scripts\\python -m pip install {opendp_pin()}`).
 
 ## Exercises, checks and handing in
 
@@ -501,10 +610,19 @@ def reader_requirements() -> list[str]:
     return lines
 
 
+def _pinned_name(line: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)\s*[=<>!~;\[]", line)
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower() if match else ""
+
+
 def student_requirements(wheel_name: str) -> str:
+    """The bundle's requirements.txt: the reader's pins less ``STUDENT_LEAVES_OUT``, the wheel."""
+    kept = [line for line in reader_requirements() if _pinned_name(line) not in STUDENT_LEAVES_OUT]
     return (
         "# Installed by the first command of README.md: the course's exact pins and its helpers.\n"
-        + "\n".join(reader_requirements())
+        f"# Left out: {opendp_pin()}, which no student notebook runs (see the README), and\n"
+        "# Deprecated, which only OpenDP requires.\n"
+        + "\n".join(kept)
         + f"\n\n# the course's helpers (without the answers)\n./{wheel_name}\n"
     )
 
@@ -520,6 +638,12 @@ def execute_with_wheel(paths: list[Path], wheel: Path, out_dir: Path) -> list[Pa
     written = []
     with tempfile.TemporaryDirectory() as site:
         zipfile.ZipFile(wheel).extractall(site)
+        for name in STUDENT_LEAVES_OUT:  # first on the path: importing it fails as it would
+            (Path(site) / f"{name}.py").write_text(
+                f"raise ModuleNotFoundError('the student environment has no {name}', "
+                f"name={name!r})\n",
+                encoding="utf-8",
+            )
         probe = subprocess.run(
             [sys.executable, "-c", "import helpers.exercises as e; print(e.__file__)"],
             env={**os.environ, "PYTHONPATH": site},

@@ -120,10 +120,16 @@ def plot_deployments(
     y = np.arange(len(rows))
     colours = [UNIT_COLOURS[g] for g in rows["unit_group"]]
     # 10.8 inches: shown at about 0.8× in a notebook's 868-px output area, 10-pt text stays
-    # above 11 screen pixels (tests/test_legibility.py)
-    fig = Figure(figsize=(10.8, 0.3 * len(rows) + 2.8))
+    # above 11 screen pixels (tests/test_legibility.py). Rows 0.22 inch apart, the titles and
+    # the legend in fixed inches: the 33 usable rows make a figure about as tall as wide, which
+    # a 1280 × 720 slide shows at half its width without running below it (instructor/slides.py)
+    row, top, bottom = 0.22, 1.3, 1.75
+    height = row * len(rows) + top + bottom
+    fig = Figure(figsize=(10.8, height))
     axes = fig.subplots(1, 4, sharey=True, gridspec_kw={"width_ratios": [1.2, 1, 1, 1]})
-    fig.subplots_adjust(left=0.345, right=0.975, top=0.89, bottom=0.17, wspace=0.12)
+    fig.subplots_adjust(
+        left=0.345, right=0.975, top=1 - top / height, bottom=bottom / height, wspace=0.12
+    )
     ax_e, ax_post, ax_rr, ax_tpr = axes
 
     units = rows["unit_group"].to_numpy()
@@ -252,7 +258,7 @@ def plot_deployments(
     fig.legend(
         handles=unit_handles + model_handles + extra,
         loc="lower center",
-        ncol=3,
+        ncol=4,
         fontsize=10,
         frameon=False,
         title="privacy unit protected (colour and marker) · deployment model (fill, panel a)",

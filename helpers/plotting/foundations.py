@@ -500,9 +500,11 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     q_max = F.hypothesis_max_q(p, epsilon)  # the complementary test's constraints
     t = np.linspace(-8, 9, 400) * sensitivity
     tp, tq = F.laplace_threshold_test(t, epsilon, sensitivity=sensitivity)
-    fig = Figure(figsize=(4.6, 5.6))
+    # the legend beside the square axes, not below: wider than tall, so that on a 1280 × 720
+    # slide the figure is half the width and still fits the height (instructor/slides.py)
+    fig = Figure(figsize=(7.4, 4.4))
     ax = fig.subplots()
-    fig.subplots_adjust(left=0.15, right=0.95, top=0.94, bottom=0.33)
+    fig.subplots_adjust(left=0.1, right=0.56, top=0.92, bottom=0.13)
     ax.fill_between(p, q_min, q_max, color="C0", alpha=0.15, label="feasible under ε-DP")
     ax.plot(
         p, q_min, color="C0", lw=2, label="FPR + e^ε FNR ≥ 1, e^ε FPR + FNR ≥ 1", gid="boundary"
@@ -538,7 +540,7 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.set_aspect("equal")
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
-    ax.legend(fontsize=SMALL, loc="upper center", bbox_to_anchor=(0.5, -0.15), frameon=False)
+    ax.legend(fontsize=SMALL, loc="center left", bbox_to_anchor=(1.04, 0.5), frameon=False)
     _no_minor_ticks(*fig.axes)
     return _hypothesis_region_text(fig, epsilon, pm)
 

@@ -326,3 +326,145 @@ def test_the_bundle_checks_the_python_before_installing(version, tmp_path):
         message = result.stderr.strip()
         assert message.count(". ") == 0 and message.endswith(").")  # one sentence
         assert f"this is Python {version[0]}.{version[1]}" in message and "3.14" in message
+
+
+# --- what the student's environment leaves out (quick, but for the last test) ---------------
+
+
+def _name(line: str) -> str:
+    from packaging.requirements import Requirement
+
+    return re.sub(r"[-_.]+", "-", Requirement(line).name).lower()
+
+
+def _pins(text: str) -> list[str]:
+    lines = [ln.split(" #", 1)[0].strip() for ln in text.splitlines()]
+    return [ln for ln in lines if ln and not ln.startswith(("#", "-", "./"))]
+
+
+def test_the_student_pins_are_the_readers_less_opendp():
+    from instructor.student import STUDENT_LEAVES_OUT, opendp_pin, student_requirements
+
+    reader = _pins((ROOT / "requirements.txt").read_text(encoding="utf-8"))
+    student = student_requirements("choosing_epsilon_helpers-1-py3-none-any.whl")
+    assert set(STUDENT_LEAVES_OUT) == {"opendp", "deprecated"}
+    assert _pins(student) == [ln for ln in reader if _name(ln) not in STUDENT_LEAVES_OUT]
+    assert len(_pins(student)) == len(reader) - 2
+    assert student.rstrip().endswith("./choosing_epsilon_helpers-1-py3-none-any.whl")
+    assert opendp_pin() in reader and opendp_pin().startswith("opendp==")
+
+
+def _required(names: list[str]) -> set[str]:
+    """``names`` and everything they require in this environment (extras followed), by
+    normalised name, for this Python and platform."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    seen, todo = set(), [(name, ("",)) for name in names]
+    while todo:
+        name, extras = todo.pop()
+        if (name, extras) in seen:
+            continue
+        seen.add((name, extras))
+        for line in metadata.requires(name) or []:
+            requirement = Requirement(line)
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate({"extra": e}) for e in extras):
+                wanted = ("", *sorted(requirement.extras))
+                todo.append((re.sub(r"[-_.]+", "-", requirement.name).lower(), wanted))
+    return {name for name, _ in seen}
+
+
+def test_the_student_pins_are_what_the_notebooks_imports_pull_in():
+    """requirements.txt's first part lists what the notebooks and helpers import; the student's
+    pins are exactly those (less OpenDP) and what they require, here, with this Python: nothing
+    left out that a notebook needs, nothing kept that only OpenDP pulls in."""
+    from packaging.requirements import Requirement
+
+    from instructor.student import STUDENT_LEAVES_OUT, student_requirements
+
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    imported = text.split("# --- what these pull in")[0]
+
+    def here(lines):
+        found = []
+        for line in lines:
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate():
+                found.append(_name(line))
+        return found
+
+    direct = [n for n in here(_pins(imported)) if n not in STUDENT_LEAVES_OUT]
+    student = set(here(_pins(student_requirements("x-1-py3-none-any.whl"))))
+    assert _required(direct) == student
+
+
+def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
+    """In the student edition no code cell runs OpenDP; each such cell of the course's notebooks
+    becomes a markdown cell holding its source and its committed outputs as they are (the course's
+    notebooks are re-executed with OpenDP and compared by tests/test_notebooks.py)."""
+    from instructor.student import _STYLE, needs_opendp, opendp_install, student_version
+
+    shown = 0
+    for path in notebook_paths():
+        course = nbformat.read(path, as_version=4)
+        student = student_version(course, path.stem)
+        assert len(student.cells) == len(course.cells)
+        assert not [c for c in student.cells if needs_opendp(c)], path.name
+        for before, after in zip(course.cells, student.cells, strict=True):
+            if not needs_opendp(before):
+                continue
+            shown += 1
+            assert after.cell_type == "markdown" and after.metadata["tags"] == ["recorded"]
+            assert after.source.startswith("*Shown, not run") and opendp_install() in after.source
+            assert f"```python\n{before.source.rstrip()}\n```" in after.source
+            assert before.outputs, "a cell that needs OpenDP must be committed executed"
+            for output in before.outputs:
+                if output.output_type == "stream":
+                    assert output.text.rstrip() in after.source
+                else:
+                    html = output.data["text/html"]
+                    assert _STYLE.sub("", html).strip() in after.source
+                    assert "<style" in html and "<style" not in after.source
+    # notebook 12's two: OpenDP's maps and the release script
+    assert shown == 2
+
+
+def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
+    from instructor.student import recorded_cell, student_version
+
+    bare = nbformat.v4.new_code_cell("import opendp.prelude as dp")
+    with pytest.raises(ValueError, match="no recorded output"):
+        recorded_cell(bare)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("x = rel.opendp_script(a, w)", metadata={"tags": ["solution"]}),
+        nbformat.v4.new_code_cell('check("12.9", x, {})'),
+    ]
+    with pytest.raises(ValueError, match="worked answer in cell 0 needs OpenDP"):
+        student_version(nb, "99_x")
+    # notebook 12 once printed version("opendp") among its versions: found before any kernel
+    nb.cells = [nbformat.v4.new_code_cell('print(version("opendp"))')]
+    with pytest.raises(ValueError, match="cell 0 looks OpenDP up by name"):
+        student_version(nb, "99_x")
+
+
+@pytest.mark.notebooks
+def test_the_student_edition_runs_without_opendp(tmp_path):
+    """The build runs each student notebook with OpenDP unimportable: a cell that needs it and
+    is not recognised (here an ``__import__`` of a name spelled in two pieces, which neither
+    ``needs_opendp`` nor the by-name check sees) fails the build."""
+    from nbclient.exceptions import CellExecutionError
+
+    path = tmp_path / "99_needs_opendp.ipynb"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell('__import__("open" + "dp")')]
+    nbformat.write(nb, path)
+    with pytest.raises(CellExecutionError, match="the student environment has no opendp"):
+        build(
+            [path],
+            out_dir=tmp_path / "bundle",
+            zip_path=tmp_path / "bundle.zip",
+            executed_dir=tmp_path / "executed",
+        )
