@@ -1,13 +1,14 @@
 """helpers.attack: attack risk read on a workload's own privacy-loss distribution (notebook 11).
 
-Cross-checked against riskcal 1.5.1 (Kulynych et al.'s own package) on 24 seeded random
+Cross-checked against riskcal (Kulynych et al.'s own package; pinned 1.4.1, which has wheels for
+every supported Python, and run with 1.5.1 too) on 24 seeded random
 workloads (pure Laplace, Gaussian, geometric and mixed), each on a privacy-loss distribution
 the test builds itself with dp_accounting (release by release, no merging): never below
 riskcal's value on the *optimistic* distribution (a lower estimate of the truth, so never
 below riskcal's pessimistic value by more than the discretisation's own width), and within
 2e-3 of riskcal's pessimistic value. The closed forms (Gaussian-DP) and one Laplace release (read on
 its own PLD, never below its closed form) against 60-digit mpmath; geometric workloads against the exact binomial composition of their ±a
-losses (riskcal 1.5.1's ``get_beta_from_pld`` mis-reads distributions with empty grid cells,
+losses (riskcal's ``get_beta_from_pld``, in 1.5.1 where this was found, mis-reads distributions with empty grid cells,
 which a geometric's are; its advantage and Bayes risk, read from δ, are right and are
 compared). Nothing here is timed (benchmarks/bench_attack.py measures speed).
 """
