@@ -64,15 +64,15 @@ from typing import ClassVar, NamedTuple
 import numpy as np
 from scipy.special import gammaln, logsumexp, ndtri
 
-from ._docstrings import fill_docstrings
-from ._numerics import (
+from .._docstrings import fill_docstrings
+from .._numerics import (
     ln_at_most,
     nudge_until,
     product_minus,
     ratio_up,
     sum_up,
 )
-from ._validation import (
+from .._validation import (
     as_output,
     check_finite_scalar,
     check_int_range,
@@ -81,7 +81,7 @@ from ._validation import (
     check_positive,
     check_real,
 )
-from .attack import (  # re-exported: the attack risk of a workload, read on its own PLD
+from ..attack import (  # re-exported: the attack risk of a workload, read on its own PLD
     attack_advantage,
     attack_tpr,
     bayes_risk,
@@ -89,9 +89,9 @@ from .attack import (  # re-exported: the attack risk of a workload, read on its
     loss_epsilon,
     loss_tail,
 )
-from .attack import composed_epsilon as _composed_epsilon
-from .choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
-from .deployments import (
+from ..attack import composed_epsilon as _composed_epsilon
+from ..choose import RELEASES, epsilon_for_posterior, epsilon_for_profile
+from ..deployments import (
     DEFAULT_DELTA,
     gaussian_tpr_at_fpr,
     posterior_bound,
@@ -99,7 +99,7 @@ from .deployments import (
     zcdp_rho_for_epsilon,
     zcdp_to_epsilon,
 )
-from .mechanisms import (  # Laplace: named in the doctests
+from ..mechanisms import (  # Laplace: named in the doctests
     MECHANISM_CLASSES,
     AdditiveNoise,
     Gaussian,
