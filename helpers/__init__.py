@@ -33,8 +33,9 @@ The math layer never imports matplotlib or ipywidgets. No package imports a priv
 or name of another: a private module (``_x``) serves its own package and the packages inside
 it, except that ``helpers._validation``, ``helpers._numerics``, ``helpers._cache`` and
 ``helpers._docstrings`` serve the math layer only (the layers above use ``checks``); a private
-name (``_x``) is imported only by modules of the same package. ``kazan_reiter`` and
-``foundations`` are packages (one module per topic) whose ``__init__`` is the public facade.
+name (``_x``) is imported only by modules of the same package (a package's ``__init__`` is
+also a module of the package it sits in). ``kazan_reiter``, ``foundations`` and ``budget``
+are packages (one module per topic) whose ``__init__`` is the public facade.
 
 API contract (every public function of the math layer; tested in tests/test_contract.py)
 -----------------------------------------------------------------------------------------

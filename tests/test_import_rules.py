@@ -8,7 +8,9 @@
 * no package imports a private module or name of another: a private module serves its own
   package and the packages inside it (``helpers._validation``, ``helpers._numerics``,
   ``helpers._cache`` and ``helpers._docstrings``: the math layer only), a private name only
-  the modules of its own package.
+  the modules of its own package (a package's ``__init__`` is also a module of the package it
+  sits in: ``helpers.release`` reads the workload parser ``_parse`` of ``helpers.budget``,
+  as it did when ``budget`` was one module; the package's own private modules stay its own).
 """
 
 from __future__ import annotations
@@ -122,7 +124,10 @@ def private_imports(module: str, source: str | None = None) -> list[str]:
             if not allowed:
                 offenders.append(f"line {line}: the private module {imported}")
         private_names = [n for n in names if _is_private(n)]
-        if private_names and _package(imported) != package:
+        # the modules of the package the name's module sits in: for a package's __init__
+        # (its facade), the package's own modules and those beside the package
+        readers = {_package(imported), imported.rpartition(".")[0]}
+        if private_names and package not in readers:
             offenders.append(f"line {line}: the private names {private_names} of {imported}")
     return offenders
 
@@ -191,6 +196,13 @@ def test_the_checks_catch_what_they_describe():
     assert private_imports("helpers.kazan_reiter.profiles", "from .._validation import _x\n")
     assert not private_imports("helpers.kazan_reiter.optimiser", "from .theorems import _C_TOL\n")
     assert not private_imports("helpers.foundations", "from .closeness import __all__ as _c\n")
+    # a package's facade: its private names serve the modules beside the package too, never
+    # the packages beside that, and its private modules stay its own
+    assert not private_imports("helpers.release", "from .budget import _parse\n")
+    assert not private_imports("helpers.budget.choice", "from ._common import _parse\n")
+    assert private_imports("helpers.plotting.budget", "from ..budget import _parse\n")
+    assert private_imports("helpers.release", "from .budget._common import _parse\n")
+    assert private_imports("helpers.kazan_reiter.profiles", "from ..budget import _parse\n")
 
 
 # --- instructor/: the helpers' public names only -----------------------------------------------
@@ -237,8 +249,16 @@ def test_the_instructor_check_catches_what_it_describes():
     assert not instructor_private_imports(path, "from . import _private_here\n")
 
 
+def _is_type_checking(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING``: false when the module runs."""
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
 def _import_time_targets(module: str, source: str | None = None) -> set[str]:
-    """The modules of ``helpers`` a module imports when it is imported (not inside a function).
+    """The modules of ``helpers`` a module imports when it is imported (not inside a function,
+    nor under ``if TYPE_CHECKING:``).
 
     ``from .x import name`` imports ``x``; ``from . import x`` imports the submodule ``x``
     (the package only when a name is not a submodule). A package's ``__init__`` run on the
@@ -252,6 +272,9 @@ def _import_time_targets(module: str, source: str | None = None) -> set[str]:
         node = pending.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             continue  # runs when called, not on import
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            pending.extend(node.orelse)  # ``if TYPE_CHECKING:`` imports for annotations only
+            continue
         if isinstance(node, ast.Import):
             targets.update(_helpers_module(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -315,3 +338,9 @@ def test_the_cycle_check_catches_what_it_describes():
     )
     lazy = "def f():\n    from ._open import OPEN\n"
     assert _import_time_targets(module, lazy) == set()
+    # a name imported for annotations only (families names a Risk, risk reads the families)
+    typing_only = "if TYPE_CHECKING:\n    from .risk import Risk\nelse:\n    from . import pld\n"
+    assert _import_time_targets("helpers.budget.families", typing_only) == {"helpers.budget.pld"}
+    assert "helpers.budget.families" in _import_time_targets(
+        "helpers.budget.risk", "from .families import NoiseFamily\n"
+    )
