@@ -183,10 +183,15 @@ def _set_module(obj) -> None:
     as when the package was one module. A class's methods follow it (doctest looks for
     examples in a class's methods by their ``__module__``).
     """
-    if not getattr(obj, "__module__", "").startswith(__name__ + "."):
+    if not (getattr(obj, "__module__", None) or "").startswith(__name__ + "."):
         return
     obj.__module__ = __name__
     if isinstance(obj, type):
+        # Python 3.13 reads a class's source at its __firstlineno__ in the file of its
+        # __module__, now this __init__: without it, inspect says the source is not
+        # available (as 3.10-3.12 do here) instead of showing the wrong lines
+        if "__firstlineno__" in vars(obj):
+            delattr(obj, "__firstlineno__")
         for member in vars(obj).values():
             member = getattr(member, "__func__", member)  # staticmethod, classmethod
             members = (
@@ -195,7 +200,9 @@ def _set_module(obj) -> None:
                 else (member,)
             )
             for one in members:
-                if callable(one) and getattr(one, "__module__", "").startswith(__name__ + "."):
+                if callable(one) and (getattr(one, "__module__", None) or "").startswith(
+                    __name__ + "."
+                ):
                     one.__module__ = __name__
 
 
