@@ -49,6 +49,20 @@ def _canonical(module_name: str, name: str) -> str | None:
     return None
 
 
+def _public_home(obj) -> str:
+    """The outermost package that exports ``obj`` in its ``__all__``: the path a reader imports
+    (``helpers.budget.Release``, not the module of the package that defines it)."""
+    home = obj.__module__
+    while home.count(".") > 1:
+        parent = importlib.import_module(home.rpartition(".")[0])
+        if obj.__qualname__ not in getattr(parent, "__all__", ()):
+            break
+        if getattr(parent, obj.__qualname__, None) is not obj:
+            break
+        home = parent.__name__
+    return home
+
+
 def _names_used(tree: ast.AST, aliases: dict[str, str], imported: dict[str, str]) -> set[str]:
     used = set()
     for node in ast.walk(tree):
@@ -104,8 +118,8 @@ def notebook_uses() -> dict[str, set[str]]:
     return uses
 
 
-def _summary(key: str) -> str:
-    """The first sentence of the helper's docstring, on one line."""
+def _helper(key: str):
+    """The function or class a key (``module.qualname``) names."""
     module_name, _, name = key.rpartition(".")
     while module_name and module_name not in sys.modules:  # a class's method: Class.method
         module_name, _, outer = module_name.rpartition(".")
@@ -113,7 +127,20 @@ def _summary(key: str) -> str:
     obj = importlib.import_module(module_name)
     for part in name.split("."):
         obj = getattr(obj, part)
-    doc = " ".join((inspect.getdoc(obj) or "").split("\n\n")[0].split())
+    return obj
+
+
+def _shown(key: str) -> str:
+    """The name a reader imports: the defining module's public package when it exports it."""
+    obj = _helper(key)
+    if "." in obj.__qualname__:  # a method: shown under its class
+        return key
+    return f"{_public_home(obj)}.{obj.__qualname__}"
+
+
+def _summary(key: str) -> str:
+    """The first sentence of the helper's docstring, on one line."""
+    doc = " ".join((inspect.getdoc(_helper(key)) or "").split("\n\n")[0].split())
     return doc.replace("|", "\\|")
 
 
@@ -134,12 +161,12 @@ def page() -> str:
     for path in notebook_paths():
         number = path.name[:2]
         lines += ["", f"## [{path.stem}](../notebooks/{path.name})", ""]
-        keys = sorted(by_notebook.get(number, ()))
+        keys = sorted(by_notebook.get(number, ()), key=_shown)
         if not keys:
             lines.append("No helper is called.")
             continue
         lines += ["| helper | what it does |", "|---|---|"]
-        lines += [f"| `{key}` | {_summary(key)} |" for key in keys]
+        lines += [f"| `{_shown(key)}` | {_summary(key)} |" for key in keys]
     return "\n".join(lines) + "\n"
 
 

@@ -26,13 +26,13 @@ def test_the_math_modules_are_collected():
 
 def _globs(name: str, module) -> dict:
     """The names an example sees: the module's own and, for a module inside a package, the
-    package's public names (``AdditiveNoise``'s examples in ``helpers.mechanisms.base`` use
+    package's public names, those it imports included (``AdditiveNoise``'s examples in ``helpers.mechanisms.base`` use
     ``Laplace``, which the package builds on it), as a user who imports the package sees them."""
     package = name.rpartition(".")[0]
     shared = {}
     if package != "helpers":
         facade = importlib.import_module(package)
-        shared = {k: getattr(facade, k) for k in getattr(facade, "__all__", ())}
+        shared = {k: v for k, v in vars(facade).items() if not k.startswith("_")}
     return {"np": np, **shared, **vars(module)}
 
 

@@ -31,6 +31,8 @@ The math layer: no plotting, no widgets.
 
 from __future__ import annotations
 
+import inspect
+
 # One module per topic above: registry (the table), zcdp (the conversions), views (the three
 # readings); _checks holds the input checks they share.
 from ..kazan_reiter import relative_risk_bound
@@ -91,10 +93,10 @@ __all__ = [
     "zcdp_tpr",
 ]
 
-# One home for every public name: help() and the docs name helpers.deployments, as before the
+# One home for every public function: help() and the docs name helpers.deployments, as before the
 # split into modules (numpy's set_module); the modules fill their docstrings before this, and
 # a name re-exported from another package (relative_risk_bound) keeps its own.
 for _obj in map(globals().get, __all__):
-    if getattr(_obj, "__module__", "").startswith(__name__ + "."):
+    if inspect.isfunction(_obj) and _obj.__module__.startswith(__name__ + "."):
         _obj.__module__ = __name__
 del _obj

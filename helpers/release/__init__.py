@@ -34,6 +34,8 @@ notebook 12.
 
 from __future__ import annotations
 
+import inspect
+
 # One module per topic above: people (the unit of privacy, δ against n, small groups),
 # explain, record, opendp; _checks holds the input checks they share.
 from ..budget import Release  # noqa: F401 (the examples' workloads: helpers.release.Release)
@@ -97,9 +99,9 @@ __all__ = [
     "subject_paragraph",
 ]
 
-# One home for every public name: help() and the docs name helpers.release, as before the
+# One home for every public function: help() and the docs name helpers.release, as before the
 # split into modules (numpy's set_module); the modules fill their docstrings before this.
 for _obj in map(globals().get, __all__):
-    if getattr(_obj, "__module__", "").startswith(__name__ + "."):
+    if inspect.isfunction(_obj) and _obj.__module__.startswith(__name__ + "."):
         _obj.__module__ = __name__
 del _obj

@@ -23,6 +23,7 @@ packages ``helpers*`` only) and the student edition is built from the notebooks 
 
 from __future__ import annotations
 
+import inspect
 import sys
 from pathlib import Path
 
@@ -128,6 +129,6 @@ def main(argv: list[str]) -> int:
 
 # One home for every name: help() names instructor.answer_key, as before the split into modules.
 for _obj in map(globals().get, __all__):
-    if getattr(_obj, "__module__", "").startswith(__name__ + "."):
+    if inspect.isfunction(_obj) and _obj.__module__.startswith(__name__ + "."):
         _obj.__module__ = __name__
 del _obj
