@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._cache import ByteBoundedCache
 from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
@@ -169,11 +170,23 @@ def _check_discretization(discretization) -> float:
     return h
 
 
+# One release's PLD by value (a frozen mechanism object and the grid step), within a memory
+# budget: notebook 11's mixed figure reads every prefix of a workload, which rebuilt each
+# release's distribution once per prefix (the composed ones stay in _composed_pld's cache).
+_SINGLE_PLDS = ByteBoundedCache(64 * 2**20, lambda entry: entry[1])
+
+
+def _single_pld(mech, h: float):
+    return _SINGLE_PLDS.get(
+        (mech, h), lambda: (mech.pld(discretization=h), 8 * mech._pld_width(1, h))
+    )[0]
+
+
 @lru_cache(maxsize=8)
 def _composed_pld(groups: tuple, h: float):
     plds = []
     for mech, t in groups:
-        one = mech.pld(discretization=h)
+        one = _single_pld(mech, h)
         plds.append(one.self_compose(t) if t > 1 else one)
     while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
         plds = [
