@@ -62,8 +62,8 @@ def _cks_root(rho: np.ndarray, L: np.ndarray) -> np.ndarray:
     point the last step may cross the root or stall; an entry stops when its step is below a
     few units in the last place, when g ≤ 0, or at the work budget (:data:`_NEWTON_STEPS`),
     and a stopped entry never moves again, so a vector gives its scalars' bits. Any u gives a
-    valid (looser) ε, so an entry stopped early is still a true bound. About 5–30 steps
-    instead of the ~60 of a bisection over [u − 200, u].
+    valid (looser) ε, so an entry stopped early is still a true bound. 3–8 steps for ρ_z
+    from 1e-10 to 1e8, instead of the ~60 of a bisection over [u − 200, u].
     """
     log_rho = np.log(rho)
     u = 0.5 * (np.log(L) - log_rho)
