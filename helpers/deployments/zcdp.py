@@ -36,10 +36,11 @@ __all__ = [
 #: every row with OpenDP (tests/helpers/deployments/test_zcdp.py writes the file).
 OPENDP_PATH = resources.files("helpers") / "data" / "opendp_zcdp_epsilon.csv"
 
-#: Work budgets of the searches, in values per call (each value is one vectorised search:
-#: 200 bisection steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
-#: Gaussian ε, up to ~30 doublings and 200 steps of the CKS conversion itself for its inverse).
-#: About a second or two each at the budget; more values are refused up front, naming the size.
+#: Work budgets of the searches, in values per call (each value is one vectorised search: up
+#: to 200 Newton steps for the CKS conversion, 200 steps of the Gaussian δ(ε) for the exact
+#: Gaussian ε, a gallop and up to 200 bisection steps of a closed form, then a few CKS
+#: conversions, for its inverse). At most a second or two each at the budget; more values are
+#: refused up front, naming the size.
 MAX_CKS_VALUES = 10**6
 MAX_GAUSSIAN_EPSILON_VALUES = 2 * 10**4
 MAX_RHO_FOR_EPSILON_VALUES = 10**4
