@@ -304,34 +304,38 @@ def gaussian_epsilon(rho, delta):
     return as_output(out)
 
 
-def _rho_at(u: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """The ρ_z whose CKS minimiser is α = 1 + e^u at L: ρ_z = (L − ln α)/(α − 1)² (g(u) = 0)."""
-    with np.errstate(over="ignore"):
-        return (L - _softplus(u)) * np.exp(-2 * u)
+def _along_minimisers(w: np.ndarray, L: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(ρ_z, ε) of the CKS conversion whose minimiser is α = 1 + e^u, u = u_max + w (w ≤ 0).
 
-
-def _cks_along_minimisers(u: np.ndarray, L: np.ndarray) -> np.ndarray:
-    """The CKS ε at ρ_z = ``_rho_at(u, L)``, whose minimiser is α = 1 + e^u, in closed form.
-
-    Substituting ρ_z = (L − ln α)/(α − 1)² into ε(α) = αρ_z + (L − ln α)/(α − 1) + ln(1 − 1/α)
-    gives h(u) = (L − ln α)(e^{−2u} + 2e^{−u}) − ln(1 + e^{−u}). Along the minimisers ρ_z falls
-    as α rises (g(α) = ρ_z(α − 1)² + ln α − L rises in both), and ε rises with ρ_z, so h
-    decreases in u: the inverse of the CKS conversion is one root of a closed form, not a
-    bisection over ρ_z nested around a bisection over α.
+    At the minimiser g(α) = 0, so ρ_z = (L − ln α)/(α − 1)²; substituting it into
+    ε(α) = αρ_z + (L − ln α)/(α − 1) + ln(1 − 1/α) gives the closed form
+    h = (L − ln α)(e^{−2u} + 2e^{−u}) − ln(1 + e^{−u}). ρ_z → 0 as α → e^L, i.e. as u rises to
+    u_max = ln(e^L − 1). L − ln α cancels there (for δ near 1 to all digits), so it is
+    written in w: with c = 1 − e^{−L}, e^{u − L} = c·e^w and L − ln α = −ln(1 + c·(e^w − 1)),
+    exact to a few units in the last place (see below for the two forms). Along the minimisers ρ_z falls as α rises
+    (g(α) = ρ_z(α − 1)² + ln α − L rises in both), and ε rises with ρ_z, so h decreases in w.
     """
+    c = -np.expm1(-L)
+    u = L + np.log(c) + w
+    # L − ln α = −ln(1 + x), x = c(e^w − 1) = c·e^w + e^{−L} − 1: by log1p while 1 + x ≥ ½
+    # (x small near w = 0, where the other form cancels), else as −ln(c·e^w + e^{−L}) by
+    # logaddexp (1 + x itself would be a difference of nearly equal numbers there)
+    x = c * np.expm1(w)
+    gap = np.where(x >= -0.5, -np.log1p(np.maximum(x, -0.5)), -np.logaddexp(np.log(c) + w, -L))
     with np.errstate(over="ignore", invalid="ignore"):
-        h = (L - _softplus(u)) * (np.exp(-2 * u) + 2 * np.exp(-u)) - np.log1p(np.exp(-u))
-    # below u ≈ −709 both terms overflow (inf − inf): h is +inf there (ρ_z → ∞)
-    return np.where(np.isnan(h), np.inf, h)
+        rho = gap * np.exp(-2 * u)
+        h = gap * (np.exp(-2 * u) + 2 * np.exp(-u)) - np.log1p(np.exp(-u))
+    # below u ≈ −709 both terms of h overflow (inf − inf): h is +inf there (ρ_z → ∞)
+    return rho, np.where(np.isnan(h), np.inf, h)
 
 
 def zcdp_rho_for_epsilon(epsilon, delta):
     """The ρ_z whose :func:`zcdp_to_epsilon` at ``delta`` equals ``epsilon`` (its inverse).
 
-    At the CKS minimiser α = 1 + e^u, ρ_z = (L − ln α)/(α − 1)² and ε is a closed form h(u)
-    that decreases in u (``_cks_along_minimisers``), so ρ_z is found by one vectorised
-    bisection for h(u) = ε on u < ln(e^L − 1) (where ρ_z > 0), its lower end galloped down
-    until h(u) > ε, keeping the end where h(u) ≤ ε (the smaller ρ_z). Rounded toward privacy:
+    At the CKS minimiser α = 1 + e^u, ρ_z = (L − ln α)/(α − 1)² and ε is a closed form that
+    decreases in u (``_along_minimisers``), so ρ_z is found by one vectorised bisection for
+    ε(u) = ε on u < ln(e^L − 1) (where ρ_z > 0), its lower end galloped down until ε(u) > ε,
+    keeping the end where ε(u) ≤ ε (the smaller ρ_z). Rounded toward privacy:
     that ρ_z is then moved down a double at a time until ``zcdp_to_epsilon(ρ_z, delta) ≤
     epsilon``, the outward-rounded conversion itself, so the answer never allows more than ε.
 
@@ -360,16 +364,15 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     positive = e > 0
     if np.any(positive):
         ep, L = e[positive], -np.log(d[positive])
-        # ρ_z → 0 as u → ln(e^L − 1) = L + ln(1 − e^{−L}), where h = −ln(1 + e^{−u}) < 0 < ε
-        u_max = L + np.log(-np.expm1(-L))
+        # in w = u − ln(e^L − 1) ≤ 0: ρ_z → 0 as w → 0, where ε(w) = −ln(1 + e^{−u}) < 0 < ε
 
-        def excess(u):  # ε − h(u): increasing in u, > 0 at u_max
-            return ep - _cks_along_minimisers(np.minimum(u, u_max), L)
+        def excess(w):  # ε − ε(w): increasing in w, > 0 at w = 0
+            return ep - _along_minimisers(np.minimum(w, 0.0), L)[1]
 
-        # h(u) ≥ e^{−2u}(L − ln α) grows without bound as u falls: the gallop ends
-        low, _ = gallop_below(excess, u_max - 1.0, u_max)
-        u = bisect_increasing(excess, low, u_max, side="high")
-        rho = np.maximum(_rho_at(np.minimum(u, u_max), L), 0.0)
+        # ε(w) ≥ e^{−2u}(L − ln α) grows without bound as w falls: the gallop ends
+        low, _ = gallop_below(excess, np.full_like(ep, -1.0), np.zeros_like(ep))
+        w = bisect_increasing(excess, low, np.zeros_like(ep), side="high")
+        rho = np.maximum(_along_minimisers(np.minimum(w, 0.0), L)[0], 0.0)
         out[positive] = nudge_until(
             rho, lambda r: (r == 0) | (_cks(np.maximum(r, 1e-300), L) <= ep), toward_zero=True
         )

@@ -303,8 +303,15 @@ def _exact_cks(rho: float, delta: float):
             high = mid
         else:
             low = mid
-    alpha = 1 + mpmath.exp((low + high) / 2)
-    terms = (alpha * r, (L - mpmath.log(alpha)) / (alpha - 1), mpmath.log(1 - 1 / alpha))
+    # α − 1 = e^u and ln(1 − 1/α) = −ln(1 + e^{−u}) kept apart: at 60 digits 1 − 1/α is 1
+    # once α > 1e60 (ρ_z = 1e-200), and 1 + e^u − 1 loses e^u once u < −138
+    u = (low + high) / 2
+    log_alpha = mpmath.log1p(mpmath.exp(u))
+    terms = (
+        (1 + mpmath.exp(u)) * r,
+        (L - log_alpha) / mpmath.exp(u),
+        -mpmath.log1p(mpmath.exp(-u)),
+    )
     # the size of the terms bounds what rounding in double precision can cost (they cancel)
     return max(sum(terms), mpmath.mpf(0)), sum(abs(t) for t in terms)
 
@@ -319,7 +326,10 @@ def test_cks_newton_is_never_below_the_exact_infimum_and_within_its_rounding(rho
         assert mpmath.mpf(eps) <= exact + size * mpmath.mpf(1e-13)
 
 
-@given(epsilon=st.floats(1e-6, 1e4), delta=st.floats(1e-300, 0.9))
+@given(
+    epsilon=st.floats(1e-100, 1e4),
+    delta=st.floats(1e-300, 0.9) | st.floats(0.9, 1 - 1e-15) | st.just(5e-324),
+)
 def test_rho_for_epsilon_round_trips_on_the_safe_side_in_60_digits(epsilon, delta):
     # the inverse solves one closed form along the minimisers, then is nudged until the
     # outward-rounded conversion meets ε: its exact ε never exceeds the target, and is close
