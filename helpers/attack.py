@@ -78,7 +78,7 @@ from ._validation import (
     check_positive,
     check_real,
 )
-from .mechanisms import AdditiveNoise, Gaussian, Laplace
+from .mechanisms import AdditiveNoise, Gaussian
 
 __all__ = [
     "MAX_ATTACK_CELLS",
@@ -251,11 +251,10 @@ def _one_pld(one: AdditiveNoise, h: float):
     built here, vectorised: its loss under D is N(μ²/2, μ²) (Dong, Roth & Su), rounded *up*
     onto h·ℤ (privacy buckets: every δ(ε) read from it is an upper bound), the mass beyond
     μ²/2 + 8.5μ (below 10⁻¹⁶) counted as an infinite loss and the mass below the lowest
-    bucket put into it. dp_accounting's own Gaussian constructor loops in Python over the
-    grid (tens of ms per build); any other class builds its own :meth:`pld`.
+    bucket put into it (a privacy-buckets build of the Gaussian-DP loss, not the
+    connect-the-dots one of :meth:`helpers.mechanisms.Gaussian.pld`). Any other class builds
+    its own :meth:`pld` (Laplace's is vectorised too: ``helpers.mechanisms._pld``).
     """
-    if type(one) is Laplace:
-        return _laplace_pld(one, h)
     if not one.gaussian_dp:
         return one.pld(discretization=h)
     from dp_accounting.pld import privacy_loss_distribution as pld
@@ -275,52 +274,15 @@ def _one_pld(one: AdditiveNoise, h: float):
 def _pmf(h: float, lo: int, probs: np.ndarray, infinity: float):
     """dp_accounting's ``pld_pmf.create_pmf`` of the buckets lo, lo + 1, … with these masses,
     without its round trip through a dict and a Python list (milliseconds a build): the
-    same sparse PMF for a short one, the same dense PMF from the array for a long one."""
+    same sparse PMF for a short one, the same dense PMF from the array for a long one. (The
+    mechanisms' connect-the-dots builds keep their own copy: a private module of another
+    package is not imported here.)"""
     from dp_accounting.pld import pld_pmf
 
     if probs.size <= pld_pmf._MAX_PMF_SPARSE_SIZE:
         rounded = dict(zip(range(lo, lo + probs.size), probs.tolist(), strict=True))
         return pld_pmf.create_pmf(rounded, h, infinity, pessimistic_estimate=True)
     return pld_pmf.DensePLDPmf(h, lo, np.asarray(probs, dtype=float), infinity, True)
-
-
-def _laplace_pld(one: AdditiveNoise, h: float):
-    """dp_accounting's ``from_laplace_mechanism`` (connect-the-dots, pessimistic), vectorised.
-
-    The same numbers as :meth:`helpers.mechanisms.Laplace.pld`: dp_accounting computes
-    δ(ε) at every grid point ε = jh through a Python call per point (its inverse privacy
-    loss, x = −(Δ + εb)/2 inside the loss's range), then builds the PMF through a dict
-    (tens of ms a build under a dashboard's search). Here the inverse is one array
-    expression (the same IEEE operations, so the same doubles), δ(ε) is the library's own
-    vectorised cdf expression, and the PMF is its connect-the-dots formula
-    (``create_pmf_pessimistic_connect_dots_fixed_gap``) without the dict.
-    tests/helpers/test_attack.py holds the two builds equal.
-    """
-    from dp_accounting.pld import privacy_loss_distribution as pld
-    from dp_accounting.pld import privacy_loss_mechanism as plm
-
-    b, sensitivity = float(one.scale), float(one.sensitivity)
-    loss = plm.LaplacePrivacyLoss(b, sensitivity=sensitivity)
-    bounds = loss.connect_dots_bounds()
-    lo, hi = math.floor(bounds.epsilon_lower / h), math.ceil(bounds.epsilon_upper / h)
-    if lo >= hi:  # one bucket: the library's own path
-        return one.pld(discretization=h)
-    epsilons = np.arange(lo, hi + 1) * h
-    threshold = epsilons * b
-    x = np.where(
-        threshold > sensitivity,
-        -math.inf,
-        np.where(threshold <= -sensitivity, math.inf, 0.5 * (-sensitivity - threshold)),
-    )
-    deltas = np.clip(loss.mu_upper_cdf(x) - np.exp(epsilons + loss.mu_lower_log_cdf(x)), 0, 1)
-    # create_pmf_pessimistic_connect_dots_fixed_gap (Doroshenko et al. 2022, Algorithm 1)
-    deltas = np.minimum.accumulate(deltas)
-    diffs = np.diff(deltas)
-    probs = np.zeros_like(deltas)
-    probs[0] = 1 - deltas[0] + diffs[0] / math.expm1(h)
-    probs[1:-1] = (diffs[1:] - diffs[:-1] * math.exp(h)) / math.expm1(h)
-    probs[-1] = diffs[-1] / math.expm1(-h)
-    return pld.PrivacyLossDistribution(_pmf(h, lo, np.maximum(0.0, probs), float(deltas[-1])))
 
 
 class _Grid:

@@ -548,6 +548,13 @@ class AdditiveNoise(ABC):
             rounded, infinity, h, pessimistic_estimate=True
         )
 
+    def _pld_arguments(self, discretization) -> tuple[float, float, float]:
+        """(noise, sensitivity, h) as floats for a PLD build, checked: one mechanism, h > 0."""
+        h = float(check_positive("discretization", discretization))
+        if np.ndim(self.noise) or np.ndim(self.sensitivity):
+            raise ValueError(f"pld needs a single {self.parameter} and sensitivity; got {self!r}")
+        return float(self.noise), float(self.sensitivity), h
+
     def _native_pld(self, constructor: str, parameter: float, discretization):
         """dp_accounting's own ``constructor`` of this noise at ``parameter`` (pessimistic): the
         fast path of a class whose :meth:`pld` dp_accounting builds natively."""

@@ -32,6 +32,7 @@ __all__ = [
     "plot_icon_array",
     "plot_release_overview",
     "plot_small_groups",
+    "update_release_overview",
     "visit_counts",
 ]
 
@@ -362,6 +363,82 @@ def overview_readings(
     )
 
 
+class _OverviewState(NamedTuple):
+    """Everything :func:`plot_release_overview` draws at one setting (data, titles, text)."""
+
+    eps_all: np.ndarray
+    err: np.ndarray
+    chosen_m: tuple
+    chosen_group: tuple
+    kinds: tuple
+    titles: tuple
+    suptitle: str
+    alt: str
+
+
+#: the group sizes of panel (b) and the m of panel (a), the same at every setting
+_OVERVIEW_SIZES = np.geomspace(5, 50_000, 81)
+_OVERVIEW_MS = np.arange(1, 11)
+
+
+def _overview_state(
+    epsilon, *, contributions, group_size, prior, delta, accuracy, coverage
+) -> _OverviewState:
+    per, here, smallest, reading = overview_readings(
+        epsilon,
+        contributions=contributions,
+        group_size=group_size,
+        prior=prior,
+        delta=delta,
+        accuracy=accuracy,
+        coverage=coverage,
+    )
+    eps_all = rel.group_privacy(epsilon, size=1).epsilon * _OVERVIEW_MS
+    # ε per record: the noise is 1/ε whatever m; read at the per-person budget m·ε with the
+    # per-person sensitivity m, as overview_readings does
+    err = rel.group_error(
+        _OVERVIEW_SIZES,
+        budget=per.epsilon,
+        kind="count",
+        coverage=coverage,
+        contributions=contributions,
+    )
+    before = round(reading.prior * 100)
+    after = math.ceil(reading.posterior * 100 - 1e-9)
+    kinds = tuple("before" if i < before else "added" if i < after else "rest" for i in range(100))
+    guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
+    titles = (
+        f"(a) ε per person = {per.epsilon:.3g}",
+        f"(b) N = {group_size:,}: ±{here:.1%}",
+        f"(c) {before} → at most {after} in 100",
+    )
+    suptitle = (
+        f"One count, {guarantee}; each person at most {contributions} record"
+        f"{'s' if contributions > 1 else ''}; prior {rel.percent(prior)}"
+    )
+    alt = (
+        f"Three panels for a count released with {guarantee}, each person contributing at most "
+        f"{contributions} records. (a) ε per person against m from 1 to 10, a straight line "
+        f"mε; at m = {contributions} it is {per.epsilon:.3g}"
+        + (f" with δ per person {per.delta:.2g}" if delta else "")
+        + f". (b) The count's relative error against group size on log-log axes, falling as "
+        f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
+        f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles: {before} filled "
+        f"(suspected before the release, prior {rel.percent(prior)}) and up to {after} marked after it "
+        f"(posterior at most {rel.percent(reading.posterior, up=True)})."
+    )
+    return _OverviewState(
+        eps_all,
+        err,
+        ([contributions], [per.epsilon]),
+        ([group_size], [here]),
+        kinds,
+        titles,
+        suptitle,
+        alt,
+    )
+
+
 @course_style
 def plot_release_overview(
     epsilon: float = DEFAULTS["epsilon"],
@@ -379,9 +456,10 @@ def plot_release_overview(
     scale 1/ε. (a) the per-person guarantee against m (group privacy: mε, and δ's growth when
     δ > 0), the chosen m marked; (b) the count's relative error against group size (the same
     whatever m, since the noise is set per record), the chosen group marked; (c) the icon
-    array of the odds at the per-person ε = mε.
+    array of the odds at the per-person ε = mε. The dashboard of notebook 12 moves it in
+    place with :func:`update_release_overview`.
     """
-    per, here, smallest, reading = overview_readings(
+    state = _overview_state(
         epsilon,
         contributions=contributions,
         group_size=group_size,
@@ -390,20 +468,12 @@ def plot_release_overview(
         accuracy=accuracy,
         coverage=coverage,
     )
-    ms = np.arange(1, 11)
-    eps_all = rel.group_privacy(epsilon, size=1).epsilon * ms
-    sizes = np.geomspace(5, 50_000, 81)
-    # ε per record: the noise is 1/ε whatever m; read at the per-person budget m·ε with the
-    # per-person sensitivity m, as overview_readings does
-    err = rel.group_error(
-        sizes, budget=per.epsilon, kind="count", coverage=coverage, contributions=contributions
-    )
     fig = Figure(figsize=(9.4, 4.9))
     ax_a, ax_b, ax_c = fig.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1.15, 1]})
     fig.subplots_adjust(left=0.08, right=0.99, top=0.8, bottom=0.17, wspace=0.42)
     ax_a.plot(
-        ms,
-        eps_all,
+        _OVERVIEW_MS,
+        state.eps_all,
         color=BLUE,
         marker="o",
         ms=5,
@@ -412,24 +482,16 @@ def plot_release_overview(
         gid="per_person",
     )
     ax_a.plot(
-        [contributions],
-        [per.epsilon],
-        marker="D",
-        ms=11,
-        color=VERMILLION,
-        mec=BLACK,
-        ls="",
-        gid="chosen_m",
+        *state.chosen_m, marker="D", ms=11, color=VERMILLION, mec=BLACK, ls="", gid="chosen_m"
     )
     ax_a.set_xlabel("records per person, m")
     ax_a.set_ylabel("ε per person")
-    ax_a.set_title(f"(a) ε per person = {per.epsilon:.3g}", fontsize=11)
+    ax_a.set_title(state.titles[0], fontsize=11)
     ax_a.grid(alpha=0.3)
-    ax_b.plot(sizes, err, color=BLUE, lw=2, gid="error")
+    ax_b.plot(_OVERVIEW_SIZES, state.err, color=BLUE, lw=2, gid="error")
     ax_b.axhline(accuracy, color=VERMILLION, ls=":", lw=1.6, gid="accuracy")
     ax_b.plot(
-        [group_size],
-        [here],
+        *state.chosen_group,
         marker="D",
         ms=11,
         color=VERMILLION,
@@ -441,27 +503,66 @@ def plot_release_overview(
     ax_b.set_yscale("log")
     ax_b.set_xlabel("group size N")
     ax_b.set_ylabel(f"count's relative error ({100 * coverage:g} %)")
-    ax_b.set_title(f"(b) N = {group_size:,}: ±{here:.1%}", fontsize=11)
+    ax_b.set_title(state.titles[1], fontsize=11)
     ax_b.grid(alpha=0.3, which="both")
-    before = round(reading.prior * 100)
-    after = math.ceil(reading.posterior * 100 - 1e-9)
+    before, after = state.kinds.count("before"), 100 - state.kinds.count("rest")
     _icons(ax_c, before, after, 100, gid="odds")
-    ax_c.set_title(f"(c) {before} → at most {after} in 100", fontsize=11)
-    guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
-    fig.suptitle(
-        f"One count, {guarantee}; each person at most {contributions} record"
-        f"{'s' if contributions > 1 else ''}; prior {rel.percent(prior)}",
-        fontsize=12,
+    ax_c.set_title(state.titles[2], fontsize=11)
+    fig.suptitle(state.suptitle, fontsize=12)
+    fig._release_overview = {"accuracy": accuracy, "coverage": coverage, "kinds": state.kinds}
+    return describe(fig, state.alt)
+
+
+def update_release_overview(
+    fig: Figure,
+    epsilon: float,
+    *,
+    contributions: int,
+    group_size: int,
+    prior: float,
+    delta: float,
+    accuracy: float,
+    coverage: float,
+) -> bool:
+    """Bring a figure of :func:`plot_release_overview` to a new setting in place.
+
+    Moves the lines' data, the markers, the icons' fill and hatching and the titles, and
+    rescales the axes that :func:`plot_release_overview` autoscales (panels a and b), so the
+    figure draws the pixels a fresh one would (tests/helpers/widgets/test__base.py). Returns
+    False, changing nothing, for a figure it cannot update (another accuracy or coverage,
+    whose lines and labels it does not move): the caller then draws afresh.
+    """
+    shown = getattr(fig, "_release_overview", None)
+    if shown is None or (shown["accuracy"], shown["coverage"]) != (accuracy, coverage):
+        return False
+    state = _overview_state(
+        epsilon,
+        contributions=contributions,
+        group_size=group_size,
+        prior=prior,
+        delta=delta,
+        accuracy=accuracy,
+        coverage=coverage,
     )
-    return describe(
-        fig,
-        f"Three panels for a count released with {guarantee}, each person contributing at most "
-        f"{contributions} records. (a) ε per person against m from 1 to 10, a straight line "
-        f"mε; at m = {contributions} it is {per.epsilon:.3g}"
-        + (f" with δ per person {per.delta:.2g}" if delta else "")
-        + f". (b) The count's relative error against group size on log-log axes, falling as "
-        f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
-        f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles: {before} filled "
-        f"(suspected before the release, prior {rel.percent(prior)}) and up to {after} marked after it "
-        f"(posterior at most {rel.percent(reading.posterior, up=True)}).",
-    )
+    ax_a, ax_b, ax_c = fig.axes
+    lines = {line.get_gid(): line for ax in (ax_a, ax_b) for line in ax.get_lines()}
+    lines["per_person"].set_ydata(state.eps_all)
+    lines["chosen_m"].set_data(*state.chosen_m)
+    lines["error"].set_ydata(state.err)
+    lines["chosen_group"].set_data(*state.chosen_group)
+    for ax in (ax_a, ax_b):
+        ax.relim()
+        ax.autoscale_view()
+    if state.kinds != shown["kinds"]:
+        # only the circles whose kind changed are restyled
+        circles = ax_c.patches
+        for i, (old, new) in enumerate(zip(shown["kinds"], state.kinds, strict=True)):
+            if old != new:
+                fill, hatch, edge = _ICONS[new]
+                circles[i].set(facecolor=fill, hatch=hatch, edgecolor=edge, gid=f"odds_{new}")
+        shown["kinds"] = state.kinds
+    for ax, title in zip((ax_a, ax_b, ax_c), state.titles, strict=True):
+        ax.set_title(title, fontsize=11)
+    fig._suptitle.set_text(state.suptitle)
+    describe(fig, state.alt)
+    return True

@@ -11,7 +11,12 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import release as rel
-from ..plotting.release import DEFAULTS, overview_readings, plot_release_overview
+from ..plotting.release import (
+    DEFAULTS,
+    overview_readings,
+    plot_release_overview,
+    update_release_overview,
+)
 from ._base import Dashboard, float_slider
 
 __all__ = ["release_dashboard", "release_text"]
@@ -81,8 +86,8 @@ def release_dashboard(
         "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f", width="520px"),
     }
 
-    def draw(contributions, group_size, epsilon):
-        options = {
+    def options(contributions, group_size):
+        return {
             "contributions": contributions,
             "group_size": group_size,
             "prior": prior,
@@ -90,6 +95,16 @@ def release_dashboard(
             "accuracy": DEFAULTS["accuracy"],
             "coverage": DEFAULTS["coverage"],
         }
-        return plot_release_overview(epsilon, **options), release_text(epsilon, **options)
 
-    return Dashboard(controls, draw)
+    def draw(contributions, group_size, epsilon):
+        shown = options(contributions, group_size)
+        return plot_release_overview(epsilon, **shown), release_text(epsilon, **shown)
+
+    def update(fig, contributions, group_size, epsilon):
+        # the figure built once, moved in place (issue 33): a fresh one costs 100 circles
+        shown = options(contributions, group_size)
+        if not update_release_overview(fig, epsilon, **shown):
+            return None
+        return release_text(epsilon, **shown)
+
+    return Dashboard(controls, draw, update=update)

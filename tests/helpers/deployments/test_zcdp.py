@@ -292,6 +292,71 @@ def test_zcdp_rho_for_epsilon_and_gaussian_epsilon_are_on_the_safe_side_exactly(
         assert exact <= delta
 
 
+def _exact_cks(rho: float, delta: float):
+    """CKS Corollary 13 in 60 digits: ε at the root α* of ρ(α − 1)² + ln α = L (its minimiser)."""
+    r, L = mpmath.mpf(rho), -mpmath.log(mpmath.mpf(delta))
+    # the root lies in (1, 1 + √(L/ρ)); bisection on u = ln(α − 1) in 60 digits
+    low, high = mpmath.mpf(-800), mpmath.log(mpmath.sqrt(L / r))
+    for _ in range(400):
+        mid = (low + high) / 2
+        if r * mpmath.exp(2 * mid) + mpmath.log1p(mpmath.exp(mid)) - L > 0:
+            high = mid
+        else:
+            low = mid
+    # α − 1 = e^u and ln(1 − 1/α) = −ln(1 + e^{−u}) kept apart: at 60 digits 1 − 1/α is 1
+    # once α > 1e60 (ρ_z = 1e-200), and 1 + e^u − 1 loses e^u once u < −138
+    u = (low + high) / 2
+    log_alpha = mpmath.log1p(mpmath.exp(u))
+    terms = (
+        (1 + mpmath.exp(u)) * r,
+        (L - log_alpha) / mpmath.exp(u),
+        -mpmath.log1p(mpmath.exp(-u)),
+    )
+    # the size of the terms bounds what rounding in double precision can cost (they cancel)
+    return max(sum(terms), mpmath.mpf(0)), sum(abs(t) for t in terms)
+
+
+@given(rho=st.floats(1e-10, 1e6), delta=st.floats(1e-300, 0.9))
+def test_cks_newton_is_never_below_the_exact_infimum_and_within_its_rounding(rho, delta):
+    # issue 33: Newton on the minimiser replaced a bisection; the ε is still rounded up
+    with mpmath.workdps(60):
+        exact, size = _exact_cks(rho, delta)
+        eps = dep.zcdp_to_epsilon(rho, delta)
+        assert mpmath.mpf(eps) >= exact
+        assert mpmath.mpf(eps) <= exact + size * mpmath.mpf(1e-13)
+
+
+@given(
+    epsilon=st.floats(1e-100, 1e4),
+    delta=st.floats(1e-300, 0.9) | st.floats(0.9, 1 - 1e-15) | st.just(5e-324),
+)
+def test_rho_for_epsilon_round_trips_on_the_safe_side_in_60_digits(epsilon, delta):
+    # the inverse solves one closed form along the minimisers, then is nudged until the
+    # outward-rounded conversion meets ε: its exact ε never exceeds the target, and is close
+    rho = dep.zcdp_rho_for_epsilon(epsilon, delta)
+    with mpmath.workdps(60):
+        exact, size = _exact_cks(rho, delta)
+        assert exact <= mpmath.mpf(epsilon)
+        if exact > 0:  # at δ near 1 an ε of 0 covers a range of ρ_z: no unique inverse
+            assert exact >= mpmath.mpf(epsilon) - size * mpmath.mpf(1e-12)
+
+
+@given(
+    st.lists(st.floats(1e-6, 1e4), min_size=1, max_size=6),
+    st.lists(st.floats(1e-300, 0.9), min_size=1, max_size=6),
+)
+def test_fast_cks_and_its_inverse_vector_is_the_scalars(values, deltas):
+    n = min(len(values), len(deltas))
+    v, d = np.array(values[:n]), np.array(deltas[:n])
+    np.testing.assert_array_equal(
+        dep.zcdp_to_epsilon(v, d), [dep.zcdp_to_epsilon(a, b) for a, b in zip(v, d, strict=True)]
+    )
+    np.testing.assert_array_equal(
+        dep.zcdp_rho_for_epsilon(v, d),
+        [dep.zcdp_rho_for_epsilon(a, b) for a, b in zip(v, d, strict=True)],
+    )
+
+
 if __name__ == "__main__":  # rewrite helpers/data/opendp_zcdp_epsilon.csv with OpenDP
     Path(str(dep.OPENDP_PATH)).write_text(_opendp_table_text(), encoding="utf-8")
     print(f"wrote {dep.OPENDP_PATH}")

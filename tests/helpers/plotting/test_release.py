@@ -114,3 +114,20 @@ def test_overview_panels_share_one_epsilon_convention(epsilon, contributions, de
     text = release_text(epsilon, accuracy=0.1, coverage=0.95, **options)
     assert f"±{error:.2%}" in text
     assert rel.odds_sentence(per_person, per_delta, prior=0.1) in text
+
+
+def test_overview_updated_in_place_draws_what_a_fresh_one_draws_and_refuses_other_lines():
+    # issue 33: notebook 12's dashboard moves its figure in place; with δ > 0 too
+    from _modules import figure_pixels
+
+    options = {"prior": 0.2, "delta": 1e-12, "accuracy": 0.1, "coverage": 0.95}
+    fig = pr.plot_release_overview(1.0, contributions=3, group_size=200, **options)
+    for epsilon, m, n in [(0.05, 1, 5), (2.5, 10, 5000), (0.4, 2, 35)]:
+        assert pr.update_release_overview(fig, epsilon, contributions=m, group_size=n, **options)
+        fresh = pr.plot_release_overview(epsilon, contributions=m, group_size=n, **options)
+        assert alt_text(fig) == alt_text(fresh)
+        np.testing.assert_array_equal(figure_pixels(fig), figure_pixels(fresh))
+    before = figure_pixels(fig)
+    other = {**options, "accuracy": 0.2}
+    assert not pr.update_release_overview(fig, 1.0, contributions=3, group_size=200, **other)
+    np.testing.assert_array_equal(figure_pixels(fig), before)
