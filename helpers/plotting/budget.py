@@ -534,15 +534,24 @@ def _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowe
     )
     head = title or f"{size} releases, {noise}; risk: {_risk_words(risk)}"
     fig.suptitle(textwrap.fill(head, 95) + "\n" + verdict, fontsize=12)
-    biggest = int(np.argmax(acc.budgets))
     names = [label.split(":")[0] for label in labels]
-    needs = listing(f"{name} {v:.3g}" for name, v in zip(names, acc.budgets, strict=True))
+    shown = [f"{v:.3g}" for v in acc.budgets]
+    needs = listing(f"{name} {v}" for name, v in zip(names, shown, strict=True))
+    # the largest need as the listing shows it: equal shown values are told as a tie, never
+    # won by whichever double came out a hair larger
+    top = shown[int(np.argmax(acc.budgets))]
+    tied = [name for name, v in zip(names, shown, strict=True) if v == top]
+    largest = (
+        f"The largest need is {tied[0]}'s."
+        if len(tied) == 1
+        else f"The largest needs, equal as shown, are those of {listing(tied)}."
+    )
     return describe(
         fig,
         f"A workload of {size} releases under {noise} against a risk of {_risk_words(risk)}. "
         f"Panel (a), one pair of bars per release: the budget its accuracy target needs "
-        f"({needs}), beside the share it gets when the risk's total is split. The largest "
-        f"need is {names[biggest]}'s. Panel (b): the running total of the needs "
+        f"({needs}), beside the share it gets when the risk's total is split. {largest} "
+        f"Panel (b): the running total of the needs "
         f"reaches {acc.total:.3g} {unit}, against {allowed:.3g} {unit} the risk allows "
         "(dashed).",
         f"Feasible: every target is met and {allowed - acc.total:.3g} {unit} is left over."

@@ -155,6 +155,15 @@ def test_plot_allocation_labels_releases_without_a_label_by_index():
     assert labels == ["release 0: ±5 (95 %)", "release 1: ±10 (95 %)"]
 
 
+def test_the_text_alternative_tells_equal_largest_needs_as_a_tie():
+    # two releases with the same target need the same budget: neither is "the largest"
+    tied = [bud.Release("count", k=5.0, label="a"), bud.Release("count", k=5.0, label="b")]
+    text = alt_text(pb.plot_allocation([*tied, bud.Release("count", k=20.0, label="c")], 2.0))
+    assert "The largest needs, equal as shown, are those of a and b." in text
+    text = alt_text(pb.plot_allocation([tied[0], bud.Release("count", k=20.0, label="c")], 2.0))
+    assert "The largest need is a's." in text
+
+
 def test_plot_allocation_refuses_a_malformed_workload_by_name():
     with pytest.raises(ValueError, match="workload"):
         pb.plot_allocation([bud.Release("mean", k=1.0, lower=0.0, upper=1.0)], 1.0)
