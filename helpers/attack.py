@@ -70,6 +70,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from ._numerics import pmf_of_buckets
 from ._validation import (
     as_output,
     check_finite_scalar,
@@ -268,21 +269,9 @@ def _one_pld(one: AdditiveNoise, h: float):
     # above it (no cancellation in either tail)
     mass = np.where(z[1:] <= 0, np.diff(cdf), -np.diff(sf))
     mass[0] += cdf[0]  # below the lowest edge: into the lowest bucket (rounded up)
-    return pld.PrivacyLossDistribution(_pmf(h, lo, np.clip(mass, 0.0, None), float(sf[-1])))
-
-
-def _pmf(h: float, lo: int, probs: np.ndarray, infinity: float):
-    """dp_accounting's ``pld_pmf.create_pmf`` of the buckets lo, lo + 1, … with these masses,
-    without its round trip through a dict and a Python list (milliseconds a build): the
-    same sparse PMF for a short one, the same dense PMF from the array for a long one. (The
-    mechanisms' connect-the-dots builds keep their own copy: a private module of another
-    package is not imported here.)"""
-    from dp_accounting.pld import pld_pmf
-
-    if probs.size <= pld_pmf._MAX_PMF_SPARSE_SIZE:
-        rounded = dict(zip(range(lo, lo + probs.size), probs.tolist(), strict=True))
-        return pld_pmf.create_pmf(rounded, h, infinity, pessimistic_estimate=True)
-    return pld_pmf.DensePLDPmf(h, lo, np.asarray(probs, dtype=float), infinity, True)
+    return pld.PrivacyLossDistribution(
+        pmf_of_buckets(h, lo, np.clip(mass, 0.0, None), float(sf[-1]))
+    )
 
 
 class _Grid:
@@ -774,8 +763,9 @@ def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
     the trade-off curve meets the diagonal, f(κ) = κ (every curve here is symmetric,
     f = f⁻¹, and convex), and there it equals the advantage η (:func:`attack_advantage`), so
     κ* = (1 − η)/2: Kulynych et al. (2025)'s worst-case baseline. For Gaussian-DP releases
-    κ* = Φ(−μ/2) (rounded down); for ε-DP read as a pure-ε curve, 1/(1 + e^ε). η is an upper
-    bound, so κ* is never above the true worst-case baseline.
+    κ* = Φ(−μ/2) (rounded down); for one Laplace release of ε (η = 1 − e^{−ε/2}), e^{−ε/2}/2,
+    where the pure-ε curve of any ε-DP release (randomised response's) would give the lower
+    1/(1 + e^ε). η is an upper bound, so κ* is never above the true worst-case baseline.
 
     Used in notebook 11.
 

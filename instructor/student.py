@@ -185,9 +185,10 @@ _NAMES_OPENDP = re.compile(r"""["']opendp["']""")
 RECORDED_NOTE = (
     "*Shown, not run: this cell needs OpenDP, which the student environment leaves out to "
     "save {size}. Its code and the output it gave when the course's "
-    "notebook was executed with OpenDP {version} (the course's tests execute it again and compare) "
-    "are below. To run it yourself, add OpenDP to the environment (`{install}`, see the README) "
-    "and paste the code into a code cell.*"
+    "notebook was executed in the course's environment (OpenDP {version}, as pinned; the course's "
+    "tests execute it again and compare) are below. To run it yourself, add OpenDP to the "
+    "environment (`{install}`; on Windows `{install_windows}`; see the README) and paste the "
+    "code into a code cell.*"
 )
 
 
@@ -228,7 +229,10 @@ def recorded_cell(cell) -> nbformat.NotebookNode:
     if not shown:
         raise ValueError(f"a cell that needs OpenDP has no recorded output: {cell.source[:80]!r}")
     note = RECORDED_NOTE.format(
-        size=OPENDP_SIZE, version=opendp_pin().split("==")[1], install=opendp_install()
+        size=OPENDP_SIZE,
+        version=opendp_pin().split("==")[1],
+        install=opendp_install(),
+        install_windows=opendp_install(windows=True),
     )
     source = "\n\n".join([note, _fenced(cell.source, "python"), "Its output:", *shown])
     return nbformat.v4.new_markdown_cell(source, metadata={"tags": ["recorded"]})
@@ -243,9 +247,10 @@ def opendp_pin() -> str:
     raise ValueError("requirements.txt pins no opendp==...")
 
 
-def opendp_install() -> str:
-    """The command that adds OpenDP to the student's environment (Linux and macOS)."""
-    return f".venv/bin/python -m pip install {opendp_pin()}"
+def opendp_install(*, windows: bool = False) -> str:
+    """The command that adds OpenDP to the student's environment (Linux and macOS, or Windows)."""
+    python = ".venv\\Scripts\\python" if windows else ".venv/bin/python"
+    return f"{python} -m pip install {opendp_pin()}"
 
 
 def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.NotebookNode:
@@ -540,10 +545,10 @@ py check_python.py; if ($?) {{ py -m venv .venv; .venv\\Scripts\\python -m pip i
 
 The environment holds what the notebooks run and no more. OpenDP, the library notebook 12 makes
 its release with, is left out: no exercise needs it, and it alone would add
-{OPENDP_SIZE}. Notebook 12 shows the two cells that run it with their code and the output they
+{OPENDP_SIZE}. Notebook 12 shows the cells that run it with their code and the output they
 gave when the course was built (marked *Shown, not run*). To run them yourself, or the release
 script notebook 12 prints on your own data, add it after the first command:
-`{opendp_install()}` (on Windows `.venv\\Scripts\\python -m pip install {opendp_pin()}`).
+`{opendp_install()}` (on Windows `{opendp_install(windows=True)}`).
 
 ## Exercises, checks and handing in
 

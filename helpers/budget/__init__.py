@@ -59,10 +59,12 @@ import math  # noqa: F401
 
 from ..attack import (  # re-exported: the attack risk of a workload, read on its own PLD
     attack_advantage,
+    attack_success,
     attack_tpr,
     bayes_risk,
     loss_epsilon,
     loss_tail,
+    worst_case_baseline,
 )
 from ..deployments import DEFAULT_DELTA
 from ..mechanisms import Gaussian, Laplace  # noqa: F401
@@ -147,6 +149,7 @@ __all__ = [
     "WorkloadChoice",
     "advanced_composition",
     "attack_advantage",
+    "attack_success",
     "attack_tpr",
     "bayes_risk",
     "bonferroni",
@@ -172,6 +175,7 @@ __all__ = [
     "split_budget",
     "total_for_risk",
     "workload_sensitivities",
+    "worst_case_baseline",
     "zcdp_composition",
 ]
 

@@ -195,7 +195,7 @@ def _mu_at_most(t: np.ndarray, a: np.ndarray) -> np.ndarray:
     out above the target). So (1) the difference is lowered by a bound on ndtri's error
     (64 ulps of each term), and (2) by the mean-value theorem, t − α = ∫ φ over
     [Φ⁻¹(α), Φ⁻¹(t)] ≤ μ·max φ there, so μ ≥ (t − α)/max φ, which keeps its relative accuracy
-    however close t is to α. Both are rounded down; tests/helpers/test_budget.py checks the
+    however close t is to α. Both are rounded down; tests/helpers/budget/test_risk.py checks the
     round trip in 50-digit arithmetic.
     """
     z_t, z_a = ndtri(t), ndtri(a)

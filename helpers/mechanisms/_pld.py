@@ -19,19 +19,9 @@ import math
 
 import numpy as np
 
+from .._numerics import pmf_of_buckets
+
 __all__ = []
-
-
-def pmf_of_buckets(h: float, lo: int, probs: np.ndarray, infinity: float):
-    """dp_accounting's ``pld_pmf.create_pmf`` of the buckets lo, lo + 1, … with these masses,
-    without its round trip through a dict and a Python list (milliseconds a build): the
-    same sparse PMF for a short one, the same dense PMF from the array for a long one."""
-    from dp_accounting.pld import pld_pmf
-
-    if probs.size <= pld_pmf._MAX_PMF_SPARSE_SIZE:
-        rounded = dict(zip(range(lo, lo + probs.size), probs.tolist(), strict=True))
-        return pld_pmf.create_pmf(rounded, h, infinity, pessimistic_estimate=True)
-    return pld_pmf.DensePLDPmf(h, lo, np.asarray(probs, dtype=float), infinity, True)
 
 
 def _connect_dots(loss, h: float, inverse):

@@ -577,10 +577,31 @@ def test_the_unified_functions_keep_the_contract_and_name_bad_input():
         A.worst_case_baseline(mixed, discretization=1.0)
 
 
-def test_laplace_releases_take_their_own_vectorised_pld():
+def test_laplace_releases_take_their_own_vectorised_pld(monkeypatch):
     # issue 33: the attack reads a Laplace release's PLD from Laplace.pld (built vectorised
-    # in helpers.mechanisms._pld, held equal to dp_accounting's in tests/helpers/mechanisms)
+    # in helpers.mechanisms._pld, held equal to dp_accounting's in tests/helpers/mechanisms):
+    # a spy on the class's method sees the attack ask it, once per (release, grid) by value
+    calls = []
+    original = Laplace.pld
+
+    def spy(self, **options):
+        calls.append((self, options))
+        return original(self, **options)
+
+    monkeypatch.setattr(Laplace, "pld", spy)
+    A._one_pld.cache_clear()
     one = Laplace(2.0, sensitivity=1.0)
-    cached, own = A._one_pld(one, 1e-3)._pmf_remove, one.pld(discretization=1e-3)._pmf_remove
-    assert cached._lower_loss == own._lower_loss
-    np.testing.assert_array_equal(np.asarray(cached._probs), np.asarray(own._probs))
+    first = A._one_pld(one, 1e-3)
+    assert calls == [(one, {"discretization": 1e-3})]
+    assert A._one_pld(Laplace(2.0, sensitivity=1.0), 1e-3) is first and len(calls) == 1
+    A._one_pld.cache_clear()
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0, 5.0])
+def test_one_laplace_release_s_worst_case_baseline_is_its_closed_form(epsilon):
+    # η = TV(Lap(0, b), Lap(Δ, b)) = 1 − e^{−ε/2}, so κ* = (1 − η)/2 = e^{−ε/2}/2; η is read
+    # on the pessimistic PLD (an upper bound), so κ* is at or below the closed form
+    kappa = A.worst_case_baseline([Laplace(1 / epsilon, sensitivity=1.0)])
+    exact = math.exp(-epsilon / 2) / 2
+    assert kappa <= exact + 1e-15
+    assert kappa == pytest.approx(exact, abs=2e-3)

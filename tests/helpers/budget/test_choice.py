@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from helpers import budget as B
 from helpers import choose as ch
+from helpers import deployments as dep
 from helpers import mechanisms as m
 from helpers.plotting.budget import SURVEY  # the notebook's survey
 
@@ -204,6 +205,11 @@ def test_the_exact_gaussian_readings_of_the_issue():
         list(SURVEY), B.risk_epsilon(math.log(4)), mechanism=gaussians, delta=1e-6
     )
     assert round(math.fsum(hockey.at_risk.budgets), 5) == pytest.approx(0.05127, abs=2e-5)
+    # and recomputed: the exact Gaussian ε of that total at δ is within ln 4, and a total
+    # 0.1 % larger is not (the largest such ρ_z; deployments' tight Gaussian conversion)
+    total = math.fsum(hockey.at_risk.budgets)
+    assert dep.gaussian_epsilon(total, 1e-6) <= math.log(4)
+    assert dep.gaussian_epsilon(total * 1.001, 1e-6) > math.log(4)
     bad_event = B.choose_workload(list(SURVEY), RISK_08, mechanism=gaussians, delta=1e-6)
     z = float(mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * mpmath.mpf(1e-6)))
     mu = -z + math.sqrt(z * z + 2 * math.log(4))

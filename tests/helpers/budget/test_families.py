@@ -28,7 +28,7 @@ def test_a_new_mechanism_is_one_class(monkeypatch):
     assert new.delta(0.1) == m.Laplace(2.0).delta(0.1)  # the class alone is a mechanism
     # its object flows through the PLD as it is, alone and in a list
     assert B.pld_delta(1.0, new, times=3) == B.pld_delta(1.0, m.Laplace(2.0), times=3)
-    # by name and as a family once registered (the battery of tests/helpers/test_mechanisms.py runs
+    # by name and as a family once registered (the battery of tests/helpers/mechanisms/test_mechanisms.py runs
     # a toy noise through everything)
     with pytest.raises(ValueError, match="mechanism must be one of"):
         B.pld_delta(1.0, "renamed", 2.0)

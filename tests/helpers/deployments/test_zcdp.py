@@ -195,7 +195,7 @@ mpmath = pytest.importorskip("mpmath")
 
 @given(epsilon=st.floats(1e-6, 1e3), delta=st.floats(1e-300, 0.5))
 def test_rho_for_epsilon_never_gives_an_epsilon_above_the_target(epsilon, delta):
-    # the bisection returned the midpoint of its last bracket: on either side of the root
+    # a search ends on either side of the root: the ρ returned must never overshoot the target
     rho = dep.zcdp_rho_for_epsilon(epsilon, delta)
     assert dep.zcdp_to_epsilon(rho, delta) <= epsilon
     assert dep.zcdp_to_epsilon(rho * (1 + 1e-9), delta) > epsilon or rho == 0  # and the largest
