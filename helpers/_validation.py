@@ -104,36 +104,45 @@ def check_real_or_inf(
     return array
 
 
+#: The allowed ranges of the range checkers below, as their messages give them; a caller that
+#: first asks for one number (``check_finite_scalar(name, value, rule=RULE_OPEN_UNIT)``)
+#: passes the same range, so NaN and ±inf are refused with it too.
+RULE_POSITIVE = "be > 0 and finite"
+RULE_NONNEGATIVE = "be >= 0 and finite"
+RULE_OPEN_UNIT = "lie in the open interval (0, 1)"
+RULE_HALF_OPEN_UNIT = "lie in (0, 1]"
+
+
 def check_positive(name: str, value: object) -> np.ndarray:
     """A finite, strictly positive real (ε, σ, a scale, a sensitivity ...)."""
-    array = check_real(name, value, rule="be > 0 and finite")
+    array = check_real(name, value, rule=RULE_POSITIVE)
     if np.any(array <= 0):
-        raise ValueError(f"{name} must be > 0 and finite; got {describe(value, array <= 0)}")
+        raise ValueError(f"{name} must {RULE_POSITIVE}; got {describe(value, array <= 0)}")
     return array
 
 
 def check_nonnegative(name: str, value: object) -> np.ndarray:
-    array = check_real(name, value, rule="be >= 0 and finite")
+    array = check_real(name, value, rule=RULE_NONNEGATIVE)
     if np.any(array < 0):
-        raise ValueError(f"{name} must be >= 0 and finite; got {describe(value, array < 0)}")
+        raise ValueError(f"{name} must {RULE_NONNEGATIVE}; got {describe(value, array < 0)}")
     return array
 
 
 def check_open_unit(name: str, value: object) -> np.ndarray:
     """A probability strictly between 0 and 1 (a risk ρ, say)."""
-    array = check_real(name, value, rule="lie in the open interval (0, 1)")
+    array = check_real(name, value, rule=RULE_OPEN_UNIT)
     bad = (array <= 0) | (array >= 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in the open interval (0, 1); got {describe(value, bad)}")
+        raise ValueError(f"{name} must {RULE_OPEN_UNIT}; got {describe(value, bad)}")
     return array
 
 
 def check_half_open_unit(name: str, value: object) -> np.ndarray:
     """A probability in (0, 1] (Kazan & Reiter's p and q)."""
-    array = check_real(name, value, rule="lie in (0, 1]")
+    array = check_real(name, value, rule=RULE_HALF_OPEN_UNIT)
     bad = (array <= 0) | (array > 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in (0, 1]; got {describe(value, bad)}")
+        raise ValueError(f"{name} must {RULE_HALF_OPEN_UNIT}; got {describe(value, bad)}")
     return array
 
 

@@ -17,6 +17,8 @@ import numpy as np
 from scipy.stats import norm
 
 from .._validation import (
+    RULE_HALF_OPEN_UNIT,
+    RULE_OPEN_UNIT,
     as_output,
     check_finite_scalar,
     check_open_unit,
@@ -428,9 +430,9 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     prior, p, q = (
         check_finite_scalar(n, v, rule=rule)
         for n, v, rule in (
-            ("prior", prior, "lie in the open interval (0, 1)"),
-            ("p", p, "lie in (0, 1]"),
-            ("q", q, "lie in (0, 1]"),
+            ("prior", prior, RULE_OPEN_UNIT),
+            ("p", p, RULE_HALF_OPEN_UNIT),
+            ("q", q, RULE_HALF_OPEN_UNIT),
         )
     )
     if rho is not None:
