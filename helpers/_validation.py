@@ -78,17 +78,19 @@ def _as_float_array(name: str, value: object, allowed: str) -> np.ndarray:
 _LARGEST_INT = int(np.finfo(float).max)
 
 
-def check_real(name: str, value: object) -> np.ndarray:
+def check_real(name: str, value: object, *, rule: str | None = None) -> np.ndarray:
     """Return ``value`` as a float array, refusing non-numeric input, NaN and infinities.
 
     A numeric string such as ``'2.2'`` is refused too: a number must be given as a number.
+    ``rule`` (say ``"lie in [0, 1]"``) is the allowed range of a range-checked parameter: its
+    NaN or infinity is then refused with the same message as any other value outside the
+    range, "``name`` must ``rule``; got nan", so the reader learns what is allowed.
     """
     array = _as_float_array(name, value, "a real number (or array of them)")
     finite = np.isfinite(array)
     if not np.all(finite):
-        raise ValueError(
-            f"{name} must be finite (no NaN or infinity); got {describe(value, ~finite)}"
-        )
+        must = "be finite (no NaN or infinity)" if rule is None else rule
+        raise ValueError(f"{name} must {must}; got {describe(value, ~finite)}")
     return array
 
 
@@ -102,36 +104,45 @@ def check_real_or_inf(
     return array
 
 
+#: The allowed ranges of the range checkers below, as their messages give them; a caller that
+#: first asks for one number (``check_finite_scalar(name, value, rule=RULE_OPEN_UNIT)``)
+#: passes the same range, so NaN and ±inf are refused with it too.
+RULE_POSITIVE = "be > 0 and finite"
+RULE_NONNEGATIVE = "be >= 0 and finite"
+RULE_OPEN_UNIT = "lie in the open interval (0, 1)"
+RULE_HALF_OPEN_UNIT = "lie in (0, 1]"
+
+
 def check_positive(name: str, value: object) -> np.ndarray:
     """A finite, strictly positive real (ε, σ, a scale, a sensitivity ...)."""
-    array = check_real(name, value)
+    array = check_real(name, value, rule=RULE_POSITIVE)
     if np.any(array <= 0):
-        raise ValueError(f"{name} must be > 0 and finite; got {describe(value, array <= 0)}")
+        raise ValueError(f"{name} must {RULE_POSITIVE}; got {describe(value, array <= 0)}")
     return array
 
 
 def check_nonnegative(name: str, value: object) -> np.ndarray:
-    array = check_real(name, value)
+    array = check_real(name, value, rule=RULE_NONNEGATIVE)
     if np.any(array < 0):
-        raise ValueError(f"{name} must be >= 0 and finite; got {describe(value, array < 0)}")
+        raise ValueError(f"{name} must {RULE_NONNEGATIVE}; got {describe(value, array < 0)}")
     return array
 
 
 def check_open_unit(name: str, value: object) -> np.ndarray:
     """A probability strictly between 0 and 1 (a risk ρ, say)."""
-    array = check_real(name, value)
+    array = check_real(name, value, rule=RULE_OPEN_UNIT)
     bad = (array <= 0) | (array >= 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in the open interval (0, 1); got {describe(value, bad)}")
+        raise ValueError(f"{name} must {RULE_OPEN_UNIT}; got {describe(value, bad)}")
     return array
 
 
 def check_half_open_unit(name: str, value: object) -> np.ndarray:
     """A probability in (0, 1] (Kazan & Reiter's p and q)."""
-    array = check_real(name, value)
+    array = check_real(name, value, rule=RULE_HALF_OPEN_UNIT)
     bad = (array <= 0) | (array > 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in (0, 1]; got {describe(value, bad)}")
+        raise ValueError(f"{name} must {RULE_HALF_OPEN_UNIT}; got {describe(value, bad)}")
     return array
 
 
@@ -183,9 +194,12 @@ def check_universe(universe: Iterable[float], name: str = "universe") -> np.ndar
     return values
 
 
-def check_finite_scalar(name: str, value: object) -> float:
-    """A single finite real number (a list or an array is refused with a ValueError)."""
-    array = check_real(name, value)
+def check_finite_scalar(name: str, value: object, *, rule: str | None = None) -> float:
+    """A single finite real number (a list or an array is refused with a ValueError).
+
+    ``rule`` as in :func:`check_real`: the allowed range named when the value is NaN or ±inf.
+    """
+    array = check_real(name, value, rule=rule)
     if array.ndim != 0:
         raise ValueError(f"{name} must be a single number; got {value!r} of shape {array.shape}")
     return float(array)

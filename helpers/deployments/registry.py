@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_finite_scalar
-from ._checks import _check_delta_open
+from ._checks import _DELTA_OPEN_RULE, _check_delta_open
 from .zcdp import zcdp_to_epsilon, zcdp_to_epsilon_simple
 
 __all__ = [
@@ -219,7 +219,8 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     >>> len(table), int((table['status'] == 'usable').sum())
     (41, 33)
     """
-    default_delta = float(_check_delta_open(check_finite_scalar("default_delta", default_delta)))
+    check_finite_scalar("default_delta", default_delta, rule=_DELTA_OPEN_RULE)
+    default_delta = float(_check_delta_open(default_delta, "default_delta"))
     if path is None:
         with DATA_PATH.open("rb") as data:
             table = pd.read_csv(data)

@@ -17,13 +17,15 @@ import numpy as np
 from scipy.stats import norm
 
 from .._validation import (
+    RULE_HALF_OPEN_UNIT,
+    RULE_OPEN_UNIT,
     as_output,
     check_finite_scalar,
     check_open_unit,
     check_real_or_inf,
 )
 from ..kazan_reiter import relative_risk_bound
-from ._checks import _check_delta, _check_fpr, _check_rho
+from ._checks import _DELTA_RULE, _RHO_RULE, _check_delta, _check_fpr, _check_rho
 
 __all__ = [
     "gaussian_tpr_at_fpr",
@@ -420,13 +422,22 @@ def three_views(epsilon, delta=0.0, *, prior=0.5, p=0.5, q=1.0, rho=None):
     >>> round(views['posterior'], 4), round(views['relative_risk'], 4), round(views['tpr_10'], 4)
     (0.7311, 1.4621, 0.2718)
     """
-    eps = check_finite_scalar("epsilon", epsilon)
+    eps = check_finite_scalar("epsilon", epsilon, rule="be ≥ 0 and finite")
     if eps < 0:
-        raise ValueError(f"epsilon must be ≥ 0; got {epsilon!r}")
-    delta = float(_check_delta(check_finite_scalar("delta", delta)))
-    prior, p, q = (check_finite_scalar(n, v) for n, v in (("prior", prior), ("p", p), ("q", q)))
+        raise ValueError(f"epsilon must be ≥ 0 and finite; got {epsilon!r}")
+    check_finite_scalar("delta", delta, rule=_DELTA_RULE)  # one number; then its range, as given
+    delta = float(_check_delta(delta))
+    prior, p, q = (
+        check_finite_scalar(n, v, rule=rule)
+        for n, v, rule in (
+            ("prior", prior, RULE_OPEN_UNIT),
+            ("p", p, RULE_HALF_OPEN_UNIT),
+            ("q", q, RULE_HALF_OPEN_UNIT),
+        )
+    )
     if rho is not None:
-        rho = float(_check_rho(check_finite_scalar("rho", rho)))
+        check_finite_scalar("rho", rho, rule=_RHO_RULE)
+        rho = float(_check_rho(rho))
     views = {
         "epsilon": eps,
         "delta": delta,

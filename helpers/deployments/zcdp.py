@@ -18,7 +18,13 @@ import pandas as pd
 from .._numerics import bisect_increasing, gallop_below, nudge_until
 from .._validation import as_output
 from ..mechanisms import Gaussian
-from ._checks import _check_delta_open, _check_rho, _check_work
+from ._checks import (
+    _check_delta_open,
+    _check_epsilon,
+    _check_epsilon_reachable,
+    _check_rho,
+    _check_work,
+)
 
 __all__ = [
     "MAX_CKS_VALUES",
@@ -353,7 +359,7 @@ def zcdp_rho_for_epsilon(epsilon, delta):
     >>> zcdp_rho_for_epsilon(np.array([17.14, 2.47]), 1e-10).round(4)
     array([2.5553, 0.0747])
     """
-    e, d = _check_rho(epsilon, "epsilon"), _check_delta_open(delta)
+    e, d = _check_epsilon(epsilon), _check_delta_open(delta)
     _check_work(
         "epsilon and delta",
         np.broadcast_shapes(e.shape, d.shape),
@@ -361,6 +367,7 @@ def zcdp_rho_for_epsilon(epsilon, delta):
         "MAX_RHO_FOR_EPSILON_VALUES",
     )
     e, d = np.broadcast_arrays(e, d)
+    _check_epsilon_reachable(epsilon, e, d, zcdp_to_epsilon)
     out = np.zeros(e.shape)
     positive = e > 0
     if np.any(positive):

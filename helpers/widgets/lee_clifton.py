@@ -31,6 +31,7 @@ __all__ = ["binary_search_dashboard", "bounds_dashboard", "queries_dashboard"]
 
 #: the queries offered by ``queries_dashboard``: every built-in one and two percentiles
 DASHBOARD_QUERIES = lc.ANALYSIS_QUERIES  # the same list as analysis_table's rows
+_DEFAULT_QUERY = "median"  # queries_dashboard's first query when the caller names none
 
 
 def _columns_and_size(data, size) -> tuple[dict, int]:
@@ -40,16 +41,17 @@ def _columns_and_size(data, size) -> tuple[dict, int]:
 
 
 def _risk_slider(cols: dict, size: int, risk: float) -> widgets.FloatSlider:
-    risk = check_finite_scalar("risk", risk)
+    rule = "lie in (0, 0.95] (the slider's range)"
+    given, risk = risk, check_finite_scalar("risk", risk, rule=rule)
     if not 0 < risk <= 0.95:
-        raise ValueError(f"risk must lie in (0, 0.95] (the slider's range); got {risk:g}")
+        raise ValueError(f"risk must {rule}; got {given!r}")
     # ρ must exceed the prior 1/W (no ε > 0 meets a smaller one): start just above it
     prior = max(1.0 / lc.count_worlds(values, size) for values in cols.values())
     low = math.ceil((prior + 0.005) * 100) / 100
     if risk < low:  # refused, not silently raised to the slider's minimum
         raise ValueError(
             f"risk must lie in [{low:g}, 0.95] (above the prior 1/W = {prior:.4g}, the slider's "
-            f"range); got {risk!r}"
+            f"range); got {given!r}"
         )
     return widgets.FloatSlider(
         value=risk,
@@ -75,9 +77,10 @@ def bounds_dashboard(
     school_year and absence_days, n = 3); ``size``: the release size n.
     """
     cols, size = _columns_and_size(data, size)
-    epsilon = check_finite_scalar("epsilon", epsilon)
+    rule = "lie in [0.01, 5] (the slider's range)"
+    given, epsilon = epsilon, check_finite_scalar("epsilon", epsilon, rule=rule)
     if not 0.01 <= epsilon <= 5.0:
-        raise ValueError(f"epsilon must lie in [0.01, 5] (the slider's range); got {epsilon:g}")
+        raise ValueError(f"epsilon must {rule}; got {given!r}")
 
     def text(epsilon: float, risk: float) -> str:
         lines = [f"ε = {epsilon:.3f}, ρ = {risk:.3f}"]
@@ -153,7 +156,7 @@ def queries_dashboard(
     data=None,
     size: int | None = None,
     *,
-    query: str = "median",
+    query: str | None = None,
     column: str | None = None,
     risk: float = 1 / 3,
     queries=DASHBOARD_QUERIES,
@@ -166,12 +169,17 @@ def queries_dashboard(
     is left out and named, with the reason, on the readout's last line, so that every choice
     draws its figure (a refused one left the previous query's figure on screen). A column
     menu of a single column is shown disabled (it has nothing to choose).
+
+    ``query`` not given starts on the median when it is offered, else on the first query
+    offered (a reader's own data with tied values refuses the median, and a choice the
+    reader never made must not be an error); a ``query`` named by the caller and refused on
+    these data is a ValueError.
     """
     cols, size = _columns_and_size(data, size)
     queries = tuple(queries)
     for name in queries:
         get_query(name)  # refuse unknown names now, not on the first click
-    if query not in queries:
+    if query is not None and query not in queries:
         raise ValueError(f"query must be one of {queries}; got {query!r}")
     column = next(iter(cols)) if column is None else column
     if column not in cols:
@@ -191,10 +199,12 @@ def queries_dashboard(
             else:
                 fixed[q, name] = _fixed_lines(q, name, values, size, row)
     offered = [q for q in queries if get_query(q).name not in refused]
-    if get_query(query).name in refused:
+    if query is not None and get_query(query).name in refused:
         raise ValueError(f"query {query!r} cannot be shown on these data: {refused[query]}")
     if not offered:
         raise ValueError(f"no query can be shown on these data: {next(iter(refused.values()))}")
+    if query is None:  # the default: the median where it can be shown, else the first offered
+        query = _DEFAULT_QUERY if _DEFAULT_QUERY in offered else offered[0]
     reasons = sorted(
         {
             "Δf = 0 here: no noise is needed and the bounds are undefined"

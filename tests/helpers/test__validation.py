@@ -119,3 +119,36 @@ def test_an_integer_beyond_the_largest_double_is_a_value_error(big):
 def test_integers_within_the_range_of_a_double_are_numbers():
     assert check_real("x", 2**70) == float(2**70)
     assert check_real("x", [1, 2**1000]).tolist() == [1.0, float(2**1000)]
+
+
+# --- NaN and ±inf of a range-checked parameter: refused with the allowed range ---------------
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize(
+    ("check", "rule"),
+    [
+        (check_positive, r"be > 0 and finite"),
+        (V.check_nonnegative, r"be >= 0 and finite"),
+        (V.check_open_unit, r"lie in the open interval \(0, 1\)"),
+        (V.check_half_open_unit, r"lie in \(0, 1\]"),
+    ],
+)
+def test_a_range_checker_names_its_range_for_nan_and_infinity(check, rule, bad):
+    # regression: NaN gave "x must be finite (no NaN or infinity); got nan", without the range
+    with pytest.raises(ValueError, match=rf"^x must {rule}; got {bad!r}$"):
+        check("x", bad)
+    with pytest.raises(ValueError, match=rf"^x must {rule}; got an array of shape \(2,\)"):
+        check("x", [0.5, bad])
+
+
+def test_check_real_names_the_rule_it_is_given_and_keeps_its_message_without_one():
+    with pytest.raises(ValueError, match=r"^x must lie in \[0, 1\]; got nan$"):
+        check_real("x", float("nan"), rule="lie in [0, 1]")
+    with pytest.raises(ValueError, match=r"^x must lie in \[0, 1\]; got nan$"):
+        check_finite_scalar("x", float("nan"), rule="lie in [0, 1]")
+    with pytest.raises(ValueError, match=r"^x must be finite \(no NaN or infinity\); got inf$"):
+        check_real("x", float("inf"))
+    # a rule changes only the NaN/inf message: junk is still "must be a real number"
+    with pytest.raises(ValueError, match=r"^x must be a real number"):
+        check_real("x", "0.5", rule="lie in [0, 1]")

@@ -295,6 +295,12 @@ def test_the_queries_dashboard_runs_the_leave_one_out_analysis_on_the_flights():
     assert not set(refused) & set(dash.controls["query"].options)
     assert f"not offered here: {', '.join(refused)} (Δf = 0 here" in dash.text
     assert dash.controls["column"].disabled  # one column: nothing to choose
+    # no query named: the dashboard starts on the first one offered (the default median is
+    # refused here), and naming the median is still refused
+    default = queries_dashboard({"distance": distance}, size)
+    assert default.controls["query"].value == dash.controls["query"].options[0] == "mean"
+    with pytest.raises(ValueError, match=r"^query 'median' cannot be shown on these data"):
+        queries_dashboard({"distance": distance}, size, query="median")
     dash.controls["query"].value = "variance"
     assert (
         f"Δf (unbounded sensitivity) = {unbounded_sensitivity(distance, size, 'variance'):.4f}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -91,3 +92,71 @@ def test_every_search_refuses_work_above_its_budget_up_front(fn, budget, first):
         fn(many, np.array([1e-6, 1e-7])[:, None])
     # and a call within the budget is served
     assert np.shape(fn(np.full(3, 0.5), 1e-6)) == (3,)
+
+
+# --- ε of the inverse conversion: its own range, message and value as given ------------------
+
+
+@pytest.mark.parametrize(("bad", "shown"), [(-1, "-1"), (math.nan, "nan"), (math.inf, "inf")])
+def test_the_inverse_names_epsilon_its_range_and_the_value_as_given(bad, shown):
+    # regression: "epsilon must lie in [0, 1e+08] (ρ_z of zCDP); got array([-1.])", and for
+    # NaN "epsilon must be a real number ≥ 0 (ρ_z of zCDP)" without the range
+    with pytest.raises(ValueError) as info:
+        dep.zcdp_rho_for_epsilon(bad, 1e-5)
+    message = str(info.value)
+    assert message.startswith("epsilon must lie in [0, zcdp_to_epsilon(MAX_RHO, delta)]")
+    assert "ε of (ε, δ)-DP" in message and "ρ_z" not in message and "array(" not in message
+    assert message.endswith(f"; got {shown}")
+
+
+@pytest.mark.parametrize("delta", [5e-324, 1e-300, 1e-5, 0.5, 1 - 1e-15])
+def test_the_inverse_accepts_every_epsilon_the_forward_map_returns_and_no_more(delta):
+    # regression: zcdp_to_epsilon(1e8, 1e-5) ≈ 1.0007e8 was refused by the inverse (cap 1e8)
+    top = dep.zcdp_to_epsilon(dep.MAX_RHO, delta)
+    rho = dep.zcdp_rho_for_epsilon(top, delta)
+    assert 0 < rho <= dep.MAX_RHO and rho == pytest.approx(dep.MAX_RHO, rel=1e-9)
+    assert dep.zcdp_to_epsilon(rho, delta) <= top  # and the forward map takes the ρ_z back
+    above = float(np.nextafter(top, np.inf) * (1 + 1e-12))
+    shown = re.escape(f"{top!r} at delta = {delta!r}); got {above!r}")
+    with pytest.raises(ValueError, match=rf"{shown}$"):
+        dep.zcdp_rho_for_epsilon(above, delta)
+
+
+def test_the_inverse_refuses_above_the_forward_range_entry_by_entry():
+    top = dep.zcdp_to_epsilon(dep.MAX_RHO, 0.5)  # below the top at δ = 1e-10
+    eps = np.array([1.0, top * (1 + 1e-9)])
+    out = dep.zcdp_rho_for_epsilon(eps, 1e-10)  # within range at δ = 1e-10
+    assert out.shape == (2,) and np.all(out > 0)
+    with pytest.raises(
+        ValueError, match=re.escape(f"offending entries include [{float(eps[1])!r}]")
+    ):
+        dep.zcdp_rho_for_epsilon(eps, 0.5)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: dep.zcdp_to_epsilon(math.nan, 1e-6),
+            r"^rho must lie in \[0, 1e\+08\] \(ρ_z of zCDP\); got nan$",
+        ),
+        (
+            lambda: dep.zcdp_to_epsilon([1.0, -2.0], 1e-6),
+            r"^rho must lie in \[0, 1e\+08\].*offending entries include \[-2\.0\]$",
+        ),
+        (lambda: dep.zcdp_to_epsilon(1.0, math.nan), r"^delta must lie in the open .*; got nan$"),
+        (lambda: dep.tpr_at_fpr(0.5, epsilon=1.0, delta=1), r"^delta must lie in \[0, 1\).*got 1$"),
+        (lambda: dep.tpr_at_fpr(0.5, epsilon=1.0, delta=math.nan), r"\[0, 1\).*; got nan$"),
+        (lambda: dep.tpr_at_fpr(1.5, epsilon=1.0), r"^fpr must lie in \[0, 1\].*; got 1\.5$"),
+        (lambda: dep.tpr_at_fpr(math.nan, epsilon=1.0), r"^fpr must lie in \[0, 1\].*; got nan$"),
+        (lambda: dep.three_views(math.nan), r"^epsilon must be ≥ 0 and finite; got nan$"),
+        (lambda: dep.three_views(1.0, prior=math.nan), r"^prior must lie in the open .*got nan$"),
+        (lambda: dep.three_views(1.0, delta=math.inf), r"^delta must lie in \[0, 1\).*got inf$"),
+        (lambda: dep.three_views(1.0, rho=math.nan), r"^rho must lie in \[0, 1e\+08\].*got nan$"),
+        (lambda: dep.load(default_delta=0), r"^default_delta must lie in the open.*; got 0$"),
+        (lambda: dep.load(default_delta=math.nan), r"^default_delta must lie in .*; got nan$"),
+    ],
+)
+def test_every_check_names_the_range_and_the_value_as_given(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

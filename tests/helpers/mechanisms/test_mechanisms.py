@@ -37,7 +37,7 @@ mpmath = pytest.importorskip("mpmath")
         (lambda: m.geometric_pmf(0.5, 1.0), r"^k must hold integers"),
         (lambda: m.geometric_scale(1.0, sensitivity=-1), r"^sensitivity must be > 0"),
         (lambda: m.geometric_noise_sd(-1.0), r"^scale must be > 0"),
-        (lambda: m.geometric_prob_exact(math.nan), r"^scale must be finite"),
+        (lambda: m.geometric_prob_exact(math.nan), r"^scale must be > 0 and finite; got nan$"),
         (lambda: m.geometric_sample(1.0, 3, rng=None), r"^rng must be an int seed"),
         (lambda: m.laplace_scale(0.0), r"^epsilon must be > 0"),
         (lambda: m.laplace_pdf(0.0, 0.0, 0.0), r"^scale must be > 0"),

@@ -156,11 +156,16 @@ def test_dashboards_take_a_readers_own_data():
         (lambda: queries_dashboard(column="name"), "column must be one of"),
         (lambda: queries_dashboard(queries=("mean", "bogus")), "unknown query"),
         (lambda: bounds_dashboard(epsilon=7.0), r"epsilon must lie in \[0.01, 5\]"),
-        (lambda: bounds_dashboard(epsilon=float("nan")), "epsilon must be finite"),
+        (
+            lambda: bounds_dashboard(epsilon=float("nan")),
+            r"^epsilon must lie in \[0.01, 5\] \(the slider's range\); got nan$",
+        ),
+        (lambda: bounds_dashboard(epsilon=7), r"epsilon must lie in \[0.01, 5\].*; got 7$"),
+        (lambda: queries_dashboard(risk=math.inf), r"^risk must lie in \(0, 0.95\].*; got inf$"),
         (lambda: binary_search_dashboard(risk=1.2), r"risk must lie in \(0, 0.95\]"),
         (lambda: queries_dashboard(risk=0.0), r"risk must lie in \(0, 0.95\]"),
         (
-            lambda: queries_dashboard(pd.DataFrame({"x": [4.0, 4.0, 4.0, 4.0]}), 3),
+            lambda: queries_dashboard(pd.DataFrame({"x": [4.0, 4.0, 4.0, 4.0]}), 3, query="median"),
             "query 'median' cannot be shown on these data: .*zero sensitivity",
         ),
     ],
@@ -168,3 +173,22 @@ def test_dashboards_take_a_readers_own_data():
 def test_bad_input_is_refused(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_queries_dashboard_starts_on_an_offered_query_when_none_is_named():
+    # tied values: the median (the default) has Δf = 0 and is refused on these data; a
+    # reader who named no query gets the first query offered, not an error about a choice
+    # they never made, while naming the refused median is still a ValueError
+    data = pd.DataFrame({"x": [5.0, 5.0, 5.0, 5.0, 5.0, 9.0]})
+    dash = queries_dashboard(data, 5)
+    offered = dash.controls["query"].options
+    assert "median" not in offered
+    assert dash.controls["query"].value == offered[0] == DASHBOARD_QUERIES[0]
+    expected = lc.binary_search_epsilon(data["x"], 5, offered[0], 1 / 3)
+    assert f"query {offered[0]}, column x" in dash.text
+    assert f"ε binary search = {expected:.4f}" in dash.text
+    assert "not offered here: median" in dash.text
+    with pytest.raises(ValueError, match=r"^query 'median' cannot be shown on these data"):
+        queries_dashboard(data, 5, query="median")
+    # where the median can be shown, naming no query still starts on it
+    assert queries_dashboard().controls["query"].value == "median"
