@@ -72,12 +72,14 @@ from scipy.special import ndtr, ndtri
 
 from ._numerics import pmf_of_buckets
 from ._validation import (
+    RULE_OPEN_UNIT,
     as_output,
     check_finite_scalar,
     check_nonnegative,
     check_open_unit,
     check_positive,
     check_real,
+    describe,
 )
 from .mechanisms import AdditiveNoise, Gaussian
 
@@ -311,7 +313,10 @@ _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dash
 def _check_discretization(discretization) -> float:
     """The grid step h in [1e-6, 0.1], checked the same way whichever path is taken."""
     h = float(
-        check_positive("discretization", check_finite_scalar("discretization", discretization))
+        check_positive(
+            "discretization",
+            check_finite_scalar("discretization", discretization, rule="lie in [1e-06, 0.1]"),
+        )
     )
     if not 1e-6 <= h <= 0.1:
         raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
@@ -458,7 +463,7 @@ def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
     Not called in a notebook.
     """
     rows = _check_mechanisms(mechanisms)
-    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
     grid = _grid(rows, _check_discretization(discretization))
     zero = int(np.searchsorted(grid.y, 0.0, side="left"))
     if zero >= grid.y.size:
@@ -501,10 +506,11 @@ def _check_fpr(fpr, name: str = "fpr") -> np.ndarray:
     """α in the closed interval [0, 1], checked before any path is chosen (the same message
     on every path; ``name`` is the caller's parameter). Both ends are meaningful: at α = 0
     the TPR is P[ℒ = ∞] (0 for noise whose loss is finite), at α = 1 it is 1."""
-    alpha = check_real(name, fpr)
+    rule = "lie in [0, 1] (both ends included)"
+    alpha = check_real(name, fpr, rule=rule)  # NaN and ±inf refused with the range too
     bad = (alpha < 0) | (alpha > 1)
     if np.any(bad):
-        raise ValueError(f"{name} must lie in [0, 1] (both ends included); got {fpr!r}")
+        raise ValueError(f"{name} must {rule}; got {describe(fpr, bad)}")
     return alpha
 
 
@@ -909,7 +915,7 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
     0.5
     """
     rows = _check_mechanisms(mechanisms)
-    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
     h = _check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)

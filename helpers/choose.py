@@ -52,7 +52,13 @@ from scipy.optimize import brentq
 from . import kazan_reiter as kr
 from ._docstrings import fill_docstrings
 from ._numerics import float_up, least_integer, ln_at_most, nudge_until
-from ._validation import check_finite_scalar, check_open_unit, check_positive
+from ._validation import (
+    RULE_OPEN_UNIT,
+    RULE_POSITIVE,
+    check_finite_scalar,
+    check_open_unit,
+    check_positive,
+)
 from .deployments import posterior_bound
 
 __all__ = [
@@ -388,7 +394,10 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     True
     """
     t = float(
-        check_open_unit("max_probability", check_finite_scalar("max_probability", max_probability))
+        check_open_unit(
+            "max_probability",
+            check_finite_scalar("max_probability", max_probability, rule=RULE_OPEN_UNIT),
+        )
     )
     dev = check_finite_scalar("deviation", deviation)
     if not 0 < dev < kr.DURHAM_TARGET:
@@ -579,15 +588,23 @@ def choose(
         if release not in RELEASES:
             raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
         delta_f = float(
-            check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity))
+            check_positive(
+                "sensitivity", check_finite_scalar("sensitivity", sensitivity, rule=RULE_POSITIVE)
+            )
         )
-    k = float(check_positive("k", check_finite_scalar("k", k)))
-    c = float(check_open_unit("coverage", check_finite_scalar("coverage", coverage)))
+    k = float(check_positive("k", check_finite_scalar("k", k, rule=RULE_POSITIVE)))
+    c = float(
+        check_open_unit("coverage", check_finite_scalar("coverage", coverage, rule=RULE_OPEN_UNIT))
+    )
     eps_risk = float(
-        check_positive("epsilon_risk", check_finite_scalar("epsilon_risk", epsilon_risk))
+        check_positive(
+            "epsilon_risk", check_finite_scalar("epsilon_risk", epsilon_risk, rule=RULE_POSITIVE)
+        )
     )
     if prior is not None:
-        prior = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
+        prior = float(
+            check_open_unit("prior", check_finite_scalar("prior", prior, rule=RULE_OPEN_UNIT))
+        )
     eps_acc = epsilon_for_accuracy(k, sensitivity=delta_f, coverage=c)
     knobs = {
         "k": _k_knob(k, delta_f, c, eps_risk),

@@ -36,6 +36,8 @@ from ._cache import ByteBoundedCache, clear_caches, one_call, per_call, value_ke
 from ._docstrings import fill_docstrings
 from ._numerics import largest_at_most
 from ._validation import (
+    RULE_OPEN_UNIT,
+    RULE_POSITIVE,
     check_finite_scalar,
     check_int_range,
     check_open_unit,
@@ -463,7 +465,11 @@ def _sensitivity(setting: _Setting, query: Query, sensitivity) -> float:
                 "needed and the bounds are undefined; pass sensitivity= explicitly if intended"
             )
         return delta_f
-    return float(check_positive("sensitivity", check_finite_scalar("sensitivity", sensitivity)))
+    return float(
+        check_positive(
+            "sensitivity", check_finite_scalar("sensitivity", sensitivity, rule=RULE_POSITIVE)
+        )
+    )
 
 
 def _rate(eps: np.ndarray, delta_f: float) -> np.ndarray:
@@ -988,7 +994,7 @@ def epsilon_upper_bound(universe, size: int, query, risk, *, sensitivity=None) -
     """
     setting = _setting(universe, size)
     query = get_query(query)
-    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk, rule=RULE_OPEN_UNIT)))
     _one_world(setting)
     _check_risk_above_prior(rho, setting.n_worlds)
     delta_f = _sensitivity(setting, query, sensitivity)
@@ -1007,8 +1013,8 @@ def _search_setup(universe, size, query, risk, tol, sensitivity):
     """Validate once; return (bound(ε), ρ, tol, ε from eq. 7), or None when ε = ∞."""
     setting = _setting(universe, size)
     query = get_query(query)
-    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
-    tol = float(check_positive("tol", check_finite_scalar("tol", tol)))
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk, rule=RULE_OPEN_UNIT)))
+    tol = float(check_positive("tol", check_finite_scalar("tol", tol, rule=RULE_POSITIVE)))
     _one_world(setting)
     table = _world_table(setting, query)
     if rho >= 1.0 / table.fewest_ties:
@@ -1186,7 +1192,7 @@ def analysis_table(universe, size: int, risk, queries=None):
     import pandas as pd
 
     setting = _setting(universe, size)
-    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk, rule=RULE_OPEN_UNIT)))
     if queries is None:
         queries = list(ANALYSIS_QUERIES)
     elif isinstance(queries, (str, bytes)) or not isinstance(queries, (list, tuple)) or not queries:

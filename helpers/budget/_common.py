@@ -16,6 +16,7 @@ import numpy as np
 
 from .._numerics import ratio_up
 from .._validation import (
+    RULE_OPEN_UNIT,
     check_finite_scalar,
     check_int_range,
     check_nonnegative,
@@ -180,18 +181,25 @@ def _check_times(times, name: str = "times") -> int:
 
 def _check_delta(delta, name: str = "delta") -> float:
     """δ in [0, 1), one number."""
-    d = check_nonnegative(name, check_finite_scalar(name, delta))
+    d = check_nonnegative(name, check_finite_scalar(name, delta, rule="lie in [0, 1)"))
     if d >= 1:
         raise ValueError(f"{name} must lie in [0, 1); got {delta!r}")
     return float(d)
 
 
 def _check_open_delta(delta, name: str = "delta") -> float:
-    return float(check_open_unit(name, check_finite_scalar(name, delta)))
+    return float(check_open_unit(name, check_finite_scalar(name, delta, rule=RULE_OPEN_UNIT)))
 
 
 def _check_total(total, name: str = "total") -> float:
-    value = float(check_positive(name, check_finite_scalar(name, total)))
+    value = float(
+        check_positive(
+            name,
+            check_finite_scalar(
+                name, total, rule=f"lie in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]"
+            ),
+        )
+    )
     if not 1 / MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
         raise ValueError(
             f"{name} must lie in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]; got {total!r}"

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._docstrings import fill_docstrings
 from .._numerics import sum_up
-from .._validation import check_finite_scalar, check_open_unit
+from .._validation import RULE_OPEN_UNIT, check_finite_scalar, check_open_unit
 from ..deployments import DEFAULT_DELTA
 from ._common import (
     _FIELDS,
@@ -405,7 +405,7 @@ def bonferroni(workload, *, joint) -> list:
     ([0.99, 0.99], 0.951)
     """
     w = _parse(workload)
-    j = float(check_open_unit("joint", check_finite_scalar("joint", joint)))
+    j = float(check_open_unit("joint", check_finite_scalar("joint", joint, rule=RULE_OPEN_UNIT)))
     each = 1.0 - (1.0 - j) / len(w.k)
     rows = _rows(workload)
     out = []

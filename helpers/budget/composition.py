@@ -19,7 +19,12 @@ from scipy.special import gammaln, logsumexp
 
 from .._docstrings import fill_docstrings
 from .._numerics import product_minus, sum_up
-from .._validation import as_output, check_finite_scalar, check_nonnegative, check_positive
+from .._validation import (
+    as_output,
+    check_finite_scalar,
+    check_nonnegative,
+    check_positive,
+)
 from ._common import (
     _MAX_KOV_CELLS,
     _SECTIONS,
@@ -266,7 +271,12 @@ def _kov_delta(terms: _KovTerms, eps_total: float, k: int, delta: float) -> floa
 
 
 def _check_kov(epsilon, delta, times) -> tuple[float, float, int]:
-    eps = float(check_positive("epsilon", check_finite_scalar("epsilon", epsilon)))
+    eps = float(
+        check_positive(
+            "epsilon",
+            check_finite_scalar("epsilon", epsilon, rule="be > 0 and ≤ 700 (e^ε must be finite)"),
+        )
+    )
     if eps > 700:
         raise ValueError(f"epsilon must be ≤ 700 (e^ε must be finite); got {epsilon!r}")
     return eps, _check_delta(delta), _check_times(times)

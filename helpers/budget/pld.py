@@ -163,7 +163,10 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
 
 def _check_discretization(discretization) -> float:
     h = float(
-        check_positive("discretization", check_finite_scalar("discretization", discretization))
+        check_positive(
+            "discretization",
+            check_finite_scalar("discretization", discretization, rule="lie in [1e-06, 0.1]"),
+        )
     )
     if not 1e-6 <= h <= 0.1:
         raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
@@ -197,7 +200,11 @@ def _composed_pld(groups: tuple, h: float):
 
 
 def _check_merge(merge) -> float:
-    m = float(check_nonnegative("merge", check_finite_scalar("merge", merge)))
+    m = float(
+        check_nonnegative(
+            "merge", check_finite_scalar("merge", merge, rule="be 0 or lie in [1e-12, 0.1]")
+        )
+    )
     # below 1e-12 the grid (1 + merge)^j cannot round up reliably in doubles (j + 1 == j)
     if m > 0.1 or 0 < m < 1e-12:
         raise ValueError(f"merge must be 0 or lie in [1e-12, 0.1]; got {merge!r}")

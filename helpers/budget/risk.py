@@ -25,7 +25,14 @@ from scipy.special import ndtri
 
 from .._docstrings import fill_docstrings
 from .._numerics import ln_at_most, nudge_until
-from .._validation import as_output, check_finite_scalar, check_open_unit, check_positive
+from .._validation import (
+    RULE_OPEN_UNIT,
+    RULE_POSITIVE,
+    as_output,
+    check_finite_scalar,
+    check_open_unit,
+    check_positive,
+)
 from ..choose import epsilon_for_posterior, epsilon_for_profile
 from ..deployments import DEFAULT_DELTA, posterior_bound, tpr_at_fpr
 from ..mechanisms import Gaussian
@@ -415,8 +422,8 @@ def risk_posterior(risk, *, prior) -> Risk:
     >>> round(rho, 5), round(failure / 1e-6, 1)
     (0.04475, 3.7)
     """
-    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk)))
-    p = float(check_open_unit("prior", check_finite_scalar("prior", prior)))
+    rho = float(check_open_unit("risk", check_finite_scalar("risk", risk, rule=RULE_OPEN_UNIT)))
+    p = float(check_open_unit("prior", check_finite_scalar("prior", prior, rule=RULE_OPEN_UNIT)))
     epsilon_for_posterior(rho, prior=p)  # refuses risk ≤ prior, in choose's words
     return PosteriorRisk(rho, prior=p)
 
@@ -507,8 +514,8 @@ def risk_tpr(tpr, *, fpr) -> Risk:
     >>> round(total_for_risk(risk_tpr(0.1, fpr=0.01)), 4)
     2.3026
     """
-    t = float(check_open_unit("tpr", check_finite_scalar("tpr", tpr)))
-    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr)))
+    t = float(check_open_unit("tpr", check_finite_scalar("tpr", tpr, rule=RULE_OPEN_UNIT)))
+    a = float(check_open_unit("fpr", check_finite_scalar("fpr", fpr, rule=RULE_OPEN_UNIT)))
     if t <= a:
         raise ValueError(f"tpr must exceed fpr; got tpr={tpr!r}, fpr={fpr!r}")
     return TprRisk(t, fpr=a)
@@ -628,7 +635,7 @@ def implied_risk(total, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> fl
     """
     risk = _as_risk(risk)
     family = NoiseFamily.of(mechanism)
-    t = float(check_positive("total", check_finite_scalar("total", total)))
+    t = float(check_positive("total", check_finite_scalar("total", total, rule=RULE_POSITIVE)))
     d = family.reading_delta(delta)
     epsilon = family.epsilon(t, d)
     level = risk.read(epsilon, lambda fpr: family.tpr(t, epsilon, fpr, d))
@@ -705,7 +712,7 @@ def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_D
     0.0
     """
     family = NoiseFamily.of(mechanism)
-    t = float(check_positive("total", check_finite_scalar("total", total)))
+    t = float(check_positive("total", check_finite_scalar("total", total, rule=RULE_POSITIVE)))
     d = family.reading_delta(delta)
     if family.pure:
         return 0.0

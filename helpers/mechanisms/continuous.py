@@ -29,6 +29,7 @@ from .._numerics import (
     scaled_difference,
 )
 from .._validation import (
+    RULE_OPEN_UNIT,
     as_output,
     check_finite_scalar,
     check_open_unit,
@@ -569,7 +570,9 @@ def gaussian_sigma_for_delta(epsilon, delta, *, sensitivity=1.0):
     eps = check_finite_scalar("epsilon", epsilon)
     if eps < 0:
         raise ValueError(f"epsilon must be >= 0 and finite; got {epsilon!r}")
-    target = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+    target = float(
+        check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT))
+    )
     d = check_finite_scalar("sensitivity", sensitivity)
     if d <= 0:
         raise ValueError(f"sensitivity must be > 0 and finite; got {sensitivity!r}")

@@ -23,6 +23,7 @@ from scipy.special import expit
 from .._docstrings import fill_docstrings
 from .._numerics import bisect_increasing, nudge_until, pmf_loss_upper_quantile, ratio_up
 from .._validation import (
+    RULE_OPEN_UNIT,
     as_output,
     check_epsilon_grid,
     check_finite_scalar,
@@ -628,7 +629,9 @@ class DiscreteGaussian(AdditiveNoise):
         eps = check_finite_scalar("epsilon", epsilon)
         if eps < 0:
             raise ValueError(f"epsilon must be >= 0 and finite; got {epsilon!r}")
-        target = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+        target = float(
+            check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT))
+        )
         d = _check_integer_sensitivity(sensitivity, cls.label)
         guess = gaussian_sigma_for_delta(eps, target, sensitivity=d)
 
