@@ -34,6 +34,7 @@ from instructor.student import (
     checked_ids,
     is_solution,
     key_module,
+    needs_opendp,
     starter,
     student_version,
 )
@@ -278,6 +279,9 @@ def test_student_edition_holds_no_solution_and_no_output(path):
         if is_solution(before):  # a starter: a comment and `names = ...`, nothing else
             code = [line for line in after.source.splitlines() if not line.startswith("#")]
             assert len(code) == 1 and re.fullmatch(r"[\w, ]+ = \.\.\.(, \.\.\.)*", code[0]), code
+        elif before.cell_type == "code" and needs_opendp(before):
+            # shown with its recorded output, not run (tests/instructor/test_student.py)
+            assert after.cell_type == "markdown" and after.metadata["tags"] == ["recorded"]
         elif before.cell_type == "code":
             assert after.source == before.source  # every other cell is unchanged
     for cell in student.cells:
