@@ -86,7 +86,8 @@ class ByteBoundedCache:
 
 
 def clear_caches() -> None:
-    """Forget every cached world table, Δf and sorted universe (built-in queries only).
+    """Forget every cached world table, Δf, sorted universe (built-in queries only) and
+    single-release privacy-loss distribution (:mod:`helpers.budget`).
 
     The caches never answer for different behaviour (they key built-in queries by name and
     universes by value, and never hold a reader's callable); clearing them is for timing a
