@@ -186,6 +186,12 @@ class AdditiveNoise(ABC):
     #: ρ-zCDP of this noise is exactly μ-Gaussian DP with μ = √(2ρ) (the continuous Gaussian
     #: only): the power of a test between neighbours is then read on the Gaussian trade-off curve
     gaussian_dp: ClassVar[bool] = False
+    #: OpenDP's noise that *is* this mechanism, or None where OpenDP has none. Declared by every
+    #: class (no default): "laplace" (OpenDP's Laplace: continuous on a float column, the
+    #: discrete Laplace, i.e. two-sided geometric, on an integer column) or "gaussian" (likewise
+    #: continuous or discrete). The release (:mod:`helpers.release`) runs exactly this noise, on
+    #: the domain ``discrete`` names, and refuses a class whose counterpart is None, by name.
+    opendp: ClassVar[str | None]
 
     def __post_init__(self) -> None:
         value = getattr(self, self.parameter)

@@ -665,6 +665,7 @@ class Laplace(_LaplaceLoss, AdditiveNoise):
     scale: float = 1.0
 
     name: ClassVar[str] = "laplace"
+    opendp: ClassVar[str | None] = "laplace"
     label: ClassVar[str] = "Laplace"
     scale_free: ClassVar[bool] = True
 
@@ -758,6 +759,7 @@ class Gaussian(AdditiveNoise):
     sigma: float = 1.0
 
     name: ClassVar[str] = "gaussian"
+    opendp: ClassVar[str | None] = "gaussian"
     label: ClassVar[str] = "Gaussian"
     parameter: ClassVar[str] = "sigma"
     symbol: ClassVar[str] = "σ"

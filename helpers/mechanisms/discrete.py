@@ -374,6 +374,7 @@ class TwoSidedGeometric(_LaplaceLoss, AdditiveNoise):
     scale: float = 1.0
 
     name: ClassVar[str] = "geometric"
+    opendp: ClassVar[str | None] = "laplace"
     label: ClassVar[str] = "two-sided geometric"
     discrete: ClassVar[bool] = True
 
@@ -608,6 +609,7 @@ class DiscreteGaussian(AdditiveNoise):
     sigma: float = 1.0
 
     name: ClassVar[str] = "discrete_gaussian"
+    opendp: ClassVar[str | None] = "gaussian"
     label: ClassVar[str] = "discrete Gaussian"
     parameter: ClassVar[str] = "sigma"
     symbol: ClassVar[str] = "σ"
