@@ -45,7 +45,9 @@ __all__ = [
 
 def _budgets_at(w: _Workload, family: NoiseFamily, k: np.ndarray) -> np.ndarray:
     """The budgets the accuracy targets need at ±k (the workload's coverage and Δ)."""
-    return family.budgets(w.sensitivity, family.accuracy_scales(k, w.coverage))
+    return family.budgets(
+        w.sensitivity, family.accuracy_scales(k, w.coverage, sensitivity=w.sensitivity)
+    )
 
 
 def _least_factor(fits, guess) -> np.ndarray:
@@ -106,7 +108,9 @@ def _records_needed(w: _Workload, acc: Allocation, allowed: float, family: Noise
             means, ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
         )
         trial = w._replace(sensitivity=delta_f, n=n_new)
-        budgets = family.budgets(delta_f, family.accuracy_scales(trial.k, trial.coverage))
+        budgets = family.budgets(
+            delta_f, family.accuracy_scales(trial.k, trial.coverage, sensitivity=delta_f)
+        )
         if sum_up(budgets) <= allowed:
             return {int(i): int(n_new[i]) for i in np.flatnonzero(means)}
         factor *= 1 + 1e-9
@@ -312,7 +316,9 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
     for family in set(families):
         mask = np.array([f is family for f in families])
         budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
-        r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
+        r, c, v = family.delivered(
+            scales[mask], w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
+        )
         reach[mask], covered[mask], variance[mask] = r, c, v
     eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
@@ -361,7 +367,9 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
     acc_scales = np.empty(len(w.k))
     for family in set(families):
         mask = np.array([f is family for f in families])
-        acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
+        acc_scales[mask] = family.accuracy_scales(
+            w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
+        )
     limit = math.inf if risk.kind == "tpr" else float(_down(risk.epsilon(), 4))
     if risk.kind == "epsilon":
         limit = risk.level

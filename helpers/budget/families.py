@@ -264,9 +264,10 @@ class NoiseFamily:
                 f"got Δ = {w.sensitivity[i]!r}"
             )
 
-    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
-        return np.maximum(np.asarray(self.mechanism.accuracy_noise(k, coverage)), _TINY)
+    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray, *, sensitivity) -> np.ndarray:
+        """The largest noise scale with P(|Z| ≤ k) ≥ c at Δ, rounded down (toward the target)."""
+        found = self.mechanism.accuracy_noise(k, coverage, sensitivity=sensitivity)
+        return np.maximum(np.asarray(found), _TINY)
 
     def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
         """The budget a scale costs at Δ, rounded up."""
@@ -277,14 +278,15 @@ class NoiseFamily:
         budgets = np.maximum(budgets, _TINY)
         return np.maximum(np.asarray(self.mechanism.noise_for(sensitivity, budgets)), _TINY)
 
-    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
-        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
-        m = self.mechanism
+    def delivered(self, scales, k, coverage, *, sensitivity) -> tuple:
+        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release, each
+        read from the noise at its own Δ (a noise whose shape depends on Δ is right at any Δ)."""
+        m, d = self.mechanism, sensitivity
         with np.errstate(over="ignore", under="ignore"):
             return (
-                np.asarray(m.noise_reach(scales, coverage), dtype=float),
-                np.asarray(m.noise_coverage(scales, k), dtype=float),
-                np.asarray(m.noise_variance(scales), dtype=float),
+                np.asarray(m.noise_reach(scales, coverage, sensitivity=d), dtype=float),
+                np.asarray(m.noise_coverage(scales, k, sensitivity=d), dtype=float),
+                np.asarray(m.noise_variance(scales, sensitivity=d), dtype=float),
             )
 
     def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
@@ -344,7 +346,7 @@ _GAUSSIAN = _family(Gaussian)
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
     total = sum_up(budgets)
-    reach, covered, variance = family.delivered(scales, w.k, w.coverage)
+    reach, covered, variance = family.delivered(scales, w.k, w.coverage, sensitivity=w.sensitivity)
     with np.errstate(over="ignore"):
         weighted = (
             math.fsum((w.weight * variance).tolist()) if np.all(np.isfinite(variance)) else math.inf

@@ -48,13 +48,16 @@ from .continuous import __all__ as _continuous
 from .discrete import *  # noqa: F403
 from .discrete import DiscreteGaussian, TwoSidedGeometric
 from .discrete import __all__ as _discrete
+from .staircase import Staircase
 
-__all__ = sorted([*_base, *_continuous, *_discrete, "MECHANISM_CLASSES", "as_mechanism"])
+__all__ = sorted(
+    [*_base, *_continuous, *_discrete, "Staircase", "MECHANISM_CLASSES", "as_mechanism"]
+)
 
 
 #: the mechanisms by the names the string API of helpers.plrv takes
 MECHANISM_CLASSES: dict[str, type[AdditiveNoise]] = {
-    cls.name: cls for cls in (Laplace, Gaussian, TwoSidedGeometric, DiscreteGaussian)
+    cls.name: cls for cls in (Laplace, Gaussian, TwoSidedGeometric, DiscreteGaussian, Staircase)
 }
 
 
