@@ -32,7 +32,7 @@ from ._common import (
     _Workload,
 )
 from .allocation import _budget_for_accuracy, _split_budget
-from .families import NoiseFamily
+from .families import NoiseFamily, _assemble
 from .risk import Risk, _as_risk, _profile_r_for, implied_risk
 
 __all__ = [
@@ -322,18 +322,9 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
         reach[mask], covered[mask], variance[mask] = r, c, v
     eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
-    return Allocation(
-        mechanism=names.pop() if len(names) == 1 else "mixed",
-        total=eps,
-        epsilon=eps,
-        delta=d,
-        budgets=budgets,
-        scales=scales,
-        sensitivities=w.sensitivity.copy(),
-        k=reach,
-        coverage=covered,
-        meets=scales <= acc_scales,
-        variance=math.fsum((w.weight * variance).tolist()),
+    name = names.pop() if len(names) == 1 else "mixed"
+    return _assemble(
+        w, name, (eps, eps, d), budgets, scales, acc_scales, (reach, covered, variance)
     )
 
 

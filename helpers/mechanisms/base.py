@@ -485,36 +485,53 @@ class AdditiveNoise(ABC):
     # Every accuracy method takes the sensitivity Δ the noise is drawn for: a noise whose
     # shape depends on Δ (the staircase's steps are Δ wide) is then right at every Δ. The
     # generic steps read the instance cls(noise, sensitivity=Δ); a closed form that ignores
-    # Δ is checked by the battery against the instance's own sf at a Δ ≠ 1.
+    # Δ is checked by the battery against the instance's own sf at a Δ ≠ 1. A scale-free
+    # class (its noise is the same at every Δ, which the battery verifies) may omit it.
 
     @classmethod
-    def noise_coverage(cls, noise, k, *, sensitivity):
+    def _accuracy_delta(cls, sensitivity) -> np.ndarray:
+        """Δ for an accuracy method: as given, or 1 for a scale-free class when omitted."""
+        if sensitivity is None:
+            if cls.scale_free:
+                return np.asarray(1.0)
+            raise ValueError(
+                f"sensitivity must be given for the {cls.label} mechanism (it is not scale-free: "
+                "its noise may depend on Δ); got None"
+            )
+        return np.asarray(sensitivity, dtype=float)
+
+    @classmethod
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
         """P(|Z| ≤ k) for noise parameter(s) ``noise`` at sensitivity Δ: 1 − 2·P[Z > k]."""
         noise, k, d = np.broadcast_arrays(
-            np.asarray(noise, float), np.asarray(k, float), np.asarray(sensitivity, float)
+            np.asarray(noise, float), np.asarray(k, float), cls._accuracy_delta(sensitivity)
         )
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             tail = cls._per_delta(d, lambda at, dd: cls._at(noise[at], dd).logsf(k[at]))
             return -np.expm1(np.log(2.0) + tail)
 
     @classmethod
-    def noise_reach(cls, noise, coverage, *, sensitivity):
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
         """The least k with P(|Z| ≤ k) ≥ c at Δ (an integer for a discrete Z): the ±k a noise
         reaches."""
         noise, c, d = np.broadcast_arrays(
-            np.asarray(noise, float), np.asarray(coverage, float), np.asarray(sensitivity, float)
+            np.asarray(noise, float), np.asarray(coverage, float), cls._accuracy_delta(sensitivity)
         )
         if cls.discrete:
             return _integer_quantile(
                 lambda k: cls.noise_coverage(noise, k, sensitivity=d) - c, noise
             )
-        return np.asarray(cls._at(noise, d).ppf((1 + c) / 2), dtype=float)
+        k = np.asarray(cls._at(noise, d).ppf((1 + c) / 2), dtype=float)
+        # the quantile rounded up until it covers c (the ppf may land an ulp short)
+        return nudge_until(
+            k, lambda v: cls.noise_coverage(noise, v, sensitivity=d) >= c, toward_zero=False
+        )
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """Var Z = E[Z²] = 4∫₀^∞ x·P[Z > x] dx (Gauss–Laguerre in x/noise, for a smooth
         density; a class overrides it with its closed form, a discrete or piecewise one must)."""
-        s, d = np.broadcast_arrays(np.asarray(noise, dtype=float), np.asarray(sensitivity, float))
+        s, d = np.broadcast_arrays(np.asarray(noise, dtype=float), cls._accuracy_delta(sensitivity))
         if cls.discrete or cls._kinked(float(np.max(s)), float(np.max(d))):
             raise NotImplementedError(f"{cls.__name__} must give its noise_variance")
         t, w = np.polynomial.laguerre.laggauss(80)
@@ -558,14 +575,14 @@ class AdditiveNoise(ABC):
         return bool(np.asarray(probe.breakpoints(np.finfo(float).tiny, 100 * noise)).size)
 
     @classmethod
-    def accuracy_noise(cls, k, coverage, *, sensitivity):
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
         """The largest noise parameter with P(|Z| ≤ k) ≥ c at Δ, rounded down (the target holds).
 
         By bisection in log noise on the coverage, which falls as the noise grows; a class
         with a closed form overrides it.
         """
         k, c, d = np.broadcast_arrays(
-            np.asarray(k, float), np.asarray(coverage, float), np.asarray(sensitivity, float)
+            np.asarray(k, float), np.asarray(coverage, float), cls._accuracy_delta(sensitivity)
         )
         if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c, Δ)
             rows = np.stack([np.floor(k).ravel(), c.ravel(), d.ravel()], axis=1)

@@ -675,22 +675,22 @@ class Laplace(_LaplaceLoss, AdditiveNoise):
         return cls(laplace_scale(epsilon, sensitivity=sensitivity), sensitivity=sensitivity)
 
     @classmethod
-    def accuracy_noise(cls, k, coverage, *, sensitivity):
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
         """P(|Z| > k) = e^{−k/b} ≤ 1 − c: b = k/ln(1/(1 − c)), rounded down."""
         return np.maximum(ratio_down(k, _up(-np.log1p(-np.asarray(coverage)), 4)), _TINY_NOISE)
 
     @classmethod
-    def noise_reach(cls, noise, coverage, *, sensitivity):
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return noise * -np.log1p(-np.asarray(coverage))
 
     @classmethod
-    def noise_coverage(cls, noise, k, *, sensitivity):
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return -np.expm1(-np.asarray(k) / noise)
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return 2 * np.asarray(noise, dtype=float) ** 2
 
@@ -776,23 +776,23 @@ class Gaussian(AdditiveNoise):
     gaussian_dp: ClassVar[bool] = True
 
     @classmethod
-    def accuracy_noise(cls, k, coverage, *, sensitivity):
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
         """P(|Z| ≤ k) = erf(k/(σ√2)) ≥ c: σ = k/(√2·erfinv(c)), rounded down."""
         z = _up(_SQRT2 * erfinv(np.asarray(coverage, dtype=float)), 16)  # erfinv's error
         return np.maximum(ratio_down(k, z), _TINY_NOISE)
 
     @classmethod
-    def noise_reach(cls, noise, coverage, *, sensitivity):
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return noise * _SQRT2 * erfinv(np.asarray(coverage, dtype=float))
 
     @classmethod
-    def noise_coverage(cls, noise, k, *, sensitivity):
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return erf(np.asarray(k) / (noise * _SQRT2))
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return np.asarray(noise, dtype=float) ** 2
 

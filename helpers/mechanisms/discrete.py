@@ -379,8 +379,9 @@ class TwoSidedGeometric(_LaplaceLoss, AdditiveNoise):
     discrete: ClassVar[bool] = True
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """2α/(1 − α)² (:func:`geometric_noise_sd` squared)."""
+        cls._accuracy_delta(sensitivity)  # given (the class is not scale-free)
         with np.errstate(over="ignore", under="ignore"):
             return np.asarray(geometric_noise_sd(noise), dtype=float) ** 2
 
@@ -717,8 +718,9 @@ class DiscreteGaussian(AdditiveNoise):
         return np.array(draws, dtype=np.int64).reshape(shape)
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """E[Z²] = 2Σ_{k≥1} k²·p(k) (below σ², CKS 2020), summed in log space."""
+        cls._accuracy_delta(sensitivity)  # given (the class is not scale-free)
         s = np.asarray(noise, dtype=float)
         out = np.empty(s.shape)
         for i, one in np.ndenumerate(s):

@@ -203,11 +203,11 @@ class Staircase(AdditiveNoise):
         return np.where(self._gap(eps) < 0, self._mass_above() + 0 * eps, 0.0)
 
     @classmethod
-    def noise_variance(cls, noise, *, sensitivity):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """E[Z²] = (2aΔ³/3)·Σ_k β^k((k + γ)³ − k³ + β((k + 1)³ − (k + γ)³)), in closed form
         from Σ β^k = 1/(1 − β), Σ kβ^k = β/(1 − β)², Σ k²β^k = β(1 + β)/(1 − β)³."""
-        _, beta, g, a_d = _shape(noise, sensitivity)
-        d = np.asarray(sensitivity, dtype=float)
+        d = cls._accuracy_delta(sensitivity)
+        _, beta, g, a_d = _shape(noise, d)
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             one = -np.expm1(np.log(beta))  # 1 − β
             s0, s1, s2 = 1 / one, beta / one**2, beta * (1 + beta) / one**3

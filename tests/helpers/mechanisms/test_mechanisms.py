@@ -767,6 +767,45 @@ def test_the_accuracy_is_the_instance_s_own_at_its_sensitivity(cls, params):
     assert float(mech.mean_abs()) == pytest.approx(_brute_mean_abs(mech), rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    ("cls", "params"), [case for case in _cases() if case.values[0].scale_free]
+)
+def test_a_scale_free_class_is_one_noise_at_every_sensitivity(cls, params):
+    """What ``scale_free`` claims, verified: Z = noise·Z₁ whatever Δ is (so its accuracy may
+    be read without Δ), and the privacy loss depends on Δ/noise only (so merging may rescale)."""
+    mech = _make(cls, params)
+    noise, d = float(mech.noise), float(mech.sensitivity)
+    x = np.array([-3.0, -0.4, 0.2, 1.0, 5.0])
+    unit = cls(1.0, sensitivity=1.0)
+    for delta_f in (d, 0.3, 7.0):
+        np.testing.assert_allclose(
+            cls(noise, sensitivity=delta_f).sf(x * noise), unit.sf(x), rtol=1e-12
+        )
+    eps = np.array([0.0, 0.2, 0.7])
+    np.testing.assert_allclose(
+        mech.delta(eps), cls(1.0, sensitivity=d / noise).delta(eps), rtol=1e-9, atol=1e-15
+    )
+    k, c = np.array([0.5, 2.0]), np.array([0.5, 0.9])
+    np.testing.assert_array_equal(
+        cls.noise_coverage(noise, k), cls.noise_coverage(noise, k, sensitivity=1.0)
+    )
+    np.testing.assert_allclose(
+        cls.noise_coverage(noise, k, sensitivity=d), cls.noise_coverage(noise, k), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        cls.accuracy_noise(k, c, sensitivity=d), cls.accuracy_noise(k, c), rtol=1e-12
+    )
+
+
+def test_a_class_that_is_not_scale_free_needs_the_sensitivity():
+    for cls in m.MECHANISM_CLASSES.values():
+        if not cls.scale_free:
+            with pytest.raises(ValueError, match=f"^sensitivity must be given for the {cls.label}"):
+                cls.noise_coverage(2.0, 1.0)
+            with pytest.raises(ValueError, match=r"^sensitivity must be given"):
+                cls.noise_variance(2.0)
+
+
 @pytest.mark.parametrize(("cls", "params"), _cases())
 def test_the_loss_bound_is_where_delta_reaches_zero(cls, params):
     """The declared sup L against δ(ε): δ > 0 below a finite bound, δ = 0 at and above it
