@@ -159,7 +159,10 @@ class AdditiveNoise(ABC):
 
     A subclass holds its noise parameter (a dataclass field named by ``parameter``) and
     supplies :meth:`cdf`, :meth:`sf`, :meth:`logcdf`, :meth:`logpdf` and :meth:`sample` of Z
-    (and :meth:`from_epsilon`); everything else is written here once. Parameters are
+    (and :meth:`from_epsilon`); it states its ``name``, ``label``, ``opendp`` and
+    :meth:`loss_bound` (no defaults: forgetting one fails at class creation or when the
+    class is made) and lists the steps of a piecewise density in :meth:`breakpoints`;
+    everything else is written here once. Parameters are
     validated when the object is made (a ValueError naming the field); an array parameter
     makes every method broadcast over it, as a frozen ``scipy.stats`` distribution does.
 

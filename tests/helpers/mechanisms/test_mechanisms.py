@@ -255,11 +255,14 @@ def test_from_epsilon_rounds_toward_privacy():
 # scipy.stats' ``distcont`` idea: one table of example parameters per class (EXAMPLES), one
 # suite that runs every property on every row. A class added to MECHANISM_CLASSES must have a
 # row (checked); it is then put through the noise's consistency (cdf, sf, their logs, ppf, the
-# pmf), δ(ε) against its privacy-loss distribution and against brute force, the privacy-loss
-# inverse, sampling moments (fixed seeds, tolerances from the sample's own standard error),
-# rounding toward privacy (its budget map, its accuracy at a scale, from_epsilon), merging in
-# pld_delta (never lowers δ), the plots and the dashboards. The toy Logistic above is one class
-# and one row, registered here, and runs through all of it.
+# pmf), δ(ε) against its privacy-loss distribution and against brute force (integrated piece
+# by piece between the class's breakpoints, so a step density needs no edit here), the loss
+# bound against δ(ε) and the dashboards' sentence, the privacy-loss inverse, sampling moments
+# (fixed seeds, tolerances from the sample's own standard error), its accuracy at the row's Δ
+# against the instance's own sf, rounding toward privacy (its budget map, its accuracy at a
+# scale, from_epsilon), merging in pld_delta (never lowers δ), the plots and the dashboards.
+# The staircase (piecewise, its shape set by Δ) and the toy Logistic above (registered here)
+# are each one class and one row, and run through all of it.
 
 #: example parameters per class: each row is one mechanism the battery runs
 EXAMPLES = {
