@@ -6,8 +6,10 @@ of each period γΔ wide. With β = e^{−ε}, for x ≥ 0 at x = (k + r)Δ (k a
     p(x) = a·β^k       for r < γ,
     p(x) = a·β^{k+1}   for r ≥ γ,      a = (1 − β) / (2Δ(γ + (1 − γ)β)),
 
-and p(−x) = p(x) (Geng & Viswanath 2016, Definition 4 and eq. (18)). For the expected
-magnitude E|Z| the optimal γ is γ* = 1/(1 + e^{ε/2}) (their Theorem 7), the γ used here. The
+and p(−x) = p(x) (Geng & Viswanath, "The optimal noise-adding mechanism in differential
+privacy", IEEE Trans. Inf. Theory 62(2), 2016: the staircase-shaped family). For the expected
+magnitude E|Z| the best γ is γ* = 1/(1 + e^{ε/2}), the γ used here (tests/helpers/mechanisms/
+test_staircase.py checks that it minimises E|Z| numerically). The
 privacy loss takes three values only: ε on outputs below γΔ, 0 on [γΔ, (1 − γ)Δ] and −ε above,
 so for 0 ≤ ε' < ε
 
