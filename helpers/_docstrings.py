@@ -16,7 +16,7 @@ import inspect
 import re
 from collections.abc import Mapping
 
-__all__ = ["SECTIONS", "docformat", "fill_docstrings"]
+__all__ = ["SECTIONS", "docformat", "fill_docstrings", "fill_object"]
 
 #: the shared sections, by placeholder name (numpydoc layout, unindented)
 SECTIONS: dict[str, str] = {
@@ -89,20 +89,27 @@ def fill_docstrings(namespace: Mapping, sections: Mapping[str, str] | None = Non
     """Fill the docstrings of a module's public functions and classes (their methods too).
 
     Call at the end of a module as ``fill_docstrings(globals())``; ``sections`` adds the
-    module's own placeholders to (or overrides) the shared :data:`SECTIONS`.
+    module's own placeholders to (or overrides) the shared :data:`SECTIONS`. A name of
+    ``__all__`` not defined yet (a class written below the call) is skipped, not an error:
+    a class that fills itself (a mechanism, through :func:`fill_object` at its creation)
+    may be written anywhere in its module.
     """
     table = {**SECTIONS, **(sections or {})}
     module = namespace["__name__"]
     for name in namespace["__all__"]:
-        obj = namespace[name]
-        if getattr(obj, "__module__", None) != module:
-            continue  # re-exported: filled by its own module
-        if inspect.isfunction(obj):
-            _fill(obj, table)
-        elif inspect.isclass(obj):
-            _fill(obj, table)
-            for member in vars(obj).values():
-                if isinstance(member, (staticmethod, classmethod)):
-                    member = member.__func__
-                if inspect.isfunction(member) or isinstance(member, property):
-                    _fill(member, table)
+        obj = namespace.get(name)
+        if obj is None or getattr(obj, "__module__", None) != module:
+            continue  # re-exported (filled by its own module) or written below the call
+        fill_object(obj, table)
+
+
+def fill_object(obj, sections: Mapping[str, str]) -> None:
+    """Fill one function's docstring, or one class's and its methods' (placeholders of
+    ``sections``, which should include :data:`SECTIONS`)."""
+    _fill(obj, sections)
+    if inspect.isclass(obj):
+        for member in vars(obj).values():
+            if isinstance(member, (staticmethod, classmethod)):
+                member = member.__func__
+            if inspect.isfunction(member) or isinstance(member, property):
+                _fill(member, sections)

@@ -128,6 +128,20 @@ def check_nonnegative(name: str, value: object) -> np.ndarray:
     return array
 
 
+def check_discretization(discretization) -> float:
+    """The grid step h of a privacy-loss distribution, in [1e-6, 0.1], as a float: one check
+    for every path that discretises a loss (:mod:`helpers.attack`, :mod:`helpers.budget`)."""
+    h = float(
+        check_positive(
+            "discretization",
+            check_finite_scalar("discretization", discretization, rule="lie in [1e-06, 0.1]"),
+        )
+    )
+    if not 1e-6 <= h <= 0.1:
+        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
+    return h
+
+
 def check_open_unit(name: str, value: object) -> np.ndarray:
     """A probability strictly between 0 and 1 (a risk ρ, say)."""
     array = check_real(name, value, rule=RULE_OPEN_UNIT)

@@ -74,10 +74,10 @@ from ._numerics import pmf_of_buckets
 from ._validation import (
     RULE_OPEN_UNIT,
     as_output,
+    check_discretization,
     check_finite_scalar,
     check_nonnegative,
     check_open_unit,
-    check_positive,
     check_real,
     describe,
 )
@@ -310,19 +310,6 @@ class _Grid:
 _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
 
 
-def _check_discretization(discretization) -> float:
-    """The grid step h in [1e-6, 0.1], checked the same way whichever path is taken."""
-    h = float(
-        check_positive(
-            "discretization",
-            check_finite_scalar("discretization", discretization, rule="lie in [1e-06, 0.1]"),
-        )
-    )
-    if not 1e-6 <= h <= 0.1:
-        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
-    return h
-
-
 def _groups_within_budget(rows: tuple, h: float) -> tuple:
     groups = _groups(rows)
     cells = _width(groups, h)
@@ -464,7 +451,7 @@ def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
     """
     rows = _check_mechanisms(mechanisms)
     d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
-    grid = _grid(rows, _check_discretization(discretization))
+    grid = _grid(rows, check_discretization(discretization))
     zero = int(np.searchsorted(grid.y, 0.0, side="left"))
     if zero >= grid.y.size:
         return 0.0
@@ -568,7 +555,7 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     """
     rows = _check_mechanisms(mechanisms)
     alpha = _check_fpr(fpr)
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
         z = ndtri(alpha)  # ±inf at α = 0 and 1, where Φ(z + μ) is exactly 0 and 1
@@ -625,7 +612,7 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
     0.24
     """
     rows = _check_mechanisms(mechanisms)
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
         value = _up(2.0 * ndtr(mu / 2.0) - 1.0, _CLOSED_FORM_ULPS)
@@ -686,7 +673,7 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
     pi = check_open_unit("prior", prior)
     low = np.minimum(pi, 1.0 - pi)  # the success is symmetric in π ↔ 1 − π (f = f⁻¹)
     eps = np.log1p(-low) - np.log(low)  # ≥ 0
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
         value = low * ndtr(mu / 2 - eps / mu) + (1 - low) * ndtr(mu / 2 + eps / mu)
@@ -758,7 +745,7 @@ def attack_success(mechanisms, *, baseline, discretization=1e-4):
     """
     _check_mechanisms(mechanisms)  # the same order of checks as every other function
     kappa = _check_fpr(baseline, "baseline")
-    _check_discretization(discretization)
+    check_discretization(discretization)
     return attack_tpr(mechanisms, fpr=kappa, discretization=discretization)
 
 
@@ -803,7 +790,7 @@ def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
     0.3085
     """
     rows = _check_mechanisms(mechanisms)
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         # Φ(−μ/2) directly: (1 − η)/2 would cancel where η is near 1 (rounded down, as η is up)
         value = float(ndtr(-_mu(rows) / 2.0)) * (1.0 - _CLOSED_FORM_ULPS * _U)
@@ -862,7 +849,7 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
     """
     rows = _check_mechanisms(mechanisms)
     eps = check_nonnegative("epsilon", epsilon)
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
         value = _up(ndtr(mu / 2 - eps / mu), _CLOSED_FORM_ULPS)
@@ -916,7 +903,7 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
     """
     rows = _check_mechanisms(mechanisms)
     d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
         # ndtri(1 − δ) = −ndtri(δ) exactly for the symmetric normal; raised for its error

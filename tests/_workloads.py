@@ -36,11 +36,12 @@ def _exact_budget(mechanism, sensitivity, scale):
     return sensitivity**2 / (2 * scale**2)
 
 
-def _draws(mechanism, scales, draws: int, seed: int) -> np.ndarray:
-    """(draws, releases) of the family's own noise at each scale, seeded."""
+def _draws(mechanism, allocation, draws: int, seed: int) -> np.ndarray:
+    """(draws, releases) of the family's own noise at each release's scale and Δ, seeded."""
     cls = B.NoiseFamily.of(mechanism).mechanism
     rng = np.random.default_rng(seed)
-    return np.stack([cls._unit(float(s)).sample(draws, rng=rng) for s in scales], axis=1)
+    pairs = zip(allocation.scales, allocation.sensitivities, strict=True)
+    return np.stack([cls._at(float(s), d).sample(draws, rng=rng) for s, d in pairs], axis=1)
 
 
 def _random_workload(

@@ -137,7 +137,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
 
 def _budget_for_accuracy(w: _Workload, family: NoiseFamily, d: float) -> Allocation:
     family.check_sensitivities(w)
-    scales = family.accuracy_scales(w.k, w.coverage)
+    scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
     budgets = family.budgets(w.sensitivity, scales)
     bad = ~np.isfinite(budgets)
     if np.any(bad):
@@ -290,7 +290,7 @@ def split_budget(
 
 def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> Allocation:
     """Every release at the same fraction of its need: the largest miss as small as can be."""
-    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    acc_scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
     floors = family.budgets(w.sensitivity, acc_scales)
     shares = floors / math.fsum(floors.tolist())
     budgets = np.maximum(_fit_under(lambda s: s * e * shares, e), _TINY)
@@ -301,7 +301,7 @@ def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> All
 
 def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_targets, total):
     family.check_sensitivities(w)
-    acc_scales = family.accuracy_scales(w.k, w.coverage)
+    acc_scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
     floors = family.budgets(w.sensitivity, acc_scales)
     shares = _shares(w, family)
     if meet_targets:

@@ -32,7 +32,7 @@ from ._common import (
     _Workload,
 )
 from .allocation import _budget_for_accuracy, _split_budget
-from .families import NoiseFamily
+from .families import NoiseFamily, _assemble
 from .risk import Risk, _as_risk, _profile_r_for, implied_risk
 
 __all__ = [
@@ -45,7 +45,9 @@ __all__ = [
 
 def _budgets_at(w: _Workload, family: NoiseFamily, k: np.ndarray) -> np.ndarray:
     """The budgets the accuracy targets need at ±k (the workload's coverage and Δ)."""
-    return family.budgets(w.sensitivity, family.accuracy_scales(k, w.coverage))
+    return family.budgets(
+        w.sensitivity, family.accuracy_scales(k, w.coverage, sensitivity=w.sensitivity)
+    )
 
 
 def _least_factor(fits, guess) -> np.ndarray:
@@ -106,11 +108,76 @@ def _records_needed(w: _Workload, acc: Allocation, allowed: float, family: Noise
             means, ratio_up(np.where(means, w.width, 1.0), np.maximum(n_new, 1)), w.sensitivity
         )
         trial = w._replace(sensitivity=delta_f, n=n_new)
-        budgets = family.budgets(delta_f, family.accuracy_scales(trial.k, trial.coverage))
+        budgets = family.budgets(
+            delta_f, family.accuracy_scales(trial.k, trial.coverage, sensitivity=delta_f)
+        )
         if sum_up(budgets) <= allowed:
             return {int(i): int(n_new[i]) for i in np.flatnonzero(means)}
         factor *= 1 + 1e-9
     return {int(i): None for i in np.flatnonzero(means)}  # pragma: no cover
+
+
+def _widen_factors(w: _Workload, family: NoiseFamily, acc, allowed: float):
+    """(every ±k's factor, each release's ±k alone) that bring the accuracy's total to the
+    risk's: the measure's root of the ratio of totals for a scale-free noise, else by search
+    on the budgets themselves from that proportional guess."""
+    ratio = float(_up(acc.total / allowed, 4))
+    widen = family.widen(ratio)
+    # each release alone: the budget left for it when the others keep their targets' budgets
+    rest = _up(np.maximum(acc.total - acc.budgets, 0.0), 8)
+    room = allowed - rest
+    with np.errstate(divide="ignore", over="ignore"):
+        grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
+        k_needed = np.where(room > 0, w.k * family.root(grow), np.inf)
+    if family.mechanism.scale_free:
+        return widen, k_needed
+    # the ±k a noise reaches is not proportional to it (integer noise: a step in k; a noise
+    # whose shape depends on Δ): the factors by search, from the proportional guess
+    widen = float(
+        _least_factor(lambda f: sum_up(_budgets_at(w, family, w.k * f)) <= allowed, widen)
+    )
+    alone = np.isfinite(k_needed)
+
+    def fits_alone(f):
+        factor = np.ones_like(w.k)
+        factor[alone] = f
+        return _budgets_at(w, family, w.k * factor)[alone] <= room[alone]
+
+    if np.any(alone):
+        guess = k_needed[alone] / w.k[alone]
+        k_needed[alone] = w.k[alone] * _least_factor(fits_alone, guess)
+    return widen, k_needed
+
+
+def _choice_message(w, family, d, allocations, allowed, knobs, kind) -> str:
+    """The verdict in a sentence: the interval of totals, or the knobs that would open it."""
+    acc, at_risk = allocations
+    unit, size = family.unit, len(w.k)
+    if acc.total <= allowed:
+        message = (
+            f"feasible: any total {unit} in [{acc.total:.4g}, {allowed:.4g}] meets all {size} "
+            f"accuracy targets and the risk"
+        )
+        if not family.pure:
+            message += f" (ε ≤ {family.epsilon(allowed, d):.4g} at δ = {d:g})"
+        return message
+    missed = int(np.count_nonzero(~at_risk.meets))
+    parts = [f"widen every ±k by ×{knobs['widen']:.3g}"]
+    drop = knobs["drop"]
+    parts.append(
+        f"or drop {len(drop)} release{'s' if len(drop) != 1 else ''} "
+        f"({', '.join(str(i) for i in drop[:5])}{', …' if len(drop) > 5 else ''})"
+    )
+    records = knobs.get("n")
+    if records and all(v is not None for v in records.values()):
+        shown = ", ".join(f"n[{i}] ≥ {v:,}" for i, v in list(records.items())[:3])
+        parts.append(f"or more records ({shown})")
+    parts.append(f"or accept a risk of {knobs['risk']:.4g} ({kind})")
+    return (
+        f"no total meets both: the accuracy needs {unit} ≥ {acc.total:.4g}, the risk allows "
+        f"{unit} ≤ {allowed:.4g} (split variance-optimally it misses {missed} of {size} "
+        "targets). To open an interval: " + ", ".join(parts)
+    )
 
 
 def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA) -> WorkloadChoice:
@@ -196,30 +263,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     allowed = family.total_for(risk, delta)
     feasible = acc.total <= allowed
     at_risk = _split_budget(w, allowed, family, d, bool(feasible), allowed)
-    ratio = float(_up(acc.total / allowed, 4))
-    widen = family.widen(ratio)
-    # each release alone: the budget left for it when the others keep their targets' budgets
-    rest = _up(np.maximum(acc.total - acc.budgets, 0.0), 8)
-    room = allowed - rest
-    with np.errstate(divide="ignore", over="ignore"):
-        grow = np.where(room > 0, acc.budgets / np.where(room > 0, room, 1.0), np.inf)
-        k_needed = np.where(room > 0, w.k * family.root(grow), np.inf)
-    if not family.mechanism.scale_free:
-        # the ±k a noise reaches is not proportional to it (integer noise: a step in k): the
-        # factors by search on the budgets themselves, from the proportional guess
-        widen = float(
-            _least_factor(lambda f: sum_up(_budgets_at(w, family, w.k * f)) <= allowed, widen)
-        )
-        alone = np.isfinite(k_needed)
-
-        def fits_alone(f):
-            factor = np.ones_like(w.k)
-            factor[alone] = f
-            return _budgets_at(w, family, w.k * factor)[alone] <= room[alone]
-
-        if np.any(alone):
-            guess = k_needed[alone] / w.k[alone]
-            k_needed[alone] = w.k[alone] * _least_factor(fits_alone, guess)
+    widen, k_needed = _widen_factors(w, family, acc, allowed)
     knobs = {
         "widen": widen,
         "k": _up(k_needed, 4),
@@ -230,32 +274,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     records = _records_needed(w, acc, allowed, family)
     if records:
         knobs["n"] = records
-    unit = family.unit
-    size = len(w.k)
-    if feasible:
-        message = (
-            f"feasible: any total {unit} in [{acc.total:.4g}, {allowed:.4g}] meets all {size} "
-            f"accuracy targets and the risk"
-        )
-        if not family.pure:
-            message += f" (ε ≤ {family.epsilon(allowed, d):.4g} at δ = {d:g})"
-    else:
-        missed = int(np.count_nonzero(~at_risk.meets))
-        parts = [f"widen every ±k by ×{widen:.3g}"]
-        drop = knobs["drop"]
-        parts.append(
-            f"or drop {len(drop)} release{'s' if len(drop) != 1 else ''} "
-            f"({', '.join(str(i) for i in drop[:5])}{', …' if len(drop) > 5 else ''})"
-        )
-        if records and all(v is not None for v in records.values()):
-            shown = ", ".join(f"n[{i}] ≥ {v:,}" for i, v in list(records.items())[:3])
-            parts.append(f"or more records ({shown})")
-        parts.append(f"or accept a risk of {knobs['risk']:.4g} ({risk.kind})")
-        message = (
-            f"no total meets both: the accuracy needs {unit} ≥ {acc.total:.4g}, the risk allows "
-            f"{unit} ≤ {allowed:.4g} (split variance-optimally it misses {missed} of {size} "
-            "targets). To open an interval: " + ", ".join(parts)
-        )
+    message = _choice_message(w, family, d, (acc, at_risk), allowed, knobs, risk.kind)
     epsilon_risk = family.epsilon(allowed, d)
     return WorkloadChoice(acc.epsilon, epsilon_risk, bool(feasible), knobs, message, acc, at_risk)
 
@@ -312,22 +331,15 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
     for family in set(families):
         mask = np.array([f is family for f in families])
         budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
-        r, c, v = family.delivered(scales[mask], w.k[mask], w.coverage[mask])
+        r, c, v = family.delivered(
+            scales[mask], w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
+        )
         reach[mask], covered[mask], variance[mask] = r, c, v
     eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
-    return Allocation(
-        mechanism=names.pop() if len(names) == 1 else "mixed",
-        total=eps,
-        epsilon=eps,
-        delta=d,
-        budgets=budgets,
-        scales=scales,
-        sensitivities=w.sensitivity.copy(),
-        k=reach,
-        coverage=covered,
-        meets=scales <= acc_scales,
-        variance=math.fsum((w.weight * variance).tolist()),
+    name = names.pop() if len(names) == 1 else "mixed"
+    return _assemble(
+        w, name, (eps, eps, d), budgets, scales, acc_scales, (reach, covered, variance)
     )
 
 
@@ -361,7 +373,9 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
     acc_scales = np.empty(len(w.k))
     for family in set(families):
         mask = np.array([f is family for f in families])
-        acc_scales[mask] = family.accuracy_scales(w.k[mask], w.coverage[mask])
+        acc_scales[mask] = family.accuracy_scales(
+            w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
+        )
     limit = math.inf if risk.kind == "tpr" else float(_down(risk.epsilon(), 4))
     if risk.kind == "epsilon":
         limit = risk.level

@@ -264,9 +264,12 @@ class NoiseFamily:
                 f"got Δ = {w.sensitivity[i]!r}"
             )
 
-    def accuracy_scales(self, k: np.ndarray, coverage: np.ndarray) -> np.ndarray:
-        """The largest noise scale with P(|Z| ≤ k) ≥ c, rounded down (toward the target)."""
-        return np.maximum(np.asarray(self.mechanism.accuracy_noise(k, coverage)), _TINY)
+    def accuracy_scales(
+        self, k: np.ndarray, coverage: np.ndarray, *, sensitivity=None
+    ) -> np.ndarray:
+        """The largest noise scale with P(|Z| ≤ k) ≥ c at Δ, rounded down (toward the target)."""
+        found = self.mechanism.accuracy_noise(k, coverage, sensitivity=sensitivity)
+        return np.maximum(np.asarray(found), _TINY)
 
     def budgets(self, sensitivity: np.ndarray, scales: np.ndarray) -> np.ndarray:
         """The budget a scale costs at Δ, rounded up."""
@@ -277,14 +280,16 @@ class NoiseFamily:
         budgets = np.maximum(budgets, _TINY)
         return np.maximum(np.asarray(self.mechanism.noise_for(sensitivity, budgets)), _TINY)
 
-    def delivered(self, scales: np.ndarray, k: np.ndarray, coverage: np.ndarray) -> tuple:
-        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release."""
-        m = self.mechanism
+    def delivered(self, scales, k, coverage, *, sensitivity=None) -> tuple:
+        """(±k reached at coverage c, coverage reached at ±k, noise variance) per release, each
+        read from the noise at its own Δ (a noise whose shape depends on Δ is right at any Δ;
+        only a scale-free class, whose noise is the same at every Δ, may omit it)."""
+        m, d = self.mechanism, sensitivity
         with np.errstate(over="ignore", under="ignore"):
             return (
-                np.asarray(m.noise_reach(scales, coverage), dtype=float),
-                np.asarray(m.noise_coverage(scales, k), dtype=float),
-                np.asarray(m.noise_variance(scales), dtype=float),
+                np.asarray(m.noise_reach(scales, coverage, sensitivity=d), dtype=float),
+                np.asarray(m.noise_coverage(scales, k, sensitivity=d), dtype=float),
+                np.asarray(m.noise_variance(scales, sensitivity=d), dtype=float),
             )
 
     def share_logs(self, weight: np.ndarray, sensitivity: np.ndarray) -> np.ndarray:
@@ -343,17 +348,28 @@ _GAUSSIAN = _family(Gaussian)
 
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
+    """The allocation of one family's noise at these budgets and scales."""
     total = sum_up(budgets)
-    reach, covered, variance = family.delivered(scales, w.k, w.coverage)
-    with np.errstate(over="ignore"):
+    delivered = family.delivered(scales, w.k, w.coverage, sensitivity=w.sensitivity)
+    totals = (total, family.epsilon(total, delta), 0.0 if family.pure else delta)
+    return _assemble(w, family.name, totals, budgets, scales, acc_scales, delivered)
+
+
+def _assemble(w, name: str, totals, budgets, scales, acc_scales, delivered) -> Allocation:
+    """The one builder of an :class:`Allocation`: ``totals`` = (total, ε, δ), ``delivered`` =
+    (±k reached, coverage reached, variance) per release; a non-finite variance anywhere
+    makes the weighted variance inf (never NaN)."""
+    reach, covered, variance = delivered
+    with np.errstate(over="ignore", invalid="ignore"):
         weighted = (
             math.fsum((w.weight * variance).tolist()) if np.all(np.isfinite(variance)) else math.inf
         )
+    total, epsilon, delta = totals
     return Allocation(
-        mechanism=family.name,
+        mechanism=name,
         total=total,
-        epsilon=family.epsilon(total, delta),
-        delta=0.0 if family.pure else delta,
+        epsilon=epsilon,
+        delta=delta,
         budgets=budgets,
         scales=scales,
         sensitivities=w.sensitivity.copy(),

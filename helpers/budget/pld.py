@@ -20,6 +20,7 @@ from .._cache import ByteBoundedCache
 from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
+    check_discretization,
     check_finite_scalar,
     check_nonnegative,
     check_positive,
@@ -161,18 +162,6 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
     )
 
 
-def _check_discretization(discretization) -> float:
-    h = float(
-        check_positive(
-            "discretization",
-            check_finite_scalar("discretization", discretization, rule="lie in [1e-06, 0.1]"),
-        )
-    )
-    if not 1e-6 <= h <= 0.1:
-        raise ValueError(f"discretization must lie in [1e-06, 0.1]; got {discretization!r}")
-    return h
-
-
 # One release's PLD by value (a frozen mechanism object and the grid step), within a memory
 # budget: notebook 11's mixed figure reads every prefix of a workload, which rebuilt each
 # release's distribution once per prefix (the composed ones stay in _composed_pld's cache).
@@ -213,7 +202,7 @@ def _check_merge(merge) -> float:
 
 def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
     kinds, noise, sensitivity = _pld_releases(mechanism, noise, sensitivity)
-    h = _check_discretization(discretization)
+    h = check_discretization(discretization)
     groups = _pld_groups(kinds, noise, sensitivity, times, _check_merge(merge))
     width = sum(mech._pld_width(t, h) for mech, t in groups)
     if width > _MAX_PLD_CELLS:

@@ -1,4 +1,4 @@
-"""Noise distributions of the three mechanisms the course uses.
+"""The mechanisms of the course as noise distributions: one class per mechanism, registered.
 
 * Laplace(μ, b): density e^{-|x-μ|/b} / (2b). The Laplace mechanism adds it with b = Δf/ε.
 * Gaussian(μ, σ): the Gaussian mechanism (approximate DP, notebook 08).
@@ -18,7 +18,8 @@ The mechanisms as objects (notebooks 08-10; :mod:`helpers.plrv`, :mod:`helpers.d
 the PLRV figures and dashboard take them): one frozen class per mechanism, ``Laplace(b)``,
 ``Gaussian(σ)``, ``TwoSidedGeometric(b)`` (``sensitivity=Δ``; ``from_epsilon`` rounds toward
 privacy), ``DiscreteGaussian(σ)`` (Canonne, Kamath & Steinke 2020: integer noise, exact
-sampling; the 2020 US Census's noise), on the base :class:`AdditiveNoise` after dp-accounting's
+sampling; the 2020 US Census's noise), ``Staircase(b)`` (Geng & Viswanath 2016: the ε-DP noise
+of least expected magnitude, in :mod:`helpers.mechanisms.staircase`), on the base :class:`AdditiveNoise` after dp-accounting's
 ``AdditiveNoisePrivacyLoss``: a mechanism supplies its noise (cdf, sf, log-cdf, log-density,
 sampler) and the base writes the privacy loss, δ(ε) through the one hockey-stick formula
 (``_numerics.log_hockey_stick``), the naive δ, the PLRV's quantiles and the binned pmfs. A
@@ -29,8 +30,8 @@ its noise: its privacy measure (pure ε or ρ-zCDP), the map between its scale a
 its accuracy at a scale, whether it needs integer sensitivities, whether it is scale-free (so
 merging releases is correct by construction) and its privacy-loss distribution for dp-accounting
 (:meth:`AdditiveNoise.pld`). :func:`as_mechanism` turns the names of
-:data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian") into
-objects (the one place a name is looked up).
+:data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian",
+"staircase") into objects (the one place a name is looked up).
 
 Every function returns a Python ``float`` for scalar input and an ndarray of the broadcast
 shape otherwise. Sampling functions take ``rng``: an int seed or a
@@ -48,13 +49,18 @@ from .continuous import __all__ as _continuous
 from .discrete import *  # noqa: F403
 from .discrete import DiscreteGaussian, TwoSidedGeometric
 from .discrete import __all__ as _discrete
+from .staircase import *  # noqa: F403
+from .staircase import Staircase
+from .staircase import __all__ as _staircase
 
-__all__ = sorted([*_base, *_continuous, *_discrete, "MECHANISM_CLASSES", "as_mechanism"])
+__all__ = sorted(
+    [*_base, *_continuous, *_discrete, *_staircase, "MECHANISM_CLASSES", "as_mechanism"]
+)
 
 
 #: the mechanisms by the names the string API of helpers.plrv takes
 MECHANISM_CLASSES: dict[str, type[AdditiveNoise]] = {
-    cls.name: cls for cls in (Laplace, Gaussian, TwoSidedGeometric, DiscreteGaussian)
+    cls.name: cls for cls in (Laplace, Gaussian, TwoSidedGeometric, DiscreteGaussian, Staircase)
 }
 
 

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._docstrings import fill_docstrings
+from .._docstrings import SECTIONS, fill_docstrings, fill_object
 from .._numerics import (
     bisect_increasing,
     gallop_below,
@@ -111,10 +111,10 @@ def _grid_up(x, step: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=4096)
-def _discrete_accuracy_noise(cls, k: float, coverage: float) -> float:
-    """:meth:`AdditiveNoise.accuracy_noise` of integer noise at one (⌊k⌋, c), remembered (the
+def _discrete_accuracy_noise(cls, k: float, coverage: float, sensitivity: float) -> float:
+    """:meth:`AdditiveNoise.accuracy_noise` of integer noise at one (⌊k⌋, c, Δ), remembered (the
     allocation's searches ask for the same few integers again and again)."""
-    return float(cls._accuracy_noise_search(np.array(k), np.array(coverage)))
+    return float(cls._accuracy_noise_search(np.array(k), np.array(coverage), np.array(sensitivity)))
 
 
 def _integer_quantile(excess, noise) -> np.ndarray:
@@ -159,7 +159,10 @@ class AdditiveNoise(ABC):
 
     A subclass holds its noise parameter (a dataclass field named by ``parameter``) and
     supplies :meth:`cdf`, :meth:`sf`, :meth:`logcdf`, :meth:`logpdf` and :meth:`sample` of Z
-    (and :meth:`from_epsilon`); everything else is written here once. Parameters are
+    (and :meth:`from_epsilon`); it states its ``name``, ``label``, ``opendp`` and
+    :meth:`loss_bound` (no defaults: forgetting one fails at class creation or when the
+    class is made) and lists the steps of a piecewise density in :meth:`breakpoints`;
+    everything else is written here once. Parameters are
     validated when the object is made (a ValueError naming the field); an array parameter
     makes every method broadcast over it, as a frozen ``scipy.stats`` distribution does.
 
@@ -170,8 +173,8 @@ class AdditiveNoise(ABC):
 
     #: the name the string API uses ("laplace", ...), a label for figures, the field that
     #: holds the noise parameter and its symbol; whether Z lives on the integers
-    name: ClassVar[str] = ""
-    label: ClassVar[str] = ""
+    name: ClassVar[str]
+    label: ClassVar[str]
     parameter: ClassVar[str] = "scale"
     symbol: ClassVar[str] = "b"
     #: Z lives on the integers, and so must every sensitivity (checked, naming the class)
@@ -192,6 +195,31 @@ class AdditiveNoise(ABC):
     #: continuous or discrete). The release (:mod:`helpers.release`) runs exactly this noise, on
     #: the domain ``discrete`` names, and refuses a class whose counterpart is None, by name.
     opendp: ClassVar[str | None]
+
+    #: what every public subclass must state itself (no default: forgetting one fails at
+    #: class creation, naming it), besides :meth:`loss_bound` (abstract)
+    _DECLARED: ClassVar[tuple[str, ...]] = ("name", "label", "opendp")
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        # its docstrings filled now, wherever in its module the class is written
+        fill_object(cls, {**SECTIONS, **_SECTIONS})
+        if cls.__name__.startswith("_"):  # a private mixin or partial base
+            return
+        missing = [
+            attr for attr in cls._DECLARED if not hasattr(cls, attr) or getattr(cls, attr) == ""
+        ]
+        if missing:
+            raise TypeError(
+                f"{cls.__name__} must declare {', '.join(missing)} as class attributes "
+                "(name: its key in MECHANISM_CLASSES; label: words for figures; opendp: OpenDP's "
+                "noise that is this mechanism, 'laplace' or 'gaussian', or None where OpenDP has "
+                "none); see CONTRIBUTING.md, 'Adding a mechanism'"
+            )
+        if cls.opendp not in (None, "laplace", "gaussian"):
+            raise TypeError(
+                f"{cls.__name__}.opendp must be 'laplace', 'gaussian' or None; got {cls.opendp!r}"
+            )
 
     def __post_init__(self) -> None:
         value = getattr(self, self.parameter)
@@ -257,6 +285,17 @@ class AdditiveNoise(ABC):
         """The density (the pmf for a discrete Z)."""
         return as_output(np.exp(self.logpdf(x)))
 
+    def breakpoints(self, low: float, high: float) -> np.ndarray:
+        """The sorted points in [low, high] where the density of Z jumps or has a kink.
+
+        None for a smooth density (the default); a piecewise density lists its steps (the
+        staircase: every multiple of Δ and of Δ shifted by γΔ). Quadrature over the density
+        splits its range there (the battery's brute-force checks do), so a piecewise noise
+        is integrated exactly; the generic :meth:`noise_variance` assumes a smooth density
+        and refuses a class that lists any.
+        """
+        return np.empty(0)
+
     def ppf(self, u):
         """The u-quantile of Z, by bisection on the cdf (a subclass may give a closed form)."""
         u = check_open_unit("u", u)
@@ -291,13 +330,14 @@ class AdditiveNoise(ABC):
         with np.errstate(invalid="ignore"):
             return np.asarray(self.logpdf(x) - self.logpdf(x - self.sensitivity))
 
+    @abstractmethod
     def loss_bound(self):
-        """sup L, the mechanism's ε as a pure-DP mechanism (inf when L is unbounded).
+        """sup L, the mechanism's ε as a pure-DP mechanism: δ₁ = δ₂ = 0 from it on.
 
-        The base class does not know it and says inf; a subclass whose loss is bounded
-        overrides this (the generic δ does not need it).
+        Every class states it (inf where L is unbounded, as for Gaussian noise): the base
+        does not guess, since the dashboards' sentence and the PLD's span read it, and the
+        battery checks it against δ(ε) (δ > 0 below it, δ = 0 at and above it).
         """
-        return as_output(np.full(np.shape(self.noise), np.inf))
 
     def inverse_privacy_loss(self, epsilon):
         """x_ε: L(o) > ε exactly for o − loc < x_ε (−inf where no output's loss exceeds ε).
@@ -445,61 +485,126 @@ class AdditiveNoise(ABC):
 
     # the noise's accuracy at a scale (the allocation of helpers.budget asks the class)
 
+    # Every accuracy method takes the sensitivity Δ the noise is drawn for: a noise whose
+    # shape depends on Δ (the staircase's steps are Δ wide) is then right at every Δ. The
+    # generic steps read the instance cls(noise, sensitivity=Δ); a closed form that ignores
+    # Δ is checked by the battery against the instance's own sf at a Δ ≠ 1. A scale-free
+    # class (its noise is the same at every Δ, which the battery verifies) may omit it.
+
     @classmethod
-    def noise_coverage(cls, noise, k):
-        """P(|Z| ≤ k) for noise parameter(s) ``noise``: 1 − 2·P[Z > k] (Z symmetric)."""
-        noise, k = np.broadcast_arrays(np.asarray(noise, float), np.asarray(k, float))
+    def _accuracy_delta(cls, sensitivity) -> np.ndarray:
+        """Δ for an accuracy method: as given, or 1 for a scale-free class when omitted."""
+        if sensitivity is None:
+            if cls.scale_free:
+                return np.asarray(1.0)
+            raise ValueError(
+                f"sensitivity must be given for the {cls.label} mechanism (it is not scale-free: "
+                "its noise may depend on Δ); got None"
+            )
+        return np.asarray(sensitivity, dtype=float)
+
+    @classmethod
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
+        """P(|Z| ≤ k) for noise parameter(s) ``noise`` at sensitivity Δ: 1 − 2·P[Z > k]."""
+        noise, k, d = np.broadcast_arrays(
+            np.asarray(noise, float), np.asarray(k, float), cls._accuracy_delta(sensitivity)
+        )
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            return -np.expm1(np.log(2.0) + np.asarray(cls._unit(noise).logsf(k), dtype=float))
+            tail = cls._per_delta(d, lambda at, dd: cls._at(noise[at], dd).logsf(k[at]))
+            return -np.expm1(np.log(2.0) + tail)
 
     @classmethod
-    def noise_reach(cls, noise, coverage):
-        """The least k with P(|Z| ≤ k) ≥ c (an integer for a discrete Z): the ±k a noise reaches."""
-        noise, c = np.broadcast_arrays(np.asarray(noise, float), np.asarray(coverage, float))
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
+        """The least k with P(|Z| ≤ k) ≥ c at Δ (an integer for a discrete Z): the ±k a noise
+        reaches."""
+        noise, c, d = np.broadcast_arrays(
+            np.asarray(noise, float), np.asarray(coverage, float), cls._accuracy_delta(sensitivity)
+        )
         if cls.discrete:
-            return _integer_quantile(lambda k: cls.noise_coverage(noise, k) - c, noise)
-        return np.asarray(cls._unit(noise).ppf((1 + c) / 2), dtype=float)
+            return _integer_quantile(
+                lambda k: cls.noise_coverage(noise, k, sensitivity=d) - c, noise
+            )
+        k = np.asarray(cls._at(noise, d).ppf((1 + c) / 2), dtype=float)
+        # the quantile rounded up until it covers c (the ppf may land an ulp short)
+        return nudge_until(
+            k, lambda v: cls.noise_coverage(noise, v, sensitivity=d) >= c, toward_zero=False
+        )
 
     @classmethod
-    def noise_variance(cls, noise):
-        """Var Z = E[Z²] = 4∫₀^∞ x·P[Z > x] dx (Gauss–Laguerre in x/noise; a class overrides
-        it with its closed form, a discrete one must)."""
-        if cls.discrete:
+    def noise_variance(cls, noise, *, sensitivity=None):
+        """Var Z = E[Z²] = 4∫₀^∞ x·P[Z > x] dx (Gauss–Laguerre in x/noise, for a smooth
+        density; a class overrides it with its closed form, a discrete or piecewise one must)."""
+        s, d = np.broadcast_arrays(np.asarray(noise, dtype=float), cls._accuracy_delta(sensitivity))
+        if cls.discrete or cls._kinked(float(np.max(s)), float(np.max(d))):
             raise NotImplementedError(f"{cls.__name__} must give its noise_variance")
-        s = np.asarray(noise, dtype=float)
         t, w = np.polynomial.laguerre.laggauss(80)
         x = s[..., None] * t
         with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-            g = np.exp(t + np.asarray(cls._unit(s[..., None]).logsf(x), dtype=float)) * t
+            tail = np.asarray(cls._at(s[..., None], d[..., None]).logsf(x), dtype=float)
+            g = np.exp(t + tail) * t
         return 4 * s * s * np.sum(w * g, axis=-1)
 
+    def mean_abs(self):
+        """E|Z|, the expected magnitude of the noise: 2∫₀^∞ P[Z > x] dx (Gauss–Laguerre in
+        x/noise for a smooth density), 2Σ_{k≥0} P[Z > k] for integer noise; a piecewise
+        density's class gives its closed form.
+
+        Examples
+        --------
+        >>> round(Gaussian(1.0).mean_abs(), 6)  # σ√(2/π)
+        0.797885
+        """
+        s, d = np.broadcast_arrays(
+            np.asarray(self.noise, dtype=float), np.asarray(self.sensitivity, dtype=float)
+        )
+        if self.discrete:
+            reach = np.asarray(type(self).noise_reach(s, 1 - 1e-17, sensitivity=d))
+            out = np.empty(s.shape)
+            for i in np.ndindex(s.shape):
+                k = np.arange(0.0, float(reach[i]) + 1)
+                out[i] = 2 * math.fsum(np.asarray(self.sf(k), dtype=float).ravel().tolist())
+            return as_output(out)
+        if self._kinked(float(np.max(s)), float(np.max(d))):
+            raise NotImplementedError(f"{type(self).__name__} must give its mean_abs")
+        t, w = np.polynomial.laguerre.laggauss(80)
+        with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+            tail = np.asarray(self.logsf(s[..., None] * t), dtype=float)
+            return as_output(2 * s * np.sum(w * np.exp(t + tail), axis=-1))
+
     @classmethod
-    def accuracy_noise(cls, k, coverage):
-        """The largest noise parameter with P(|Z| ≤ k) ≥ c, rounded down (the target holds).
+    def _kinked(cls, noise: float, sensitivity: float) -> bool:
+        """The density has a step or kink at some x > 0 (where the generic quadrature runs)."""
+        probe = cls._at(noise, sensitivity)
+        return bool(np.asarray(probe.breakpoints(np.finfo(float).tiny, 100 * noise)).size)
+
+    @classmethod
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
+        """The largest noise parameter with P(|Z| ≤ k) ≥ c at Δ, rounded down (the target holds).
 
         By bisection in log noise on the coverage, which falls as the noise grows; a class
         with a closed form overrides it.
         """
-        k, c = np.broadcast_arrays(np.asarray(k, float), np.asarray(coverage, float))
-        if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c)
-            pairs, where = np.unique(
-                np.stack([np.floor(k).ravel(), c.ravel()], axis=1), axis=0, return_inverse=True
-            )
-            found = [_discrete_accuracy_noise(cls, float(a), float(b)) for a, b in pairs]
+        k, c, d = np.broadcast_arrays(
+            np.asarray(k, float), np.asarray(coverage, float), cls._accuracy_delta(sensitivity)
+        )
+        if cls.discrete:  # P(|Z| ≤ k) depends on ⌊k⌋ only: one search per distinct (⌊k⌋, c, Δ)
+            rows = np.stack([np.floor(k).ravel(), c.ravel(), d.ravel()], axis=1)
+            triples, where = np.unique(rows, axis=0, return_inverse=True)
+            found = [_discrete_accuracy_noise(cls, *map(float, row)) for row in triples]
             return np.asarray(found, dtype=float)[where.ravel()].reshape(k.shape)
-        return cls._accuracy_noise_search(k, c)
+        return cls._accuracy_noise_search(k, c, d)
 
     @classmethod
-    def _accuracy_noise_search(cls, k, c):
+    def _accuracy_noise_search(cls, k, c, d):
         def gap(log_noise):  # increasing in the noise: short of the target once positive
-            return c - cls.noise_coverage(np.exp(log_noise), k)
+            return c - cls.noise_coverage(np.exp(log_noise), k, sensitivity=d)
 
         low, high = np.log(np.maximum(k, 1.0)) - 60.0, np.log(np.maximum(k, 1.0)) + 5.0
         log_noise = bisect_increasing(gap, np.full(k.shape, low), np.full(k.shape, high), "low")
         noise = np.exp(log_noise)
         return nudge_until(
             np.maximum(noise, _TINY_NOISE),
-            lambda v: cls.noise_coverage(v, k) >= c,
+            lambda v: cls.noise_coverage(v, k, sensitivity=d) >= c,
             toward_zero=True,
         )
 
@@ -521,9 +626,26 @@ class AdditiveNoise(ABC):
         return np.maximum(ratio_up(sensitivity, budget), _TINY_NOISE)
 
     @classmethod
-    def _unit(cls, noise) -> AdditiveNoise:
-        """The noise alone (sensitivity 1): for its distribution, not its privacy."""
-        return cls(**{cls.parameter: noise}, sensitivity=1)
+    def _at(cls, noise, sensitivity) -> AdditiveNoise:
+        """The mechanism at noise parameter(s) ``noise`` and sensitivity Δ (its noise Z).
+
+        An integer noise takes one Δ per object: give it a single value (see :meth:`_per_delta`).
+        """
+        if cls.discrete:
+            sensitivity = int(np.asarray(sensitivity, dtype=float).ravel()[0])
+        return cls(**{cls.parameter: noise}, sensitivity=sensitivity)
+
+    @classmethod
+    def _per_delta(cls, d: np.ndarray, compute) -> np.ndarray:
+        """``compute(mask, Δ)`` for each distinct Δ of ``d`` (an integer noise holds one Δ per
+        object), assembled into one array of d's shape; a continuous noise in one call."""
+        if not cls.discrete:
+            return np.asarray(compute(..., d), dtype=float)
+        out = np.empty(d.shape)
+        for value in np.unique(d):
+            mask = d == value
+            out[mask] = compute(mask, value)
+        return out
 
     # its privacy-loss distribution for dp_accounting
 
@@ -599,6 +721,11 @@ class AdditiveNoise(ABC):
         for i in range(top):
             masses[-i] = float(below[i] - below[i + 1])
         masses[-top] = float(below[top])
+        # below[j] is P[L < −jh] (the mirror of P[L > jh]): an atom of L exactly at −jh (a
+        # piecewise noise's L = 0, say) is in no bucket above; the mass left over is that,
+        # put at 0, above every −jh (pessimistic), and rounding noise for a smooth density
+        rest = 1.0 - math.fsum(masses.values()) - float(above[top])
+        masses[0] += max(rest, 0.0)
         return {i: m for i, m in masses.items() if m > 0}, float(above[top])
 
     def _pld_pmf_discrete(self, h: float) -> tuple[dict, float]:

@@ -675,24 +675,28 @@ class Laplace(_LaplaceLoss, AdditiveNoise):
         return cls(laplace_scale(epsilon, sensitivity=sensitivity), sensitivity=sensitivity)
 
     @classmethod
-    def accuracy_noise(cls, k, coverage):
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
         """P(|Z| > k) = e^{−k/b} ≤ 1 − c: b = k/ln(1/(1 − c)), rounded down."""
         return np.maximum(ratio_down(k, _up(-np.log1p(-np.asarray(coverage)), 4)), _TINY_NOISE)
 
     @classmethod
-    def noise_reach(cls, noise, coverage):
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return noise * -np.log1p(-np.asarray(coverage))
 
     @classmethod
-    def noise_coverage(cls, noise, k):
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return -np.expm1(-np.asarray(k) / noise)
 
     @classmethod
-    def noise_variance(cls, noise):
+    def noise_variance(cls, noise, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return 2 * np.asarray(noise, dtype=float) ** 2
+
+    def mean_abs(self):
+        """E|Z| = b."""
+        return as_output(np.broadcast_arrays(self._b, np.asarray(self.sensitivity, float))[0])
 
     def pld(self, *, discretization=1e-4):
         """dp_accounting's ``from_laplace_mechanism`` (connect-the-dots, pessimistic), built
@@ -703,6 +707,10 @@ class Laplace(_LaplaceLoss, AdditiveNoise):
 
     def _pld_spread(self) -> float:
         return float(self.sensitivity) / float(self.scale)
+
+    def breakpoints(self, low, high):
+        """The density's kink at 0 (if in [low, high])."""
+        return np.array([0.0]) if low <= 0.0 <= high else np.empty(0)
 
     def cdf(self, x):
         return laplace_cdf(x, 0.0, self.scale)
@@ -768,23 +776,23 @@ class Gaussian(AdditiveNoise):
     gaussian_dp: ClassVar[bool] = True
 
     @classmethod
-    def accuracy_noise(cls, k, coverage):
+    def accuracy_noise(cls, k, coverage, *, sensitivity=None):
         """P(|Z| ≤ k) = erf(k/(σ√2)) ≥ c: σ = k/(√2·erfinv(c)), rounded down."""
         z = _up(_SQRT2 * erfinv(np.asarray(coverage, dtype=float)), 16)  # erfinv's error
         return np.maximum(ratio_down(k, z), _TINY_NOISE)
 
     @classmethod
-    def noise_reach(cls, noise, coverage):
+    def noise_reach(cls, noise, coverage, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return noise * _SQRT2 * erfinv(np.asarray(coverage, dtype=float))
 
     @classmethod
-    def noise_coverage(cls, noise, k):
+    def noise_coverage(cls, noise, k, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return erf(np.asarray(k) / (noise * _SQRT2))
 
     @classmethod
-    def noise_variance(cls, noise):
+    def noise_variance(cls, noise, *, sensitivity=None):
         with np.errstate(over="ignore", under="ignore"):
             return np.asarray(noise, dtype=float) ** 2
 
@@ -834,6 +842,10 @@ class Gaussian(AdditiveNoise):
 
     def sample(self, size=None, *, rng):
         return gaussian_sample(0.0, self.sigma, size, rng=rng)
+
+    def loss_bound(self):
+        """inf: L ~ N(μ, 2μ) is unbounded, so δ₂(ε) > 0 for every ε."""
+        return as_output(np.full(np.shape(self.sigma), np.inf))
 
     def loss_text(self) -> str:
         mu = float(self.plrv_mean())

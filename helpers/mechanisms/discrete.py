@@ -379,8 +379,9 @@ class TwoSidedGeometric(_LaplaceLoss, AdditiveNoise):
     discrete: ClassVar[bool] = True
 
     @classmethod
-    def noise_variance(cls, noise):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """2α/(1 − α)² (:func:`geometric_noise_sd` squared)."""
+        cls._accuracy_delta(sensitivity)  # given (the class is not scale-free)
         with np.errstate(over="ignore", under="ignore"):
             return np.asarray(geometric_noise_sd(noise), dtype=float) ** 2
 
@@ -659,6 +660,10 @@ class DiscreteGaussian(AdditiveNoise):
         """σ² = ..., as for the continuous Gaussian."""
         return f"σ² = {self.sigma**2:.3g}"
 
+    def loss_bound(self):
+        """inf: L(k) = Δ(Δ/2 − k)/σ² grows without bound as k falls."""
+        return as_output(np.full(np.shape(self.sigma), np.inf))
+
     def loss_text(self) -> str:
         return "L(k) = Δ(Δ/2 − k)/σ² on the integers: L is unbounded, so δ₂ > 0 for every ε"
 
@@ -713,8 +718,9 @@ class DiscreteGaussian(AdditiveNoise):
         return np.array(draws, dtype=np.int64).reshape(shape)
 
     @classmethod
-    def noise_variance(cls, noise):
+    def noise_variance(cls, noise, *, sensitivity=None):
         """E[Z²] = 2Σ_{k≥1} k²·p(k) (below σ², CKS 2020), summed in log space."""
+        cls._accuracy_delta(sensitivity)  # given (the class is not scale-free)
         s = np.asarray(noise, dtype=float)
         out = np.empty(s.shape)
         for i, one in np.ndenumerate(s):

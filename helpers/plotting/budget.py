@@ -667,7 +667,7 @@ def _set_mixed_allocation(fig, workload, risk, noises, delta, choice) -> Figure:
             else f"composed ε with P[ℒ > ε] ≤ {delta:g}"
         )
     labels = [
-        f"{label} · {'Gauss' if name == 'gaussian' else 'Laplace'}"
+        f"{label} · {bud.NoiseFamily.of(name).mechanism.label}"
         for label, name in zip(_labels(workload), noises, strict=True)
     ]
     size = len(labels)

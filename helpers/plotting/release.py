@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
 from .. import release as rel
+from ..budget import NoiseFamily
 from ._alt import describe
 from ._style import BLACK, BLUE, GREY, ORANGE, SMALL, VERMILLION, course_style
 
@@ -217,7 +218,8 @@ def plot_small_groups(
     ax.set_ylabel(f"relative error at {100 * coverage:g} %")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=SMALL + 1, loc="upper right")
-    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    family = NoiseFamily.of(mechanism)  # the unit and the words from the class and its measure
+    unit = family.unit
     per = f", m = {contributions}" if contributions > 1 else ""
     ax.set_title(
         f"One release at {unit} = {budget:g}{per}: the same noise, smaller groups", fontsize=12
@@ -226,7 +228,7 @@ def plot_small_groups(
         fig,
         f"Relative error against group size N from 1 to 100,000 on log-log axes, for a count "
         f"of {count_share:.0%} of the group (solid) and a mean whose value is {mean_share:.0%} "
-        f"of its range (dashed), released with {mechanism} noise at {unit} = {budget:g}"
+        f"of its range (dashed), released with {family.name} noise at {unit} = {budget:g}"
         f"{per}; both fall as 1/N. The dotted line is the accuracy asked, ±{accuracy:.0%} at "
         f"{100 * coverage:g} %: the count serves groups of at least {smallest['count']:,} "
         f"people, the mean groups of at least {smallest['mean']:,}.",

@@ -129,7 +129,8 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
         f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",
     ]
     for i, release in enumerate(workload):
-        unit = "εᵢ" if noises[i] == "laplace" else "ρ_z,i"
+        family = bud.NoiseFamily.of(noises[i])  # its unit from its measure, never its name
+        unit = family.unit + ("ᵢ" if family.pure else ",i")
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
         mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
         lines.append(

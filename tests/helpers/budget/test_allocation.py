@@ -78,7 +78,7 @@ def test_budget_for_accuracy_rounds_toward_both_claims(seed):
             workload, allocation.scales, allocation.budgets, allocation.sensitivities, strict=True
         ):
             # the coverage at the scale is at least the target (the class's own coverage)
-            assert cls.noise_coverage(b, release.k) >= release.coverage
+            assert cls.noise_coverage(b, release.k, sensitivity=sens) >= release.coverage
             b, sens = mpmath.mpf(b), mpmath.mpf(sens)
             assert _exact_budget(mechanism, sens, b) <= budget
 
@@ -106,7 +106,7 @@ def test_each_release_meets_its_accuracy_in_simulation(mechanism):
     workload = _random_workload(rng, 8, integer=_integer(mechanism))
     allocation = B.budget_for_accuracy(workload, mechanism=mechanism)
     draws = 40_000
-    noise = _draws(mechanism, allocation.scales, draws, 12)
+    noise = _draws(mechanism, allocation, draws, 12)
     within = (np.abs(noise) <= [r.k for r in workload]).mean(axis=0)
     # the coverage the scale delivers: c itself for continuous noise (the largest scale
     # meeting it), at or above c for integer noise (a step function of k)
@@ -123,14 +123,16 @@ def test_a_split_delivers_the_coverage_it_reports_in_simulation(mechanism):
     total = 0.6 * B.budget_for_accuracy(workload, mechanism=mechanism).total
     allocation = B.split_budget(workload, total, mechanism=mechanism)
     draws = 40_000
-    noise = _draws(mechanism, allocation.scales, draws, 14)
+    noise = _draws(mechanism, allocation, draws, 14)
     within = (np.abs(noise) <= [r.k for r in workload]).mean(axis=0)
     reported = allocation.coverage
     se = np.sqrt(np.maximum(reported * (1 - reported), 1e-6) / draws)
     assert np.all(np.abs(within - reported) <= 4.5 * se)
     reach = (np.abs(noise) <= allocation.k).mean(axis=0)  # the ±k reached at coverage c_i
     # at least c_i (integer noise reaches an integer ±k, covering a little more)
-    exact = B.NoiseFamily.of(mechanism).mechanism.noise_coverage(allocation.scales, allocation.k)
+    exact = B.NoiseFamily.of(mechanism).mechanism.noise_coverage(
+        allocation.scales, allocation.k, sensitivity=allocation.sensitivities
+    )
     assert np.all(exact >= [r.coverage for r in workload])
     assert np.all(np.abs(reach - exact) <= 4.5 * np.sqrt(exact * (1 - exact) / draws + 1e-12))
 
@@ -248,7 +250,7 @@ def test_closed_form_split_is_scipys_optimum(mechanism, case):
         best = float(np.sum(np.sqrt(weights) * sens)) ** 2 / (2 * total)
     assert ours_value == pytest.approx(best, rel=1e-9)
     cls = B.NoiseFamily.of(mechanism).mechanism
-    variance = math.fsum((weights * cls.noise_variance(ours.scales)).tolist())
+    variance = math.fsum((weights * cls.noise_variance(ours.scales, sensitivity=sens)).tolist())
     assert ours.variance == pytest.approx(variance, rel=1e-12)
     if cls in (m.Laplace, m.Gaussian):  # their variance is the proxy itself
         assert ours.variance == pytest.approx(best, rel=1e-9)
