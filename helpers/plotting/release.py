@@ -278,8 +278,7 @@ def plot_icon_array(
     rounded up. The sentence under it is :func:`helpers.release.odds_sentence`.
     """
     reading = rel.odds(epsilon, delta, prior=prior)
-    before = round(reading.prior * people)
-    after = math.ceil(reading.posterior * people - 1e-9)
+    before, after = rel.icon_counts(epsilon, delta, prior=prior, people=people)
     fig = Figure(figsize=(9.0, 5.2))
     ax_a, ax_b = fig.subplots(1, 2)
     fig.subplots_adjust(left=0.03, right=0.97, top=0.82, bottom=0.24, wspace=0.12)
@@ -403,8 +402,7 @@ def _overview_state(
         coverage=coverage,
         contributions=contributions,
     )
-    before = round(reading.prior * 100)
-    after = math.ceil(reading.posterior * 100 - 1e-9)
+    before, after = rel.icon_counts(per.epsilon, per.delta, prior=prior)
     kinds = tuple("before" if i < before else "added" if i < after else "rest" for i in range(100))
     guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
     titles = (

@@ -11,13 +11,15 @@ Part of :mod:`helpers.release`, which re-exports every public name.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import NamedTuple
 
 from .._docstrings import fill_docstrings
 from .._validation import check_finite_scalar, check_int_range
 from ..attack import attack_tpr
 from ..budget import NoiseFamily
-from ..deployments import posterior_bad_event_probability, posterior_bound, tpr_at_fpr, zcdp_tpr
+from ..deployments import tpr_at_fpr, zcdp_tpr
+from . import _exact
 from ._checks import (
     _check_allocation,
     _check_contributions,
@@ -34,6 +36,7 @@ __all__ = [
     "allocation_attack",
     "allocation_mechanisms",
     "attack_reading",
+    "icon_counts",
     "odds",
     "odds_sentence",
     "percent",
@@ -76,7 +79,10 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     is read at ε + ln 2 and fails on outputs of probability at most 2δ
     (:func:`helpers.deployments.posterior_bad_event_probability`), as notebook 09 reads it.
     This is the odds-based explanation Nanayakkara et al. (2023) found people understand
-    best.
+    best. Both numbers are rounded toward the person: the posterior is the least double at
+    or above an exact rational upper bound (:mod:`helpers.release._exact`; the inputs read
+    as the decimals they print as), so it is the prior itself at ε = 0 and never below the
+    truth near 0 or 1; ``bad_event`` is 2δ exactly, rounded up.
 
     Used in notebook 12.
 
@@ -111,47 +117,32 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     eps = _check_magnitude("epsilon", epsilon)
     d = _check_delta(delta)
     p = _check_open_unit("prior", prior)
-    if d == 0:
-        return Odds(p, float(posterior_bound(eps, prior=p)), 0.0)
-    return Odds(
-        p,
-        float(posterior_bound(eps + _LN2, prior=p)),
-        float(posterior_bad_event_probability(d, slack=_LN2)),
-    )
+    post, _ = _exact.posterior_bounds(eps, p, halve=d > 0)
+    bad = min(2 * _exact.as_given(d), Fraction(1))
+    return Odds(p, _float_up(post), _float_up(bad))
 
 
 def _format_percent(x: float, *, up: bool) -> str:
     """A probability as a percentage that never reads 0 % or 100 % for 0 < x < 1.
 
-    One decimal between 1 % and 99 %; below 1 %, two significant digits (0.01 %, not 0 %);
-    above 99 %, two significant digits of the complement (99.99 %, not 100 %). ``up`` rounds
-    toward the larger probability (a posterior or a TPR: toward privacy), else to nearest.
+    ``x`` is read as the decimal it prints as (:func:`helpers.release._exact.as_given`) and
+    rounded exactly: ``up`` toward the larger probability (a posterior or a TPR: toward the
+    person), else half-even (:func:`helpers.release._exact.percent`).
     """
-    from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+    return _exact.percent(_exact.as_given(x), up=up)
 
-    if x <= 0.0 or x >= 1.0:
-        return f"{round(100 * x):d} %"
-    exact = Decimal(x) * 100  # exact: a float is a finite binary fraction
-    if up:
-        # a float's binary tail (0.01 is 0.0100000000000000002…) must not round 0.01 up to 0.011
-        exact *= 1 - Decimal("1e-12")
 
-    def digits(value: Decimal, rounding: str) -> Decimal:
-        # two significant digits, at least one decimal
-        place = Decimal(1).scaleb(min(value.adjusted() - 1, -1))
-        return value.quantize(place, rounding=rounding)
+def _float_up(v: Fraction) -> float:
+    """The least double ≥ v (a bound kept a bound when it leaves the exact arithmetic)."""
+    f = float(v)
+    return f if Fraction(f) >= v else math.nextafter(f, math.inf)
 
-    if exact < 1:
-        shown = digits(exact, ROUND_CEILING if up else ROUND_HALF_EVEN)
-    elif exact > 99:
-        # the complement rounded the other way, so the sum rounds as asked
-        shown = 100 - digits(100 - exact, ROUND_FLOOR if up else ROUND_HALF_EVEN)
-    else:
-        shown = exact.quantize(Decimal("0.1"), rounding=ROUND_CEILING if up else ROUND_HALF_EVEN)
-    text = format(shown, "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + " %"
+
+def _chance_up(v: Fraction) -> str:
+    """A small probability (a failure chance) to two significant digits, rounded up."""
+    if v >= 1:
+        return "1"
+    return _exact.text(_exact.significant(v, up=True)) if v > 0 else "0"
 
 
 def percent(x, *, up=False) -> str:
@@ -197,15 +188,55 @@ def _percent(x: float) -> str:
     return _format_percent(x, up=False)
 
 
-def _in_people(x: float, size: int, *, up: bool) -> str:
-    """x as "k in size" people; "fewer than 1 in size" / "more than size − 1 in size" at the
-    ends, so a probability strictly inside (0, 1) never reads as none or all of them."""
-    count = math.ceil(x * size - 1e-9) if up else round(x * size)
-    if 0.0 < x * size < 1:
+def _in_people(x: Fraction, size: int, *, up: bool, complement: Fraction | None = None) -> str:
+    """x as "k in size" people, k rounded up (``up``: x an upper bound, ``complement`` a lower
+    bound on 1 − the truth) or half-even; "fewer than 1 in size" / "more than size − 1 in
+    size" at the ends, so a probability strictly inside (0, 1) never reads as none or all."""
+    scaled = x * size
+    count = math.ceil(scaled) if up else round(scaled)
+    rest = 1 - x if complement is None else complement
+    if 0 < scaled < 1 and (up or count == 0):
         return f"fewer than 1 in {size}"
-    if x < 1.0 and (count >= size or x * size > size - 1):
+    if x < 1 and rest > 0 and count >= size:
         return f"more than {size - 1} in {size}"
-    return f"{count} in {size}"
+    if x >= 1 and up:
+        return f"up to {size} in {size}"
+    return f"{max(count, 1) if 0 < x < 1 else count} in {size}"
+
+
+def icon_counts(epsilon, delta=0.0, *, prior, people=100) -> tuple:
+    """The icon array's counts: the prior as people of ``people`` (to nearest) and the most
+    the posterior can be (rounded up, never below the true count).
+
+    Not called in a notebook; used by ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    epsilon, delta, prior
+        As :func:`odds`.
+    people : int, keyword-only
+        The size of the icon array (10 to 10,000).
+
+    Returns
+    -------
+    builtins.tuple
+        (before, after): ints with before ≤ after ≤ people; ``after`` is ⌈posterior·people⌉
+        of the exact upper bound (:mod:`helpers.release._exact`).
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> icon_counts(1.0, prior=0.05)  # 5 % to at most 12.5 %
+    (5, 13)
+    """
+    eps = _check_magnitude("epsilon", epsilon)
+    d = _check_delta(delta)
+    p = _check_open_unit("prior", prior)
+    size = check_int_range("people", people, 10, 10_000)
+    post, _ = _exact.posterior_bounds(eps, p, halve=d > 0)
+    before = round(_exact.as_given(p) * size)
+    return before, max(before, math.ceil(post * size))
 
 
 #: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
@@ -253,21 +284,23 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
     reading = odds(epsilon, delta, prior=prior)
     size = check_int_range("people", people, 10, 10_000)
     guess = _GUESS[_check_neighbours(neighbours)]
-    before = _in_people(reading.prior, size, up=False)
-    after = _in_people(reading.posterior, size, up=True)
-    # the bound is below 1 for every prior below 1; only a float can round it to 1
-    if reading.posterior < 1:
-        most = f"think at most {_percent_up(reading.posterior)} ({after})"
+    p = _exact.as_given(reading.prior)
+    post, rest = _exact.posterior_bounds(float(epsilon), reading.prior, halve=reading.bad_event > 0)
+    before = _in_people(p, size, up=False)
+    after = _in_people(post, size, up=True, complement=rest)
+    # the bound is below 1 for every prior below 1; past 1 − 10⁻⁸ it reads as near certainty
+    if rest >= Fraction(1, 10**8):
+        most = f"think at most {_exact.percent(post, up=True, complement=rest)} ({after})"
     else:
         most = f"be all but certain (more than {size - 1} in {size})"
     sentence = (
-        f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
+        f"An observer who thinks there is a {_exact.percent(p, up=False)} chance {guess} "
         f"({before} people like you) can, after seeing the release, {most}"
     )
     if reading.bad_event > 0:
         sentence += (
-            f", except on rare outputs (a chance of at most {reading.bad_event:.2g}) where "
-            "the bound may fail"
+            f", except on rare outputs (a chance of at most "
+            f"{_chance_up(2 * _exact.as_given(float(delta)))}) where the bound may fail"
         )
     return sentence + "."
 
