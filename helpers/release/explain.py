@@ -29,6 +29,7 @@ from ._checks import (
     _check_open_unit,
     _check_unit,
 )
+from .people import group_privacy
 
 __all__ = [
     "AttackReading",
@@ -449,6 +450,32 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     return AttackReading(a, tpr, max(tpr - a, 0.0))
 
 
+#: the false-positive rates the paragraph reads the best attack at, as frequencies
+_RATES = (
+    (Fraction(1, 1000), "1 in 1,000"),
+    (Fraction(1, 100), "1 in 100"),
+    (Fraction(1, 10), "1 in 10"),
+)
+
+
+def _attack_words(epsilon, delta, fpr, rho) -> list:
+    """(the FPR as words, the TPR as a percentage rounded up, TPR/FPR rounded up) per rate."""
+    rates = list(_RATES)
+    a = _exact.as_given(fpr)
+    if all(a != r for r, _ in rates):
+        rates = sorted([*rates, (a, _percent(fpr))])
+    out = []
+    for rate, words in rates:
+        if rho is not None:
+            r = _check_magnitude("rho", rho)
+            tpr = Fraction(float(zcdp_tpr(r, float(rate)))) if r > 0 else rate
+        else:
+            tpr = _exact.tpr_bound(float(epsilon), float(delta), float(rate))
+        ratio = _exact.text(_exact.significant(tpr / rate, up=True))
+        out.append((words, _exact.percent(tpr, up=True), ratio))
+    return out
+
+
 def subject_paragraph(
     epsilon,
     delta=0.0,
@@ -462,10 +489,27 @@ def subject_paragraph(
 ) -> str:
     """A short paragraph a person in the data can read, generated from the numbers.
 
-    It says whose privacy the guarantee protects (the unit, and the bound on each person's
-    records), the odds reading (:func:`odds_sentence`), the best attack's reading
-    (:func:`attack_reading`) and what δ means, in plain words: the pattern of
-    Nanayakkara et al. (2023), odds and frequencies rather than ε alone.
+    It says, every number rounded toward the person (:mod:`helpers.release._exact`):
+
+    * whose privacy is protected (the unit, the bound on each person's records) and what:
+      whether you took part and the value of your answers (with add-remove neighbours a
+      changed answer is one record removed and one added, so it is read at the guarantee
+      of a group of two, :func:`group_privacy`); with change-one neighbours the number of
+      people is public and only the answers are protected;
+    * the odds reading (:func:`odds_sentence`) at the stated prior and beside it at an even
+      chance (50 %), where a small stated prior can hide a large rise;
+    * the best attack (:func:`attack_reading`) at false-positive rates 1 in 1,000, 1 in 100
+      and 1 in 10 (and ``fpr``), with its ratio TPR/FPR, the honest summary;
+    * that the guarantee covers everything published from the data together and later
+      releases add to it; that the curator sees the raw data (the central model); that
+      conclusions about groups are what a release is for and are not protected;
+    * for (ε, δ) one failure chance, 2δ (the odds' bad event, which also bounds an outright
+      disclosure of chance δ); for a zCDP release (``rho``) that δ is no chance of failure
+      but the slack that turns ρ_z into an ε.
+
+    Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) found
+    people understand; heeding their warning that stating ε can raise people's willingness
+    to share beyond what the guarantee justifies, ε comes last, for experts.
 
     Used in notebook 12.
 
@@ -480,9 +524,10 @@ def subject_paragraph(
     contributions : int, keyword-only
         m ≥ 1, the most records kept per person.
     fpr : float, keyword-only
-        The attack's false-positive rate α in (0, 1).
+        A further false-positive rate α in (0, 1) the attack is read at.
     rho : float, keyword-only
-        ρ_z of a zCDP release, for the attack reading.
+        ρ_z of a zCDP release: the attack is read on its own curve and δ is read as the
+        conversion's slack.
     neighbours : {"add-remove", "change-one"}, keyword-only
         What the observer and the test try to tell: whether you are in the data, or which of
         two values your record holds.
@@ -493,6 +538,13 @@ def subject_paragraph(
 
     %(raises)s
 
+    References
+    ----------
+    Nanayakkara, Smart, Cummings, Kaptchuk & Redmiles (2023), USENIX Security 2023 (odds and
+    frequencies); Lee & Clifton (2011) (the posterior); Kairouz, Oh & Viswanath (2015) and
+    Dong, Roth & Su (2022) (the best test); Dwork & Roth (2014), §2.3 and Theorem 2.2
+    (δ's outright disclosure; group privacy); Bun & Steinke (2016) (zCDP).
+
     Examples
     --------
     >>> subject_paragraph(1.0, prior=0.5).startswith("This release protects each person")
@@ -501,9 +553,10 @@ def subject_paragraph(
     _check_unit(unit)
     m = _check_contributions(contributions)
     neighbours = _check_neighbours(neighbours)
-    sentence = odds_sentence(epsilon, delta, prior=prior, neighbours=neighbours)
-    attack = attack_reading(epsilon, delta, fpr=fpr, rho=rho)
+    eps = _check_magnitude("epsilon", epsilon)
     d = _check_delta(delta)
+    _check_open_unit("fpr", fpr)
+    p = _check_open_unit("prior", prior)
     whom = {
         "person": "each person",
         "user": "each user",
@@ -515,26 +568,85 @@ def subject_paragraph(
         if m > 1
         else ""
     )
+    parts = []
     if neighbours == "add-remove":
-        attack_text = (
-            f" Someone trying to tell whether you took part, and willing to wrongly accuse "
-            f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
-            f"{_percent_up(attack.tpr)} of those who did."
+        parts.append(
+            f"This release protects {whom}: it limits what anyone can learn about whether you "
+            f"took part and about your answers.{kept}"
         )
     else:
-        attack_text = (
-            f" Someone trying to tell which of two values your record holds, and willing to be "
-            f"wrong for {_percent(attack.fpr)} of the people whose record holds the second, can "
-            f"be right for at most {_percent_up(attack.tpr)} of those whose record holds the "
-            "first."
+        parts.append(
+            f"This release protects {whom}: the number of people is public, and it limits what "
+            f"anyone can learn about your answers.{kept}"
         )
-    delta_text = (
-        f" The guarantee may fail entirely, with a chance of at most {d:.2g}." if d > 0 else ""
+
+    def plain(e, dd, at, guess):  # the odds without their failure clause: one chance, below
+        text = odds_sentence(e, dd, prior=at, neighbours=guess)
+        return text.split(", except on rare outputs")[0].rstrip(".") + "."
+
+    parts.append(plain(eps, d, p, neighbours))
+    if p != 0.5:
+        even = plain(eps, d, 0.5, neighbours)
+        parts.append("Starting from an even chance instead: " + even[0].lower() + even[1:])
+    failure = min(2 * _exact.as_given(d), Fraction(1))
+    if neighbours == "add-remove":
+        two = group_privacy(eps, d, size=2)  # one answer changed: one record out, one in
+        answers = plain(two.epsilon, two.delta, 0.5, "change-one")
+        parts.append(
+            "About your answers (one answer changed is one record removed and one added): "
+            + answers[0].lower()
+            + answers[1:]
+        )
+        # the answers' reading fails with the group's 2δ, the larger: the one chance stated
+        failure = max(failure, min(2 * _exact.as_given(two.delta), Fraction(1)))
+    readings = _attack_words(eps, d, fpr, rho)
+    spotted = "; ".join(
+        f"wrongly accusing {w} of those who did not, they spot at most {t} of those who did "
+        f"({r} times as often)"
+        for w, t, r in readings
     )
-    return (
-        f"This release protects {whom} with ε = {float(epsilon):.3g}.{kept} {sentence}"
-        f"{attack_text}{delta_text}"
+    if neighbours == "add-remove":
+        parts.append(
+            f"Someone trying to tell whether you took part can do no better than this: {spotted}."
+        )
+    else:
+        spotted = spotted.replace("of those who did not", "of the records holding the second value")
+        spotted = spotted.replace("of those who did", "of those holding the first")
+        parts.append(
+            f"Someone trying to tell which of two values your record holds can do no better than this: {spotted}."
+        )
+    parts.append(
+        "These limits cover everything published from this data together; any later release "
+        "about the same people adds to them."
     )
+    parts.append(
+        "The organisation that collects the data sees it in full: the limits are on what is "
+        "published, not on who holds the data."
+    )
+    parts.append(
+        "Conclusions about groups (how common an answer is among people like you, say) are not "
+        "protected: they are what the release is for, and they may be true of you."
+    )
+    if d > 0 and rho is not None:
+        parts.append(
+            f"The release is zCDP (ρ = {float(rho):.3g}); its δ = {d:.2g} is no chance of "
+            "failure but the slack that turns ρ into an ε: the protection weakens gradually, "
+            f"and the odds above can be exceeded only on outputs of chance at most "
+            f"{_chance_up(failure)}."
+        )
+    elif d > 0:
+        parts.append(
+            f"The odds above may fail on rare outputs, with a chance of at most "
+            f"{_chance_up(failure)}, in the worst case by "
+            "revealing your data outright."
+        )
+    expert = (
+        f"For experts: ε = {eps:.3g}"
+        + (f", δ = {d:.2g}" if d > 0 else "")
+        + (f", ρ = {float(rho):.3g}" if rho is not None else "")
+    )
+    parts.append(expert + f", per {unit}, {neighbours} neighbours.")
+    return " ".join(parts)
 
 
 fill_docstrings(globals())
