@@ -50,6 +50,7 @@ from .explain import (
     odds,
     odds_sentence,
     percent,
+    round_up,
     subject_paragraph,
 )
 from .opendp import OPENDP_NEIGHBOURS, neighbour_distance, opendp_measurements, opendp_script
@@ -97,6 +98,7 @@ __all__ = [
     "percent",
     "privacy_record",
     "registry_table",
+    "round_up",
     "smallest_group",
     "subject_paragraph",
 ]

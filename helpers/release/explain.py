@@ -41,6 +41,7 @@ __all__ = [
     "odds",
     "odds_sentence",
     "percent",
+    "round_up",
     "subject_paragraph",
 ]
 
@@ -177,6 +178,46 @@ def percent(x, *, up=False) -> str:
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
     return _format_percent(p, up=bool(up))
+
+
+def round_up(x, *, digits=3) -> str:
+    """A risk number (an ε, a δ) to ``digits`` significant digits, rounded up, as text.
+
+    Read as the decimal it prints as and rounded up exactly (:mod:`helpers.release._exact`),
+    so a per-person ε of 1.2341 reads 1.24, never the 1.23 of round-to-nearest.
+
+    Not called in a notebook; used by ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    x : float
+        A finite number ≥ 0.
+    digits : int, keyword-only
+        Significant digits, 1 to 17.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> round_up(1.2341), round_up(2e-8, digits=2), round_up(0.0)
+    ('1.24', '0.00000002', '0')
+    """
+    v = float(check_finite_scalar("x", x))
+    if v < 0:
+        raise ValueError(f"x must be a finite number ≥ 0; got {x!r}")
+    n = check_int_range("digits", digits, 1, 17)
+    if v == 0:
+        return "0"
+    exact = _exact.as_given(v)
+    place = _exact._exponent(exact) - n + 1
+    shown = _exact.round_to(exact, place, up=True)
+    if _exact._exponent(Fraction(shown)) > _exact._exponent(exact):
+        shown = _exact.round_to(exact, place + 1, up=True)
+    return _exact.text(shown)
 
 
 def _percent_up(x: float) -> str:

@@ -25,7 +25,6 @@ from helpers.mechanisms import Gaussian
 from helpers.release import _exact
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True)
-mpmath.mp.dps = 60
 SLACK = mpmath.mpf("1e-50")  # the reference's own precision, relative
 
 priors = st.one_of(
@@ -37,6 +36,14 @@ epsilons = st.one_of(
     st.just(0.0), st.floats(0.0, 60.0), st.floats(1e-300, 1e-6), st.floats(60.0, 1e4)
 )
 deltas = st.one_of(st.just(0.0), st.floats(1e-300, 0.5))
+
+
+@pytest.fixture(autouse=True)
+def _sixty_digits():
+    """60 digits for every reference here, whatever another module left mpmath's precision at
+    (a module-level setting was undone by other tests' own: the reference fell to 15 digits)."""
+    with mpmath.workdps(60):
+        yield
 
 
 def _mp(x: float):
