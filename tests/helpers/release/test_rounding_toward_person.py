@@ -198,3 +198,47 @@ def test_posterior_above_prior_is_printed_above_it(prior):
     truth, _ = posterior_reference(1e-12, prior, False)
     assert truth > _mp(prior)
     assert _at_most(tiny) != _at_most(at_zero) or "all but certain" in tiny
+
+
+def _mixed_tpr_reference(sigma: float, b: float, k: int, alpha: float):
+    """The exact best test against one Gaussian (σ, Δ = 1) and k two-sided geometric releases
+    (scale b, Δ = 1): Neyman–Pearson on the privacy loss L = L_G + L_geo, L_G ~ N(±μ²/2, μ²)
+    and L_geo = (2J − k)/b with J binomial(k, 1/(1 + e^{−1/b})) (its mirror under the other
+    world), the threshold solved by bisection at 60 digits. Continuous L: no ties."""
+    mu, e = 1 / _mp(sigma), 1 / _mp(b)
+    up = 1 / (1 + mpmath.exp(-e))
+    terms = [
+        (e * (2 * j - k), mpmath.binomial(k, j) * up**j * (1 - up) ** (k - j),
+         mpmath.binomial(k, j) * (1 - up) ** j * up ** (k - j))
+        for j in range(k + 1)
+    ]  # fmt: skip
+    half = mu**2 / 2
+
+    def rate(t, which):
+        shift = -half if which == "tpr" else half
+        return mpmath.fsum(
+            (p if which == "tpr" else q) * mpmath.ncdf(-(t - ell + shift) / mu)
+            for ell, p, q in terms
+        )
+
+    a, lo, hi = _mp(alpha), mpmath.mpf(-400), mpmath.mpf(400)
+    for _ in range(220):  # to 800·2⁻²²⁰: far inside the tolerance
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if rate(mid, "fpr") > a else (lo, mid)
+    return rate(hi, "tpr")  # FPR(hi) ≤ α: a TPR at most the truth's
+
+
+@settings(max_examples=10, deadline=None, derandomize=True)
+@given(
+    st.floats(0.5, 20.0),
+    st.floats(0.5, 5.0),
+    st.integers(1, 8),
+    st.one_of(st.floats(1e-9, 1e-6), st.floats(1e-6, 0.5)),
+)
+def test_mixed_gaussian_geometric_attack_within_2e3_of_exact_and_never_below(sigma, b, k, fpr):
+    from helpers.mechanisms import TwoSidedGeometric
+
+    got = A.attack_tpr([Gaussian(sigma)] + [TwoSidedGeometric(b)] * k, fpr=fpr)
+    truth = _mixed_tpr_reference(sigma, b, k, fpr)
+    assert got >= truth * (1 - mpmath.mpf("1e-30")), (got, truth)
+    assert got - truth <= 2e-3, (got, truth)
