@@ -17,6 +17,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
 from typing import ClassVar
 
@@ -334,7 +335,15 @@ class TprRisk(Risk):
         return tpr(self.fpr)
 
     def words(self):
-        return f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} %"
+        # the factor over the baseline, rounded up: at a small FPR a small TPR is a large jump
+        # (a TPR of 0.05 at an FPR of 0.001 is 50 times it), as riskcal's authors warn
+        factor = Context(prec=2, rounding=ROUND_CEILING).divide(
+            Decimal(repr(self.level)), Decimal(repr(self.fpr))
+        )
+        return (
+            f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} % "
+            f"({format(factor.normalize(), 'f')} times the FPR)"
+        )
 
 
 #: What a :class:`Risk` can bound.

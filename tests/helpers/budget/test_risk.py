@@ -6,6 +6,7 @@ side, checked in exact arithmetic.
 from __future__ import annotations
 
 import math
+import re
 
 import mpmath
 import pytest
@@ -224,3 +225,20 @@ def test_posterior_failure_probability_exceeds_two_delta_at_the_tools_operating_
     eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=1e-6)
     assert failure == pytest.approx(norm.sf(eps, loc=mu * mu / 2, scale=mu), rel=1e-9)
     assert failure > 3.5e-6  # 3.7δ, as the issue measured
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.floats(1e-9, 0.5), st.floats(1.0001, 1e6))
+def test_a_tpr_risk_states_its_factor_over_the_fpr_rounded_up(fpr, ratio):
+    # a small TPR at a smaller FPR is a large jump (0.051 at 0.001 is 51 times it): the words
+    # say the factor, never below TPR/FPR, to two significant digits
+    from decimal import Decimal
+    from fractions import Fraction
+
+    tpr = min(fpr * ratio, 0.999)
+    if tpr <= fpr:
+        return
+    words = B.risk_tpr(tpr, fpr=fpr).words()
+    factor = Fraction(Decimal(re.search(r"\(([\d.]+) times the FPR\)", words).group(1)))
+    exact = Fraction(repr(tpr)) / Fraction(repr(fpr))
+    assert exact <= factor <= exact * Fraction(11, 10)
