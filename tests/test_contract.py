@@ -209,6 +209,7 @@ VALID |= {
     B.risk_posterior: ((0.75,), {"prior": 0.5}),
     B.risk_profile: (("constant",), {"r": 3.0}),
     B.risk_tpr: ((0.1,), {"fpr": 0.01}),
+    B.query_risk: ((5.0,), {"releases": 2, "delta": 1e-5}),
     B.split_budget: ((WORKLOAD, 1.0), {"mechanism": "laplace"}),
     B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
     B.workload_sensitivities: ((WORKLOAD,), {}),
