@@ -263,6 +263,8 @@ def plot_query_risk(
         fontsize=12,
     )
     last = q.releases[-1]
+    up = np.ceil(np.r_[q.pld[-1], q.standard[-1]] * 1000) / 1000  # upper bounds, rounded up
+    pld_up, standard_up = up[: len(names)], up[len(names) :]
     return describe(
         fig,
         f"The advantage of the best attack over its baseline against the number k of Laplace "
@@ -272,7 +274,7 @@ def plot_query_risk(
         f"composition's ε at δ = {delta:g} (dashed, squares).",
         f"At k = {last}: "
         + listing(
-            f"{name}, {q.pld[-1, j]:.3f} on the PLD and {q.standard[-1, j]:.3f} on (ε, δ)"
+            f"{name}, {pld_up[j]:.3f} on the PLD and {standard_up[j]:.3f} on (ε, δ)"
             for j, name in enumerate(names)
         )
         + ".",
