@@ -548,9 +548,9 @@ def subject_paragraph(
       disclosure of chance δ); for a zCDP release (``rho``) that δ is no chance of failure
       but the slack that turns ρ_z into an ε.
 
-    Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) found
-    people understand; heeding their warning that stating ε can raise people's willingness
-    to share beyond what the guarantee justifies, ε comes last, for experts.
+    Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) tested; ε
+    itself comes last, for experts, so that the plain statements, not the number, carry the
+    meaning.
 
     Used in notebook 12.
 
