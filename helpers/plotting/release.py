@@ -416,7 +416,7 @@ def _overview_state(
     titles = (
         f"(a) ε per person = {rel.round_up(per.epsilon)}",
         f"(b) N = {group_size:,}: ±{here:.1%}",
-        f"(c) your chance: {before} → at most {after} in 100",
+        f"(c) {before} → at most {after} in 100",
     )
     suptitle = (
         f"One count, {guarantee}; each person at most {contributions} record"
