@@ -68,7 +68,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import erf, ndtr, ndtri
 
 from ._numerics import pmf_of_buckets
 from ._validation import (
@@ -615,7 +615,8 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
     h = check_discretization(discretization)
     if _gaussian_only(rows):
         mu = _mu(rows)
-        value = _up(2.0 * ndtr(mu / 2.0) - 1.0, _CLOSED_FORM_ULPS)
+        # 2Φ(μ/2) − 1 = erf(μ/(2√2)): no cancellation at a tiny μ (2·ndtr − 1 lost every digit)
+        value = _up(erf(mu / (2.0 * math.sqrt(2.0))), _CLOSED_FORM_ULPS)
     else:
         grid = _grid(rows, h)
         positive = grid.y > 0

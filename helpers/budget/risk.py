@@ -17,8 +17,9 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, Context, Decimal
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from scipy.special import ndtri
@@ -30,13 +31,16 @@ from .._validation import (
     RULE_POSITIVE,
     as_output,
     check_finite_scalar,
+    check_int_range,
     check_open_unit,
     check_positive,
 )
+from ..attack import attack_advantage, attack_success
 from ..choose import epsilon_for_posterior, epsilon_for_profile
 from ..deployments import DEFAULT_DELTA, posterior_bound, tpr_at_fpr
-from ..mechanisms import Gaussian
+from ..mechanisms import Gaussian, Laplace
 from ._common import _SECTIONS, _ULP, _check_delta, _check_total, _down, _is_number, _up
+from .composition import optimal_composition_epsilon
 from .families import NoiseFamily
 
 __all__ = [
@@ -334,7 +338,15 @@ class TprRisk(Risk):
         return tpr(self.fpr)
 
     def words(self):
-        return f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} %"
+        # the factor over the baseline, rounded up: at a small FPR a small TPR is a large jump
+        # (a TPR of 0.05 at an FPR of 0.001 is 50 times it), as riskcal's authors warn
+        factor = Context(prec=2, rounding=ROUND_CEILING).divide(
+            Decimal(repr(self.level)), Decimal(repr(self.fpr))
+        )
+        return (
+            f"best test's TPR ≤ {self.level:g} at FPR {100 * self.fpr:g} % "
+            f"({format(factor.normalize(), 'f')} times the FPR)"
+        )
 
 
 #: What a :class:`Risk` can bound.
@@ -721,6 +733,104 @@ def posterior_failure_probability(total, *, mechanism="laplace", delta=DEFAULT_D
         return 0.0
     mu = math.sqrt(2 * t)
     return float(Gaussian(1.0, sensitivity=mu).delta_naive(epsilon))
+
+
+class QueryRisk(NamedTuple):
+    """The attack advantage of k = 1 … K identical Laplace releases (:func:`query_risk`).
+
+    ``releases`` the k's (int64); ``baselines`` the κ's read; ``pld`` and ``standard`` arrays
+    of shape (K, len(baselines) + 1): the advantage over each baseline, 1 − f(κ) − κ, then
+    the worst case (the largest over κ), on the composed PLD and on the (ε, δ) curve of the
+    optimal composition's ε (``epsilon``, one per k) at ``delta``.
+    """
+
+    releases: np.ndarray
+    baselines: tuple
+    epsilon: np.ndarray
+    pld: np.ndarray
+    standard: np.ndarray
+
+
+def query_risk(scale, *, releases, delta, baselines=(0.01, 0.1), discretization=1e-4) -> QueryRisk:
+    """The attack advantage of k Laplace releases of one scale, on their PLD and on (ε, δ).
+
+    Kulynych et al. (2025)'s query-answering experiment: k = 1 … K releases of Laplace noise
+    of scale b at Δ = 1 (each ε = 1/b), the advantage of the best attack over a baseline κ,
+    1 − f(κ) − κ (:func:`helpers.attack.attack_success`), and in the worst case over κ
+    (:func:`helpers.attack.attack_advantage`), read two ways:
+
+    * on the releases' composed privacy-loss distribution (the trade-off curve f itself);
+    * on the (ε, δ) trade-off curve (:func:`helpers.deployments.tpr_at_fpr`) of the ε a
+      standard accountant gives at ``delta``: here Kairouz, Oh & Viswanath's optimal
+      composition (:func:`optimal_composition_epsilon`), the tightest any (ε, δ) accountant
+      can give for k ε-DP releases. The authors used the same theorem's closed-form bound
+      (their Theorem 3.4), never smaller, so the gap shown here is never larger than theirs.
+      Its worst case is at the curve's kink α* = (1 − δ)/(1 + e^ε): (e^ε − 1 + 2δ)/(e^ε + 1).
+
+    Used in notebook 11.
+
+    Parameters
+    ----------
+    scale : float
+        b in [0.05, 10⁶], the Laplace noise scale of each release (Δ = 1).
+    releases : int, keyword-only
+        K, the most releases (1 to 200).
+    delta : float, keyword-only
+        δ in (0, 1) of the standard accountant.
+    baselines : sequence of float, keyword-only
+        1 to 20 κ's in (0, 1).
+    discretization : float, keyword-only
+        The PLD's grid step (:func:`helpers.attack.attack_tpr`).
+
+    Returns
+    -------
+    QueryRisk
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, NaN, or of the wrong type.
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, Hayes, Balle, du Pin Calmon & Raisaro (2025), "Unifying
+    re-identification, attribute inference, and data reconstruction risks in differential
+    privacy", NeurIPS 2025: the query-answering experiment of their code
+    (``research/unifying_risk/simulation_code.py`` in riskcal's repository: k = 1 … 15,
+    Laplace scale 5, δ = 10⁻⁵, baselines 0.01, 0.1 and the worst case); Kairouz, Oh &
+    Viswanath (2015), Theorem 3.3 (optimal composition).
+
+    Examples
+    --------
+    >>> q = query_risk(5.0, releases=2, delta=1e-5)
+    >>> bool((q.pld <= q.standard + 1e-3).all())
+    True
+    """
+    b = float(check_finite_scalar("scale", scale, rule="lie in [0.05, 1e6]"))
+    if not 0.05 <= b <= 1e6:  # each ε = 1/b at most 20: the PLDs stay small and fast
+        raise ValueError(f"scale must lie in [0.05, 1e6]; got {scale!r}")
+    k_max = check_int_range("releases", releases, 1, 200)
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
+    given = check_open_unit("baselines", baselines)  # a ValueError for any bad entry
+    if given.ndim > 1 or given.size == 0 or given.size > 20:
+        raise ValueError(f"baselines must be 1 to 20 numbers in (0, 1); got {baselines!r}")
+    kappas = tuple(float(k) for k in np.atleast_1d(given))
+    ks = np.arange(1, k_max + 1, dtype=np.int64)
+    one = 1.0 / b
+    eps = np.array([optimal_composition_epsilon(d, epsilon=one, times=int(k)) for k in ks])
+    pld = np.empty((k_max, len(kappas) + 1))
+    standard = np.empty_like(pld)
+    for i, k in enumerate(ks):
+        mechanisms = [Laplace(b)] * int(k)
+        for j, kappa in enumerate(kappas):
+            pld[i, j] = (
+                attack_success(mechanisms, baseline=kappa, discretization=discretization) - kappa
+            )
+            standard[i, j] = float(tpr_at_fpr(kappa, epsilon=eps[i], delta=d)) - kappa
+        pld[i, -1] = attack_advantage(mechanisms, discretization=discretization)
+        kink = (1.0 - d) / (1.0 + math.exp(eps[i]))
+        standard[i, -1] = float(tpr_at_fpr(kink, epsilon=eps[i], delta=d)) - kink
+    return QueryRisk(ks, kappas, eps, pld, standard)
 
 
 fill_docstrings(globals(), _SECTIONS)

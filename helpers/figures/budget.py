@@ -9,6 +9,7 @@ from ..plotting.budget import (
     plot_census_levels,
     plot_composition,
     plot_mechanism_totals,
+    plot_query_risk,
 )
 
 #: the notebook's risk for the survey: a posterior of at most 0.8 from a prior of ½
@@ -21,4 +22,5 @@ FIGURES: dict = {
     ),
     "budget_survey_allocation": lambda: plot_allocation(SURVEY, SURVEY_RISK),
     "budget_census_levels": lambda: plot_census_levels(),
+    "budget_query_risk": lambda: plot_query_risk(),
 }

@@ -48,6 +48,7 @@ __all__ = [
     "plot_composition",
     "plot_mechanism_totals",
     "plot_mixed_allocation",
+    "plot_query_risk",
     "update_allocation",
     "update_mixed_allocation",
 ]
@@ -212,6 +213,71 @@ def plot_composition(
         "accountings: the basic sum mε, advanced composition, Kairouz, Oh and Viswanath's "
         "optimal composition, zCDP and the Laplace privacy-loss distribution.",
         *summary,
+    )
+
+
+@course_style
+def plot_query_risk(
+    scale: float = 5.0, *, releases: int = 15, delta: float = 1e-5, baselines=(0.01, 0.1)
+) -> Figure:
+    """Kulynych et al. (2025)'s query-answering experiment: the attack advantage of k Laplace
+    releases against k, at each baseline and in the worst case, on the composed PLD and on the
+    (ε, δ) of the optimal composition (:func:`helpers.budget.query_risk`).
+
+    One panel per baseline; the PLD a solid blue line with circles, (ε, δ) a dashed orange
+    line with squares.
+    """
+    q = bud.query_risk(scale, releases=releases, delta=delta, baselines=baselines)
+    names = [f"baseline κ = {k:g}" for k in q.baselines] + ["worst case over κ"]
+    fig = Figure(figsize=(10.0, 4.4))
+    axes = fig.subplots(1, len(names), sharey=True)
+    fig.subplots_adjust(left=0.08, right=0.98, top=0.82, bottom=0.3, wspace=0.1)
+    ways = (
+        ("pld", q.pld, "on the releases' own PLD", BLUE, "-", "o"),
+        ("standard", q.standard, "on the (ε, δ) of optimal composition", ORANGE, "--", "s"),
+    )
+    for j, (ax, name) in enumerate(zip(axes, names, strict=True)):
+        for key, values, label, colour, ls, marker in ways:
+            ax.plot(
+                q.releases,
+                values[:, j],
+                color=colour,
+                ls=ls,
+                marker=marker,
+                ms=5,
+                lw=1.8,
+                label=label,
+                gid=f"{key}_{j}",
+            )
+        ax.set_title(name, fontsize=11)
+        ax.set_xlabel("k, releases")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+        ax.tick_params(labelsize=10)
+    axes[0].set_ylabel("advantage, success − baseline")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=10, frameon=False)
+    fig.suptitle(
+        f"k Laplace releases of scale {scale:g}: the best attack's advantage, two readings "
+        f"(δ = {delta:g})",
+        fontsize=12,
+    )
+    last = q.releases[-1]
+    up = np.ceil(np.r_[q.pld[-1], q.standard[-1]] * 1000) / 1000  # upper bounds, rounded up
+    pld_up, standard_up = up[: len(names)], up[len(names) :]
+    return describe(
+        fig,
+        f"The advantage of the best attack over its baseline against the number k of Laplace "
+        f"releases of scale {scale:g}, from 1 to {last}, in {len(names)} panels "
+        f"({listing(names)}), each read two ways: on the releases' own privacy-loss "
+        "distribution (solid, circles) and on the (ε, δ) trade-off curve of the optimal "
+        f"composition's ε at δ = {delta:g} (dashed, squares).",
+        f"At k = {last}: "
+        + listing(
+            f"{name}, {pld_up[j]:.3f} on the PLD and {standard_up[j]:.3f} on (ε, δ)"
+            for j, name in enumerate(names)
+        )
+        + ".",
     )
 
 

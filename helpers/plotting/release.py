@@ -273,24 +273,27 @@ def _icons(ax, before: int, after: int, people: int, *, gid: str) -> None:
 def plot_icon_array(
     epsilon: float, delta: float = 0.0, *, prior: float = 0.05, people: int = 100
 ) -> Figure:
-    """The odds reading as 100 people: suspected before the release, and at most after it.
+    """The odds reading as a frequency: one person's chance, drawn as k in 100.
 
-    Left: the observer's prior (filled circles); right: the most the release lets them
-    suspect (the prior's filled circles plus hatched ones), :func:`helpers.release.odds`
-    rounded up. The sentence under it is :func:`helpers.release.odds_sentence`.
+    The icons are not people exposed: they draw one probability, the observer's belief
+    about *you*, as "k in 100" (the frequency format Nanayakkara et al. 2023 tested). Left:
+    the prior (filled); right: the most the release lets the observer believe, the filled
+    icons plus hatched ones (:func:`helpers.release.icon_counts`, rounded up, never below
+    the truth). The sentence under it is :func:`helpers.release.odds_sentence`.
     """
     reading = rel.odds(epsilon, delta, prior=prior)
-    before = round(reading.prior * people)
-    after = math.ceil(reading.posterior * people - 1e-9)
+    before, after = rel.icon_counts(epsilon, delta, prior=prior, people=people)
     fig = Figure(figsize=(9.0, 5.2))
     ax_a, ax_b = fig.subplots(1, 2)
-    fig.subplots_adjust(left=0.03, right=0.97, top=0.82, bottom=0.24, wspace=0.12)
+    fig.subplots_adjust(left=0.03, right=0.97, top=0.80, bottom=0.24, wspace=0.12)
     _icons(ax_a, before, before, people, gid="before")
     _icons(ax_b, before, after, people, gid="after")
-    ax_a.set_title(f"before the release: {before} in {people}", fontsize=11)
-    ax_b.set_title(f"after it: at most {after} in {people}", fontsize=11)
+    ax_a.set_title(f"before the release: a {before}-in-{people} chance", fontsize=11)
+    ax_b.set_title(f"after it: at most a {after}-in-{people} chance", fontsize=11)
     handles = [
-        Rectangle((0, 0), 1, 1, facecolor=BLUE, edgecolor=BLACK, label="suspected before (filled)"),
+        Rectangle(
+            (0, 0), 1, 1, facecolor=BLUE, edgecolor=BLACK, label="the chance before (filled)"
+        ),
         Rectangle(
             (0, 0),
             1,
@@ -298,26 +301,30 @@ def plot_icon_array(
             facecolor="white",
             hatch="////",
             edgecolor=VERMILLION,
-            label="at most this many more after (hatched)",
+            label="the most the release adds to it (hatched)",
         ),
-        Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=GREY, label="not suspected (plain)"),
+        Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=GREY, label="the rest (plain)"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
     guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
     fig.suptitle(
-        f"What the release lets an observer believe ({guarantee}, prior {rel.percent(prior)})",
+        f"One person, the observer's belief about you as a chance in {people}\n"
+        f"(not people exposed; {guarantee}, prior {rel.percent(prior)})",
         fontsize=12,
     )
+    failure = rel.odds(epsilon, delta, prior=prior).bad_event
     return describe(
         fig,
-        f"Two grids of {people} circles standing for {people} people like you. Left, before the "
-        f"release, {before} are filled: an observer gives a {rel.percent(reading.prior)} chance to what "
+        f"Two grids of {people} circles that draw one chance as a frequency: each grid is the "
+        f"observer's belief about you, one person, not {people} people. Left, before the release, "
+        f"{before} are filled: the observer gives a {rel.percent(reading.prior)} chance to what "
         f"they suspect about you. Right, after a release with {guarantee}, at most "
-        f"{after} are marked ({before} filled and {after - before} hatched): the observer can "
-        f"think at most {rel.percent(reading.posterior, up=True)}.",
+        f"{after} are marked ({before} filled and {after - before} hatched): the observer's chance "
+        f"can rise to at most {rel.percent(reading.posterior, up=True)}.",
         ""
         if not delta
-        else f"That bound may fail on rare outputs, with a chance of at most {reading.bad_event:.2g}.",
+        else "That bound may fail on rare outputs, with a chance of at most "
+        f"{rel.percent(failure, up=True)}.",
     )
 
 
@@ -405,12 +412,11 @@ def _overview_state(
         coverage=coverage,
         contributions=contributions,
     )
-    before = round(reading.prior * 100)
-    after = math.ceil(reading.posterior * 100 - 1e-9)
+    before, after = rel.icon_counts(per.epsilon, per.delta, prior=prior)
     kinds = tuple("before" if i < before else "added" if i < after else "rest" for i in range(100))
     guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
     titles = (
-        f"(a) ε per person = {per.epsilon:.3g}",
+        f"(a) ε per person = {rel.round_up(per.epsilon)}",
         f"(b) N = {group_size:,}: ±{here:.1%}",
         f"(c) {before} → at most {after} in 100",
     )
@@ -421,13 +427,14 @@ def _overview_state(
     alt = (
         f"Three panels for a count released with {guarantee}, each person contributing at most "
         f"{contributions} records. (a) ε per person against m from 1 to 10, a straight line "
-        f"mε; at m = {contributions} it is {per.epsilon:.3g}"
-        + (f" with δ per person {per.delta:.2g}" if delta else "")
+        f"mε; at m = {contributions} it is {rel.round_up(per.epsilon)}"
+        + (f" with δ per person {rel.round_up(per.delta, digits=2)}" if delta else "")
         + f". (b) The count's relative error against group size on log-log axes, falling as "
         f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
-        f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles: {before} filled "
-        f"(suspected before the release, prior {rel.percent(prior)}) and up to {after} marked after it "
-        f"(posterior at most {rel.percent(reading.posterior, up=True)})."
+        f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles drawing one "
+        f"chance, the observer's belief about you (not people exposed): {before} filled (before "
+        f"the release, prior {rel.percent(prior)}) and up to {after} marked after it (posterior "
+        f"at most {rel.percent(reading.posterior, up=True)})."
     )
     return _OverviewState(
         eps_all,

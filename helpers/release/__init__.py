@@ -46,9 +46,11 @@ from .explain import (
     allocation_attack,
     allocation_mechanisms,
     attack_reading,
+    icon_counts,
     odds,
     odds_sentence,
     percent,
+    round_up,
     subject_paragraph,
 )
 from .opendp import OPENDP_NEIGHBOURS, neighbour_distance, opendp_measurements, opendp_script
@@ -85,6 +87,7 @@ __all__ = [
     "group_error",
     "group_privacy",
     "group_rho",
+    "icon_counts",
     "largest_delta",
     "neighbour_distance",
     "odds",
@@ -95,6 +98,7 @@ __all__ = [
     "percent",
     "privacy_record",
     "registry_table",
+    "round_up",
     "smallest_group",
     "subject_paragraph",
 ]

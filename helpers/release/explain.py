@@ -11,13 +11,15 @@ Part of :mod:`helpers.release`, which re-exports every public name.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import NamedTuple
 
 from .._docstrings import fill_docstrings
 from .._validation import check_finite_scalar, check_int_range
 from ..attack import attack_tpr
 from ..budget import NoiseFamily
-from ..deployments import posterior_bad_event_probability, posterior_bound, tpr_at_fpr, zcdp_tpr
+from ..deployments import tpr_at_fpr, zcdp_tpr
+from . import _exact
 from ._checks import (
     _check_allocation,
     _check_contributions,
@@ -27,6 +29,7 @@ from ._checks import (
     _check_open_unit,
     _check_unit,
 )
+from .people import group_privacy
 
 __all__ = [
     "AttackReading",
@@ -34,9 +37,11 @@ __all__ = [
     "allocation_attack",
     "allocation_mechanisms",
     "attack_reading",
+    "icon_counts",
     "odds",
     "odds_sentence",
     "percent",
+    "round_up",
     "subject_paragraph",
 ]
 
@@ -76,7 +81,10 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     is read at ε + ln 2 and fails on outputs of probability at most 2δ
     (:func:`helpers.deployments.posterior_bad_event_probability`), as notebook 09 reads it.
     This is the odds-based explanation Nanayakkara et al. (2023) found people understand
-    best.
+    best. Both numbers are rounded toward the person: the posterior is the least double at
+    or above an exact rational upper bound (:mod:`helpers.release._exact`; the inputs read
+    as the decimals they print as), so it is the prior itself at ε = 0 and never below the
+    truth near 0 or 1; ``bad_event`` is 2δ exactly, rounded up.
 
     Used in notebook 12.
 
@@ -111,47 +119,32 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     eps = _check_magnitude("epsilon", epsilon)
     d = _check_delta(delta)
     p = _check_open_unit("prior", prior)
-    if d == 0:
-        return Odds(p, float(posterior_bound(eps, prior=p)), 0.0)
-    return Odds(
-        p,
-        float(posterior_bound(eps + _LN2, prior=p)),
-        float(posterior_bad_event_probability(d, slack=_LN2)),
-    )
+    post, _ = _exact.posterior_bounds(eps, p, halve=d > 0)
+    bad = min(2 * _exact.as_given(d), Fraction(1))
+    return Odds(p, _float_up(post), _float_up(bad))
 
 
 def _format_percent(x: float, *, up: bool) -> str:
     """A probability as a percentage that never reads 0 % or 100 % for 0 < x < 1.
 
-    One decimal between 1 % and 99 %; below 1 %, two significant digits (0.01 %, not 0 %);
-    above 99 %, two significant digits of the complement (99.99 %, not 100 %). ``up`` rounds
-    toward the larger probability (a posterior or a TPR: toward privacy), else to nearest.
+    ``x`` is read as the decimal it prints as (:func:`helpers.release._exact.as_given`) and
+    rounded exactly: ``up`` toward the larger probability (a posterior or a TPR: toward the
+    person), else half-even (:func:`helpers.release._exact.percent`).
     """
-    from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal
+    return _exact.percent(_exact.as_given(x), up=up)
 
-    if x <= 0.0 or x >= 1.0:
-        return f"{round(100 * x):d} %"
-    exact = Decimal(x) * 100  # exact: a float is a finite binary fraction
-    if up:
-        # a float's binary tail (0.01 is 0.0100000000000000002…) must not round 0.01 up to 0.011
-        exact *= 1 - Decimal("1e-12")
 
-    def digits(value: Decimal, rounding: str) -> Decimal:
-        # two significant digits, at least one decimal
-        place = Decimal(1).scaleb(min(value.adjusted() - 1, -1))
-        return value.quantize(place, rounding=rounding)
+def _float_up(v: Fraction) -> float:
+    """The least double ≥ v (a bound kept a bound when it leaves the exact arithmetic)."""
+    f = float(v)
+    return f if Fraction(f) >= v else math.nextafter(f, math.inf)
 
-    if exact < 1:
-        shown = digits(exact, ROUND_CEILING if up else ROUND_HALF_EVEN)
-    elif exact > 99:
-        # the complement rounded the other way, so the sum rounds as asked
-        shown = 100 - digits(100 - exact, ROUND_FLOOR if up else ROUND_HALF_EVEN)
-    else:
-        shown = exact.quantize(Decimal("0.1"), rounding=ROUND_CEILING if up else ROUND_HALF_EVEN)
-    text = format(shown, "f")
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + " %"
+
+def _chance_up(v: Fraction) -> str:
+    """A small probability (a failure chance) to two significant digits, rounded up."""
+    if v >= 1:
+        return "1"
+    return _exact.text(_exact.significant(v, up=True)) if v > 0 else "0"
 
 
 def percent(x, *, up=False) -> str:
@@ -187,6 +180,46 @@ def percent(x, *, up=False) -> str:
     return _format_percent(p, up=bool(up))
 
 
+def round_up(x, *, digits=3) -> str:
+    """A risk number (an ε, a δ) to ``digits`` significant digits, rounded up, as text.
+
+    Read as the decimal it prints as and rounded up exactly (:mod:`helpers.release._exact`),
+    so a per-person ε of 1.2341 reads 1.24, never the 1.23 of round-to-nearest.
+
+    Not called in a notebook; used by ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    x : float
+        A finite number ≥ 0.
+    digits : int, keyword-only
+        Significant digits, 1 to 17.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> round_up(1.2341), round_up(2e-8, digits=2), round_up(0.0)
+    ('1.24', '0.00000002', '0')
+    """
+    v = float(check_finite_scalar("x", x))
+    if v < 0:
+        raise ValueError(f"x must be a finite number ≥ 0; got {x!r}")
+    n = check_int_range("digits", digits, 1, 17)
+    if v == 0:
+        return "0"
+    exact = _exact.as_given(v)
+    place = _exact._exponent(exact) - n + 1
+    shown = _exact.round_to(exact, place, up=True)
+    if _exact._exponent(Fraction(shown)) > _exact._exponent(exact):
+        shown = _exact.round_to(exact, place + 1, up=True)
+    return _exact.text(shown)
+
+
 def _percent_up(x: float) -> str:
     """A probability as a percentage, rounded up (toward privacy); never 0 % or 100 % inside."""
     return _format_percent(x, up=True)
@@ -197,15 +230,55 @@ def _percent(x: float) -> str:
     return _format_percent(x, up=False)
 
 
-def _in_people(x: float, size: int, *, up: bool) -> str:
-    """x as "k in size" people; "fewer than 1 in size" / "more than size − 1 in size" at the
-    ends, so a probability strictly inside (0, 1) never reads as none or all of them."""
-    count = math.ceil(x * size - 1e-9) if up else round(x * size)
-    if 0.0 < x * size < 1:
+def _in_people(x: Fraction, size: int, *, up: bool, complement: Fraction | None = None) -> str:
+    """x as "k in size" people, k rounded up (``up``: x an upper bound, ``complement`` a lower
+    bound on 1 − the truth) or half-even; "fewer than 1 in size" / "more than size − 1 in
+    size" at the ends, so a probability strictly inside (0, 1) never reads as none or all."""
+    scaled = x * size
+    count = math.ceil(scaled) if up else round(scaled)
+    rest = 1 - x if complement is None else complement
+    if 0 < scaled < 1 and (up or count == 0):
         return f"fewer than 1 in {size}"
-    if x < 1.0 and (count >= size or x * size > size - 1):
+    if x < 1 and rest > 0 and count >= size:
         return f"more than {size - 1} in {size}"
-    return f"{count} in {size}"
+    if x >= 1 and up:
+        return f"up to {size} in {size}"
+    return f"{max(count, 1) if 0 < x < 1 else count} in {size}"
+
+
+def icon_counts(epsilon, delta=0.0, *, prior, people=100) -> tuple:
+    """The icon array's counts: the prior as people of ``people`` (to nearest) and the most
+    the posterior can be (rounded up, never below the true count).
+
+    Not called in a notebook; used by ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    epsilon, delta, prior
+        As :func:`odds`.
+    people : int, keyword-only
+        The size of the icon array (10 to 10,000).
+
+    Returns
+    -------
+    builtins.tuple
+        (before, after): ints with before ≤ after ≤ people; ``after`` is ⌈posterior·people⌉
+        of the exact upper bound (:mod:`helpers.release._exact`).
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> icon_counts(1.0, prior=0.05)  # 5 % to at most 12.5 %
+    (5, 13)
+    """
+    eps = _check_magnitude("epsilon", epsilon)
+    d = _check_delta(delta)
+    p = _check_open_unit("prior", prior)
+    size = check_int_range("people", people, 10, 10_000)
+    post, _ = _exact.posterior_bounds(eps, p, halve=d > 0)
+    before = round(_exact.as_given(p) * size)
+    return before, max(before, math.ceil(post * size))
 
 
 #: What an observer guesses about a person, by neighbour notion: with add-remove neighbours
@@ -253,21 +326,23 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
     reading = odds(epsilon, delta, prior=prior)
     size = check_int_range("people", people, 10, 10_000)
     guess = _GUESS[_check_neighbours(neighbours)]
-    before = _in_people(reading.prior, size, up=False)
-    after = _in_people(reading.posterior, size, up=True)
-    # the bound is below 1 for every prior below 1; only a float can round it to 1
-    if reading.posterior < 1:
-        most = f"think at most {_percent_up(reading.posterior)} ({after})"
+    p = _exact.as_given(reading.prior)
+    post, rest = _exact.posterior_bounds(float(epsilon), reading.prior, halve=reading.bad_event > 0)
+    before = _in_people(p, size, up=False)
+    after = _in_people(post, size, up=True, complement=rest)
+    # the bound is below 1 for every prior below 1; past 1 − 10⁻⁸ it reads as near certainty
+    if rest >= Fraction(1, 10**8):
+        most = f"think at most {_exact.percent(post, up=True, complement=rest)} ({after})"
     else:
         most = f"be all but certain (more than {size - 1} in {size})"
     sentence = (
-        f"An observer who thinks there is a {_percent(reading.prior)} chance {guess} "
+        f"An observer who thinks there is a {_exact.percent(p, up=False)} chance {guess} "
         f"({before} people like you) can, after seeing the release, {most}"
     )
     if reading.bad_event > 0:
         sentence += (
-            f", except on rare outputs (a chance of at most {reading.bad_event:.2g}) where "
-            "the bound may fail"
+            f", except on rare outputs (a chance of at most "
+            f"{_chance_up(2 * _exact.as_given(float(delta)))}) where the bound may fail"
         )
     return sentence + "."
 
@@ -416,6 +491,32 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     return AttackReading(a, tpr, max(tpr - a, 0.0))
 
 
+#: the false-positive rates the paragraph reads the best attack at, as frequencies
+_RATES = (
+    (Fraction(1, 1000), "1 in 1,000"),
+    (Fraction(1, 100), "1 in 100"),
+    (Fraction(1, 10), "1 in 10"),
+)
+
+
+def _attack_words(epsilon, delta, fpr, rho) -> list:
+    """(the FPR as words, the TPR as a percentage rounded up, TPR/FPR rounded up) per rate."""
+    rates = list(_RATES)
+    a = _exact.as_given(fpr)
+    if all(a != r for r, _ in rates):
+        rates = sorted([*rates, (a, _percent(fpr))])
+    out = []
+    for rate, words in rates:
+        if rho is not None:
+            r = _check_magnitude("rho", rho)
+            tpr = Fraction(float(zcdp_tpr(r, float(rate)))) if r > 0 else rate
+        else:
+            tpr = _exact.tpr_bound(float(epsilon), float(delta), float(rate))
+        ratio = _exact.text(_exact.significant(tpr / rate, up=True))
+        out.append((words, _exact.percent(tpr, up=True), ratio))
+    return out
+
+
 def subject_paragraph(
     epsilon,
     delta=0.0,
@@ -429,10 +530,27 @@ def subject_paragraph(
 ) -> str:
     """A short paragraph a person in the data can read, generated from the numbers.
 
-    It says whose privacy the guarantee protects (the unit, and the bound on each person's
-    records), the odds reading (:func:`odds_sentence`), the best attack's reading
-    (:func:`attack_reading`) and what δ means, in plain words: the pattern of
-    Nanayakkara et al. (2023), odds and frequencies rather than ε alone.
+    It says, every number rounded toward the person (:mod:`helpers.release._exact`):
+
+    * whose privacy is protected (the unit, the bound on each person's records) and what:
+      whether you took part and the value of your answers (with add-remove neighbours a
+      changed answer is one record removed and one added, so it is read at the guarantee
+      of a group of two, :func:`group_privacy`); with change-one neighbours the number of
+      people is public and only the answers are protected;
+    * the odds reading (:func:`odds_sentence`) at the stated prior and beside it at an even
+      chance (50 %), where a small stated prior can hide a large rise;
+    * the best attack (:func:`attack_reading`) at false-positive rates 1 in 1,000, 1 in 100
+      and 1 in 10 (and ``fpr``), with its ratio TPR/FPR, the honest summary;
+    * that the guarantee covers everything published from the data together and later
+      releases add to it; that the curator sees the raw data (the central model); that
+      conclusions about groups are what a release is for and are not protected;
+    * for (ε, δ) one failure chance, 2δ (the odds' bad event, which also bounds an outright
+      disclosure of chance δ); for a zCDP release (``rho``) that δ is no chance of failure
+      but the slack that turns ρ_z into an ε.
+
+    Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) tested; ε
+    itself comes last, for experts, so that the plain statements, not the number, carry the
+    meaning.
 
     Used in notebook 12.
 
@@ -447,9 +565,10 @@ def subject_paragraph(
     contributions : int, keyword-only
         m ≥ 1, the most records kept per person.
     fpr : float, keyword-only
-        The attack's false-positive rate α in (0, 1).
+        A further false-positive rate α in (0, 1) the attack is read at.
     rho : float, keyword-only
-        ρ_z of a zCDP release, for the attack reading.
+        ρ_z of a zCDP release: the attack is read on its own curve and δ is read as the
+        conversion's slack.
     neighbours : {"add-remove", "change-one"}, keyword-only
         What the observer and the test try to tell: whether you are in the data, or which of
         two values your record holds.
@@ -460,6 +579,13 @@ def subject_paragraph(
 
     %(raises)s
 
+    References
+    ----------
+    Nanayakkara, Smart, Cummings, Kaptchuk & Redmiles (2023), USENIX Security 2023 (odds and
+    frequencies); Lee & Clifton (2011) (the posterior); Kairouz, Oh & Viswanath (2015) and
+    Dong, Roth & Su (2022) (the best test); Dwork & Roth (2014), §2.3 and Theorem 2.2
+    (δ's outright disclosure; group privacy); Bun & Steinke (2016) (zCDP).
+
     Examples
     --------
     >>> subject_paragraph(1.0, prior=0.5).startswith("This release protects each person")
@@ -468,9 +594,10 @@ def subject_paragraph(
     _check_unit(unit)
     m = _check_contributions(contributions)
     neighbours = _check_neighbours(neighbours)
-    sentence = odds_sentence(epsilon, delta, prior=prior, neighbours=neighbours)
-    attack = attack_reading(epsilon, delta, fpr=fpr, rho=rho)
+    eps = _check_magnitude("epsilon", epsilon)
     d = _check_delta(delta)
+    _check_open_unit("fpr", fpr)
+    p = _check_open_unit("prior", prior)
     whom = {
         "person": "each person",
         "user": "each user",
@@ -482,26 +609,85 @@ def subject_paragraph(
         if m > 1
         else ""
     )
+    parts = []
     if neighbours == "add-remove":
-        attack_text = (
-            f" Someone trying to tell whether you took part, and willing to wrongly accuse "
-            f"{_percent(attack.fpr)} of the people who did not, can correctly spot at most "
-            f"{_percent_up(attack.tpr)} of those who did."
+        parts.append(
+            f"This release protects {whom}: it limits what anyone can learn about whether you "
+            f"took part and about your answers.{kept}"
         )
     else:
-        attack_text = (
-            f" Someone trying to tell which of two values your record holds, and willing to be "
-            f"wrong for {_percent(attack.fpr)} of the people whose record holds the second, can "
-            f"be right for at most {_percent_up(attack.tpr)} of those whose record holds the "
-            "first."
+        parts.append(
+            f"This release protects {whom}: the number of people is public, and it limits what "
+            f"anyone can learn about your answers.{kept}"
         )
-    delta_text = (
-        f" The guarantee may fail entirely, with a chance of at most {d:.2g}." if d > 0 else ""
+
+    def plain(e, dd, at, guess):  # the odds without their failure clause: one chance, below
+        text = odds_sentence(e, dd, prior=at, neighbours=guess)
+        return text.split(", except on rare outputs")[0].rstrip(".") + "."
+
+    parts.append(plain(eps, d, p, neighbours))
+    if p != 0.5:
+        even = plain(eps, d, 0.5, neighbours)
+        parts.append("Starting from an even chance instead: " + even[0].lower() + even[1:])
+    failure = min(2 * _exact.as_given(d), Fraction(1))
+    if neighbours == "add-remove":
+        two = group_privacy(eps, d, size=2)  # one answer changed: one record out, one in
+        answers = plain(two.epsilon, two.delta, 0.5, "change-one")
+        parts.append(
+            "About your answers (one answer changed is one record removed and one added): "
+            + answers[0].lower()
+            + answers[1:]
+        )
+        # the answers' reading fails with the group's 2δ, the larger: the one chance stated
+        failure = max(failure, min(2 * _exact.as_given(two.delta), Fraction(1)))
+    readings = _attack_words(eps, d, fpr, rho)
+    spotted = "; ".join(
+        f"wrongly accusing {w} of those who did not, they spot at most {t} of those who did "
+        f"({r} times as often)"
+        for w, t, r in readings
     )
-    return (
-        f"This release protects {whom} with ε = {float(epsilon):.3g}.{kept} {sentence}"
-        f"{attack_text}{delta_text}"
+    if neighbours == "add-remove":
+        parts.append(
+            f"Someone trying to tell whether you took part can do no better than this: {spotted}."
+        )
+    else:
+        spotted = spotted.replace("of those who did not", "of the records holding the second value")
+        spotted = spotted.replace("of those who did", "of those holding the first")
+        parts.append(
+            f"Someone trying to tell which of two values your record holds can do no better than this: {spotted}."
+        )
+    parts.append(
+        "These limits cover everything published from this data together; any later release "
+        "about the same people adds to them."
     )
+    parts.append(
+        "The organisation that collects the data sees it in full: the limits are on what is "
+        "published, not on who holds the data."
+    )
+    parts.append(
+        "Conclusions about groups (how common an answer is among people like you, say) are not "
+        "protected: they are what the release is for, and they may be true of you."
+    )
+    if d > 0 and rho is not None:
+        parts.append(
+            f"The release is zCDP (ρ = {float(rho):.3g}); its δ = {d:.2g} is no chance of "
+            "failure but the slack that turns ρ into an ε: the protection weakens gradually, "
+            f"and the odds above can be exceeded only on outputs of chance at most "
+            f"{_chance_up(failure)}."
+        )
+    elif d > 0:
+        parts.append(
+            f"The odds above may fail on rare outputs, with a chance of at most "
+            f"{_chance_up(failure)}, in the worst case by "
+            "revealing your data outright."
+        )
+    expert = (
+        f"For experts: ε = {eps:.3g}"
+        + (f", δ = {d:.2g}" if d > 0 else "")
+        + (f", ρ = {float(rho):.3g}" if rho is not None else "")
+    )
+    parts.append(expert + f", per {unit}, {neighbours} neighbours.")
+    return " ".join(parts)
 
 
 fill_docstrings(globals())

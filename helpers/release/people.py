@@ -75,7 +75,8 @@ def group_privacy(epsilon, delta=0.0, *, size):
     so the release is (mε, δ·(e^{mε} − 1)/(e^ε − 1))-DP for groups of m (m·δ at ε = 0). For
     δ = 0 this is Dwork & Roth's group privacy, mε; the δ term is at most m·e^{(m−1)ε}·δ
     (each of its m terms is at most e^{(m−1)ε}δ), the simpler form often quoted. A person who contributes m records is such a group.
-    δ is computed in log space and rounded up; it is capped at 1.
+    mε is rounded up where the double product is below the exact one; δ is computed in log
+    space and rounded up; it is capped at 1.
 
     Used in notebook 12.
 
@@ -111,7 +112,14 @@ def group_privacy(epsilon, delta=0.0, *, size):
     eps = _check_magnitude("epsilon", epsilon, array=True)
     d = _check_delta(delta)
     m = _check_contributions(size, "size")
-    group_eps = m * eps
+    with np.errstate(over="ignore"):
+        product = m * eps
+    # mε rounded up where the double product fell below the exact one (as δ and ρ are)
+    positive = (eps > 0) & np.isfinite(product)
+    short = positive & (
+        product_sign(np.where(positive, eps, 1.0), float(m), np.where(positive, product, 1.0)) > 0
+    )
+    group_eps = np.where(short, np.nextafter(product, np.inf), product)
     if d == 0.0:
         return Guarantee(as_output(group_eps), as_output(np.zeros_like(eps)))
     safe = np.where(eps > 0, eps, 1.0)

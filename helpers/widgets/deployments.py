@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from decimal import ROUND_CEILING, Decimal
 from functools import partial
 
 import ipywidgets as widgets
 
 from .. import choose as ch
 from .. import deployments as dep
+from .. import release as rel
 from ..plotting.deployments import (
     plot_choice,
     plot_three_views,
@@ -56,28 +58,44 @@ def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):
     return float(row["epsilon_used"]), float(row["delta_used"]), rho, title
 
 
+def _up(x: float) -> str:
+    """A risk bound to four decimals, rounded up (toward the person), never to nearest."""
+    if not math.isfinite(x):
+        return "∞"
+    shown = Decimal(repr(float(x))).quantize(Decimal("0.0001"), rounding=ROUND_CEILING)
+    return f"{shown:.4f}"
+
+
+def _up_digits(x: float, digits: int) -> str:
+    """A risk bound to ``digits`` significant digits, rounded up (∞ stays ∞)."""
+    return rel.round_up(x, digits=digits) if math.isfinite(x) else "∞"
+
+
 def deployments_text(epsilon, delta, rho, *, prior, p, q) -> str:
-    """The readout of :func:`deployments_dashboard` (also used by its tests)."""
+    """The readout of :func:`deployments_dashboard` (also used by its tests): every bound
+    rounded up (four decimals; the relative risk and the failure chance by
+    :func:`helpers.release.round_up`)."""
     v = dep.three_views(epsilon, delta, prior=prior, p=p, q=q, rho=rho)
     lines = [
         f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}"),
-        f"(1) Lee & Clifton: posterior ≤ {v['posterior']:.4f} from a prior of {prior:g}"
+        f"(1) Lee & Clifton: posterior ≤ {_up(v['posterior'])} from a prior of {prior:g}"
         + (
-            f" (may fail on outputs of probability ≤ {v['bad_event']:.2g}, at ε + ln 2)"
+            f" (may fail on outputs of probability ≤ {_up_digits(v['bad_event'], 2)}, at ε + ln 2)"
             if delta > 0
             else ""
         ),
-        f"(2) Kazan & Reiter: relative risk ≤ {v['relative_risk']:.4g} at p = {p:g}, q = {q:g}",
-        f"(3) best test: TPR ≤ {v['tpr_1']:.4f} at FPR 1 %, ≤ {v['tpr_10']:.4f} at FPR 10 %",
+        f"(2) Kazan & Reiter: relative risk ≤ {_up_digits(v['relative_risk'], 4)} "
+        f"at p = {p:g}, q = {q:g}",
+        f"(3) best test: TPR ≤ {_up(v['tpr_1'])} at FPR 1 %, ≤ {_up(v['tpr_10'])} at FPR 10 %",
     ]
     if rho is not None:
         lines.append(
-            f"    from ρ_z alone (zCDP): TPR ≤ {v['zcdp_tpr_1']:.4f} at 1 %, "
-            f"≤ {v['zcdp_tpr_10']:.4f} at 10 %"
+            f"    from ρ_z alone (zCDP): TPR ≤ {_up(v['zcdp_tpr_1'])} at 1 %, "
+            f"≤ {_up(v['zcdp_tpr_10'])} at 10 %"
         )
         lines.append(
-            f"    Gaussian curve (assumed mechanism): TPR {v['gaussian_tpr_1']:.4f} at 1 %, "
-            f"{v['gaussian_tpr_10']:.4f} at 10 %"
+            f"    Gaussian curve (assumed mechanism): TPR {_up(v['gaussian_tpr_1'])} at 1 %, "
+            f"{_up(v['gaussian_tpr_10'])} at 10 %"
         )
     return "\n".join(lines)
 

@@ -6,8 +6,10 @@ side, checked in exact arithmetic.
 from __future__ import annotations
 
 import math
+import re
 
 import mpmath
+import numpy as np
 import pytest
 from _workloads import RISKS, WORKLOAD
 from hypothesis import given, settings
@@ -224,3 +226,61 @@ def test_posterior_failure_probability_exceeds_two_delta_at_the_tools_operating_
     eps = B.implied_risk(rho, B.risk_epsilon(1.0), mechanism="gaussian", delta=1e-6)
     assert failure == pytest.approx(norm.sf(eps, loc=mu * mu / 2, scale=mu), rel=1e-9)
     assert failure > 3.5e-6  # 3.7δ, as the issue measured
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.floats(1e-9, 0.5), st.floats(1.0001, 1e6))
+def test_a_tpr_risk_states_its_factor_over_the_fpr_rounded_up(fpr, ratio):
+    # a small TPR at a smaller FPR is a large jump (0.051 at 0.001 is 51 times it): the words
+    # say the factor, never below TPR/FPR, to two significant digits
+    from decimal import Decimal
+    from fractions import Fraction
+
+    tpr = min(fpr * ratio, 0.999)
+    if tpr <= fpr:
+        return
+    words = B.risk_tpr(tpr, fpr=fpr).words()
+    factor = Fraction(Decimal(re.search(r"\(([\d.]+) times the FPR\)", words).group(1)))
+    exact = Fraction(repr(tpr)) / Fraction(repr(fpr))
+    assert exact <= factor <= exact * Fraction(11, 10)
+
+
+def test_query_risk_reproduces_kulynych_et_al_against_riskcal():
+    # the authors' query-answering setting (research/unifying_risk/simulation_code.py): k = 1 … 15
+    # Laplace releases of scale 5, δ = 1e-5, baselines 0.01, 0.1 and the worst case
+    import logging
+    import warnings
+
+    from dp_accounting.pld import privacy_loss_distribution as P
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from riskcal import analysis
+
+    q = B.query_risk(5.0, releases=15, delta=1e-5)
+    assert q.releases.tolist() == list(range(1, 16)) and q.baselines == (0.01, 0.1)
+    logging.disable(logging.WARNING)
+    try:
+        one = P.from_laplace_mechanism(5.0)
+    finally:
+        logging.disable(logging.NOTSET)
+    kappas = np.array(q.baselines)
+    for i, k in enumerate(q.releases):
+        composed = one.self_compose(int(k))
+        theirs = np.append(
+            1 - analysis.get_beta_from_pld(composed, alpha=kappas) - kappas,
+            analysis.get_advantage_from_pld(composed),
+        )
+        # on the PLD: the same curve, both on pessimistic grids of step 1e-4
+        np.testing.assert_allclose(q.pld[i], theirs, atol=2e-3, rtol=0)
+        # on (ε, δ): riskcal's own curve at the course's ε gives the same advantages
+        eps = float(q.epsilon[i])
+        standard = np.append(
+            1 - analysis.get_beta_for_epsilon_delta(eps, 1e-5, kappas) - kappas,
+            analysis.get_advantage_for_epsilon_delta(eps, 1e-5),
+        )
+        np.testing.assert_allclose(q.standard[i], standard, atol=1e-9, rtol=0)
+        # the optimal composition is at most the basic sum k/b
+        assert eps <= k / 5.0 + 1e-12
+    # what the experiment shows: the (ε, δ) reading is never below the PLD's (up to the grid)
+    assert (q.pld <= q.standard + 2e-3).all()

@@ -1,0 +1,131 @@
+"""Exact bounds and directed rounding for the risk numbers printed to people in the data.
+
+Every number :mod:`helpers.release.explain` prints about a person's risk is rounded toward
+the person (a posterior, a true-positive rate, a failure chance or an icon count is never
+printed below the truth), at every input the functions accept. Floats run out near 0 and 1
+(a prior of 1 − 10⁻¹¹, a posterior a hair above its prior), so the bounds here are exact
+rationals (:class:`fractions.Fraction`), with e^{−ε} bracketed by the :mod:`decimal`
+module's correctly rounded ``exp`` (within half a unit in the last of 60 digits, widened to
+a full unit each way).
+
+An input float is read as the decimal it prints as (``repr``: 0.2 is one fifth, not the
+double nearest it), so a prior of 0.2 at ε = 0 reads 20 %, not 20.1 %.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Context, Decimal
+from fractions import Fraction
+
+#: digits of e^{−ε}; the bracket is 2·10⁻⁶⁰ relative, far inside any printed digit
+_DIGITS = 60
+#: e^{−ε} below 10^−_EMIN is bracketed by [0, 10^−_EMIN] (ε above about 9,000)
+_EMIN = 4_000
+#: exact subtraction of a two-digit complement from 100 (down to 10^−_EMIN)
+_WIDE = Context(prec=2 * _EMIN)
+
+
+def as_given(x) -> Fraction:
+    """The exact rational a float prints as (its shortest ``repr``)."""
+    return Fraction(Decimal(repr(float(x))))
+
+
+def exp_minus(epsilon: Fraction) -> tuple[Fraction, Fraction]:
+    """Bounds lo ≤ e^{−ε} ≤ hi for a rational ε ≥ 0 (exact at ε = 0)."""
+    if epsilon == 0:
+        return Fraction(1), Fraction(1)
+    if epsilon < Fraction(1, 10**15):
+        # 1 − ε ≤ e^{−ε} ≤ 1 − ε + ε²/2 (alternating series): relative to the ε a TPR or a
+        # posterior's rise is made of, within ε/2 (60 digits of e^{−ε} would be only 10⁻⁶⁰
+        # absolute, far above ε = 10⁻³⁰⁰)
+        return 1 - epsilon, 1 - epsilon + epsilon**2 / 2
+    ctx = Context(prec=_DIGITS, Emin=-_EMIN, Emax=_EMIN, traps=[])
+    x = ctx.divide(Decimal(-epsilon.numerator), Decimal(epsilon.denominator))
+    x_lo, x_hi = ctx.next_minus(x), ctx.next_plus(x)  # −ε rounded: widen the argument
+    lo = ctx.next_minus(ctx.exp(x_lo))
+    ctx.clear_flags()
+    hi = ctx.next_plus(ctx.exp(x_hi))
+    return max(Fraction(lo), Fraction(0)), Fraction(hi)
+
+
+def posterior_bounds(epsilon, prior, *, halve: bool = False) -> tuple[Fraction, Fraction]:
+    """(an upper bound on the posterior, a lower bound on its complement) of Lee & Clifton.
+
+    posterior = 1/(1 + r·e^{−ε}) and 1 − posterior = r·e^{−ε}/(1 + r·e^{−ε}), r = (1 − p)/p,
+    both read with the lower bound on e^{−ε} (``halve``: at ε + ln 2, e^{−ε}/2 exactly).
+    Exact at ε = 0 (the prior itself).
+    """
+    p = as_given(prior)
+    r = (1 - p) / p
+    lo, _ = exp_minus(as_given(epsilon))
+    if halve:
+        lo /= 2
+    t = r * lo
+    return 1 / (1 + t), t / (1 + t)
+
+
+def tpr_bound(epsilon, delta, fpr) -> Fraction:
+    """An upper bound on min(1, δ + e^ε α, 1 − e^{−ε}(1 − δ − α)), the (ε, δ) curve's TPR."""
+    a, d = as_given(fpr), as_given(delta)
+    lo, _ = exp_minus(as_given(epsilon))
+    # δ + e^ε·α with e^ε ≤ 1/lo (no bound when e^{−ε} underflows: then the other line binds)
+    line1 = d + a / lo if lo > 0 else Fraction(1)
+    line2 = 1 - lo * (1 - d - a)
+    return min(Fraction(1), line1, line2)
+
+
+def _exponent(v: Fraction) -> int:
+    """⌊log₁₀ v⌋ exactly, for v > 0."""
+    e = len(str(v.numerator)) - len(str(v.denominator))
+    while Fraction(10) ** e > v:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= v:
+        e += 1
+    return e
+
+
+def round_to(v: Fraction, place: int, *, up: bool | None) -> Decimal:
+    """v rounded to a multiple of 10^place: ``up`` True ceiling, False floor, None half-even."""
+    scaled = v / Fraction(10) ** place
+    n = math.ceil(scaled) if up else math.floor(scaled) if up is False else round(scaled)
+    return Decimal(n).scaleb(place)
+
+
+def significant(v: Fraction, *, up: bool | None, digits: int = 2) -> Decimal:
+    """v > 0 to ``digits`` significant digits (at least one decimal), rounded as asked."""
+    place = min(_exponent(v) - digits + 1, -1)
+    shown = round_to(v, place, up=up)
+    if shown != 0 and _exponent(Fraction(shown)) > _exponent(v):  # 9.96 → 10.0: one digit less
+        shown = round_to(v, place + 1, up=up)
+    return shown
+
+
+def text(d: Decimal) -> str:
+    """A decimal without trailing zeros or exponent."""
+    out = format(d, "f")
+    return out.rstrip("0").rstrip(".") if "." in out else out
+
+
+def percent(value: Fraction, *, up: bool, complement: Fraction | None = None) -> str:
+    """A probability as a percentage that never reads 0 % or 100 % for 0 < value < 1.
+
+    One decimal between 1 % and 99 %; below 1 %, two significant digits (0.01 %, not 0 %);
+    above 99 %, two significant digits of the complement (99.99 %, not 100 %). ``up`` rounds
+    ``value`` (an upper bound) up, reading the part above 99 % from ``complement`` (a lower
+    bound on 1 − the truth; 1 − value if not given) rounded down; else half-even.
+    """
+    if value <= 0 or value >= 1:
+        return f"{round(100 * value):d} %"
+    rest = 1 - value if complement is None else complement
+    hundred = 100 * value
+    if hundred < 1:
+        shown = significant(hundred, up=up or None)
+    elif hundred > 99 and rest > 0:
+        # exact: 100 − 10⁻³⁰⁰ keeps its 300 nines (the default context would round to 100)
+        shown = _WIDE.subtract(Decimal(100), significant(100 * rest, up=False if up else None))
+    elif hundred > 99:  # no lower bound on the complement: the truth may be 100 % − 0
+        return "100 %"
+    else:
+        shown = round_to(hundred, -1, up=up or None)
+    return text(shown) + " %"
