@@ -402,10 +402,14 @@ def largest_delta(n, *, exposure):
 
 
 def _noise_k(budget: float, sensitivity: float, mechanism: str, coverage: float) -> float:
-    """±k the noise reaches with probability c at this budget and Δ (Laplace or Gaussian)."""
+    """±k the noise reaches with probability c at this budget and Δ (any registered noise: the
+    reach is read at Δ, so a noise whose shape depends on Δ is right too)."""
     family = NoiseFamily.of(mechanism)
-    scale = float(family.scales(np.array([sensitivity]), np.array([budget]))[0])
-    k, _, _ = family.delivered(np.array([scale]), np.array([1.0]), np.array([coverage]))
+    delta_f = np.array([sensitivity])
+    scale = float(family.scales(delta_f, np.array([budget]))[0])
+    k, _, _ = family.delivered(
+        np.array([scale]), np.array([1.0]), np.array([coverage]), sensitivity=delta_f
+    )
     return float(k[0])
 
 
