@@ -34,9 +34,9 @@ def test_test_runs_ruff_and_the_whole_suite(monkeypatch):
     assert tests[1:] == ["-m", "pytest"]
 
 
-def test_quick_skips_the_notebooks_and_the_browser(monkeypatch):
+def test_quick_skips_the_notebooks_the_browser_and_the_hub(monkeypatch):
     _, tests = _test_calls(monkeypatch, "--quick", "-x")
-    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser"]
+    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser and not hub"]
 
 
 def test_no_file_points_outside_the_repository():
