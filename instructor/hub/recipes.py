@@ -215,8 +215,8 @@ def z2jh_config(image: str, tag: str, plan: dict, sizing: dict, repo_url: str, b
     return f"""# Zero to JupyterHub: the course's part of config.yaml, written by `python3 course.py hub`.
 # Use a chart whose hub runs {jupyterhub_pin().replace("==", " ")} (the image's jupyterhub-singleuser).
 # Memory from instructor/hub/sizing.json (benchmarks/bench_hub.py; see INSTRUCTORS.md,
-# "A class on a hub"): guarantee = the largest PSS of one student's server and kernel running a
-# lecture's notebook; limit = server + that kernel + the heaviest notebook's kernel, plus 25 %.
+# "A class on a hub"): guarantee = the most RSS of one student's server and kernel running a
+# lecture's notebook; limit = that + the heaviest notebook's kernel beside it, plus 25 %.
 singleuser:
   image:
     name: {image}
@@ -256,11 +256,11 @@ def spawner_config(prefix: str, plan: dict | None) -> str:
 c = get_config()  # noqa: F821 (JupyterHub's configuration loader defines it)
 c.Spawner.cmd = ["{prefix}/bin/jupyterhub-singleuser"]
 c.Spawner.default_url = "/lab"
-c.Spawner.environment = {{"PATH": "{prefix}/bin:/usr/local/bin:/usr/bin:/bin"}}
+c.Spawner.environment.update({{"PATH": "{prefix}/bin:/usr/local/bin:/usr/bin:/bin"}})
 {memory}'''
 
 
-def tljh_install(prefix: str, link: str) -> str:
+def tljh_install(prefix: str, link: str, plan: dict) -> str:
     """The Littlest JupyterHub recipe: run as root on the hub's server, in ``build/hub/tljh``."""
     files = "\n".join(
         f'install -D -m 0644 "{Path(r).name}" "{prefix}/{r}"' for r in server_settings()
@@ -281,7 +281,17 @@ python3 -m venv "{prefix}"
 (cd ../image && "{prefix}/bin/python" -m pip install --no-cache-dir -r requirements.txt)
 {files}
 install -D -m 0644 choosing-epsilon.py /opt/tljh/config/jupyterhub_config.d/choosing-epsilon.py
-# idle servers stop after {SERVER_IDLE_SECONDS // 60} minutes (TLJH's own culler)
+# private homes (TLJH's students are jupyter-NAME): no student reads another's notebooks
+if grep -qE '^[[:space:]]*HOME_MODE' /etc/login.defs; then
+  sed -i -E 's/^[[:space:]]*HOME_MODE.*/HOME_MODE\\t0700/' /etc/login.defs
+else
+  printf 'HOME_MODE\\t0700\\n' >> /etc/login.defs
+fi
+for home in /home/jupyter-*; do
+  if [ -d "$home" ] && [ ! -L "$home" ]; then chmod 0700 "$home"; fi
+done
+# each student's memory limit, and idle servers stopped after {SERVER_IDLE_SECONDS // 60} minutes (TLJH's culler)
+tljh-config set limits.memory {plan["limit_mib"]}M
 tljh-config set services.cull.timeout {SERVER_IDLE_SECONDS}
 tljh-config set services.cull.every 300
 tljh-config reload
@@ -376,7 +386,7 @@ def build(
     for relative, text in server_settings().items():
         (tljh / Path(relative).name).write_text(text, encoding="utf-8")
     (tljh / "choosing-epsilon.py").write_text(spawner_config(ENV_PREFIX, plan), "utf-8")
-    (tljh / "install.sh").write_text(tljh_install(ENV_PREFIX, link), "utf-8")
+    (tljh / "install.sh").write_text(tljh_install(ENV_PREFIX, link, plan), "utf-8")
     (out / "LINK.txt").write_text(link + "\n", encoding="utf-8")
     return {
         "out": out,

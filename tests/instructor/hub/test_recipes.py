@@ -124,3 +124,21 @@ def test_a_new_build_is_a_new_commit_on_the_same_history(bundle, tmp_path):
     tracked = set(recipes._git(repo, "ls-files").splitlines())
     assert {p.split("/")[0] for p in tracked} == set(recipes.EDITION_FILES)
     assert not any(name.endswith(".whl") for name in tracked)
+
+
+def test_the_tljh_recipe_parses_and_its_fragment_configures_the_servers(made):
+    import subprocess
+
+    from traitlets.config import Config
+
+    tljh = made["tljh"]
+    assert subprocess.run(["bash", "-n", str(tljh / "install.sh")], check=False).returncode == 0
+    script = (tljh / "install.sh").read_text()
+    assert f"limits.memory {made['plan']['limit_mib']}M" in script and made["link"] in script
+    config = Config()
+    exec((tljh / "choosing-epsilon.py").read_text(), {"get_config": lambda: config})
+    assert config.Spawner.cmd == [f"{recipes.ENV_PREFIX}/bin/jupyterhub-singleuser"]
+    assert config.Spawner.mem_limit == f"{made['plan']['limit_mib']}M"
+    environment = config.Spawner.environment.get_value({"TLJH": "kept"})
+    assert environment["TLJH"] == "kept"  # added to, not replaced
+    assert environment["PATH"].startswith(f"{recipes.ENV_PREFIX}/bin:")
