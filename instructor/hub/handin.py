@@ -166,26 +166,33 @@ def _write_as_owner(home: Path, name: str, text: str) -> Path:
     as_owner = {}
     if hasattr(os, "geteuid") and os.geteuid() == 0 and info.st_uid != 0:
         as_owner = {"user": info.st_uid, "group": info.st_gid, "extra_groups": []}
-    subprocess.run(
+    done = subprocess.run(
         [sys.executable, "-I", "-S", "-c", _WRITER, str(home), GRADES_DIR, name],
         input=text.encode("utf-8"),
         cwd="/",
         env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-        check=True,
+        capture_output=True,
+        check=False,
         timeout=60,
         **as_owner,
     )
+    if done.returncode != 0:
+        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        raise OSError(f"{home}/{GRADES_DIR}/{name} not written: {''.join(last)}")
     return home / GRADES_DIR / name
 
 
 def return_grades(graded: Path, homes: Path, roster: Path) -> list[Path]:
-    """Write each roster student's grades to ``<homes>/<user>/grades/<notebook>.md``."""
-    graded, homes = Path(graded), Path(homes)
+    """Write each roster student's grades to ``<homes>/<user>/grades/<notebook>.md``.
+
+    A student whose file cannot be written (``~/grades`` is a link, the home is gone) does not
+    stop the others: ``RuntimeError`` names each one after every other file is written."""
+    graded, homes = Path(graded), Path(os.path.abspath(homes))
     with open(roster, encoding="utf-8", newline="") as file:
         students = list(csv.DictReader(file))
     with open(graded / "grades.csv", encoding="utf-8", newline="") as file:
         rows = {r["submission"]: r for r in csv.DictReader(file)}
-    written = []
+    written, failed = [], []
     for student in students:
         user, stem = student["user"], student["notebook"]
         if not USER_NAME.match(user):
@@ -195,7 +202,14 @@ def return_grades(graded: Path, homes: Path, roster: Path) -> list[Path]:
         feedback_path = graded / "feedback" / f"{submission}.md"
         feedback = feedback_path.read_text("utf-8") if row and feedback_path.is_file() else None
         text = _grades_text(stem, row, feedback)
-        written.append(_write_as_owner(homes / user, f"{stem}.md", text))
+        try:
+            written.append(_write_as_owner(homes / user, f"{stem}.md", text))
+        except (OSError, ValueError) as error:
+            failed.append(f"{user}: {error}")
+    if failed:
+        raise RuntimeError(
+            f"grades written for {len(written)} students, not for:\n" + "\n".join(failed)
+        )
     return written
 
 
@@ -227,7 +241,7 @@ def main(argv: list[str]) -> int:
             print(
                 f"grades written to {len(written)} homes (~/{GRADES_DIR}/, readable by each only)"
             )
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, RuntimeError) as error:
         print(error, file=sys.stderr)
         return 2
     return 0
