@@ -115,3 +115,8 @@ def test_grade_and_student_run_the_instructors_package_grade_from_the_shells_fol
     assert course.main(["student"]) == 0
     args, cwd, _ = seen[-1]
     assert args[1:] == ["-m", "instructor.student"] and Path(cwd) == ROOT
+    # `course.py hub collect /home --out handin/10`: the paths are the shell's too
+    assert course.main(["hub", "collect", "h", "--notebook", "10", "--out", "o"]) == 0
+    args, cwd, env = seen[-1]
+    assert args[1:] == ["-m", "instructor.hub", "collect", "h", "--notebook", "10", "--out", "o"]
+    assert Path(cwd) == tmp_path and str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
