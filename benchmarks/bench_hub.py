@@ -10,8 +10,9 @@ resident pages, shared libraries counted in full: what a Kubernetes pod's cgroup
 most) and PSS (shared pages split among the processes mapping them: what one machine spends per
 student). Then one student runs the heaviest notebook (06) in a second kernel: that kernel's
 RSS and PSS. ``--write`` (``python benchmarks/bench_hub.py --write``) stores the figures in
-instructor/hub/sizing.json, which ``course.py hub`` sizes the z2jh fragment from, and prints the
-guide's table. Needs root and configurable-http-proxy; ``COURSE_HUB_ENV`` reuses an environment.
+instructor/hub/sizing.json (replacing the class sizes measured now, keeping the others),
+which ``course.py hub`` sizes the z2jh fragment from, and prints the guide's table. Needs root
+and configurable-http-proxy; ``COURSE_HUB_ENV`` reuses an environment.
 """
 
 from __future__ import annotations
@@ -244,6 +245,12 @@ def main(argv: list[str] | None = None) -> None:
         "runs": [{k: v for k, v in r.items() if k != "heaviest"} for r in runs],
         "heaviest": runs[0]["heaviest"],
     }
+    if "--write" in argv and recipes.SIZING.exists():  # other class sizes measured before stay
+        before = recipes.load_sizing()
+        kept = [r for r in before["runs"] if r["students"] not in sizes]
+        sizing["runs"] = sorted(kept + sizing["runs"], key=lambda r: r["students"])
+        if kept:
+            sizing["measured"] = f"{before['measured']} and {sizing['measured']}"
     print(table(sizing))
     if "--write" in argv:
         recipes.SIZING.write_text(json.dumps(sizing, indent=1) + "\n", encoding="utf-8")
