@@ -1,7 +1,8 @@
 """instructor/hub as a whole: a class on a real JupyterHub (marker ``hub``).
 
 ``test_a_class_on_a_real_hub`` runs JupyterHub with configurable-http-proxy on 127.0.0.1
-(tests/hub_lab.py): three students made for it, their servers spawned from the environment the image's requirements make, the
+(tests/hub_lab.py): two students made for it (one answers exercise 10.1, one does not), their
+servers spawned from the environment the image's requirements make, the
 edition pulled by nbgitpuller from ``git daemon`` on loopback, notebook 10's cells run through
 each student's kernel, the hand-ins collected, graded in the grader's sandbox and the grades
 written back; one student cannot read another's home or grades. Needs root, Linux,
@@ -53,7 +54,7 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
     env_dir = os.environ.get("COURSE_HUB_ENV")
     env = Path(env_dir) if env_dir else hub_lab.world_readable_dir("choosing-epsilon-hub-env")
     base = hub_lab.world_readable_dir("choosing-epsilon-hub")
-    users = [f"cehub{os.getpid() % 10000}x{i}" for i in range(3)]
+    users = [f"cehub{os.getpid() % 10000}x{i}" for i in range(2)]
     hub = hub_lab.Hub(base, env, users)
     try:
         made = recipes.build(out=served, bundle=bundle, repo_url=f"{git_url}/student-edition")
