@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> None:
         before = recipes.load_sizing()
         kept = [r for r in before["runs"] if r["students"] not in sizes]
         sizing["runs"] = sorted(kept + sizing["runs"], key=lambda r: r["students"])
-        if kept:
+        if kept and before["measured"] != sizing["measured"]:
             sizing["measured"] = f"{before['measured']} and {sizing['measured']}"
     print(table(sizing))
     if "--write" in argv:
