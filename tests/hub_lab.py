@@ -86,6 +86,27 @@ def make_env(prefix: Path, image_dir: Path) -> Path:
     return python
 
 
+def loaded_settings(env: Path) -> dict:
+    """What a server of the environment reads: its kernel manager's config and JupyterLab's
+    default setting overrides (read by the environment's own Python, no outside config)."""
+    probe = (
+        "import json\n"
+        "from jupyter_server.serverapp import ServerApp\n"
+        "from jupyter_server.services.config.manager import ConfigManager\n"
+        "app = ServerApp()\n"
+        "app.load_config_file()\n"
+        "lab = ConfigManager(config_dir_name='labconfig').get('default_setting_overrides')\n"
+        "print(json.dumps({'kernels': dict(app.config.get('MappingKernelManager', {})),"
+        " 'lab': lab}))\n"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "PYTHON"))}
+    done = subprocess.run(
+        [str(env / "bin" / "python"), "-c", probe],
+        capture_output=True, text=True, check=True, timeout=120, cwd="/", env=clean,
+    )  # fmt: skip
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def serve_git(folder: Path) -> tuple[subprocess.Popen, str]:
     """``git daemon`` on 127.0.0.1 for the repositories in ``folder`` (read-only): the link's
     ``repo`` as a git host gives it (nbgitpuller clones shallow, which git's smart protocols

@@ -88,8 +88,8 @@ def server_settings() -> dict[str, str]:
     }
     return {
         "etc/jupyter/labconfig/default_setting_overrides.json": LAB_SETTINGS.read_text("utf-8"),
-        "etc/jupyter/jupyter_server_config.d/choosing-epsilon.json": json.dumps(culling, indent=1)
-        + "\n",
+        # the server's own config file: its .d folder is read for extensions only
+        "etc/jupyter/jupyter_server_config.json": json.dumps(culling, indent=1) + "\n",
     }
 
 
@@ -225,7 +225,7 @@ singleuser:
     guarantee: {plan["guarantee_mib"]}M
     limit: {plan["limit_mib"]}M
   # every start pulls (or merges) the student edition into ~/{EDITION} and opens notebook 00;
-  # idle kernels stop after {KERNEL_IDLE_SECONDS // 60} minutes (the image's jupyter_server_config.d)
+  # idle kernels stop after {KERNEL_IDLE_SECONDS // 60} minutes (the image's jupyter_server_config.json)
   defaultUrl: "{default_url}"
   cmd: jupyterhub-singleuser
 hub:

@@ -12,6 +12,7 @@ configurable-http-proxy and bubblewrap: skipped with the reason elsewhere, faile
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import stat
@@ -60,6 +61,9 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         made = recipes.build(out=served, bundle=bundle, repo_url=f"{git_url}/student-edition")
         repo = parse_qs(urlparse(made["link"]).query)["repo"][0]
         hub_lab.make_env(env, made["image"])
+        settings = hub_lab.loaded_settings(env)  # what every student's server reads
+        assert settings["kernels"]["cull_idle_timeout"] == recipes.KERNEL_IDLE_SECONDS
+        assert settings["lab"] == json.loads(recipes.LAB_SETTINGS.read_text())
         hub.plan = made["plan"]
         hub.start()
         for user in users:

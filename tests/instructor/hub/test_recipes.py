@@ -49,7 +49,7 @@ def test_the_image_installs_the_student_build_and_the_hubs_pins(made, bundle):
         assert copied in dockerfile and (image / copied).is_file()
     lab = json.loads((image / "default_setting_overrides.json").read_text())
     assert lab == json.loads(recipes.LAB_SETTINGS.read_text())  # course.py lab's settings
-    culling = json.loads((image / "choosing-epsilon.json").read_text())["MappingKernelManager"]
+    culling = json.loads((image / "jupyter_server_config.json").read_text())["MappingKernelManager"]
     assert culling["cull_idle_timeout"] == recipes.KERNEL_IDLE_SECONDS > 0
 
 
