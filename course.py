@@ -4,11 +4,14 @@
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
     python3 course.py lab --rise # the same with RISE, the instructor's live slides (an extra)
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test
-    python3 course.py test --quick  # the same without the notebook and browser tests
+    python3 course.py test --quick  # the same without the notebook, browser and hub tests
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
     python3 course.py grade DIR --out OUT  # grade submitted notebooks: OUT/grades.csv, feedback/
+    python3 course.py hub        # for a JupyterHub: build/hub/ (image, z2jh, TLJH, git, link)
+    python3 course.py hub collect /home --notebook 10 --out DIR  # hand-ins as DIR/<user>.ipynb
+    python3 course.py hub return GRADED --homes /home --roster DIR/roster.csv  # grades back
     python3 course.py key        # the instructor's answer key: build/instructor/answer-key.html, .md
     python3 course.py bench      # run the speed benchmarks and print their tables
     python3 course.py book       # build the course website into build/book/ (no execution)
@@ -78,6 +81,7 @@ COMMANDS = {
     "figures": READER,
     "student": READER,
     "grade": READER,
+    "hub": READER,
     "slides": READER,
     "key": READER,
     "env": READER,
@@ -280,8 +284,11 @@ def main(argv) -> int:
         os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in paths if p)
         return run(env_python, "-m", "jupyter", "lab", *lab_arguments(), *extra, *rest)
     if command == "test":
-        if "--quick" in rest:  # the fast loop: no notebook execution, no browser
-            rest = [a for a in rest if a != "--quick"] + ["-m", "not notebooks and not browser"]
+        if "--quick" in rest:  # the fast loop: no notebook execution, no browser, no hub
+            rest = [a for a in rest if a != "--quick"] + [
+                "-m",
+                "not notebooks and not browser and not hub",
+            ]
         lint = run(env_python, "-m", "ruff", "check", ".")
         code = run(env_python, "-m", "pytest", *rest)
         if code == 5:
@@ -299,6 +306,8 @@ def main(argv) -> int:
         return run(env_python, "-m", "instructor.slides", "build", *rest)
     if command == "grade":  # SUBMISSIONS_DIR --out OUT_DIR [...]: paths from where it is typed
         return run(env_python, "-m", "instructor.grading.grade", *rest, here=True)
+    if command == "hub":  # [collect|return] ...: paths from where it is typed
+        return run(env_python, "-m", "instructor.hub", *rest, here=True)
     if command == "key":  # [--out DIR]: the instructor's answer key (instructor/answer_key/)
         return run(env_python, "-m", "instructor.answer_key", *rest)
     return run(env_python, ROOT / "benchmarks" / "run.py", *rest)

@@ -34,9 +34,9 @@ def test_test_runs_ruff_and_the_whole_suite(monkeypatch):
     assert tests[1:] == ["-m", "pytest"]
 
 
-def test_quick_skips_the_notebooks_and_the_browser(monkeypatch):
+def test_quick_skips_the_notebooks_the_browser_and_the_hub(monkeypatch):
     _, tests = _test_calls(monkeypatch, "--quick", "-x")
-    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser"]
+    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser and not hub"]
 
 
 def test_no_file_points_outside_the_repository():
@@ -115,3 +115,8 @@ def test_grade_and_student_run_the_instructors_package_grade_from_the_shells_fol
     assert course.main(["student"]) == 0
     args, cwd, _ = seen[-1]
     assert args[1:] == ["-m", "instructor.student"] and Path(cwd) == ROOT
+    # `course.py hub collect /home --out handin/10`: the paths are the shell's too
+    assert course.main(["hub", "collect", "h", "--notebook", "10", "--out", "o"]) == 0
+    args, cwd, env = seen[-1]
+    assert args[1:] == ["-m", "instructor.hub", "collect", "h", "--notebook", "10", "--out", "o"]
+    assert Path(cwd) == tmp_path and str(ROOT) in env["PYTHONPATH"].split(os.pathsep)

@@ -1,0 +1,247 @@
+"""Hand-in on a hub: ``course.py hub collect`` and ``course.py hub return``.
+
+* ``collect``: from a folder holding one folder per student (a local hub's ``/home``, or the
+  homes exported from Zero to JupyterHub's volumes, one folder each), copy each student's
+  ``EDITION/notebooks/NN_name.ipynb`` to ``OUT/<user>.ipynb`` and write ``OUT/roster.csv`` (who
+  handed in, the size, SHA-256 and time of each file). The grader keys its rows by the file
+  name, so ``course.py grade OUT --out GRADED`` gives one row per student, unchanged.
+  The homes are the students': every path is opened component by component without following a
+  link, and only a regular file of at most the grader's 20 MB is read.
+* ``return``: for each student of the roster, ``<home>/grades/NN_name.md``: their row of
+  ``GRADED/grades.csv`` and their feedback, written *as the student* (so a link they planted
+  leads nowhere they could not write themselves) with mode 0600, in a folder of mode 0700.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+from instructor.grading.grade import MAX_SUBMISSION_BYTES, safe_name
+
+from .recipes import EDITION
+
+#: a user name the grader keeps as it is (``grade.safe_name``), so its row is the user's
+USER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
+ROSTER = "roster.csv"
+GRADES_DIR = "grades"
+HANDED_IN, MISSING = "handed in", "missing"
+
+
+def course_stem(notebook: str) -> str:
+    """The course notebook named by ``notebook`` ("10", "10_choose_your_epsilon" or its file)."""
+    from helpers.notebooks import notebook_paths
+
+    stems = [p.stem for p in notebook_paths()]
+    wanted = Path(notebook).name.removesuffix(".ipynb")
+    found = [s for s in stems if s == wanted or s[:2] == wanted]
+    if len(found) != 1:
+        raise ValueError(f"notebook={notebook!r} names no course notebook (one of {stems})")
+    return found[0]
+
+
+def _read_inside(root_fd: int, parts: list[str]) -> tuple[bytes | None, str]:
+    """Read ``parts`` under an open directory without following any link; (data, status)."""
+    fd = os.dup(root_fd)
+    try:
+        for part in parts[:-1]:
+            try:
+                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+            except FileNotFoundError:
+                return None, MISSING
+            except OSError:
+                return None, f"{part} is not a folder (a link?)"
+            os.close(fd)
+            fd = child
+        try:
+            handle = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
+        except FileNotFoundError:
+            return None, MISSING
+        except OSError:
+            return None, "not a regular file (a link?)"
+        with os.fdopen(handle, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                return None, "not a regular file"
+            data = file.read(MAX_SUBMISSION_BYTES + 1)
+        if len(data) > MAX_SUBMISSION_BYTES:
+            return None, "larger than 20 MB"
+        return data, HANDED_IN
+    finally:
+        os.close(fd)
+
+
+def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = None) -> list[dict]:
+    """Copy each student's notebook to ``out/<user>.ipynb``; write ``out/roster.csv``.
+
+    ``homes`` holds one folder per student, named by the user name; ``users`` limits the
+    collection to those (each listed user without a folder is ``missing``). ``out`` must be new
+    or empty: a file left from another collection would be graded too.
+    """
+    stem = course_stem(notebook)
+    homes, out = Path(homes), Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise ValueError(f"out={str(out)!r} is not empty: collect into a new folder")
+    names = sorted(users) if users is not None else sorted(p.name for p in homes.iterdir())
+    bad = [n for n in names if not USER_NAME.match(n) or safe_name(n, set()) != n]
+    if bad:
+        raise ValueError(
+            f"users={bad!r}: user names must be letters, digits and ._- (starting with a letter "
+            "or digit), which the grader keeps as the row's name"
+        )
+    lowered = [n.lower() for n in names]
+    twins = sorted({n for n in names if lowered.count(n.lower()) > 1})
+    if twins:
+        raise ValueError(f"users={twins!r} differ only in case; the grader would rename one")
+    out.mkdir(parents=True, exist_ok=True)
+    root_fd = os.open(homes, os.O_RDONLY | os.O_DIRECTORY)
+    rows = []
+    try:
+        for user in names:
+            parts = [user, EDITION, "notebooks", f"{stem}.ipynb"]
+            data, status = _read_inside(root_fd, parts)
+            row = {"user": user, "submission": "", "status": status, "bytes": "", "sha256": ""}
+            if data is not None:
+                row["submission"] = f"{user}.ipynb"
+                row["bytes"] = len(data)
+                row["sha256"] = hashlib.sha256(data).hexdigest()
+                (out / row["submission"]).write_bytes(data)
+            rows.append(row)
+    finally:
+        os.close(root_fd)
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, [*rows[0], "notebook", "collected"] if rows else ["user"])
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({**row, "notebook": stem, "collected": stamp})
+    (out / ROSTER).write_text(buffer.getvalue(), encoding="utf-8")
+    return rows
+
+
+def _grades_text(stem: str, row: dict | None, feedback: str | None) -> str:
+    if row is None:
+        return f"# {stem}: no grade\n\nNo notebook of yours was collected for {stem}.\n"
+    shown = [(k, v) for k, v in row.items() if k not in ("submission", "notebook") and v != ""]
+    table = "\n".join(["| | points |", "| --- | --- |", *(f"| {k} | {v} |" for k, v in shown)])
+    return f"# {stem}: your grade\n\n{table}\n\n{feedback or ''}"
+
+
+#: run as the student: make ~/grades (0700) and write the file (0600) by a temporary name
+_WRITER = """
+import os, sys
+home, folder, name = sys.argv[1:4]
+text = sys.stdin.buffer.read()
+os.chdir(home)
+try:
+    os.mkdir(folder, 0o700)
+except FileExistsError:
+    pass
+fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+os.fchmod(fd, 0o700)
+temporary = "." + name + ".tmp"
+try:
+    os.unlink(temporary, dir_fd=fd)
+except FileNotFoundError:
+    pass
+handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
+with os.fdopen(handle, "wb") as file:
+    file.write(text)
+os.rename(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+"""
+
+
+def _write_as_owner(home: Path, name: str, text: str) -> Path:
+    """Write ``home/GRADES_DIR/name`` as the owner of ``home`` (when run as root)."""
+    info = os.lstat(home)
+    if not stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{home} is not a folder (a link?)")
+    as_owner = {}
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and info.st_uid != 0:
+        as_owner = {"user": info.st_uid, "group": info.st_gid, "extra_groups": []}
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", _WRITER, str(home), GRADES_DIR, name],
+        input=text.encode("utf-8"),
+        cwd="/",
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        capture_output=True,
+        check=False,
+        timeout=60,
+        **as_owner,
+    )
+    if done.returncode != 0:
+        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        raise OSError(f"{home}/{GRADES_DIR}/{name} not written: {''.join(last)}")
+    return home / GRADES_DIR / name
+
+
+def return_grades(graded: Path, homes: Path, roster: Path) -> list[Path]:
+    """Write each roster student's grades to ``<homes>/<user>/grades/<notebook>.md``.
+
+    A student whose file cannot be written (``~/grades`` is a link, the home is gone) does not
+    stop the others: ``RuntimeError`` names each one after every other file is written."""
+    graded, homes = Path(graded), Path(os.path.abspath(homes))
+    with open(roster, encoding="utf-8", newline="") as file:
+        students = list(csv.DictReader(file))
+    with open(graded / "grades.csv", encoding="utf-8", newline="") as file:
+        rows = {r["submission"]: r for r in csv.DictReader(file)}
+    written, failed = [], []
+    for student in students:
+        user, stem = student["user"], student["notebook"]
+        if not USER_NAME.match(user):
+            raise ValueError(f"roster user={user!r} is not a user name this module wrote")
+        submission = Path(student["submission"]).stem if student["submission"] else ""
+        row = rows.get(submission) if submission else None
+        feedback_path = graded / "feedback" / f"{submission}.md"
+        feedback = feedback_path.read_text("utf-8") if row and feedback_path.is_file() else None
+        text = _grades_text(stem, row, feedback)
+        try:
+            written.append(_write_as_owner(homes / user, f"{stem}.md", text))
+        except (OSError, ValueError) as error:
+            failed.append(f"{user}: {error}")
+    if failed:
+        raise RuntimeError(
+            f"grades written for {len(written)} students, not for:\n" + "\n".join(failed)
+        )
+    return written
+
+
+def main(argv: list[str]) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="course.py hub", description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    take = commands.add_parser("collect", help="copy every student's notebook as <user>.ipynb")
+    take.add_argument("homes", type=Path, help="a folder with one folder per student (/home)")
+    take.add_argument("--notebook", required=True, help="e.g. 10 or 10_choose_your_epsilon")
+    take.add_argument("--out", type=Path, required=True, help="a new folder for the hand-ins")
+    take.add_argument("--users", nargs="*", default=None, help="only these students")
+    back = commands.add_parser("return", help="write each student's grades into their home")
+    back.add_argument("graded", type=Path, help="the folder `course.py grade --out` wrote")
+    back.add_argument("--homes", type=Path, required=True)
+    back.add_argument("--roster", type=Path, required=True, help="the collection's roster.csv")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "collect":
+            rows = collect(args.homes, args.out, notebook=args.notebook, users=args.users)
+            handed = sum(r["status"] == HANDED_IN for r in rows)
+            print(f"{handed} of {len(rows)} students handed in: {args.out}/ ({ROSTER} there)")
+            for row in rows:
+                if row["status"] != HANDED_IN:
+                    print(f"  {row['user']}: {row['status']}")
+        else:
+            written = return_grades(args.graded, args.homes, args.roster)
+            print(
+                f"grades written to {len(written)} homes (~/{GRADES_DIR}/, readable by each only)"
+            )
+    except (ValueError, OSError, RuntimeError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    return 0

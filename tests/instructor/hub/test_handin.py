@@ -1,0 +1,99 @@
+"""instructor/hub/handin.py: collecting the hand-ins from the homes and returning the grades."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from instructor.grading.grade import MAX_SUBMISSION_BYTES
+from instructor.hub import handin, recipes
+
+NOTEBOOK = "10_choose_your_epsilon"
+
+
+# --- hand-in: collect and return -------------------------------------------------------------
+
+
+def _home(homes: Path, user: str) -> Path:
+    folder = homes / user / recipes.EDITION / "notebooks"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_collect_names_each_hand_in_by_its_user_and_follows_no_link(tmp_path):
+    homes = tmp_path / "home"
+    _home(homes, "ann").joinpath(f"{NOTEBOOK}.ipynb").write_text('{"ann": 1}')
+    _home(homes, "bob").joinpath(f"{NOTEBOOK}.ipynb").symlink_to(
+        homes / "ann" / recipes.EDITION / "notebooks" / f"{NOTEBOOK}.ipynb"
+    )
+    (homes / "cat").mkdir()
+    (homes / "cat" / recipes.EDITION).symlink_to(homes / "ann" / recipes.EDITION)
+    os.mkfifo(_home(homes, "dan") / f"{NOTEBOOK}.ipynb")  # opened, never read (no hang)
+    big = _home(homes, "eve") / f"{NOTEBOOK}.ipynb"
+    with open(big, "wb") as file:
+        file.truncate(MAX_SUBMISSION_BYTES + 1)
+    (homes / "fay").mkdir()
+    out = tmp_path / "handin"
+    rows = handin.collect(homes, out, notebook="10")
+    status = {r["user"]: r["status"] for r in rows}
+    assert status["ann"] == handin.HANDED_IN and status["fay"] == handin.MISSING
+    for user in ("bob", "cat", "dan", "eve"):
+        assert status[user] not in (handin.HANDED_IN, handin.MISSING), user
+    assert sorted(p.name for p in out.iterdir()) == ["ann.ipynb", handin.ROSTER]
+    assert (out / "ann.ipynb").read_text() == '{"ann": 1}'
+    with open(out / handin.ROSTER, newline="") as file:
+        roster = list(csv.DictReader(file))
+    assert [r["user"] for r in roster] == ["ann", "bob", "cat", "dan", "eve", "fay"]
+    assert {r["notebook"] for r in roster} == {NOTEBOOK}
+    with pytest.raises(ValueError, match="not empty"):
+        handin.collect(homes, out, notebook="10")
+
+
+@pytest.mark.parametrize("users", [["-x"], ["a b"], ["=cmd"], ["Ann", "ann"]])
+def test_collect_refuses_names_the_grader_would_change(tmp_path, users):
+    with pytest.raises(ValueError, match="users="):
+        handin.collect(tmp_path, tmp_path / "out", notebook=NOTEBOOK, users=users)
+
+
+def test_collect_refuses_a_notebook_the_course_has_not():
+    with pytest.raises(ValueError, match="notebook='99'"):
+        handin.course_stem("99")
+
+
+def test_return_writes_a_private_file_and_never_through_a_link(tmp_path):
+    homes, graded = tmp_path / "home", tmp_path / "graded"
+    (graded / "feedback").mkdir(parents=True)
+    (graded / "grades.csv").write_text(
+        f"submission,notebook,10.1,total,max\nann,{NOTEBOOK},2,2,9\n"
+    )
+    (graded / "feedback" / "ann.md").write_text("# Feedback: ann\nwell done\n")
+    roster = tmp_path / "roster.csv"
+    roster.write_text(
+        "user,submission,status,bytes,sha256,notebook,collected\n"
+        f"ann,ann.ipynb,handed in,1,x,{NOTEBOOK},t\nbob,,missing,,,{NOTEBOOK},t\n"
+    )
+    for user in ("ann", "bob"):
+        (homes / user).mkdir(parents=True)
+    written = handin.return_grades(graded, homes, roster)
+    assert written == [homes / u / handin.GRADES_DIR / f"{NOTEBOOK}.md" for u in ("ann", "bob")]
+    text = written[0].read_text()
+    assert "| 10.1 | 2 |" in text and "| max | 9 |" in text and "well done" in text
+    assert "No notebook of yours" in written[1].read_text()
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    # a student who points ~/grades elsewhere gets nothing written there
+    shutil.rmtree(homes / "bob" / handin.GRADES_DIR)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (homes / "bob" / handin.GRADES_DIR).symlink_to(elsewhere)
+    written[0].unlink()
+    with pytest.raises(RuntimeError, match=r"not for:\nbob: .*not written"):
+        handin.return_grades(graded, homes, roster)
+    assert list(elsewhere.iterdir()) == []
+    assert written[0].exists()  # the others' grades are written all the same
