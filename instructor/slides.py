@@ -459,6 +459,20 @@ _FENCE = re.compile(r"^\s*(```|~~~|\$\$)")
 DECK_CODE_LINES = 10
 TABLE_ROWS = 11
 TEXT_LINES = 14
+#: a code cell (source and outputs) is at most this many lines of prose tall: the slide's
+#: 720 px hold 19 (less its 24 px of padding), and a heading and a lead-in of up to
+#: LEAD_IN_LINES may share its slide; outputs beyond it continue on the next subslide
+CELL_LINES = 16.0
+#: the slide's height in lines of prose, less a margin for the estimate's error
+SLIDE_LINES = 18.0
+#: a table's text at 22 px: characters in one line of the slide; in a row wider than that the
+#: long cells wrap at about TABLE_CELL_CHARS a line (measured in Chromium: a 59-character
+#: name in a table of nine columns takes five lines); a row's height and each further line
+#: of a wrapped row, in lines of prose
+TABLE_LINE_CHARS = 90
+TABLE_CELL_CHARS = 12
+TABLE_ROW = 1.05
+TABLE_WRAP = 0.8
 #: a deck cell that shows only its outputs (a table or text continued from the slide before)
 OUTPUT_ONLY = "deck-output-only"
 
@@ -553,7 +567,9 @@ def deck_height(cell) -> float:
             height += CODE_LINE * len(out.get("text", "").splitlines())
             continue
         data = out.get("data", {})
-        if "text/html" in data:
+        if "text/html" in data and "<table" in "".join(data["text/html"]):
+            height += _table_lines("".join(data["text/html"]))
+        elif "text/html" in data:
             height += 0.95 * ("".join(data["text/html"]).count("<tr") + 1)
         elif "text/markdown" in data:
             height += sum(_block_lines(b) for b in markdown_blocks("".join(data["text/markdown"])))
@@ -616,22 +632,55 @@ def _output_only(outputs: list) -> object:
     return cell
 
 
-def _split_table(html: str) -> list[str]:
-    """A pandas table's HTML in pieces of TABLE_ROWS body rows, each with the header."""
+_ROW = re.compile(r"(?s)<tr\b[^>]*>.*?</tr>")
+_TABLE_CELL = re.compile(r"(?s)<t[dh]\b[^>]*>(.*?)</t[dh]>")
+
+
+def _row_lines(row: str) -> float:
+    """A table row's height on the slide, in lines of prose: its cells' text side by side
+    wraps onto further lines when it is wider than the slide."""
+    lengths = [len(re.sub(r"<[^>]+>", "", c).strip()) for c in _TABLE_CELL.findall(row)]
+    chars = sum(length + 2 for length in lengths)
+    lines = 1
+    if chars > TABLE_LINE_CHARS:
+        lines = max(
+            math.ceil(chars / TABLE_LINE_CHARS),
+            *(math.ceil(length / TABLE_CELL_CHARS) for length in lengths),
+        )
+    return TABLE_ROW + TABLE_WRAP * (lines - 1)
+
+
+def _table_lines(html: str) -> float:
+    """A table's height on the slide, in lines of prose (every row, the header's included)."""
+    return sum(_row_lines(row) for row in _ROW.findall(html)) + 0.5
+
+
+def _split_table(html: str, room: float = CELL_LINES) -> list[str]:
+    """A pandas table's HTML in pieces, each with the header: at most TABLE_ROWS body rows
+    and at most ``room`` lines of prose tall (rows that wrap take more)."""
     match = re.search(r"(?s)^(.*?<tbody>)(.*?)(</tbody>.*)$", html)
     if not match:
         return [html]
     head, body, tail = match.groups()
-    rows = re.findall(r"(?s)<tr>.*?</tr>", body)
-    if len(rows) <= TABLE_ROWS + 2:
+    rows = _ROW.findall(body)
+    if len(rows) <= TABLE_ROWS + 2 and _table_lines(html) <= room:
         return [html]
-    return [
-        head + "".join(rows[i : i + TABLE_ROWS]) + tail for i in range(0, len(rows), TABLE_ROWS)
-    ]
+    header = _table_lines(head + tail)
+    pieces: list[list[str]] = [[]]
+    height = header
+    for row in rows:
+        lines = _row_lines(row)
+        if pieces[-1] and (len(pieces[-1]) >= TABLE_ROWS or height + lines > room):
+            pieces.append([])
+            height = header
+        pieces[-1].append(row)
+        height += lines
+    return [head + "".join(piece) + tail for piece in pieces]
 
 
-def _fit_code(cell) -> list:
-    """A code cell for the slide: a long source abbreviated, long outputs continued."""
+def _fit_code(cell, room: float = CELL_LINES) -> list:
+    """A code cell for the slide: a long source abbreviated, long outputs continued (what
+    does not fit in ``room`` lines of prose under the source, on the next subslide)."""
     lines = cell.source.splitlines()
     if len(lines) > DECK_CODE_LINES:
         kept = DECK_CODE_LINES - 1
@@ -649,7 +698,7 @@ def _fit_code(cell) -> list:
             and "<table" in "".join(data["text/html"])
             and "image/png" not in data
         ):
-            pieces = _split_table("".join(data["text/html"]))
+            pieces = _split_table("".join(data["text/html"]), room)
             for number, piece in enumerate(pieces):
                 copied = copy.deepcopy(out)
                 copied["data"] = {"text/html": piece}
@@ -664,7 +713,10 @@ def _fit_code(cell) -> list:
                 (first if number == 0 and not later else later).append(copied)
             continue
         (later if later else first).append(out)
+    # what does not fit under the source continues on the next subslide
     cell.outputs = first
+    while cell.outputs and deck_height(cell) > room:
+        later.insert(0, cell.outputs.pop())
     return [cell] + [_output_only([out]) for out in later]
 
 
@@ -681,7 +733,9 @@ def projected(cells: list) -> list:
     split = []
     for cell in cells:
         if cell.cell_type == "code":
-            split.extend(_fit_code(cell))
+            # a lead-in ending in ":" shares the slide of what it leads into
+            lead_in = deck_height(split[-1]) if split and _ends_with_colon(split[-1]) else 0.0
+            split.extend(_fit_code(cell, min(CELL_LINES, SLIDE_LINES - lead_in)))
             continue
         if cell.cell_type != "markdown" or _kind(cell) == "notes":
             split.append(cell)

@@ -325,19 +325,38 @@ def _unit_markers(collection, markers) -> None:
 
 
 def _three_views_shape(epsilon, delta, rho, title, q) -> tuple:
-    """What fixes the structure of :func:`plot_three_views`'s figure: the guarantee (every
-    curve but the relative risk's), and whether q puts the exp(2ε) line on the scale and
-    minor ticks on the relative-risk axis. Within one shape, prior, p and q move in place."""
+    """What fixes the structure of :func:`plot_three_views`'s figure: whether there is a
+    zCDP curve (ρ_z given), whether the exp(2ε) line is on the scale and whether the
+    relative-risk axis has minor ticks. Within one shape every value moves in place, the
+    guarantee (ε, δ, ρ_z and the title) included."""
     rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
     naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
     return (
-        epsilon,
-        delta,
-        rho,
-        title,
+        rho is None,
         naive <= 100 * float(np.max(rr)),
         float(np.max(rr)) < 10 * float(np.min(rr)),
     )
+
+
+#: the prior axis of the posterior panel and the false-positive rates of the ROC panel
+_PRIORS = np.linspace(0.001, 0.999, 200)
+_ROC_FPR = np.concatenate([[0.0], np.geomspace(1e-4, 1, 300)])
+
+
+def _off_scale_label(naive: float) -> str:
+    return f"exp(2ε) = {naive:.2g}\n(off scale)"
+
+
+def _gaussian_label(rho: float) -> str:
+    return f"Gaussian, μ = {math.sqrt(2 * rho):.3g}"
+
+
+def _three_views_heading(epsilon, delta, rho, title) -> str:
+    heading = title or (
+        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
+    )
+    # a deployment's name, curator and unit run past the figure's width in one line
+    return textwrap.fill(heading, width=90, max_lines=2, placeholder=" …")
 
 
 #: the p axis of the relative-risk panel
@@ -383,12 +402,30 @@ def update_three_views(
     q: float = 1.0,
     title: str | None = None,
 ) -> bool:
-    """Bring a :func:`plot_three_views` figure to new prior, p and q in place (the markers,
-    the relative-risk curve, its axis label and limits, the text alternative). False, and
-    nothing changed, when the figure's shape differs (another guarantee): draw afresh."""
+    """Bring a :func:`plot_three_views` figure to a new guarantee, prior, p and q in place
+    (every curve and marker, the exp(2ε) line or its legend entry, the Gaussian curve's
+    legend entry, the relative-risk axis's label and limits, the title, the text
+    alternative). False, and nothing changed, when the figure's shape differs (a ρ_z curve
+    appears or goes, the exp(2ε) line leaves or joins the scale, the minor ticks change):
+    draw afresh."""
     if getattr(fig, "_course_shape", None) != _three_views_shape(epsilon, delta, rho, title, q):
         return False
-    ax1, ax2, _ax3 = fig.axes
+    ax1, ax2, ax3 = fig.axes
+    if fig._course_guarantee != (epsilon, delta, rho, title):
+        fig._course_guarantee = (epsilon, delta, rho, title)
+        _gid(ax1, "posterior_curve").set_ydata(dep.posterior_bound(epsilon, prior=_PRIORS))
+        naive = kr.naive_bound(epsilon)
+        if fig._course_shape[1]:
+            _gid(ax2, "naive").set_ydata([naive, naive])
+        else:
+            ax2.get_legend().get_texts()[0].set_text(_off_scale_label(naive))
+        _gid(ax3, "roc").set_ydata(dep.tpr_at_fpr(_ROC_FPR, epsilon=epsilon, delta=delta))
+        if rho is not None:
+            _gid(ax3, "roc_gaussian").set_ydata(dep.gaussian_tpr_at_fpr(_ROC_FPR, rho=rho))
+            ax3.get_legend().get_texts()[1].set_text(_gaussian_label(rho))
+        marks = np.array(_FPRS)
+        _gid(ax3, "roc_marker").set_ydata(dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta))
+        fig._suptitle.set_text(_three_views_heading(epsilon, delta, rho, title))
     _gid(ax1, "posterior_marker").set_data([prior], [dep.posterior_bound(epsilon, prior=prior)])
     _gid(ax2, "risk_curve").set_ydata(dep.relative_risk_bound(_RISK_PS, q, epsilon))
     _gid(ax2, "risk_marker").set_data([p], [dep.relative_risk_bound(p, q, epsilon)])
@@ -419,9 +456,10 @@ def plot_three_views(
     ax1, ax2, ax3 = fig.subplots(1, 3)
     fig.subplots_adjust(left=0.075, right=0.98, top=0.78, bottom=0.16, wspace=0.36)
     fig._course_shape = shape = _three_views_shape(epsilon, delta, rho, title, q)
+    fig._course_guarantee = (epsilon, delta, rho, title)
     naive_on_scale, minor_ticks = shape[-2:]
 
-    priors = np.linspace(0.001, 0.999, 200)
+    priors = _PRIORS
     ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
     ax1.plot(priors, priors, color="black", ls=":", lw=1, label="no release")
     ax1.plot(
@@ -446,7 +484,7 @@ def plot_three_views(
     )
     naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
     if naive_on_scale:
-        ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)")
+        ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)", gid="naive")
     else:  # drawing it would squash the curve into a line at the bottom
         ax2.plot(
             [],
@@ -454,7 +492,7 @@ def plot_three_views(
             color="black",
             ls="--",
             lw=1,
-            label=f"exp(2ε) = {naive:.2g}\n(off scale)",
+            label=_off_scale_label(naive),
         )
     ax2.set_xscale("log")
     ax2.set_yscale("log")
@@ -474,7 +512,7 @@ def plot_three_views(
     ax2.set_title("Kazan & Reiter: Theorem 1", fontsize=11, y=1.01)
     ax2.legend(fontsize=10, loc="lower left")
 
-    fpr = np.concatenate([[0.0], np.geomspace(1e-4, 1, 300)])
+    fpr = _ROC_FPR
     ax3.plot(
         fpr,
         dep.tpr_at_fpr(fpr, epsilon=epsilon, delta=delta),
@@ -488,7 +526,7 @@ def plot_three_views(
             dep.gaussian_tpr_at_fpr(fpr, rho=rho),
             color="C4",
             ls="--",
-            label=f"Gaussian, μ = {math.sqrt(2 * rho):.3g}",
+            label=_gaussian_label(rho),
             gid="roc_gaussian",
         )
     marks = np.array(_FPRS)
@@ -514,11 +552,7 @@ def plot_three_views(
     # ticks per linear axis: both keep the dashboard's redraw short
     for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
         axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
-    heading = title or (
-        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
-    )
-    # a deployment's name, curator and unit run past the figure's width in one line
-    fig.suptitle(textwrap.fill(heading, width=90, max_lines=2, placeholder=" …"), fontsize=12)
+    fig.suptitle(_three_views_heading(epsilon, delta, rho, title), fontsize=12)
     return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
 
 
@@ -569,22 +603,19 @@ def plot_choice(
         )
         if risk is not None:
             ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
-    feasible = _choose(
-        release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
-    ).feasible
-    if feasible:
-        ax.axvspan(1, 2, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
-    else:
-        ax.axvspan(
-            1, 2, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
-        )
+    _interval(
+        ax,
+        _choose(
+            release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
+        ).feasible,
+    )
     ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
     ax.set_xlabel("ε (log scale)")
     ax.set_ylabel("probability")
     ax.tick_params(labelsize=10)
     ax.grid(alpha=0.3)
-    fig._course_shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
+    fig._course_shape = _choice_shape(prior, risk)
     return _set_choice(
         fig,
         release,
@@ -601,6 +632,24 @@ def plot_choice(
         title,
         neighbours,
     )
+
+
+def _choice_shape(prior, risk) -> tuple:
+    """What fixes :func:`plot_choice`'s artists: whether the posterior curve and the risk
+    line are drawn. Everything else, the release and the interval's kind included, is set in
+    place (:func:`update_choice`)."""
+    return ("choice", prior is None, risk is None)
+
+
+def _interval(ax, feasible: bool) -> None:
+    """The ε interval's patch: the feasible one shaded green, a gap hatched red (its span is
+    set by :func:`_set_choice`); the last patch of the axes, so one replaces the other."""
+    if feasible:
+        ax.axvspan(1, 2, color=GREEN, alpha=0.2, label="feasible ε", gid="feasible")
+    else:
+        ax.axvspan(
+            1, 2, color=VERMILLION, alpha=0.15, hatch="//", label="no feasible ε (gap)", gid="gap"
+        )
 
 
 def _choose(release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours):
@@ -714,15 +763,20 @@ def update_choice(
     title: str | None = None,
     neighbours: str,
 ) -> bool:
-    """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard);
-    False, and nothing changed, when its shape differs (another release or risk kind, or
-    the interval turns from feasible to a gap): draw afresh."""
+    """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard),
+    another release and an interval that turns from feasible to a gap (or back) included;
+    False, and nothing changed, when its shape differs (another risk kind, which adds or
+    removes the posterior curve): draw afresh."""
+    if getattr(fig, "_course_shape", None) != _choice_shape(prior, risk):
+        return False
     feasible = _choose(
         release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours
     ).feasible
-    shape = ("choice", release, neighbours, prior is None, risk is None, feasible)
-    if getattr(fig, "_course_shape", None) != shape:
-        return False
+    (ax,) = fig.axes
+    shown = next(a for a in ax.patches if a.get_gid() in ("feasible", "gap"))
+    if (shown.get_gid() == "feasible") != feasible:
+        shown.remove()
+        _interval(ax, feasible)
     _set_choice(
         fig,
         release,

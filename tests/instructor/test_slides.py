@@ -370,6 +370,9 @@ def test_a_dashboards_fallback_names_its_figure_not_the_figure_above(decks):
             assert "on the previous slide" in html, f"lecture {number}"
 
 
+#: code and text outputs on a slide: nbconvert's reveal.js size for code (19 px; tables 22 px)
+CODE_PX = 19
+
 # every slide at the projector's 1280 × 720: its prose (p, li), its height, its figures, a
 # lead-in left alone, words wrapped inside (text outputs: "ab ove", "0.367 9")
 _MEASURE_SLIDES = r"""() => {
@@ -383,6 +386,10 @@ _MEASURE_SLIDES = r"""() => {
       const shown = e => e.offsetParent !== null && !e.closest('aside.notes');
       const prose = [...section.querySelectorAll('p, li')].filter(e => shown(e) && e.textContent.trim());
       const fonts = prose.map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
+      // code, text outputs and tables: every piece of their text as set on the slide
+      const code = [...section.querySelectorAll('pre, pre *, td, th')]
+        .filter(e => shown(e) && [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim()))
+        .map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
       const images = [...section.querySelectorAll('img')].filter(shown)
         .map(e => e.getBoundingClientRect().width / (width * scale));
       const cells = [...section.querySelectorAll('.jp-Cell')].filter(shown);
@@ -405,6 +412,7 @@ _MEASURE_SLIDES = r"""() => {
         where: `${h + 1}.${v + 1}`,
         height: section.scrollHeight / 1, limit: section.clientHeight,
         smallest: fonts.length ? Math.min(...fonts) : null,
+        smallestCode: code.length ? Math.min(...code) : null,
         images, prose: prose.length, wrapped,
         leadIn: !!last && last.classList.contains('jp-MarkdownCell')
           && last.innerText.trim().endsWith(':'),
@@ -418,9 +426,13 @@ _MEASURE_SLIDES = r"""() => {
 
 @pytest.mark.browser
 def test_every_slide_of_every_deck_reads_on_a_projector(decks):
-    """At 1280 × 720 (a 720p projector, reveal.js at scale 1): prose at 28 px or more, no slide
-    taller than the screen, every figure at least half the slide wide, no slide that only leads
-    into the next (ending in ":"), no word of a text output wrapped inside it.
+    """At 1280 × 720 (a 720p projector, reveal.js at scale 1): prose at 28 px or more, code,
+    text outputs and tables at their projected size (CODE_PX or more), no slide taller than the
+    screen, every figure at least half the slide wide, no slide that only leads into the next
+    (ending in ":"), no word of a text output wrapped inside it. Nothing is set smaller or
+    narrower in the browser to make a slide fit: instructor/slides.py splits the slides so that
+    every one fits as designed (issue 42: 25 of 964 slides had their code and tables shrunk to
+    15-20 px by the deck's own script).
 
     A figure taller than wide cannot be half the slide's width and fit its height: such a figure
     is redrawn wider (test_every_figure_of_a_deck_fits_a_slide_at_half_its_width), never
@@ -452,6 +464,8 @@ def test_every_slide_of_every_deck_reads_on_a_projector(decks):
                 at = f"lecture {number}, slide {s['where']} ({s['text']!r})"
                 if s["smallest"] is not None and s["smallest"] < 28 - 0.01:
                     problems.append(f"{at}: prose at {s['smallest']:.1f} px")
+                if s["smallestCode"] is not None and s["smallestCode"] < CODE_PX - 0.01:
+                    problems.append(f"{at}: code or a table at {s['smallestCode']:.1f} px")
                 if s["height"] > s["limit"] + 1:
                     problems.append(f"{at}: {s['height']} px tall, the screen {s['limit']}")
                 narrow = [w for w in s["images"] if w < 0.5 - 0.005]

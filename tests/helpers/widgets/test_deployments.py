@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from _modules import find_artist
+from _modules import find_artist, same_as_fresh
 
 from helpers import choose as ch
 from helpers import deployments as dep
@@ -176,3 +176,41 @@ def test_controls_that_change_nothing_are_greyed_out():
     before = dash.text
     dash.controls["a"].value = 0.4  # enabled now, and it moves ε
     assert dash.text != before
+
+
+def test_every_deployment_and_typed_guarantee_redraws_in_place_what_a_fresh_draw_shows():
+    """A new guarantee (a deployment picked, ε or δ typed) moves the figure in place (issue
+    42: it drew afresh, notebook 09's slowest moves) whenever its shape allows, and the
+    figure is then pixel for pixel a fresh draw's. Two zCDP rows in a row (the Gaussian
+    curve and its legend move), three (ε, δ) rows, then typed values (about 10 s)."""
+    dash = w.deployments_dashboard()
+    rows = dep.usable()
+    zcdp = rows[rows["rho"].notna()]["name"].tolist()[:2]
+    plain = rows[rows["rho"].isna()]["name"].tolist()[:3]
+    moves = [("deployment", name) for name in [*zcdp, *plain, w.CUSTOM]]
+    moves += [("epsilon", e) for e in (0.5, 20.0, 0.1)]
+    moves += [("log10_delta", d) for d in (-10.0, -30.0)]
+    in_place = 0
+    for name, value in moves:
+        before = dash.figure
+        dash.controls[name].value = value
+        in_place += dash.figure is before
+        same_as_fresh(dash, f"{name} = {value!r}")
+    assert in_place >= len(moves) // 2, f"only {in_place} of {len(moves)} moves in place"
+
+
+def test_choose_dashboard_release_and_feasibility_change_in_place():
+    """Another release, and an interval that turns from feasible to a gap and back, move
+    notebook 10's figure in place (issue 42), pixel for pixel a fresh draw's (about 10 s)."""
+    dash = w.choose_dashboard()
+    figure = dash.figure
+    feasible = []
+    for release in [*ch.RELEASES, "mean"]:
+        dash.controls["release"].value = release
+        same_as_fresh(dash, f"release = {release!r}")
+        for k in (0.1, 30.0):
+            dash.controls["k"].value = k
+            same_as_fresh(dash, f"release = {release!r}, k = {k}")
+            feasible.append(any(p.get_gid() == "feasible" for p in dash.figure.axes[0].patches))
+    assert dash.figure is figure
+    assert any(feasible) and not all(feasible), "the sweep never crossed feasibility"
