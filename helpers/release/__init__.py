@@ -51,7 +51,15 @@ from .explain import (
     percent,
     subject_paragraph,
 )
-from .opendp import OPENDP_NEIGHBOURS, neighbour_distance, opendp_measurements, opendp_script
+from .opendp import (
+    MISSING,
+    OPENDP_NEIGHBOURS,
+    ReleaseTable,
+    neighbour_distance,
+    opendp_measurements,
+    opendp_release,
+    opendp_script,
+)
 from .people import (
     Tradeoff,
     clipping_bias,
@@ -68,6 +76,7 @@ from .record import RECORD_FIELDS, REGISTRY_COLUMNS, privacy_record, registry_ta
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
+    "MISSING",
     "NEIGHBOURS",
     "OPENDP_NEIGHBOURS",
     "RECORD_FIELDS",
@@ -75,6 +84,7 @@ __all__ = [
     "UNITS",
     "AttackReading",
     "Odds",
+    "ReleaseTable",
     "Tradeoff",
     "allocation_attack",
     "allocation_mechanisms",
@@ -90,6 +100,7 @@ __all__ = [
     "odds",
     "odds_sentence",
     "opendp_measurements",
+    "opendp_release",
     "opendp_script",
     "per_person",
     "percent",

@@ -347,9 +347,11 @@ def test_the_student_pins_are_the_readers_less_opendp():
 
     reader = _pins((ROOT / "requirements.txt").read_text(encoding="utf-8"))
     student = student_requirements("choosing_epsilon_helpers-1-py3-none-any.whl")
-    assert set(STUDENT_LEAVES_OUT) == {"opendp", "deprecated"}
+    left_out = {"opendp", "deprecated", "polars", "polars-runtime-32", "pyarrow"}
+    assert set(STUDENT_LEAVES_OUT) == left_out
     assert _pins(student) == [ln for ln in reader if _name(ln) not in STUDENT_LEAVES_OUT]
-    assert len(_pins(student)) == len(reader) - 2
+    assert len(_pins(student)) == len(reader) - sum(_name(ln) in left_out for ln in reader)
+    assert len(_pins(student)) <= len(reader) - len(left_out)
     assert student.rstrip().endswith("./choosing_epsilon_helpers-1-py3-none-any.whl")
     assert opendp_pin() in reader and opendp_pin().startswith("opendp==")
 
