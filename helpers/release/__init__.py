@@ -73,6 +73,7 @@ from .people import (
     smallest_group,
 )
 from .record import RECORD_FIELDS, REGISTRY_COLUMNS, privacy_record, registry_table
+from .script import read_plan, release_plan
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
@@ -105,7 +106,9 @@ __all__ = [
     "per_person",
     "percent",
     "privacy_record",
+    "read_plan",
     "registry_table",
+    "release_plan",
     "smallest_group",
     "subject_paragraph",
 ]

@@ -57,7 +57,7 @@ def neighbour_distance(neighbours, *, contributions) -> int:
     ``neighbour_distance(OPENDP_NEIGHBOURS, contributions=m)``, so a record of its release
     states :data:`OPENDP_NEIGHBOURS`.
 
-    Not called in a notebook; no other helper uses it.
+    Not called in a notebook; used by ``helpers.release``.
 
     Parameters
     ----------
@@ -612,7 +612,7 @@ def opendp_release(
     a mean's interval holds when its sum and its count are both within theirs at
     α/2 each (a union bound, so at least ``coverage``).
 
-    Not called in a notebook; no other helper uses it.
+    Not called in a notebook; used by ``helpers.release.script``.
 
     Parameters
     ----------
