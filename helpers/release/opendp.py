@@ -739,6 +739,11 @@ def opendp_release(
         margins=margins,
     )
     rows = []
+    order = (
+        {tuple(key): i for i, key in enumerate(key_frame.iter_rows())}
+        if key_frame is not None
+        else None
+    )
     for label, kind, column, bounds in spec:
         query = context.query().truncate_per_group(m, keep="first")
         if missing == "drop" and column is not None:
@@ -755,7 +760,14 @@ def opendp_release(
                 query = query.with_keys(key_frame)
         else:
             query = query.select(*expr)
-        rows.extend(_cells(context, query, label, kind, bounds, by, coverage, dp))
+        cells = _cells(context, query, label, kind, bounds, by, coverage, dp)
+        # the cells in the keys' order (or sorted by group): OpenDP's order is the engine's
+        key = (
+            (lambda c: order[tuple(c[b] for b in by)])
+            if order
+            else (lambda c: str([c[b] for b in by]))
+        )
+        rows.extend(sorted(cells, key=key))
     for row in rows:
         size = abs(row["value"]) if math.isfinite(row["value"]) else 0.0
         row["relative_error"] = row["k"] / size if size > 0 else math.inf
