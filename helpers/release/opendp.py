@@ -612,7 +612,7 @@ def opendp_release(
     a mean's interval holds when its sum and its count are both within theirs at
     α/2 each (a union bound, so at least ``coverage``).
 
-    Not called in a notebook; used by ``helpers.release.script``.
+    Used in notebook 12.
 
     Parameters
     ----------
