@@ -111,8 +111,19 @@ def test_the_mechanism_that_runs_is_the_one_allocated(mechanism):
     kind = "Integer" if cls.discrete else "Float"
     noise = "Laplace" if cls.opendp == "laplace" else "Gaussian"
     assert set(out.table["distribution"]) == {f"{kind} {noise}"}
-    # OpenDP's own loss of the whole context at one person (d_in = 1 identifier) is the total
-    assert out.d_in == 1
+    # OpenDP's own loss of the whole context at the d_in the record states (one identifier)
+    record = R.privacy_record(
+        allocation,
+        unit="person",
+        neighbours=R.OPENDP_NEIGHBOURS,
+        date="2026-11-29",
+        name="Visits",
+        curators="A clinic",
+        workload=work,
+        contributions=M,
+        groups="region: 6 public keys",
+    )
+    assert out.d_in == record["d_in"] == 1
     assert out.loss <= allocation.total * (1 + 1e-12)
     assert out.loss >= allocation.total * (1 - 1e-9)
     # counts and sums: OpenDP's scale is the allocation's (its float slack at max_length aside)
