@@ -169,14 +169,18 @@ def starter(exercise_id: str) -> str:
 #: normalised name: OpenDP, which no student notebook runs and which alone would add
 #: ``OPENDP_SIZE`` to the environment (from 610 MB to 872 MB on Python 3.10), and Deprecated,
 #: which only OpenDP requires (tests/instructor/test_student.py: the student's pins are exactly
-#: what the notebooks' imports pull in). The student README says how to add OpenDP.
-STUDENT_LEAVES_OUT = ("opendp", "deprecated")
+#: what the notebooks' imports pull in). The student README says how to add OpenDP. Polars
+#: (with its runtime) and pyarrow serve only OpenDP's Context release (notebook 12's
+#: ``opendp_release`` cells, recorded in the student edition), so they are left out too.
+STUDENT_LEAVES_OUT = ("opendp", "deprecated", "polars", "polars-runtime-32", "pyarrow")
 #: A code cell that needs OpenDP: it imports it, or calls the helpers that build OpenDP's
 #: measurements (``helpers.release.opendp_measurements`` and ``opendp_script``, which fits the
 #: scales with OpenDP's own map). The build runs the student edition with OpenDP unimportable,
 #: so a cell this misses fails the build instead of a student's notebook.
 _NEEDS_OPENDP = re.compile(
-    r"^\s*(?:import|from)\s+opendp\b|\b(?:opendp_measurements|opendp_script)\s*\(", re.M
+    r"^\s*(?:import|from)\s+(?:opendp|polars)\b"
+    r"|\b(?:opendp_measurements|opendp_script|opendp_release)\s*\(",
+    re.M,
 )
 #: A code cell that names the package as a string (``version("opendp")``, ``find_spec``): it
 #: looks OpenDP up without importing it, which the build's blocked import cannot catch (the

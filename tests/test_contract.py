@@ -237,6 +237,23 @@ VALID |= {
     RL.neighbour_distance: (("add-remove",), {"contributions": 2}),
     RL.opendp_measurements: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
     RL.opendp_script: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
+    RL.release_plan: (
+        (ALLOCATION, WORKLOAD),
+        {"person": "person", "contributions": 1, "max_length": 100},
+    ),
+    RL.read_plan: (
+        (RL.release_plan(ALLOCATION, WORKLOAD, person="p", contributions=1, max_length=9),),
+        {},
+    ),
+    RL.opendp_release: (
+        ({"person": [1, 1, 2], "release_1": [3.0, 50.0, 99.0]}, ALLOCATION, WORKLOAD),
+        {
+            "person": "person",
+            "contributions": 1,
+            "columns": {"release 0": None},
+            "max_length": 100,
+        },
+    ),
     RL.per_person: ((WORKLOAD,), {"contributions": 2}),
     RL.privacy_record: (
         (ALLOCATION,),

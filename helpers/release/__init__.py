@@ -53,7 +53,15 @@ from .explain import (
     round_up,
     subject_paragraph,
 )
-from .opendp import OPENDP_NEIGHBOURS, neighbour_distance, opendp_measurements, opendp_script
+from .opendp import (
+    MISSING,
+    OPENDP_NEIGHBOURS,
+    ReleaseTable,
+    neighbour_distance,
+    opendp_measurements,
+    opendp_release,
+    opendp_script,
+)
 from .people import (
     Tradeoff,
     clipping_bias,
@@ -67,9 +75,11 @@ from .people import (
     smallest_group,
 )
 from .record import RECORD_FIELDS, REGISTRY_COLUMNS, privacy_record, registry_table
+from .script import read_plan, release_plan
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
+    "MISSING",
     "NEIGHBOURS",
     "OPENDP_NEIGHBOURS",
     "RECORD_FIELDS",
@@ -77,6 +87,7 @@ __all__ = [
     "UNITS",
     "AttackReading",
     "Odds",
+    "ReleaseTable",
     "Tradeoff",
     "allocation_attack",
     "allocation_mechanisms",
@@ -93,11 +104,14 @@ __all__ = [
     "odds",
     "odds_sentence",
     "opendp_measurements",
+    "opendp_release",
     "opendp_script",
     "per_person",
     "percent",
     "privacy_record",
+    "read_plan",
     "registry_table",
+    "release_plan",
     "round_up",
     "smallest_group",
     "subject_paragraph",

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._docstrings import fill_docstrings
-from .._validation import check_int_range
+from .._validation import check_finite_scalar, check_int_range
 from ..budget import NoiseFamily, Release
 from ._checks import (
     _check_allocation,
@@ -28,7 +28,15 @@ from ._checks import (
     _workload_columns,
 )
 
-__all__ = ["OPENDP_NEIGHBOURS", "neighbour_distance", "opendp_measurements", "opendp_script"]
+__all__ = [
+    "MISSING",
+    "OPENDP_NEIGHBOURS",
+    "ReleaseTable",
+    "neighbour_distance",
+    "opendp_measurements",
+    "opendp_release",
+    "opendp_script",
+]
 
 #: The neighbour notion :func:`opendp_measurements` and :func:`opendp_script` check: OpenDP's
 #: symmetric distance, a person's records added or removed (:func:`neighbour_distance`).
@@ -371,6 +379,603 @@ def opendp_script(
         noise="gaussian" if plan.gaussian else "laplace",
         rows=rows,
     )
+
+
+# --- the release as one OpenDP Context over a Polars LazyFrame --------------------------------
+
+#: What :func:`opendp_release` does with a missing value (a null, or NaN in a float column):
+#: "refuse" (a ValueError naming the column and how many records lack it) or "drop" (the
+#: record leaves that release only, by a filter inside OpenDP's query, so the accounting covers it).
+MISSING = ("refuse", "drop")
+
+
+class ReleaseTable(NamedTuple):
+    """What :func:`opendp_release` returns.
+
+    ``table`` (a pandas DataFrame) has one row per cell: ``release`` (the label), the group
+    columns, ``value``, ``lower`` and ``upper`` (the interval at ``coverage``), ``k`` (its
+    half-width, the larger side for a mean), ``distribution`` (OpenDP's own name for the
+    noise that ran), ``scale``, ``threshold`` (the least count released for keys not known
+    in advance, else None), ``relative_error`` (k / |value|) and ``flagged`` (relative error
+    above ``flag_above``: the small-group hazard). ``mechanism`` is the allocation's class
+    name, ``measure`` OpenDP's privacy measure, ``d_in`` the distance of one person in the
+    context's metric (one identifier), ``loss`` OpenDP's own privacy loss of the whole
+    context at ``d_in``, ``notes`` the stated handling of every choice the release made.
+    """
+
+    table: object
+    mechanism: str
+    measure: str
+    d_in: int
+    loss: object
+    notes: list
+
+
+def _opendp_polars():
+    import polars as pl
+
+    dp = _opendp()
+    return dp, pl
+
+
+def _mechanism_class(allocation):
+    """The allocation's mechanism class, refused by name when OpenDP has no counterpart."""
+    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    if cls.opendp not in ("laplace", "gaussian"):
+        raise ValueError(
+            f"allocation.mechanism must have an OpenDP counterpart (a class whose opendp is "
+            f"'laplace' or 'gaussian'); got {allocation.mechanism!r} ({cls.__name__}.opendp = "
+            f"{cls.opendp!r}): OpenDP has no such noise, so the release refuses it"
+        )
+    return cls
+
+
+def _check_frame(data, pl):
+    """The data as a Polars DataFrame (from pandas or Polars), never empty."""
+    if isinstance(data, pl.LazyFrame):
+        data = data.collect()
+    elif isinstance(data, Mapping):
+        try:
+            data = pl.DataFrame(dict(data))
+        except Exception as err:  # Polars raises several kinds: said in words
+            raise ValueError(f"data must be a table of equal-length columns; got {err}") from None
+    elif not isinstance(data, pl.DataFrame):
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover
+            pd = None
+        if pd is not None and isinstance(data, pd.DataFrame):
+            data = _from_pandas(data, pl)
+        else:
+            raise ValueError(
+                "data must be a pandas or Polars DataFrame or a dict of columns (one row per "
+                "record); got "
+                f"{type(data).__name__}"
+            )
+    if data.height == 0:
+        raise ValueError("data must hold at least one record; got an empty table")
+    return data
+
+
+def _from_pandas(data, pl):
+    """A pandas table as Polars; a column Arrow cannot type (numbers mixed with strings) is
+    refused by name, as a string column a release reads is."""
+    try:
+        return pl.from_pandas(data)
+    except Exception:
+        for column in data.columns:
+            try:
+                pl.from_pandas(data[[column]])
+            except Exception as err:
+                raise ValueError(
+                    f"column {column!r} must hold values of one type (numbers, or strings for "
+                    f"a group); got mixed values ({err})"
+                ) from None
+        raise  # pragma: no cover
+
+
+def _require(data, name, column, what):
+    if column not in data.columns:
+        raise ValueError(
+            f"{name} must name a column of data ({what}); got {column!r}, the columns are "
+            f"{data.columns}"
+        )
+
+
+def _is_numeric(dtype) -> bool:
+    return dtype.is_numeric() or str(dtype) == "Boolean"
+
+
+def _cells_spec(workload, allocation, columns):
+    parsed = _parse_workload(workload, allocation)
+    cols = _workload_columns(workload)
+    columns = {} if columns is None else columns
+    if not isinstance(columns, Mapping) or not all(
+        isinstance(k, str) and (v is None or (isinstance(v, str) and v)) for k, v in columns.items()
+    ):
+        raise ValueError(
+            f"columns must map release labels to column names (None: a count of records); "
+            f"got {columns!r:.80}"
+        )
+    spec = []
+    for i, kind in enumerate(parsed.kinds):
+        label = parsed.labels[i] if parsed.labels[i] is not None else f"release {i}"
+        column = columns.get(label, _column_name(label))
+        bounds = (
+            (0.0, 1.0) if kind == "count" else (float(cols["lower"][i]), float(cols["upper"][i]))
+        )
+        if kind != "count" and not all(math.isfinite(b) for b in bounds):
+            raise ValueError(f"workload[{i}] ({label!r}) must state finite lower and upper bounds")
+        spec.append((label, kind, column, bounds))
+    return spec
+
+
+def _check_values(data, spec, pl, missing, discrete):
+    """Every column a release reads: present, numeric, and its missing values handled."""
+    notes = []
+    for label, kind, column, bounds in spec:
+        if column is None:
+            continue
+        _require(data, "columns", column, f"release {label!r} reads it")
+        dtype = data.schema[column]
+        if not _is_numeric(dtype):
+            raise ValueError(
+                f"column {column!r} (release {label!r}) must be numeric; got dtype {dtype} "
+                f"(e.g. {data[column].drop_nulls().head(1).to_list()!r})"
+            )
+        values = data[column]
+        absent = values.null_count() + (int(values.is_nan().sum()) if dtype.is_float() else 0)
+        if absent and missing == "refuse":
+            raise ValueError(
+                f"column {column!r} (release {label!r}) has {absent} missing value(s); pass "
+                "missing='drop' to leave those records out of that release, or fill them "
+                "yourself with a value you can defend"
+            )
+        if discrete and kind != "count" and not all(float(b).is_integer() for b in bounds):
+            raise ValueError(
+                f"workload release {label!r} must have whole-number bounds for integer noise "
+                f"on an integer column; got {bounds}"
+            )
+        if absent:
+            notes.append(
+                f"{label}: records missing {column!r} are left out of this release (missing='drop')"
+            )
+    return notes
+
+
+def _expression(pl, kind, column, bounds, discrete, person):
+    """The OpenDP expressions of one release, on the domain the mechanism names: a count is
+    the noisy sum of an indicator, a sum the noisy sum of the clipped values, a mean the
+    noisy sum and the noisy count of its records (its value their ratio, as ``dp.mean``)."""
+    dtype = pl.Int64 if discrete else pl.Float64
+    lo, hi = (int(b) for b in bounds) if discrete else bounds
+    one = (0, 1) if discrete else (0.0, 1.0)
+    present = (pl.col(person) if column is None else pl.col(column)).is_not_null()
+    if kind == "count":
+        value = present if column is None else pl.col(column)
+        return [value.cast(dtype).dp.sum(one, scale=1.0).alias("value")]
+    weight = float(max(abs(lo), abs(hi), 1))
+    if kind == "sum":
+        return [pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("value")]
+    # the sum's and the count's noise in proportion to their sensitivities (max|bound| : 1),
+    # so each spends half the mean's budget (one scale for both would drown the count)
+    return [
+        pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("sum"),
+        present.cast(dtype).dp.sum(one, scale=1.0).alias("count"),
+    ]
+
+
+def opendp_release(
+    data,
+    allocation,
+    workload,
+    *,
+    person,
+    contributions,
+    by=None,
+    keys=None,
+    max_groups=None,
+    delta=None,
+    max_length,
+    columns=None,
+    missing="refuse",
+    coverage=0.95,
+    flag_above=0.5,
+) -> ReleaseTable:
+    """The workload released from one table in one OpenDP Context, cell by cell, with its ±k.
+
+    One ``dp.Context.compositor`` over a Polars LazyFrame holds the whole release: the unit
+    of privacy is OpenDP's own, one person = one identifier (``dp.unit_of(contributions=1,
+    identifier=person)``), and each query first keeps at most m = ``contributions`` records
+    per person (OpenDP's ``truncate_per_group(m, keep="first")``), so the bound is part of
+    OpenDP's accounting. In OpenDP 0.16 ``contributions`` in ``unit_of`` counts identifiers
+    per unit when an ``identifier`` is given; the records per identifier are bounded by the
+    truncation (both read in opendp/context.py and opendp/extras/polars/__init__.py). The
+    allocation's budgets are the context's split (``split_by_weights``), one query per
+    release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
+    number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
+    of the clipped values, a mean OpenDP's ``dp.mean`` (noisy sum over noisy count).
+
+    The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
+    measure, "gaussian" its zCDP measure; ``cls.discrete`` casts the column to integers,
+    so OpenDP runs the discrete Laplace or discrete Gaussian, else floats and the
+    continuous one); a class with ``opendp = None`` is refused by name.
+
+    Tables by group (``by``): with public ``keys`` every key gets a cell (a key absent
+    from the data a noisy one) and values outside the list are dropped; without keys,
+    OpenDP releases only the groups whose noisy count passes a threshold it sets from
+    ``delta`` (spent on top of the ε or ρ_z, as OpenDP's approximate measure) and the
+    public bound ``max_groups``. A person's m records can fall in at most m groups, at
+    most m in one: OpenDP's sensitivity across the groups follows from the truncation.
+
+    Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
+    a mean's interval holds when its sum and its count are both within theirs at
+    α/2 each (a union bound, so at least ``coverage``).
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame, polars.DataFrame or LazyFrame, or dict of columns
+        One row per record, with the column ``person``.
+    allocation : helpers.budget.Allocation
+        Made for the per-person workload (:func:`per_person` with the same m).
+    workload : sequence of Release
+        One release per budget; counts, sums and means with bounds.
+    person : str, keyword-only
+        The column naming whose record a row is.
+    contributions : int, keyword-only
+        m ≥ 1, the most records kept per person.
+    by : str or sequence of str, keyword-only
+        One or two grouping columns (default: no grouping).
+    keys : mapping or DataFrame, keyword-only
+        The public keys of the groups (column -> list of values; with two columns their
+        full cross product); None: keys not known in advance (needs ``delta`` and ``max_groups``).
+    max_groups : int, keyword-only
+        A public bound on the number of groups (only for unknown keys).
+    delta : float, keyword-only
+        δ in (0, 1) spent to release keys not known in advance.
+    max_length : int, keyword-only
+        A public upper bound on the records of the table and of any group, stated by the
+        user (a margin; never used as a number of records). OpenDP's float sums add a
+        rounding term that grows with it (Casacuberta et al. 2022): a bound 10× the table
+        raises the noise by well under 1 %, 10⁸ on a small table by 10×; the ``scale``
+        column shows what ran.
+    columns : mapping, keyword-only
+        Release label -> column (default the label in lower case with _; None for a count
+        of records).
+    missing : {"refuse", "drop"}, keyword-only
+        See :data:`MISSING`.
+    coverage : float, keyword-only
+        The probability each printed interval holds, in (0, 1).
+    flag_above : float, keyword-only
+        Cells whose relative error k/|value| is above this are flagged.
+
+    Returns
+    -------
+    ReleaseTable
+
+    %(raises)s
+
+    References
+    ----------
+    OpenDP Library 0.16: ``opendp.context.Context.compositor``, ``unit_of``, the Polars
+    extras (``truncate_per_group``, ``with_keys``, ``Margin``, ``summarize``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from helpers.budget import budget_for_accuracy
+    >>> df = pd.DataFrame({"patient": [1, 1, 2, 3], "region": ["N", "N", "S", "N"]})
+    >>> work = per_person([Release("count", k=20.0, label="visits")], contributions=2)
+    >>> out = opendp_release(df, budget_for_accuracy(work), work, person="patient",
+    ...                      contributions=2, by="region", keys={"region": ["N", "S"]},
+    ...                      columns={"visits": None}, max_length=1_000)
+    >>> out.table["region"].tolist(), out.table["distribution"].iloc[0]
+    (['N', 'S'], 'Float Laplace')
+    """
+    allocation = _check_allocation(allocation)
+    cls = _mechanism_class(allocation)
+    m = _check_contributions(contributions)
+    if missing not in MISSING:
+        raise ValueError(f"missing must be one of {MISSING}; got {missing!r}")
+    coverage = float(_check_in_unit("coverage", coverage))
+    flag_above = _check_positive_finite("flag_above", flag_above)
+    max_length = check_int_range("max_length", max_length, 1, 10**12)
+    dp, pl = _opendp_polars()
+    frame = _check_frame(data, pl)
+    if not isinstance(person, str) or not person:
+        raise ValueError(f"person must be a non-empty column name; got {person!r}")
+    _require(frame, "person", person, "whose record a row is")
+    if frame[person].null_count():
+        raise ValueError(
+            f"person column {person!r} must name a person on every record; "
+            f"{frame[person].null_count()} record(s) have none"
+        )
+    spec = _cells_spec(workload, allocation, columns)
+    notes = _check_values(frame, spec, pl, missing, cls.discrete)
+    given = by
+    by = [] if by is None else [by] if isinstance(by, str) else by
+    if not isinstance(by, (list, tuple)) or len(by) > 2 or not all(isinstance(b, str) for b in by):
+        raise ValueError(f"by must be one or two column names; got {given!r}")
+    by = list(by)
+    for column in by:
+        _require(frame, "by", column, "a grouping column")
+        if frame[column].null_count():
+            raise ValueError(
+                f"by column {column!r} has {frame[column].null_count()} record(s) with no "
+                "group; give them a group (e.g. 'unknown') or drop them before the release"
+            )
+    key_frame = _key_frame(keys, by, frame, pl)
+    budgets, total = _check_consistent(allocation, workload, m)
+    measure = "epsilon" if cls.opendp == "laplace" else "rho"
+    margins = [dp.polars.Margin(by=[], max_length=max_length)]
+    if by:
+        margins.append(
+            dp.polars.Margin(
+                by=by,
+                max_length=max_length,
+                max_groups=None
+                if max_groups is None
+                else check_int_range("max_groups", max_groups, 1, 10**9),
+            )
+        )
+    if by and key_frame is None:
+        if delta is None or max_groups is None:
+            raise ValueError(
+                "keys not known in advance need delta (the δ spent to release them) and "
+                f"max_groups (a public bound on the groups); got delta={delta!r}, "
+                f"max_groups={max_groups!r}"
+            )
+        delta = _check_in_unit("delta", delta)
+        loss = dp.loss_of(**{measure: total, "delta": delta})
+    else:
+        loss = dp.loss_of(**{measure: total})
+    context = dp.Context.compositor(
+        data=frame.lazy(),
+        privacy_unit=dp.unit_of(contributions=1, identifier=person),
+        privacy_loss=loss,
+        split_by_weights=(budgets / budgets.sum()).tolist(),
+        margins=margins,
+    )
+    rows = []
+    order = (
+        {tuple(key): i for i, key in enumerate(key_frame.iter_rows())}
+        if key_frame is not None
+        else None
+    )
+    for label, kind, column, bounds in spec:
+        query = context.query().truncate_per_group(m, keep="first")
+        if missing == "drop" and column is not None:
+            query = query.filter(
+                pl.col(column).is_not_null() & ~pl.col(column).cast(pl.Float64).is_nan()
+            )
+        expr = _expression(pl, kind, column, bounds, cls.discrete, person)
+        if by and key_frame is None:
+            # OpenDP releases a key only when this noisy count passes its threshold
+            expr.append(dp.len(scale=1.0, signed=True).alias("records"))
+        if by:
+            query = query.group_by(by).agg(*expr)
+            if key_frame is not None:
+                query = query.with_keys(key_frame)
+        else:
+            query = query.select(*expr)
+        cells = _cells(context, query, label, kind, bounds, by, coverage, dp)
+        # the cells in the keys' order (or sorted by group): OpenDP's order is the engine's
+        key = (
+            (lambda c: order[tuple(c[b] for b in by)])
+            if order
+            else (lambda c: str([c[b] for b in by]))
+        )
+        rows.extend(sorted(cells, key=key))
+    for row in rows:
+        size = abs(row["value"]) if math.isfinite(row["value"]) else 0.0
+        row["relative_error"] = row["k"] / size if size > 0 else math.inf
+        row["flagged"] = bool(row["relative_error"] > flag_above)
+    import pandas as pd
+
+    table = pd.DataFrame(rows)
+    notes[:0] = [
+        f"each person's records: at most {m} kept (the first {m} in the table's order; "
+        "OpenDP's truncate_per_group), the rest dropped",
+        "values clipped to each release's bounds before summing (the clipping is the only bias)",
+    ]
+    if by and key_frame is not None:
+        notes.append(
+            "groups: the public keys given; a key absent from the data still gets a noisy "
+            "cell, and records whose group is not among the keys are dropped"
+        )
+    elif by:
+        notes.append(
+            f"groups: keys not known in advance; a group is released only when its noisy "
+            f"count passes OpenDP's threshold (column threshold), spending δ = {delta:g}"
+        )
+    spent = context.accountant.map(1)
+    return ReleaseTable(table, cls.name, measure, 1, spent, notes)
+
+
+def _check_consistent(allocation, workload, m):
+    """The allocation's budgets finite and positive, matching its scales at its Δ, and its
+    Δ the per-person one for m records (:func:`per_person`)."""
+    budgets = np.asarray(allocation.budgets, dtype=float)
+    scales = np.asarray(allocation.scales, dtype=float)
+    total = float(allocation.total)
+    if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0) and math.isfinite(total)):
+        raise ValueError(
+            f"allocation.budgets must be finite and positive; got {budgets.tolist()!r}"
+        )
+    if not (np.all(np.isfinite(scales)) and np.all(scales > 0)):
+        raise ValueError(f"allocation.scales must be finite and positive; got {scales.tolist()!r}")
+    family = NoiseFamily.of(allocation.mechanism)
+    implied = family.budgets(np.asarray(allocation.sensitivities, dtype=float), scales)
+    if not np.allclose(implied, budgets, rtol=1e-6, atol=0):
+        raise ValueError(
+            f"allocation.budgets must be what its scales spend at its sensitivities; got "
+            f"budgets {budgets.tolist()!r} where the scales give {implied.tolist()!r}"
+        )
+    if not budgets.sum() <= total * (1 + 1e-12):
+        raise ValueError(f"allocation.total must be the sum of its budgets; got {total!r}")
+    _plan_check_unit(allocation, workload, m)
+    return budgets, total
+
+
+def _plan_check_unit(allocation, workload, m) -> None:
+    parsed = _parse_workload(workload, allocation)
+    columns = _workload_columns(workload)
+    record_delta = _parse_workload(
+        [
+            Release(kind, k=1.0, lower=lo, upper=hi, n=n)
+            for kind, lo, hi, n in zip(
+                parsed.kinds, columns["lower"], columns["upper"], columns["n"], strict=True
+            )
+        ]
+    ).sensitivity
+    expected = m * record_delta
+    if not np.allclose(allocation.sensitivities, expected, rtol=1e-9, atol=0):
+        i = int(np.flatnonzero(~np.isclose(allocation.sensitivities, expected, rtol=1e-9))[0])
+        raise ValueError(
+            f"allocation must be made for contributions={m}: release {i} has Δ = "
+            f"{allocation.sensitivities[i]:g}, its bounds give {m} × {record_delta[i]:g} "
+            "(allocate per_person(workload, contributions=m))"
+        )
+
+
+def _check_in_unit(name, value) -> float:
+    v = check_finite_scalar(name, value)
+    if not 0 < v < 1:
+        raise ValueError(f"{name} must be a number in the open interval (0, 1); got {value!r}")
+    return float(v)
+
+
+def _check_positive_finite(name, value) -> float:
+    v = check_finite_scalar(name, value)
+    if not v > 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}")
+    return float(v)
+
+
+def _key_frame(keys, by, frame, pl):
+    if keys is None:
+        return None
+    if not by:
+        raise ValueError("keys must come with by (the grouping columns they are keys of)")
+    if isinstance(keys, pl.DataFrame):
+        table = keys
+    elif isinstance(keys, Mapping):
+        table = None
+        for column in by:
+            if column not in keys:
+                raise ValueError(
+                    f"keys must list the values of every by column; {column!r} is missing"
+                )
+            values = list(keys[column])
+            if not values:
+                raise ValueError(f"keys[{column!r}] must list at least one value")
+            part = pl.DataFrame({column: pl.Series(values).cast(frame.schema[column])})
+            table = part if table is None else table.join(part, how="cross")
+    else:
+        raise ValueError(
+            f"keys must be a mapping column -> values or a Polars DataFrame; got {keys!r:.80}"
+        )
+    if sorted(table.columns) != sorted(by):
+        raise ValueError(f"keys must have exactly the by columns {by}; got {table.columns}")
+    return table.select(by).unique(maintain_order=True)
+
+
+def _resolve(query, dp):
+    """The query's measurement at the least global scale whose OpenDP map at d_in is within
+    its share of the budget, as ``LazyFrameQuery.resolve`` finds it, without its 1,000-step
+    float bisection: the loss is c/s (ε) or c/s² (ρ) in the global scale s up to OpenDP's
+    float slack, so s is solved from the map at s = 1 and raised by the ratio (and a few
+    units in the last place) until OpenDP's own map is within the budget. A query that
+    spends δ on keys (two parameters) goes through OpenDP's own search."""
+    inner = object.__getattribute__(query, "_query")
+    d_in, d_out = inner._d_in, inner._d_out
+    domain, metric = inner._chain
+    plan = object.__getattribute__(query, "polars_plan")
+    root = 2.0 if "ZeroConcentrated" in str(inner._output_measure) else 1.0
+    keys = isinstance(d_out, tuple)  # (ε or ρ, δ): δ spent on releasing keys
+
+    def make(scale, threshold=None):
+        return dp.m.make_private_lazyframe(
+            domain,
+            metric,
+            inner._output_measure,
+            plan,
+            global_scale=scale,
+            threshold=threshold,
+        )
+
+    def loss(measurement):
+        spent = measurement.map(d_in)
+        return spent[0] if keys else spent
+
+    budget = d_out[0] if keys else d_out
+    no_threshold = 2**32 - 1 if keys else None  # as OpenDP's resolve: scale first
+    scale = (loss(make(1.0, no_threshold)) / budget) ** (1 / root)
+    for _ in range(60):
+        spent = loss(make(scale, no_threshold))
+        if spent <= budget:
+            break
+        scale *= (spent / budget) ** (1 / root) * (1 + 4 * 2.0**-52)
+    else:  # pragma: no cover
+        raise AssertionError("OpenDP's map did not come within the budget")
+    if not keys:
+        return make(scale)
+    threshold = dp.binary_search(lambda t: make(scale, t).map(d_in)[1] <= d_out[1], T=int)
+    return make(scale, threshold)
+
+
+def _ratio_interval(s, a, n, b, bounds):
+    """The mean's interval when the sum is within s ± a and the count within n ± b: the
+    extremes of sum/count over that box (count > 0), inside the bounds (a mean of clipped
+    values lies in them)."""
+    lower, upper = bounds
+    if n - b <= 0:
+        return float(lower), float(upper)
+    corners = [(s + i * a) / (n + j * b) for i in (-1, 1) for j in (-1, 1)]
+    return max(float(lower), min(corners)), min(float(upper), max(corners))
+
+
+def _cells(context, query, label, kind, bounds, by, coverage, dp):
+    """One dict per cell of a query: its value, interval and OpenDP's own summary (the
+    query resolved once: its summary and its release are of the same measurement)."""
+    alpha = 1.0 - coverage
+    measurement = _resolve(query, dp)
+    summary = dp.summarize_polars_measurement(measurement, alpha / 2 if kind == "mean" else alpha)
+    released = context(measurement).collect()
+    rows = {r["column"]: r for r in summary.to_dicts()}
+    threshold = next((r.get("threshold") for r in rows.values() if r.get("threshold")), None)
+    first = rows["sum" if kind == "mean" else "value"]
+    out = []
+    for cell in released.iter_rows(named=True):
+        group = {b: cell[b] for b in by}
+        if kind == "mean":
+            s, n = float(cell["sum"]), float(cell["count"])
+            a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
+            value = s / n if n > 0 else math.nan
+            lower, upper = _ratio_interval(s, a, n, b, bounds)
+            k = max(value - lower, upper - value) if n > 0 else math.inf
+        else:
+            value = float(cell["value"])
+            k = float(first["accuracy"])
+            lower, upper = value - k, value + k
+        out.append(
+            {
+                "release": label,
+                **group,
+                "kind": kind,
+                "value": value,
+                "lower": lower,
+                "upper": upper,
+                "k": k,
+                "coverage": coverage,
+                "distribution": first["distribution"],
+                "scale": float(first["scale"]),
+                "threshold": None if threshold is None else float(threshold),
+            }
+        )
+    return out
 
 
 fill_docstrings(globals())

@@ -12,9 +12,11 @@ from __future__ import annotations
 import datetime
 import io
 import json
+import math
 import re
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from .._docstrings import fill_docstrings
@@ -27,6 +29,7 @@ from ._checks import (
     _check_neighbours,
     _check_unit,
     _parse_workload,
+    _workload_columns,
 )
 
 __all__ = ["RECORD_FIELDS", "REGISTRY_COLUMNS", "privacy_record", "registry_table"]
@@ -56,6 +59,8 @@ RECORD_FIELDS = (
     "accounting",
     "date",
     "release_list",
+    "groups",
+    "d_in",
 )
 
 
@@ -68,7 +73,19 @@ def _release_entries(allocation: Allocation, workload) -> list:
     if workload is not None:
         parsed = _parse_workload(workload, allocation)
         labels, kinds = parsed.labels, parsed.kinds
+        for i, label in enumerate(labels):
+            if isinstance(label, str) and "\x00" in label:
+                raise ValueError(f"workload[{i}] label must not contain a NUL byte; got {label!r}")
     unit = NoiseFamily.of(allocation.mechanism).unit
+    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    columns = _workload_columns(workload) if workload is not None else None
+
+    def bound(name, i):
+        if columns is None or kinds[i] == "count" or columns[name][i] is None:
+            return None
+        value = float(columns[name][i])
+        return value if math.isfinite(value) else None
+
     return [
         {
             "label": labels[i] if labels[i] is not None else f"release {i}",
@@ -78,6 +95,11 @@ def _release_entries(allocation: Allocation, workload) -> list:
             "budget_unit": "epsilon" if unit == "ε" else "rho",
             "scale": float(allocation.scales[i]),
             "sensitivity": float(allocation.sensitivities[i]),
+            "lower": bound("lower", i),
+            "upper": bound("upper", i),
+            "opendp_noise": None
+            if cls.opendp is None
+            else f"{'discrete' if cls.discrete else 'continuous'} {cls.opendp}",
         }
         for i in range(len(allocation.budgets))
     ]
@@ -96,6 +118,7 @@ def privacy_record(
     sector="Healthcare",
     model="Central",
     source_url="",
+    groups="",
 ) -> dict:
     """The fields a registry entry needs for an allocation, as a JSON-able dict.
 
@@ -126,6 +149,8 @@ def privacy_record(
     contributions : int, keyword-only
         m ≥ 1, the most records kept per person.
     sector, model, source_url : str, keyword-only
+    groups : str, keyword-only
+        The groups published, in words (e.g. "region: 5 public keys"; "" for none).
 
     Returns
     -------
@@ -145,6 +170,14 @@ def privacy_record(
     ('Pure DP', 'Person-level', 'basic composition of pure ε (the ε add up)')
     """
     allocation = _check_allocation(allocation)
+    budgets = np.asarray(allocation.budgets, dtype=float)
+    if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
+        math.isfinite(float(allocation.total)) and float(allocation.total) > 0
+    ):
+        raise ValueError(
+            f"allocation must have finite, positive budgets and total; got budgets "
+            f"{budgets.tolist()!r}, total {allocation.total!r}"
+        )
     _check_unit(unit)
     _check_neighbours(neighbours)
     if isinstance(date, datetime.date):
@@ -161,9 +194,14 @@ def privacy_record(
         ("sector", sector),
         ("model", model),
         ("source_url", source_url),
+        ("groups", groups),
     ):
-        if not isinstance(value, str) or (field != "source_url" and not value.strip()):
+        if not isinstance(value, str) or (
+            field not in ("source_url", "groups") and not value.strip()
+        ):
             raise ValueError(f"{field} must be a non-empty string; got {value!r}")
+        if "\x00" in value:
+            raise ValueError(f"{field} must not contain a NUL byte; got {value!r}")
     m = _check_contributions(contributions)
     privacy_unit = UNITS[unit]
     if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
@@ -194,6 +232,9 @@ def privacy_record(
         ),
         "date": date,
         "release_list": _release_entries(allocation, workload),
+        "groups": groups,
+        # OpenDP's distance of one person in opendp_release's context: one identifier
+        "d_in": 1,
     }
     json.dumps(record)  # JSON-able by construction; this raises if a field is not
     return record

@@ -70,3 +70,63 @@ def test_record_reader_flags_a_malformed_record():
     record["dp_variant"] = "Approximate DP"  # an ε with no δ: the reader says why
     assert R.registry_table(record).iloc[0]["status"] != "usable"
     assert R.registry_table(record).iloc[0]["unit_group"] == "one event or record"
+
+
+# --- what a registry reads, and what the record refuses ----------------------------------------
+
+
+def _record(allocation, **kwargs):
+    options = {
+        "unit": "person",
+        "neighbours": "add-remove",
+        "date": "2026-11-29",
+        "name": "Clinic visits",
+        "curators": "A clinic",
+    }
+    options.update(kwargs)
+    return R.privacy_record(allocation, **options)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian", "geometric", "discrete_gaussian"])
+def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism):
+    from helpers.mechanisms import MECHANISM_CLASSES
+
+    work = [
+        B.Release("count", k=30.0, label="visits"),
+        B.Release("sum", k=400.0, lower=0.0, upper=10.0, label="units"),
+    ]
+    work = R.per_person(work, contributions=2)
+    record = _record(
+        B.budget_for_accuracy(work, mechanism=mechanism),
+        workload=work,
+        contributions=2,
+        groups="region: 5 public keys",
+    )
+    cls = MECHANISM_CLASSES[mechanism]
+    noise = f"{'discrete' if cls.discrete else 'continuous'} {cls.opendp}"
+    assert [r["opendp_noise"] for r in record["release_list"]] == [noise, noise]
+    assert [(r["lower"], r["upper"]) for r in record["release_list"]] == [(None, None), (0.0, 10.0)]
+    assert record["groups"] == "region: 5 public keys" and record["d_in"] == 1
+    assert record["model"] == "Central" and record["contributions"] == 2
+    assert json.loads(json.dumps(record)) == record
+
+
+@pytest.mark.parametrize("field", ["name", "curators", "groups", "source_url"])
+def test_a_nul_byte_is_refused_by_name(field):
+    with pytest.raises(ValueError, match=f"{field} must not contain a NUL byte"):
+        _record(B.budget_for_accuracy(SURVEY), **{field: "a\x00b"})
+
+
+def test_a_nul_byte_in_a_label_is_refused():
+    work = [B.Release("count", k=30.0, label="vis\x00its")]
+    with pytest.raises(ValueError, match="label must not contain a NUL byte"):
+        _record(B.budget_for_accuracy(work), workload=work)
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])
+def test_an_invalid_allocation_is_refused(bad):
+    allocation = B.budget_for_accuracy(SURVEY)
+    budgets = allocation.budgets.copy()
+    budgets[1] = bad
+    with pytest.raises(ValueError, match="allocation must have finite, positive budgets"):
+        _record(allocation._replace(budgets=budgets))

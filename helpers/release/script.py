@@ -1,0 +1,233 @@
+"""The release from the command line: ``python -m helpers.release PLAN DATA``.
+
+PLAN is a JSON file written by :func:`release_plan` (the allocation, its workload and the
+release's options: the person column, m, the groups and their keys, the columns, the public
+bound on group lengths, the handling of missing values); DATA a CSV or Parquet file with one
+row per record. The script checks the columns and their types (naming what is missing),
+runs :func:`helpers.release.opendp_release` and prints every cell with its interval at the
+stated coverage (OpenDP's own accuracy summary), marking the cells whose relative error is
+above the stated threshold (the small-group hazard). Without arguments it prints its usage.
+
+Part of :mod:`helpers.release`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .._docstrings import fill_docstrings
+from .._validation import check_int_range
+from ..budget import Allocation, Release
+from ._checks import _check_allocation, _check_contributions, _parse_workload
+from .opendp import opendp_release
+
+__all__ = ["main", "read_plan", "release_plan"]
+
+USAGE = """\
+usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet
+
+  PLAN.json  written by helpers.release.release_plan(allocation, workload, person=..., ...)
+  DATA       one row per record: the person column, the grouping columns, the value columns
+
+Prints every cell with value, interval at the plan's coverage, OpenDP's noise and scale,
+and marks with ! the cells whose relative error is above the plan's flag_above.
+"""
+
+_OPTIONS = ("person", "contributions", "by", "keys", "max_groups", "delta", "max_length")
+_MORE = ("columns", "missing", "coverage", "flag_above")
+
+
+def release_plan(allocation, workload, **options) -> str:
+    """The release as a JSON plan the script runs: the allocation, its workload, the options.
+
+    Not called in a notebook; used by ``helpers.release.script``.
+
+    Parameters
+    ----------
+    allocation : helpers.budget.Allocation
+    workload : sequence of Release
+    **options
+        The keyword options of :func:`helpers.release.opendp_release` (``person``,
+        ``contributions`` and ``max_length`` required).
+
+    Returns
+    -------
+    str
+        JSON text.
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> work = [Release("count", k=9.0, label="visits")]
+    >>> plan = release_plan(budget_for_accuracy(work), work, person="p", contributions=1,
+    ...                     max_length=100, columns={"visits": None})
+    >>> json.loads(plan)["options"]["person"]
+    'p'
+    """
+    allocation = _check_allocation(allocation)
+    _parse_workload(workload, allocation)
+    unknown = sorted(set(options) - set(_OPTIONS) - set(_MORE))
+    if unknown:
+        raise ValueError(f"options must be opendp_release's keywords; got {unknown[0]!r}")
+    for name in ("person", "contributions", "max_length"):
+        if name not in options:
+            raise ValueError(f"options must include {name}")
+    if not isinstance(options["person"], str) or not options["person"]:
+        raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
+    options["contributions"] = _check_contributions(options["contributions"])
+    options["max_length"] = check_int_range("max_length", options["max_length"], 1, 10**12)
+    try:
+        return _dumps(allocation, workload, options)
+    except (TypeError, ValueError) as err:
+        raise ValueError(
+            f"options must be JSON values (str, numbers, lists, dicts); {err}"
+        ) from None
+
+
+def _dumps(allocation, workload, options) -> str:
+    return json.dumps(
+        {
+            "allocation": {
+                k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                for k, v in allocation._asdict().items()
+            },
+            "workload": [
+                {k: v for k, v in dataclasses.asdict(r).items() if k != "_"}
+                if isinstance(r, Release)
+                else dict(r)
+                for r in workload
+            ],
+            "options": options,
+        },
+        indent=1,
+    )
+
+
+def read_plan(text: str) -> tuple:
+    """(allocation, workload, options) from :func:`release_plan`'s JSON.
+
+    Not called in a notebook; used by ``helpers.release.script``.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    builtins.tuple
+
+    %(raises)s
+
+    Examples
+    --------
+    >>> from helpers.budget import budget_for_accuracy
+    >>> work = [Release("count", k=9.0, label="visits")]
+    >>> a = budget_for_accuracy(work)
+    >>> b, w, o = read_plan(release_plan(a, work, person="p", contributions=1, max_length=9))
+    >>> b.budgets.tolist() == a.budgets.tolist(), w[0].label, o["max_length"]
+    (True, 'visits', 9)
+    """
+    try:
+        plan = json.loads(text)
+        fields = plan["allocation"]
+        allocation = Allocation(
+            **{
+                k: np.asarray(v) if isinstance(v, list) else v
+                for k, v in fields.items()
+                if k in Allocation._fields
+            }
+        )
+        workload = [Release(**r) for r in plan["workload"]]
+        options = dict(plan["options"])
+    except (ValueError, KeyError, TypeError) as err:
+        raise ValueError(f"text must be a plan written by release_plan; got {err}") from None
+    return allocation, workload, options
+
+
+def _read_data(path: Path):
+    import polars as pl
+
+    if not path.is_file():
+        raise ValueError(f"DATA must be a file; {str(path)!r} is not one")
+    if path.suffix.lower() == ".parquet":
+        return pl.read_parquet(path)
+    if path.suffix.lower() == ".csv":
+        return pl.read_csv(path, infer_schema_length=None)
+    raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
+
+
+def _cell_line(row, by, digits: int = 4) -> str:
+    group = ", ".join(f"{b}={row[b]}" for b in by)
+    mark = "!" if row["flagged"] else " "
+    value = (
+        "no value (no record)" if not math.isfinite(row["value"]) else f"{row['value']:.{digits}g}"
+    )
+    return (
+        f"{mark} {row['release']}{' [' + group + ']' if group else ''}: {value}  "
+        f"interval [{row['lower']:.{digits}g}, {row['upper']:.{digits}g}] "
+        f"(±{row['k']:.{digits}g} at {row['coverage']:.0%}; {row['distribution']}, "
+        f"scale {row['scale']:.{digits}g})"
+    )
+
+
+def main(argv=None) -> int:
+    """The command line: prints the usage without arguments, else the release.
+
+    Not called in a notebook; used by ``helpers.release.script``.
+
+    Parameters
+    ----------
+    argv : sequence of str
+        The arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 released, 2 usage or bad input (the message says which).
+
+    Examples
+    --------
+    >>> main([])  # doctest: +ELLIPSIS
+    usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet
+    ...
+    2
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if len(argv) != 2:
+        print(USAGE, end="")
+        return 2
+    try:
+        allocation, workload, options = read_plan(Path(argv[0]).read_text(encoding="utf-8"))
+        data = _read_data(Path(argv[1]))
+        out = opendp_release(data, allocation, workload, **options)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    by = options.get("by") or []
+    by = [by] if isinstance(by, str) else list(by)
+    unit = "ε" if out.measure == "epsilon" else "ρ_z"
+    loss = out.loss if not isinstance(out.loss, (tuple, list)) else out.loss[0]
+    print(
+        f"release: {out.mechanism} noise, OpenDP's loss of the whole context {unit} = "
+        f"{loss:.6g} for one person (d_in = {out.d_in} identifier)"
+    )
+    for note in out.notes:
+        print(f"  note: {note}")
+    for row in out.table.to_dict("records"):
+        print(_cell_line(row, by))
+    flagged = int(out.table["flagged"].sum())
+    print(
+        f"{flagged} cell(s) marked ! have a relative error above {options.get('flag_above', 0.5):g}"
+    )
+    return 0
+
+
+fill_docstrings(globals())

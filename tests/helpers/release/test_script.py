@@ -1,0 +1,85 @@
+"""python -m helpers.release: usage without arguments, CSV and Parquet, a missing column named."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from helpers import budget as B
+from helpers import release as R
+from helpers.release import script
+
+pytest.importorskip("polars")
+pytest.importorskip("opendp")
+
+WORK = R.per_person(
+    [
+        B.Release("count", k=12.0, label="visits"),
+        B.Release("sum", k=4000.0, lower=0.0, upper=500.0, label="cost"),
+    ],
+    contributions=2,
+)
+
+
+def _files(tmp_path, suffix):
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame(
+        {
+            "patient": np.repeat(np.arange(200), 3),
+            "region": rng.choice(["a", "b"], size=600),
+            "cost": rng.uniform(0, 600, size=600),
+        }
+    )
+    data = tmp_path / f"visits{suffix}"
+    df.to_csv(data, index=False) if suffix == ".csv" else df.to_parquet(data)
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        R.release_plan(
+            B.budget_for_accuracy(WORK),
+            WORK,
+            person="patient",
+            contributions=2,
+            by="region",
+            keys={"region": ["a", "b", "c"]},
+            columns={"visits": None},
+            max_length=10_000,
+        ),
+        encoding="utf-8",
+    )
+    return plan, data, df
+
+
+def test_without_arguments_it_prints_its_usage(capsys):
+    assert script.main([]) == 2
+    assert capsys.readouterr().out.startswith("usage: python -m helpers.release PLAN.json")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_it_prints_every_cell_with_its_interval(tmp_path, capsys, suffix):
+    plan, data, _ = _files(tmp_path, suffix)
+    assert script.main([str(plan), str(data)]) == 0
+    out = capsys.readouterr().out
+    cells = [line for line in out.splitlines() if "interval [" in line]
+    assert len(cells) == 2 * 3  # two releases × three public keys, "c" absent from the data
+    assert all("Float Laplace" in line and "±" in line for line in cells)
+    assert "[region=c]" in out and "records whose group is not among the keys" in out
+
+
+def test_a_missing_column_is_named(tmp_path, capsys):
+    plan, data, df = _files(tmp_path, ".csv")
+    df.drop(columns="cost").to_csv(data, index=False)
+    assert script.main([str(plan), str(data)]) == 2
+    assert "'cost'" in capsys.readouterr().err
+
+
+def test_a_plan_round_trips():
+    allocation = B.budget_for_accuracy(WORK)
+    again, work, options = R.read_plan(
+        R.release_plan(allocation, WORK, person="p", contributions=2, max_length=5)
+    )
+    assert again.budgets.tolist() == allocation.budgets.tolist()
+    assert [r.label for r in work] == [r.label for r in WORK]
+    assert options == {"person": "p", "contributions": 2, "max_length": 5}
+    with pytest.raises(ValueError, match="text must be a plan"):
+        R.read_plan("{}")
