@@ -23,13 +23,18 @@ one); a cell past ``--cell-timeout`` is interrupted, and killed with its kernel 
 stop; a notebook past ``--timeout`` is killed with its sandbox and keeps what was read before.
 Writes, only inside OUT_DIR and never through a symbolic link:
 
-* ``OUT_DIR/grades.csv``: ``submission,notebook,<exercise id>,...,total,max``, one row per
-  notebook (its sanitised file stem), the points of each exercise of its own notebook (empty
-  for another notebook's), their sum and the most it could score; every field that a
-  spreadsheet would read as a formula is prefixed by ``'``;
+* ``OUT_DIR/grades.csv``: ``student,submission,notebook,<exercise id>,...,total,max``, one row
+  per notebook: ``student`` is its identity (the file's stem as given, or ``--roster``'s id;
+  :func:`identities`: two files whose cleaned names collide are refused, never renamed),
+  ``submission`` the cleaned stem its feedback is named by, then the points of each exercise
+  of its own notebook (empty for another notebook's), their sum and the most it could score;
+  every field is escaped by ``csv_field`` (formulas, control characters);
+* ``OUT_DIR/canvas.csv`` and ``OUT_DIR/moodle.csv``: the totals as the two LMSs import them
+  (:func:`gradebooks`);
 * ``OUT_DIR/feedback/<submission>.md``: per exercise, its title and heading, the points of
   each part and why; what went wrong while the notebook ran, with the line that raised; and
-  any edited exercise statement.
+  any edited exercise statement; every text from the submission as literal Markdown
+  (``scoring.markdown_text``).
 """
 
 from __future__ import annotations

@@ -19,9 +19,13 @@ sent in the config. The grader reads only those lines: the kernel decides its ow
 (that is what it is graded on) but cannot write a line the grader accepts, for its own
 submission or any other.
 
-Open exercises are reduced to plain numbers inside the kernel (``helpers.exercises._open``,
-loaded afresh from the read-only environment, not the module the kernel may have patched: a
-function cannot leave the kernel); the grader decides from those numbers in its own process.
+Nothing the kernel runs decides a value: the kernel sends plain data (:data:`ENCODE`), which
+this process rebuilds and encodes again with its own copy of the code. An open exercise's
+answer is reduced *here*, by the exercise's ``reduce`` from ``helpers.exercises`` imported
+before the kernel starts (this process runs with ``-I`` from the read-only environment, so
+nothing the submission does reaches that code); a function answer is called through a
+:class:`Proxy` that sends the points to the kernel and gets the function's values back. The
+grader judges the reduced numbers in its own process.
 """
 
 from __future__ import annotations

@@ -13,9 +13,16 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
   and size-limited ``/tmp`` and home (tmpfs); fresh ``/proc`` and ``/dev``. Nothing of the
   checkout, the answers, the other submissions, ``--out`` or the instructor's home is there;
 * an empty environment (``--clearenv``) with a handful of variables set here;
-* as root, a user id of its own (a random one above 10⁶, set with ``setpriv`` before
-  bubblewrap starts), so even a file the sandbox could reach would be another user's; every
-  capability dropped and no further user namespace (``--disable-userns``);
+* as root, a user id of its own (a random one above 10⁶, set with ``setpriv`` inside the
+  sandbox), so even a file the sandbox could reach would be another user's, every capability
+  dropped; as a user, bubblewrap's own user namespace with ``--disable-userns``; either way no
+  further namespace (the seccomp filter below refuses them);
+* a seccomp filter (:func:`seccomp_program`) refusing new namespaces, mount, ptrace, bpf,
+  keyctl, kernel modules and the other calls of :data:`REFUSED`; bubblewrap's own arguments
+  passed on a descriptor (:func:`launch`), so the sandbox's command line names no host path;
+* a cgroup per sandbox (:class:`Cgroup`: v2 where delegated, else v1) bounding the memory and
+  the number of processes of the whole sandbox; without one the grader refuses unless told
+  ``--unsafe-no-cgroup``;
 * ``--die-with-parent`` and a PID namespace: when the runner ends, or the grader kills the
   sandbox at its wall-time limit, or the grader itself dies, every process of the sandbox is
   killed by the kernel (double forks and ``setsid`` included), not by a process-group kill;
@@ -25,7 +32,7 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
 
 ``available()`` says whether sandboxes can be made here; without them the grader refuses to
 grade unless told ``--unsafe-no-sandbox``. What the sandbox does not protect is written in
-README.md ("Grading").
+README.md ("The sandbox") and INSTRUCTORS.md.
 """
 
 from __future__ import annotations
