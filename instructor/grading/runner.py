@@ -158,12 +158,17 @@ def _runner_encoder():
     return namespace["_enc"]
 
 
+def _type_name(name, default: str) -> str:
+    """A name the kernel sent, usable as a class's name (no NUL; at most 100 characters)."""
+    return str(name).replace("\0", "")[:100] or default
+
+
 class _Stand:
     """What the kernel described but cannot send (an object of another type), by its name."""
 
 
 def _stand_in(type_name: str, fields: dict | None = None):
-    cls = type(str(type_name)[:100] or "object", (_Stand,), {})
+    cls = type(_type_name(type_name, "object"), (_Stand,), {})
     made = cls()
     for key, value in (fields or {}).items():
         setattr(made, str(key), value)
@@ -243,7 +248,7 @@ class Proxy:
         if not isinstance(reply, dict):
             raise RuntimeError("the kernel did not say what the function returned")
         if "raised" in reply:
-            error = type(str(reply["raised"])[:100] or "Exception", (Exception,), {})
+            error = type(_type_name(reply["raised"], "Exception"), (Exception,), {})
             raise error(str(reply.get("message", ""))[:300])
         bad = reply.get("bad")
         if isinstance(bad, dict):

@@ -15,12 +15,15 @@ the function is still called and judged.
 from __future__ import annotations
 
 import csv
+import json
 import sys
 
 import nbformat
+import numpy as np
 import pytest
 from _modules import ROOT
 
+from helpers.exercises import OPEN
 from instructor.grading import grade as grader
 from instructor.grading import sandbox
 from instructor.student import student_version
@@ -161,3 +164,44 @@ def test_a_right_profile_is_still_called_and_scores(rows):
 @pytest.mark.parametrize("tampering", [*sorted(TAMPERING), "serialisation_none"])
 def test_tampering_scores_what_the_honest_twin_scores(rows, tampering):
     assert _points(rows[f"tamper_{tampering}"]) == _points(rows["twin"])
+
+
+def _through_proxy(function):
+    """``function`` as the runner calls it: each call through the kernel-side evaluator
+    (run here on the encoded points), the values back as bytes."""
+    from instructor.grading.runner import EVALUATOR, Proxy
+
+    def evaluate(p, q, shape):
+        scope = {"g": {"f": function}, "name": "f", "p": p, "q": q, "shape": shape}
+        exec(EVALUATOR, scope)
+        return json.loads(scope["result"])
+
+    return Proxy(evaluate)
+
+
+def _vectorized(p, q):
+    return np.maximum(0.5 / (p * q), 5.0)
+
+
+_vectorized.vectorized = True
+
+PROFILES = {
+    "right": lambda p, q: max(0.5 / (p * q), 5.0),
+    "right, vectorized": _vectorized,
+    "flat": lambda p, q: 1.0,
+    "too loose": lambda p, q: 50.0,
+    "a string": lambda p, q: "3",
+    "a bool": lambda p, q: True,
+    "raises": lambda p, q: 1 / 0,
+    "None somewhere": lambda p, q: None if p > 0.9 else 5.0,
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_a_function_called_through_the_proxy_is_judged_as_itself(name):
+    function = PROFILES[name]
+    spec = OPEN["06.3"]
+    direct = spec.judge(spec.reduce(function))
+    proxied = spec.judge(spec.reduce(_through_proxy(function)))
+    assert proxied[0] == direct[0]
+    assert proxied[0] == name.startswith("right")
