@@ -389,10 +389,11 @@ def markdown_text(text) -> str:
 def escape_cell(value) -> str:
     """A CSV field a spreadsheet shows as text, never runs as a formula (OWASP's advice).
 
-    Every hidden character but a line break is written as its escape (:func:`visible`); a
-    field starting with one of :data:`FORMULA_PREFIXES` then gets a leading ``'``.
+    Every hidden character but a line break and a tab (which CSV quotes, and a written
+    answer's code holds) is written as its escape (:func:`visible`); a field starting with one
+    of :data:`FORMULA_PREFIXES` then gets a leading ``'``.
     """
-    text = visible("" if value is None else value, keep="\n")
+    text = visible("" if value is None else value, keep="\n\t")
     return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 

@@ -172,6 +172,7 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             "seen = open('/proc/1/cmdline', 'rb').read().decode(errors='replace')\n"
             "seen += open('/proc/self/environ', 'rb').read().decode(errors='replace')\n"
             "seen += open('/env/pyvenv.cfg').read()\n"
+            "seen = seen.replace('/tmp/grade-kernel-', '')  # the sandbox's own /tmp\n"
             f"made['host paths'] = any(p in seen for p in ({checkout!r}, {subs!r}, '/tmp/grade-'))\n"
             "assert not any(made.values()), made"
         ),
