@@ -1114,7 +1114,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook (600)")
     parser.add_argument("--cell-timeout", type=float, default=300, help="seconds per cell (300)")
     parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (CPUs)")
-    parser.add_argument("--memory", type=float, default=2, help="GB of memory per process (2)")
+    parser.add_argument(
+        "--memory",
+        type=float,
+        default=2,
+        help="GB of memory per process and for the whole sandbox (2)",
+    )
     parser.add_argument(
         "--secret",
         type=Path,
