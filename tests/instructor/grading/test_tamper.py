@@ -43,11 +43,15 @@ FLAT = "answer_06_3 = lambda p, q: 1.0  # r* = 1: only ε = 0, wrong"
 
 TAMPERING = {
     "serialisation": (
-        "import json, json.encoder, base64\n"
+        "import json, base64\n"
         f"FORGED = {FORGED!r}\n"
-        "json.dumps = lambda *a, **k: FORGED\n"
-        "json.encoder.JSONEncoder.encode = lambda self, o: FORGED\n"
-        "base64.b64encode = lambda b: b'AAAAAAAA8D8='  # 1.0, whatever was computed\n"
+        "real_dumps, real_b64 = json.dumps, base64.b64encode\n"
+        "def dumps(obj, *args, **kwargs):  # only what reads the answers: the kernel still talks\n"
+        "    if isinstance(obj, dict) and ('answer_06_3' in obj or 'v' in obj):\n"
+        "        return FORGED\n"
+        "    return real_dumps(obj, *args, **kwargs)\n"
+        "json.dumps = dumps\n"
+        "base64.b64encode = lambda b: real_b64(b'\\0' * len(b))  # values of 0.0\n"
     ),
     "imports": (
         "import sys, types\n"
@@ -90,14 +94,12 @@ TAMPERING = {
     "builtins": (
         "import builtins\n"
         "real_exec = builtins.exec\n"
-        "def exec(code, d=None, *rest):\n"
-        "    real_exec(code, d, *rest)\n"
-        "    if isinstance(d, dict) and 'result' in d:\n"
-        f"        d['result'] = {FORGED!r}\n"
+        "def exec(code, scope=None, *rest):\n"
+        "    real_exec(code, scope, *rest)\n"
+        "    if type(scope) is dict and 'names' in scope:  # the reader's namespace\n"
+        f"        scope['result'] = {FORGED!r}\n"
         "builtins.exec = exec\n"
         "builtins.callable = lambda value: True\n"
-        "real_isinstance = builtins.isinstance\n"
-        "builtins.isinstance = lambda v, t: True if v is None else real_isinstance(v, t)\n"
     ),
     "helpers_package": (
         "import helpers.exercises as ex, helpers.exercises._open as op\n"
