@@ -6,6 +6,11 @@ student's helpers (the wheel's files and a fresh key, no answers) first on their
 bubblewrap sandbox ``course.py grade`` uses; the time is the whole command's: sandboxes,
 kernels, execution and scoring. ``GRADE_BENCH_COUNT`` and ``GRADE_BENCH_NOTEBOOK`` change the
 class size (60) and the notebook (10); ``GRADE_BENCH_JOBS`` the notebooks at once (2).
+
+The sandbox's overhead per submission: ``GRADE_BENCH_OVERHEAD`` submissions (4; 0 skips it)
+graded one at a time in the full sandbox (bubblewrap, seccomp, a cgroup) and then without one
+(``unsafe_no_sandbox``: these are the instructor's own notebooks), the difference of the mean
+times. Each submission's time is in the grader's progress lines (standard error).
 """
 
 from __future__ import annotations
@@ -46,16 +51,22 @@ def main() -> None:
         nb = nbformat.read(course, as_version=4)
         for index in range(count):
             nbformat.write(nb, folder / f"student_{index:02d}.ipynb")
+        options = dict(python=sys.executable, site=base / "site", secret=base / "secret")
         start = time.perf_counter()
-        rows = grader.grade(
-            folder,
-            base / "out",
-            python=sys.executable,
-            site=base / "site",
-            secret=base / "secret",
-            jobs=jobs,
-        )
+        rows = grader.grade(folder, base / "out", jobs=jobs, **options)
         seconds = time.perf_counter() - start
+        overhead = int(os.environ.get("GRADE_BENCH_OVERHEAD", "4"))
+        means = {}
+        if overhead:
+            few = base / "few"
+            few.mkdir()
+            for index in range(overhead):
+                nbformat.write(nb, few / f"student_{index:02d}.ipynb")
+            for unsafe in (False, True):
+                begin = time.perf_counter()
+                out = base / f"few-{unsafe}"
+                grader.grade(few, out, jobs=1, unsafe_no_sandbox=unsafe, **options)
+                means[unsafe] = (time.perf_counter() - begin) / overhead
     full = sum(1 for row in rows if row["total"] == row["max"] > 0)
     print("| class | notebooks at once | wall time | per notebook | full marks |")
     print("|---|---|---|---|---|")
@@ -63,6 +74,11 @@ def main() -> None:
         f"| {count} × {course.stem} | {jobs} | {seconds / 60:.1f} min | "
         f"{seconds / count:.1f} s | {full} of {count} |"
     )
+    if means:
+        print(
+            f"\nsandbox overhead, one at a time: {means[False]:.1f} s a notebook sandboxed, "
+            f"{means[True]:.1f} s without; {means[False] - means[True]:+.1f} s a submission"
+        )
 
 
 if __name__ == "__main__":

@@ -23,13 +23,18 @@ one); a cell past ``--cell-timeout`` is interrupted, and killed with its kernel 
 stop; a notebook past ``--timeout`` is killed with its sandbox and keeps what was read before.
 Writes, only inside OUT_DIR and never through a symbolic link:
 
-* ``OUT_DIR/grades.csv``: ``submission,notebook,<exercise id>,...,total,max``, one row per
-  notebook (its sanitised file stem), the points of each exercise of its own notebook (empty
-  for another notebook's), their sum and the most it could score; every field that a
-  spreadsheet would read as a formula is prefixed by ``'``;
+* ``OUT_DIR/grades.csv``: ``student,submission,notebook,<exercise id>,...,total,max``, one row
+  per notebook: ``student`` is its identity (the file's stem as given, or ``--roster``'s id;
+  :func:`identities`: two files whose cleaned names collide are refused, never renamed),
+  ``submission`` the cleaned stem its feedback is named by, then the points of each exercise
+  of its own notebook (empty for another notebook's), their sum and the most it could score;
+  every field is escaped by ``csv_field`` (formulas, control characters);
+* ``OUT_DIR/canvas.csv`` and ``OUT_DIR/moodle.csv``: the totals as the two LMSs import them
+  (:func:`gradebooks`);
 * ``OUT_DIR/feedback/<submission>.md``: per exercise, its title and heading, the points of
   each part and why; what went wrong while the notebook ran, with the line that raised; and
-  any edited exercise statement.
+  any edited exercise statement; every text from the submission as literal Markdown
+  (``scoring.markdown_text``).
 """
 
 from __future__ import annotations
@@ -78,6 +83,13 @@ REFUSAL = (
     "refusing to grade: {reason}. A submission is untrusted code and runs as you without a "
     "sandbox (your files, your network, your processes). Install bubblewrap, or pass "
     "--unsafe-no-sandbox to run it anyway, e.g. on a throwaway VM."
+)
+
+
+NO_CGROUP = (
+    "refusing to grade: {reason}. Without a cgroup only each process is bounded (its address "
+    "space, the processes of its user): several processes, or memory file descriptors, can "
+    "then hold several times --memory at once. Pass --unsafe-no-cgroup to grade so anyway."
 )
 
 
@@ -169,14 +181,61 @@ def edited_statements(nb: dict, course: Course) -> list[str]:
 # --- names, the secret and the parameters ------------------------------------------------------
 
 
-def safe_name(stem: str, taken: set[str]) -> str:
-    """A file stem safe for a file name and a spreadsheet: letters, digits, ``._-`` only."""
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).lstrip(".-_")[:80] or "submission"
-    candidate, n = name, 2
-    while candidate.lower() in taken:
-        candidate, n = f"{name}_{n}", n + 1
-    taken.add(candidate.lower())
-    return candidate
+def safe_name(stem: str) -> str:
+    """A file stem safe for a file name and a spreadsheet: letters, digits, ``._-`` only.
+
+    Only the feedback file's name: the row's identity is the file name as given
+    (:func:`identities`), and two files that clean to one name are refused, never renamed.
+    """
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem).lstrip(".-_")[:80] or "submission"
+
+
+def read_roster(path: Path) -> dict[str, str]:
+    """An LMS export's students: a CSV with columns ``student`` (the id the gradebook knows)
+    and ``file`` (the submission's file name as given, ``.ipynb`` optional) → {file: id}."""
+    roster: dict[str, str] = {}
+    with open(path, newline="", encoding="utf-8-sig") as handle:
+        reader = csv.DictReader(handle)
+        if not {"student", "file"} <= set(reader.fieldnames or []):
+            raise ValueError(
+                f"--roster {path}: columns={reader.fieldnames!r}; expected student and file"
+            )
+        for number, row in enumerate(reader, start=2):
+            name = (row.get("file") or "").strip()
+            name = name if name.endswith(".ipynb") else name + ".ipynb"
+            if name in roster:
+                raise ValueError(f"--roster {path}, line {number}: file={name!r} is listed twice")
+            roster[name] = (row.get("student") or "").strip()
+    return roster
+
+
+def identities(paths: list[Path], roster: dict[str, str] | None = None) -> list[tuple]:
+    """(path, student, feedback name) per submission, in the order given.
+
+    ``student`` is the identity every row and file is keyed by: the roster's id for the file
+    when a roster is given, else the file's stem exactly as given (the hub collects
+    ``<username>.ipynb``). Two files whose feedback names clean to the same name (compared
+    without case: some file systems do) are refused, naming both, before anything runs.
+    """
+    seen: dict[str, Path] = {}
+    named = []
+    for path in paths:
+        name = safe_name(path.stem)
+        other = seen.get(name.lower())
+        if other is not None:
+            raise ValueError(
+                f"refusing to grade: {other.name!r} and {path.name!r} both clean to the "
+                f"feedback name {name!r}; rename one of them (nothing was graded)"
+            )
+        seen[name.lower()] = path
+        student = (roster or {}).get(path.name) or path.stem
+        named.append((path, student, name))
+    students = [s for _, s, _ in named]
+    for student in students:
+        if students.count(student) > 1:
+            files = [p.name for p, s, _ in named if s == student]
+            raise ValueError(f"refusing to grade: the roster gives {files!r} one id {student!r}")
+    return named
 
 
 def csv_field(value) -> str:
@@ -243,6 +302,7 @@ class Environment:
     prefix: str
     base_prefix: str
     executable: str  #: relative to ``prefix``
+    version: tuple = ()  #: its Python's (major, minor, micro)
 
     @classmethod
     def of(cls, python: str) -> Environment:
@@ -251,18 +311,19 @@ class Environment:
                 python,
                 "-I",
                 "-c",
-                "import sys, json; print(json.dumps([sys.prefix, sys.base_prefix, sys.executable]))",
+                "import sys, json; print(json.dumps([sys.prefix, sys.base_prefix, "
+                "sys.executable, sys.version_info[:3]]))",
             ],
             capture_output=True,
             text=True,
             check=True,
             timeout=120,
         )
-        prefix, base, executable = json.loads(probe.stdout)
+        prefix, base, executable, version = json.loads(probe.stdout)
         relative = os.path.relpath(os.path.abspath(python), prefix)
         if relative.startswith(".."):
             relative = os.path.relpath(executable, prefix)
-        return cls(prefix, base, relative)
+        return cls(prefix, base, relative, tuple(version))
 
 
 def _reader(stream, limit: int, into: list) -> None:
@@ -292,6 +353,7 @@ def run_notebook(
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     site: Path | None = None,
     unsafe: bool = False,
+    cgroup: bool = True,
 ) -> Run:
     """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``."""
     nonce = secrets.token_hex(16)
@@ -318,6 +380,7 @@ def run_notebook(
             home = Path(tmp) / "home"
             home.mkdir()
             config |= {"notebook": str(notebook), "cwd": str(home)}
+            config["path"] = [str(site)] if site else []
             env = {
                 "HOME": str(home),
                 "PATH": os.environ.get("PATH", ""),
@@ -327,11 +390,13 @@ def run_notebook(
             }
             command = [
                 str(Path(environment.prefix) / environment.executable),
+                "-I",
                 str(grader_dir / "runner.py"),
             ]
             cwd = str(home)
         else:
             config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
+            config["path"] = [sandbox.SITE] if site is not None else []
             binds = [
                 (environment.prefix, sandbox.ENV),
                 (str(grader_dir), sandbox.GRADER),
@@ -344,9 +409,19 @@ def run_notebook(
             if site is not None:
                 binds.append((str(site), sandbox.SITE))
                 extra["PYTHONPATH"] = sandbox.SITE
+            # the environment's own config names where it was made: a neutral one instead
+            neutral = grader_dir / "pyvenv.cfg"
+            neutral.write_text(
+                f"home = {Path(environment.base_prefix) / 'bin'}\n"
+                "include-system-site-packages = false\n"
+                f"version = {'.'.join(map(str, environment.version))}\n"
+            )
+            os.chmod(neutral, 0o644)
+            if (Path(environment.prefix) / "pyvenv.cfg").is_file():
+                binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
             info_read, info_write = os.pipe()
             command = sandbox.command(
-                [f"{sandbox.ENV}/{environment.executable}", f"{sandbox.GRADER}/runner.py"],
+                [f"{sandbox.ENV}/{environment.executable}", "-I", f"{sandbox.GRADER}/runner.py"],
                 binds=binds,
                 uid=sandbox.new_uid(),
                 env=extra,
@@ -356,6 +431,11 @@ def run_notebook(
             env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
         start = time.monotonic()
         lines: list[bytes] = []
+        group, fds = None, []
+        if not unsafe:
+            if cgroup:
+                group = sandbox.Cgroup.make(limits.memory, limits.processes)
+            command, fds = sandbox.launch(command, cgroup=group)
         with open(Path(tmp) / "log.txt", "wb") as log:
             process = subprocess.Popen(
                 command,
@@ -365,9 +445,11 @@ def run_notebook(
                 cwd=cwd,
                 env=env,
                 start_new_session=True,
-                pass_fds=() if unsafe else (info_write,),
+                pass_fds=() if unsafe else (info_write, *fds),
             )
             child = None
+            for fd in fds:
+                os.close(fd)
             if not unsafe:
                 os.close(info_write)
                 child = sandbox.read_child_pid(info_read)  # written at once, then closed
@@ -390,7 +472,14 @@ def run_notebook(
             if not sandbox.wait_gone(child):
                 status = "crashed"  # a sandbox that would not die: reported, never trusted
             reader.join(timeout=30)
+            hit = group.events() if group else {}
+            if group:
+                group.remove()
         result = Run(status=status, seconds=time.monotonic() - start)
+        if hit.get("oom_kill"):
+            result.events.append({"event": "limit", "what": "memory", "cell": "end"})
+        if hit.get("pids_max"):
+            result.events.append({"event": "limit", "what": "processes", "cell": "end"})
         result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")
     prefix = nonce.encode() + b" "
     for line in lines:
@@ -422,6 +511,29 @@ def _kill(process: subprocess.Popen) -> None:
         except (ProcessLookupError, PermissionError, OSError):
             pass
     process.wait()
+
+
+class Progress:
+    """One line per graded submission on standard error: how many are done, of how many, its
+    time and status (the per-submission time the instructor reads in the log)."""
+
+    def __init__(self, total: int):
+        self.total, self.count, self.start = total, 0, time.monotonic()
+        self.lock = threading.Lock()
+
+    def done(self, name: str, seconds: float, status: str) -> None:
+        with self.lock:
+            self.count += 1
+            width = 20
+            filled = width * self.count // max(1, self.total)
+            bar = "#" * filled + "." * (width - filled)
+            elapsed = time.monotonic() - self.start
+            print(
+                f"[{bar}] {self.count}/{self.total} {scoring.visible(name)!s:.60} "
+                f"{seconds:.1f} s ({status}); {elapsed:.0f} s in all",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 # --- decoding and judging ------------------------------------------------------------------
@@ -599,6 +711,7 @@ class Graded:
 
     name: str
     notebook: str | None
+    student: str = ""
     parts: dict[str, list] = field(default_factory=dict)  #: exercise id -> [Part]
     run: Run = field(default_factory=Run)
     edited: list[str] = field(default_factory=list)
@@ -664,12 +777,16 @@ def _cell_place(nb, index) -> str:
 
 
 def _quote(text: str) -> str:
-    return str(text).replace("|", "∣").replace("\n", " ")[:300]
+    """Text that may come from a submission, as one line of literal Markdown (at most 300
+    characters of it)."""
+    return scoring.markdown_text(str(text)[:300])
 
 
 def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, float]) -> str:
     run = graded.run
     lines = [f"# Feedback: {graded.name}", ""]
+    if graded.student and graded.student != graded.name:
+        lines += [f"Student: {_quote(graded.student)}", ""]
     if course is None:
         lines += [graded.problem or "This file could not be graded.", ""]
         return "\n".join(lines) + "\n"
@@ -714,6 +831,12 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
             )
         elif kind == "died":
             happened.append(f"- the kernel died {where} (out of memory or processes?)")
+        elif kind == "limit":
+            what = {"memory": "its memory", "processes": "its number of processes"}
+            happened.append(
+                f"- the notebook reached {what.get(event.get('what'), 'a limit')} "
+                "(for the whole sandbox): a process was stopped"
+            )
         elif kind == "unanswered":
             happened.append(f"- {where}: the kernel did not answer when its values were read")
     if run.status == "timed out":
@@ -730,6 +853,10 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
             "it was edited or removed (your instructor sees this)"
             for i in graded.edited
         ]
+    several = [r for r in graded.written if r.get("note")]
+    if several:
+        lines += ["", "## Written answers", ""]
+        lines += [f"- {_quote(r['note'])} (your instructor sees every one)" for r in several]
     return "\n".join(lines) + "\n"
 
 
@@ -737,7 +864,12 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
 
 
 def _written_answers(nb: dict, course: Course, name: str) -> list[dict]:
-    """The submission's written answers to the course's written questions (by their id)."""
+    """The submission's written answers to the course's written questions, one per question.
+
+    The rule when a question has several cells (the notebook's own and copies a student
+    added): the first answered cell in the notebook's order is kept (the first cell when
+    none is answered); the others are not marked, and the kept row says how many there were
+    (``note``) and carries their text (``others``) for the instructor to read."""
     rows = []
     for cell in nb.get("cells", []):
         meta = cell.get("metadata", {}) if isinstance(cell, dict) else {}
@@ -755,7 +887,20 @@ def _written_answers(nb: dict, course: Course, name: str) -> list[dict]:
                     "answer": answer,
                 }
             )
-    return rows
+    kept = []
+    for written_id in dict.fromkeys(r["id"] for r in rows):
+        cells = [r for r in rows if r["id"] == written_id]
+        answered = [r for r in cells if not scoring.is_unanswered(r["answer"])]
+        first = (answered or cells)[0]
+        others = [r["answer"] for r in cells if r is not first]
+        if others:
+            first["note"] = (
+                f"{len(cells)} cells answer {written_id}: the first answered one is kept; "
+                f"the other {len(others)} are shown below it and not marked"
+            )
+            first["others"] = others
+        kept.append(first)
+    return kept
 
 
 def grade(
@@ -771,6 +916,8 @@ def grade(
     secret: Path | None = None,
     site: Path | None = None,
     marks: Path | None = None,
+    roster: Path | None = None,
+    unsafe_no_cgroup: bool = False,
 ) -> list[dict]:
     """Grade every ``*.ipynb`` in ``submissions``; write grades.csv and feedback/; return rows.
 
@@ -782,6 +929,9 @@ def grade(
         reason = sandbox.available()
         if reason:
             raise RuntimeError(REFUSAL.format(reason=reason))
+    use_cgroup = not unsafe_no_sandbox and sandbox.cgroups_available() is None
+    if not unsafe_no_sandbox and not use_cgroup and not unsafe_no_cgroup:
+        raise RuntimeError(NO_CGROUP.format(reason=sandbox.cgroups_available()))
     output = Output(out_dir)  # before anything runs: a bad --out fails at once
     key = load_secret(secret)
     courses_by_stem = course_notebooks()
@@ -795,21 +945,23 @@ def grade(
     python = os.path.abspath(shutil.which(python) or python)
     environment = Environment.of(python)
     loaded: dict[str, Course] = {}
-    taken: set[str] = set()
     jobs = max(1, jobs or os.cpu_count() or 1)
+    named = identities(paths, read_roster(roster) if roster else None)
+    progress = Progress(len(named))
 
-    # names in sorted order, before any thread: the same folder gives the same names
-    named = [(path, safe_name(path.stem, taken)) for path in paths]
-
-    def one(item: tuple[Path, str]) -> tuple[Graded, object]:
-        path, name = item
+    def one(item: tuple[Path, str, str]) -> tuple[Graded, object]:
+        path, student, name = item
+        start = time.monotonic()
         try:
-            return _grade_one(path, name)
+            graded, nb = _grade_one(path, name)
         except Exception as error:  # one submission never stops the run
             graded = Graded(
                 name, None, problem=f"This file could not be graded ({type(error).__name__})."
             )
-            return graded, None
+            nb = None
+        graded.student = student
+        progress.done(path.name, time.monotonic() - start, graded.run.status)
+        return graded, nb
 
     def _grade_one(path: Path, name: str):
         if path.is_symlink() or not path.is_file():
@@ -851,7 +1003,6 @@ def grade(
         injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
         names = [variable(i) for i in course.exercises]
         open_ids = {variable(i): i for i in course.exercises if i in OPEN}
-        print(f"grading {path.name} ({course.stem}) ...", flush=True)
         run = run_notebook(
             injected,
             environment,
@@ -862,6 +1013,7 @@ def grade(
             limits=limits,
             site=site,
             unsafe=unsafe_no_sandbox,
+            cgroup=use_cgroup,
         )
         graded = Graded(name, course.stem, run=run)
         graded.parts = score_run(course, run, params)
@@ -874,7 +1026,11 @@ def grade(
     exercises = sorted({i for g, _ in results for i in g.parts}, key=_sort_key)
     rows = []
     for graded, nb in results:
-        row = {"submission": graded.name, "notebook": graded.notebook or ""}
+        row = {
+            "student": graded.student,
+            "submission": graded.name,
+            "notebook": graded.notebook or "",
+        }
         for exercise_id in exercises:
             parts = graded.parts.get(exercise_id)
             row[exercise_id] = sum(p.points for p in parts) if parts is not None else ""
@@ -886,7 +1042,7 @@ def grade(
         except Exception as error:  # one submission's feedback never stops the run
             text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
         output.write(f"{graded.name}.md", text, directory="feedback")
-    written = [r for graded, _ in results for r in graded.written]
+    written = [r | {"student": g.student} for g, _ in results for r in g.written]
     if written:
         # made in a private directory, then written into OUT_DIR like every other file
         with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
@@ -897,13 +1053,56 @@ def grade(
         rows = merged if merged is not None else rows
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    columns = list(rows[0]) if rows else ["submission", "notebook", *exercises, "total", "max"]
+    columns = (
+        list(rows[0]) if rows else ["student", "submission", "notebook", *exercises, "total", "max"]
+    )
     writer.writerow([csv_field(c) for c in columns])
     for row in rows:
         writer.writerow([csv_field(row.get(c, "")) for c in columns])
     output.write("grades.csv", buffer.getvalue())
+    for name, text in gradebooks(rows).items():
+        output.write(name, text)
     output.close()
     return rows
+
+
+#: The first columns of a Canvas gradebook CSV (as Canvas's own export writes them); Canvas
+#: matches a row to a student by one of ID, SIS User ID or SIS Login ID.
+CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def _csv(rows: list[list]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    for row in rows:
+        writer.writerow([csv_field(v) for v in row])
+    return buffer.getvalue()
+
+
+def gradebooks(rows: list[dict]) -> dict[str, str]:
+    """``canvas.csv`` and ``moodle.csv`` from the grade rows (written marks merged in).
+
+    One column per course notebook graded (its stem), holding each student's ``total`` in
+    the column of the notebook they submitted. Canvas: :data:`CANVAS_COLUMNS`, the student's
+    identity in ``Student`` and ``SIS Login ID`` (the hub's user name; with ``--roster``, the
+    roster's id), then a ``Points Possible`` row. Moodle: ``username`` then the notebooks'
+    columns, to map in its CSV import ("Identify user by": username). A row that could not be
+    graded gets an empty cell, never a 0.
+    """
+    notebooks = sorted({str(r.get("notebook") or "") for r in rows} - {""})
+    possible = {}
+    for row in rows:
+        if row.get("notebook"):
+            possible.setdefault(row["notebook"], row.get("max", ""))
+    canvas = [[*CANVAS_COLUMNS, *notebooks]]
+    canvas.append(["Points Possible", "", "", "", "", *[possible[n] for n in notebooks]])
+    moodle = [["username", *notebooks]]
+    for row in rows:
+        student = str(row.get("student") or row.get("submission") or "")
+        cells = [row.get("total", "") if row.get("notebook") == n else "" for n in notebooks]
+        canvas.append([student, "", "", student, "", *cells])
+        moodle.append([student, *cells])
+    return {"canvas.csv": _csv(canvas), "moodle.csv": _csv(moodle)}
 
 
 def main(argv: list[str]) -> int:
@@ -915,7 +1114,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per notebook (600)")
     parser.add_argument("--cell-timeout", type=float, default=300, help="seconds per cell (300)")
     parser.add_argument("--jobs", type=int, default=None, help="notebooks at once (CPUs)")
-    parser.add_argument("--memory", type=float, default=2, help="GB of memory per process (2)")
+    parser.add_argument(
+        "--memory",
+        type=float,
+        default=2,
+        help="GB of memory per process and for the whole sandbox (2)",
+    )
     parser.add_argument(
         "--secret",
         type=Path,
@@ -926,6 +1130,12 @@ def main(argv: list[str]) -> int:
         "--marks", type=Path, default=None, help="the written answers' marks to merge"
     )
     parser.add_argument(
+        "--roster",
+        type=Path,
+        default=None,
+        help="a CSV with columns student (the LMS id) and file (the submission's file name)",
+    )
+    parser.add_argument(
         "--python",
         default=None,
         help="the kernel's Python (default: build/grade-env, made from the student bundle)",
@@ -934,6 +1144,11 @@ def main(argv: list[str]) -> int:
         "--unsafe-no-sandbox",
         action="store_true",
         help="run submissions without a sandbox, as you (only on a machine you can throw away)",
+    )
+    parser.add_argument(
+        "--unsafe-no-cgroup",
+        action="store_true",
+        help="grade where no cgroup can be made: memory and processes bounded per process only",
     )
     args = parser.parse_args(argv)
     if not args.submissions.is_dir():
@@ -949,8 +1164,10 @@ def main(argv: list[str]) -> int:
             jobs=args.jobs,
             limits=limits,
             unsafe_no_sandbox=args.unsafe_no_sandbox,
+            unsafe_no_cgroup=args.unsafe_no_cgroup,
             secret=args.secret,
             marks=args.marks,
+            roster=args.roster,
         )
     except (RuntimeError, ValueError) as error:
         print(error, file=sys.stderr)

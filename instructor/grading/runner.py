@@ -19,9 +19,13 @@ sent in the config. The grader reads only those lines: the kernel decides its ow
 (that is what it is graded on) but cannot write a line the grader accepts, for its own
 submission or any other.
 
-Open exercises are reduced to plain numbers inside the kernel (``helpers.exercises._open``,
-loaded afresh from the read-only environment, not the module the kernel may have patched: a
-function cannot leave the kernel); the grader decides from those numbers in its own process.
+Nothing the kernel runs decides a value: the kernel sends plain data (:data:`ENCODE`), which
+this process rebuilds and encodes again with its own copy of the code. An open exercise's
+answer is reduced *here*, by the exercise's ``reduce`` from ``helpers.exercises`` imported
+before the kernel starts (this process runs with ``-I`` from the read-only environment, so
+nothing the submission does reaches that code); a function answer is called through a
+:class:`Proxy` that sends the points to the kernel and gets the function's values back. The
+grader judges the reduced numbers in its own process.
 """
 
 from __future__ import annotations
@@ -35,10 +39,9 @@ import tempfile
 import time
 from pathlib import Path
 
-#: Runs inside the kernel, in a fresh namespace: encodes the requested variables as JSON.
-ENCODER = r"""
-import json as _json
-
+#: The encoding of a value as plain JSON: run inside the kernel (where the values live) and
+#: again here, on what the kernel sent, so that only this process's encoding reaches the grader.
+ENCODE = r"""
 def _enc(v, depth=0):
     if depth > 6:
         return {"t": "other", "type": "nested too deep"}
@@ -73,59 +76,194 @@ def _enc(v, depth=0):
         return {"t": "array", "kind": a.dtype.kind, "shape": list(a.shape), "v": flat}
     if callable(v):
         return {"t": "callable"}
+    fields = getattr(type(v), "__dataclass_fields__", None)
+    if isinstance(fields, dict) and len(fields) <= 50:
+        return {"t": "object", "type": kind,
+                "v": {str(f): _enc(getattr(v, f, None), depth + 1) for f in fields}}
     return {"t": "other", "type": kind}
+"""
 
-def _fresh_open():
-    # the open exercises' table imported afresh, from the environment's own path with the
-    # standard finders: not the modules, finders or path entries the kernel may have patched
-    import sys as _sys
-    _mine = lambda k: k == "helpers" or k.startswith("helpers.")
-    _saved = {k: v for k, v in _sys.modules.items() if _mine(k)}
-    _state = (_sys.meta_path[:], _sys.path[:], _sys.path_hooks[:], dict(_sys.path_importer_cache))
-    try:
-        for _k in _saved:
-            del _sys.modules[_k]
-        _sys.meta_path[:] = [f for f in _state[0] if getattr(f, "__module__", "") in
-                             ("_frozen_importlib", "_frozen_importlib_external")]
-        _sys.path[:] = list(clean_path)
-        _sys.path_importer_cache.clear()
-        import importlib as _il
-        return _il.import_module("helpers.exercises").OPEN
-    finally:
-        for _k in [k for k in _sys.modules if _mine(k)]:
-            del _sys.modules[_k]
-        _sys.modules.update(_saved)
-        _sys.meta_path[:], _sys.path[:], _sys.path_hooks[:] = _state[:3]
-        _sys.path_importer_cache.clear()
-        _sys.path_importer_cache.update(_state[3])
+#: Runs inside the kernel, in a fresh namespace: encodes the requested variables as JSON.
+ENCODER = (
+    ENCODE
+    + r"""
+import json as _json
 
 _out = {}
 for _name in names:
     if _name not in g:
         continue
-    _value = g[_name]
-    if _name in open_ids and _value is not Ellipsis:
-        try:
-            _open = _fresh_open()
-            _value = {"t": "reduced", "v": _enc(_open[open_ids[_name]].reduce(_value))}
-        except Exception as _error:  # the student's function may raise anything
-            _value = {"t": "reduced", "v": _enc({"error": f"{type(_error).__name__}: {_error}"})}
-        _out[_name] = _value
-        continue
     try:
-        _out[_name] = _enc(_value)
+        _out[_name] = _enc(g[_name])
     except Exception as _error:
         _out[_name] = {"t": "other", "type": f"unreadable ({type(_error).__name__})"}
 result = _json.dumps(_out)
 """
+)
 
 
-def _expression(names: list[str], open_ids: dict[str, str]) -> str:
-    context = (
-        f"{{'g': globals(), 'names': {names!r}, 'open_ids': {open_ids!r}, "
-        f"'clean_path': {sys.path!r}}}"
-    )
+#: Runs inside the kernel: the open exercise's function (``name``) on the points the grader
+#: sends, its values back as float64 bytes; nothing else of the kernel's is asked for.
+EVALUATOR = r"""
+import base64 as _b64, json as _json
+import numpy as _np
+
+_f = g[name]
+_P = _np.frombuffer(_b64.b64decode(p), dtype="<f8").reshape(shape)
+_Q = _np.frombuffer(_b64.b64decode(q), dtype="<f8").reshape(shape)
+_out = _np.empty(_P.size)
+_bad = None
+_i = 0
+try:
+    with _np.errstate(all="ignore"):
+        if getattr(_f, "vectorized", False) is True:
+            _a = _np.asarray(_f(_P, _Q))
+            if _a.dtype.kind not in "fiu":
+                _bad = {"i": 0, "type": type(_a.ravel()[0]).__name__ if _a.size else "array"}
+            else:
+                _out = _np.array(_np.broadcast_to(_a.astype(float), _P.shape)).ravel()
+        else:
+            for _i, (_x, _y) in enumerate(zip(_P.ravel().tolist(), _Q.ravel().tolist())):
+                _v = _f(_x, _y)
+                if isinstance(_v, _np.ndarray) and _v.size == 1 and _v.dtype.kind in "fiu":
+                    _v = _v.reshape(()).item()
+                if isinstance(_v, (bool, _np.bool_)) or not isinstance(
+                    _v, (int, float, _np.integer, _np.floating)
+                ):
+                    _bad = {"i": _i, "type": type(_v).__name__}
+                    if isinstance(_v, (str, bool, _np.bool_)) or _v is None:
+                        _bad["v"] = _v if isinstance(_v, str) else None if _v is None else bool(_v)
+                    break
+                _out[_i] = float(_v)
+    result = _json.dumps({"v": _b64.b64encode(_out.astype("<f8").tobytes()).decode(), "bad": _bad})
+except Exception as _error:
+    result = _json.dumps({"raised": type(_error).__name__, "message": str(_error)[:300], "i": _i})
+"""
+
+
+def _expression(names: list[str]) -> str:
+    context = f"{{'g': globals(), 'names': {names!r}}}"
     return f"(lambda _d: (exec({ENCODER!r}, _d), _d['result'])[1])({context})"
+
+
+def _evaluation(name: str, p: str, q: str, shape: list[int]) -> str:
+    context = f"{{'g': globals(), 'name': {name!r}, 'p': {p!r}, 'q': {q!r}, 'shape': {shape!r}}}"
+    return f"(lambda _d: (exec({EVALUATOR!r}, _d), _d['result'])[1])({context})"
+
+
+def _runner_encoder():
+    """This process's own ``_enc`` (the kernel's copy may have been changed; this one cannot)."""
+    namespace: dict = {}
+    exec(ENCODE, namespace)
+    return namespace["_enc"]
+
+
+def _type_name(name, default: str) -> str:
+    """A name the kernel sent, usable as a class's name (no NUL; at most 100 characters)."""
+    return str(name).replace("\0", "")[:100] or default
+
+
+class _Stand:
+    """What the kernel described but cannot send (an object of another type), by its name."""
+
+
+def _stand_in(type_name: str, fields: dict | None = None):
+    cls = type(_type_name(type_name, "object"), (_Stand,), {})
+    made = cls()
+    for key, value in (fields or {}).items():
+        setattr(made, str(key), value)
+    return made
+
+
+def _plain(encoded, callable_as=None):
+    """A value the kernel encoded, rebuilt here from plain data (an object as one of its type's
+    name with the same fields; a function as ``callable_as()``); never raises."""
+    import numpy as np
+
+    if not isinstance(encoded, dict):
+        return _stand_in("unreadable value")
+    kind, value = encoded.get("t"), encoded.get("v")
+    try:
+        if kind == "ellipsis":
+            return ...
+        if kind == "none":
+            return None
+        if kind == "bool":
+            return bool(value)
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        if kind == "str":
+            return str(value)
+        if kind in ("list", "tuple"):
+            items = [_plain(v) for v in value]
+            return items if kind == "list" else tuple(items)
+        if kind == "dict":
+            return {str(k): _plain(v) for k, v in value.items()}
+        if kind == "array":
+            dtype = {"f": float, "b": bool}.get(encoded["kind"], np.int64)
+            flat = [float(v) if dtype is float else v for v in value]
+            return np.array(flat, dtype=dtype).reshape(encoded["shape"])
+        if kind == "callable" and callable_as is not None:
+            return callable_as()
+        if kind == "callable":
+            return _stand_in("function")
+        if kind == "object":
+            return _stand_in(
+                encoded.get("type", "object"), {k: _plain(v) for k, v in value.items()}
+            )
+        return _stand_in(str(encoded.get("type", "value")))
+    except Exception as error:  # a value too large or too strange
+        return _stand_in(f"unreadable value ({type(error).__name__})")
+
+
+class Proxy:
+    """The submission's function as the grader's code calls it: each call sends the points to
+    the kernel, which calls the function there and sends back its values as float64 bytes.
+
+    Declared ``vectorized`` (so a search sends whole blocks of points); the kernel calls the
+    student's function on arrays only when the function itself says it is vectorized, else
+    point by point with Python floats. What the search, the reduction and every check run on
+    is this process's, imported before the first cell of the submission ran.
+    """
+
+    vectorized = True
+
+    def __init__(self, evaluate):
+        self._evaluate = evaluate  # (name, P, Q) -> the kernel's reply (a dict)
+
+    def __call__(self, p, q):
+        import base64
+
+        import numpy as np
+
+        scalar = np.ndim(p) == 0 and np.ndim(q) == 0
+        P, Q = np.broadcast_arrays(np.asarray(p, dtype=float), np.asarray(q, dtype=float))
+        reply = self._evaluate(
+            base64.b64encode(np.ascontiguousarray(P, dtype="<f8").tobytes()).decode(),
+            base64.b64encode(np.ascontiguousarray(Q, dtype="<f8").tobytes()).decode(),
+            list(P.shape),
+        )
+        if not isinstance(reply, dict):
+            raise RuntimeError("the kernel did not say what the function returned")
+        if "raised" in reply:
+            error = type(_type_name(reply["raised"], "Exception"), (Exception,), {})
+            raise error(str(reply.get("message", ""))[:300])
+        bad = reply.get("bad")
+        if isinstance(bad, dict):
+            shown = bad.get("v") if "v" in bad else _stand_in(str(bad.get("type", "object")))
+            if scalar:
+                return shown
+            raise TypeError(
+                f"returned {shown!r} of type {str(bad.get('type'))[:100]}; a real number is "
+                "expected at every (p, q)"
+            )
+        values = np.frombuffer(base64.b64decode(reply["v"]), dtype="<f8")
+        if values.size != P.size:
+            raise RuntimeError("the kernel sent back a different number of values")
+        values = values.reshape(P.shape).astype(float)
+        return float(values) if scalar else values
 
 
 class Report:
@@ -170,24 +308,67 @@ def undumpable() -> None:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
 
 
-async def _extract(client, names, open_ids, timeout) -> dict:
+async def _ask(client, expression: str, timeout: float):
+    """The kernel's answer to one silent expression, parsed here as JSON (None if it has none)."""
     msg_id = client.kc.execute(
-        "",
-        silent=True,
-        store_history=False,
-        user_expressions={"r": _expression(names, open_ids)},
+        "", silent=True, store_history=False, user_expressions={"r": expression}
     )
     deadline = time.monotonic() + timeout
-    while True:
-        reply = await client.kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-        if reply["parent_header"].get("msg_id") == msg_id:
-            break
+    try:
+        while True:
+            reply = await client.kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
+            if reply["parent_header"].get("msg_id") == msg_id:
+                break
+    except Exception:
+        await client.km.interrupt_kernel()  # a function that does not return: stop it
+        raise
     found = reply["content"].get("user_expressions", {}).get("r", {})
     if found.get("status") != "ok":
-        return {"__error__": f"{found.get('ename')}: {found.get('evalue')}"}
-    values = json.loads(ast.literal_eval(found["data"]["text/plain"]))
-    # only the names asked for, each at most once: the reply cannot add another
-    return {n: values[n] for n in names if isinstance(values, dict) and n in values}
+        return None
+    try:
+        return json.loads(ast.literal_eval(found["data"]["text/plain"]))
+    except Exception:  # not what the expression returns: the kernel's own doing
+        return None
+
+
+async def _extract(client, names, open_ids, opens, timeout) -> dict:
+    """The values of ``names``, each encoded by this process from the plain data the kernel
+    sent; an open exercise's answer reduced here by the exercise's own ``reduce`` (imported
+    before the submission ran), a function called through a :class:`Proxy`."""
+    sent = await _ask(client, _expression(names), timeout)
+    if not isinstance(sent, dict):
+        return {}
+    enc = _runner_encoder()
+    loop = asyncio.get_running_loop()
+    values = {}
+    for name in names:  # only the names asked for, each at most once
+        if name not in sent:
+            continue
+        if name not in open_ids:
+            values[name] = enc(_plain(sent[name]))
+            continue
+        deadline = time.monotonic() + timeout
+
+        def evaluate(p, q, shape, name=name, deadline=deadline):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("the function took longer than the cell's time limit")
+            future = asyncio.run_coroutine_threadsafe(
+                _ask(client, _evaluation(name, p, q, shape), left), loop
+            )
+            return future.result()
+
+        answer = _plain(sent[name], callable_as=lambda evaluate=evaluate: Proxy(evaluate))
+        spec = opens.get(open_ids[name])
+        try:
+            if spec is None:
+                data = {"error": "this grader has no helpers to read the exercise with"}
+            else:
+                data = await asyncio.to_thread(spec.reduce, answer)
+        except Exception as error:  # the student's function may raise anything
+            data = {"error": f"{type(error).__name__}: {str(error)[:300]}"}
+        values[name] = {"t": "reduced", "v": enc(data)}
+    return values
 
 
 def _kernelspec_dir() -> str:
@@ -243,6 +424,18 @@ def _offending_line(traceback: list[str]) -> str:
     return ""
 
 
+def _open_exercises(config: dict) -> dict:
+    """The open exercises' table, imported by this process before the kernel starts, from the
+    read-only environment (``config["path"]`` first; this process runs with ``-I``): nothing
+    the submission does later can change the code that reduces its answers."""
+    sys.path[:0] = [p for p in config.get("path", []) if p not in sys.path]
+    try:
+        from helpers.exercises import OPEN
+    except ImportError:
+        return {}
+    return dict(OPEN)
+
+
 async def run(config: dict, report: Report) -> None:
     import nbformat
     from nbclient.exceptions import DeadKernelError
@@ -255,6 +448,7 @@ async def run(config: dict, report: Report) -> None:
     except Exception as error:  # not JSON, not a notebook
         report(event="unreadable", message=f"{type(error).__name__}: {str(error)[:300]}")
         return
+    opens = _open_exercises(config) if open_ids else {}
     os.environ["JUPYTER_PATH"] = _kernelspec_dir()
     client = _client_class()(
         nb,
@@ -306,7 +500,7 @@ async def run(config: dict, report: Report) -> None:
             mentioned = [n for n in names if n in cell.source]
             if mentioned:
                 try:
-                    values = await _extract(client, mentioned, open_ids, cell_timeout)
+                    values = await _extract(client, mentioned, open_ids, opens, cell_timeout)
                 except Exception as error:  # a kernel that does not answer in time
                     report(event="unanswered", cell=index, message=type(error).__name__)
                     continue
@@ -315,7 +509,7 @@ async def run(config: dict, report: Report) -> None:
         rest = [n for n in names if n not in captured]
         if rest:  # assigned without being named in a cell (globals()[...] = ...)
             try:
-                values = await _extract(client, rest, open_ids, 60)
+                values = await _extract(client, rest, open_ids, opens, max(60, cell_timeout))
             except Exception as error:
                 report(event="unanswered", cell="end", message=type(error).__name__)
             else:

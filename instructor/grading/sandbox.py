@@ -13,9 +13,16 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
   and size-limited ``/tmp`` and home (tmpfs); fresh ``/proc`` and ``/dev``. Nothing of the
   checkout, the answers, the other submissions, ``--out`` or the instructor's home is there;
 * an empty environment (``--clearenv``) with a handful of variables set here;
-* as root, a user id of its own (a random one above 10⁶, set with ``setpriv`` before
-  bubblewrap starts), so even a file the sandbox could reach would be another user's; every
-  capability dropped and no further user namespace (``--disable-userns``);
+* as root, a user id of its own (a random one above 10⁶, set with ``setpriv`` inside the
+  sandbox), so even a file the sandbox could reach would be another user's, every capability
+  dropped; as a user, bubblewrap's own user namespace with ``--disable-userns``; either way no
+  further namespace (the seccomp filter below refuses them);
+* a seccomp filter (:func:`seccomp_program`) refusing new namespaces, mount, ptrace, bpf,
+  keyctl, kernel modules and the other calls of :data:`REFUSED`; bubblewrap's own arguments
+  passed on a descriptor (:func:`launch`), so the sandbox's command line names no host path;
+* a cgroup per sandbox (:class:`Cgroup`: v2 where delegated, else v1) bounding the memory and
+  the number of processes of the whole sandbox; without one the grader refuses unless told
+  ``--unsafe-no-cgroup``;
 * ``--die-with-parent`` and a PID namespace: when the runner ends, or the grader kills the
   sandbox at its wall-time limit, or the grader itself dies, every process of the sandbox is
   killed by the kernel (double forks and ``setsid`` included), not by a process-group kill;
@@ -25,7 +32,7 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
 
 ``available()`` says whether sandboxes can be made here; without them the grader refuses to
 grade unless told ``--unsafe-no-sandbox``. What the sandbox does not protect is written in
-README.md ("Grading").
+README.md ("The sandbox") and INSTRUCTORS.md.
 """
 
 from __future__ import annotations
@@ -247,3 +254,258 @@ def wait_gone(pid: int | None, timeout: float = 30) -> bool:
         time.sleep(0.02)  # its --die-with-parent signal is on its way (no kill by PID here:
         # the number may already be another process's)
     return False
+
+
+# --- seccomp: the system calls a notebook never needs ------------------------------------------
+
+#: System calls refused (EPERM) inside the sandbox, by name: mounting and namespaces (a new
+#: user namespace, and with it mounts past the tmpfs limits), tracing and reading other
+#: processes, the kernel's keyrings, BPF, kernel modules and kexec, perf, io_uring (which
+#: bypasses this filter), userfaultfd, handles to files by number, and the machine's own
+#: settings (reboot, swap, hostname, quotas, accounting, the kernel log).
+REFUSED = (
+    "mount", "umount2", "pivot_root", "fsopen", "fsconfig", "fsmount", "fspick", "open_tree",
+    "move_mount", "mount_setattr", "unshare", "setns", "ptrace", "process_vm_readv",
+    "process_vm_writev", "kcmp", "pidfd_getfd", "keyctl", "add_key", "request_key", "bpf",
+    "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
+    "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register", "userfaultfd",
+    "open_by_handle_at", "name_to_handle_at", "reboot", "swapon", "swapoff", "sethostname",
+    "setdomainname", "quotactl", "acct", "syslog", "lookup_dcookie",
+)  # fmt: skip
+
+#: Their numbers on the two architectures the filter is written for (from the kernel's
+#: ``asm/unistd_64.h`` and ``asm-generic/unistd.h``), with ``clone`` and ``clone3``.
+SYSCALLS = {
+    "x86_64": (0xC000003E, {
+        "mount": 165, "umount2": 166, "pivot_root": 155, "fsopen": 430, "fsconfig": 431,
+        "fsmount": 432, "fspick": 433, "open_tree": 428, "move_mount": 429,
+        "mount_setattr": 442, "unshare": 272, "setns": 308, "ptrace": 101,
+        "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
+        "keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321, "init_module": 175,
+        "finit_module": 313, "delete_module": 176, "kexec_load": 246, "kexec_file_load": 320,
+        "perf_event_open": 298, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "userfaultfd": 323, "open_by_handle_at": 304,
+        "name_to_handle_at": 303, "reboot": 169, "swapon": 167, "swapoff": 168,
+        "sethostname": 170, "setdomainname": 171, "quotactl": 179, "acct": 163, "syslog": 103,
+        "lookup_dcookie": 212, "clone": 56, "clone3": 435,
+    }),
+    "aarch64": (0xC00000B7, {
+        "mount": 40, "umount2": 39, "pivot_root": 41, "fsopen": 430, "fsconfig": 431,
+        "fsmount": 432, "fspick": 433, "open_tree": 428, "move_mount": 429,
+        "mount_setattr": 442, "unshare": 97, "setns": 268, "ptrace": 117,
+        "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
+        "keyctl": 219, "add_key": 217, "request_key": 218, "bpf": 280, "init_module": 105,
+        "finit_module": 273, "delete_module": 106, "kexec_load": 104, "kexec_file_load": 294,
+        "perf_event_open": 241, "io_uring_setup": 425, "io_uring_enter": 426,
+        "io_uring_register": 427, "userfaultfd": 282, "open_by_handle_at": 265,
+        "name_to_handle_at": 264, "reboot": 142, "swapon": 224, "swapoff": 225,
+        "sethostname": 161, "setdomainname": 162, "quotactl": 60, "acct": 89, "syslog": 116,
+        "lookup_dcookie": 18, "clone": 220, "clone3": 435,
+    }),
+}  # fmt: skip
+
+#: clone() flags that make a namespace (user, mount, PID, network, IPC, UTS, cgroup)
+CLONE_NAMESPACES = 0x10000000 | 0x00020000 | 0x20000000 | 0x40000000 | 0x08000000
+CLONE_NAMESPACES |= 0x04000000 | 0x02000000
+_EPERM, _ENOSYS = 1, 38
+
+
+def seccomp_program(machine: str | None = None) -> bytes | None:
+    """The classic-BPF seccomp filter bubblewrap loads (``--seccomp FD``), or None for an
+    architecture it is not written for.
+
+    Another architecture's calls (x32, i386 on x86_64) kill the process; :data:`REFUSED`
+    fail with EPERM; ``clone`` with a namespace flag fails with EPERM; ``clone3`` (whose
+    flags a filter cannot read) fails with ENOSYS, so the C library falls back to ``clone``;
+    everything else is allowed. Layout: Linux's ``struct sock_filter`` and ``seccomp_data``
+    (``linux/filter.h``, ``linux/seccomp.h``).
+    """
+    import platform
+    import struct
+
+    found = SYSCALLS.get(machine or platform.machine())
+    if found is None:
+        return None
+    arch, numbers = found
+    ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JSET|K, RET|K
+    allow, kill = 0x7FFF0000, 0x80000000  # SECCOMP_RET_ALLOW, SECCOMP_RET_KILL_PROCESS
+    errno = 0x00050000  # SECCOMP_RET_ERRNO
+    program = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, kill), (ld, 0, 0, 0)]
+    if arch == 0xC000003E:  # the x32 ABI's numbers carry bit 30
+        program += [(jset, 0, 1, 0x40000000), (ret, 0, 0, kill)]
+    for name in REFUSED:
+        program += [(jeq, 0, 1, numbers[name]), (ret, 0, 0, errno | _EPERM)]
+    program += [(jeq, 0, 1, numbers["clone3"]), (ret, 0, 0, errno | _ENOSYS)]
+    # clone: its flags are the low word of the first argument (seccomp_data.args[0] at 16)
+    program += [(jeq, 0, 3, numbers["clone"]), (ld, 0, 0, 16)]
+    program += [(jset, 0, 1, CLONE_NAMESPACES), (ret, 0, 0, errno | _EPERM)]
+    program += [(ret, 0, 0, allow)]
+    return b"".join(struct.pack("=HBBI", *instruction) for instruction in program)
+
+
+# --- one cgroup per sandbox: memory and processes bounded for the whole of it -------------------
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def _own_cgroup(controller: str | None) -> str | None:
+    """This process's cgroup path in a v1 hierarchy (``controller``) or in v2 (None)."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if (controller is None and controllers == "") or controller in controllers.split(","):
+            return path
+    return None
+
+
+class Cgroup:
+    """A cgroup made for one sandbox, with ``memory`` bytes (RAM and swap, tmpfs and memory
+    file descriptors included) and ``processes`` tasks for all its processes together.
+
+    cgroup v2 where this process's cgroup delegates the memory and pids controllers (a
+    ``systemd-run --scope -p Delegate=yes`` or a container does), else v1's memory and pids
+    hierarchies (writable as root). ``procs`` are the ``cgroup.procs`` files the sandbox's
+    first process writes itself into before it starts bubblewrap.
+    """
+
+    def __init__(self, directories: list[Path], version: int):
+        self.directories, self.version = directories, version
+        self.procs = [str(d / "cgroup.procs") for d in directories]
+
+    @classmethod
+    def make(cls, memory: int, processes: int) -> Cgroup:
+        """A new cgroup with these limits; OSError (with the reason) where none can be made."""
+        name = f"grade-{os.getpid()}-{secrets.token_hex(6)}"
+        errors = []
+        for version in (2, 1):
+            made: list[Path] = []
+            try:
+                if version == 2:
+                    parent = CGROUP_ROOT / (_own_cgroup(None) or "").lstrip("/")
+                    if not (parent / "cgroup.subtree_control").exists():
+                        raise OSError("no cgroup v2 here")
+                    wanted = {"memory", "pids"}
+                    enabled = set((parent / "cgroup.subtree_control").read_text().split())
+                    if not wanted <= enabled:
+                        (parent / "cgroup.subtree_control").write_text("+memory +pids")
+                    made.append(parent / name)
+                    made[0].mkdir()
+                    (made[0] / "memory.max").write_text(str(memory))
+                    if (made[0] / "memory.swap.max").exists():
+                        (made[0] / "memory.swap.max").write_text("0")
+                    (made[0] / "pids.max").write_text(str(processes))
+                else:
+                    for controller in ("memory", "pids"):
+                        own = _own_cgroup(controller)
+                        if own is None:
+                            raise OSError(f"no cgroup v1 {controller} hierarchy here")
+                        directory = CGROUP_ROOT / controller / own.lstrip("/") / name
+                        directory.mkdir()
+                        made.append(directory)
+                    (made[0] / "memory.limit_in_bytes").write_text(str(memory))
+                    if (made[0] / "memory.memsw.limit_in_bytes").exists():
+                        (made[0] / "memory.memsw.limit_in_bytes").write_text(str(memory))
+                    (made[1] / "pids.max").write_text(str(processes))
+                return cls(made, version)
+            except OSError as error:
+                errors.append(f"v{version}: {error}")
+                for directory in reversed(made):
+                    try:
+                        directory.rmdir()
+                    except OSError:
+                        pass
+        raise OSError("; ".join(errors))
+
+    def events(self) -> dict[str, int]:
+        """How often the limits were hit: ``{"oom_kill": n, "pids_max": n}``."""
+        found = {"oom_kill": 0, "pids_max": 0}
+        files = {
+            "oom_kill": ("memory.events" if self.version == 2 else "memory.oom_control"),
+            "pids_max": "pids.events",
+        }
+        for key, filename in files.items():
+            for directory in self.directories:
+                try:
+                    text = (directory / filename).read_text()
+                except OSError:
+                    continue
+                word = "oom_kill" if key == "oom_kill" else "max"
+                for line in text.splitlines():
+                    parts = line.split()
+                    if len(parts) == 2 and parts[0] == word:
+                        found[key] = max(found[key], int(parts[1]))
+        return found
+
+    def remove(self) -> None:
+        """Kill whatever is left in it (nothing, once the sandbox is gone) and remove it."""
+        import signal
+        import time
+
+        for _ in range(100):
+            left = []
+            for directory in self.directories:
+                try:
+                    left += [int(p) for p in (directory / "cgroup.procs").read_text().split()]
+                except OSError:
+                    pass
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            try:
+                for directory in reversed(self.directories):
+                    if directory.exists():
+                        directory.rmdir()
+                return
+            except OSError:
+                time.sleep(0.05)
+
+
+@functools.cache
+def cgroups_available() -> str | None:
+    """None when a cgroup per sandbox can be made here, else why not (one sentence)."""
+    if not sys.platform.startswith("linux"):
+        return f"cgroups are Linux's (this is {sys.platform})"
+    try:
+        Cgroup.make(64 * 1024**2, 16).remove()
+    except OSError as error:
+        return (
+            f"no cgroup can be made for a sandbox here ({error}); run the grader as root, or "
+            "in a systemd scope that delegates memory and pids "
+            "(`systemd-run --user --scope -p Delegate=yes python3 course.py grade ...`)"
+        )
+    return None
+
+
+def launch(argv: list[str], *, seccomp: bool = True, cgroup: Cgroup | None = None):
+    """``argv`` (from :func:`command`) as it is started: bubblewrap's arguments passed on a
+    descriptor (``--args``: the sandbox's own command line shows none of the host's paths),
+    the seccomp filter on another (``--seccomp``), and, with a ``cgroup``, a shell that
+    writes itself into the cgroup and then becomes bubblewrap (every process of the sandbox
+    is then in it from the start). Returns ``(argv, descriptors to pass)``; the caller closes
+    the descriptors once the process has started."""
+    fds = []
+
+    def pipe_with(data: bytes) -> int:
+        read, write = os.pipe()
+        os.write(write, data)  # well under a pipe's 64 KiB
+        os.close(write)
+        fds.append(read)
+        return read
+
+    split = argv.index("--")  # bubblewrap's options, then the command (neutral paths only)
+    options, inner = argv[1:split], argv[split:]
+    program = seccomp_program() if seccomp else None
+    if program is not None:
+        options = ["--seccomp", str(pipe_with(program)), *options]
+    args_fd = pipe_with(b"".join(a.encode() + b"\0" for a in options))
+    started = [argv[0], "--args", str(args_fd), *inner]
+    if cgroup is not None:
+        enter = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; '
+        enter += 'n=$((n-1)); done; exec "$@"'
+        started = ["/bin/sh", "-c", enter, "sh", str(len(cgroup.procs)), *cgroup.procs, *started]
+    return started, fds

@@ -31,6 +31,7 @@ import html
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
@@ -345,12 +346,54 @@ def is_unanswered(text: str) -> bool:
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "|", "%")
 
 
+#: Unicode categories never shown as themselves in anything the grader writes: controls
+#: (C0, DEL, C1: a carriage return, an ANSI escape), format characters (bidirectional
+#: overrides, zero-width), line and paragraph separators, surrogates, private use.
+HIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp", "Cs", "Co")
+
+
+def visible(text, *, keep: str = "") -> str:
+    """``text`` with every character of :data:`HIDDEN_CATEGORIES` (but those in ``keep``)
+    written as its escape (``\\x0d``, ``\\u202e``): what a submission wrote can start no
+    line, move no cursor and reorder no text in a file, a terminal or a spreadsheet."""
+    out = []
+    for char in "" if text is None else str(text):
+        if char in keep or unicodedata.category(char) not in HIDDEN_CATEGORIES:
+            out.append(char)
+            continue
+        code = ord(char)
+        out.append(
+            f"\\x{code:02x}"
+            if code < 0x100
+            else f"\\u{code:04x}"
+            if code < 0x10000
+            else f"\\U{code:08x}"
+        )
+    return "".join(out)
+
+
+#: What starts Markdown structure inside a line (emphasis, code, links, images, tables,
+#: strikethrough), escaped with a backslash by :func:`markdown_text`.
+MARKDOWN_SPECIALS = "\\`*_[]|~!#"
+
+
+def markdown_text(text) -> str:
+    """``text`` as one line of literal Markdown: no control character (:func:`visible`), no
+    line break, no HTML (``& < >`` as entities) and no Markdown structure (every character
+    of :data:`MARKDOWN_SPECIALS` backslash-escaped)."""
+    line = visible(str(text).replace("\r\n", "\n").replace("\n", " "))
+    line = html.escape(line, quote=False)
+    return "".join("\\" + c if c in MARKDOWN_SPECIALS else c for c in line)
+
+
 def escape_cell(value) -> str:
     """A CSV field a spreadsheet shows as text, never runs as a formula (OWASP's advice).
 
-    A field starting with one of :data:`FORMULA_PREFIXES` gets a leading ``'``.
+    Every hidden character but a line break and a tab (which CSV quotes, and a written
+    answer's code holds) is written as its escape (:func:`visible`); a field starting with one
+    of :data:`FORMULA_PREFIXES` then gets a leading ``'``.
     """
-    text = "" if value is None else str(value)
+    text = visible("" if value is None else value, keep="\n\t")
     return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
@@ -360,6 +403,7 @@ def unescape_cell(text: str) -> str:
 
 
 WRITTEN_COLUMNS = (
+    "student",
     "submission",
     "id",
     "exercise",
@@ -371,6 +415,7 @@ WRITTEN_COLUMNS = (
     "rubric_full",
     "rubric_partial",
     "rubric_none",
+    "note",
 )
 
 
@@ -397,6 +442,7 @@ def export_written(rows: Iterable[Mapping], out_dir) -> tuple[Path, Path]:
         blank = is_unanswered(answer)
         records.append(
             {
+                "student": str(row.get("student", row.get("submission", ""))),
                 "submission": str(row.get("submission", "")),
                 "id": wid,
                 "exercise": q["exercise"],
@@ -408,15 +454,17 @@ def export_written(rows: Iterable[Mapping], out_dir) -> tuple[Path, Path]:
                 "rubric_full": q["rubric"].get("full", ""),
                 "rubric_partial": q["rubric"].get("partial", ""),
                 "rubric_none": q["rubric"].get("none", ""),
+                "note": str(row.get("note", "")),
+                "others": [str(a) for a in row.get("others", [])],
             }
         )
-    records.sort(key=lambda r: (_sort_key(r["id"]), r["submission"]))
+    records.sort(key=lambda r: (_sort_key(r["id"]), r["student"]))
     csv_path, html_path = out_dir / "written.csv", out_dir / "written.html"
     with open(csv_path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=WRITTEN_COLUMNS)
+        writer = csv.DictWriter(handle, fieldnames=WRITTEN_COLUMNS, extrasaction="ignore")
         writer.writeheader()
         for record in records:
-            writer.writerow({k: escape_cell(v) for k, v in record.items()})
+            writer.writerow({k: escape_cell(v) for k, v in record.items() if k != "others"})
     html_path.write_text(_written_html(records, questions), encoding="utf-8")
     return csv_path, html_path
 
@@ -452,9 +500,16 @@ def _written_html(records: list[dict], questions: dict) -> str:
         for record in group:
             mark = f" — marked {e(record['mark'])}" if record["mark"] else ""
             parts.append(
-                f"<h3>{e(record['submission'])}{mark}</h3>"
-                f"<div class='answer'>{e(record['answer'])}</div>"
+                f"<h3>{e(visible(record['student']))}{mark}</h3>"
+                f"<div class='answer'>{e(visible(record['answer'], keep=chr(10)))}</div>"
             )
+            if record["note"]:
+                parts.append(f"<p><strong>Note:</strong> {e(visible(record['note']))}</p>")
+            for other in record["others"]:
+                parts.append(
+                    "<p>Not kept (not marked):</p>"
+                    f"<div class='answer'>{e(visible(other, keep=chr(10)))}</div>"
+                )
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -491,14 +546,22 @@ def merge_written(marks_csv, grades_csv_rows: Iterable[Mapping]) -> list[dict]:
     """
     questions = written_questions()
     marks: dict[tuple[str, str], float | None] = {}
+    lines: dict[tuple[str, str], int] = {}
     ids: list[str] = []
     with open(marks_csv, newline="", encoding="utf-8") as handle:
         for number, row in enumerate(csv.DictReader(handle), start=2):
             wid = unescape_cell(row.get("id") or "")
             if wid not in questions:
                 continue
-            submission = unescape_cell(row.get("submission") or "")
+            # the student as written (escaped), compared with the row's student escaped alike
+            submission = row.get("student") or row.get("submission") or ""
             where = f"{marks_csv}, line {number} ({submission}, {wid})"
+            if (submission, wid) in lines:
+                raise ValueError(
+                    f"{where}: a second mark for {submission} and {wid} (the first is on line "
+                    f"{lines[(submission, wid)]}); keep one"
+                )
+            lines[(submission, wid)] = number
             marks[(submission, wid)] = _mark_points(
                 unescape_cell(row.get("mark") or ""), questions[wid]["points"], where
             )
@@ -508,7 +571,7 @@ def merge_written(marks_csv, grades_csv_rows: Iterable[Mapping]) -> list[dict]:
     out = []
     for row in grades_csv_rows:
         row = dict(row)
-        submission = unescape_cell(str(row.get("submission", "")))
+        submission = escape_cell(str(row.get("student") or row.get("submission", "")))
         written = 0.0
         unmarked = 0
         for wid in ids:

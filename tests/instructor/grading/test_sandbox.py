@@ -29,6 +29,8 @@ COURSE = next((ROOT / "notebooks").glob("04_*.ipynb"))
 MARKER = "grade-attack-marker-7f3a"
 #: small limits keep the suite quick on 2 cores
 LIMITS = sandbox.Limits(memory=1536 * 1024**2, processes=64, tmp_size=64 * 1024**2)
+#: where no cgroup can be made (a user's CI runner), the sandboxes run without one, as told
+NO_CGROUP = sandbox.cgroups_available() is not None
 
 
 def _edition(*answer_sources: str, edit=None) -> nbformat.NotebookNode:
@@ -153,6 +155,38 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
         ),
         # honest answers, an edited statement
         "edits_statement": _solved(_edit_statement),
+        # a new namespace (and with it a mount past the tmpfs limits), the calls a notebook
+        # never makes, and the host's paths in the sandbox's own command line and config
+        "escapes_sandbox": _edition(
+            "import ctypes, subprocess\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "made = {\n"
+            "    'unshare user': libc.unshare(0x10000000) == 0,\n"
+            "    'unshare mount': libc.unshare(0x00020000) == 0,\n"
+            "    'clone user': subprocess.run(['unshare', '-Ur', 'true']).returncode == 0,\n"
+            "    'mount': libc.mount(b'none', b'/tmp', b'tmpfs', 0, None) == 0,\n"
+            "    'ptrace': libc.ptrace(16, 1, None, None) == 0,\n"
+            "    'keyctl': libc.syscall(250, 0, 0, 0, 0, 0) >= 0,\n"
+            "    'bpf': libc.syscall(321, 0, 0, 0) >= 0,\n"
+            "}\n"
+            "seen = open('/proc/1/cmdline', 'rb').read().decode(errors='replace')\n"
+            "seen += open('/proc/self/environ', 'rb').read().decode(errors='replace')\n"
+            "seen += open('/env/pyvenv.cfg').read()\n"
+            "seen = seen.replace('/tmp/grade-kernel-', '')  # the sandbox's own /tmp\n"
+            f"made['host paths'] = any(p in seen for p in ({checkout!r}, {subs!r}, '/tmp/grade-'))\n"
+            "assert not any(made.values()), made"
+        ),
+        # memory held by several processes at once: each under the per-process limit, all
+        # together over the sandbox's (a cgroup's), so one of them is stopped
+        "memory_together": _edition(
+            "import subprocess, sys, time\n"
+            "hold = 'import sys, time; b = b\"1\" * (600 * 1024**2); print(1, flush=True); time.sleep(60)'\n"
+            "ps = [subprocess.Popen([sys.executable, '-c', hold], stdout=subprocess.PIPE)\n"
+            "      for _ in range(3)]\n"
+            "held = [p.stdout.readline() == b'1\\n' for p in ps]\n"
+            "alive = [p.poll() is None for p in ps]\n"
+            "assert not all(held) or not all(alive), (held, alive)"
+        ),
     }
 
 
@@ -217,6 +251,7 @@ def runs(tmp_path_factory, student_site, sandbox_required):
         limits=LIMITS,
         secret=secret,
         site=site,
+        unsafe_no_cgroup=NO_CGROUP,
     )
     # without the attacks
     alone = base / "alone"
@@ -289,7 +324,13 @@ def test_no_process_outlives_the_grader(runs):
 
 def test_attacks_score_nothing_they_did_not_earn(runs):
     rows, feedback = runs["with"]
-    for name in ("reads_answers", "reads_others", "forges_values", "writes_outside"):
+    for name in (
+        "reads_answers",
+        "reads_others",
+        "forges_values",
+        "writes_outside",
+        "escapes_sandbox",
+    ):
         assert rows[name]["total"] == "0", name
         # the sandbox held: the attack's own assertion passed (nothing found, nothing written)
         assert "AssertionError" not in feedback[name].decode(), name
@@ -297,6 +338,15 @@ def test_attacks_score_nothing_they_did_not_earn(runs):
         assert rows[name]["total"] == "0", name
         assert rows[name]["max"] == TOTAL, name
     assert rows["outlives"]["total"] == TOTAL  # its answers count; its helpers do not survive
+
+
+def test_memory_is_bounded_for_the_whole_sandbox(runs):
+    if NO_CGROUP:
+        pytest.skip(sandbox.cgroups_available())
+    _, feedback = runs["with"]
+    text = feedback["memory_together"].decode()
+    assert "AssertionError" not in text
+    assert "reached its memory (for the whole sandbox)" in text
 
 
 def test_huge_and_strange_values_are_a_cross_with_a_message(runs):
@@ -310,7 +360,7 @@ def test_huge_and_strange_values_are_a_cross_with_a_message(runs):
 def test_the_course_decides_the_exercises_not_the_metadata(runs):
     rows, feedback = runs["with"]
     header = list(rows["honest_full"])
-    assert header == ["submission", "notebook", *IDS, "total", "max"]
+    assert header == ["student", "submission", "notebook", *IDS, "total", "max"]
     assert rows["adds_exercises"]["max"] == TOTAL
     assert "10.1" not in feedback["adds_exercises"].decode()
 
@@ -335,10 +385,8 @@ def test_csv_fields_are_escaped_against_formulas():
     assert grader.csv_field("@SUM(A1)") == "'@SUM(A1)"
     assert grader.csv_field("-2") == "'-2" and grader.csv_field("\tx") == "'\tx"
     assert grader.csv_field("alice") == "alice" and grader.csv_field(3.0) == "3"
-    taken: set[str] = set()
-    assert grader.safe_name("=1+1", taken) == "1_1"
-    assert grader.safe_name("../../etc/passwd", taken) == "etc_passwd"
-    assert grader.safe_name("1+1", taken) == "1_1_2"
+    assert grader.safe_name("=1+1") == "1_1"
+    assert grader.safe_name("../../etc/passwd") == "etc_passwd"
 
 
 def test_without_a_sandbox_the_grader_refuses_and_says_why(tmp_path, monkeypatch):
