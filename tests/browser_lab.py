@@ -674,7 +674,19 @@ def ax_node(cdp, expression: str) -> dict | None:
         "ignored": ax.get("ignored", False),
     }
     out.update({p["name"]: p["value"].get("value") for p in ax.get("properties", [])})
+    if isinstance(out.get("valuetext"), str):
+        out["valuetext"] = _utf8(out["valuetext"])
     return out
+
+
+def _utf8(text: str) -> str:
+    """Chromium 150's DevTools protocol hands ``valuetext`` over as UTF-8 bytes read as
+    Latin-1 ('Â±30' for an aria-valuetext of '±30'; the name and the DOM attribute are
+    right): undo that, and leave a text that is not such a misreading as it is."""
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
 
 
 #: what a control shows a sighted reader, read from the page: its label, its readout with the

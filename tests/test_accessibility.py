@@ -16,6 +16,7 @@ is in tests/test_browser.py.
 
 from __future__ import annotations
 
+import base64
 import copy
 import html
 import itertools
@@ -270,6 +271,24 @@ def test_no_control_has_a_fixed_pixel_width(name):
         if layout.max_width != "100%":
             problems.append(f"{key}: max_width {layout.max_width!r}, not 100%")
     assert problems == [], f"{name}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", DASHBOARDS)
+def test_a_dashboard_image_never_shrinks_its_smallest_text_below_legible(name):
+    """The image's min-width (it scrolls sideways below it) keeps every text of the figure
+    at MIN_TEXT_PX or more, read from the figure drawn."""
+    from matplotlib.text import Text
+
+    from helpers.widgets._base import DPI, MIN_TEXT_PX, png_width
+
+    dash = getattr(widgets, name)()
+    page = dash.output.outputs[0]["data"]["text/html"]
+    least = float(re.search(r"min-width: (\d+)px", page).group(1))
+    png = base64.b64decode(re.search(r"base64,([^\"]+)", page).group(1))
+    sizes = [t.get_fontsize() for t in dash.figure.findobj(Text) if t.get_text().strip()]
+    smallest_px = min(sizes) * DPI / 72 * least / png_width(png)
+    # min-width is rounded up to a whole pixel; allow the float error of the division
+    assert smallest_px >= MIN_TEXT_PX * (1 - 1e-9), f"{name}: {smallest_px:.2f} px"
 
 
 def test_a_fixed_pixel_width_is_refused():

@@ -30,7 +30,7 @@ controls out of the Tab order, and makes :attr:`Dashboard.status` a polite live 
 receives a one-line summary of every new result or refusal (:func:`status_line`). Controls
 have no fixed pixel width (:func:`reflow`): widths in em, never wider than the notebook, the
 label above the track when the line is narrow (:data:`FOCUS_CSS`); the image keeps a legible
-minimum width and scrolls sideways below it (:data:`MIN_FIGURE_SCALE`).
+minimum width and scrolls sideways below it (:func:`min_figure_scale`).
 """
 
 from __future__ import annotations
@@ -39,12 +39,14 @@ import base64
 import gc
 import html
 import io
+import math
 import re
 from collections.abc import Callable, Mapping
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from ..plotting import alt_text
 
@@ -114,23 +116,17 @@ FOCUS_CSS = f"""<style>
 </style>"""
 
 
-#: the narrowest a dashboard's image is drawn, as a share of its own width: its smallest text
-#: (11 px at :data:`DPI`) stays at 9 CSS px or more; on a narrower line (200 % zoom, a side
-#: panel open) the image scrolls sideways instead of shrinking to a third
-MIN_FIGURE_SCALE = 0.8
-
-
 def png_width(png: bytes) -> int:
     """The width in pixels of a PNG (its IHDR chunk, bytes 16 to 20)."""
     return int.from_bytes(png[16:20], "big")
 
 
-def image_html(png: bytes, alt: str) -> str:
+def image_html(png: bytes, alt: str, scale: float = 1.0) -> str:
     """The dashboard's image: an <img> with its text alternative (JupyterLab's own image
     output has no alt attribute), as wide as the notebook allows and never narrower than
-    :data:`MIN_FIGURE_SCALE` of its own width."""
+    ``scale`` of its own width (:func:`min_figure_scale`)."""
     data = base64.b64encode(png).decode("ascii")
-    least = round(MIN_FIGURE_SCALE * png_width(png))
+    least = math.ceil(scale * png_width(png))
     return (
         f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}" '
         f'style="max-width: 100%; min-width: {least}px; height: auto;">'
@@ -217,6 +213,25 @@ def status_line(text: str, previous: str = "", *, refused: bool = False) -> str:
 #: 9 pt) comes out at 11 px, legible on a projector, and a 9-inch figure at 810 px fits the
 #: notebook's width unscaled (tests/test_legibility.py checks both)
 DPI = 90
+
+#: the smallest text legible on screen, in CSS pixels (tests/test_legibility.py's threshold):
+#: a dashboard's image is never drawn narrower than keeps its smallest text at this size
+#: (:func:`min_figure_scale`); on a narrower line (200 % zoom, a side panel open) it scrolls
+#: sideways instead of shrinking to a third
+MIN_TEXT_PX = 11.0
+
+
+def min_figure_scale(fig: Figure, dpi: int = DPI) -> float:
+    """The share of its own width an image of ``fig`` at ``dpi`` may shrink to with its
+    smallest visible text still :data:`MIN_TEXT_PX` pixels high (1 if it is smaller)."""
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.figure is fig
+    ]
+    if not sizes:
+        return 1.0
+    return min(1.0, MIN_TEXT_PX / (min(sizes) * dpi / 72))
 
 
 def float_slider(
@@ -376,7 +391,11 @@ class Dashboard:
             {
                 "output_type": "display_data",
                 "data": {
-                    "text/html": image_html(figure_png(figure, self._dpi), self.alt_text),
+                    "text/html": image_html(
+                        figure_png(figure, self._dpi),
+                        self.alt_text,
+                        min_figure_scale(figure, self._dpi),
+                    ),
                     "text/plain": self.alt_text or repr(figure),
                 },
                 "metadata": {},
