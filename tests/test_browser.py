@@ -824,6 +824,9 @@ def _press_and_listen(page, cdp, where, dashboard, box, box_index, label, key) -
     speak its new value."""
     root = dashboard.element_handle()
     src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
+    if bl.refused(dashboard):
+        # out of a refusal, back to the last result: the image may be the one still shown
+        src = ""
     before = bl.shown(box)["shown"]
     for _ in range(MAX_PRESSES_TO_CHANGE_A_READOUT):
         page.keyboard.press(key)
