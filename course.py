@@ -243,10 +243,15 @@ def lab_arguments(root=ROOT) -> list:
     """JupyterLab serves the repository's root and opens on the notebooks' folder, so that the
     notebooks' links to ``../NOTATION.md`` and ``../README.md#references`` open in JupyterLab
     (served from ``notebooks/``, they pointed above the server's root and opened nothing).
-    tests/browser_lab.py starts its JupyterLab with these arguments too."""
+    tests/browser_lab.py starts its JupyterLab with these arguments too.
+
+    The course's own front-end extension (jupyter-config/labextensions/course-a11y: names,
+    spoken values and a live region for the dashboards, issue 42) is loaded from the
+    repository, prebuilt, with nothing to install."""
     return [
         "--ServerApp.root_dir=" + str(root),
         "--LabApp.default_url=/lab/tree/notebooks",
+        "--LabApp.extra_labextensions_path=" + str(ROOT / "jupyter-config" / "labextensions"),
     ]
 
 

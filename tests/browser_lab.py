@@ -339,8 +339,9 @@ def dashboard_readout(dashboard) -> str:
     return html.first.inner_text() if html.count() else ""
 
 
-def controls(dashboard) -> list[tuple[str, object]]:
-    """(kind, locator) of every control: sliders, text boxes, then dropdowns."""
+def controls(dashboard, *, checkboxes: bool = False) -> list[tuple[str, object]]:
+    """(kind, locator) of every control: sliders, text boxes, then dropdowns (and with
+    ``checkboxes`` their inputs last)."""
     found = []
     sliders = dashboard.locator(".widget-slider")
     found += [("slider", sliders.nth(i)) for i in range(sliders.count())]
@@ -349,6 +350,9 @@ def controls(dashboard) -> list[tuple[str, object]]:
     # dropdowns last: they often switch which other controls apply
     selects = dashboard.locator(".widget-dropdown select")
     found += [("dropdown", selects.nth(i)) for i in range(selects.count())]
+    if checkboxes:
+        boxes = dashboard.locator(".widget-checkbox input[type=checkbox]")
+        found += [("checkbox", boxes.nth(i)) for i in range(boxes.count())]
     return found
 
 
@@ -539,7 +543,9 @@ def failing(violations: list[dict], allowed: dict[tuple[str, str], str]) -> list
 
 # the focusable parts of a dashboard's controls, in document order: a slider's handle and its
 # editable readout, a dropdown's select, a text box's input
-_CONTROL_BOXES = ".widget-slider, .widget-dropdown, .widget-text, .widget-toggle-button"
+_CONTROL_BOXES = (
+    ".widget-slider, .widget-dropdown, .widget-text, .widget-toggle-button, .widget-checkbox"
+)
 
 _MARK_CONTROLS = """([root, selector]) => {
   const boxes = [...root.querySelectorAll(selector)];
@@ -589,7 +595,9 @@ def tab_to(page, dashboard, control: int, kind: str, max_presses: int = 60) -> b
     root = dashboard.element_handle()
     page.evaluate(_MARK_CONTROLS, [root, _CONTROL_BOXES])
     _start_before(page, root)
-    wanted = {"slider": "noUi-handle", "dropdown": "SELECT", "text": "INPUT"}[kind]
+    wanted = {"slider": "noUi-handle", "dropdown": "SELECT", "text": "INPUT", "checkbox": "INPUT"}[
+        kind
+    ]
     try:
         for _ in range(max_presses):
             page.keyboard.press("Tab")
@@ -632,3 +640,86 @@ def tab_through(page, dashboard, max_presses: int = 60) -> tuple[list[dict], lis
 def dashboard_alt(dashboard) -> str:
     img = dashboard.locator(".widget-output img")
     return (img.first.get_attribute("alt") or "") if img.count() else ""
+
+
+# --- what a screen reader hears: Chromium's accessibility tree (issue 42) ------------------
+
+
+def ax_session(page):
+    """A DevTools session on the page with the DOM and accessibility domains on."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    return cdp
+
+
+def ax_node(cdp, expression: str) -> dict | None:
+    """What Chromium's accessibility tree says of the element ``expression`` evaluates to
+    (``document.activeElement``, a ``querySelector``): its role, name, value and properties
+    (``disabled``, ``focusable``, ``live``, ...) as a flat dict; None for no element."""
+    found = cdp.send("Runtime.evaluate", {"expression": expression})["result"]
+    if "objectId" not in found:
+        return None
+    node = cdp.send("DOM.describeNode", {"objectId": found["objectId"]})["node"]
+    cdp.send("Runtime.releaseObject", {"objectId": found["objectId"]})
+    nodes = cdp.send(
+        "Accessibility.getPartialAXTree",
+        {"backendNodeId": node["backendNodeId"], "fetchRelatives": False},
+    )["nodes"]
+    ax = next((n for n in nodes if n.get("backendDOMNodeId") == node["backendNodeId"]), nodes[0])
+    out = {
+        "role": ax.get("role", {}).get("value", ""),
+        "name": ax.get("name", {}).get("value", ""),
+        "value": str(ax.get("value", {}).get("value", "")),
+        "ignored": ax.get("ignored", False),
+    }
+    out.update({p["name"]: p["value"].get("value") for p in ax.get("properties", [])})
+    if isinstance(out.get("valuetext"), str):
+        out["valuetext"] = _utf8(out["valuetext"])
+    return out
+
+
+def _utf8(text: str) -> str:
+    """Chromium 150's DevTools protocol hands ``valuetext`` over as UTF-8 bytes read as
+    Latin-1 ('Â±30' for an aria-valuetext of '±30'; the name and the DOM attribute are
+    right): undo that, and leave a text that is not such a misreading as it is."""
+    try:
+        return text.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+
+
+#: what a control shows a sighted reader, read from the page: its label, its readout with the
+#: unit (course-unit-<word>), whether it is greyed out
+_SHOWN = """(box) => {
+  const unit = [...box.classList].find(c => c.startsWith('course-unit-'));
+  const readout = box.querySelector('.widget-readout');
+  const select = box.querySelector('select');
+  const input = box.querySelector('input');
+  let shown = '';
+  if (readout) shown = readout.textContent.trim();
+  else if (select) shown = select.options[select.selectedIndex]?.textContent.trim() || '';
+  else if (input && input.type !== 'checkbox') shown = input.value;
+  else if (input) shown = input.checked ? 'checked' : 'unchecked';
+  const label = box.querySelector(':scope > .widget-label, :scope > label');
+  return {
+    label: (label?.textContent || box.textContent || '').trim(),
+    title: label?.getAttribute('title') || '',
+    shown: unit && shown ? shown + ' ' + unit.slice('course-unit-'.length).replace(/-/g, ' ')
+      : shown,
+    disabled: box.querySelector('[disabled], .noUi-target[disabled]') !== null};
+}"""
+
+
+def shown(control_box) -> dict:
+    """(label, title, readout with unit, disabled) of a control box element handle."""
+    return control_box.evaluate(_SHOWN)
+
+
+STATUS_SELECTOR = ".course-status"
+
+
+def live_region(dashboard) -> str:
+    """The text of the dashboard's live region ('' if none)."""
+    region = dashboard.locator(STATUS_SELECTOR)
+    return region.first.text_content().strip() if region.count() else ""

@@ -583,7 +583,7 @@ def plot_switching(
     ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
     _legend_beside(ax)
     fig._course_shape = ("switching", tuple(devs), direction, fast)
-    return _switching_text(fig, epsilon, devs, sides)
+    return _switching_text(fig, epsilon, devs, sides, direction)
 
 
 def update_switching(
@@ -617,20 +617,29 @@ def update_switching(
     heights = [bar.get_height() for container in ax.containers for bar in container]
     ax.dataLim.intervaly = (0.0, max(*heights, 0.1))
     ax.autoscale_view()
-    _switching_text(fig, epsilon, devs, sides)
+    _switching_text(fig, epsilon, devs, sides, direction)
     return True
 
 
-def _switching_text(fig, epsilon, devs, sides) -> Figure:
+def _switching_text(fig, epsilon, devs, sides, direction=None) -> Figure:
+    """The text alternative of :func:`plot_switching`: the bars' heights and, with a
+    ``direction``, which side is drawn in full (or the worst case outlined), so that two
+    figures that differ have different texts (issue 42)."""
     worst = np.maximum(sides["above"], sides["below"])
     met = [f"{d:g}" for d, w in zip(devs, worst, strict=True) if w <= 0.1]
+    shown = {
+        None: "",
+        "above": " The truth-above bars are drawn in full, the truth-below bars faded.",
+        "below": " The truth-below bars are drawn in full, the truth-above bars faded.",
+        "worst": " The worst case per deviation is outlined in black.",
+    }[direction]
     return describe(
         fig,
         f"Example 3 (Durham infant deaths) at ε = {float(epsilon):.3f}: the probability that the"
         " released count falls on the other side of the target, for true rates "
         f"{listing(f'{d:g}' for d in devs)} per 1,000 from 6.0, with the truth above the "
         f"target ({listing(f'{v:.3f}' for v in sides['above'])}) and below it "
-        f"({listing(f'{v:.3f}' for v in sides['below'])}), beside the 10 % goal (dotted).",
+        f"({listing(f'{v:.3f}' for v in sides['below'])}), beside the 10 % goal (dotted)." + shown,
         (
             f"Both sides meet the goal for deviations {listing(met)}."
             if met

@@ -16,10 +16,21 @@ the same pixels. The text alternative is the one the plotting code attached from
 drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test__base.py
 holds every dashboard's in-place figure to a fresh draw at the same values.
 
-Accessible to every reader: the image is an ``<img>`` whose ``alt`` is the figure's text
-alternative (``helpers.plotting.alt_text``), rewritten on every redraw with the values shown;
-every control is reached with Tab in order and moved with the arrow keys (ipywidgets'
-own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`).
+Accessible to every reader (issue 42, WCAG 2.1 AA): the image is an ``<img>`` whose ``alt`` is
+the figure's text alternative (``helpers.plotting.alt_text``), rewritten on every redraw with
+the values shown; every control is reached with Tab in order and moved with the arrow keys
+(ipywidgets' own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`). Every
+control has an accessible name, its label followed by what the label stands for in the
+notebooks' notation (:func:`accessible_name`, NOTATION.md), carried to the browser as the
+control's ``tooltip``, and a unit where its value has one (:data:`UNITS`). ipywidgets 8.1.7
+passes neither to its sliders' handles: the course's JupyterLab extension
+(``jupyter-config/labextensions/course-a11y``) names each handle, makes it speak the readout
+(the real value of a log slider, the option of a selection slider) and takes disabled
+controls out of the Tab order, and makes :attr:`Dashboard.status` a polite live region, which
+receives a one-line summary of every new result or refusal (:func:`status_line`). Controls
+have no fixed pixel width (:func:`reflow`): widths in em, never wider than the notebook, the
+label above the track when the line is narrow (:data:`FOCUS_CSS`); the image keeps a legible
+minimum width and scrolls sideways below it (:func:`min_figure_scale`).
 """
 
 from __future__ import annotations
@@ -28,15 +39,18 @@ import base64
 import gc
 import html
 import io
+import math
+import re
 from collections.abc import Callable, Mapping
 
 import ipywidgets as widgets
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from ..plotting import alt_text
 
-__all__ = ["Dashboard", "control_row", "figure_png", "float_slider"]
+__all__ = ["Dashboard", "accessible_name", "control_row", "figure_png", "float_slider"]
 
 STATIC_NOTE = (
     "Interactive dashboard: run this notebook in JupyterLab to move the controls. "
@@ -44,8 +58,9 @@ STATIC_NOTE = (
 )
 
 
-# a slider's width (description + track + readout): leaves a track of about 300 px
-SLIDER_WIDTH = "460px"
+# a slider's width (description + track + readout), in em of the widgets' 13 px font: a track
+# of about 300 px at 100 % zoom; never wider than the notebook (:func:`reflow`)
+SLIDER_WIDTH = "35em"
 _SLIDERS = (
     widgets.FloatSlider,
     widgets.IntSlider,
@@ -59,10 +74,37 @@ _SLIDERS = (
 #: the class of every dashboard's outer box (the focus style below and the tests find it)
 DASHBOARD_CLASS = "course-dashboard"
 
+#: the class of the dashboard's live region (:attr:`Dashboard.status`): the course's JupyterLab
+#: extension gives it role=status and aria-live=polite
+STATUS_CLASS = "course-status"
+
 #: a focus ring on every control of a dashboard when it is reached from the keyboard:
 #: ipywidgets draws none on a slider's handle (its outline is "none"), so a keyboard user
-#: could not see where they are. Sent once per dashboard, as a <style> in an HTML widget.
+#: could not see where they are. Reflow (WCAG 1.4.10): a slider's line wraps, so that on a
+#: narrow line (200 % zoom, a side panel open) its label stands above a track of at least
+#: 12 em instead of squeezing it. The live region is read, not shown (the readout above it
+#: shows the same numbers). Sent once per dashboard, as a <style> in an HTML widget.
 FOCUS_CSS = f"""<style>
+.{DASHBOARD_CLASS} .widget-hslider {{
+  flex-wrap: wrap;
+  height: auto;
+  min-height: var(--jp-widgets-inline-height);
+}}
+.{DASHBOARD_CLASS} .widget-hslider > .widget-label {{
+  max-width: 100%;
+}}
+.{DASHBOARD_CLASS} .widget-hslider > .slider-container {{
+  flex: 1 1 12em;
+  min-width: 12em;
+}}
+.{DASHBOARD_CLASS} .{STATUS_CLASS} {{
+  position: absolute !important;
+  width: 1px !important;
+  height: 1px !important;
+  overflow: hidden !important;
+  clip-path: inset(50%) !important;
+  white-space: nowrap !important;
+}}
 .{DASHBOARD_CLASS} .noUi-handle:focus-visible,
 .{DASHBOARD_CLASS} .widget-readout:focus-visible,
 .{DASHBOARD_CLASS} select:focus-visible,
@@ -74,20 +116,122 @@ FOCUS_CSS = f"""<style>
 </style>"""
 
 
-def image_html(png: bytes, alt: str) -> str:
+def png_width(png: bytes) -> int:
+    """The width in pixels of a PNG (its IHDR chunk, bytes 16 to 20)."""
+    return int.from_bytes(png[16:20], "big")
+
+
+def image_html(png: bytes, alt: str, scale: float = 1.0) -> str:
     """The dashboard's image: an <img> with its text alternative (JupyterLab's own image
-    output has no alt attribute)."""
+    output has no alt attribute), as wide as the notebook allows and never narrower than
+    ``scale`` of its own width (:func:`min_figure_scale`)."""
     data = base64.b64encode(png).decode("ascii")
+    least = math.ceil(scale * png_width(png))
     return (
         f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}" '
-        'style="max-width: 100%; height: auto;">'
+        f'style="max-width: 100%; min-width: {least}px; height: auto;">'
     )
+
+
+#: what a control's label stands for, in the notebooks' notation (NOTATION.md): the accessible
+#: name is "label, meaning" (the label first, as WCAG 2.5.3 asks), for labels that are a
+#: symbol or too short to say what they set. Matched against the whole label.
+MEANINGS: tuple[tuple[str, str], ...] = (
+    (r"ε", "privacy budget"),
+    (r"ε per record", "privacy budget per record"),
+    (r"largest total ε", "total privacy budget"),
+    (r"α", "randomised response: probability of sending the true bit"),
+    (r"n", "number of people answering"),
+    (r"records n", "the number of records released"),
+    (r"σ or b", "noise: Gaussian standard deviation σ or Laplace scale b"),
+    (r"ρ \(risk\)", "disclosure risk, the largest posterior the data owner accepts"),
+    (r"ρ \(largest posterior\)", "disclosure risk, the largest posterior accepted"),
+    (r"r̃", "Kazan and Reiter's relative bound on the posterior-to-prior ratio"),
+    (r"ã", "Kazan and Reiter's absolute bound on the posterior-to-prior ratio"),
+    (r"q̃ or p̃", "Kazan and Reiter's fixed prior"),
+    (r"ω\d+: .+", "the adversary's prior weight of this world"),
+    (r"prior", "the adversary's prior on the true world"),
+    (r"with probability", "how often the noise stays within ±k"),
+    (r"seed", "seed of the simulated noise"),
+    (r"switch", "the direction of the switch"),
+    (r"noise", "the noise mechanism"),
+    (r"risk", "how the risk is measured"),
+    (r"profile", "Kazan and Reiter's risk profile"),
+    (r"release", "what is released"),
+    (r"column", "the column released"),
+    (r"query", "the query released"),
+    (r"mechanism", "the noise mechanism"),
+    (r"deployment", "a published deployment, or your own ε and δ"),
+    (r"accuracy ±k", "the accuracy a release must meet"),
+    (r".+ \((count|mean|sum), \d+ %\)", "accuracy ±k of this release, or left out"),
+)
+
+#: the unit a control's value is spoken with, by label
+UNITS: dict[str, str] = {
+    "records per person, m": "records",
+    "group size N": "people",
+    "n": "people",
+    "records n": "records",
+}
+
+
+def accessible_name(description: str) -> str:
+    """The name a screen reader speaks for a control labelled ``description``: the label,
+    then what it stands for (:data:`MEANINGS`) when the label alone does not say it."""
+    for pattern, meaning in MEANINGS:
+        if re.fullmatch(pattern, description):
+            return f"{description}, {meaning}"
+    return description
+
+
+def reflow(control: widgets.Widget) -> None:
+    """Make a control's width follow the page: no fixed pixel width (refused), never wider
+    than the line it is on (WCAG 1.4.10), so at 200 % zoom it wraps instead of sticking out.
+    A fresh Layout, so a layout shared between controls is not changed under the others."""
+    width = control.layout.width
+    if width is not None and str(width).endswith("px"):
+        raise ValueError(
+            f"control {control.description!r}: width must be relative (em, %), not {width!r}"
+        )
+    if control.layout.max_width is None:
+        kept = {k: v for k, v in control.layout.get_state().items() if not k.startswith("_")}
+        control.layout = widgets.Layout(**{**kept, "max_width": "100%"})
+
+
+def status_line(text: str, previous: str = "", *, refused: bool = False) -> str:
+    """The one line the live region speaks after a redraw: the first line of the readout
+    that is new (the result that changed), else its first line; a refusal says so."""
+    lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+    if refused:
+        return "Refused: " + (lines[0] if lines else "this combination")
+    before = {" ".join(line.split()) for line in previous.splitlines()}
+    new = [line for line in lines if line not in before]
+    return (new or lines or [""])[0]
 
 
 #: resolution of every dashboard image: the smallest text (helpers.plotting._style.SMALL,
 #: 9 pt) comes out at 11 px, legible on a projector, and a 9-inch figure at 810 px fits the
 #: notebook's width unscaled (tests/test_legibility.py checks both)
 DPI = 90
+
+#: the smallest text legible on screen, in CSS pixels (tests/test_legibility.py's threshold):
+#: a dashboard's image is never drawn narrower than keeps its smallest text at this size
+#: (:func:`min_figure_scale`); on a narrower line (200 % zoom, a side panel open) it scrolls
+#: sideways instead of shrinking to a third
+MIN_TEXT_PX = 11.0
+
+
+def min_figure_scale(fig: Figure, dpi: int = DPI) -> float:
+    """The share of its own width an image of ``fig`` at ``dpi`` may shrink to with its
+    smallest visible text still :data:`MIN_TEXT_PX` pixels high (1 if it is smaller)."""
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.figure is fig
+    ]
+    if not sizes:
+        return 1.0
+    return min(1.0, MIN_TEXT_PX / (min(sizes) * dpi / 72))
 
 
 def float_slider(
@@ -96,7 +240,8 @@ def float_slider(
     """A FloatSlider that redraws on release (``continuous_update=False``), the course's way.
 
     ``style`` and ``layout`` are the calling dashboard's (label width, track width);
-    ``width`` (such as ``"540px"``) is a layout of that width of the slider's own.
+    ``width`` (such as ``"41.5em"``, relative: :func:`reflow`) is a layout of that width of
+    the slider's own.
     """
     if width is not None:
         layout = widgets.Layout(width=width)
@@ -187,16 +332,28 @@ class Dashboard:
         self.figure: Figure | None = None
         self.text = ""
         self.readout = widgets.HTML()
-        self.output = widgets.Output()
+        #: the live region: one line saying what the last change did (:func:`status_line`)
+        self.status = widgets.HTML()
+        self.status.add_class(STATUS_CLASS)
+        # the image scrolls sideways when the line is narrower than its legible width
+        self.output = widgets.Output(layout=widgets.Layout(overflow="auto", max_width="100%"))
         self.alt_text = ""
+        self._shown = ""  # the last readout of a result (not a refusal): status_line's "before"
         for control in self.controls.values():
             control.observe(self.update, names="value")
             if isinstance(control, _SLIDERS) and not control.layout.width:
                 # a track long enough to hit the values the text talks about
-                control.layout.width = SLIDER_WIDTH
+                control.layout = widgets.Layout(width=SLIDER_WIDTH)
+            reflow(control)
+            if not control.tooltip:
+                control.tooltip = accessible_name(control.description)
+            if control.description in UNITS:
+                control.add_class("course-unit-" + UNITS[control.description])
         row = control_row(list(self.controls.values()))
         # the focus style last: the readout stays the first HTML widget of the box
-        self.widget = widgets.VBox([row, self.readout, self.output, widgets.HTML(FOCUS_CSS)])
+        self.widget = widgets.VBox(
+            [row, self.readout, self.status, self.output, widgets.HTML(FOCUS_CSS)]
+        )
         self.widget.add_class(DASHBOARD_CLASS)
         self.update()
         _freeze_long_lived()
@@ -221,7 +378,10 @@ class Dashboard:
             # a combination the math refuses: show why instead of a traceback
             self.text = f"{error}"
             self.readout.value = f"<pre style='color:#b00'>{html.escape(self.text)}</pre>"
+            self.status.value = html.escape(status_line(self.text, refused=True))
             return
+        self.status.value = html.escape(status_line(text, self._shown))
+        self._shown = text
         self.figure, self.text = figure, text
         self.alt_text = alt_text(figure)
         self.readout.value = f"<pre>{html.escape(text)}</pre>"
@@ -231,7 +391,11 @@ class Dashboard:
             {
                 "output_type": "display_data",
                 "data": {
-                    "text/html": image_html(figure_png(figure, self._dpi), self.alt_text),
+                    "text/html": image_html(
+                        figure_png(figure, self._dpi),
+                        self.alt_text,
+                        min_figure_scale(figure, self._dpi),
+                    ),
                     "text/plain": self.alt_text or repr(figure),
                 },
                 "metadata": {},

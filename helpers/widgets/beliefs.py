@@ -46,8 +46,8 @@ __all__ = ["attack_dashboard", "posterior_dashboard", "prior_dashboard"]
 PAPER_OUTPUT = LEE_CLIFTON_OUTPUT  # the noisy release of Lee & Clifton's example (Sec. 4.4)
 PAPER_EPSILON = LEE_CLIFTON_EPSILON
 _MAX_SLIDER_WORLDS = 12
-_LAYOUT = widgets.Layout(width="500px")  # a track of about 300 px beside a 110 px label
-_STYLE = {"description_width": "110px"}
+_LAYOUT = widgets.Layout(width="38.5em")  # a track of about 300 px beside a 110 px label
+_STYLE = {"description_width": "8.5em"}
 
 
 def _prior_lines(labels, probs) -> list[str]:

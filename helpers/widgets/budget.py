@@ -48,7 +48,7 @@ MIXED = "mixed"
 #: the probability that all targets hold together when "all together" is ticked (Bonferroni)
 JOINT = 0.95
 _STYLE = {"description_width": "initial"}
-_WIDE = widgets.Layout(width="640px")
+_WIDE = widgets.Layout(width="49em")
 #: each risk the dashboard offers: its words, the controls it reads and how it is built
 _RISKS = {
     "posterior": (
@@ -75,7 +75,7 @@ def _noise_options() -> list:
     return [*options, ("mixed: Laplace counts and sums, Gaussian means (own PLD)", MIXED)]
 
 
-_slider = partial(float_slider, width="540px")  # this dashboard's sliders
+_slider = partial(float_slider, width="41.5em")  # this dashboard's sliders
 
 
 def _name(release, index: int) -> str:
@@ -187,14 +187,14 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
             value="laplace",
             description="noise",
             style=_STYLE,
-            layout=widgets.Layout(width="320px"),
+            layout=widgets.Layout(width="24.5em"),
         ),
         "risk_kind": widgets.Dropdown(
             options=[(words, kind) for kind, (words, _, _) in _RISKS.items()],
             value="posterior",
             description="risk",
             style=_STYLE,
-            layout=widgets.Layout(width="360px"),
+            layout=widgets.Layout(width="27.5em"),
         ),
         "risk": _slider("ρ (largest posterior)", 0.8, 0.55, 0.99, 0.005),
         "prior": _slider("prior", 0.5, 0.05, 0.5, 0.01, ".2f"),
@@ -204,7 +204,7 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
             value=False,
             description=f"all targets together with probability {100 * JOINT:g} % (Bonferroni)",
             style=_STYLE,
-            layout=widgets.Layout(width="480px"),
+            layout=widgets.Layout(width="37em"),
         ),
     }
 

@@ -29,7 +29,7 @@ __all__ = [
 CUSTOM = "(type ε and δ below)"
 _STYLE = {"description_width": "initial"}
 # long labels ("log₁₀ δ (−30 means δ = 0)") leave a track of at least 250 px at this width
-_WIDTH = "540px"
+_WIDTH = "41.5em"
 
 
 _slider = partial(float_slider, width=_WIDTH)  # this dashboard's sliders
@@ -110,7 +110,7 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
             value=deployment,
             description="deployment",
             style=_STYLE,
-            layout=widgets.Layout(width="520px"),
+            layout=widgets.Layout(width="40em"),
         ),
         "epsilon": widgets.BoundedFloatText(
             value=epsilon, min=0.0, max=100.0, step=0.1, description="ε", style=_STYLE
@@ -204,7 +204,7 @@ def choose_dashboard(
             value="posterior",
             description="risk",
             style=_STYLE,
-            layout=widgets.Layout(width="360px"),
+            layout=widgets.Layout(width="27.5em"),
         ),
         "risk": _slider("ρ (largest posterior)", 0.75, 0.01, 0.999, 0.005),
         "prior": _slider("prior", 0.5, 0.01, 0.99, 0.01, ".2f"),

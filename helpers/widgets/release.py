@@ -23,7 +23,7 @@ __all__ = ["release_dashboard", "release_text"]
 
 _STYLE = {"description_width": "initial"}
 #: a track of about 300 px beside the longest label ("records per person, m")
-_LAYOUT = widgets.Layout(width="520px")
+_LAYOUT = widgets.Layout(width="40em")
 
 
 def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, coverage) -> str:
@@ -83,7 +83,7 @@ def release_dashboard(
             style=_STYLE,
             layout=_LAYOUT,
         ),
-        "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f", width="520px"),
+        "epsilon": float_slider("ε per record", epsilon, 0.05, 3.0, 0.05, ".2f", width="40em"),
     }
 
     def options(contributions, group_size):
