@@ -422,6 +422,34 @@ def stage_package(stage: Path, readme: str, key: dict) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / "helpers" / relative, target)
     (stage / "helpers" / "exercises" / "_key_data.py").write_text(key_module(key), "utf-8")
+    stage_lab_extension(stage)
+
+
+#: The course's JupyterLab extension (accessible names, spoken values and the live region of
+#: every dashboard: jupyter-config/labextensions/course-a11y), which `course.py lab` loads from
+#: the checkout. The student's wheel carries it as data files under the environment's
+#: share/jupyter/labextensions, where JupyterLab finds it with no option: the student's two
+#: commands and the hub's image get it by installing the wheel.
+LAB_EXTENSION = ROOT / "jupyter-config" / "labextensions" / "course-a11y"
+LAB_EXTENSION_TARGET = "share/jupyter/labextensions/course-a11y"
+
+
+def stage_lab_extension(stage: Path) -> list[str]:
+    """Copy the extension into the staged tree and list it as the wheel's data files (in the
+    staged pyproject only: the developer's editable install loads it from the checkout)."""
+    files = sorted(p for p in LAB_EXTENSION.rglob("*") if p.is_file())
+    by_folder: dict[str, list[str]] = {}
+    for path in files:
+        relative = path.relative_to(LAB_EXTENSION)
+        target = stage / "lab" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, target)
+        folder = (Path(LAB_EXTENSION_TARGET) / relative.parent).as_posix()
+        by_folder.setdefault(folder, []).append((Path("lab") / relative).as_posix())
+    table = "\n".join(f"{json.dumps(k)} = {json.dumps(v)}" for k, v in by_folder.items())
+    with open(stage / "pyproject.toml", "a", encoding="utf-8") as toml:
+        toml.write(f"\n[tool.setuptools.data-files]\n{table}\n")
+    return [f"{k}/{Path(f).name}" for k, v in by_folder.items() for f in v]
 
 
 def build_wheel(stage: Path, out_dir: Path) -> Path:

@@ -27,6 +27,8 @@ from helpers.exercises import answers
 from helpers.notebooks import notebook_paths
 from instructor.student import (
     BUNDLE_NAME,
+    LAB_EXTENSION,
+    LAB_EXTENSION_TARGET,
     NOT_FOR_STUDENTS,
     STUDENT_MODULES,
     broken_links,
@@ -178,6 +180,30 @@ def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, tmp_path
         for exercise_id in nb.metadata["choosing_epsilon"]["exercises"]:
             assert f"… {exercise_id}: not answered yet" in text, (name, exercise_id)
     assert leaks(executed) == []
+
+
+@pytest.mark.notebooks
+def test_the_students_jupyterlab_loads_the_courses_accessibility_extension(bundle, installed):
+    """The wheel carries jupyter-config/labextensions/course-a11y as data files, byte for byte,
+    and the student's environment lists it as an enabled prebuilt extension (no option needed)."""
+    wheel = zipfile.ZipFile(bundle["wheel"])
+    for path in sorted(LAB_EXTENSION.rglob("*")):
+        if path.is_file():
+            relative = path.relative_to(LAB_EXTENSION).as_posix()
+            (name,) = [
+                n for n in wheel.namelist() if n.endswith(f"/{LAB_EXTENSION_TARGET}/{relative}")
+            ]
+            assert wheel.read(name) == path.read_bytes()
+    listed = subprocess.run(
+        [str(installed["python"]), "-m", "jupyter", "labextension", "list"],
+        cwd=installed["folder"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    line = [x for x in (listed.stdout + listed.stderr).splitlines() if "course-a11y" in x]
+    assert line and "enabled" in line[0] and "OK" in line[0], listed.stdout + listed.stderr
 
 
 @pytest.mark.notebooks
