@@ -140,7 +140,7 @@ def privacy_record(
     unit : {"person", "record", "user"}, keyword-only
     neighbours : {"change-one", "add-remove"}, keyword-only
         The neighbour notion the guarantee is stated for; a release built by
-        :func:`opendp_measurements` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
+        :func:`opendp_release` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
     date : str or datetime.date, keyword-only
         The date of the choice (ISO 8601).
     name, curators : str, keyword-only

@@ -325,6 +325,7 @@ def test_an_allocation_for_another_bound_is_refused():
         ({"keys": {"area": ["x"]}}, "keys must list"),
         ({"person": ""}, "person must be"),
         ({"max_length": 0}, "max_length"),
+        ({"max_length": 10}, "max_length must be a public upper bound .* more records"),
     ],
 )
 def test_bad_options_are_refused_by_name(kwargs, match):
