@@ -58,7 +58,7 @@ def neighbour_distance(neighbours, *, contributions) -> int:
     truncation), under the same add-remove notion, so a record of its release states
     :data:`OPENDP_NEIGHBOURS`.
 
-    Not called in a notebook; used by ``helpers.release``.
+    Used in notebook 12.
 
     Parameters
     ----------

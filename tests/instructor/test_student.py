@@ -455,8 +455,9 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
                     html = output.data["text/html"]
                     assert _STYLE.sub("", html).strip() in after.source
                     assert "<style" in html and "<style" not in after.source
-    # notebook 12's three: OpenDP's maps, the release script and the table by region
-    assert shown == 3
+    # notebook 12's one: the table by region in one OpenDP Context (its plan and record need
+    # no OpenDP)
+    assert shown == 1
 
 
 def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():

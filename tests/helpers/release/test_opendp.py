@@ -65,11 +65,23 @@ def test_the_neighbour_distance_of_a_person(m):
     assert R.neighbour_distance("change-one", contributions=m) == 2 * m
 
 
-def test_notebook_12_records_the_notion_opendp_checks():
-    cells = json.loads((ROOT / "notebooks" / "12_from_budget_to_release.ipynb").read_text())[
-        "cells"
-    ]
-    sources = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+def _code_cells(stem: str) -> list:
+    cells = json.loads((ROOT / "notebooks" / f"{stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+
+def test_notebook_12_states_each_releases_own_neighbours():
+    """The survey of §1-§5 keeps notebook 11's neighbours (change-one, n public: its Δ are
+    change-one); the release in OpenDP's Context (§6) states OpenDP's add-remove."""
+    intro = json.loads(
+        (ROOT / "notebooks" / "11_one_budget_many_releases.ipynb").read_text(encoding="utf-8")
+    )["cells"][0]["source"]
+    assert "change-one with n public" in "".join(intro)
+    sources = _code_cells("12_from_budget_to_release")
     calls = [s for s in sources if "privacy_record(" in s or "subject_paragraph(" in s]
-    assert calls and all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in calls)
-    assert not any('"change-one"' in s for s in sources)
+    opendp = [s for s in calls if "region_allocation" in s]
+    survey = [s for s in calls if "region_allocation" not in s]
+    assert opendp and survey
+    assert all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in opendp)
+    assert all('neighbours="change-one"' in s for s in survey)
+    assert R.OPENDP_NEIGHBOURS == "add-remove"
