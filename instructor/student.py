@@ -173,13 +173,12 @@ def starter(exercise_id: str) -> str:
 #: (with its runtime) and pyarrow serve only OpenDP's Context release (notebook 12's
 #: ``opendp_release`` cells, recorded in the student edition), so they are left out too.
 STUDENT_LEAVES_OUT = ("opendp", "deprecated", "polars", "polars-runtime-32", "pyarrow")
-#: A code cell that needs OpenDP: it imports it, or calls the helpers that build OpenDP's
-#: measurements (``helpers.release.opendp_measurements`` and ``opendp_script``, which fits the
-#: scales with OpenDP's own map). The build runs the student edition with OpenDP unimportable,
+#: A code cell that needs OpenDP: it imports it (or Polars), or calls the helper that builds
+#: the release in OpenDP's Context (``helpers.release.opendp_release``). The build runs the student edition with OpenDP unimportable,
 #: so a cell this misses fails the build instead of a student's notebook.
 _NEEDS_OPENDP = re.compile(
     r"^\s*(?:import|from)\s+(?:opendp|polars)\b"
-    r"|\b(?:opendp_measurements|opendp_script|opendp_release)\s*\(",
+    r"|\bopendp_release\s*\(",
     re.M,
 )
 #: A code cell that names the package as a string (``version("opendp")``, ``find_spec``): it
@@ -191,7 +190,7 @@ RECORDED_NOTE = (
     "save {size}. Its code and the output it gave when the course's "
     "notebook was executed in the course's environment (OpenDP {version}, as pinned; the course's "
     "tests execute it again and compare) are below. To run it yourself, add OpenDP to the "
-    "environment (`{install}`; on Windows `{install_windows}`; see the README) and paste the "
+    "environment with what its release needs (`{install}`; on Windows `{install_windows}`; see the README) and paste the "
     "code into a code cell.*"
 )
 
@@ -251,10 +250,33 @@ def opendp_pin() -> str:
     raise ValueError("requirements.txt pins no opendp==...")
 
 
+def release_pins() -> list[str]:
+    """The reader's pins of what notebook 12's release needs and the student's environment
+    leaves out (``STUDENT_LEAVES_OUT``: OpenDP, Polars, pyarrow, Deprecated), as written in
+    requirements.txt, environment markers included (pyarrow's pin depends on Python's version)."""
+    pins = []
+    for line in reader_requirements():
+        requirement = line.split("#", 1)[0].strip()
+        if _pinned_name(requirement) in STUDENT_LEAVES_OUT:
+            pins.append(re.sub(r"\s*;\s*", " ; ", requirement))
+    names = {_pinned_name(pin) for pin in pins}
+    if names != set(STUDENT_LEAVES_OUT):
+        raise ValueError(
+            f"requirements.txt must pin every package of STUDENT_LEAVES_OUT; it lacks "
+            f"{sorted(set(STUDENT_LEAVES_OUT) - names)}"
+        )
+    return pins
+
+
 def opendp_install(*, windows: bool = False) -> str:
-    """The command that adds OpenDP to the student's environment (Linux and macOS, or Windows)."""
+    """The command that adds OpenDP and what its release needs (Polars, pyarrow) to the
+    student's environment at the reader's pins (Linux and macOS, or Windows PowerShell). A pin
+    with an environment marker goes in double quotes, the marker's own strings in single
+    quotes (as pip reads them): no shell expands it, and Windows PowerShell 5.1, which drops
+    double quotes inside an argument to a native program, has none to drop."""
     python = ".venv\\Scripts\\python" if windows else ".venv/bin/python"
-    return f"{python} -m pip install {opendp_pin()}"
+    pins = ['"' + pin.replace('"', "'") + '"' if ";" in pin else pin for pin in release_pins()]
+    return f"{python} -m pip install {' '.join(pins)}"
 
 
 def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.NotebookNode:
@@ -579,7 +601,8 @@ The environment holds what the notebooks run and no more. OpenDP, the library no
 its release with, is left out: no exercise needs it, and it alone would add
 {OPENDP_SIZE}. Notebook 12 shows the cells that run it with their code and the output they
 gave when the course was built (marked *Shown, not run*). To run them yourself, or the release
-script notebook 12 prints on your own data, add it after the first command:
+script of notebook 12 on your own data, add it (with Polars and pyarrow, which its release
+needs, all at the course's pins) after the first command:
 `{opendp_install()}` (on Windows `{opendp_install(windows=True)}`).
 
 ## Exercises, checks and handing in

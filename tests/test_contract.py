@@ -235,8 +235,6 @@ VALID |= {
     RL.icon_counts: ((1.0, 1e-6), {"prior": 0.1}),
     RL.round_up: ((1.2341,), {}),
     RL.neighbour_distance: (("add-remove",), {"contributions": 2}),
-    RL.opendp_measurements: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
-    RL.opendp_script: ((ALLOCATION, WORKLOAD), {"contributions": 1}),
     RL.release_plan: (
         (ALLOCATION, WORKLOAD),
         {"person": "person", "contributions": 1, "max_length": 100},

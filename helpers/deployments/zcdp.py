@@ -273,7 +273,7 @@ def gaussian_epsilon(rho, delta):
     Only for a single Gaussian mechanism (or a composition of them: their μ's add in squares,
     exactly as ρ_z adds); a general ρ_z-zCDP mechanism needs :func:`zcdp_to_epsilon`.
 
-    Used in notebook 09.
+    Used in notebooks 09 and 12.
 
     Returns
     -------

@@ -24,9 +24,10 @@ budget (notebook 12):
   (:func:`attack_reading`);
 * **a record of the choice** for a registry (:func:`privacy_record`), read back with
   notebook 09's reader (:func:`registry_table`);
-* **the release in OpenDP**: one measurement per release whose own privacy map gives the
-  allocated budget (:func:`opendp_measurements`) and a script a practitioner runs on their
-  own DataFrame (:func:`opendp_script`).
+* **the release in OpenDP**: the whole workload as one OpenDP Context over a Polars
+  LazyFrame, by group, each cell with its interval (:func:`opendp_release`; nothing resized
+  to an assumed number of records), and the same release from the command line
+  (``python -m helpers.release PLAN DATA``, :func:`release_plan`).
 
 The math layer: no plotting, no widgets (OpenDP is imported where it is used). Used in
 notebook 12.
@@ -58,9 +59,7 @@ from .opendp import (
     OPENDP_NEIGHBOURS,
     ReleaseTable,
     neighbour_distance,
-    opendp_measurements,
     opendp_release,
-    opendp_script,
 )
 from .people import (
     Tradeoff,
@@ -103,9 +102,7 @@ __all__ = [
     "neighbour_distance",
     "odds",
     "odds_sentence",
-    "opendp_measurements",
     "opendp_release",
-    "opendp_script",
     "per_person",
     "percent",
     "privacy_record",

@@ -140,7 +140,7 @@ def privacy_record(
     unit : {"person", "record", "user"}, keyword-only
     neighbours : {"change-one", "add-remove"}, keyword-only
         The neighbour notion the guarantee is stated for; a release built by
-        :func:`opendp_measurements` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
+        :func:`opendp_release` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
     date : str or datetime.date, keyword-only
         The date of the choice (ISO 8601).
     name, curators : str, keyword-only
@@ -157,6 +157,8 @@ def privacy_record(
     builtins.dict
         Keys :data:`RECORD_FIELDS`; values str, int, float or None, and ``release_list`` a
         list of dicts (label, kind, mechanism, budget, budget_unit, scale, sensitivity).
+        ``d_in`` is OpenDP's distance of one person in :func:`opendp_release`'s context (1
+        identifier) for add-remove neighbours, None for change-one (not an OpenDP release).
 
     %(raises)s
 
@@ -233,8 +235,9 @@ def privacy_record(
         "date": date,
         "release_list": _release_entries(allocation, workload),
         "groups": groups,
-        # OpenDP's distance of one person in opendp_release's context: one identifier
-        "d_in": 1,
+        # OpenDP's distance of one person in opendp_release's context (add-remove: one
+        # identifier); a change-one guarantee is not stated at an OpenDP distance
+        "d_in": 1 if neighbours == "add-remove" else None,
     }
     json.dumps(record)  # JSON-able by construction; this raises if a field is not
     return record

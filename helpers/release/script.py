@@ -46,7 +46,7 @@ _MORE = ("columns", "missing", "coverage", "flag_above")
 def release_plan(allocation, workload, **options) -> str:
     """The release as a JSON plan the script runs: the allocation, its workload, the options.
 
-    Not called in a notebook; used by ``helpers.release.script``.
+    Used in notebook 12.
 
     Parameters
     ----------

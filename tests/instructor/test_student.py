@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -392,6 +393,30 @@ def test_the_student_pins_are_the_readers_less_opendp():
     assert opendp_pin() in reader and opendp_pin().startswith("opendp==")
 
 
+def test_the_opendp_install_command_adds_what_the_release_needs_at_the_readers_pins():
+    """The student's command installs every package the student edition leaves out (OpenDP,
+    Polars and its runtime, pyarrow, Deprecated) at requirements.txt's exact pins, pyarrow's
+    environment markers kept; each pin, as pip reads it, is the reader's line."""
+    from packaging.requirements import Requirement
+
+    from instructor.student import STUDENT_LEAVES_OUT, opendp_install
+
+    reader = [
+        Requirement(ln)
+        for ln in _pins((ROOT / "requirements.txt").read_text(encoding="utf-8"))
+        if _name(ln) in STUDENT_LEAVES_OUT
+    ]
+    for windows in (False, True):
+        command = opendp_install(windows=windows)
+        python, rest = command.split(" -m pip install ")
+        assert python == (".venv\\Scripts\\python" if windows else ".venv/bin/python")
+        # split as a POSIX shell does; PowerShell reads the same double-quoted arguments
+        given = [Requirement(arg) for arg in shlex.split(rest)]
+        assert sorted(map(str, given)) == sorted(map(str, reader))
+        assert {r.name.lower() for r in given} == set(STUDENT_LEAVES_OUT)
+        assert all(str(r.specifier).startswith("==") for r in given)
+
+
 def _required(names: list[str]) -> set[str]:
     """``names`` and everything they require in this environment (extras followed), by
     normalised name, for this Python and platform."""
@@ -466,8 +491,9 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
                     html = output.data["text/html"]
                     assert _STYLE.sub("", html).strip() in after.source
                     assert "<style" in html and "<style" not in after.source
-    # notebook 12's three: OpenDP's maps, the release script and the table by region
-    assert shown == 3
+    # notebook 12's one: the table by region in one OpenDP Context (its plan and record need
+    # no OpenDP)
+    assert shown == 1
 
 
 def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
@@ -478,7 +504,10 @@ def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
         recorded_cell(bare)
     nb = nbformat.v4.new_notebook()
     nb.cells = [
-        nbformat.v4.new_code_cell("x = rel.opendp_script(a, w)", metadata={"tags": ["solution"]}),
+        nbformat.v4.new_code_cell(
+            "x = rel.opendp_release(d, a, w, person='p', contributions=1, max_length=9)",
+            metadata={"tags": ["solution"]},
+        ),
         nbformat.v4.new_code_cell('check("12.9", x, {})'),
     ]
     with pytest.raises(ValueError, match="worked answer in cell 0 needs OpenDP"):

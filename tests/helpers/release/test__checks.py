@@ -61,8 +61,10 @@ SURVEY = [
             curators="y",
         ),
         lambda: R.registry_table([{"name": "x"}]),
-        lambda: R.opendp_measurements(B.budget_for_accuracy(SURVEY), SURVEY[:2]),
-        lambda: R.opendp_script(B.budget_for_accuracy(SURVEY), SURVEY, person=""),
+        lambda: R.release_plan(B.budget_for_accuracy(SURVEY), SURVEY[:2], person="p"),
+        lambda: R.release_plan(
+            B.budget_for_accuracy(SURVEY), SURVEY, person="", contributions=1, max_length=9
+        ),
     ],
 )
 def test_bad_input_is_a_value_error(call):

@@ -146,17 +146,25 @@ def test_a_class_without_an_opendp_counterpart_is_refused_by_name(monkeypatch):
         )
 
 
-def test_every_cell_is_within_its_printed_interval_in_95_percent_of_draws():
-    """200 seeds (one Context each, Laplace and Gaussian in turn: the same cells) × 18 cells.
-    OpenDP's noise is not seeded, so the tolerances are binomial at tiny failure chances:
-    each cell within its interval in at least the 10⁻⁷ quantile of Binomial(200, 0.95)
-    draws, and all cells together in at least 93 % (5 standard deviations below 95 %). The
-    noise-free part is pandas' recomputation after the same bounding (``_truth``)."""
+@pytest.mark.parametrize(
+    "mechanisms",
+    [("laplace", "gaussian"), ("geometric", "discrete_gaussian")],
+    ids=["continuous", "discrete"],
+)
+def test_every_cell_is_within_its_printed_interval_in_95_percent_of_draws(mechanisms):
+    """200 seeds (one Context each, the two mechanisms in turn: the same cells) × 18 cells;
+    continuous Laplace and Gaussian on float columns (a count, a sum, a mean), then OpenDP's
+    discrete Laplace (the two-sided geometric) and discrete Gaussian on integer columns (a
+    count of records, a count of a 0/1 column, a sum of an integer column). OpenDP's noise
+    is not seeded, so the tolerances are binomial at tiny failure chances: each cell within
+    its interval in at least the 10⁻⁷ quantile of Binomial(200, 0.95) draws, and all cells
+    together in at least 93 % (5 standard deviations below 95 %). The noise-free part is
+    pandas' recomputation after the same bounding (``_truth``). About 9 s each."""
     seeds = range(200)
     hits: dict = {}
     for seed in seeds:
         df = _table(seed)
-        work, _, out = _release(df, "laplace" if seed % 2 else "gaussian")
+        work, _, out = _release(df, mechanisms[seed % 2])
         table = out.table.merge(_truth(df, work), on=["release", "region"])
         assert len(table) == len(work) * len(KEYS["region"])
         for row in table.itertuples():
@@ -325,6 +333,7 @@ def test_an_allocation_for_another_bound_is_refused():
         ({"keys": {"area": ["x"]}}, "keys must list"),
         ({"person": ""}, "person must be"),
         ({"max_length": 0}, "max_length"),
+        ({"max_length": 10}, "max_length must be a public upper bound .* more records"),
     ],
 )
 def test_bad_options_are_refused_by_name(kwargs, match):

@@ -109,6 +109,11 @@ def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism):
     assert record["groups"] == "region: 5 public keys" and record["d_in"] == 1
     assert record["model"] == "Central" and record["contributions"] == 2
     assert json.loads(json.dumps(record)) == record
+    # a change-one guarantee (n public) is not stated at OpenDP's distance of an identifier
+    changed = _record(
+        B.budget_for_accuracy(work), workload=work, contributions=2, neighbours="change-one"
+    )
+    assert changed["neighbours"] == "change-one" and changed["d_in"] is None
 
 
 @pytest.mark.parametrize("field", ["name", "curators", "groups", "source_url"])
