@@ -72,11 +72,6 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "tests/instructor/grading/test_grade.py",
         "the grading package's docstring only; its modules are tested there and in test_sandbox.py",
     ),
-    "instructor/grading/runner.py": (
-        "tests/instructor/grading/test_grade.py",
-        "the runner runs inside the sandbox: every graded submission of test_grade and "
-        "test_sandbox goes through it, and its encoder is tested there directly",
-    ),
     "instructor/answer_key/*.py": (
         "tests/instructor/answer_key/test_answer_key.py",
         "the answer key's modules are one pipeline (statements and written answers, exercises, "
