@@ -132,6 +132,39 @@ def plot_deployments(
     )
     ax_e, ax_post, ax_rr, ax_tpr = axes
 
+    zcdp = rows["epsilon_simple"].notna().to_numpy()
+    _epsilon_panel(ax_e, rows, eps, y, zcdp)
+    for ax in axes:
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(labelsize=10)
+    markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
+    post = _posterior_panel(ax_post, eps, y, colours, markers, prior=prior)
+    rr = _relative_risk_panel(ax_rr, eps, y, colours, markers, p=p, q=q)
+    _tpr_panel(ax_tpr, rows, eps, delta, y, colours, zcdp)
+    _deployments_legend(fig, rows)
+    fig.suptitle(
+        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry);\n"
+        "zCDP rows with only ρ_z converted at δ = 1e-10",
+        fontsize=12,
+    )
+    tpr = dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
+    return describe(
+        fig,
+        f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
+        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
+        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
+        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
+        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
+        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
+        "give the privacy unit, the fill the deployment model.",
+        f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
+        f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
+    )
+
+
+def _epsilon_panel(ax, rows: pd.DataFrame, eps: np.ndarray, y: np.ndarray, zcdp: np.ndarray):
+    """Panel (a) of :func:`plot_deployments`: ε per row, colour and marker by privacy unit, fill
+    by deployment model; zCDP rows' simple conversion as a black tick."""
     units = rows["unit_group"].to_numpy()
     for model, fill in MODEL_FILLS.items():
         for unit, marker in UNIT_MARKERS.items():
@@ -139,7 +172,7 @@ def plot_deployments(
             if not sel.any():
                 continue
             colour = UNIT_COLOURS[unit]
-            ax_e.scatter(
+            ax.scatter(
                 eps[sel],
                 y[sel],
                 marker=_dotted(marker) if fill == "ring inside" else marker,
@@ -148,8 +181,7 @@ def plot_deployments(
                 gid=f"epsilon_{model}_{unit}",
                 **_fill_style(fill, colour),
             )
-    zcdp = rows["epsilon_simple"].notna().to_numpy()
-    ax_e.scatter(
+    ax.scatter(
         rows["epsilon_simple"].to_numpy(float)[zcdp],
         y[zcdp],
         marker="|",
@@ -158,42 +190,51 @@ def plot_deployments(
         zorder=2,
         gid="epsilon_simple",
     )
-    ax_e.set_xscale("log")
-    ax_e.set_xlabel("ε (log scale)")
-    ax_e.set_title("(a) published or\nconverted ε", fontsize=11)
-    ax_e.set_yticks(y, _labels(rows), fontsize=10)
-    ax_e.set_ylim(-0.7, len(rows) - 0.3)
-    for ax in axes:
-        ax.grid(axis="x", alpha=0.3)
-        ax.tick_params(labelsize=10)
+    ax.set_xscale("log")
+    ax.set_xlabel("ε (log scale)")
+    ax.set_title("(a) published or\nconverted ε", fontsize=11)
+    ax.set_yticks(y, _labels(rows), fontsize=10)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
 
+
+def _posterior_panel(ax, eps, y, colours, markers, *, prior: float) -> np.ndarray:
+    """Panel (b) of :func:`plot_deployments`: Lee & Clifton's two-world posterior bound at
+    ``prior``; returns the bounds."""
     post = dep.posterior_bound(eps, prior=prior)
-    markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
     sizes = [40 * _AREA.get(m, 1.0) for m in markers]
-    ax_post.scatter(post, y, c=colours, s=sizes, zorder=3, gid="posterior", **_EDGE)
-    _unit_markers(ax_post.collections[-1], markers)
-    ax_post.axvline(prior, color="grey", ls=":", lw=1)
-    ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
-    ax_post.set_xlabel(f"largest posterior\n(prior {prior:g})")
-    ax_post.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
+    ax.scatter(post, y, c=colours, s=sizes, zorder=3, gid="posterior", **_EDGE)
+    _unit_markers(ax.collections[-1], markers)
+    ax.axvline(prior, color="grey", ls=":", lw=1)
+    ax.set_xlim(min(prior, 0.5) - 0.02, 1.02)
+    ax.set_xlabel(f"largest posterior\n(prior {prior:g})")
+    ax.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
+    return post
 
+
+def _relative_risk_panel(ax, eps, y, colours, markers, *, p: float, q: float) -> np.ndarray:
+    """Panel (c) of :func:`plot_deployments`: Kazan & Reiter's relative-risk bound at (``p``,
+    ``q``), log scale; returns the bounds."""
     rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
-    ax_rr.scatter(rr, y, c=colours, s=sizes, zorder=3, gid="relative_risk", **_EDGE)
-    _unit_markers(ax_rr.collections[-1], markers)
-    ax_rr.set_xscale("log")
-    ax_rr.xaxis.set_major_formatter(ScalarFormatter())
-    ax_rr.xaxis.set_minor_formatter(NullFormatter())
-    ax_rr.set_xlabel(f"relative-risk bound\n(p = {p:g}, q = {q:g})")
-    ax_rr.set_title("(c) Kazan & Reiter,\nTheorem 1", fontsize=11)
+    sizes = [40 * _AREA.get(m, 1.0) for m in markers]
+    ax.scatter(rr, y, c=colours, s=sizes, zorder=3, gid="relative_risk", **_EDGE)
+    _unit_markers(ax.collections[-1], markers)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(f"relative-risk bound\n(p = {p:g}, q = {q:g})")
+    ax.set_title("(c) Kazan & Reiter,\nTheorem 1", fontsize=11)
+    return rr
 
+
+def _tpr_panel(ax, rows: pd.DataFrame, eps, delta, y, colours, zcdp: np.ndarray) -> None:
+    """Panel (d) of :func:`plot_deployments`: the best membership test's TPR at each of
+    ``_FPRS`` from the (ε, δ) curve (filled) and, for zCDP rows, the Gaussian curve (hollow)."""
     for fpr, marker in zip(_FPRS, ("o", "D"), strict=True):
         tpr = dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta)
-        ax_tpr.scatter(
-            tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}", **_EDGE
-        )
+        ax.scatter(tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}", **_EDGE)
         rho = rows["rho"].to_numpy(float)
         g = dep.gaussian_tpr_at_fpr(fpr, rho=rho[zcdp])
-        ax_tpr.scatter(
+        ax.scatter(
             g,
             y[zcdp],
             facecolors="none",
@@ -204,11 +245,15 @@ def plot_deployments(
             gid=f"gaussian_tpr_{fpr:g}",
         )
     for fpr in _FPRS:
-        ax_tpr.axvline(fpr, color="grey", ls=":", lw=1)
-    ax_tpr.set_xlim(-0.02, 1.02)
-    ax_tpr.set_xlabel("best test's TPR at\nFPR 1 % ●, 10 % ◆")
-    ax_tpr.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
+        ax.axvline(fpr, color="grey", ls=":", lw=1)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlabel("best test's TPR at\nFPR 1 % ●, 10 % ◆")
+    ax.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
 
+
+def _deployments_legend(fig: Figure, rows: pd.DataFrame) -> None:
+    """The legend of :func:`plot_deployments`: the privacy units and deployment models present
+    in ``rows``, and the two zCDP conversions."""
     unit_handles = [
         Line2D(
             [],
@@ -263,24 +308,6 @@ def plot_deployments(
         frameon=False,
         title="privacy unit protected (colour and marker) · deployment model (fill, panel a)",
         title_fontsize=10,
-    )
-    fig.suptitle(
-        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry);\n"
-        "zCDP rows with only ρ_z converted at δ = 1e-10",
-        fontsize=12,
-    )
-    tpr = dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
-    return describe(
-        fig,
-        f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
-        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
-        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
-        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
-        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
-        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
-        "give the privacy unit, the fill the deployment model.",
-        f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
-        f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
     )
 
 
