@@ -216,7 +216,7 @@ def test_the_checks_catch_what_they_describe():
     assert not private_imports("helpers.kazan_reiter.optimiser", "from .theorems import _C_TOL\n")
     assert not private_imports("helpers.foundations", "from .closeness import __all__ as _c\n")
     # a package inside the name's package may use it; the package around it may not
-    assert not private_imports("helpers.budget.choice", "from ._common import _parse\n")
+    assert not private_imports("helpers.budget.workload_choice", "from ._common import _parse\n")
     assert private_imports("helpers.budget", "from ..release.people import _dropped\n")
     # the listed sharing, and no more: release reads budget's parser, plotting does not
     assert not private_imports("helpers.release._checks", "from ..budget import _parse\n")

@@ -17,12 +17,13 @@ parameter, the value and the allowed range. Laplace densities come from
 :mod:`helpers.mechanisms`.
 
 This package is the public facade (``from helpers import foundations as F``); each topic has
-its own module: :mod:`.sources` (the sources' numbers), :mod:`.sensitivity`,
+its own module: :mod:`.sources` (the sources' numbers), :mod:`.bits_sensitivity`,
 :mod:`.laplace_ratio`, :mod:`.mean_of_bits`, :mod:`.randomised_response`,
 :mod:`.properties`, :mod:`.hypothesis_testing`, :mod:`.exponential_mechanism` and
 :mod:`.closeness`.
 """
 
+from .bits_sensitivity import bits_query_sensitivity
 from .closeness import (
     class_distributions,
     kl_divergence,
@@ -75,7 +76,6 @@ from .randomised_response import (
     rr_variance_bound_tight,
     rr_variance_given_data,
 )
-from .sensitivity import bits_query_sensitivity
 from .sources import (
     CLOSENESS_EXAMPLE,
     NOTES_RR_EXAMPLE,
