@@ -302,26 +302,7 @@ def plot_mechanism_totals(
     sum) and through its privacy-loss distribution at δ, Gaussian through zCDP (CKS) and
     exactly (composed Gaussians are one Gaussian whose μ² is the sum).
     """
-    lap = bud.budget_for_accuracy(workload)
-    gau = bud.budget_for_accuracy(workload, mechanism="gaussian", delta=delta)
-    size = len(lap.budgets)
-    c = np.arange(1, int(copies) + 1)
-    m = size * c
-    lines = {
-        "laplace_pure": np.array([bud.compose_epsilon(np.tile(lap.budgets, j)) for j in c]),
-        "laplace_pld": np.array(
-            [
-                bud.pld_epsilon(
-                    delta, "laplace", lap.scales, sensitivity=lap.sensitivities, times=int(j)
-                )
-                for j in c
-            ]
-        ),
-        "gaussian_zcdp": np.array(
-            [bud.zcdp_composition(np.tile(gau.budgets, j), delta=delta).epsilon for j in c]
-        ),
-        "gaussian_exact": np.asarray(dep.gaussian_epsilon(c * gau.total, delta), dtype=float),
-    }
+    size, m, lines = _mechanism_totals(workload, copies, delta)
     styles = {
         "laplace_pure": ("Laplace, pure ε (the sum)", BLUE, "-", "o"),
         "laplace_pld": (f"Laplace, PLD at δ = {delta:g}", BLUE, "--", "s"),
@@ -358,6 +339,52 @@ def plot_mechanism_totals(
         f"Laplace or Gaussian? A workload of {size} releases, repeated (each at its own ±k)",
         fontsize=12,
     )
+    verdict, pure = _totals_verdicts(m, lines, delta, crossing, crossing_pure)
+    return describe(
+        fig,
+        f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
+        f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
+        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
+        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
+        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
+        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
+        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
+        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
+        verdict,
+        pure,
+    )
+
+
+def _mechanism_totals(workload, copies: int, delta: float) -> tuple[int, np.ndarray, dict]:
+    """:func:`plot_mechanism_totals`' data: the workload's size, m for 1 … ``copies`` copies,
+    and the four totals by key (Laplace pure and PLD at ``delta``; Gaussian via zCDP and
+    exact)."""
+    lap = bud.budget_for_accuracy(workload)
+    gau = bud.budget_for_accuracy(workload, mechanism="gaussian", delta=delta)
+    size = len(lap.budgets)
+    c = np.arange(1, int(copies) + 1)
+    m = size * c
+    lines = {
+        "laplace_pure": np.array([bud.compose_epsilon(np.tile(lap.budgets, j)) for j in c]),
+        "laplace_pld": np.array(
+            [
+                bud.pld_epsilon(
+                    delta, "laplace", lap.scales, sensitivity=lap.sensitivities, times=int(j)
+                )
+                for j in c
+            ]
+        ),
+        "gaussian_zcdp": np.array(
+            [bud.zcdp_composition(np.tile(gau.budgets, j), delta=delta).epsilon for j in c]
+        ),
+        "gaussian_exact": np.asarray(dep.gaussian_epsilon(c * gau.total, delta), dtype=float),
+    }
+    return size, m, lines
+
+
+def _totals_verdicts(m, lines, delta: float, crossing, crossing_pure) -> tuple[str, str]:
+    """:func:`plot_mechanism_totals`' two verdict sentences: where Gaussian noise becomes
+    cheaper than Laplace read like for like (both at ``delta``), and than Laplace's pure-ε sum."""
     if crossing is None:
         verdict = (
             f"Read like for like at δ = {delta:g}, Laplace stays cheaper over the whole range."
@@ -384,19 +411,7 @@ def plot_mechanism_totals(
         else f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {delta:g} "
         "is never cheaper here."
     )
-    return describe(
-        fig,
-        f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
-        f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
-        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
-        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
-        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
-        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
-        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
-        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
-        verdict,
-        pure,
-    )
+    return verdict, pure
 
 
 def _first_below(m: np.ndarray, gaussian: np.ndarray, laplace: np.ndarray) -> int | None:
