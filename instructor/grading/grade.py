@@ -984,12 +984,28 @@ def grade(
     jobs = max(1, jobs or os.cpu_count() or 1)
     named = identities(paths, read_roster(roster) if roster else None)
     progress = Progress(len(named))
+    options = {
+        "timeout": timeout,
+        "cell_timeout": cell_timeout,
+        "limits": limits,
+        "site": site,
+        "unsafe": unsafe_no_sandbox,
+        "cgroup": use_cgroup,
+    }
 
     def one(item: tuple[Path, str, str]) -> tuple[Graded, object]:
         path, student, name = item
         start = time.monotonic()
         try:
-            graded, nb = _grade_one(path, name)
+            graded, nb = _grade_submission(
+                path,
+                name,
+                key=key,
+                courses=courses_by_stem,
+                loaded=loaded,
+                environment=environment,
+                options=options,
+            )
         except Exception as error:  # one submission never stops the run
             graded = Graded(
                 name, None, problem=f"This file could not be graded ({type(error).__name__})."
@@ -998,45 +1014,6 @@ def grade(
         graded.student = student
         progress.done(path.name, time.monotonic() - start, graded.run.status)
         return graded, nb
-
-    def _grade_one(path: Path, name: str):
-        read = _read_submission(path, name)
-        if isinstance(read, Graded):
-            return read, None
-        data, raw, nb = read
-        stem = identify(raw, path.name, list(courses_by_stem))
-        if stem is None:
-            return Graded(
-                name,
-                None,
-                problem="Which course notebook this is could not be told (neither its metadata, "
-                "its file name nor its `check` calls say): not graded.",
-            ), None
-        if stem not in loaded:
-            loaded[stem] = load_course(courses_by_stem[stem])
-        course = loaded[stem]
-        digest = hashlib.sha256(data).digest()
-        params = {i: scoring.draw_parameters(i, seed(key, digest, i)) for i in course.exercises}
-        injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
-        names = [variable(i) for i in course.exercises]
-        open_ids = {variable(i): i for i in course.exercises if i in OPEN}
-        run = run_notebook(
-            injected,
-            environment,
-            timeout=timeout,
-            cell_timeout=cell_timeout,
-            names=names,
-            open_ids=open_ids,
-            limits=limits,
-            site=site,
-            unsafe=unsafe_no_sandbox,
-            cgroup=use_cgroup,
-        )
-        graded = Graded(name, course.stem, run=run)
-        graded.parts = score_run(course, run, params)
-        graded.edited = edited_statements(raw, course)
-        graded.written = _written_answers(raw, course, name)
-        return graded, injected
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(one, named))
@@ -1059,6 +1036,48 @@ def grade(
         output.write(name, text)
     output.close()
     return rows
+
+
+def _grade_submission(
+    path: Path,
+    name: str,
+    *,
+    key: bytes,
+    courses: dict[str, Path],
+    loaded: dict[str, Course],
+    environment: Environment,
+    options: dict,
+) -> tuple[Graded, object]:
+    """Grade one submission for :func:`grade`: read it, tell which course notebook it is
+    (``courses``: by stem; ``loaded`` caches the loaded ones), run it with parameters drawn
+    from ``key`` and its bytes, score it; return the :class:`Graded` and the notebook run
+    (None when it was not run). ``options``: :func:`run_notebook`'s limits and sandbox."""
+    read = _read_submission(path, name)
+    if isinstance(read, Graded):
+        return read, None
+    data, raw, nb = read
+    stem = identify(raw, path.name, list(courses))
+    if stem is None:
+        return Graded(
+            name,
+            None,
+            problem="Which course notebook this is could not be told (neither its metadata, "
+            "its file name nor its `check` calls say): not graded.",
+        ), None
+    if stem not in loaded:
+        loaded[stem] = load_course(courses[stem])
+    course = loaded[stem]
+    digest = hashlib.sha256(data).digest()
+    params = {i: scoring.draw_parameters(i, seed(key, digest, i)) for i in course.exercises}
+    injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
+    names = [variable(i) for i in course.exercises]
+    open_ids = {variable(i): i for i in course.exercises if i in OPEN}
+    run = run_notebook(injected, environment, names=names, open_ids=open_ids, **options)
+    graded = Graded(name, course.stem, run=run)
+    graded.parts = score_run(course, run, params)
+    graded.edited = edited_statements(raw, course)
+    graded.written = _written_answers(raw, course, name)
+    return graded, injected
 
 
 def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> bool:
