@@ -582,16 +582,7 @@ def choose(
     (True, 0.5991)
     """
     _check_neighbours(neighbours)
-    if sensitivity is None:
-        delta_f = sensitivity_of(release, n=n, lower=lower, upper=upper, neighbours=neighbours)
-    else:
-        if release not in RELEASES:
-            raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
-        delta_f = float(
-            check_positive(
-                "sensitivity", check_finite_scalar("sensitivity", sensitivity, rule=RULE_POSITIVE)
-            )
-        )
+    delta_f = _release_sensitivity(release, sensitivity, n, lower, upper, neighbours)
     k = float(check_positive("k", check_finite_scalar("k", k, rule=RULE_POSITIVE)))
     c = float(
         check_open_unit("coverage", check_finite_scalar("coverage", coverage, rule=RULE_OPEN_UNIT))
@@ -616,27 +607,44 @@ def choose(
     if prior is not None:
         knobs["risk"] = _risk_knob(eps_acc, prior)
     feasible = eps_acc <= eps_risk
+    message = _choice_message(feasible, eps_acc, eps_risk, k, c, delta_f, knobs, n, neighbours)
+    return Choice(eps_acc, eps_risk, feasible, knobs, message)
+
+
+def _release_sensitivity(release, sensitivity, n, lower, upper, neighbours) -> float:
+    """:func:`choose`'s Δ: the caller's ``sensitivity`` (checked), or :func:`sensitivity_of`."""
+    if sensitivity is None:
+        return sensitivity_of(release, n=n, lower=lower, upper=upper, neighbours=neighbours)
+    if release not in RELEASES:
+        raise ValueError(f"release must be one of {RELEASES}; got {release!r}")
+    return float(
+        check_positive(
+            "sensitivity", check_finite_scalar("sensitivity", sensitivity, rule=RULE_POSITIVE)
+        )
+    )
+
+
+def _choice_message(feasible, eps_acc, eps_risk, k, c, delta_f, knobs, n, neighbours) -> str:
+    """:func:`choose`'s message: the feasible interval, or the gap and the knobs that open it."""
     if feasible:
-        message = (
+        return (
             f"feasible: any ε in [{eps_acc:.4g}, {eps_risk:.4g}] meets both the accuracy "
             f"(±{k:g} with {100 * c:g} % probability, Δ = {delta_f:g} for {neighbours} "
             "neighbours) and the risk"
         )
-    else:
-        parts = [
-            f"accept ±{knobs['k']:.4g} instead of ±{k:g}",
-            f"or a coverage of {100 * knobs['coverage']:.3g} % instead of {100 * c:g} %",
-        ]
-        if "n" in knobs:
-            parts.append(f"or n ≥ {knobs['n']:,} records instead of {n:,}")
-        if "risk" in knobs:
-            parts.append(f"or tolerate a posterior of {knobs['risk']:.4g}")
-        message = (
-            f"no ε meets both ({neighbours} neighbours, Δ = {delta_f:g}): accuracy needs "
-            f"ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
-            "To open an interval: " + ", ".join(parts)
-        )
-    return Choice(eps_acc, eps_risk, feasible, knobs, message)
+    parts = [
+        f"accept ±{knobs['k']:.4g} instead of ±{k:g}",
+        f"or a coverage of {100 * knobs['coverage']:.3g} % instead of {100 * c:g} %",
+    ]
+    if "n" in knobs:
+        parts.append(f"or n ≥ {knobs['n']:,} records instead of {n:,}")
+    if "risk" in knobs:
+        parts.append(f"or tolerate a posterior of {knobs['risk']:.4g}")
+    return (
+        f"no ε meets both ({neighbours} neighbours, Δ = {delta_f:g}): accuracy needs "
+        f"ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
+        "To open an interval: " + ", ".join(parts)
+    )
 
 
 #: this module's own docstring section (helpers/_docstrings.py fills it at import)

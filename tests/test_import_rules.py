@@ -216,7 +216,7 @@ def test_the_checks_catch_what_they_describe():
     assert not private_imports("helpers.kazan_reiter.optimiser", "from .theorems import _C_TOL\n")
     assert not private_imports("helpers.foundations", "from .closeness import __all__ as _c\n")
     # a package inside the name's package may use it; the package around it may not
-    assert not private_imports("helpers.budget.choice", "from ._common import _parse\n")
+    assert not private_imports("helpers.budget.workload_choice", "from ._common import _parse\n")
     assert private_imports("helpers.budget", "from ..release.people import _dropped\n")
     # the listed sharing, and no more: release reads budget's parser, plotting does not
     assert not private_imports("helpers.release._checks", "from ..budget import _parse\n")
@@ -393,3 +393,113 @@ def test_the_cycle_check_catches_what_it_describes():
     assert "helpers.budget.families" in _import_time_targets(
         "helpers.budget.risk", "from .families import NoiseFamily\n"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# A package's __all__: one way for every package. The package imports each public name of its
+# modules explicitly (``from .x import a, b``, never ``import *``) and lists them in a literal
+# ``__all__``, which ruff reads (F401: an import missing from __all__; F822: a name of __all__
+# never bound). What ruff cannot see, checked here: that the literal holds every name of its
+# public modules' own ``__all__``s; the rest of it is what the package adds on purpose (a name it
+# defines, takes from another package or from a module that does not export it).
+
+#: the packages of helpers and instructor whose ``__init__`` imports from their own modules
+PACKAGES = sorted(
+    name
+    for name, path in ALL_MODULES.items()
+    if path.name == "__init__.py"
+    and any(
+        isinstance(node, ast.ImportFrom) and node.level == 1 and node.module
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+    )
+)
+
+
+def export_problems(package: str, source: str | None = None) -> list[str]:
+    """What is wrong with ``package``'s ``__all__`` (see the comment above); [] if nothing."""
+    import importlib
+
+    if source is None:
+        source = ALL_MODULES[package].read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    from_modules: dict[str, set[str]] = {}  # .x → the names imported from it
+    own: set[str] = set()  # defined here, or imported from another package
+    exported = None
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            names = {a.asname or a.name for a in node.names}
+            from_modules.setdefault(node.module, set()).update(names)
+        elif isinstance(node, ast.ImportFrom):
+            own.update(a.asname or a.name for a in node.names)
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            own.add(node.name)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id == "__all__":
+                    try:
+                        exported = ast.literal_eval(node.value)
+                    except ValueError:
+                        return [f"{package}: __all__ is not a literal list (ruff reads only one)"]
+                elif isinstance(target, ast.Name):
+                    own.add(target.id)
+    if exported is None:
+        return [f"{package}: no __all__"]
+    problems = []
+    if len(set(exported)) != len(exported):
+        problems.append(f"{package}: __all__ lists a name twice")
+    bound = own.union(*from_modules.values())
+    for module in sorted(from_modules):
+        public = getattr(importlib.import_module(f"{package}.{module}"), "__all__", None)
+        if public is None or _is_private(module):
+            continue  # a private module serves the package, which exports what it chooses
+        for name in sorted(set(public) - set(exported)):
+            problems.append(f"{package}: .{module} exports {name}, the package does not")
+        for name in sorted(set(public) - bound):
+            problems.append(f"{package}: .{module} exports {name}, the package never imports it")
+    for name in sorted(set(exported) - bound):
+        problems.append(f"{package}: exports {name}, which it never binds")
+    return problems
+
+
+#: packages this check does not hold yet, each with what it finds and why it is not fixed here
+NOT_YET = {
+    "helpers.release": ".script exports main, the package does not (helpers/release was being "
+    "edited on another branch when this check was written: the lead decides at merge)",
+}
+
+
+@pytest.mark.parametrize(
+    "package",
+    [
+        pytest.param(p, marks=pytest.mark.skip(reason=NOT_YET[p])) if p in NOT_YET else p
+        for p in PACKAGES
+    ],
+)
+def test_a_package_exports_exactly_what_its_modules_export(package):
+    assert export_problems(package) == []
+
+
+def test_packages_are_found():
+    assert {"helpers.budget", "helpers.mechanisms", "helpers.foundations"} <= set(PACKAGES)
+
+
+def test_the_export_check_catches_what_it_describes():
+    package = "helpers.kazan_reiter"
+    source = ALL_MODULES[package].read_text(encoding="utf-8")
+    assert export_problems(package, source) == []
+    forgotten = source.replace('    "utility",\n', "")
+    assert export_problems(package, forgotten) == [
+        f"{package}: .durham exports utility, the package does not"
+    ]
+    unimported = source.replace("    utility,\n", "")
+    assert export_problems(package, unimported) == [
+        f"{package}: .durham exports utility, the package never imports it",
+        f"{package}: exports utility, which it never binds",
+    ]
+    composed = source.replace("__all__ = [", "__all__ = sorted([").replace("\n]\n", "\n])\n")
+    assert export_problems(package, composed) == [
+        f"{package}: __all__ is not a literal list (ruff reads only one)"
+    ]
+    extra = source.replace("__all__ = [", '__all__ = [\n    "stray",')
+    assert export_problems(package, extra) == [f"{package}: exports stray, which it never binds"]

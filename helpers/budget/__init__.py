@@ -87,7 +87,6 @@ from .allocation import (
     split_budget,
     workload_sensitivities,
 )
-from .choice import choose_workload
 from .composition import (
     advanced_composition,
     compose_epsilon,
@@ -127,6 +126,7 @@ from .risk import (
     risk_tpr,
     total_for_risk,
 )
+from .workload_choice import choose_workload
 
 __all__ = [
     "DEFAULT_DELTA",

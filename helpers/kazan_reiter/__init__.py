@@ -25,17 +25,67 @@ profiles), :mod:`.closed_forms` (Table 4), :mod:`.slices` (Figure 1's data) and
 :mod:`.durham` (utility and Example 3).
 """
 
-from .closed_forms import *  # noqa: F403
-from .closed_forms import __all__ as _closed_forms
-from .durham import *  # noqa: F403
-from .durham import __all__ as _durham
-from .optimiser import *  # noqa: F403
-from .optimiser import __all__ as _optimiser
-from .profiles import *  # noqa: F403
-from .profiles import __all__ as _profiles
-from .slices import *  # noqa: F403
-from .slices import __all__ as _slices
-from .theorems import *  # noqa: F403
-from .theorems import __all__ as _theorems
+from .closed_forms import (
+    epsilon_box_profile,
+    epsilon_constant_profile,
+    epsilon_difference_profile,
+    epsilon_inclusion_profile,
+    epsilon_lee_clifton_setting,
+    epsilon_values_profile,
+)
+from .durham import (
+    DURHAM_BIRTHS,
+    DURHAM_TARGET,
+    durham_switch_probability,
+    durham_true_counts,
+    utility,
+)
+from .optimiser import (
+    AUTHORS_RESOLUTION,
+    Recommendation,
+    argmin_epsilon,
+    evaluate_profile,
+    recommend_epsilon,
+)
+from .profiles import (
+    box_profile,
+    difference_profile,
+    inclusion_profile,
+    lee_clifton_profile,
+    two_dimensional_profile,
+    values_profile,
+)
+from .slices import SLICE_X, ProfileSlice, profile_slice
+from .theorems import max_epsilon, max_epsilon_naive, naive_bound, relative_risk_bound
 
-__all__ = sorted([*_theorems, *_optimiser, *_profiles, *_closed_forms, *_slices, *_durham])
+__all__ = [
+    "AUTHORS_RESOLUTION",
+    "DURHAM_BIRTHS",
+    "DURHAM_TARGET",
+    "SLICE_X",
+    "ProfileSlice",
+    "Recommendation",
+    "argmin_epsilon",
+    "box_profile",
+    "difference_profile",
+    "durham_switch_probability",
+    "durham_true_counts",
+    "epsilon_box_profile",
+    "epsilon_constant_profile",
+    "epsilon_difference_profile",
+    "epsilon_inclusion_profile",
+    "epsilon_lee_clifton_setting",
+    "epsilon_values_profile",
+    "evaluate_profile",
+    "inclusion_profile",
+    "lee_clifton_profile",
+    "max_epsilon",
+    "max_epsilon_naive",
+    "naive_bound",
+    "profile_slice",
+    "recommend_epsilon",
+    "relative_risk_bound",
+    "two_dimensional_profile",
+    "utility",
+    "values_profile",
+]

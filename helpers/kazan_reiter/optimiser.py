@@ -571,11 +571,7 @@ def argmin_epsilon(
         q = check_scalar("q", check_half_open_unit("q", q), q)
     if not callable(profile):
         raise ValueError(f"profile must be a function r*(p, q); got {profile!r}")
-    if vectorized is None:
-        vectorized = bool(getattr(profile, "vectorized", False))
-    elif not isinstance(vectorized, (bool, np.bool_)):
-        raise ValueError(f"vectorized must be True, False or None; got {vectorized!r}")
-    vectorized = bool(vectorized)
+    vectorized = _check_vectorized(profile, vectorized)
     resolution = _check_resolution(resolution, vectorized)
     checked = _CheckedProfile(profile, vectorized)
     if p is not None and q is not None:
@@ -590,7 +586,24 @@ def argmin_epsilon(
         if np.isfinite(best.epsilon) and best.epsilon < _PENALTY:
             exact = float(max_epsilon(best.p, best.q, checked(best.p, best.q)))
             best = Recommendation(exact, best.p, best.q)
-    where = "the slice" if (p is None) != (q is None) else "(0, 1]²"
+    _check_found(best, on_slice=(p is None) != (q is None), resolution=resolution)
+    return best
+
+
+def _check_vectorized(profile, vectorized) -> bool:
+    """:func:`argmin_epsilon`'s ``vectorized``: as given (True or False), or the profile's own
+    ``vectorized`` attribute (False if it has none) when None."""
+    if vectorized is None:
+        return bool(getattr(profile, "vectorized", False))
+    if not isinstance(vectorized, (bool, np.bool_)):
+        raise ValueError(f"vectorized must be True, False or None; got {vectorized!r}")
+    return bool(vectorized)
+
+
+def _check_found(best: Recommendation, *, on_slice: bool, resolution: float) -> None:
+    """Refuse what :func:`argmin_epsilon` found when it is no recommendation: a profile that
+    bounds nothing where it was searched (every ε allowed), or one only ε = 0 satisfies."""
+    where = "the slice" if on_slice else "(0, 1]²"
     if not np.isfinite(best.epsilon) or best.epsilon >= _PENALTY:
         hint = (
             "spacing 1/40,000"
@@ -609,7 +622,6 @@ def argmin_epsilon(
             f"(p, q) = ({best.p:.6g}, {best.q:.6g}), which only ε = 0 (a release that carries "
             "no information) satisfies"
         )
-    return best
 
 
 def recommend_epsilon(

@@ -40,22 +40,72 @@ shape otherwise. Sampling functions take ``rng``: an int seed or a
 
 from __future__ import annotations
 
-from .base import *  # noqa: F403
-from .base import MAX_BINS, AdditiveNoise  # noqa: F401 (MAX_BINS: helpers.plrv's bound)
-from .base import __all__ as _base
-from .continuous import *  # noqa: F403
-from .continuous import Gaussian, Laplace
-from .continuous import __all__ as _continuous
-from .discrete import *  # noqa: F403
-from .discrete import DiscreteGaussian, TwoSidedGeometric
-from .discrete import __all__ as _discrete
-from .staircase import *  # noqa: F403
-from .staircase import Staircase
-from .staircase import __all__ as _staircase
-
-__all__ = sorted(
-    [*_base, *_continuous, *_discrete, *_staircase, "MECHANISM_CLASSES", "as_mechanism"]
+from .base import (
+    MAX_BINS,  # noqa: F401 (helpers.plrv's bound)
+    AdditiveNoise,
+    make_rng,
 )
+from .continuous import (
+    Gaussian,
+    Laplace,
+    gaussian_cdf,
+    gaussian_pdf,
+    gaussian_sample,
+    gaussian_sf,
+    gaussian_sigma_for_delta,
+    laplace_cdf,
+    laplace_noise_sd,
+    laplace_pdf,
+    laplace_sample,
+    laplace_scale,
+    laplace_sf,
+)
+from .discrete import (
+    DISCRETE_GAUSSIAN_MAX_SIGMA,
+    DiscreteGaussian,
+    TwoSidedGeometric,
+    geometric_alpha,
+    geometric_cdf,
+    geometric_noise_sd,
+    geometric_pmf,
+    geometric_prob_exact,
+    geometric_sample,
+    geometric_scale,
+    geometric_sf,
+)
+from .staircase import Staircase
+
+__all__ = [
+    "DISCRETE_GAUSSIAN_MAX_SIGMA",
+    "MECHANISM_CLASSES",
+    "AdditiveNoise",
+    "DiscreteGaussian",
+    "Gaussian",
+    "Laplace",
+    "Staircase",
+    "TwoSidedGeometric",
+    "as_mechanism",
+    "gaussian_cdf",
+    "gaussian_pdf",
+    "gaussian_sample",
+    "gaussian_sf",
+    "gaussian_sigma_for_delta",
+    "geometric_alpha",
+    "geometric_cdf",
+    "geometric_noise_sd",
+    "geometric_pmf",
+    "geometric_prob_exact",
+    "geometric_sample",
+    "geometric_scale",
+    "geometric_sf",
+    "laplace_cdf",
+    "laplace_noise_sd",
+    "laplace_pdf",
+    "laplace_sample",
+    "laplace_scale",
+    "laplace_sf",
+    "make_rng",
+]
 
 
 #: the mechanisms by the names the string API of helpers.plrv takes

@@ -302,26 +302,7 @@ def plot_mechanism_totals(
     sum) and through its privacy-loss distribution at δ, Gaussian through zCDP (CKS) and
     exactly (composed Gaussians are one Gaussian whose μ² is the sum).
     """
-    lap = bud.budget_for_accuracy(workload)
-    gau = bud.budget_for_accuracy(workload, mechanism="gaussian", delta=delta)
-    size = len(lap.budgets)
-    c = np.arange(1, int(copies) + 1)
-    m = size * c
-    lines = {
-        "laplace_pure": np.array([bud.compose_epsilon(np.tile(lap.budgets, j)) for j in c]),
-        "laplace_pld": np.array(
-            [
-                bud.pld_epsilon(
-                    delta, "laplace", lap.scales, sensitivity=lap.sensitivities, times=int(j)
-                )
-                for j in c
-            ]
-        ),
-        "gaussian_zcdp": np.array(
-            [bud.zcdp_composition(np.tile(gau.budgets, j), delta=delta).epsilon for j in c]
-        ),
-        "gaussian_exact": np.asarray(dep.gaussian_epsilon(c * gau.total, delta), dtype=float),
-    }
+    size, m, lines = _mechanism_totals(workload, copies, delta)
     styles = {
         "laplace_pure": ("Laplace, pure ε (the sum)", BLUE, "-", "o"),
         "laplace_pld": (f"Laplace, PLD at δ = {delta:g}", BLUE, "--", "s"),
@@ -358,6 +339,52 @@ def plot_mechanism_totals(
         f"Laplace or Gaussian? A workload of {size} releases, repeated (each at its own ±k)",
         fontsize=12,
     )
+    verdict, pure = _totals_verdicts(m, lines, delta, crossing, crossing_pure)
+    return describe(
+        fig,
+        f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
+        f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
+        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
+        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
+        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
+        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
+        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
+        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
+        verdict,
+        pure,
+    )
+
+
+def _mechanism_totals(workload, copies: int, delta: float) -> tuple[int, np.ndarray, dict]:
+    """:func:`plot_mechanism_totals`' data: the workload's size, m for 1 … ``copies`` copies,
+    and the four totals by key (Laplace pure and PLD at ``delta``; Gaussian via zCDP and
+    exact)."""
+    lap = bud.budget_for_accuracy(workload)
+    gau = bud.budget_for_accuracy(workload, mechanism="gaussian", delta=delta)
+    size = len(lap.budgets)
+    c = np.arange(1, int(copies) + 1)
+    m = size * c
+    lines = {
+        "laplace_pure": np.array([bud.compose_epsilon(np.tile(lap.budgets, j)) for j in c]),
+        "laplace_pld": np.array(
+            [
+                bud.pld_epsilon(
+                    delta, "laplace", lap.scales, sensitivity=lap.sensitivities, times=int(j)
+                )
+                for j in c
+            ]
+        ),
+        "gaussian_zcdp": np.array(
+            [bud.zcdp_composition(np.tile(gau.budgets, j), delta=delta).epsilon for j in c]
+        ),
+        "gaussian_exact": np.asarray(dep.gaussian_epsilon(c * gau.total, delta), dtype=float),
+    }
+    return size, m, lines
+
+
+def _totals_verdicts(m, lines, delta: float, crossing, crossing_pure) -> tuple[str, str]:
+    """:func:`plot_mechanism_totals`' two verdict sentences: where Gaussian noise becomes
+    cheaper than Laplace read like for like (both at ``delta``), and than Laplace's pure-ε sum."""
     if crossing is None:
         verdict = (
             f"Read like for like at δ = {delta:g}, Laplace stays cheaper over the whole range."
@@ -384,19 +411,7 @@ def plot_mechanism_totals(
         else f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {delta:g} "
         "is never cheaper here."
     )
-    return describe(
-        fig,
-        f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
-        f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
-        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
-        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
-        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
-        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
-        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
-        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
-        verdict,
-        pure,
-    )
+    return verdict, pure
 
 
 def _first_below(m: np.ndarray, gaussian: np.ndarray, laplace: np.ndarray) -> int | None:
@@ -807,12 +822,7 @@ def plot_census_levels(
     term is Gaussian) and from the (ε, δ) conversion.
     """
     if levels is None:
-        tables = census_person_rho(delta)
-        person = tables["person"]
-        levels = {
-            f"{name} (person)": share * person for name, share in CENSUS_LEVELS_ILLUSTRATIVE.items()
-        }
-        levels["housing units"] = tables["housing unit"]
+        levels = _census_default_levels(delta)
     names = [*levels, "all together"]
     rho = np.array([*(float(v) for v in levels.values()), bud.compose_rho(list(levels.values()))])
     eps = np.asarray(dep.zcdp_to_epsilon(rho, delta), dtype=float)
@@ -826,65 +836,9 @@ def plot_census_levels(
     fig = Figure(figsize=(8.6, 0.36 * len(names) + 3.0))
     axes = fig.subplots(1, 4, sharey=True)
     fig.subplots_adjust(left=0.2, right=0.98, top=0.78, bottom=0.3, wspace=0.14)
-    ax_r, ax_p, ax_k, ax_t = axes
-    total = y == 0
-    colours = np.where(total, VERMILLION, BLUE)
-    marker_of = {True: "D", False: "o"}
-    for ax, values, gid in ((ax_r, rho, "rho"), (ax_p, post, "posterior"), (ax_k, rr, "risk")):
-        for is_total in (False, True):
-            sel = total == is_total
-            ax.scatter(
-                values[sel],
-                y[sel],
-                color=colours[sel][0] if sel.any() else BLUE,
-                marker=marker_of[is_total],
-                s=45,
-                zorder=3,
-                gid=f"{gid}_{'total' if is_total else 'levels'}",
-            )
-    for i in range(len(names)):
-        ax_r.annotate(
-            f"ε {eps[i]:.3g}",
-            (rho[i], y[i]),
-            xytext=(6, 0),
-            textcoords="offset points",
-            va="center",
-            fontsize=SMALL,
-        )
-    ax_r.set_xscale("log")
-    ax_r.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax_r.xaxis.set_minor_locator(NullLocator())
-    ax_r.set_xlim(rho.min() / 2, rho.max() * 12)
-    ax_r.set_xlabel("ρ_z (log scale)")
-    ax_r.set_title(f"(a) ρ_z, and ε\nat δ = {delta:g}", fontsize=10)
-    ax_p.set_xlim(min(prior, 0.5) - 0.03, 1.03)
-    ax_p.axvline(prior, color="grey", ls=":", lw=1)
-    ax_p.set_xlabel(f"posterior\n(prior {prior:g})")
-    ax_p.set_title("(b) Lee & Clifton", fontsize=10)
-    ax_k.set_xscale("log")
-    ax_k.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
-    ax_k.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax_k.xaxis.set_minor_locator(NullLocator())
-    ax_k.set_xlabel(f"relative risk\n(p = {p:g}, q = {q:g})")
-    ax_k.set_title("(c) Kazan & Reiter", fontsize=10)
-    series = (
-        (tpr_eps, "X", BLACK, "filled", "from (ε, δ)", "tpr_epsilon"),
-        (tpr_zcdp, "s", BLUE, "filled", "from zCDP alone", "tpr_zcdp"),
-        (tpr_gauss, "o", PURPLE, "hollow", "if all noise is Gaussian", "tpr_gaussian"),
-    )
-    for values, marker, colour, fill, _label, gid in series:
-        style = (
-            {"color": colour}
-            if fill == "filled"
-            else {"facecolors": "none", "edgecolors": colour, "linewidths": 1.5}
-        )
-        ax_t.scatter(
-            values, y, marker=marker, s=55 if fill == "hollow" else 40, zorder=3, gid=gid, **style
-        )
-    ax_t.axvline(fpr, color="grey", ls=":", lw=1)
-    ax_t.set_xlim(-0.03, 1.03)
-    ax_t.set_xlabel(f"best test's TPR\nat FPR {100 * fpr:g} %")
-    ax_t.set_title("(d) hypothesis test", fontsize=10)
+    ax_r, ax_p, _, ax_t = axes
+    _census_three_panels(axes[:3], y, rho, eps, post, rr, delta=delta, prior=prior, p=p, q=q)
+    _census_tpr_panel(ax_t, y, tpr_eps, tpr_zcdp, tpr_gauss, fpr=fpr)
     for ax in axes:
         ax.grid(axis="x", alpha=0.3)
         ax.tick_params(labelsize=10)
@@ -893,25 +847,9 @@ def plot_census_levels(
     ax_t.xaxis.set_major_locator(MaxNLocator(3))
     ax_r.set_yticks(y, names, fontsize=10)
     ax_r.set_ylim(-0.7, len(names) - 0.3)
-    handles = [
-        Line2D([], [], marker="o", ls="", color=BLUE, label="one level's ρ_z"),
-        Line2D([], [], marker="D", ls="", color=VERMILLION, label="all levels together (ρ_z adds)"),
-        Line2D([], [], marker="X", ls="", color=BLACK, label="(d): TPR from the (ε, δ) conversion"),
-        Line2D(
-            [], [], marker="s", ls="", color=BLUE, label="(d): from zCDP alone (every mechanism)"
-        ),
-        Line2D(
-            [],
-            [],
-            marker="o",
-            ls="",
-            markerfacecolor="none",
-            markeredgecolor=PURPLE,
-            color=PURPLE,
-            label="(d): if every noise term is Gaussian",
-        ),
-    ]
-    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=SMALL + 1, frameon=False)
+    fig.legend(
+        handles=_census_handles(), loc="lower center", ncol=2, fontsize=SMALL + 1, frameon=False
+    )
     head = "2020 Census redistricting data: ρ_z level by level"
     if illustrative:
         head += "\n(ILLUSTRATIVE split of the person tables' ρ_z; the totals are the registry's)"
@@ -936,3 +874,105 @@ def plot_census_levels(
         "Each level alone looks modest; the person is protected only by the total, and the "
         "(ε, δ) reading overstates what zCDP allows.",
     )
+
+
+def _census_default_levels(delta: float) -> dict[str, float]:
+    """:func:`plot_census_levels`' default levels: :data:`CENSUS_LEVELS_ILLUSTRATIVE` times the
+    person tables' ρ_z at ``delta``, plus the housing-unit tables."""
+    tables = census_person_rho(delta)
+    person = tables["person"]
+    levels = {
+        f"{name} (person)": share * person for name, share in CENSUS_LEVELS_ILLUSTRATIVE.items()
+    }
+    levels["housing units"] = tables["housing unit"]
+    return levels
+
+
+def _census_three_panels(axes, y, rho, eps, post, rr, *, delta, prior, p, q) -> None:
+    """Panels (a) to (c) of :func:`plot_census_levels`: ρ_z (labelled with its ε), the
+    posterior and the relative risk of each level (circles) and of the total (diamond)."""
+    ax_r, ax_p, ax_k = axes
+    total = y == 0
+    colours = np.where(total, VERMILLION, BLUE)
+    marker_of = {True: "D", False: "o"}
+    for ax, values, gid in ((ax_r, rho, "rho"), (ax_p, post, "posterior"), (ax_k, rr, "risk")):
+        for is_total in (False, True):
+            sel = total == is_total
+            ax.scatter(
+                values[sel],
+                y[sel],
+                color=colours[sel][0] if sel.any() else BLUE,
+                marker=marker_of[is_total],
+                s=45,
+                zorder=3,
+                gid=f"{gid}_{'total' if is_total else 'levels'}",
+            )
+    for i in range(len(y)):
+        ax_r.annotate(
+            f"ε {eps[i]:.3g}",
+            (rho[i], y[i]),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=SMALL,
+        )
+    ax_r.set_xscale("log")
+    ax_r.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax_r.xaxis.set_minor_locator(NullLocator())
+    ax_r.set_xlim(rho.min() / 2, rho.max() * 12)
+    ax_r.set_xlabel("ρ_z (log scale)")
+    ax_r.set_title(f"(a) ρ_z, and ε\nat δ = {delta:g}", fontsize=10)
+    ax_p.set_xlim(min(prior, 0.5) - 0.03, 1.03)
+    ax_p.axvline(prior, color="grey", ls=":", lw=1)
+    ax_p.set_xlabel(f"posterior\n(prior {prior:g})")
+    ax_p.set_title("(b) Lee & Clifton", fontsize=10)
+    ax_k.set_xscale("log")
+    ax_k.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax_k.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax_k.xaxis.set_minor_locator(NullLocator())
+    ax_k.set_xlabel(f"relative risk\n(p = {p:g}, q = {q:g})")
+    ax_k.set_title("(c) Kazan & Reiter", fontsize=10)
+
+
+def _census_tpr_panel(ax, y, tpr_eps, tpr_zcdp, tpr_gauss, *, fpr: float) -> None:
+    """Panel (d) of :func:`plot_census_levels`: the best test's TPR at ``fpr``, three ways."""
+    series = (
+        (tpr_eps, "X", BLACK, "filled", "from (ε, δ)", "tpr_epsilon"),
+        (tpr_zcdp, "s", BLUE, "filled", "from zCDP alone", "tpr_zcdp"),
+        (tpr_gauss, "o", PURPLE, "hollow", "if all noise is Gaussian", "tpr_gaussian"),
+    )
+    for values, marker, colour, fill, _label, gid in series:
+        style = (
+            {"color": colour}
+            if fill == "filled"
+            else {"facecolors": "none", "edgecolors": colour, "linewidths": 1.5}
+        )
+        ax.scatter(
+            values, y, marker=marker, s=55 if fill == "hollow" else 40, zorder=3, gid=gid, **style
+        )
+    ax.axvline(fpr, color="grey", ls=":", lw=1)
+    ax.set_xlim(-0.03, 1.03)
+    ax.set_xlabel(f"best test's TPR\nat FPR {100 * fpr:g} %")
+    ax.set_title("(d) hypothesis test", fontsize=10)
+
+
+def _census_handles() -> list[Line2D]:
+    """The legend entries of :func:`plot_census_levels`."""
+    return [
+        Line2D([], [], marker="o", ls="", color=BLUE, label="one level's ρ_z"),
+        Line2D([], [], marker="D", ls="", color=VERMILLION, label="all levels together (ρ_z adds)"),
+        Line2D([], [], marker="X", ls="", color=BLACK, label="(d): TPR from the (ε, δ) conversion"),
+        Line2D(
+            [], [], marker="s", ls="", color=BLUE, label="(d): from zCDP alone (every mechanism)"
+        ),
+        Line2D(
+            [],
+            [],
+            marker="o",
+            ls="",
+            markerfacecolor="none",
+            markeredgecolor=PURPLE,
+            color=PURPLE,
+            label="(d): if every noise term is Gaussian",
+        ),
+    ]

@@ -132,6 +132,39 @@ def plot_deployments(
     )
     ax_e, ax_post, ax_rr, ax_tpr = axes
 
+    zcdp = rows["epsilon_simple"].notna().to_numpy()
+    _epsilon_panel(ax_e, rows, eps, y, zcdp)
+    for ax in axes:
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(labelsize=10)
+    markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
+    post = _posterior_panel(ax_post, eps, y, colours, markers, prior=prior)
+    rr = _relative_risk_panel(ax_rr, eps, y, colours, markers, p=p, q=q)
+    _tpr_panel(ax_tpr, rows, eps, delta, y, colours, zcdp)
+    _deployments_legend(fig, rows)
+    fig.suptitle(
+        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry);\n"
+        "zCDP rows with only ρ_z converted at δ = 1e-10",
+        fontsize=12,
+    )
+    tpr = dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
+    return describe(
+        fig,
+        f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
+        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
+        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
+        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
+        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
+        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
+        "give the privacy unit, the fill the deployment model.",
+        f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
+        f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
+    )
+
+
+def _epsilon_panel(ax, rows: pd.DataFrame, eps: np.ndarray, y: np.ndarray, zcdp: np.ndarray):
+    """Panel (a) of :func:`plot_deployments`: ε per row, colour and marker by privacy unit, fill
+    by deployment model; zCDP rows' simple conversion as a black tick."""
     units = rows["unit_group"].to_numpy()
     for model, fill in MODEL_FILLS.items():
         for unit, marker in UNIT_MARKERS.items():
@@ -139,7 +172,7 @@ def plot_deployments(
             if not sel.any():
                 continue
             colour = UNIT_COLOURS[unit]
-            ax_e.scatter(
+            ax.scatter(
                 eps[sel],
                 y[sel],
                 marker=_dotted(marker) if fill == "ring inside" else marker,
@@ -148,8 +181,7 @@ def plot_deployments(
                 gid=f"epsilon_{model}_{unit}",
                 **_fill_style(fill, colour),
             )
-    zcdp = rows["epsilon_simple"].notna().to_numpy()
-    ax_e.scatter(
+    ax.scatter(
         rows["epsilon_simple"].to_numpy(float)[zcdp],
         y[zcdp],
         marker="|",
@@ -158,42 +190,51 @@ def plot_deployments(
         zorder=2,
         gid="epsilon_simple",
     )
-    ax_e.set_xscale("log")
-    ax_e.set_xlabel("ε (log scale)")
-    ax_e.set_title("(a) published or\nconverted ε", fontsize=11)
-    ax_e.set_yticks(y, _labels(rows), fontsize=10)
-    ax_e.set_ylim(-0.7, len(rows) - 0.3)
-    for ax in axes:
-        ax.grid(axis="x", alpha=0.3)
-        ax.tick_params(labelsize=10)
+    ax.set_xscale("log")
+    ax.set_xlabel("ε (log scale)")
+    ax.set_title("(a) published or\nconverted ε", fontsize=11)
+    ax.set_yticks(y, _labels(rows), fontsize=10)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
 
+
+def _posterior_panel(ax, eps, y, colours, markers, *, prior: float) -> np.ndarray:
+    """Panel (b) of :func:`plot_deployments`: Lee & Clifton's two-world posterior bound at
+    ``prior``; returns the bounds."""
     post = dep.posterior_bound(eps, prior=prior)
-    markers = [UNIT_MARKERS[g] for g in rows["unit_group"]]
     sizes = [40 * _AREA.get(m, 1.0) for m in markers]
-    ax_post.scatter(post, y, c=colours, s=sizes, zorder=3, gid="posterior", **_EDGE)
-    _unit_markers(ax_post.collections[-1], markers)
-    ax_post.axvline(prior, color="grey", ls=":", lw=1)
-    ax_post.set_xlim(min(prior, 0.5) - 0.02, 1.02)
-    ax_post.set_xlabel(f"largest posterior\n(prior {prior:g})")
-    ax_post.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
+    ax.scatter(post, y, c=colours, s=sizes, zorder=3, gid="posterior", **_EDGE)
+    _unit_markers(ax.collections[-1], markers)
+    ax.axvline(prior, color="grey", ls=":", lw=1)
+    ax.set_xlim(min(prior, 0.5) - 0.02, 1.02)
+    ax.set_xlabel(f"largest posterior\n(prior {prior:g})")
+    ax.set_title("(b) Lee & Clifton,\ntwo worlds", fontsize=11)
+    return post
 
+
+def _relative_risk_panel(ax, eps, y, colours, markers, *, p: float, q: float) -> np.ndarray:
+    """Panel (c) of :func:`plot_deployments`: Kazan & Reiter's relative-risk bound at (``p``,
+    ``q``), log scale; returns the bounds."""
     rr = np.asarray(dep.relative_risk_bound(p, q, eps), dtype=float)
-    ax_rr.scatter(rr, y, c=colours, s=sizes, zorder=3, gid="relative_risk", **_EDGE)
-    _unit_markers(ax_rr.collections[-1], markers)
-    ax_rr.set_xscale("log")
-    ax_rr.xaxis.set_major_formatter(ScalarFormatter())
-    ax_rr.xaxis.set_minor_formatter(NullFormatter())
-    ax_rr.set_xlabel(f"relative-risk bound\n(p = {p:g}, q = {q:g})")
-    ax_rr.set_title("(c) Kazan & Reiter,\nTheorem 1", fontsize=11)
+    sizes = [40 * _AREA.get(m, 1.0) for m in markers]
+    ax.scatter(rr, y, c=colours, s=sizes, zorder=3, gid="relative_risk", **_EDGE)
+    _unit_markers(ax.collections[-1], markers)
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel(f"relative-risk bound\n(p = {p:g}, q = {q:g})")
+    ax.set_title("(c) Kazan & Reiter,\nTheorem 1", fontsize=11)
+    return rr
 
+
+def _tpr_panel(ax, rows: pd.DataFrame, eps, delta, y, colours, zcdp: np.ndarray) -> None:
+    """Panel (d) of :func:`plot_deployments`: the best membership test's TPR at each of
+    ``_FPRS`` from the (ε, δ) curve (filled) and, for zCDP rows, the Gaussian curve (hollow)."""
     for fpr, marker in zip(_FPRS, ("o", "D"), strict=True):
         tpr = dep.tpr_at_fpr(fpr, epsilon=eps, delta=delta)
-        ax_tpr.scatter(
-            tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}", **_EDGE
-        )
+        ax.scatter(tpr, y, c=colours, marker=marker, s=40, zorder=3, gid=f"tpr_{fpr:g}", **_EDGE)
         rho = rows["rho"].to_numpy(float)
         g = dep.gaussian_tpr_at_fpr(fpr, rho=rho[zcdp])
-        ax_tpr.scatter(
+        ax.scatter(
             g,
             y[zcdp],
             facecolors="none",
@@ -204,11 +245,15 @@ def plot_deployments(
             gid=f"gaussian_tpr_{fpr:g}",
         )
     for fpr in _FPRS:
-        ax_tpr.axvline(fpr, color="grey", ls=":", lw=1)
-    ax_tpr.set_xlim(-0.02, 1.02)
-    ax_tpr.set_xlabel("best test's TPR at\nFPR 1 % ●, 10 % ◆")
-    ax_tpr.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
+        ax.axvline(fpr, color="grey", ls=":", lw=1)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlabel("best test's TPR at\nFPR 1 % ●, 10 % ◆")
+    ax.set_title("(d) hypothesis\ntest (f-DP)", fontsize=11)
 
+
+def _deployments_legend(fig: Figure, rows: pd.DataFrame) -> None:
+    """The legend of :func:`plot_deployments`: the privacy units and deployment models present
+    in ``rows``, and the two zCDP conversions."""
     unit_handles = [
         Line2D(
             [],
@@ -263,24 +308,6 @@ def plot_deployments(
         frameon=False,
         title="privacy unit protected (colour and marker) · deployment model (fill, panel a)",
         title_fontsize=10,
-    )
-    fig.suptitle(
-        f"{len(rows)} deployments with usable parameters (OpenDP Deployments Registry);\n"
-        "zCDP rows with only ρ_z converted at δ = 1e-10",
-        fontsize=12,
-    )
-    tpr = dep.tpr_at_fpr(0.01, epsilon=eps, delta=delta)
-    return describe(
-        fig,
-        f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
-        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
-        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
-        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
-        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
-        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
-        "give the privacy unit, the fill the deployment model.",
-        f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
-        f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
     )
 
 
@@ -459,92 +486,9 @@ def plot_three_views(
     fig._course_guarantee = (epsilon, delta, rho, title)
     naive_on_scale, minor_ticks = shape[-2:]
 
-    priors = _PRIORS
-    ax1.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
-    ax1.plot(priors, priors, color="black", ls=":", lw=1, label="no release")
-    ax1.plot(
-        [prior],
-        [dep.posterior_bound(epsilon, prior=prior)],
-        "o",
-        color="C0",
-        ms=8,
-        gid="posterior_marker",
-    )
-    ax1.set_xlabel("prior on the true world")
-    ax1.set_ylabel("largest posterior")
-    ax1.set_title("Lee & Clifton: two worlds", fontsize=11, y=1.01)
-    ax1.set_xlim(0, 1)
-    ax1.set_ylim(0, 1.02)
-    ax1.legend(fontsize=10, loc="lower right")
-
-    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
-    ax2.plot(_RISK_PS, rr, color="C1", gid="risk_curve")
-    ax2.plot(
-        [p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker"
-    )
-    naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
-    if naive_on_scale:
-        ax2.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)", gid="naive")
-    else:  # drawing it would squash the curve into a line at the bottom
-        ax2.plot(
-            [],
-            [],
-            color="black",
-            ls="--",
-            lw=1,
-            label=_off_scale_label(naive),
-        )
-    ax2.set_xscale("log")
-    ax2.set_yscale("log")
-    # plain numbers (2, 3, 10, 100), not 2×10⁰; minor ticks (2, 3, 5, labelled) only where the
-    # curve spans less than a decade: every tick costs redraw time in the dashboard
-    ax2.xaxis.set_minor_locator(NullLocator())
-    # 0.001 … 1 in plain digits: no mathtext to typeset on every redraw
-    ax2.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
-    ax2.yaxis.set_major_formatter(LogFormatter())
-    if minor_ticks:
-        ax2.yaxis.set_minor_locator(LogLocator(subs=(2.0, 3.0, 5.0)))
-        ax2.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 2)))
-    else:
-        ax2.yaxis.set_minor_locator(NullLocator())
-    ax2.set_xlabel(f"prior p of inclusion (q = {q:g})")
-    ax2.set_ylabel("relative-risk bound")
-    ax2.set_title("Kazan & Reiter: Theorem 1", fontsize=11, y=1.01)
-    ax2.legend(fontsize=10, loc="lower left")
-
-    fpr = _ROC_FPR
-    ax3.plot(
-        fpr,
-        dep.tpr_at_fpr(fpr, epsilon=epsilon, delta=delta),
-        color="C2",
-        label="(ε, δ) curve",
-        gid="roc",
-    )
-    if rho is not None:
-        ax3.plot(
-            fpr,
-            dep.gaussian_tpr_at_fpr(fpr, rho=rho),
-            color="C4",
-            ls="--",
-            label=_gaussian_label(rho),
-            gid="roc_gaussian",
-        )
-    marks = np.array(_FPRS)
-    ax3.plot(
-        marks,
-        dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta),
-        "o",
-        color="C2",
-        ms=7,
-        gid="roc_marker",
-    )
-    ax3.plot([0, 1], [0, 1], color="black", ls=":", lw=1, label="random guess")
-    ax3.set_xlabel("false-positive rate")
-    ax3.set_ylabel("best true-positive rate")
-    ax3.set_title("hypothesis test (f-DP)", fontsize=11, y=1.01)
-    ax3.set_xlim(0, 1)
-    ax3.set_ylim(0, 1.02)
-    ax3.legend(fontsize=10, loc="lower right")
+    _posterior_view(ax1, epsilon, prior)
+    _relative_risk_view(ax2, epsilon, p, q, naive_on_scale=naive_on_scale, minor_ticks=minor_ticks)
+    _roc_view(ax3, epsilon, delta, rho)
     for ax in (ax1, ax2, ax3):
         ax.tick_params(labelsize=10)
         ax.grid(alpha=0.3)
@@ -554,6 +498,106 @@ def plot_three_views(
         axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
     fig.suptitle(_three_views_heading(epsilon, delta, rho, title), fontsize=12)
     return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
+
+
+def _posterior_view(ax, epsilon: float, prior: float) -> None:
+    """:func:`plot_three_views`' left panel: Lee & Clifton's largest posterior against the
+    prior, with a marker at ``prior``."""
+    priors = _PRIORS
+    ax.plot(priors, dep.posterior_bound(epsilon, prior=priors), color="C0", gid="posterior_curve")
+    ax.plot(priors, priors, color="black", ls=":", lw=1, label="no release")
+    ax.plot(
+        [prior],
+        [dep.posterior_bound(epsilon, prior=prior)],
+        "o",
+        color="C0",
+        ms=8,
+        gid="posterior_marker",
+    )
+    ax.set_xlabel("prior on the true world")
+    ax.set_ylabel("largest posterior")
+    ax.set_title("Lee & Clifton: two worlds", fontsize=11, y=1.01)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=10, loc="lower right")
+
+
+def _relative_risk_view(
+    ax, epsilon: float, p: float, q: float, *, naive_on_scale: bool, minor_ticks: bool
+) -> None:
+    """:func:`plot_three_views`' middle panel: Kazan & Reiter's relative-risk bound against the
+    prior p of inclusion (log-log), a marker at ``p``, and Corollary 1's exp(2ε) when it is on
+    the scale."""
+    rr = dep.relative_risk_bound(_RISK_PS, q, epsilon)
+    ax.plot(_RISK_PS, rr, color="C1", gid="risk_curve")
+    ax.plot([p], [dep.relative_risk_bound(p, q, epsilon)], "o", color="C1", ms=8, gid="risk_marker")
+    naive = kr.naive_bound(epsilon)  # inf beyond the float range (math.exp raised there)
+    if naive_on_scale:
+        ax.axhline(naive, color="black", ls="--", lw=1, label="exp(2ε) (Corollary 1)", gid="naive")
+    else:  # drawing it would squash the curve into a line at the bottom
+        ax.plot(
+            [],
+            [],
+            color="black",
+            ls="--",
+            lw=1,
+            label=_off_scale_label(naive),
+        )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    # plain numbers (2, 3, 10, 100), not 2×10⁰; minor ticks (2, 3, 5, labelled) only where the
+    # curve spans less than a decade: every tick costs redraw time in the dashboard
+    ax.xaxis.set_minor_locator(NullLocator())
+    # 0.001 … 1 in plain digits: no mathtext to typeset on every redraw
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _pos: f"{value:g}"))
+    ax.yaxis.set_major_formatter(LogFormatter())
+    if minor_ticks:
+        ax.yaxis.set_minor_locator(LogLocator(subs=(2.0, 3.0, 5.0)))
+        ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False, minor_thresholds=(2, 2)))
+    else:
+        ax.yaxis.set_minor_locator(NullLocator())
+    ax.set_xlabel(f"prior p of inclusion (q = {q:g})")
+    ax.set_ylabel("relative-risk bound")
+    ax.set_title("Kazan & Reiter: Theorem 1", fontsize=11, y=1.01)
+    ax.legend(fontsize=10, loc="lower left")
+
+
+def _roc_view(ax, epsilon: float, delta: float, rho: float | None) -> None:
+    """:func:`plot_three_views`' right panel: the best test's ROC curve from (ε, δ), from the
+    Gaussian curve when ``rho`` is given, with markers at the FPRs of ``_FPRS``."""
+    fpr = _ROC_FPR
+    ax.plot(
+        fpr,
+        dep.tpr_at_fpr(fpr, epsilon=epsilon, delta=delta),
+        color="C2",
+        label="(ε, δ) curve",
+        gid="roc",
+    )
+    if rho is not None:
+        ax.plot(
+            fpr,
+            dep.gaussian_tpr_at_fpr(fpr, rho=rho),
+            color="C4",
+            ls="--",
+            label=_gaussian_label(rho),
+            gid="roc_gaussian",
+        )
+    marks = np.array(_FPRS)
+    ax.plot(
+        marks,
+        dep.tpr_at_fpr(marks, epsilon=epsilon, delta=delta),
+        "o",
+        color="C2",
+        ms=7,
+        gid="roc_marker",
+    )
+    ax.plot([0, 1], [0, 1], color="black", ls=":", lw=1, label="random guess")
+    ax.set_xlabel("false-positive rate")
+    ax.set_ylabel("best true-positive rate")
+    ax.set_title("hypothesis test (f-DP)", fontsize=11, y=1.01)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=10, loc="lower right")
 
 
 @course_style
@@ -814,6 +858,42 @@ def plot_durham_choice(
     fig = Figure(figsize=(9, 5.6))
     ax = fig.subplots()
     fig.subplots_adjust(left=0.1, right=0.97, top=0.9, bottom=0.3)
+    eps_acc = _durham_accuracy(ax, grid, deviations, max_probability)
+    eps_risk = _durham_risk(ax, profiles)
+    best = max(eps_risk)
+    _durham_interval(ax, eps_acc, best)
+    ax.plot([], [], color="C3", label="largest ε for each risk profile (17), labelled (ã, r̃)")
+    ax.set_xscale("log")
+    ax.set_xlim(grid[0], grid[-1])
+    ax.set_ylim(0, 1.0)
+    ax.set_xlabel("ε (log scale)")
+    ax.set_ylabel("P(release switches the side of the target)")
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    fig.suptitle("Durham infant deaths (Kazan & Reiter, Example 3): accuracy vs risk", fontsize=12)
+    allowed = listing(
+        f"{e:.4f} (ã = {a:g}, r̃ = {r:g})" for e, (a, r) in zip(eps_risk, profiles, strict=True)
+    )
+    return describe(
+        fig,
+        f"Durham's infant deaths (Kazan & Reiter, Example 3): the probability that the release "
+        f"switches side of the target against ε on a log scale, one line per deviation "
+        f"({listing(f'{d:g}' for d in deviations)}); at most {100 * max_probability:g} % at "
+        f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
+        f"profiles (17) allow ε up to {allowed} (vertical lines).",
+        _durham_verdict(eps_acc, best, eps_risk),
+    )
+
+
+def kr_switch(epsilon, deviation):
+    """Worst-direction switching probability (``helpers.kazan_reiter``), as a float array."""
+    return np.asarray(kr.durham_switch_probability(epsilon, deviation, "worst"), dtype=float)
+
+
+def _durham_accuracy(ax, grid, deviations, max_probability: float) -> float:
+    """:func:`plot_durham_choice`'s accuracy side: a switching-probability curve per deviation,
+    the target, and the smallest ε meeting it at the first deviation (returned)."""
     for i, dev in enumerate(deviations):
         prob = kr_switch(grid, dev)
         ax.plot(
@@ -837,6 +917,12 @@ def plot_durham_choice(
         gid="epsilon_accuracy",
         label=f"smallest ε for ≤ {100 * max_probability:g} % at {deviations[0]:g}: {eps_acc:.4f}",
     )
+    return eps_acc
+
+
+def _durham_risk(ax, profiles) -> list[float]:
+    """:func:`plot_durham_choice`'s risk side: a labelled vertical line at the ε each profile
+    (17), given as (ã, r̃), recommends; returns those ε."""
     eps_risk = []
     for a, r in profiles:
         # profile (17) on the slice q = 1 for every ã, ã = 0 included (ε = ln r̃ there), as in
@@ -860,7 +946,11 @@ def plot_durham_choice(
             fontsize=10,
             color="C3",
         )
-    best = max(eps_risk)
+    return eps_risk
+
+
+def _durham_interval(ax, eps_acc: float, best: float) -> None:
+    """The feasible interval [``eps_acc``, ``best``] shaded, or the gap hatched."""
     if eps_acc <= best:
         ax.axvspan(
             eps_acc,
@@ -880,41 +970,19 @@ def plot_durham_choice(
             gid="gap",
             label="no feasible ε",
         )
-    ax.plot([], [], color="C3", label="largest ε for each risk profile (17), labelled (ã, r̃)")
-    ax.set_xscale("log")
-    ax.set_xlim(grid[0], grid[-1])
-    ax.set_ylim(0, 1.0)
-    ax.set_xlabel("ε (log scale)")
-    ax.set_ylabel("P(release switches the side of the target)")
-    ax.tick_params(labelsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
-    fig.suptitle("Durham infant deaths (Kazan & Reiter, Example 3): accuracy vs risk", fontsize=12)
-    allowed = listing(
-        f"{e:.4f} (ã = {a:g}, r̃ = {r:g})" for e, (a, r) in zip(eps_risk, profiles, strict=True)
-    )
-    return describe(
-        fig,
-        f"Durham's infant deaths (Kazan & Reiter, Example 3): the probability that the release "
-        f"switches side of the target against ε on a log scale, one line per deviation "
-        f"({listing(f'{d:g}' for d in deviations)}); at most {100 * max_probability:g} % at "
-        f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
-        f"profiles (17) allow ε up to {allowed} (vertical lines).",
-        (
+
+
+def _durham_verdict(eps_acc: float, best: float, eps_risk: list[float]) -> str:
+    """The sentence of :func:`plot_durham_choice`'s text alternative that says which ε are
+    feasible."""
+    if eps_acc > best:
+        return "No profile allows the ε the accuracy needs."
+    if sum(e >= eps_acc for e in eps_risk) != 1:
+        return f"Feasible from {eps_acc:.4f} to {best:.4f}."
+    if math.isclose(eps_acc, best, rel_tol=1e-9):
+        return (
             f"Borderline: feasible only at the single point ε = {eps_acc:.4f}, where the most "
             "permissive profile's limit ties exactly with the accuracy's need; any stricter "
             "accuracy or risk leaves no ε."
-            if math.isclose(eps_acc, best, rel_tol=1e-9)
-            else f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive "
-            "profile."
         )
-        if eps_acc <= best and sum(e >= eps_acc for e in eps_risk) == 1
-        else f"Feasible from {eps_acc:.4f} to {best:.4f}."
-        if eps_acc <= best
-        else "No profile allows the ε the accuracy needs.",
-    )
-
-
-def kr_switch(epsilon, deviation):
-    """Worst-direction switching probability (``helpers.kazan_reiter``), as a float array."""
-    return np.asarray(kr.durham_switch_probability(epsilon, deviation, "worst"), dtype=float)
+    return f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive profile."

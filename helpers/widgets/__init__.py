@@ -1,11 +1,63 @@
 """ipywidgets dashboards. Each factory returns a ``Dashboard`` whose controls are reachable."""
 
-from ._base import Dashboard as Dashboard
-from .beliefs import *  # noqa: F403
-from .budget import *  # noqa: F403
-from .deployments import *  # noqa: F403
-from .foundations import *  # noqa: F403
-from .kazan_reiter import *  # noqa: F403
-from .lee_clifton import *  # noqa: F403
-from .plrv import *  # noqa: F403
-from .release import *  # noqa: F403
+from ._base import Dashboard
+from .beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
+from .budget import (
+    JOINT,
+    K_FACTORS,
+    LEFT_OUT,
+    MIXED,
+    budget_dashboard,
+    budget_text,
+    mixed_noises,
+    workload_from,
+)
+from .deployments import choose_dashboard, choose_text, deployments_dashboard, deployments_text
+from .foundations import (
+    exponential_mechanism_dashboard,
+    hypothesis_region_dashboard,
+    laplace_ratio_dashboard,
+    randomised_response_dashboard,
+)
+from .kazan_reiter import (
+    bound_dashboard,
+    profile_map_dashboard,
+    risk_profile_dashboard,
+    tradeoff_dashboard,
+)
+from .lee_clifton import binary_search_dashboard, bounds_dashboard, queries_dashboard
+from .plrv import plrv_dashboard
+from .release import release_dashboard, release_text
+
+__all__ = [
+    "JOINT",
+    "K_FACTORS",
+    "LEFT_OUT",
+    "MIXED",
+    "Dashboard",
+    "attack_dashboard",
+    "binary_search_dashboard",
+    "bound_dashboard",
+    "bounds_dashboard",
+    "budget_dashboard",
+    "budget_text",
+    "choose_dashboard",
+    "choose_text",
+    "deployments_dashboard",
+    "deployments_text",
+    "exponential_mechanism_dashboard",
+    "hypothesis_region_dashboard",
+    "laplace_ratio_dashboard",
+    "mixed_noises",
+    "plrv_dashboard",
+    "posterior_dashboard",
+    "prior_dashboard",
+    "profile_map_dashboard",
+    "queries_dashboard",
+    "randomised_response_dashboard",
+    "release_dashboard",
+    "release_text",
+    "risk_profile_dashboard",
+    "tradeoff_dashboard",
+    "workload_from",
+]

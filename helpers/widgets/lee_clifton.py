@@ -186,18 +186,7 @@ def queries_dashboard(
         raise ValueError(f"column must be one of {list(cols)}; got {column!r}")
     slider = _risk_slider(cols, size, risk)
 
-    # what does not depend on ρ, per (query, column) of a built-in query, from the analysis
-    # table (cached by value in lee_clifton, and already computed by a notebook that showed
-    # it); a reader's callable may change behaviour, so its numbers are recomputed each time
-    fixed: dict = {}
-    refused: dict = {}
-    for name, values in cols.items():
-        table = lc.analysis_table(values, size, slider.value, [q for q in queries if _built_in(q)])
-        for q, row in table.iterrows():
-            if row["note"]:
-                refused.setdefault(q, row["note"])
-            else:
-                fixed[q, name] = _fixed_lines(q, name, values, size, row)
+    fixed, refused = _analysed(cols, size, slider.value, queries)
     offered = [q for q in queries if get_query(q).name not in refused]
     if query is not None and get_query(query).name in refused:
         raise ValueError(f"query {query!r} cannot be shown on these data: {refused[query]}")
@@ -205,15 +194,7 @@ def queries_dashboard(
         raise ValueError(f"no query can be shown on these data: {next(iter(refused.values()))}")
     if query is None:  # the default: the median where it can be shown, else the first offered
         query = _DEFAULT_QUERY if _DEFAULT_QUERY in offered else offered[0]
-    reasons = sorted(
-        {
-            "Δf = 0 here: no noise is needed and the bounds are undefined"
-            if "zero sensitivity" in note
-            else note
-            for note in refused.values()
-        }
-    )
-    left_out = f"\nnot offered here: {', '.join(refused)} ({'; '.join(reasons)})" if refused else ""
+    left_out = _left_out(refused)
 
     def text(query: str, column: str, risk: float) -> str:
         values = cols[column]
@@ -253,6 +234,38 @@ def queries_dashboard(
         "risk": slider,
     }
     return Dashboard(controls, draw, update=update)
+
+
+def _analysed(cols: dict, size: int, risk: float, queries) -> tuple[dict, dict]:
+    """What :func:`queries_dashboard` shows that does not depend on ρ, per (query, column) of a
+    built-in query, and the built-in queries refused on some column, with the reason.
+
+    Read from the analysis table (cached by value in lee_clifton, and already computed by a
+    notebook that showed it); a reader's callable may change behaviour, so the dashboard
+    recomputes its numbers at each redraw."""
+    fixed: dict = {}
+    refused: dict = {}
+    for name, values in cols.items():
+        table = lc.analysis_table(values, size, risk, [q for q in queries if _built_in(q)])
+        for q, row in table.iterrows():
+            if row["note"]:
+                refused.setdefault(q, row["note"])
+            else:
+                fixed[q, name] = _fixed_lines(q, name, values, size, row)
+    return fixed, refused
+
+
+def _left_out(refused: dict) -> str:
+    """The readout's last line naming the queries not offered and why ('' if none is)."""
+    reasons = sorted(
+        {
+            "Δf = 0 here: no noise is needed and the bounds are undefined"
+            if "zero sensitivity" in note
+            else note
+            for note in refused.values()
+        }
+    )
+    return f"\nnot offered here: {', '.join(refused)} ({'; '.join(reasons)})" if refused else ""
 
 
 def _built_in(query) -> bool:

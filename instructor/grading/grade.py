@@ -358,17 +358,7 @@ def run_notebook(
     """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``."""
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        work = Path(tmp) / "submission"
-        work.mkdir(mode=0o755)
-        os.chmod(work, 0o755)
-        notebook = work / "submission.ipynb"
-        notebook.write_text(nbformat.writes(nb), encoding="utf-8")
-        os.chmod(notebook, 0o644)
-        grader_dir = Path(tmp) / "grader"
-        grader_dir.mkdir()
-        shutil.copy(RUNNER, grader_dir / "runner.py")
-        os.chmod(grader_dir, 0o755)
-        os.chmod(grader_dir / "runner.py", 0o644)
+        work, notebook, grader_dir = _stage(Path(tmp), nb)
         config = {
             "cell_timeout": cell_timeout,
             "names": names,
@@ -376,59 +366,15 @@ def run_notebook(
             "nonce": nonce,
             "limits": limits.rlimits(),
         }
+        info_read = info_write = None
         if unsafe:
-            home = Path(tmp) / "home"
-            home.mkdir()
-            config |= {"notebook": str(notebook), "cwd": str(home)}
-            config["path"] = [str(site)] if site else []
-            env = {
-                "HOME": str(home),
-                "PATH": os.environ.get("PATH", ""),
-                "OMP_NUM_THREADS": "1",
-                "MPLBACKEND": "Agg",
-                **({"PYTHONPATH": str(site)} if site else {}),
-            }
-            command = [
-                str(Path(environment.prefix) / environment.executable),
-                "-I",
-                str(grader_dir / "runner.py"),
-            ]
-            cwd = str(home)
+            command, env, cwd = _unsandboxed_command(
+                Path(tmp), notebook, grader_dir, environment, site, config
+            )
         else:
-            config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
-            config["path"] = [sandbox.SITE] if site is not None else []
-            binds = [
-                (environment.prefix, sandbox.ENV),
-                (str(grader_dir), sandbox.GRADER),
-                (str(work), sandbox.SUBMISSION),
-            ]
-            base = environment.base_prefix
-            if base != environment.prefix and not base.startswith("/usr"):
-                binds.append((base, base))
-            extra = {}
-            if site is not None:
-                binds.append((str(site), sandbox.SITE))
-                extra["PYTHONPATH"] = sandbox.SITE
-            # the environment's own config names where it was made: a neutral one instead
-            neutral = grader_dir / "pyvenv.cfg"
-            neutral.write_text(
-                f"home = {Path(environment.base_prefix) / 'bin'}\n"
-                "include-system-site-packages = false\n"
-                f"version = {'.'.join(map(str, environment.version))}\n"
+            command, env, cwd, info_read, info_write = _sandboxed_command(
+                work, grader_dir, environment, site, limits, config
             )
-            os.chmod(neutral, 0o644)
-            if (Path(environment.prefix) / "pyvenv.cfg").is_file():
-                binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
-            info_read, info_write = os.pipe()
-            command = sandbox.command(
-                [f"{sandbox.ENV}/{environment.executable}", "-I", f"{sandbox.GRADER}/runner.py"],
-                binds=binds,
-                uid=sandbox.new_uid(),
-                env=extra,
-                limits=limits,
-                info_fd=info_write,
-            )
-            env, cwd = {"PATH": "/usr/bin:/bin"}, "/"
         start = time.monotonic()
         lines: list[bytes] = []
         group, fds = None, []
@@ -481,6 +427,103 @@ def run_notebook(
         if hit.get("pids_max"):
             result.events.append({"event": "limit", "what": "processes", "cell": "end"})
         result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")
+    _take_events(result, lines, nonce, names)
+    return result
+
+
+def _stage(tmp: Path, nb) -> tuple[Path, Path, Path]:
+    """Write ``nb`` and the runner into ``tmp`` for :func:`run_notebook`; return the
+    submission's directory, the notebook and the grader's directory (all world-readable,
+    owned by the grader)."""
+    work = tmp / "submission"
+    work.mkdir(mode=0o755)
+    os.chmod(work, 0o755)
+    notebook = work / "submission.ipynb"
+    notebook.write_text(nbformat.writes(nb), encoding="utf-8")
+    os.chmod(notebook, 0o644)
+    grader_dir = tmp / "grader"
+    grader_dir.mkdir()
+    shutil.copy(RUNNER, grader_dir / "runner.py")
+    os.chmod(grader_dir, 0o755)
+    os.chmod(grader_dir / "runner.py", 0o644)
+    return work, notebook, grader_dir
+
+
+def _unsandboxed_command(
+    tmp: Path, notebook: Path, grader_dir: Path, environment: Environment, site, config: dict
+) -> tuple[list[str], dict, str]:
+    """The runner's command, environment variables and directory with no sandbox (``unsafe``);
+    completes ``config`` with the paths the runner sees."""
+    home = tmp / "home"
+    home.mkdir()
+    config |= {"notebook": str(notebook), "cwd": str(home)}
+    config["path"] = [str(site)] if site else []
+    env = {
+        "HOME": str(home),
+        "PATH": os.environ.get("PATH", ""),
+        "OMP_NUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+        **({"PYTHONPATH": str(site)} if site else {}),
+    }
+    command = [
+        str(Path(environment.prefix) / environment.executable),
+        "-I",
+        str(grader_dir / "runner.py"),
+    ]
+    return command, env, str(home)
+
+
+def _sandboxed_command(
+    work: Path,
+    grader_dir: Path,
+    environment: Environment,
+    site,
+    limits: sandbox.Limits,
+    config: dict,
+) -> tuple[list[str], dict, str, int, int]:
+    """The runner's command in a sandbox, its environment variables and directory, and the
+    pipe (read end, write end) on which the sandbox writes its child's pid; completes
+    ``config`` with the paths the runner sees inside."""
+    config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
+    config["path"] = [sandbox.SITE] if site is not None else []
+    binds = [
+        (environment.prefix, sandbox.ENV),
+        (str(grader_dir), sandbox.GRADER),
+        (str(work), sandbox.SUBMISSION),
+    ]
+    base = environment.base_prefix
+    if base != environment.prefix and not base.startswith("/usr"):
+        binds.append((base, base))
+    extra = {}
+    if site is not None:
+        binds.append((str(site), sandbox.SITE))
+        extra["PYTHONPATH"] = sandbox.SITE
+    # the environment's own config names where it was made: a neutral one instead
+    neutral = grader_dir / "pyvenv.cfg"
+    neutral.write_text(
+        f"home = {Path(environment.base_prefix) / 'bin'}\n"
+        "include-system-site-packages = false\n"
+        f"version = {'.'.join(map(str, environment.version))}\n"
+    )
+    os.chmod(neutral, 0o644)
+    if (Path(environment.prefix) / "pyvenv.cfg").is_file():
+        binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
+    info_read, info_write = os.pipe()
+    command = sandbox.command(
+        [f"{sandbox.ENV}/{environment.executable}", "-I", f"{sandbox.GRADER}/runner.py"],
+        binds=binds,
+        uid=sandbox.new_uid(),
+        env=extra,
+        limits=limits,
+        info_fd=info_write,
+    )
+    return command, {"PATH": "/usr/bin:/bin"}, "/", info_read, info_write
+
+
+def _take_events(result: Run, lines: list[bytes], nonce: str, names: list[str]) -> None:
+    """Add to ``result`` the events of the runner's output ``lines``: only lines that start
+    with ``nonce`` are the runner's (anything else is the student's and never trusted); the
+    values of ``names`` and the runner's own status are taken from them."""
     prefix = nonce.encode() + b" "
     for line in lines:
         if not line.startswith(prefix):
@@ -499,7 +542,6 @@ def run_notebook(
     kinds = {e.get("event") for e in result.events}
     if result.status == "done" and "done" not in kinds:
         result.status = "crashed"
-    return result
 
 
 def _kill(process: subprocess.Popen) -> None:
@@ -925,13 +967,7 @@ def grade(
     ``unsafe_no_sandbox`` is not set. ``site``: a directory put first on the kernel's path
     (read-only), for a ``python`` whose environment lacks the student's helpers.
     """
-    if not unsafe_no_sandbox:
-        reason = sandbox.available()
-        if reason:
-            raise RuntimeError(REFUSAL.format(reason=reason))
-    use_cgroup = not unsafe_no_sandbox and sandbox.cgroups_available() is None
-    if not unsafe_no_sandbox and not use_cgroup and not unsafe_no_cgroup:
-        raise RuntimeError(NO_CGROUP.format(reason=sandbox.cgroups_available()))
+    use_cgroup = _sandbox_or_refuse(unsafe_no_sandbox, unsafe_no_cgroup)
     output = Output(out_dir)  # before anything runs: a bad --out fails at once
     key = load_secret(secret)
     courses_by_stem = course_notebooks()
@@ -948,12 +984,28 @@ def grade(
     jobs = max(1, jobs or os.cpu_count() or 1)
     named = identities(paths, read_roster(roster) if roster else None)
     progress = Progress(len(named))
+    options = {
+        "timeout": timeout,
+        "cell_timeout": cell_timeout,
+        "limits": limits,
+        "site": site,
+        "unsafe": unsafe_no_sandbox,
+        "cgroup": use_cgroup,
+    }
 
     def one(item: tuple[Path, str, str]) -> tuple[Graded, object]:
         path, student, name = item
         start = time.monotonic()
         try:
-            graded, nb = _grade_one(path, name)
+            graded, nb = _grade_submission(
+                path,
+                name,
+                key=key,
+                courses=courses_by_stem,
+                loaded=loaded,
+                environment=environment,
+                options=options,
+            )
         except Exception as error:  # one submission never stops the run
             graded = Graded(
                 name, None, problem=f"This file could not be graded ({type(error).__name__})."
@@ -963,94 +1015,138 @@ def grade(
         progress.done(path.name, time.monotonic() - start, graded.run.status)
         return graded, nb
 
-    def _grade_one(path: Path, name: str):
-        if path.is_symlink() or not path.is_file():
-            return Graded(
-                name, None, problem="This is not a regular file (a link?): not graded."
-            ), None
-        with path.open("rb") as handle:  # never more than the limit in memory
-            data = handle.read(MAX_SUBMISSION_BYTES + 1)
-        if len(data) > MAX_SUBMISSION_BYTES:
-            return Graded(name, None, problem="This file is larger than 20 MB: not graded."), None
-        try:
-            raw = json.loads(data.decode("utf-8"))
-            if not isinstance(raw, dict) or raw.get("nbformat") != 4:
-                raise ValueError("not a version 4 notebook")
-            nb = nbformat.reads(data.decode("utf-8"), as_version=4)
-            if not isinstance(nb.get("cells"), list):
-                raise ValueError("not a version 4 notebook")
-        except Exception as error:
-            graded = Graded(
-                name,
-                None,
-                problem=f"This file is not a readable notebook ({type(error).__name__}).",
-            )
-            graded.run = Run(status="unreadable")
-            return graded, None
-        stem = identify(raw, path.name, list(courses_by_stem))
-        if stem is None:
-            return Graded(
-                name,
-                None,
-                problem="Which course notebook this is could not be told (neither its metadata, "
-                "its file name nor its `check` calls say): not graded.",
-            ), None
-        if stem not in loaded:
-            loaded[stem] = load_course(courses_by_stem[stem])
-        course = loaded[stem]
-        digest = hashlib.sha256(data).digest()
-        params = {i: scoring.draw_parameters(i, seed(key, digest, i)) for i in course.exercises}
-        injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
-        names = [variable(i) for i in course.exercises]
-        open_ids = {variable(i): i for i in course.exercises if i in OPEN}
-        run = run_notebook(
-            injected,
-            environment,
-            timeout=timeout,
-            cell_timeout=cell_timeout,
-            names=names,
-            open_ids=open_ids,
-            limits=limits,
-            site=site,
-            unsafe=unsafe_no_sandbox,
-            cgroup=use_cgroup,
-        )
-        graded = Graded(name, course.stem, run=run)
-        graded.parts = score_run(course, run, params)
-        graded.edited = edited_statements(raw, course)
-        graded.written = _written_answers(raw, course, name)
-        return graded, injected
-
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = list(pool.map(one, named))
     exercises = sorted({i for g, _ in results for i in g.parts}, key=_sort_key)
     rows = []
     for graded, nb in results:
-        row = {
-            "student": graded.student,
-            "submission": graded.name,
-            "notebook": graded.notebook or "",
-        }
-        for exercise_id in exercises:
-            parts = graded.parts.get(exercise_id)
-            row[exercise_id] = sum(p.points for p in parts) if parts is not None else ""
-        row["total"], row["max"] = graded.total, graded.max
-        rows.append(row)
+        rows.append(_grade_row(graded, exercises))
         course = loaded.get(graded.notebook) if graded.notebook else None
         try:
             text = feedback(graded, course, nb, (timeout, cell_timeout))
         except Exception as error:  # one submission's feedback never stops the run
             text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
         output.write(f"{graded.name}.md", text, directory="feedback")
+    _write_written_answers(output, results)
+    if marks is not None:
+        merged = scoring.merge_written(marks, rows)
+        rows = merged if merged is not None else rows
+    output.write("grades.csv", _grades_csv(rows, exercises))
+    for name, text in gradebooks(rows).items():
+        output.write(name, text)
+    output.close()
+    return rows
+
+
+def _grade_submission(
+    path: Path,
+    name: str,
+    *,
+    key: bytes,
+    courses: dict[str, Path],
+    loaded: dict[str, Course],
+    environment: Environment,
+    options: dict,
+) -> tuple[Graded, object]:
+    """Grade one submission for :func:`grade`: read it, tell which course notebook it is
+    (``courses``: by stem; ``loaded`` caches the loaded ones), run it with parameters drawn
+    from ``key`` and its bytes, score it; return the :class:`Graded` and the notebook run
+    (None when it was not run). ``options``: :func:`run_notebook`'s limits and sandbox."""
+    read = _read_submission(path, name)
+    if isinstance(read, Graded):
+        return read, None
+    data, raw, nb = read
+    stem = identify(raw, path.name, list(courses))
+    if stem is None:
+        return Graded(
+            name,
+            None,
+            problem="Which course notebook this is could not be told (neither its metadata, "
+            "its file name nor its `check` calls say): not graded.",
+        ), None
+    if stem not in loaded:
+        loaded[stem] = load_course(courses[stem])
+    course = loaded[stem]
+    digest = hashlib.sha256(data).digest()
+    params = {i: scoring.draw_parameters(i, seed(key, digest, i)) for i in course.exercises}
+    injected = inject(nb, {"params_" + i.replace(".", "_"): p for i, p in params.items() if p})
+    names = [variable(i) for i in course.exercises]
+    open_ids = {variable(i): i for i in course.exercises if i in OPEN}
+    run = run_notebook(injected, environment, names=names, open_ids=open_ids, **options)
+    graded = Graded(name, course.stem, run=run)
+    graded.parts = score_run(course, run, params)
+    graded.edited = edited_statements(raw, course)
+    graded.written = _written_answers(raw, course, name)
+    return graded, injected
+
+
+def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> bool:
+    """Whether :func:`grade` runs kernels in a cgroup; ``RuntimeError`` (with the reason) when
+    no sandbox, or no cgroup, can be made and the matching ``unsafe_*`` option is not set."""
+    if not unsafe_no_sandbox:
+        reason = sandbox.available()
+        if reason:
+            raise RuntimeError(REFUSAL.format(reason=reason))
+    use_cgroup = not unsafe_no_sandbox and sandbox.cgroups_available() is None
+    if not unsafe_no_sandbox and not use_cgroup and not unsafe_no_cgroup:
+        raise RuntimeError(NO_CGROUP.format(reason=sandbox.cgroups_available()))
+    return use_cgroup
+
+
+def _read_submission(path: Path, name: str) -> tuple[bytes, dict, object] | Graded:
+    """The submission's bytes, its JSON and its notebook, or the :class:`Graded` that says why
+    it is not graded (a link, over the size limit, not a version 4 notebook)."""
+    if path.is_symlink() or not path.is_file():
+        return Graded(name, None, problem="This is not a regular file (a link?): not graded.")
+    with path.open("rb") as handle:  # never more than the limit in memory
+        data = handle.read(MAX_SUBMISSION_BYTES + 1)
+    if len(data) > MAX_SUBMISSION_BYTES:
+        return Graded(name, None, problem="This file is larger than 20 MB: not graded.")
+    try:
+        raw = json.loads(data.decode("utf-8"))
+        if not isinstance(raw, dict) or raw.get("nbformat") != 4:
+            raise ValueError("not a version 4 notebook")
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        if not isinstance(nb.get("cells"), list):
+            raise ValueError("not a version 4 notebook")
+    except Exception as error:
+        graded = Graded(
+            name,
+            None,
+            problem=f"This file is not a readable notebook ({type(error).__name__}).",
+        )
+        graded.run = Run(status="unreadable")
+        return graded
+    return data, raw, nb
+
+
+def _grade_row(graded: Graded, exercises: list[str]) -> dict:
+    """One row of grades.csv: who, which notebook, the points per exercise, total and max."""
+    row = {
+        "student": graded.student,
+        "submission": graded.name,
+        "notebook": graded.notebook or "",
+    }
+    for exercise_id in exercises:
+        parts = graded.parts.get(exercise_id)
+        row[exercise_id] = sum(p.points for p in parts) if parts is not None else ""
+    row["total"], row["max"] = graded.total, graded.max
+    return row
+
+
+def _write_written_answers(output: Output, results: list[tuple[Graded, object]]) -> None:
+    """Write the written answers of every submission (for marking by hand) into ``output``."""
     written = [r | {"student": g.student} for g, _ in results for r in g.written]
     if written:
         # made in a private directory, then written into OUT_DIR like every other file
         with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
             for made in scoring.export_written(written, Path(private)):
                 output.write(Path(made).name, Path(made).read_text(encoding="utf-8"))
-    if marks is not None:
-        merged = scoring.merge_written(marks, rows)
-        rows = merged if merged is not None else rows
+
+
+def _grades_csv(rows: list[dict], exercises: list[str]) -> str:
+    """grades.csv's text: the rows' columns (or, with no rows, the exercises'), each field
+    made safe by :func:`csv_field`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     columns = (
@@ -1059,11 +1155,7 @@ def grade(
     writer.writerow([csv_field(c) for c in columns])
     for row in rows:
         writer.writerow([csv_field(row.get(c, "")) for c in columns])
-    output.write("grades.csv", buffer.getvalue())
-    for name, text in gradebooks(rows).items():
-        output.write(name, text)
-    output.close()
-    return rows
+    return buffer.getvalue()
 
 
 #: The first columns of a Canvas gradebook CSV (as Canvas's own export writes them); Canvas

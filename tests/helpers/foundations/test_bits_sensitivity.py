@@ -1,4 +1,4 @@
-"""helpers.foundations.sensitivity: the sum and the mean of bits, bounded and unbounded."""
+"""helpers.foundations.bits_sensitivity: the sum and the mean of bits, bounded and unbounded."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""helpers.budget.choice: both sides for a workload (choose_workload): the verdict, the
+"""helpers.budget.workload_choice: both sides for a workload (choose_workload): the verdict, the
 knobs that open the interval (each fed back makes the choice feasible), and workloads with one
 noise per release judged on their own privacy-loss distribution.
 """
