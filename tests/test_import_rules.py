@@ -462,20 +462,7 @@ def export_problems(package: str, source: str | None = None) -> list[str]:
     return problems
 
 
-#: packages this check does not hold yet, each with what it finds and why it is not fixed here
-NOT_YET = {
-    "helpers.release": ".script exports main, the package does not (helpers/release was being "
-    "edited on another branch when this check was written: the lead decides at merge)",
-}
-
-
-@pytest.mark.parametrize(
-    "package",
-    [
-        pytest.param(p, marks=pytest.mark.skip(reason=NOT_YET[p])) if p in NOT_YET else p
-        for p in PACKAGES
-    ],
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_a_package_exports_exactly_what_its_modules_export(package):
     assert export_problems(package) == []
 

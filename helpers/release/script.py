@@ -27,7 +27,7 @@ from ..budget import Allocation, Release
 from ._checks import _check_allocation, _check_contributions, _parse_workload
 from .opendp import opendp_release
 
-__all__ = ["main", "read_plan", "release_plan"]
+__all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
 USAGE = """\
 usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet
@@ -65,6 +65,7 @@ def release_plan(allocation, workload, **options) -> str:
 
     Examples
     --------
+    >>> import json
     >>> from helpers.budget import budget_for_accuracy
     >>> work = [Release("count", k=9.0, label="visits")]
     >>> plan = release_plan(budget_for_accuracy(work), work, person="p", contributions=1,

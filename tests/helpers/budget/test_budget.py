@@ -62,6 +62,7 @@ VALID = {
     B.choose_workload: ((WORKLOAD, 1.0), {"mechanism": "laplace", "delta": 1e-6}),
     B.joint_coverage: (([0.95, 0.9],), {}),
     B.bonferroni: ((WORKLOAD,), {"joint": 0.9}),
+    B.query_risk: ((5.0,), {"releases": 3, "delta": 1e-5, "discretization": 1e-3}),
 }
 # budget's own functions (what it re-exports from helpers.attack is tested in test_attack.py)
 PUBLIC = [
@@ -99,6 +100,7 @@ def test_bad_input_is_a_value_error_or_a_number(fn):
 
 # which leading parameters may be positional; every other one is keyword-only
 POSITIONAL = {
+    "query_risk": 1,
     "compose_epsilon": 1,
     "compose_rho": 1,
     "zcdp_composition": 1,
