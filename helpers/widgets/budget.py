@@ -82,7 +82,8 @@ _slider = partial(float_slider, width="41.5em")  # this dashboard's sliders
 
 def _g4(x: float, *, down: bool = False) -> str:
     """x to 4 significant digits rounded toward the person: what the accuracy needs and a risk
-    up, what the risk allows down (never to nearest; inf and NaN as they are)."""
+    (an ε spent, a release's share) up, what the risk allows down (never to nearest; inf and
+    NaN as they are)."""
     return f"{round_risk(x, digits=4, down=down):.4g}" if math.isfinite(x) else f"{x:.4g}"
 
 
@@ -132,7 +133,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
     lines = [
         f"{len(workload)} releases, mixed noise, judged on their own privacy-loss distribution: "
         f"composed ε {_g4(acc.epsilon)} at δ = {acc.delta:g} at the targets, "
-        f"{_g4(split.epsilon, down=True)} at the risk's limit",
+        f"{_g4(split.epsilon)} at the risk's limit",
         choice.message,
         f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",
     ]
@@ -143,7 +144,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
         mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {_g4(acc.budgets[i]):>9s}{unit:>2s} "
-            f"{_g4(split.budgets[i], down=True):>9s}{unit:>2s}  {reach}{mark}"
+            f"{_g4(split.budgets[i]):>9s}{unit:>2s}  {reach}{mark}"
         )
     return "\n".join(lines)
 
@@ -174,7 +175,7 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
         mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {_g4(acc.budgets[i]):>11s} "
-            f"{_g4(split.budgets[i], down=True):>11s}  "
+            f"{_g4(split.budgets[i]):>11s}  "
             f"{reach}{mark}"
         )
     return "\n".join(lines)

@@ -227,8 +227,8 @@ NUMBER = r"([0-9.e+-]+)"
     prior=st.floats(min_value=0.05, max_value=0.6),
 )
 def test_every_printed_total_is_rounded_toward_the_person(widen, mechanism, prior):
-    """What the accuracy needs is printed up, what the risk allows down (the totals, their ε,
-    every release's need and share, and the verdict's interval), to the exact reference, at
+    """What the accuracy needs and every release's share are printed up, what the risk allows
+    down (the totals, their ε, and the verdict's interval), to the exact reference, at
     feasible and infeasible workloads alike; never to nearest."""
     workload = w.workload_from(SURVEY, [r.k * widen for r in SURVEY])
     risk = bud.risk_posterior(min(0.95, prior + 0.3), prior=prior)
@@ -252,4 +252,5 @@ def test_every_printed_total_is_rounded_toward_the_person(widen, mechanism, prio
     rows = text.splitlines()[-len(workload) :]
     for row, need, share in zip(rows, choice.accuracy.budgets, choice.at_risk.budgets, strict=True):
         printed = re.match(r".{32} +" + NUMBER + " +" + NUMBER + " ", row)
-        assert printed.groups() == (_g4(need), _g4(share, down=True))
+        # a release's share is an ε (or ρ_z) it spends: a risk, up like its need
+        assert printed.groups() == (_g4(need), _g4(share))
