@@ -160,6 +160,7 @@ VALID |= {
     D.load: ((), {"default_delta": 1e-10}),
     D.posterior_bad_event_probability: ((1e-6,), {"slack": 0.7}),
     D.posterior_bound: ((1.0,), {"prior": 0.5}),
+    D.round_risk: ((0.05494,), {"decimals": 4}),
     D.three_views: ((1.0, 1e-6), {"prior": 0.5, "p": 0.5, "q": 1.0, "rho": 0.5}),
     D.tpr_at_fpr: ((0.01,), {"epsilon": 1.0, "delta": 1e-6}),
     D.unit_group: (("Person-level",), {}),

@@ -19,7 +19,7 @@ from .._docstrings import fill_docstrings
 from .._numerics import ratio_up, sum_up
 from ..attack import attack_tpr, composed_mu, loss_epsilon
 from ..attack import composed_epsilon as _composed_epsilon
-from ..deployments import DEFAULT_DELTA, posterior_bound
+from ..deployments import DEFAULT_DELTA, posterior_bound, round_risk
 from ..mechanisms import Gaussian
 from ._common import (
     _SECTIONS,
@@ -149,20 +149,28 @@ def _widen_factors(w: _Workload, family: NoiseFamily, acc, allowed: float):
     return widen, k_needed
 
 
+def _shown(x: float, digits: int = 4, *, down: bool = False) -> str:
+    """x to ``digits`` significant digits rounded toward the person: a need, a risk or a factor
+    to widen by up, what the risk allows down (inf and NaN as they are)."""
+    x = float(x)
+    return f"{round_risk(x, digits=digits, down=down):.{digits}g}" if math.isfinite(x) else f"{x:g}"
+
+
 def _choice_message(w, family, d, allocations, allowed, knobs, kind) -> str:
     """The verdict in a sentence: the interval of totals, or the knobs that would open it."""
     acc, at_risk = allocations
     unit, size = family.unit, len(w.k)
     if acc.total <= allowed:
         message = (
-            f"feasible: any total {unit} in [{acc.total:.4g}, {allowed:.4g}] meets all {size} "
+            f"feasible: any total {unit} in [{_shown(acc.total)}, {_shown(allowed, down=True)}] "
+            f"meets all {size} "
             f"accuracy targets and the risk"
         )
         if not family.pure:
-            message += f" (ε ≤ {family.epsilon(allowed, d):.4g} at δ = {d:g})"
+            message += f" (ε ≤ {_shown(family.epsilon(allowed, d), down=True)} at δ = {d:g})"
         return message
     missed = int(np.count_nonzero(~at_risk.meets))
-    parts = [f"widen every ±k by ×{knobs['widen']:.3g}"]
+    parts = [f"widen every ±k by ×{_shown(knobs['widen'], 3)}"]
     drop = knobs["drop"]
     parts.append(
         f"or drop {len(drop)} release{'s' if len(drop) != 1 else ''} "
@@ -172,10 +180,10 @@ def _choice_message(w, family, d, allocations, allowed, knobs, kind) -> str:
     if records and all(v is not None for v in records.values()):
         shown = ", ".join(f"n[{i}] ≥ {v:,}" for i, v in list(records.items())[:3])
         parts.append(f"or more records ({shown})")
-    parts.append(f"or accept a risk of {knobs['risk']:.4g} ({kind})")
+    parts.append(f"or accept a risk of {_shown(knobs['risk'])} ({kind})")
     return (
-        f"no total meets both: the accuracy needs {unit} ≥ {acc.total:.4g}, the risk allows "
-        f"{unit} ≤ {allowed:.4g} (split variance-optimally it misses {missed} of {size} "
+        f"no total meets both: the accuracy needs {unit} ≥ {_shown(acc.total)}, the risk allows "
+        f"{unit} ≤ {_shown(allowed, down=True)} (split variance-optimally it misses {missed} of {size} "
         "targets). To open an interval: " + ", ".join(parts)
     )
 

@@ -26,6 +26,9 @@ Three views of an (ε, δ) guarantee, each a function here:
    f(α) = max(0, 1 − δ − e^ε α, e^{−ε}(1 − δ − α)) (Dong, Roth & Su 2022, the trade-off
    function of (ε, δ)-DP; Kairouz, Oh & Viswanath 2015) or from the Gaussian curve G_μ(α) = Φ(Φ⁻¹(1 − α) − μ).
 
+Every risk a table prints is rounded toward the person with :func:`round_risk` (a risk up, an
+allowed budget down), never to nearest.
+
 The math layer: no plotting, no widgets.
 """
 
@@ -46,6 +49,7 @@ from .registry import (
     unit_group,
     usable,
 )
+from .rounding import round_risk
 from .views import (
     MAX_TPR_POINTS,  # noqa: F401 (zcdp_tpr's work budget)
     gaussian_tpr_at_fpr,
@@ -83,6 +87,7 @@ __all__ = [
     "posterior_bad_event_probability",
     "posterior_bound",
     "relative_risk_bound",
+    "round_risk",
     "three_views",
     "tpr_at_fpr",
     "unit_group",

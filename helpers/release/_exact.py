@@ -129,3 +129,84 @@ def percent(value: Fraction, *, up: bool, complement: Fraction | None = None) ->
     else:
         shown = round_to(hundred, -1, up=up or None)
     return text(shown) + " %"
+
+
+#: relative slack above the float search's answer that the certificate below must forbid
+_ZCDP_SLACK = (Fraction(1, 10**9), Fraction(1, 10**6), Fraction(1, 10**3))
+
+
+def _renyi_excess(t: Decimal, x: Decimal, a: Decimal, rho: Decimal, ctx: Context) -> Decimal:
+    """(α−1)(D_α(Bern t ‖ Bern x) − ρα) at 60 digits (``a`` = α − 1 > 0; swap t and x for
+    the other direction): ln(t^α x^{1−α} + (1−t)^α (1−x)^{1−α}) − ρα(α − 1)."""
+    alpha = a + 1
+    one_t, one_x = ctx.subtract(1, t), ctx.subtract(1, x)
+    first = ctx.exp(ctx.subtract(ctx.multiply(alpha, ctx.ln(t)), ctx.multiply(a, ctx.ln(x))))
+    second = ctx.exp(
+        ctx.subtract(ctx.multiply(alpha, ctx.ln(one_t)), ctx.multiply(a, ctx.ln(one_x)))
+    )
+    return ctx.subtract(ctx.ln(ctx.add(first, second)), ctx.multiply(rho, ctx.multiply(alpha, a)))
+
+
+def zcdp_tpr_bound(rho: float, fpr: Fraction, tpr: float) -> Fraction:
+    """A certified upper bound on the TPR at ``fpr`` that ρ_z-zCDP allows, from the float
+    ``tpr`` of :func:`helpers.deployments.zcdp_tpr`.
+
+    The float search is an upper bound only up to its floating-point arithmetic; here the
+    value U a little above it (``tpr``·(1 + 10⁻⁹), then 10⁻⁶, 10⁻³ if needed) is proven
+    forbidden: some Rényi order α has D_α(Bern U ‖ Bern α_fpr) > ρ_z·α or the other direction
+    (Bun & Steinke 2016, Definition 1.1, applied to the test's outcome), evaluated with the
+    :mod:`decimal` module at 60 digits and a margin of 10⁻⁴⁰, far above its rounding error.
+    Every t ≥ U is then forbidden too (both divergences increase in t on [α_fpr, 1]), so the
+    truth is below U. Falls back to 1 (always true) if no order proves it.
+    """
+    ctx = Context(prec=_DIGITS, Emin=-_EMIN, Emax=_EMIN, traps=[])
+    x = Decimal(fpr.numerator) / Decimal(fpr.denominator)  # rates are short decimals: exact
+    if Fraction(x) != fpr or rho <= 0 or tpr >= 1:
+        return fpr if rho <= 0 else Fraction(1)
+    r = Decimal(repr(float(rho)))
+    for slack in _ZCDP_SLACK:
+        bound = Fraction(Decimal(repr(float(tpr)))) * (1 + slack)
+        if bound >= 1:
+            return Fraction(1)
+        u = Context(prec=30, rounding="ROUND_CEILING").create_decimal(
+            Decimal(bound.numerator) / Decimal(bound.denominator)
+        )
+        # the order to try: where the float excess at U is largest (either direction), on
+        # the grid and then refined by golden-section search in ln(α − 1)
+        point = (math.log(float(u)), math.log1p(-float(u)))
+        rate = (math.log(float(x)), math.log1p(-float(x)))
+        best = max(
+            (_float_excess(k / 100, forward, point, rate, float(rho)), k, forward)
+            for k in range(-600, 601)
+            for forward in (True, False)
+        )
+        _, k, forward = best
+        lo, hi = (k - 1) / 100, (k + 1) / 100
+        g = (math.sqrt(5) - 1) / 2
+        for _ in range(60):
+            m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+            if _float_excess(m1, forward, point, rate, float(rho)) < _float_excess(
+                m2, forward, point, rate, float(rho)
+            ):
+                lo = m1
+            else:
+                hi = m2
+        a = Fraction(Decimal(repr(10.0 ** ((lo + hi) / 2))))
+        ad = Decimal(a.numerator) / Decimal(a.denominator)  # the order need not be exact
+        t, s = (u, x) if forward else (x, u)
+        if _renyi_excess(t, s, ad, r, ctx) > Decimal("1e-40"):
+            return Fraction(u)
+    return Fraction(1)
+
+
+def _float_excess(log_a: float, forward: bool, point, rate, rho: float) -> float:
+    """D_α − ρα in floats at α − 1 = 10^``log_a``, for picking the order only."""
+    a = 10.0**log_a
+    (p, pc), (q, qc) = (point, rate) if forward else (rate, point)
+    return _logaddexp((a + 1) * p - a * q, (a + 1) * pc - a * qc) / a - rho * (a + 1)
+
+
+def _logaddexp(a: float, b: float) -> float:
+    """ln(e^a + e^b) without overflow."""
+    big, small = max(a, b), min(a, b)
+    return big + math.log1p(math.exp(small - big))

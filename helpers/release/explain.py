@@ -18,7 +18,7 @@ from .._docstrings import fill_docstrings
 from .._validation import check_finite_scalar, check_int_range
 from ..attack import attack_tpr
 from ..budget import NoiseFamily
-from ..deployments import tpr_at_fpr, zcdp_tpr
+from ..deployments import round_risk, tpr_at_fpr, zcdp_tpr
 from . import _exact
 from ._checks import (
     _check_allocation,
@@ -347,6 +347,11 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
     return sentence + "."
 
 
+def _g_up(x, digits: int) -> str:
+    """A finite x ≥ 0 as ``format(x, ".{digits}g")`` would print it, but rounded up."""
+    return f"{round_risk(float(x), digits=digits):.{digits}g}"
+
+
 def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     """The best test's true-positive rate between neighbours at a false-positive rate, and its advantage.
 
@@ -391,7 +396,10 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     a = _check_open_unit("fpr", fpr)
     if rho is not None:
         r = _check_magnitude("rho", rho)
-        tpr = float(zcdp_tpr(r, a)) if r > 0 else a
+        # certified above the truth in exact arithmetic, then the float not below it
+        tpr = a
+        if r > 0:
+            tpr = _float_up(_exact.zcdp_tpr_bound(r, _exact.as_given(a), float(zcdp_tpr(r, a))))
     else:
         eps = _check_magnitude("epsilon", epsilon)
         tpr = float(tpr_at_fpr(a, epsilon=eps, delta=_check_delta(delta)))
@@ -509,7 +517,11 @@ def _attack_words(epsilon, delta, fpr, rho) -> list:
     for rate, words in rates:
         if rho is not None:
             r = _check_magnitude("rho", rho)
-            tpr = Fraction(float(zcdp_tpr(r, float(rate)))) if r > 0 else rate
+            # the float search certified (and raised a hair) in exact arithmetic, as the
+            # (ε, δ) line below is bounded exactly
+            tpr = rate
+            if r > 0:
+                tpr = _exact.zcdp_tpr_bound(r, rate, float(zcdp_tpr(r, float(rate))))
         else:
             tpr = _exact.tpr_bound(float(epsilon), float(delta), float(rate))
         ratio = _exact.text(_exact.significant(tpr / rate, up=True))
@@ -670,7 +682,7 @@ def subject_paragraph(
     )
     if d > 0 and rho is not None:
         parts.append(
-            f"The release is zCDP (ρ = {float(rho):.3g}); its δ = {d:.2g} is no chance of "
+            f"The release is zCDP (ρ = {_g_up(rho, 3)}); its δ = {_g_up(d, 2)} is no chance of "
             "failure but the slack that turns ρ into an ε: the protection weakens gradually, "
             f"and the odds above can be exceeded only on outputs of chance at most "
             f"{_chance_up(failure)}."
@@ -682,9 +694,9 @@ def subject_paragraph(
             "revealing your data outright."
         )
     expert = (
-        f"For experts: ε = {eps:.3g}"
-        + (f", δ = {d:.2g}" if d > 0 else "")
-        + (f", ρ = {float(rho):.3g}" if rho is not None else "")
+        f"For experts: ε = {_g_up(eps, 3)}"  # each rounded up, never to nearest
+        + (f", δ = {_g_up(d, 2)}" if d > 0 else "")
+        + (f", ρ = {_g_up(rho, 3)}" if rho is not None else "")
     )
     parts.append(expert + f", per {unit}, {neighbours} neighbours.")
     return " ".join(parts)

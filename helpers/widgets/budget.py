@@ -12,11 +12,13 @@ knobs and the allocation update.
 from __future__ import annotations
 
 import dataclasses
+import math
 from functools import partial
 
 import ipywidgets as widgets
 
 from .. import budget as bud
+from ..deployments import round_risk
 from ..plotting.budget import (
     SURVEY,
     plot_allocation,
@@ -78,6 +80,13 @@ def _noise_options() -> list:
 _slider = partial(float_slider, width="41.5em")  # this dashboard's sliders
 
 
+def _g4(x: float, *, down: bool = False) -> str:
+    """x to 4 significant digits rounded toward the person: what the accuracy needs and a risk
+    (an ε spent, a release's share) up, what the risk allows down (never to nearest; inf and
+    NaN as they are)."""
+    return f"{round_risk(x, digits=4, down=down):.4g}" if math.isfinite(x) else f"{x:.4g}"
+
+
 def _name(release, index: int) -> str:
     return release.label or f"release {index}"
 
@@ -123,8 +132,8 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
     acc, split = choice.accuracy, choice.at_risk
     lines = [
         f"{len(workload)} releases, mixed noise, judged on their own privacy-loss distribution: "
-        f"composed ε {acc.epsilon:.4g} at δ = {acc.delta:g} at the targets, "
-        f"{split.epsilon:.4g} at the risk's limit",
+        f"composed ε {_g4(acc.epsilon)} at δ = {acc.delta:g} at the targets, "
+        f"{_g4(split.epsilon)} at the risk's limit",
         choice.message,
         f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",
     ]
@@ -134,8 +143,8 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
         mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
         lines.append(
-            f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {acc.budgets[i]:9.4g}{unit:>2s} "
-            f"{split.budgets[i]:9.4g}{unit:>2s}  {reach}{mark}"
+            f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {_g4(acc.budgets[i]):>9s}{unit:>2s} "
+            f"{_g4(split.budgets[i]):>9s}{unit:>2s}  {reach}{mark}"
         )
     return "\n".join(lines)
 
@@ -149,10 +158,10 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
     acc, split = choice.accuracy, choice.at_risk
     as_eps = not family.pure
     lines = [
-        f"{len(workload)} releases: the accuracy needs total {unit} {acc.total:.4g}"
-        + (f" (ε {choice.epsilon_accuracy:.4g})" if as_eps else "")
-        + f"; the risk allows {unit} {allowed:.4g}"
-        + (f" (ε {choice.epsilon_risk:.4g})" if as_eps else ""),
+        f"{len(workload)} releases: the accuracy needs total {unit} {_g4(acc.total)}"
+        + (f" (ε {_g4(choice.epsilon_accuracy)})" if as_eps else "")
+        + f"; the risk allows {unit} {_g4(allowed, down=True)}"
+        + (f" (ε {_g4(choice.epsilon_risk, down=True)})" if as_eps else ""),
         choice.message,
     ]
     if choice.knobs["drop"]:
@@ -165,7 +174,8 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
         mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
         lines.append(
-            f"{_name(release, i)[:32]:32s} {acc.budgets[i]:11.4g} {split.budgets[i]:11.4g}  "
+            f"{_name(release, i)[:32]:32s} {_g4(acc.budgets[i]):>11s} "
+            f"{_g4(split.budgets[i]):>11s}  "
             f"{reach}{mark}"
         )
     return "\n".join(lines)

@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -242,3 +243,106 @@ def test_mixed_gaussian_geometric_attack_within_2e3_of_exact_and_never_below(sig
     truth = _mixed_tpr_reference(sigma, b, k, fpr)
     assert got >= truth * (1 - mpmath.mpf("1e-30")), (got, truth)
     assert got - truth <= 2e-3, (got, truth)
+
+
+def _renyi_excess_mp(t, x, log_a, rho, forward):
+    """D_α − ρα at α − 1 = 10^log_a, in mpmath: D_α(Bern t ‖ Bern x) forward, else swapped."""
+    a = mpmath.power(10, log_a)
+    p, q = (t, x) if forward else (x, t)
+    total = p ** (a + 1) * q ** (-a) + (1 - p) ** (a + 1) * (1 - q) ** (-a)
+    return mpmath.log(total) / a - rho * (a + 1)
+
+
+def _forbidden_mp(t, x, rho) -> bool:
+    """Some Rényi order proves t above every TPR ρ_z-zCDP allows at FPR x (mpmath, 60 digits).
+
+    The excess in α peaks sharply (at ρ_z = 10⁻⁶ it is positive only within ±0.01 of
+    log₁₀(α − 1) = 3.42): the order is picked on a fine grid in floats (numpy, log space),
+    refined by golden-section search and judged in mpmath.
+    """
+    log_a = np.linspace(-6.0, 6.0, 24_001)
+    a = 10.0**log_a
+    lt, l1t, lx, l1x = (float(mpmath.log(v)) for v in (t, 1 - t, x, 1 - x))
+    best = (-np.inf, 0.0, True)
+    for forward in (True, False):
+        (p, pc), (q, qc) = ((lt, l1t), (lx, l1x)) if forward else ((lx, l1x), (lt, l1t))
+        excess = np.logaddexp((a + 1) * p - a * q, (a + 1) * pc - a * qc) / a - float(rho) * (a + 1)
+        i = int(np.argmax(excess))
+        best = max(best, (excess[i], log_a[i], forward))
+    _, k, forward = best
+    lo, hi = mpmath.mpf(k) - 0.001, mpmath.mpf(k) + 0.001
+    g = (mpmath.sqrt(5) - 1) / 2
+    for _ in range(40):
+        m1, m2 = hi - g * (hi - lo), lo + g * (hi - lo)
+        if _renyi_excess_mp(t, x, m1, rho, forward) < _renyi_excess_mp(t, x, m2, rho, forward):
+            lo = m1
+        else:
+            hi = m2
+    return _renyi_excess_mp(t, x, (lo + hi) / 2, rho, forward) > 0
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(
+    st.one_of(st.floats(1e-6, 50.0), st.floats(1e-4, 1.0)),
+    st.one_of(st.sampled_from([0.001, 0.01, 0.1]), st.floats(1e-4, 0.5)),
+)
+def test_zcdp_attack_rate_certified_above_the_truth_and_printed_up(rho, fpr):
+    """Issue 38's zCDP attack rate: the float search's answer is raised to a value some Rényi
+    order forbids (checked again here in mpmath, independent of the decimal module), so it is
+    above the true zCDP TPR; above the Gaussian mechanism's TPR at μ = √(2ρ_z) (that mechanism
+    is ρ_z-zCDP, so the truth is at least its TPR); within 10⁻³ of the float search; and the
+    paragraph's percentage and TPR/FPR are printed from it, rounded up."""
+    from helpers.deployments import zcdp_tpr
+    from helpers.release import explain
+
+    reading = R.attack_reading(None, fpr=fpr, rho=rho)
+    u = _mp(reading.tpr)
+    x, r = _mp(fpr), _mp(rho)
+    if u < 1:
+        assert _forbidden_mp(u, x, r)
+    mu = mpmath.sqrt(2 * r)
+    gaussian = mpmath.ncdf(mu - mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * x))
+    assert u >= gaussian * (1 - SLACK)
+    assert reading.tpr <= zcdp_tpr(rho, fpr) * (1 + 1e-3) + 1e-15
+    for words, percent, ratio in explain._attack_words(None, 0.0, fpr, rho):
+        rate = (
+            Fraction(1, int(words.split(" in ")[1].replace(",", ""))) if " in " in words else None
+        )
+        if rate is None:
+            continue
+        bound = _exact.zcdp_tpr_bound(rho, rate, float(zcdp_tpr(rho, float(rate))))
+        shown = Fraction(Decimal(percent.split(" %")[0])) / 100
+        assert shown >= bound or percent.startswith(("99.", "100"))
+        assert Fraction(Decimal(ratio)) >= bound / rate
+
+
+def _ceil_digits(value: float, digits: int) -> Fraction:
+    """The exact ceiling of the value as given at ``digits`` significant digits."""
+    v = Fraction(Decimal(repr(value)))
+    step = Fraction(10) ** (_exact._exponent(v) - digits + 1)
+    return -(-v // step) * step
+
+
+@SETTINGS
+@given(st.floats(1e-300, 1e300), st.sampled_from([2, 3]))
+def test_g_up_prints_the_exact_ceiling(value, digits):
+    """The formatter of the paragraph's ε, δ and ρ: the exact ceiling, never to nearest."""
+    from helpers.release import explain
+
+    shown = explain._g_up(value, digits)
+    if shown == "inf":  # the ceiling of 1.8e308 at 2 digits is beyond the largest double
+        assert _ceil_digits(value, digits) > Fraction(1.7976931348623157e308)
+        return
+    assert Fraction(Decimal(shown)) == _ceil_digits(value, digits)
+
+
+def test_the_paragraph_s_epsilon_delta_and_rho_are_printed_up():
+    """Where nearest rounding printed each below its value (1.2345 → 1.23, 0.12345 → 0.123,
+    1.55·10⁻⁶ → 1.5e-06), the expert line and the zCDP sentence print the ceilings."""
+    epsilon, delta, rho = 1.2345, 1.55e-6, 0.12345
+    text = R.subject_paragraph(epsilon, delta, prior=0.2, rho=rho)
+    expert = text[text.index("For experts:") :]
+    for name, value, digits in (("ε", epsilon, 3), ("δ", delta, 2), ("ρ", rho, 3)):
+        shown = re.search(name + r" = ([0-9.e+-]+[0-9])", expert).group(1)
+        assert Fraction(Decimal(shown)) == _ceil_digits(value, digits) > Fraction(repr(value))
+    assert f"(ρ = {re.search(r'ρ = ([0-9.]+[0-9])', expert).group(1)})" in text

@@ -43,7 +43,8 @@ def test_odds_sentence_numbers_are_recomputed_from_the_posterior_bound(prior, ep
 def test_attack_reading_is_the_deployments_trade_off():
     assert R.attack_reading(1.0, 1e-6, fpr=0.05).tpr == D.tpr_at_fpr(0.05, epsilon=1.0, delta=1e-6)
     z = R.attack_reading(None, fpr=0.01, rho=0.3)
-    assert z.tpr == D.zcdp_tpr(0.3, 0.01)
+    # the zCDP curve's float, raised to a value proven above the truth (test__exact)
+    assert D.zcdp_tpr(0.3, 0.01) <= z.tpr <= D.zcdp_tpr(0.3, 0.01) * (1 + 1e-3)
     assert z.advantage == pytest.approx(z.tpr - 0.01)
 
 

@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
+import math
+import re
+from decimal import Decimal
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from _modules import same_as_fresh
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import budget as bud
 from helpers.plotting.budget import SURVEY
 from helpers.widgets import budget as w
+
+
+def _g4(x, *, down=False) -> str:
+    """The exact reference for a printed total: x read as it prints, rounded to 4 significant
+    digits up (a need, a risk) or down (what the risk allows) in rational arithmetic."""
+    v = Fraction(Decimal(repr(float(x))))
+    if v == 0:
+        return "0"
+    e = len(str(v.numerator)) - len(str(v.denominator))  # ⌊log₁₀ v⌋, exactly
+    while Fraction(10) ** e > v:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= v:
+        e += 1
+    step = Fraction(10) ** (e - 3)
+    n = math.floor(v / step) if down else math.ceil(v / step)
+    return f"{float(n * step):.4g}"
 
 
 def _bars(fig, gid):
@@ -28,8 +51,8 @@ def test_defaults_show_the_survey_against_a_posterior_of_0_8():
     risk = bud.risk_posterior(0.8, prior=0.5)
     choice = bud.choose_workload(list(SURVEY), risk)
     assert dash.text.splitlines()[1] == choice.message
-    assert f"the accuracy needs total ε {choice.accuracy.total:.4g}" in dash.text
-    assert f"the risk allows ε {bud.total_for_risk(risk):.4g}" in dash.text
+    assert f"the accuracy needs total ε {_g4(choice.accuracy.total)}" in dash.text
+    assert f"the risk allows ε {_g4(bud.total_for_risk(risk), down=True)}" in dash.text
     np.testing.assert_allclose(_bars(dash.figure, "needed"), choice.accuracy.budgets)
     for release in SURVEY:
         assert release.label in dash.text
@@ -83,7 +106,7 @@ def test_gaussian_noise_reads_in_rho_and_names_the_release_to_drop():
         list(SURVEY), bud.risk_posterior(0.8, prior=0.5), mechanism="gaussian", delta=1e-6
     )
     assert not choice.feasible
-    assert f"total ρ_z {choice.accuracy.total:.4g} (ε {choice.epsilon_accuracy:.4g})" in dash.text
+    assert f"total ρ_z {_g4(choice.accuracy.total)} (ε {_g4(choice.epsilon_accuracy)})" in dash.text
     dropped = ", ".join(SURVEY[i].label for i in choice.knobs["drop"])
     assert f"the fewest releases to leave out: {dropped}" in dash.text
     assert dash.text.count("✗") == np.count_nonzero(~choice.at_risk.meets)
@@ -162,7 +185,7 @@ def test_all_targets_together_raises_every_coverage_by_bonferroni():
     adjusted = bud.bonferroni(list(SURVEY), joint=w.JOINT)
     after = bud.choose_workload(adjusted, bud.risk_posterior(0.8, prior=0.5))
     assert after.accuracy.total > before.accuracy.total
-    assert f"the accuracy needs total ε {after.accuracy.total:.4g}" in dash.text
+    assert f"the accuracy needs total ε {_g4(after.accuracy.total)}" in dash.text
     assert f"at {100 * adjusted[0].coverage:g} %" in dash.text
     assert bud.joint_coverage(after.accuracy.coverage) >= w.JOINT
 
@@ -192,3 +215,42 @@ def test_every_move_updates_the_figure_in_place_as_a_fresh_draw_shows_it(mechani
     assert dash.figure is not figure
     assert len(_bars(dash.figure, "needed")) == len(SURVEY) - 1
     same_as_fresh(dash, f"{mechanism}, {risk_kind}: k1 left out")
+
+
+NUMBER = r"([0-9.e+-]+)"
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    widen=st.floats(min_value=0.25, max_value=4.0),
+    mechanism=st.sampled_from(["laplace", "gaussian"]),
+    prior=st.floats(min_value=0.05, max_value=0.6),
+)
+def test_every_printed_total_is_rounded_toward_the_person(widen, mechanism, prior):
+    """What the accuracy needs and every release's share are printed up, what the risk allows
+    down (the totals, their ε, and the verdict's interval), to the exact reference, at
+    feasible and infeasible workloads alike; never to nearest."""
+    workload = w.workload_from(SURVEY, [r.k * widen for r in SURVEY])
+    risk = bud.risk_posterior(min(0.95, prior + 0.3), prior=prior)
+    choice = bud.choose_workload(workload, risk, mechanism=mechanism, delta=1e-6)
+    allowed = bud.total_for_risk(risk, mechanism=mechanism, delta=1e-6)
+    text = w.budget_text(choice, workload, allowed=allowed, mechanism=mechanism)
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    head = f"the accuracy needs total {unit} {_g4(choice.accuracy.total)}"
+    if mechanism == "gaussian":
+        head += f" (ε {_g4(choice.epsilon_accuracy)})"
+    head += f"; the risk allows {unit} {_g4(allowed, down=True)}"
+    if mechanism == "gaussian":
+        head += f" (ε {_g4(choice.epsilon_risk, down=True)})"
+    assert head in text.splitlines()[0]
+    if choice.feasible:
+        interval = f"[{_g4(choice.accuracy.total)}, {_g4(allowed, down=True)}]"
+        assert interval in choice.message
+    else:
+        assert f"needs {unit} ≥ {_g4(choice.accuracy.total)}, the risk allows " in choice.message
+        assert f"{unit} ≤ {_g4(allowed, down=True)} " in choice.message
+    rows = text.splitlines()[-len(workload) :]
+    for row, need, share in zip(rows, choice.accuracy.budgets, choice.at_risk.budgets, strict=True):
+        printed = re.match(r".{32} +" + NUMBER + " +" + NUMBER + " ", row)
+        # a release's share is an ε (or ρ_z) it spends: a risk, up like its need
+        assert printed.groups() == (_g4(need), _g4(share))
