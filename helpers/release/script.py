@@ -25,6 +25,7 @@ from .._docstrings import fill_docstrings
 from .._validation import check_int_range
 from ..budget import Allocation, Release
 from ._checks import _check_allocation, _check_contributions, _parse_workload
+from .explain import round_up
 from .opendp import opendp_release
 
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
@@ -179,6 +180,15 @@ def _cell_line(row, by, digits: int = 4) -> str:
     )
 
 
+def _loss_text(loss, unit) -> str:
+    """OpenDP's loss in words, every number rounded up: ``ε = …`` or, when the release spent
+    a δ (keys not known in advance), ``(ε, δ) = (…, …)``."""
+    if isinstance(loss, (tuple, list)):
+        first, delta = loss
+        return f"({unit}, δ) = ({round_up(first, digits=6)}, {round_up(delta, digits=6)})"
+    return f"{unit} = {round_up(loss, digits=6)}"
+
+
 def main(argv=None) -> int:
     """The command line: prints the usage without arguments, else the release.
 
@@ -215,10 +225,9 @@ def main(argv=None) -> int:
     by = options.get("by") or []
     by = [by] if isinstance(by, str) else list(by)
     unit = "ε" if out.measure == "epsilon" else "ρ_z"
-    loss = out.loss if not isinstance(out.loss, (tuple, list)) else out.loss[0]
     print(
-        f"release: {out.mechanism} noise, OpenDP's loss of the whole context {unit} = "
-        f"{loss:.6g} for one person (d_in = {out.d_in} identifier)"
+        f"release: {out.mechanism} noise, OpenDP's loss of the whole context "
+        f"{_loss_text(out.loss, unit)} for one person (d_in = {out.d_in} identifier)"
     )
     for note in out.notes:
         print(f"  note: {note}")

@@ -83,3 +83,45 @@ def test_a_plan_round_trips():
     assert options == {"person": "p", "contributions": 2, "max_length": 5}
     with pytest.raises(ValueError, match="text must be a plan"):
         R.read_plan("{}")
+
+
+def _unknown_keys_plan(tmp_path, mechanism):
+    work = R.per_person([B.Release("count", k=12.0, label="visits")], contributions=2)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        R.release_plan(
+            allocation,
+            work,
+            person="patient",
+            contributions=2,
+            by="region",
+            max_groups=4,
+            delta=1e-7,
+            columns={"visits": None},
+            max_length=10_000,
+        ),
+        encoding="utf-8",
+    )
+    return plan, allocation
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_the_delta_spent_on_unknown_keys_is_printed_rounded_up(tmp_path, capsys, mechanism):
+    _, data, _ = _files(tmp_path, ".csv")
+    plan, allocation = _unknown_keys_plan(tmp_path, mechanism)
+    assert script.main([str(plan), str(data)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    assert f"({unit}, δ) = (" in line
+    first, delta = (float(x) for x in line.split("δ) = (")[1].split(")")[0].split(", "))
+    # the numbers printed are OpenDP's loss rounded up: never below what was spent
+    assert 1e-7 <= delta <= 1e-7 * (1 + 1e-5)
+    assert allocation.total * (1 - 1e-9) <= first <= allocation.total * (1 + 1e-5)
+
+
+def test_without_a_delta_spent_none_is_printed(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    assert script.main([str(plan), str(data)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "ε = " in line and "δ" not in line
