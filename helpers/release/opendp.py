@@ -99,6 +99,10 @@ def _column_name(label: str) -> str:
 
 # --- the release as one OpenDP Context over a Polars LazyFrame --------------------------------
 
+#: The largest ``max_length`` :func:`opendp_release` takes: OpenDP's ``Margin`` holds the
+#: bound on a table's records as a 32-bit unsigned integer.
+_MAX_LENGTH = 2**32 - 1
+
 #: What :func:`opendp_release` does with a missing value (a null, or NaN in a float column):
 #: "refuse" (a ValueError naming the column and how many records lack it) or "drop" (the
 #: record leaves that release only, by a filter inside OpenDP's query, so the accounting covers it).
@@ -360,9 +364,10 @@ def opendp_release(
         release uses, and only as that bound: no count is resized or padded to it. A table
         longer than the stated bound is refused (the bound would be false, and OpenDP's
         accounting of float sums rests on it). OpenDP's float sums add a
-        rounding term that grows with it (Casacuberta et al. 2022): a bound 10× the table
-        raises the noise by well under 1 %, 10⁸ on a small table by 10×; the ``scale``
-        column shows what ran.
+        rounding term that grows with it (Casacuberta et al. 2022), so a looser bound means
+        more noise; the ``scale`` column shows the noise that ran. An integer from 1 to
+        2³² − 1 (OpenDP's ``Margin`` holds it as a 32-bit unsigned
+        integer).
     columns : mapping, keyword-only
         Release label -> column (default the label in lower case with _; None for a count
         of records).
@@ -403,7 +408,7 @@ def opendp_release(
         raise ValueError(f"missing must be one of {MISSING}; got {missing!r}")
     coverage = float(_check_in_unit("coverage", coverage))
     flag_above = _check_positive_finite("flag_above", flag_above)
-    max_length = check_int_range("max_length", max_length, 1, 10**12)
+    max_length = check_int_range("max_length", max_length, 1, _MAX_LENGTH)
     dp, pl = _opendp_polars()
     frame = _check_frame(data, pl)
     if frame.height > max_length:

@@ -26,7 +26,7 @@ from .._validation import check_int_range
 from ..budget import Allocation, Release
 from ._checks import _check_allocation, _check_contributions, _parse_workload
 from .explain import round_up
-from .opendp import opendp_release
+from .opendp import _MAX_LENGTH, opendp_release
 
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
@@ -85,7 +85,7 @@ def release_plan(allocation, workload, **options) -> str:
     if not isinstance(options["person"], str) or not options["person"]:
         raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
     options["contributions"] = _check_contributions(options["contributions"])
-    options["max_length"] = check_int_range("max_length", options["max_length"], 1, 10**12)
+    options["max_length"] = check_int_range("max_length", options["max_length"], 1, _MAX_LENGTH)
     try:
         return _dumps(allocation, workload, options)
     except (TypeError, ValueError) as err:

@@ -420,3 +420,23 @@ def test_notebook_12_states_each_releases_own_neighbours():
     assert all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in opendp)
     assert all('neighbours="change-one"' in s for s in survey)
     assert R.OPENDP_NEIGHBOURS == "add-remove"
+
+
+# --- max_length: OpenDP's Margin holds it as a 32-bit unsigned integer ---------------------------
+
+
+def test_max_length_is_refused_outside_what_opendp_holds():
+    work = R.per_person([B.Release("count", k=20.0, label="visits")], contributions=M)
+    allocation = B.budget_for_accuracy(work)
+    for bad in (2**32, 10**12):
+        for call in (
+            lambda bad=bad: _call(allocation=allocation, work=work, max_length=bad),
+            lambda bad=bad: R.release_plan(
+                allocation, work, person="patient", contributions=M, max_length=bad
+            ),
+        ):
+            with pytest.raises(ValueError, match=rf"max_length .* 1\.\.4294967295; got {bad}"):
+                call()
+    # the largest allowed runs in OpenDP, whose float sums are accounted at that bound
+    out = _call(allocation=allocation, work=work, max_length=2**32 - 1)
+    assert out.table["scale"].gt(0).all() and len(out.table) == len(KEYS["region"])
