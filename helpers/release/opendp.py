@@ -325,7 +325,7 @@ def opendp_release(
     from the data a noisy one) and values outside the list are dropped; without keys,
     OpenDP releases only the groups whose noisy count passes a threshold it sets from
     ``delta`` (spent on top of the ε or ρ_z, as OpenDP's approximate measure) and the
-    public bound ``max_groups``. A person's m records can fall in at most m groups, at
+    public bound ``max_groups``: the threshold and the δ hold only if that bound does. A person's m records can fall in at most m groups, at
     most m in one: OpenDP's sensitivity across the groups follows from the truncation.
 
     Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
@@ -354,9 +354,14 @@ def opendp_release(
         The public keys of the groups (column -> list of values; with two columns their
         full cross product); None: keys not known in advance (needs ``delta`` and ``max_groups``).
     max_groups : int, keyword-only
-        A public bound on the number of groups (only for unknown keys).
+        Only for groups whose keys are not known in advance (else refused): a public bound
+        on the number of groups, stated from public knowledge, never from the data
+        (OpenDP's ``Margin(max_groups=...)``). OpenDP's threshold, and so the δ the release
+        spends, rest on it (OpenDP does not check it), so a table with more groups than the
+        stated bound is refused, as a false ``max_length`` is. An integer from 1 to 2³² − 1.
     delta : float, keyword-only
-        δ in (0, 1) spent to release keys not known in advance.
+        Only for groups whose keys are not known in advance (else refused): δ in (0, 1) spent
+        to release them.
     max_length : int, keyword-only
         Required: the user's statement of a public upper bound on the records of the table
         (and so of any group), from public knowledge such as the population served, never
@@ -442,17 +447,23 @@ def opendp_release(
     key_frame = _key_frame(keys, by, frame, pl)
     budgets, total = _check_consistent(allocation, workload, m)
     measure = "epsilon" if cls.opendp == "laplace" else "rho"
+    if (not by or key_frame is not None) and (delta is not None or max_groups is not None):
+        raise ValueError(
+            "delta and max_groups are for groups (by) whose keys are not known in advance; "
+            f"{'with public keys' if by else 'without by'} they would be ignored, so pass "
+            f"neither; got delta={delta!r}, max_groups={max_groups!r}"
+        )
+    if max_groups is not None:
+        max_groups = check_int_range("max_groups", max_groups, 1, _MAX_LENGTH)
+        if frame.select(by).n_unique() > max_groups:
+            raise ValueError(
+                f"max_groups must be a public upper bound on the number of groups; got "
+                f"{max_groups!r}, and the table has more groups than that: state a bound "
+                "that holds (OpenDP's threshold and δ rest on it)"
+            )
     margins = [dp.polars.Margin(by=[], max_length=max_length)]
     if by:
-        margins.append(
-            dp.polars.Margin(
-                by=by,
-                max_length=max_length,
-                max_groups=None
-                if max_groups is None
-                else check_int_range("max_groups", max_groups, 1, 10**9),
-            )
-        )
+        margins.append(dp.polars.Margin(by=by, max_length=max_length, max_groups=max_groups))
     if by and key_frame is None:
         if delta is None or max_groups is None:
             raise ValueError(

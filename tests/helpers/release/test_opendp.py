@@ -230,11 +230,64 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
             columns=COLUMNS,
             max_length=MAX_LENGTH,
         )
-    assert "absent" not in set(out.table["region"])
     assert out.table["threshold"].notna().all() and (out.table["threshold"] > 0).all()
     rho, delta = out.loss
     assert rho <= allocation.total * (1 + 1e-12) and delta <= 1e-6 * (1 + 1e-12)
     assert any("threshold" in note for note in out.notes)
+    # only groups of the data are released, each cell of a group that passed the threshold;
+    # a group far above it (three times, ≥ 5 noise scales over it) is released, bar a chance
+    # below 1e-6 per group
+    counts = df.groupby("patient").head(M).groupby("region").size()
+    visits = out.table[out.table["release"] == "visits"].set_index("region")
+    assert set(visits.index) <= set(counts.index)
+    threshold = float(visits["threshold"].iloc[0])
+    assert threshold >= 5 * float(visits["scale"].iloc[0])
+    assert set(counts.index[counts > 3 * threshold]) <= set(visits.index)
+    assert (counts > 3 * threshold).sum() >= 3  # the test has groups to check
+
+
+def test_a_group_of_one_person_is_not_released_without_keys():
+    # OpenDP's threshold is set so that a group one person makes passes with chance ≤ δ:
+    # a lone person's group is never released (bar a chance ≤ 1e-9 per query)
+    df = pd.concat(
+        [
+            _table(3, people=2_000),
+            pd.DataFrame(
+                {"patient": [10**6], "region": ["lone"], "cost": [100.0], "flag": [1], "units": [1]}
+            ),
+        ],
+        ignore_index=True,
+    )
+    work = _workload("laplace")
+    allocation = B.budget_for_accuracy(work)
+    out = _call(df=df, allocation=allocation, work=work, keys=None, delta=1e-9, max_groups=6)
+    assert "lone" not in set(out.table["region"])
+    assert "north" in set(out.table["region"])
+
+
+@pytest.mark.parametrize("bound", [1, 4])
+def test_a_false_max_groups_is_refused_without_the_true_count(bound):
+    df = _table(3)
+    groups = df["region"].nunique()
+    assert bound < groups
+    with pytest.raises(ValueError, match=r"max_groups must be a public upper bound") as err:
+        _call(df=df, keys=None, delta=1e-6, max_groups=bound)
+    assert str(groups) not in str(err.value).replace(f"got {bound}", "")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"delta": 1e-6},
+        {"max_groups": 10},
+        {"delta": 1e-6, "max_groups": 10},
+        {"by": None, "keys": None, "delta": 1e-6},
+        {"by": None, "keys": None, "max_groups": 10},
+    ],
+)
+def test_delta_or_max_groups_where_they_would_be_ignored_is_refused(kwargs):
+    with pytest.raises(ValueError, match="delta and max_groups are for groups"):
+        _call(**kwargs)
 
 
 # --- bad input: a ValueError naming the parameter, or a stated handling ---------------------------
