@@ -253,9 +253,19 @@ def _check_values(data, spec, pl, missing, discrete):
             )
         if discrete and kind != "count" and not all(float(b).is_integer() for b in bounds):
             raise ValueError(
-                f"workload release {label!r} must have whole-number bounds for integer noise "
-                f"on an integer column; got {bounds}"
+                f"workload release {label!r} must have whole-number bounds under a discrete "
+                f"mechanism (integer noise); got {bounds}"
             )
+        if discrete and dtype.is_float():
+            present = values.drop_nulls().drop_nans()
+            fractional = present.filter(~present.is_finite() | (present != present.floor()))
+            if fractional.len():
+                raise ValueError(
+                    f"column {column!r} (release {label!r}) must hold integers under a "
+                    f"discrete mechanism (its noise is on the integers); got "
+                    f"{fractional.len()} non-integer value(s), e.g. {fractional[0]!r}: round "
+                    "them yourself in a way you can defend, or allocate a continuous mechanism"
+                )
         if absent:
             notes.append(
                 f"{label}: records missing {column!r} are left out of this release (missing='drop')"
@@ -317,9 +327,12 @@ def opendp_release(
     of the clipped values, a mean OpenDP's ``dp.mean`` (noisy sum over noisy count).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
-    measure, "gaussian" its zCDP measure; ``cls.discrete`` casts the column to integers,
-    so OpenDP runs the discrete Laplace or discrete Gaussian, else floats and the
-    continuous one); a class with ``opendp = None`` is refused by name.
+    measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
+    noise runs, never the column's type: set, OpenDP runs the discrete Laplace or discrete
+    Gaussian on the values as integers, and every column a release reads must then hold
+    integers (a float column with a non-integer value is refused by name, never
+    truncated); unset, the continuous one on floats. A class with ``opendp = None`` is
+    refused by name.
 
     Tables by group (``by``): with public ``keys`` every key gets a cell (a key absent
     from the data a noisy one) and values outside the list are dropped; without keys,

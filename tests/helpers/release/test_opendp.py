@@ -493,3 +493,32 @@ def test_max_length_is_refused_outside_what_opendp_holds():
     # the largest allowed runs in OpenDP, whose float sums are accounted at that bound
     out = _call(allocation=allocation, work=work, max_length=2**32 - 1)
     assert out.table["scale"].gt(0).all() and len(out.table) == len(KEYS["region"])
+
+
+# --- a discrete mechanism reads integers: a non-integer value is refused, never truncated --------
+
+DISCRETE = [name for name, cls in MECHANISM_CLASSES.items() if cls.discrete and cls.opendp]
+
+
+@pytest.mark.parametrize("mechanism", DISCRETE)
+@pytest.mark.parametrize(("column", "value"), [("units", 2.7), ("flag", 0.5), ("units", np.inf)])
+def test_a_discrete_mechanism_refuses_a_non_integer_value_by_name(mechanism, column, value):
+    df = _table(0)
+    df[column] = df[column].astype(float)
+    df.loc[3, column] = value
+    work = _workload(mechanism)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    columns = {"visits": None, "flag": "flag", "units": "units"}
+    with pytest.raises(ValueError, match=rf"column '{column}' .* must hold integers"):
+        _call(df=df, allocation=allocation, work=work, columns=columns)
+
+
+@pytest.mark.parametrize("mechanism", DISCRETE)
+def test_a_discrete_mechanism_reads_whole_floats_as_the_integers_they_are(mechanism):
+    df = _table(0)
+    df["units"] = df["units"].astype(float)  # 0.0 … 11.0: integers held as floats
+    work = _workload(mechanism)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    columns = {"visits": None, "flag": "flag", "units": "units"}
+    out = _call(df=df, allocation=allocation, work=work, columns=columns)
+    assert out.table["distribution"].str.startswith("Integer").all()
