@@ -276,7 +276,8 @@ def _check_values(data, spec, pl, missing, discrete):
 def _expression(pl, kind, column, bounds, discrete, person):
     """The OpenDP expressions of one release, on the domain the mechanism names: a count is
     the noisy sum of an indicator, a sum the noisy sum of the clipped values, a mean the
-    noisy sum and the noisy count of its records (its value their ratio, as ``dp.mean``)."""
+    noisy sum and the noisy count of its records (its value their ratio, taken in
+    :func:`_cells`; OpenDP's ``dp.mean`` is not used)."""
     dtype = pl.Int64 if discrete else pl.Float64
     lo, hi = (int(b) for b in bounds) if discrete else bounds
     one = (0, 1) if discrete else (0.0, 1.0)
@@ -287,8 +288,10 @@ def _expression(pl, kind, column, bounds, discrete, person):
     weight = float(max(abs(lo), abs(hi), 1))
     if kind == "sum":
         return [pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("value")]
-    # the sum's and the count's noise in proportion to their sensitivities (max|bound| : 1),
-    # so each spends half the mean's budget (one scale for both would drown the count)
+    # the sum's noise scaled by max(|L|, |U|, 1), the count's by 1 (one scale for both would
+    # drown the count): when max(|L|, |U|) ≥ 1 that is their sensitivities' ratio and each
+    # spends half the mean's budget; below 1 the sum spends the smaller share, max(|L|, |U|)
+    # to the count's 1
     return [
         pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("sum"),
         present.cast(dtype).dp.sum(one, scale=1.0).alias("count"),
@@ -324,7 +327,8 @@ def opendp_release(
     allocation's budgets are the context's split (``split_by_weights``), one query per
     release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
     number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
-    of the clipped values, a mean OpenDP's ``dp.mean`` (noisy sum over noisy count).
+    of the clipped values, a mean its own noisy sum over its own noisy count (two noisy sums
+    in one query, their ratio taken here; not OpenDP's ``dp.mean``).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
     measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
@@ -535,7 +539,8 @@ def opendp_release(
     notes[:0] = [
         f"each person's records: at most {m} kept (the first {m} in the table's order; "
         "OpenDP's truncate_per_group), the rest dropped",
-        "values clipped to each release's bounds before summing (the clipping is the only bias)",
+        "values clipped to each release's bounds before summing: a bias, as is dropping a "
+        "person's records beyond the first m",
     ]
     if by and key_frame is not None:
         notes.append(

@@ -522,3 +522,30 @@ def test_a_discrete_mechanism_reads_whole_floats_as_the_integers_they_are(mechan
     columns = {"visits": None, "flag": "flag", "units": "units"}
     out = _call(df=df, allocation=allocation, work=work, columns=columns)
     assert out.table["distribution"].str.startswith("Integer").all()
+
+
+# --- a mean: its own noisy sum over its own noisy count, the budget split as stated ----------
+
+
+@pytest.mark.parametrize(("upper", "share"), [(500.0, 0.5), (4.0, 0.5), (0.5, 0.5 / 1.5)])
+def test_a_means_sum_spends_the_share_its_bounds_give(upper, share):
+    from helpers.release import opendp as O
+
+    dp, pl = O._opendp_polars()
+    df = pl.DataFrame({"patient": [1, 1, 2, 3], "cost": [0.1, 0.2, 0.3, 0.4]})
+    context = dp.Context.compositor(
+        data=df.lazy(),
+        privacy_unit=dp.unit_of(contributions=1, identifier="patient"),
+        privacy_loss=dp.loss_of(epsilon=1.0),
+        split_evenly_over=1,
+        margins=[dp.polars.Margin(by=[], max_length=100)],
+    )
+    expr = O._expression(pl, "mean", "cost", (0.0, upper), False, "patient")
+    query = context.query().truncate_per_group(M, keep="first").select(*expr)
+    summary = {
+        r["column"]: r["scale"]
+        for r in dp.summarize_polars_measurement(O._resolve(query, dp)).to_dicts()
+    }
+    # each part's ε is its sensitivity over its scale: m·max|bound| for the sum, m for the count
+    eps_sum, eps_count = M * upper / summary["sum"], M / summary["count"]
+    assert eps_sum / (eps_sum + eps_count) == pytest.approx(share, rel=1e-3)
