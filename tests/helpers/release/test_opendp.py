@@ -352,9 +352,39 @@ def test_missing_values_dropped_when_asked_and_said():
     assert any("left out" in note and "'cost'" in note for note in out.notes)
 
 
-def test_a_person_over_the_bound_is_truncated_and_that_is_stated():
-    out = _call()
+def test_a_person_over_the_bound_contributes_exactly_m_records_and_that_is_stated():
+    # one person with 12 records over two regions, the others one each: at a huge budget the
+    # release is within a few times its tiny ±k of pandas' cells after the same truncation (the first m
+    # records of each person in the table's order) and far from the untruncated ones
+    df = pd.DataFrame(
+        {
+            "patient": [0] * 12 + list(range(1, 41)),
+            "region": ["north", "south"] * 6 + REGIONS * 8,
+            "cost": np.linspace(10.0, 450.0, 52),
+        }
+    )
+    work = R.per_person(
+        [
+            B.Release("count", k=1e-3, label="visits"),
+            B.Release("sum", k=1e-2, lower=0.0, upper=500.0, label="cost"),
+        ],
+        contributions=M,
+    )
+    out = _call(df=df, allocation=B.budget_for_accuracy(work), work=work)
     assert any(f"at most {M} kept" in note for note in out.notes)
+    truncated = df.groupby("patient", sort=False).head(M).groupby("region")
+    untruncated = df.groupby("region")
+    for label, truth, full in (
+        ("visits", truncated.size(), untruncated.size()),
+        ("cost", truncated["cost"].sum(), untruncated["cost"].sum()),
+    ):
+        cells = out.table[out.table["release"] == label].set_index("region")
+        for region in ("north", "south"):
+            value, k = cells.loc[region, "value"], cells.loc[region, "k"]
+            # k holds at 95 %; 30 k is ≥ 90 noise scales, missed with chance below e⁻⁹⁰
+            assert k < 0.1
+            assert abs(value - truth[region]) <= 30 * k
+            assert abs(value - full[region]) > 100 * k  # the truncation is what was released
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf])
