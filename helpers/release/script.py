@@ -17,6 +17,7 @@ import dataclasses
 import json
 import math
 import sys
+from decimal import ROUND_FLOOR, Decimal
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +25,7 @@ import numpy as np
 from .._docstrings import fill_docstrings
 from .._validation import check_int_range
 from ..budget import Allocation, Release
+from ..deployments import round_risk
 from ._checks import _check_allocation, _check_contributions, _parse_workload
 from .explain import round_up
 from .opendp import _MAX_LENGTH, opendp_release
@@ -166,6 +168,20 @@ def _read_data(path: Path):
     raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
 
 
+def _outward(x, digits, *, down) -> str:
+    """An interval end or a ±k as text, rounded away from the value (outward): the printed
+    interval is never narrower than the one computed."""
+    if not math.isfinite(x):
+        return f"{x:g}"
+    return f"{round_risk(x, digits=digits, down=down):.{digits}g}"
+
+
+def _percent_floor(coverage) -> str:
+    """A coverage as a percentage rounded down exactly (0.975 reads 97.5 %, never 98 %)."""
+    percent = (Decimal(repr(float(coverage))) * 100).quantize(Decimal("0.1"), ROUND_FLOOR)
+    return f"{percent.normalize():f}%"
+
+
 def _cell_line(row, by, digits: int = 4) -> str:
     group = ", ".join(f"{b}={row[b]}" for b in by)
     mark = "!" if row["flagged"] else " "
@@ -174,9 +190,10 @@ def _cell_line(row, by, digits: int = 4) -> str:
     )
     return (
         f"{mark} {row['release']}{' [' + group + ']' if group else ''}: {value}  "
-        f"interval [{row['lower']:.{digits}g}, {row['upper']:.{digits}g}] "
-        f"(±{row['k']:.{digits}g} at {row['coverage']:.0%}; {row['distribution']}, "
-        f"scale {row['scale']:.{digits}g})"
+        f"interval [{_outward(row['lower'], digits, down=True)}, "
+        f"{_outward(row['upper'], digits, down=False)}] "
+        f"(±{_outward(row['k'], digits, down=False)} at {_percent_floor(row['coverage'])}; "
+        f"{row['distribution']}, scale {row['scale']:.{digits}g})"
     )
 
 

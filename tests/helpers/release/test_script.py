@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import budget as B
 from helpers import release as R
@@ -125,3 +130,46 @@ def test_without_a_delta_spent_none_is_printed(tmp_path, capsys):
     assert script.main([str(plan), str(data)]) == 0
     line = capsys.readouterr().out.splitlines()[0]
     assert "ε = " in line and "δ" not in line
+
+
+# --- risk numbers printed toward the person: intervals outward, coverage down ------------------
+
+_finite = st.floats(-1e12, 1e12, allow_nan=False, allow_subnormal=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=_finite,
+    b=_finite,
+    k=st.floats(0, 1e12, allow_nan=False),
+    coverage=st.floats(0.001, 0.999),
+    digits=st.integers(1, 6),
+)
+def test_a_printed_cell_never_reads_narrower_or_surer_than_computed(a, b, k, coverage, digits):
+    lower, upper = min(a, b), max(a, b)
+    row = {
+        "release": "cost",
+        "flagged": False,
+        "value": (lower + upper) / 2,
+        "lower": lower,
+        "upper": upper,
+        "k": k,
+        "coverage": coverage,
+        "distribution": "Float Laplace",
+        "scale": 1.0,
+    }
+    line = script._cell_line(row, [], digits=digits)
+    ends = line.split("interval [")[1].split("]")[0].split(", ")
+    assert float(ends[0]) <= lower and float(ends[1]) >= upper
+    assert float(line.split("(±")[1].split(" at ")[0]) >= k
+    assert Fraction(line.split(" at ")[1].split("%")[0]) / 100 <= Fraction(coverage)
+
+
+def test_a_coverage_of_97_5_percent_is_not_printed_as_98(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    options = json.loads(plan.read_text(encoding="utf-8"))
+    options["options"]["coverage"] = 0.975
+    plan.write_text(json.dumps(options), encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 0
+    cells = [line for line in capsys.readouterr().out.splitlines() if "interval [" in line]
+    assert cells and all(" at 97.5%;" in line for line in cells)
