@@ -633,7 +633,7 @@ def _key_frame(keys, by, frame, pl):
             values = list(keys[column])
             if not values:
                 raise ValueError(f"keys[{column!r}] must list at least one value")
-            part = pl.DataFrame({column: pl.Series(values).cast(frame.schema[column])})
+            part = pl.DataFrame({column: _key_values(column, values, frame, pl)})
             table = part if table is None else table.join(part, how="cross")
     else:
         raise ValueError(
@@ -641,7 +641,26 @@ def _key_frame(keys, by, frame, pl):
         )
     if sorted(table.columns) != sorted(by):
         raise ValueError(f"keys must have exactly the by columns {by}; got {table.columns}")
+    if isinstance(keys, pl.DataFrame):
+        table = pl.DataFrame({c: _key_values(c, table[c].to_list(), frame, pl) for c in by})
     return table.select(by).unique(maintain_order=True)
+
+
+def _key_values(column, values, frame, pl):
+    """A by column's public keys as a Series of the column's dtype; a key that is not a value
+    of that type (a string key of an integer column, 2.5 of one) is refused by name."""
+    dtype = frame.schema[column]
+    try:
+        series = pl.Series(values, strict=False)
+        cast = series.cast(dtype, strict=True)
+        if dtype.is_integer() and series.dtype.is_float():
+            if not (cast.cast(pl.Float64) == series).all():
+                raise ValueError("not whole")
+    except Exception:  # Polars raises several kinds: said in words
+        raise ValueError(
+            f"keys[{column!r}] must hold values of the column's type ({dtype}); got {values!r:.80}"
+        ) from None
+    return cast
 
 
 def _resolve(query, dp):

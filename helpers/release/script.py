@@ -206,6 +206,14 @@ def _loss_text(loss, unit) -> str:
     return f"{unit} = {round_up(loss, digits=6)}"
 
 
+def _library_errors() -> tuple:
+    """The exception classes Polars and OpenDP raise on data they refuse."""
+    from opendp.mod import OpenDPException
+    from polars.exceptions import PolarsError
+
+    return (OpenDPException, PolarsError)
+
+
 def main(argv=None) -> int:
     """The command line: prints the usage without arguments, else the release.
 
@@ -236,8 +244,10 @@ def main(argv=None) -> int:
         allocation, workload, options = read_plan(Path(argv[0]).read_text(encoding="utf-8"))
         data = _read_data(Path(argv[1]))
         out = opendp_release(data, allocation, workload, **options)
-    except (ValueError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (ValueError, OSError, *_library_errors()) as err:
+        # one line, no traceback: a bad plan or file, or Polars or OpenDP refusing the data
+        text = " ".join(str(err).split()) or type(err).__name__
+        print(f"error: {text}", file=sys.stderr)
         return 2
     by = options.get("by") or []
     by = [by] if isinstance(by, str) else list(by)

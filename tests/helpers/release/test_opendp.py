@@ -579,3 +579,26 @@ def test_a_means_sum_spends_the_share_its_bounds_give(upper, share):
     # each part's ε is its sensitivity over its scale: m·max|bound| for the sum, m for the count
     eps_sum, eps_count = M * upper / summary["sum"], M / summary["count"]
     assert eps_sum / (eps_sum + eps_count) == pytest.approx(share, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        {"flag": ["yes", "no"]},
+        {"flag": [0, 0.5]},
+        "frame",
+    ],
+)
+def test_a_key_not_of_the_columns_type_is_refused_by_name(keys):
+    import polars as pl
+
+    keys = pl.DataFrame({"flag": ["yes"]}) if keys == "frame" else keys
+    with pytest.raises(ValueError, match=r"keys\['flag'\] must hold values of the column's type"):
+        _call(by="flag", keys=keys)
+
+
+def test_keys_as_a_frame_of_another_integer_type_are_read_as_the_columns():
+    import polars as pl
+
+    out = _call(by="flag", keys=pl.DataFrame({"flag": pl.Series([0, 1], dtype=pl.Int8)}))
+    assert out.table[out.table["release"] == "visits"]["flag"].tolist() == [0, 1]

@@ -173,3 +173,11 @@ def test_a_coverage_of_97_5_percent_is_not_printed_as_98(tmp_path, capsys):
     assert script.main([str(plan), str(data)]) == 0
     cells = [line for line in capsys.readouterr().out.splitlines() if "interval [" in line]
     assert cells and all(" at 97.5%;" in line for line in cells)
+
+
+def test_a_file_polars_cannot_read_is_one_line_and_exit_2(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    data.write_text("patient,region,cost\n1,a,2\n2,b,3,4,5\n", encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
