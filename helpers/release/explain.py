@@ -186,7 +186,7 @@ def round_up(x, *, digits=3) -> str:
     Read as the decimal it prints as and rounded up exactly (:mod:`helpers.release._exact`),
     so a per-person ε of 1.2341 reads 1.24, never the 1.23 of round-to-nearest.
 
-    Not called in a notebook; used by ``helpers.plotting.release``.
+    Used in notebook 12.
 
     Parameters
     ----------
