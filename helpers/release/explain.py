@@ -186,7 +186,7 @@ def round_up(x, *, digits=3) -> str:
     Read as the decimal it prints as and rounded up exactly (:mod:`helpers.release._exact`),
     so a per-person ε of 1.2341 reads 1.24, never the 1.23 of round-to-nearest.
 
-    Not called in a notebook; used by ``helpers.plotting.release``.
+    Used in notebook 12.
 
     Parameters
     ----------
@@ -556,8 +556,11 @@ def subject_paragraph(
     * that the guarantee covers everything published from the data together and later
       releases add to it; that the curator sees the raw data (the central model); that
       conclusions about groups are what a release is for and are not protected;
-    * for (ε, δ) one failure chance, 2δ (the odds' bad event, which also bounds an outright
-      disclosure of chance δ); for a zCDP release (``rho``) that δ is no chance of failure
+    * for (ε, δ) one failure chance, the larger of the readings' bad events: 2δ (the odds'
+      bad event, which also bounds an outright disclosure of chance δ) and, with add-remove
+      neighbours, 2δ(1 + e^ε), twice the δ of a group of two (:func:`group_privacy`) that
+      the answers' reading rests on; so max(2δ, 2δ(1 + e^ε)) under add-remove, 2δ under
+      change-one, at most 1. For a zCDP release (``rho``) that δ is no chance of failure
       but the slack that turns ρ_z into an ε.
 
     Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) tested; ε

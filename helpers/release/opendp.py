@@ -99,6 +99,10 @@ def _column_name(label: str) -> str:
 
 # --- the release as one OpenDP Context over a Polars LazyFrame --------------------------------
 
+#: The largest ``max_length`` :func:`opendp_release` takes: OpenDP's ``Margin`` holds the
+#: bound on a table's records as a 32-bit unsigned integer.
+_MAX_LENGTH = 2**32 - 1
+
 #: What :func:`opendp_release` does with a missing value (a null, or NaN in a float column):
 #: "refuse" (a ValueError naming the column and how many records lack it) or "drop" (the
 #: record leaves that release only, by a filter inside OpenDP's query, so the accounting covers it).
@@ -249,9 +253,19 @@ def _check_values(data, spec, pl, missing, discrete):
             )
         if discrete and kind != "count" and not all(float(b).is_integer() for b in bounds):
             raise ValueError(
-                f"workload release {label!r} must have whole-number bounds for integer noise "
-                f"on an integer column; got {bounds}"
+                f"workload release {label!r} must have whole-number bounds under a discrete "
+                f"mechanism (integer noise); got {bounds}"
             )
+        if discrete and dtype.is_float():
+            present = values.drop_nulls().drop_nans()
+            fractional = present.filter(~present.is_finite() | (present != present.floor()))
+            if fractional.len():
+                raise ValueError(
+                    f"column {column!r} (release {label!r}) must hold integers under a "
+                    f"discrete mechanism (its noise is on the integers); got "
+                    f"{fractional.len()} non-integer value(s), e.g. {fractional[0]!r}: round "
+                    "them yourself in a way you can defend, or allocate a continuous mechanism"
+                )
         if absent:
             notes.append(
                 f"{label}: records missing {column!r} are left out of this release (missing='drop')"
@@ -262,7 +276,8 @@ def _check_values(data, spec, pl, missing, discrete):
 def _expression(pl, kind, column, bounds, discrete, person):
     """The OpenDP expressions of one release, on the domain the mechanism names: a count is
     the noisy sum of an indicator, a sum the noisy sum of the clipped values, a mean the
-    noisy sum and the noisy count of its records (its value their ratio, as ``dp.mean``)."""
+    noisy sum and the noisy count of its records (its value their ratio, taken in
+    :func:`_cells`; OpenDP's ``dp.mean`` is not used)."""
     dtype = pl.Int64 if discrete else pl.Float64
     lo, hi = (int(b) for b in bounds) if discrete else bounds
     one = (0, 1) if discrete else (0.0, 1.0)
@@ -273,8 +288,10 @@ def _expression(pl, kind, column, bounds, discrete, person):
     weight = float(max(abs(lo), abs(hi), 1))
     if kind == "sum":
         return [pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("value")]
-    # the sum's and the count's noise in proportion to their sensitivities (max|bound| : 1),
-    # so each spends half the mean's budget (one scale for both would drown the count)
+    # the sum's noise scaled by max(|L|, |U|, 1), the count's by 1 (one scale for both would
+    # drown the count): when max(|L|, |U|) ≥ 1 that is their sensitivities' ratio and each
+    # spends half the mean's budget; below 1 the sum spends the smaller share, max(|L|, |U|)
+    # to the count's 1
     return [
         pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("sum"),
         present.cast(dtype).dp.sum(one, scale=1.0).alias("count"),
@@ -310,18 +327,22 @@ def opendp_release(
     allocation's budgets are the context's split (``split_by_weights``), one query per
     release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
     number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
-    of the clipped values, a mean OpenDP's ``dp.mean`` (noisy sum over noisy count).
+    of the clipped values, a mean its own noisy sum over its own noisy count (two noisy sums
+    in one query, their ratio taken here; not OpenDP's ``dp.mean``).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
-    measure, "gaussian" its zCDP measure; ``cls.discrete`` casts the column to integers,
-    so OpenDP runs the discrete Laplace or discrete Gaussian, else floats and the
-    continuous one); a class with ``opendp = None`` is refused by name.
+    measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
+    noise runs, never the column's type: set, OpenDP runs the discrete Laplace or discrete
+    Gaussian on the values as integers, and every column a release reads must then hold
+    integers (a float column with a non-integer value is refused by name, never
+    truncated); unset, the continuous one on floats. A class with ``opendp = None`` is
+    refused by name.
 
     Tables by group (``by``): with public ``keys`` every key gets a cell (a key absent
     from the data a noisy one) and values outside the list are dropped; without keys,
     OpenDP releases only the groups whose noisy count passes a threshold it sets from
     ``delta`` (spent on top of the ε or ρ_z, as OpenDP's approximate measure) and the
-    public bound ``max_groups``. A person's m records can fall in at most m groups, at
+    public bound ``max_groups``: the threshold and the δ hold only if that bound does. A person's m records can fall in at most m groups, at
     most m in one: OpenDP's sensitivity across the groups follows from the truncation.
 
     Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
@@ -350,9 +371,14 @@ def opendp_release(
         The public keys of the groups (column -> list of values; with two columns their
         full cross product); None: keys not known in advance (needs ``delta`` and ``max_groups``).
     max_groups : int, keyword-only
-        A public bound on the number of groups (only for unknown keys).
+        Only for groups whose keys are not known in advance (else refused): a public bound
+        on the number of groups, stated from public knowledge, never from the data
+        (OpenDP's ``Margin(max_groups=...)``). OpenDP's threshold, and so the δ the release
+        spends, rest on it (OpenDP does not check it), so a table with more groups than the
+        stated bound is refused, as a false ``max_length`` is. An integer from 1 to 2³² − 1.
     delta : float, keyword-only
-        δ in (0, 1) spent to release keys not known in advance.
+        Only for groups whose keys are not known in advance (else refused): δ in (0, 1) spent
+        to release them.
     max_length : int, keyword-only
         Required: the user's statement of a public upper bound on the records of the table
         (and so of any group), from public knowledge such as the population served, never
@@ -360,9 +386,10 @@ def opendp_release(
         release uses, and only as that bound: no count is resized or padded to it. A table
         longer than the stated bound is refused (the bound would be false, and OpenDP's
         accounting of float sums rests on it). OpenDP's float sums add a
-        rounding term that grows with it (Casacuberta et al. 2022): a bound 10× the table
-        raises the noise by well under 1 %, 10⁸ on a small table by 10×; the ``scale``
-        column shows what ran.
+        rounding term that grows with it (Casacuberta et al. 2022), so a looser bound means
+        more noise; the ``scale`` column shows the noise that ran. An integer from 1 to
+        2³² − 1 (OpenDP's ``Margin`` holds it as a 32-bit unsigned
+        integer).
     columns : mapping, keyword-only
         Release label -> column (default the label in lower case with _; None for a count
         of records).
@@ -403,7 +430,7 @@ def opendp_release(
         raise ValueError(f"missing must be one of {MISSING}; got {missing!r}")
     coverage = float(_check_in_unit("coverage", coverage))
     flag_above = _check_positive_finite("flag_above", flag_above)
-    max_length = check_int_range("max_length", max_length, 1, 10**12)
+    max_length = check_int_range("max_length", max_length, 1, _MAX_LENGTH)
     dp, pl = _opendp_polars()
     frame = _check_frame(data, pl)
     if frame.height > max_length:
@@ -437,17 +464,23 @@ def opendp_release(
     key_frame = _key_frame(keys, by, frame, pl)
     budgets, total = _check_consistent(allocation, workload, m)
     measure = "epsilon" if cls.opendp == "laplace" else "rho"
+    if (not by or key_frame is not None) and (delta is not None or max_groups is not None):
+        raise ValueError(
+            "delta and max_groups are for groups (by) whose keys are not known in advance; "
+            f"{'with public keys' if by else 'without by'} they would be ignored, so pass "
+            f"neither; got delta={delta!r}, max_groups={max_groups!r}"
+        )
+    if max_groups is not None:
+        max_groups = check_int_range("max_groups", max_groups, 1, _MAX_LENGTH)
+        if frame.select(by).n_unique() > max_groups:
+            raise ValueError(
+                f"max_groups must be a public upper bound on the number of groups; got "
+                f"{max_groups!r}, and the table has more groups than that: state a bound "
+                "that holds (OpenDP's threshold and δ rest on it)"
+            )
     margins = [dp.polars.Margin(by=[], max_length=max_length)]
     if by:
-        margins.append(
-            dp.polars.Margin(
-                by=by,
-                max_length=max_length,
-                max_groups=None
-                if max_groups is None
-                else check_int_range("max_groups", max_groups, 1, 10**9),
-            )
-        )
+        margins.append(dp.polars.Margin(by=by, max_length=max_length, max_groups=max_groups))
     if by and key_frame is None:
         if delta is None or max_groups is None:
             raise ValueError(
@@ -506,7 +539,8 @@ def opendp_release(
     notes[:0] = [
         f"each person's records: at most {m} kept (the first {m} in the table's order; "
         "OpenDP's truncate_per_group), the rest dropped",
-        "values clipped to each release's bounds before summing (the clipping is the only bias)",
+        "values clipped to each release's bounds before summing: a bias, as is dropping a "
+        "person's records beyond the first m",
     ]
     if by and key_frame is not None:
         notes.append(
@@ -599,7 +633,7 @@ def _key_frame(keys, by, frame, pl):
             values = list(keys[column])
             if not values:
                 raise ValueError(f"keys[{column!r}] must list at least one value")
-            part = pl.DataFrame({column: pl.Series(values).cast(frame.schema[column])})
+            part = pl.DataFrame({column: _key_values(column, values, frame, pl)})
             table = part if table is None else table.join(part, how="cross")
     else:
         raise ValueError(
@@ -607,7 +641,26 @@ def _key_frame(keys, by, frame, pl):
         )
     if sorted(table.columns) != sorted(by):
         raise ValueError(f"keys must have exactly the by columns {by}; got {table.columns}")
+    if isinstance(keys, pl.DataFrame):
+        table = pl.DataFrame({c: _key_values(c, table[c].to_list(), frame, pl) for c in by})
     return table.select(by).unique(maintain_order=True)
+
+
+def _key_values(column, values, frame, pl):
+    """A by column's public keys as a Series of the column's dtype; a key that is not a value
+    of that type (a string key of an integer column, 2.5 of one) is refused by name."""
+    dtype = frame.schema[column]
+    try:
+        series = pl.Series(values, strict=False)
+        cast = series.cast(dtype, strict=True)
+        if dtype.is_integer() and series.dtype.is_float():
+            if not (cast.cast(pl.Float64) == series).all():
+                raise ValueError("not whole")
+    except Exception:  # Polars raises several kinds: said in words
+        raise ValueError(
+            f"keys[{column!r}] must hold values of the column's type ({dtype}); got {values!r:.80}"
+        ) from None
+    return cast
 
 
 def _resolve(query, dp):

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .._docstrings import fill_docstrings
+from .._validation import check_finite_scalar
 from ..budget import Allocation, NoiseFamily
 from ..deployments import load, unit_group
 from ._checks import (
@@ -119,6 +120,7 @@ def privacy_record(
     model="Central",
     source_url="",
     groups="",
+    delta=None,
 ) -> dict:
     """The fields a registry entry needs for an allocation, as a JSON-able dict.
 
@@ -151,6 +153,12 @@ def privacy_record(
     sector, model, source_url : str, keyword-only
     groups : str, keyword-only
         The groups published, in words (e.g. "region: 5 public keys"; "" for none).
+    delta : float, keyword-only
+        The δ in (0, 1) the release spent on top of its ε or ρ_z (OpenDP's threshold for
+        group keys not known in advance: the second entry of :class:`ReleaseTable`'s
+        ``loss``); None (default) when it spent none. With a δ the record is "Approximate
+        DP": ε the total with that δ (Laplace), or the ρ_z's (ε, δ) by
+        :func:`helpers.deployments.zcdp_to_epsilon` with the two δ added (Gaussian).
 
     Returns
     -------
@@ -209,29 +217,32 @@ def privacy_record(
     if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
         raise AssertionError(privacy_unit)
     pure = NoiseFamily.of(allocation.mechanism).pure
+    if delta is not None:
+        delta = check_finite_scalar("delta", delta)
+        if not 0 < delta < 1:
+            raise ValueError(
+                f"delta must be the δ the release spent, in the open interval (0, 1); got {delta!r}"
+            )
+        delta = float(delta)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name} {curators} {day.year}".lower()).strip("-")
     record = {
         "name": name,
         "curators": curators,
         "year": day.year,
         "sector": sector,
-        "dp_variant": "Pure DP" if pure else "Zero-concentrated DP",
+        "dp_variant": _variant(pure, delta),
         "privacy_unit": privacy_unit,
         "model": model,
         "releases": "One release" if len(allocation.budgets) == 1 else "Many releases",
         "epsilon": float(allocation.epsilon),
-        "delta": None if pure else float(allocation.delta),
+        "delta": _record_delta(allocation, pure, delta),
         "rho": None if pure else float(allocation.total),
         "registry_slug": slug,
         "source_url": source_url,
         "unit": unit,
         "contributions": m,
         "neighbours": neighbours,
-        "accounting": (
-            "basic composition of pure ε (the ε add up)"
-            if pure
-            else "zCDP (the ρ_z add up), converted to (ε, δ) by Canonne, Kamath & Steinke (2020)"
-        ),
+        "accounting": _accounting(pure, delta),
         "date": date,
         "release_list": _release_entries(allocation, workload),
         "groups": groups,
@@ -241,6 +252,35 @@ def privacy_record(
     }
     json.dumps(record)  # JSON-able by construction; this raises if a field is not
     return record
+
+
+def _variant(pure, delta) -> str:
+    if delta is not None:
+        return "Approximate DP"
+    return "Pure DP" if pure else "Zero-concentrated DP"
+
+
+def _record_delta(allocation, pure, delta):
+    """The record's δ: none for pure ε alone; the conversion's δ for ρ_z; plus the δ the
+    release spent on keys (the ρ_z's (ε, δ₁) composed with (0, δ₂) is (ε, δ₁ + δ₂))."""
+    spent = 0.0 if delta is None else delta
+    if pure:
+        return None if delta is None else spent
+    return float(allocation.delta) + spent
+
+
+def _accounting(pure, delta) -> str:
+    text = (
+        "basic composition of pure ε (the ε add up)"
+        if pure
+        else "zCDP (the ρ_z add up), converted to (ε, δ) by Canonne, Kamath & Steinke (2020)"
+    )
+    if delta is not None:
+        text += (
+            f"; δ = {delta!r} spent on top to release group keys not known in advance "
+            "(OpenDP's threshold), so the δ's add up"
+        )
+    return text
 
 
 def registry_table(records) -> pd.DataFrame:

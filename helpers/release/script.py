@@ -17,6 +17,7 @@ import dataclasses
 import json
 import math
 import sys
+from decimal import ROUND_FLOOR, Decimal
 from pathlib import Path
 
 import numpy as np
@@ -24,8 +25,10 @@ import numpy as np
 from .._docstrings import fill_docstrings
 from .._validation import check_int_range
 from ..budget import Allocation, Release
+from ..deployments import round_risk
 from ._checks import _check_allocation, _check_contributions, _parse_workload
-from .opendp import opendp_release
+from .explain import round_up
+from .opendp import _MAX_LENGTH, opendp_release
 
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
@@ -84,7 +87,7 @@ def release_plan(allocation, workload, **options) -> str:
     if not isinstance(options["person"], str) or not options["person"]:
         raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
     options["contributions"] = _check_contributions(options["contributions"])
-    options["max_length"] = check_int_range("max_length", options["max_length"], 1, 10**12)
+    options["max_length"] = check_int_range("max_length", options["max_length"], 1, _MAX_LENGTH)
     try:
         return _dumps(allocation, workload, options)
     except (TypeError, ValueError) as err:
@@ -165,6 +168,20 @@ def _read_data(path: Path):
     raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
 
 
+def _outward(x, digits, *, down) -> str:
+    """An interval end or a ±k as text, rounded away from the value (outward): the printed
+    interval is never narrower than the one computed."""
+    if not math.isfinite(x):
+        return f"{x:g}"
+    return f"{round_risk(x, digits=digits, down=down):.{digits}g}"
+
+
+def _percent_floor(coverage) -> str:
+    """A coverage as a percentage rounded down exactly (0.975 reads 97.5 %, never 98 %)."""
+    percent = (Decimal(repr(float(coverage))) * 100).quantize(Decimal("0.1"), ROUND_FLOOR)
+    return f"{percent.normalize():f}%"
+
+
 def _cell_line(row, by, digits: int = 4) -> str:
     group = ", ".join(f"{b}={row[b]}" for b in by)
     mark = "!" if row["flagged"] else " "
@@ -173,10 +190,28 @@ def _cell_line(row, by, digits: int = 4) -> str:
     )
     return (
         f"{mark} {row['release']}{' [' + group + ']' if group else ''}: {value}  "
-        f"interval [{row['lower']:.{digits}g}, {row['upper']:.{digits}g}] "
-        f"(±{row['k']:.{digits}g} at {row['coverage']:.0%}; {row['distribution']}, "
-        f"scale {row['scale']:.{digits}g})"
+        f"interval [{_outward(row['lower'], digits, down=True)}, "
+        f"{_outward(row['upper'], digits, down=False)}] "
+        f"(±{_outward(row['k'], digits, down=False)} at {_percent_floor(row['coverage'])}; "
+        f"{row['distribution']}, scale {row['scale']:.{digits}g})"
     )
+
+
+def _loss_text(loss, unit) -> str:
+    """OpenDP's loss in words, every number rounded up: ``ε = …`` or, when the release spent
+    a δ (keys not known in advance), ``(ε, δ) = (…, …)``."""
+    if isinstance(loss, (tuple, list)):
+        first, delta = loss
+        return f"({unit}, δ) = ({round_up(first, digits=6)}, {round_up(delta, digits=6)})"
+    return f"{unit} = {round_up(loss, digits=6)}"
+
+
+def _library_errors() -> tuple:
+    """The exception classes Polars and OpenDP raise on data they refuse."""
+    from opendp.mod import OpenDPException
+    from polars.exceptions import PolarsError
+
+    return (OpenDPException, PolarsError)
 
 
 def main(argv=None) -> int:
@@ -209,16 +244,17 @@ def main(argv=None) -> int:
         allocation, workload, options = read_plan(Path(argv[0]).read_text(encoding="utf-8"))
         data = _read_data(Path(argv[1]))
         out = opendp_release(data, allocation, workload, **options)
-    except (ValueError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (ValueError, OSError, *_library_errors()) as err:
+        # one line, no traceback: a bad plan or file, or Polars or OpenDP refusing the data
+        text = " ".join(str(err).split()) or type(err).__name__
+        print(f"error: {text}", file=sys.stderr)
         return 2
     by = options.get("by") or []
     by = [by] if isinstance(by, str) else list(by)
     unit = "ε" if out.measure == "epsilon" else "ρ_z"
-    loss = out.loss if not isinstance(out.loss, (tuple, list)) else out.loss[0]
     print(
-        f"release: {out.mechanism} noise, OpenDP's loss of the whole context {unit} = "
-        f"{loss:.6g} for one person (d_in = {out.d_in} identifier)"
+        f"release: {out.mechanism} noise, OpenDP's loss of the whole context "
+        f"{_loss_text(out.loss, unit)} for one person (d_in = {out.d_in} identifier)"
     )
     for note in out.notes:
         print(f"  note: {note}")

@@ -194,3 +194,17 @@ def test_percent_rounds_up_when_asked_and_stays_inside(x):
     near = float(R.percent(x).removesuffix(" %"))
     assert 0 < near < 100 and 0 < up < 100
     assert up >= 100 * x * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.5, 4.0])
+@pytest.mark.parametrize("neighbours", ["add-remove", "change-one"])
+def test_subject_paragraph_states_the_failure_chance_its_docstring_gives(epsilon, neighbours):
+    # max(2δ, 2δ(1 + e^ε)) under add-remove, 2δ under change-one, rounded up
+    delta = 1e-8
+    text = R.subject_paragraph(epsilon, delta, prior=0.05, neighbours=neighbours)
+    (chance,) = (float(c) for c in re.findall(r"chance of at most ([\d.]+)", text))
+    group = 2 * delta * (1 + math.exp(epsilon))
+    if neighbours == "add-remove":
+        assert chance >= group * (1 - 1e-12)
+    else:
+        assert 2 * delta <= chance < group

@@ -230,11 +230,64 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
             columns=COLUMNS,
             max_length=MAX_LENGTH,
         )
-    assert "absent" not in set(out.table["region"])
     assert out.table["threshold"].notna().all() and (out.table["threshold"] > 0).all()
     rho, delta = out.loss
     assert rho <= allocation.total * (1 + 1e-12) and delta <= 1e-6 * (1 + 1e-12)
     assert any("threshold" in note for note in out.notes)
+    # only groups of the data are released, each cell of a group that passed the threshold;
+    # a group far above it (three times, ≥ 5 noise scales over it) is released, bar a chance
+    # below 1e-6 per group
+    counts = df.groupby("patient").head(M).groupby("region").size()
+    visits = out.table[out.table["release"] == "visits"].set_index("region")
+    assert set(visits.index) <= set(counts.index)
+    threshold = float(visits["threshold"].iloc[0])
+    assert threshold >= 5 * float(visits["scale"].iloc[0])
+    assert set(counts.index[counts > 3 * threshold]) <= set(visits.index)
+    assert (counts > 3 * threshold).sum() >= 3  # the test has groups to check
+
+
+def test_a_group_of_one_person_is_not_released_without_keys():
+    # OpenDP's threshold is set so that a group one person makes passes with chance ≤ δ:
+    # a lone person's group is never released (bar a chance ≤ 1e-9 per query)
+    df = pd.concat(
+        [
+            _table(3, people=2_000),
+            pd.DataFrame(
+                {"patient": [10**6], "region": ["lone"], "cost": [100.0], "flag": [1], "units": [1]}
+            ),
+        ],
+        ignore_index=True,
+    )
+    work = _workload("laplace")
+    allocation = B.budget_for_accuracy(work)
+    out = _call(df=df, allocation=allocation, work=work, keys=None, delta=1e-9, max_groups=6)
+    assert "lone" not in set(out.table["region"])
+    assert "north" in set(out.table["region"])
+
+
+@pytest.mark.parametrize("bound", [1, 4])
+def test_a_false_max_groups_is_refused_without_the_true_count(bound):
+    df = _table(3)
+    groups = df["region"].nunique()
+    assert bound < groups
+    with pytest.raises(ValueError, match=r"max_groups must be a public upper bound") as err:
+        _call(df=df, keys=None, delta=1e-6, max_groups=bound)
+    assert str(groups) not in str(err.value).replace(f"got {bound}", "")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"delta": 1e-6},
+        {"max_groups": 10},
+        {"delta": 1e-6, "max_groups": 10},
+        {"by": None, "keys": None, "delta": 1e-6},
+        {"by": None, "keys": None, "max_groups": 10},
+    ],
+)
+def test_delta_or_max_groups_where_they_would_be_ignored_is_refused(kwargs):
+    with pytest.raises(ValueError, match="delta and max_groups are for groups"):
+        _call(**kwargs)
 
 
 # --- bad input: a ValueError naming the parameter, or a stated handling ---------------------------
@@ -299,9 +352,39 @@ def test_missing_values_dropped_when_asked_and_said():
     assert any("left out" in note and "'cost'" in note for note in out.notes)
 
 
-def test_a_person_over_the_bound_is_truncated_and_that_is_stated():
-    out = _call()
+def test_a_person_over_the_bound_contributes_exactly_m_records_and_that_is_stated():
+    # one person with 12 records over two regions, the others one each: at a huge budget the
+    # release is within a few times its tiny ±k of pandas' cells after the same truncation (the first m
+    # records of each person in the table's order) and far from the untruncated ones
+    df = pd.DataFrame(
+        {
+            "patient": [0] * 12 + list(range(1, 41)),
+            "region": ["north", "south"] * 6 + REGIONS * 8,
+            "cost": np.linspace(10.0, 450.0, 52),
+        }
+    )
+    work = R.per_person(
+        [
+            B.Release("count", k=1e-3, label="visits"),
+            B.Release("sum", k=1e-2, lower=0.0, upper=500.0, label="cost"),
+        ],
+        contributions=M,
+    )
+    out = _call(df=df, allocation=B.budget_for_accuracy(work), work=work)
     assert any(f"at most {M} kept" in note for note in out.notes)
+    truncated = df.groupby("patient", sort=False).head(M).groupby("region")
+    untruncated = df.groupby("region")
+    for label, truth, full in (
+        ("visits", truncated.size(), untruncated.size()),
+        ("cost", truncated["cost"].sum(), untruncated["cost"].sum()),
+    ):
+        cells = out.table[out.table["release"] == label].set_index("region")
+        for region in ("north", "south"):
+            value, k = cells.loc[region, "value"], cells.loc[region, "k"]
+            # k holds at 95 %; 30 k is ≥ 90 noise scales, missed with chance below e⁻⁹⁰
+            assert k < 0.1
+            assert abs(value - truth[region]) <= 30 * k
+            assert abs(value - full[region]) > 100 * k  # the truncation is what was released
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan, math.inf])
@@ -420,3 +503,102 @@ def test_notebook_12_states_each_releases_own_neighbours():
     assert all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in opendp)
     assert all('neighbours="change-one"' in s for s in survey)
     assert R.OPENDP_NEIGHBOURS == "add-remove"
+
+
+# --- max_length: OpenDP's Margin holds it as a 32-bit unsigned integer ---------------------------
+
+
+def test_max_length_is_refused_outside_what_opendp_holds():
+    work = R.per_person([B.Release("count", k=20.0, label="visits")], contributions=M)
+    allocation = B.budget_for_accuracy(work)
+    for bad in (2**32, 10**12):
+        for call in (
+            lambda bad=bad: _call(allocation=allocation, work=work, max_length=bad),
+            lambda bad=bad: R.release_plan(
+                allocation, work, person="patient", contributions=M, max_length=bad
+            ),
+        ):
+            with pytest.raises(ValueError, match=rf"max_length .* 1\.\.4294967295; got {bad}"):
+                call()
+    # the largest allowed runs in OpenDP, whose float sums are accounted at that bound
+    out = _call(allocation=allocation, work=work, max_length=2**32 - 1)
+    assert out.table["scale"].gt(0).all() and len(out.table) == len(KEYS["region"])
+
+
+# --- a discrete mechanism reads integers: a non-integer value is refused, never truncated --------
+
+DISCRETE = [name for name, cls in MECHANISM_CLASSES.items() if cls.discrete and cls.opendp]
+
+
+@pytest.mark.parametrize("mechanism", DISCRETE)
+@pytest.mark.parametrize(("column", "value"), [("units", 2.7), ("flag", 0.5), ("units", np.inf)])
+def test_a_discrete_mechanism_refuses_a_non_integer_value_by_name(mechanism, column, value):
+    df = _table(0)
+    df[column] = df[column].astype(float)
+    df.loc[3, column] = value
+    work = _workload(mechanism)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    columns = {"visits": None, "flag": "flag", "units": "units"}
+    with pytest.raises(ValueError, match=rf"column '{column}' .* must hold integers"):
+        _call(df=df, allocation=allocation, work=work, columns=columns)
+
+
+@pytest.mark.parametrize("mechanism", DISCRETE)
+def test_a_discrete_mechanism_reads_whole_floats_as_the_integers_they_are(mechanism):
+    df = _table(0)
+    df["units"] = df["units"].astype(float)  # 0.0 … 11.0: integers held as floats
+    work = _workload(mechanism)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    columns = {"visits": None, "flag": "flag", "units": "units"}
+    out = _call(df=df, allocation=allocation, work=work, columns=columns)
+    assert out.table["distribution"].str.startswith("Integer").all()
+
+
+# --- a mean: its own noisy sum over its own noisy count, the budget split as stated ----------
+
+
+@pytest.mark.parametrize(("upper", "share"), [(500.0, 0.5), (4.0, 0.5), (0.5, 0.5 / 1.5)])
+def test_a_means_sum_spends_the_share_its_bounds_give(upper, share):
+    from helpers.release import opendp as O
+
+    dp, pl = O._opendp_polars()
+    df = pl.DataFrame({"patient": [1, 1, 2, 3], "cost": [0.1, 0.2, 0.3, 0.4]})
+    context = dp.Context.compositor(
+        data=df.lazy(),
+        privacy_unit=dp.unit_of(contributions=1, identifier="patient"),
+        privacy_loss=dp.loss_of(epsilon=1.0),
+        split_evenly_over=1,
+        margins=[dp.polars.Margin(by=[], max_length=100)],
+    )
+    expr = O._expression(pl, "mean", "cost", (0.0, upper), False, "patient")
+    query = context.query().truncate_per_group(M, keep="first").select(*expr)
+    summary = {
+        r["column"]: r["scale"]
+        for r in dp.summarize_polars_measurement(O._resolve(query, dp)).to_dicts()
+    }
+    # each part's ε is its sensitivity over its scale: m·max|bound| for the sum, m for the count
+    eps_sum, eps_count = M * upper / summary["sum"], M / summary["count"]
+    assert eps_sum / (eps_sum + eps_count) == pytest.approx(share, rel=1e-3)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        {"flag": ["yes", "no"]},
+        {"flag": [0, 0.5]},
+        "frame",
+    ],
+)
+def test_a_key_not_of_the_columns_type_is_refused_by_name(keys):
+    import polars as pl
+
+    keys = pl.DataFrame({"flag": ["yes"]}) if keys == "frame" else keys
+    with pytest.raises(ValueError, match=r"keys\['flag'\] must hold values of the column's type"):
+        _call(by="flag", keys=keys)
+
+
+def test_keys_as_a_frame_of_another_integer_type_are_read_as_the_columns():
+    import polars as pl
+
+    out = _call(by="flag", keys=pl.DataFrame({"flag": pl.Series([0, 1], dtype=pl.Int8)}))
+    assert out.table[out.table["release"] == "visits"]["flag"].tolist() == [0, 1]

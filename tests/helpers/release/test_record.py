@@ -135,3 +135,45 @@ def test_an_invalid_allocation_is_refused(bad):
     budgets[1] = bad
     with pytest.raises(ValueError, match="allocation must have finite, positive budgets"):
         _record(allocation._replace(budgets=budgets))
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_a_release_that_spent_delta_is_recorded_as_approximate_dp(mechanism):
+    work = R.per_person(SURVEY, contributions=3)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
+    options = dict(
+        unit="person",
+        neighbours="add-remove",
+        date="2026-11-26",
+        name="Clinic survey",
+        curators="A health agency",
+        workload=work,
+        contributions=3,
+    )
+    without = R.privacy_record(allocation, **options)
+    record = R.privacy_record(allocation, delta=1e-7, **options)
+    assert without["dp_variant"] != "Approximate DP"
+    assert record["dp_variant"] == "Approximate DP"
+    # the δ spent adds to whatever δ the record stated without it
+    assert record["delta"] == pytest.approx((without["delta"] or 0.0) + 1e-7, rel=1e-12)
+    assert record["epsilon"] == without["epsilon"]
+    assert "1e-07" in record["accounting"]
+    row = R.registry_table(record).iloc[0]
+    assert row["status"] == "usable"
+    assert row["delta_used"] == pytest.approx(record["delta"], rel=3e-16)
+    assert row["epsilon_used"] == pytest.approx(record["epsilon"], rel=3e-16)
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, -1e-9, float("nan"), "1e-7"])
+def test_a_delta_outside_the_unit_interval_is_refused_by_name(bad):
+    allocation = B.budget_for_accuracy([B.Release("count", k=5.0)])
+    with pytest.raises(ValueError, match="delta"):
+        R.privacy_record(
+            allocation,
+            unit="person",
+            neighbours="add-remove",
+            date="2026-11-26",
+            name="n",
+            curators="c",
+            delta=bad,
+        )

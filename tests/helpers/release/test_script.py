@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import budget as B
 from helpers import release as R
@@ -83,3 +88,97 @@ def test_a_plan_round_trips():
     assert options == {"person": "p", "contributions": 2, "max_length": 5}
     with pytest.raises(ValueError, match="text must be a plan"):
         R.read_plan("{}")
+
+
+def _unknown_keys_plan(tmp_path, mechanism):
+    work = R.per_person([B.Release("count", k=12.0, label="visits")], contributions=2)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        R.release_plan(
+            allocation,
+            work,
+            person="patient",
+            contributions=2,
+            by="region",
+            max_groups=4,
+            delta=1e-7,
+            columns={"visits": None},
+            max_length=10_000,
+        ),
+        encoding="utf-8",
+    )
+    return plan, allocation
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_the_delta_spent_on_unknown_keys_is_printed_rounded_up(tmp_path, capsys, mechanism):
+    _, data, _ = _files(tmp_path, ".csv")
+    plan, allocation = _unknown_keys_plan(tmp_path, mechanism)
+    assert script.main([str(plan), str(data)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    unit = "ε" if mechanism == "laplace" else "ρ_z"
+    assert f"({unit}, δ) = (" in line
+    first, delta = (float(x) for x in line.split("δ) = (")[1].split(")")[0].split(", "))
+    # the numbers printed are OpenDP's loss rounded up: never below what was spent
+    assert 1e-7 <= delta <= 1e-7 * (1 + 1e-5)
+    assert allocation.total * (1 - 1e-9) <= first <= allocation.total * (1 + 1e-5)
+
+
+def test_without_a_delta_spent_none_is_printed(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    assert script.main([str(plan), str(data)]) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert "ε = " in line and "δ" not in line
+
+
+# --- risk numbers printed toward the person: intervals outward, coverage down ------------------
+
+_finite = st.floats(-1e12, 1e12, allow_nan=False, allow_subnormal=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    a=_finite,
+    b=_finite,
+    k=st.floats(0, 1e12, allow_nan=False),
+    coverage=st.floats(0.001, 0.999) | st.sampled_from([0.95, 0.975, 0.29, 0.999]),
+    digits=st.integers(1, 6),
+)
+def test_a_printed_cell_never_reads_narrower_or_surer_than_computed(a, b, k, coverage, digits):
+    lower, upper = min(a, b), max(a, b)
+    row = {
+        "release": "cost",
+        "flagged": False,
+        "value": (lower + upper) / 2,
+        "lower": lower,
+        "upper": upper,
+        "k": k,
+        "coverage": coverage,
+        "distribution": "Float Laplace",
+        "scale": 1.0,
+    }
+    line = script._cell_line(row, [], digits=digits)
+    ends = line.split("interval [")[1].split("]")[0].split(", ")
+    assert float(ends[0]) <= lower and float(ends[1]) >= upper
+    assert float(line.split("(±")[1].split(" at ")[0]) >= k
+    # the coverage read as the decimal it prints as (0.95 is 95 %), as round_risk reads floats
+    assert Fraction(line.split(" at ")[1].split("%")[0]) / 100 <= Fraction(repr(coverage))
+
+
+def test_a_coverage_of_97_5_percent_is_not_printed_as_98(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    options = json.loads(plan.read_text(encoding="utf-8"))
+    options["options"]["coverage"] = 0.975
+    plan.write_text(json.dumps(options), encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 0
+    cells = [line for line in capsys.readouterr().out.splitlines() if "interval [" in line]
+    assert cells and all(" at 97.5%;" in line for line in cells)
+
+
+def test_a_file_polars_cannot_read_is_one_line_and_exit_2(tmp_path, capsys):
+    plan, data, _ = _files(tmp_path, ".csv")
+    data.write_text("patient,region,cost\n1,a,2\n2,b,3,4,5\n", encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
