@@ -90,7 +90,7 @@ def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = 
     if out.exists() and any(out.iterdir()):
         raise ValueError(f"out={str(out)!r} is not empty: collect into a new folder")
     names = sorted(users) if users is not None else sorted(p.name for p in homes.iterdir())
-    bad = [n for n in names if not USER_NAME.match(n) or safe_name(n, set()) != n]
+    bad = [n for n in names if not USER_NAME.match(n) or safe_name(n) != n]
     if bad:
         raise ValueError(
             f"users={bad!r}: user names must be letters, digits and ._- (starting with a letter "
