@@ -60,6 +60,7 @@ from .opendp import (
     ReleaseTable,
     neighbour_distance,
     opendp_release,
+    opendp_workload,
 )
 from .people import (
     Tradeoff,
@@ -103,6 +104,7 @@ __all__ = [
     "odds",
     "odds_sentence",
     "opendp_release",
+    "opendp_workload",
     "per_person",
     "percent",
     "privacy_record",

@@ -36,6 +36,7 @@ __all__ = [
     "ReleaseTable",
     "neighbour_distance",
     "opendp_release",
+    "opendp_workload",
 ]
 
 #: The neighbour notion :func:`opendp_release` checks: OpenDP's symmetric distance on the
@@ -226,7 +227,7 @@ def _cells_spec(workload, allocation, columns):
         )
         if kind != "count" and not all(math.isfinite(b) for b in bounds):
             raise ValueError(f"workload[{i}] ({label!r}) must state finite lower and upper bounds")
-        spec.append((label, kind, column, bounds))
+        spec.append(_Spec(label, kind, column, bounds))
     return spec
 
 
@@ -273,29 +274,107 @@ def _check_values(data, spec, pl, missing, discrete):
     return notes
 
 
-def _expression(pl, kind, column, bounds, discrete, person):
-    """The OpenDP expressions of one release, on the domain the mechanism names: a count is
-    the noisy sum of an indicator, a sum the noisy sum of the clipped values, a mean the
-    noisy sum and the noisy count of its records (its value their ratio, taken in
-    :func:`_cells`; OpenDP's ``dp.mean`` is not used)."""
-    dtype = pl.Int64 if discrete else pl.Float64
-    lo, hi = (int(b) for b in bounds) if discrete else bounds
-    one = (0, 1) if discrete else (0.0, 1.0)
-    present = (pl.col(person) if column is None else pl.col(column)).is_not_null()
+class _Spec(NamedTuple):
+    """One release of the workload as the release reads it: its label, kind, column (None: a
+    count of records) and bounds (a count's are (0, 1))."""
+
+    label: str
+    kind: str
+    column: str | None
+    bounds: tuple
+
+
+class _Part(NamedTuple):
+    """One noisy column of a release's OpenDP query: its name in OpenDP's output, what it sums
+    ("values": the column's values, shifted by :func:`_shift`; "present": 1 per record;
+    "records": OpenDP's ``dp.len``, the count a threshold reads), the bounds OpenDP clips to,
+    and its noise scale as a multiple of the query's global scale."""
+
+    alias: str
+    source: str
+    lower: float
+    upper: float
+    weight: float
+
+
+def _shift(kind, bounds, discrete) -> float:
+    """The public constant a mean's values are shifted by before they are summed: the middle of
+    its bounds (an integer under a discrete mechanism), 0 for a count or a sum.
+
+    A mean is released as c + S'/N̂, S' the noisy sum of x − c and N̂ the noisy count of the
+    same records: c is public and N̂ is released, so adding c·N̂/N̂ back is post-processing,
+    and S' has the per-record sensitivity max(|L − c|, |U − c|) ≤ (U − L)/2 + ½ whatever the
+    signs of L and U. A sum cannot be shifted so: adding back c·N needs the number of records
+    N, which is not public under add-remove neighbours (nor is a noisy count of it part of a
+    sum's release), so a sum keeps OpenDP's sensitivity max(|L|, |U|) per record."""
+    if kind != "mean":
+        return 0.0
+    lo, hi = bounds
+    return float((int(lo) + int(hi)) // 2) if discrete else lo / 2 + hi / 2
+
+
+def _parts(kind, bounds, discrete, thresholded=False) -> list:
+    """The noisy columns of one release's query (:class:`_Part`): a count is one noisy sum of
+    an indicator or a 0/1 column, a sum the noisy sum of the clipped values, a mean the noisy
+    sum of its shifted values and the noisy count of its records; with keys not known in
+    advance, OpenDP's ``dp.len`` besides, the count its threshold reads."""
     if kind == "count":
-        value = present if column is None else pl.col(column)
-        return [value.cast(dtype).dp.sum(one, scale=1.0).alias("value")]
-    weight = float(max(abs(lo), abs(hi), 1))
-    if kind == "sum":
-        return [pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("value")]
-    # the sum's noise scaled by max(|L|, |U|, 1), the count's by 1 (one scale for both would
-    # drown the count): when max(|L|, |U|) ≥ 1 that is their sensitivities' ratio and each
-    # spends half the mean's budget; below 1 the sum spends the smaller share, max(|L|, |U|)
-    # to the count's 1
-    return [
-        pl.col(column).cast(dtype).dp.sum((lo, hi), scale=weight).alias("sum"),
-        present.cast(dtype).dp.sum(one, scale=1.0).alias("count"),
-    ]
+        parts = [_Part("value", "values", 0.0, 1.0, 1.0)]
+    elif kind == "sum":
+        lo, hi = bounds
+        parts = [_Part("value", "values", lo, hi, max(abs(lo), abs(hi), 1.0))]
+    else:
+        c = _shift(kind, bounds, discrete)
+        lo, hi = bounds[0] - c, bounds[1] - c
+        # the sum's noise scaled by max(|L − c|, |U − c|, 1), the count's by 1 (one scale for
+        # both would drown the count): when that is ≥ 1 it is their sensitivities' ratio and
+        # each spends half the mean's budget; below 1 the sum spends the smaller share
+        parts = [
+            _Part("sum", "values", lo, hi, max(abs(lo), abs(hi), 1.0)),
+            _Part("count", "present", 0.0, 1.0, 1.0),
+        ]
+    if thresholded:
+        parts.append(_Part("records", "records", 0.0, 1.0, 1.0))
+    return parts
+
+
+def _planned_scales(parts, budget, distance, measure) -> list:
+    """The noise scale of each part of a query that spends ``budget`` (ε, or ρ of zCDP) at a
+    person's distance ``distance`` in records, as OpenDP accounts it: a part clipped to
+    [lo, hi] has sensitivity distance·max(|lo|, |hi|) (records added or removed; OpenDP's
+    bound on a sum when the number of records is not known), the parts' ε add (Δ/b) or their
+    ρ add (Δ²/(2σ²)), and each part's scale is the global scale times its weight. The plan
+    the tests hold OpenDP's own summary to (OpenDP's float sums add a rounding term on top)."""
+    ratios = [distance * max(abs(p.lower), abs(p.upper)) / p.weight for p in parts]
+    if measure == "epsilon":
+        scale = math.fsum(ratios) / budget
+    else:
+        scale = math.sqrt(math.fsum(r * r for r in ratios) / (2 * budget))
+    return [scale * p.weight for p in parts]
+
+
+def _expression(pl, dp, release, discrete, person, *, thresholded=False):
+    """The OpenDP expressions of one release (its :func:`_parts`), on the domain the
+    mechanism names (integers under a discrete mechanism, else floats); a mean's value is
+    taken from its two noisy sums in :func:`_cells` (OpenDP's ``dp.mean`` is not used)."""
+    dtype = pl.Int64 if discrete else pl.Float64
+    column = release.column
+    present = (pl.col(person) if column is None else pl.col(column)).is_not_null().cast(dtype)
+    shift = _shift(release.kind, release.bounds, discrete)
+    exprs = []
+    for part in _parts(release.kind, release.bounds, discrete, thresholded):
+        if part.source == "records":
+            exprs.append(dp.len(scale=part.weight, signed=True).alias(part.alias))
+            continue
+        if part.source == "present" or column is None:
+            values = present
+        elif shift:
+            values = pl.col(column).cast(dtype) - pl.lit(int(shift) if discrete else shift, dtype)
+        else:
+            values = pl.col(column).cast(dtype)
+        lo, hi = (int(part.lower), int(part.upper)) if discrete else (part.lower, part.upper)
+        exprs.append(values.dp.sum((lo, hi), scale=part.weight).alias(part.alias))
+    return exprs
 
 
 def opendp_release(
@@ -426,13 +505,50 @@ def opendp_release(
     allocation = _check_allocation(allocation)
     cls = _mechanism_class(allocation)
     m = _check_contributions(contributions)
+    coverage, flag_above, max_length = _check_options(missing, coverage, flag_above, max_length)
+    dp, pl = _opendp_polars()
+    frame = _check_frame(data, pl)
+    _check_person(frame, person, max_length)
+    spec = _cells_spec(workload, allocation, columns)
+    notes = _check_values(frame, spec, pl, missing, cls.discrete)
+    by = _check_by(frame, by)
+    key_frame = _key_frame(keys, by, frame, pl)
+    budgets, total = _check_consistent(allocation, workload, m)
+    measure = "epsilon" if cls.opendp == "laplace" else "rho"
+    loss, margins, delta = _loss_and_margins(
+        dp, frame, by, key_frame, measure, total, delta, max_groups, max_length
+    )
+    context = dp.Context.compositor(
+        data=frame.lazy(),
+        privacy_unit=_unit(dp, person, OPENDP_NEIGHBOURS),
+        privacy_loss=loss,
+        split_by_weights=(budgets / budgets.sum()).tolist(),
+        margins=margins,
+    )
+    options = {"m": m, "missing": missing, "by": by, "keys": key_frame, "person": person}
+    rows = []
+    for release in spec:
+        query = _query(context, pl, dp, release, cls.discrete, **options)
+        cells = _cells(context, query, release, cls.discrete, by, coverage, dp)
+        rows.extend(_in_order(cells, by, key_frame))
+    notes[:0] = _notes(m, by, key_frame, delta)
+    return ReleaseTable(
+        _table(rows, flag_above), cls.name, measure, 1, context.accountant.map(1), notes
+    )
+
+
+def _check_options(missing, coverage, flag_above, max_length) -> tuple:
+    """(coverage, flag_above, max_length) checked; ``missing`` one of :data:`MISSING`."""
     if missing not in MISSING:
         raise ValueError(f"missing must be one of {MISSING}; got {missing!r}")
     coverage = float(_check_in_unit("coverage", coverage))
     flag_above = _check_positive_finite("flag_above", flag_above)
-    max_length = check_int_range("max_length", max_length, 1, _MAX_LENGTH)
-    dp, pl = _opendp_polars()
-    frame = _check_frame(data, pl)
+    return coverage, flag_above, check_int_range("max_length", max_length, 1, _MAX_LENGTH)
+
+
+def _check_person(frame, person, max_length) -> None:
+    """The table within the stated ``max_length``; ``person`` a column naming every record's
+    person."""
     if frame.height > max_length:
         raise ValueError(
             f"max_length must be a public upper bound on the table's records; got "
@@ -447,13 +563,15 @@ def opendp_release(
             f"person column {person!r} must name a person on every record; "
             f"{frame[person].null_count()} record(s) have none"
         )
-    spec = _cells_spec(workload, allocation, columns)
-    notes = _check_values(frame, spec, pl, missing, cls.discrete)
+
+
+def _check_by(frame, by) -> list:
+    """``by`` as a list of at most two grouping columns of the table, each with a group on
+    every record."""
     given = by
     by = [] if by is None else [by] if isinstance(by, str) else by
     if not isinstance(by, (list, tuple)) or len(by) > 2 or not all(isinstance(b, str) for b in by):
         raise ValueError(f"by must be one or two column names; got {given!r}")
-    by = list(by)
     for column in by:
         _require(frame, "by", column, "a grouping column")
         if frame[column].null_count():
@@ -461,9 +579,12 @@ def opendp_release(
                 f"by column {column!r} has {frame[column].null_count()} record(s) with no "
                 "group; give them a group (e.g. 'unknown') or drop them before the release"
             )
-    key_frame = _key_frame(keys, by, frame, pl)
-    budgets, total = _check_consistent(allocation, workload, m)
-    measure = "epsilon" if cls.opendp == "laplace" else "rho"
+    return list(by)
+
+
+def _loss_and_margins(dp, frame, by, key_frame, measure, total, delta, max_groups, max_length):
+    """(OpenDP's privacy loss of the context, its margins, the δ spent or None): δ and
+    ``max_groups`` only, and both, for groups whose keys are not known in advance."""
     if (not by or key_frame is not None) and (delta is not None or max_groups is not None):
         raise ValueError(
             "delta and max_groups are for groups (by) whose keys are not known in advance; "
@@ -481,62 +602,64 @@ def opendp_release(
     margins = [dp.polars.Margin(by=[], max_length=max_length)]
     if by:
         margins.append(dp.polars.Margin(by=by, max_length=max_length, max_groups=max_groups))
-    if by and key_frame is None:
-        if delta is None or max_groups is None:
-            raise ValueError(
-                "keys not known in advance need delta (the δ spent to release them) and "
-                f"max_groups (a public bound on the groups); got delta={delta!r}, "
-                f"max_groups={max_groups!r}"
-            )
-        delta = _check_in_unit("delta", delta)
-        loss = dp.loss_of(**{measure: total, "delta": delta})
-    else:
-        loss = dp.loss_of(**{measure: total})
-    context = dp.Context.compositor(
-        data=frame.lazy(),
-        privacy_unit=dp.unit_of(contributions=1, identifier=person),
-        privacy_loss=loss,
-        split_by_weights=(budgets / budgets.sum()).tolist(),
-        margins=margins,
-    )
-    rows = []
-    order = (
-        {tuple(key): i for i, key in enumerate(key_frame.iter_rows())}
-        if key_frame is not None
-        else None
-    )
-    for label, kind, column, bounds in spec:
-        query = context.query().truncate_per_group(m, keep="first")
-        if missing == "drop" and column is not None:
-            query = query.filter(
-                pl.col(column).is_not_null() & ~pl.col(column).cast(pl.Float64).is_nan()
-            )
-        expr = _expression(pl, kind, column, bounds, cls.discrete, person)
-        if by and key_frame is None:
-            # OpenDP releases a key only when this noisy count passes its threshold
-            expr.append(dp.len(scale=1.0, signed=True).alias("records"))
-        if by:
-            query = query.group_by(by).agg(*expr)
-            if key_frame is not None:
-                query = query.with_keys(key_frame)
-        else:
-            query = query.select(*expr)
-        cells = _cells(context, query, label, kind, bounds, by, coverage, dp)
-        # the cells in the keys' order (or sorted by group): OpenDP's order is the engine's
-        key = (
-            (lambda c: order[tuple(c[b] for b in by)])
-            if order
-            else (lambda c: str([c[b] for b in by]))
+    if not by or key_frame is not None:
+        return dp.loss_of(**{measure: total}), margins, None
+    if delta is None or max_groups is None:
+        raise ValueError(
+            "keys not known in advance need delta (the δ spent to release them) and "
+            f"max_groups (a public bound on the groups); got delta={delta!r}, "
+            f"max_groups={max_groups!r}"
         )
-        rows.extend(sorted(cells, key=key))
+    delta = _check_in_unit("delta", delta)
+    return dp.loss_of(**{measure: total, "delta": delta}), margins, delta
+
+
+def _unit(dp, person, neighbours):
+    """OpenDP's unit of privacy: one person = one identifier, added or removed (add-remove)
+    or changed (change-one); the records per identifier are bounded by the truncation."""
+    if _check_neighbours(neighbours) == "add-remove":
+        return dp.unit_of(contributions=1, identifier=person)
+    return dp.unit_of(changes=1, identifier=person)
+
+
+def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person):
+    """One release's OpenDP query: each person's first m records, the missing values dropped
+    if asked, then its expressions, by group when ``by``."""
+    query = context.query().truncate_per_group(m, keep="first")
+    if missing == "drop" and release.column is not None:
+        column = pl.col(release.column)
+        query = query.filter(column.is_not_null() & ~column.cast(pl.Float64).is_nan())
+    # OpenDP releases a key not known in advance only when a noisy dp.len passes its threshold
+    thresholded = bool(by) and keys is None
+    expr = _expression(pl, dp, release, discrete, person, thresholded=thresholded)
+    if not by:
+        return query.select(*expr)
+    query = query.group_by(by).agg(*expr)
+    return query if keys is None else query.with_keys(keys)
+
+
+def _in_order(cells, by, key_frame) -> list:
+    """The cells in the keys' order (or sorted by group): OpenDP's order is the engine's."""
+    if key_frame is None:
+        return sorted(cells, key=lambda c: str([c[b] for b in by]))
+    order = {tuple(key): i for i, key in enumerate(key_frame.iter_rows())}
+    return sorted(cells, key=lambda c: order[tuple(c[b] for b in by)])
+
+
+def _table(rows, flag_above):
+    """The cells as a pandas table, with each one's relative error and flag."""
+    import pandas as pd
+
     for row in rows:
         size = abs(row["value"]) if math.isfinite(row["value"]) else 0.0
         row["relative_error"] = row["k"] / size if size > 0 else math.inf
         row["flagged"] = bool(row["relative_error"] > flag_above)
-    import pandas as pd
+    return pd.DataFrame(rows)
 
-    table = pd.DataFrame(rows)
-    notes[:0] = [
+
+def _notes(m, by, key_frame, delta) -> list:
+    """The stated handling of the truncation, the clipping and the groups."""
+    notes = [
         f"each person's records: at most {m} kept (the first {m} in the table's order; "
         "OpenDP's truncate_per_group), the rest dropped",
         "values clipped to each release's bounds before summing: a bias, as is dropping a "
@@ -550,10 +673,11 @@ def opendp_release(
     elif by:
         notes.append(
             f"groups: keys not known in advance; a group is released only when its noisy "
-            f"count passes OpenDP's threshold (column threshold), spending δ = {delta:g}"
+            f"count passes OpenDP's threshold (column threshold), spending δ = {delta:g}; "
+            "that count (OpenDP's dp.len) shares each release's budget, so its noise is "
+            "wider than the allocation's (the scale column shows what ran)"
         )
-    spent = context.accountant.map(1)
-    return ReleaseTable(table, cls.name, measure, 1, spent, notes)
+    return notes
 
 
 def _check_consistent(allocation, workload, m):
@@ -581,10 +705,13 @@ def _check_consistent(allocation, workload, m):
     return budgets, total
 
 
-def _plan_check_unit(allocation, workload, m) -> None:
-    parsed = _parse_workload(workload, allocation)
+def _record_sensitivities(workload) -> np.ndarray:
+    """Each release's sensitivity per record added or removed, as OpenDP's Context accounts
+    it: a count 1, a sum max(|L|, |U|) (:func:`opendp_workload`), a mean (U − L)/n, the
+    course's Δ, which sets only the mean's budget."""
+    parsed = _parse_workload(workload)
     columns = _workload_columns(workload)
-    record_delta = _parse_workload(
+    record = _parse_workload(
         [
             Release(kind, k=1.0, lower=lo, upper=hi, n=n)
             for kind, lo, hi, n in zip(
@@ -592,13 +719,82 @@ def _plan_check_unit(allocation, workload, m) -> None:
             )
         ]
     ).sensitivity
-    expected = m * record_delta
-    if not np.allclose(allocation.sensitivities, expected, rtol=1e-9, atol=0):
-        i = int(np.flatnonzero(~np.isclose(allocation.sensitivities, expected, rtol=1e-9))[0])
+    for i, kind in enumerate(parsed.kinds):
+        if kind == "sum":
+            record[i] = max(abs(float(columns["lower"][i])), abs(float(columns["upper"][i])))
+    return record
+
+
+def opendp_workload(workload, *, contributions, neighbours=OPENDP_NEIGHBOURS) -> list:
+    """The workload with each release's sensitivity as :func:`opendp_release`'s OpenDP Context
+    accounts it for one person of up to m records: the workload to allocate for that release.
+
+    A person added or removed is d = m records (d = 2m changed: :func:`neighbour_distance`).
+    A count's Δ is then d. A sum's is d·max(|L|, |U|): OpenDP bounds a sum of values in
+    [L, U] by max(|L|, |U|) per record added or removed when the number of records is not
+    known, and uses the U − L of change-one with n public only when the size is known, which
+    a release by identifier does not state. That is larger than the course's d·(U − L) when
+    L > 0 or U < 0 (a sum of [100, 500] costs 500 per record, not 400), smaller when L < 0 < U;
+    a sum cannot be shifted to straddle 0, since adding back c·N needs the number of records N,
+    which add-remove does not publish. A mean keeps the course's d·(U − L)/n, which sets only
+    its budget: the release spends that budget on its own noisy sum (of x − c, c the middle
+    of the bounds, so max(|L − c|, |U − c|) per record whatever the signs) and noisy count,
+    and adds c back (post-processing, c public). With these sensitivities the noise
+    OpenDP runs for a count or a sum is the allocation's own (the tests hold OpenDP's
+    summary to it for every sign of the bounds); :func:`opendp_release` refuses an
+    allocation made for other ones. The bounds, n and labels are kept.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    workload : sequence of Release (or mappings with its fields)
+    contributions : int, keyword-only
+        m ≥ 1, the most records kept per person.
+    neighbours : {"add-remove", "change-one"}, keyword-only
+        The neighbour notion in OpenDP's terms (default :data:`OPENDP_NEIGHBOURS`, the one
+        :func:`opendp_release` runs; change-one doubles every Δ, as OpenDP's change-one
+        distance on identifiers does).
+
+    Returns
+    -------
+    builtins.list
+        One :class:`helpers.budget.Release` per release, ``sensitivity`` stated.
+
+    %(raises)s
+
+    References
+    ----------
+    OpenDP Library 0.16: ``make_sum`` ("If dataset size is known, uses a
+    restricted-sensitivity proof"), ``unit_of`` (``contributions`` and ``changes`` with an
+    ``identifier``); the sensitivities are checked against OpenDP's own privacy map in
+    ``tests/helpers/release/test_opendp.py``.
+
+    Examples
+    --------
+    >>> work = [Release("sum", k=9.0, lower=100.0, upper=500.0), Release("count", k=5.0)]
+    >>> [r.sensitivity for r in opendp_workload(work, contributions=3)]
+    [1500.0, 3.0]
+    """
+    from .people import _with_sensitivities
+
+    m = _check_contributions(contributions)
+    distance = neighbour_distance(neighbours, contributions=m)
+    return _with_sensitivities(workload, _record_sensitivities(workload), distance)
+
+
+def _plan_check_unit(allocation, workload, m) -> None:
+    """The allocation's Δ are OpenDP's for m records (:func:`opendp_workload`)."""
+    _parse_workload(workload, allocation)
+    expected = np.array([r.sensitivity for r in opendp_workload(workload, contributions=m)])
+    close = np.isclose(allocation.sensitivities, expected, rtol=1e-9, atol=0)
+    if not np.all(close):
+        i = int(np.flatnonzero(~close)[0])
         raise ValueError(
-            f"allocation must be made for contributions={m}: release {i} has Δ = "
-            f"{allocation.sensitivities[i]:g}, its bounds give {m} × {record_delta[i]:g} "
-            "(allocate per_person(workload, contributions=m))"
+            f"allocation must be made for contributions={m} in OpenDP's add-remove "
+            f"accounting: release {i} has Δ = {allocation.sensitivities[i]:g}, OpenDP's is "
+            f"{expected[i]:g} (a sum's m·max(|L|, |U|), not m·(U − L)); allocate "
+            "opendp_workload(workload, contributions=m)"
         )
 
 
@@ -718,24 +914,26 @@ def _ratio_interval(s, a, n, b, bounds):
     return max(float(lower), min(corners)), min(float(upper), max(corners))
 
 
-def _cells(context, query, label, kind, bounds, by, coverage, dp):
+def _cells(context, query, release, discrete, by, coverage, dp):
     """One dict per cell of a query: its value, interval and OpenDP's own summary (the
     query resolved once: its summary and its release are of the same measurement)."""
     alpha = 1.0 - coverage
+    mean = release.kind == "mean"
     measurement = _resolve(query, dp)
-    summary = dp.summarize_polars_measurement(measurement, alpha / 2 if kind == "mean" else alpha)
+    summary = dp.summarize_polars_measurement(measurement, alpha / 2 if mean else alpha)
     released = context(measurement).collect()
     rows = {r["column"]: r for r in summary.to_dicts()}
     threshold = next((r.get("threshold") for r in rows.values() if r.get("threshold")), None)
-    first = rows["sum" if kind == "mean" else "value"]
+    first = rows["sum" if mean else "value"]
+    shift = _shift(release.kind, release.bounds, discrete)
+    low, high = (b - shift for b in release.bounds)
     out = []
     for cell in released.iter_rows(named=True):
-        group = {b: cell[b] for b in by}
-        if kind == "mean":
+        if mean:  # c + S'/N̂ (S' the noisy sum of x − c): a ratio, then c added back
             s, n = float(cell["sum"]), float(cell["count"])
             a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
-            value = s / n if n > 0 else math.nan
-            lower, upper = _ratio_interval(s, a, n, b, bounds)
+            value = shift + s / n if n > 0 else math.nan
+            lower, upper = (shift + x for x in _ratio_interval(s, a, n, b, (low, high)))
             k = max(value - lower, upper - value) if n > 0 else math.inf
         else:
             value = float(cell["value"])
@@ -743,9 +941,9 @@ def _cells(context, query, label, kind, bounds, by, coverage, dp):
             lower, upper = value - k, value + k
         out.append(
             {
-                "release": label,
-                **group,
-                "kind": kind,
+                "release": release.label,
+                **{g: cell[g] for g in by},
+                "kind": release.kind,
                 "value": value,
                 "lower": lower,
                 "upper": upper,

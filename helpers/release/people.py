@@ -208,17 +208,25 @@ def per_person(workload, *, contributions) -> list:
     [3.0]
     """
     m = _check_contributions(contributions)
-    parsed = _parse_workload(workload)
+    return _with_sensitivities(workload, _parse_workload(workload).sensitivity, m)
+
+
+def _times_up(delta: float, factor: int) -> float:
+    """factor·Δ as a float, rounded up where the product is not exact (toward privacy)."""
+    exact = Fraction(float(delta)) * factor
+    scaled = float(exact)
+    return scaled if Fraction(scaled) >= exact else math.nextafter(scaled, math.inf)
+
+
+def _with_sensitivities(workload, per_record, factor: int) -> list:
+    """The workload's releases (bounds, n and labels kept), each with ``sensitivity`` stated as
+    factor × its per-record Δ, rounded up."""
     columns = _workload_columns(workload)
     names = [f.name for f in dataclasses.fields(Release) if f.name != "_"]
     releases = []
-    for i, delta_f in enumerate(parsed.sensitivity):
+    for i, delta in enumerate(per_record):
         values = {name: columns[name][i] for name in names}
-        exact = Fraction(float(delta_f)) * m
-        scaled = float(exact)
-        values["sensitivity"] = (
-            scaled if Fraction(scaled) >= exact else math.nextafter(scaled, math.inf)
-        )
+        values["sensitivity"] = _times_up(delta, factor)
         releases.append(Release(values.pop("kind"), **values))
     return releases
 
