@@ -67,7 +67,7 @@ def _workload(mechanism):
             B.Release("sum", k=4000.0, lower=0.0, upper=500.0, label="cost"),
             B.Release("mean", k=40.0, lower=0.0, upper=500.0, n=300, label="mean cost"),
         ]
-    return R.per_person(work, contributions=M)
+    return R.opendp_workload(work, contributions=M)
 
 
 def _truth(df: pd.DataFrame, work) -> pd.DataFrame:
@@ -89,28 +89,33 @@ def _truth(df: pd.DataFrame, work) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _call(df=None, allocation=None, work=None, **kwargs):
+    """opendp_release on a test table (default seed 0) with the tests' options (person, m,
+    regions with public keys, columns, max_length), each overridable."""
+    work = _workload("laplace") if work is None else work
+    allocation = B.budget_for_accuracy(work) if allocation is None else allocation
+    options = {
+        "person": "patient",
+        "contributions": M,
+        "by": "region",
+        "keys": KEYS,
+        "columns": COLUMNS,
+        "max_length": MAX_LENGTH,
+    }
+    options.update(kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return R.opendp_release(_table(0) if df is None else df, allocation, work, **options)
+
+
 def _release(df, mechanism, **kwargs):
     work = _workload(mechanism)
     allocation = B.budget_for_accuracy(work, mechanism=mechanism)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = R.opendp_release(
-            df,
-            allocation,
-            work,
-            person="patient",
-            contributions=M,
-            by="region",
-            keys=KEYS,
-            columns=COLUMNS,
-            max_length=MAX_LENGTH,
-            **kwargs,
-        )
-    return work, allocation, out
+    return work, allocation, _call(df=df, allocation=allocation, work=work, **kwargs)
 
 
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian", "geometric", "discrete_gaussian"])
-def test_the_mechanism_that_runs_is_the_one_allocated(mechanism):
+def test_the_mechanism_that_runs_is_the_one_allocated(mechanism, make_record):
     cls = MECHANISM_CLASSES[mechanism]
     work, allocation, out = _release(_table(1), mechanism)
     assert out.mechanism == mechanism
@@ -119,13 +124,9 @@ def test_the_mechanism_that_runs_is_the_one_allocated(mechanism):
     noise = "Laplace" if cls.opendp == "laplace" else "Gaussian"
     assert set(out.table["distribution"]) == {f"{kind} {noise}"}
     # OpenDP's own loss of the whole context at the d_in the record states (one identifier)
-    record = R.privacy_record(
+    record = make_record(
         allocation,
-        unit="person",
         neighbours=R.OPENDP_NEIGHBOURS,
-        date="2026-11-29",
-        name="Visits",
-        curators="A clinic",
         workload=work,
         contributions=M,
         groups="region: 6 public keys",
@@ -194,19 +195,7 @@ def test_the_noise_free_part_is_pandas_after_the_same_bounding():
     df = _table(5)
     work = _workload("laplace")
     allocation = B.split_budget(work, 1e6, mechanism="laplace")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = R.opendp_release(
-            df,
-            allocation,
-            work,
-            person="patient",
-            contributions=M,
-            by="region",
-            keys=KEYS,
-            columns=COLUMNS,
-            max_length=MAX_LENGTH,
-        )
+    out = _call(df=df, allocation=allocation, work=work)
     table = out.table.merge(_truth(df, work), on=["release", "region"])
     finite = table[np.isfinite(table["truth"])]
     assert (finite["k"] <= 1e-2 * np.maximum(1.0, finite["truth"].abs())).all()
@@ -219,20 +208,7 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
     df = _table(3, people=2_000)
     work = _workload("gaussian")
     allocation = B.budget_for_accuracy(work, mechanism="gaussian")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        out = R.opendp_release(
-            df,
-            allocation,
-            work,
-            person="patient",
-            contributions=M,
-            by="region",
-            delta=1e-6,
-            max_groups=10,
-            columns=COLUMNS,
-            max_length=MAX_LENGTH,
-        )
+    out = _call(df=df, allocation=allocation, work=work, keys=None, delta=1e-6, max_groups=10)
     assert out.table["threshold"].notna().all() and (out.table["threshold"] > 0).all()
     rho, delta = out.loss
     assert rho <= allocation.total * (1 + 1e-12) and delta <= 1e-6 * (1 + 1e-12)
@@ -294,23 +270,6 @@ def test_delta_or_max_groups_where_they_would_be_ignored_is_refused(kwargs):
 
 
 # --- bad input: a ValueError naming the parameter, or a stated handling ---------------------------
-
-
-def _call(df=None, allocation=None, work=None, **kwargs):
-    work = _workload("laplace") if work is None else work
-    allocation = B.budget_for_accuracy(work) if allocation is None else allocation
-    options = {
-        "person": "patient",
-        "contributions": M,
-        "by": "region",
-        "keys": KEYS,
-        "columns": COLUMNS,
-        "max_length": MAX_LENGTH,
-    }
-    options.update(kwargs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return R.opendp_release(_table(0) if df is None else df, allocation, work, **options)
 
 
 def _with(column, value, rows=(3,)):

@@ -21,19 +21,10 @@ SURVEY = [
 
 
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
-def test_record_round_trips_through_the_deployments_reader(mechanism):
+def test_record_round_trips_through_the_deployments_reader(mechanism, make_record):
     work = R.per_person(SURVEY, contributions=3)
     allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
-    record = R.privacy_record(
-        allocation,
-        unit="person",
-        neighbours="change-one",
-        date="2026-11-26",
-        name="Clinic survey",
-        curators="A health agency",
-        workload=work,
-        contributions=3,
-    )
+    record = make_record(allocation, neighbours="change-one", workload=work, contributions=3)
     assert set(record) == set(R.RECORD_FIELDS)
     again = json.loads(json.dumps(record))
     assert again == record
@@ -57,16 +48,8 @@ def test_record_round_trips_through_the_deployments_reader(mechanism):
     assert views["posterior"] == D.posterior_bound(row["epsilon_used"], prior=0.5)
 
 
-def test_record_reader_flags_a_malformed_record():
-    allocation = B.budget_for_accuracy(SURVEY)
-    record = R.privacy_record(
-        allocation,
-        unit="record",
-        neighbours="add-remove",
-        date="2026-01-02",
-        name="x",
-        curators="y",
-    )
+def test_record_reader_flags_a_malformed_record(make_record):
+    record = make_record(B.budget_for_accuracy(SURVEY), unit="record")
     record["dp_variant"] = "Approximate DP"  # an ε with no δ: the reader says why
     assert R.registry_table(record).iloc[0]["status"] != "usable"
     assert R.registry_table(record).iloc[0]["unit_group"] == "one event or record"
@@ -75,20 +58,8 @@ def test_record_reader_flags_a_malformed_record():
 # --- what a registry reads, and what the record refuses ----------------------------------------
 
 
-def _record(allocation, **kwargs):
-    options = {
-        "unit": "person",
-        "neighbours": "add-remove",
-        "date": "2026-11-29",
-        "name": "Clinic visits",
-        "curators": "A clinic",
-    }
-    options.update(kwargs)
-    return R.privacy_record(allocation, **options)
-
-
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian", "geometric", "discrete_gaussian"])
-def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism):
+def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism, make_record):
     from helpers.mechanisms import MECHANISM_CLASSES
 
     work = [
@@ -96,7 +67,7 @@ def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism):
         B.Release("sum", k=400.0, lower=0.0, upper=10.0, label="units"),
     ]
     work = R.per_person(work, contributions=2)
-    record = _record(
+    record = make_record(
         B.budget_for_accuracy(work, mechanism=mechanism),
         workload=work,
         contributions=2,
@@ -110,48 +81,39 @@ def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism):
     assert record["model"] == "Central" and record["contributions"] == 2
     assert json.loads(json.dumps(record)) == record
     # a change-one guarantee (n public) is not stated at OpenDP's distance of an identifier
-    changed = _record(
+    changed = make_record(
         B.budget_for_accuracy(work), workload=work, contributions=2, neighbours="change-one"
     )
     assert changed["neighbours"] == "change-one" and changed["d_in"] is None
 
 
 @pytest.mark.parametrize("field", ["name", "curators", "groups", "source_url"])
-def test_a_nul_byte_is_refused_by_name(field):
+def test_a_nul_byte_is_refused_by_name(field, make_record):
     with pytest.raises(ValueError, match=f"{field} must not contain a NUL byte"):
-        _record(B.budget_for_accuracy(SURVEY), **{field: "a\x00b"})
+        make_record(B.budget_for_accuracy(SURVEY), **{field: "a\x00b"})
 
 
-def test_a_nul_byte_in_a_label_is_refused():
+def test_a_nul_byte_in_a_label_is_refused(make_record):
     work = [B.Release("count", k=30.0, label="vis\x00its")]
     with pytest.raises(ValueError, match="label must not contain a NUL byte"):
-        _record(B.budget_for_accuracy(work), workload=work)
+        make_record(B.budget_for_accuracy(work), workload=work)
 
 
 @pytest.mark.parametrize("bad", [-1.0, float("nan"), float("inf")])
-def test_an_invalid_allocation_is_refused(bad):
+def test_an_invalid_allocation_is_refused(bad, make_record):
     allocation = B.budget_for_accuracy(SURVEY)
     budgets = allocation.budgets.copy()
     budgets[1] = bad
     with pytest.raises(ValueError, match="allocation must have finite, positive budgets"):
-        _record(allocation._replace(budgets=budgets))
+        make_record(allocation._replace(budgets=budgets))
 
 
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
-def test_a_release_that_spent_delta_is_recorded_as_approximate_dp(mechanism):
+def test_a_release_that_spent_delta_is_recorded_as_approximate_dp(mechanism, make_record):
     work = R.per_person(SURVEY, contributions=3)
     allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
-    options = dict(
-        unit="person",
-        neighbours="add-remove",
-        date="2026-11-26",
-        name="Clinic survey",
-        curators="A health agency",
-        workload=work,
-        contributions=3,
-    )
-    without = R.privacy_record(allocation, **options)
-    record = R.privacy_record(allocation, delta=1e-7, **options)
+    without = make_record(allocation, workload=work, contributions=3)
+    record = make_record(allocation, delta=1e-7, workload=work, contributions=3)
     assert without["dp_variant"] != "Approximate DP"
     assert record["dp_variant"] == "Approximate DP"
     # the δ spent adds to whatever δ the record stated without it
@@ -165,15 +127,7 @@ def test_a_release_that_spent_delta_is_recorded_as_approximate_dp(mechanism):
 
 
 @pytest.mark.parametrize("bad", [0.0, 1.0, -1e-9, float("nan"), "1e-7"])
-def test_a_delta_outside_the_unit_interval_is_refused_by_name(bad):
+def test_a_delta_outside_the_unit_interval_is_refused_by_name(bad, make_record):
     allocation = B.budget_for_accuracy([B.Release("count", k=5.0)])
     with pytest.raises(ValueError, match="delta"):
-        R.privacy_record(
-            allocation,
-            unit="person",
-            neighbours="add-remove",
-            date="2026-11-26",
-            name="n",
-            curators="c",
-            delta=bad,
-        )
+        make_record(allocation, delta=bad)
