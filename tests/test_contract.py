@@ -253,6 +253,7 @@ VALID |= {
             "max_length": 100,
         },
     ),
+    RL.opendp_workload: ((WORKLOAD,), {"contributions": 2}),
     RL.per_person: ((WORKLOAD,), {"contributions": 2}),
     RL.privacy_record: (
         (ALLOCATION,),

@@ -495,7 +495,7 @@ def opendp_release(
     >>> import pandas as pd
     >>> from helpers.budget import budget_for_accuracy
     >>> df = pd.DataFrame({"patient": [1, 1, 2, 3], "region": ["N", "N", "S", "N"]})
-    >>> work = per_person([Release("count", k=20.0, label="visits")], contributions=2)
+    >>> work = opendp_workload([Release("count", k=20.0, label="visits")], contributions=2)
     >>> out = opendp_release(df, budget_for_accuracy(work), work, person="patient",
     ...                      contributions=2, by="region", keys={"region": ["N", "S"]},
     ...                      columns={"visits": None}, max_length=1_000)
