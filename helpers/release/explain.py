@@ -613,6 +613,24 @@ def subject_paragraph(
     d = _check_delta(delta)
     _check_open_unit("fpr", fpr)
     p = _check_open_unit("prior", prior)
+    parts = [_whom_sentence(unit, m, neighbours)]
+    odds_parts, failure = _odds_sentences(eps, d, p, neighbours)
+    parts += odds_parts
+    parts.append(_attack_sentence(eps, d, fpr, rho, neighbours))
+    parts += _scope_sentences()
+    parts += _failure_sentences(d, rho, failure)
+    expert = (
+        f"For experts: ε = {_g_up(eps, 3)}"  # each rounded up, never to nearest
+        + (f", δ = {_g_up(d, 2)}" if d > 0 else "")
+        + (f", ρ = {_g_up(rho, 3)}" if rho is not None else "")
+    )
+    parts.append(expert + f", per {unit}, {neighbours} neighbours.")
+    return " ".join(parts)
+
+
+def _whom_sentence(unit, m, neighbours) -> str:
+    """Whose privacy the release protects, and what: taking part and the answers
+    (add-remove), or the answers alone (change-one, the number of people public)."""
     whom = {
         "person": "each person",
         "user": "each user",
@@ -624,30 +642,34 @@ def subject_paragraph(
         if m > 1
         else ""
     )
-    parts = []
     if neighbours == "add-remove":
-        parts.append(
+        return (
             f"This release protects {whom}: it limits what anyone can learn about whether you "
             f"took part and about your answers.{kept}"
         )
-    else:
-        parts.append(
-            f"This release protects {whom}: the number of people is public, and it limits what "
-            f"anyone can learn about your answers.{kept}"
-        )
+    return (
+        f"This release protects {whom}: the number of people is public, and it limits what "
+        f"anyone can learn about your answers.{kept}"
+    )
 
-    def plain(e, dd, at, guess):  # the odds without their failure clause: one chance, below
-        text = odds_sentence(e, dd, prior=at, neighbours=guess)
-        return text.split(", except on rare outputs")[0].rstrip(".") + "."
 
-    parts.append(plain(eps, d, p, neighbours))
+def _plain_odds(e, dd, at, guess) -> str:
+    """The odds sentence without its failure clause (one chance is stated, at the end)."""
+    text = odds_sentence(e, dd, prior=at, neighbours=guess)
+    return text.split(", except on rare outputs")[0].rstrip(".") + "."
+
+
+def _odds_sentences(eps, d, p, neighbours) -> tuple:
+    """(the odds sentences, the one failure chance as a Fraction): at the stated prior, at an
+    even chance, and under add-remove for the answers (a group of two)."""
+    parts = [_plain_odds(eps, d, p, neighbours)]
     if p != 0.5:
-        even = plain(eps, d, 0.5, neighbours)
+        even = _plain_odds(eps, d, 0.5, neighbours)
         parts.append("Starting from an even chance instead: " + even[0].lower() + even[1:])
     failure = min(2 * _exact.as_given(d), Fraction(1))
     if neighbours == "add-remove":
         two = group_privacy(eps, d, size=2)  # one answer changed: one record out, one in
-        answers = plain(two.epsilon, two.delta, 0.5, "change-one")
+        answers = _plain_odds(two.epsilon, two.delta, 0.5, "change-one")
         parts.append(
             "About your answers (one answer changed is one record removed and one added): "
             + answers[0].lower()
@@ -655,54 +677,54 @@ def subject_paragraph(
         )
         # the answers' reading fails with the group's 2δ, the larger: the one chance stated
         failure = max(failure, min(2 * _exact.as_given(two.delta), Fraction(1)))
-    readings = _attack_words(eps, d, fpr, rho)
+    return parts, failure
+
+
+def _attack_sentence(eps, d, fpr, rho, neighbours) -> str:
+    """The best attack at the false-positive rates :func:`_attack_words` reads."""
     spotted = "; ".join(
         f"wrongly accusing {w} of those who did not, they spot at most {t} of those who did "
         f"({r} times as often)"
-        for w, t, r in readings
+        for w, t, r in _attack_words(eps, d, fpr, rho)
     )
     if neighbours == "add-remove":
-        parts.append(
+        return (
             f"Someone trying to tell whether you took part can do no better than this: {spotted}."
         )
-    else:
-        spotted = spotted.replace("of those who did not", "of the records holding the second value")
-        spotted = spotted.replace("of those who did", "of those holding the first")
-        parts.append(
-            f"Someone trying to tell which of two values your record holds can do no better than this: {spotted}."
-        )
-    parts.append(
+    spotted = spotted.replace("of those who did not", "of the records holding the second value")
+    spotted = spotted.replace("of those who did", "of those holding the first")
+    return f"Someone trying to tell which of two values your record holds can do no better than this: {spotted}."
+
+
+def _scope_sentences() -> list:
+    """What the guarantee covers and what it does not (composition, the central model,
+    conclusions about groups)."""
+    return [
         "These limits cover everything published from this data together; any later release "
-        "about the same people adds to them."
-    )
-    parts.append(
+        "about the same people adds to them.",
         "The organisation that collects the data sees it in full: the limits are on what is "
-        "published, not on who holds the data."
-    )
-    parts.append(
+        "published, not on who holds the data.",
         "Conclusions about groups (how common an answer is among people like you, say) are not "
-        "protected: they are what the release is for, and they may be true of you."
-    )
+        "protected: they are what the release is for, and they may be true of you.",
+    ]
+
+
+def _failure_sentences(d, rho, failure) -> list:
+    """The one failure chance of an (ε, δ) release, or a zCDP release's δ as its slack."""
     if d > 0 and rho is not None:
-        parts.append(
+        return [
             f"The release is zCDP (ρ = {_g_up(rho, 3)}); its δ = {_g_up(d, 2)} is no chance of "
             "failure but the slack that turns ρ into an ε: the protection weakens gradually, "
             f"and the odds above can be exceeded only on outputs of chance at most "
             f"{_chance_up(failure)}."
-        )
-    elif d > 0:
-        parts.append(
+        ]
+    if d > 0:
+        return [
             f"The odds above may fail on rare outputs, with a chance of at most "
             f"{_chance_up(failure)}, in the worst case by "
             "revealing your data outright."
-        )
-    expert = (
-        f"For experts: ε = {_g_up(eps, 3)}"  # each rounded up, never to nearest
-        + (f", δ = {_g_up(d, 2)}" if d > 0 else "")
-        + (f", ρ = {_g_up(rho, 3)}" if rho is not None else "")
-    )
-    parts.append(expert + f", per {unit}, {neighbours} neighbours.")
-    return " ".join(parts)
+        ]
+    return []
 
 
 fill_docstrings(globals())

@@ -179,51 +179,24 @@ def privacy_record(
     >>> r["dp_variant"], r["privacy_unit"], r["accounting"]
     ('Pure DP', 'Person-level', 'basic composition of pure ε (the ε add up)')
     """
-    allocation = _check_allocation(allocation)
-    budgets = np.asarray(allocation.budgets, dtype=float)
-    if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
-        math.isfinite(float(allocation.total)) and float(allocation.total) > 0
-    ):
-        raise ValueError(
-            f"allocation must have finite, positive budgets and total; got budgets "
-            f"{budgets.tolist()!r}, total {allocation.total!r}"
-        )
+    allocation = _check_record_allocation(allocation)
     _check_unit(unit)
     _check_neighbours(neighbours)
-    if isinstance(date, datetime.date):
-        date = date.isoformat()
-    if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}")
-    try:
-        day = datetime.date.fromisoformat(date)
-    except ValueError:
-        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}") from None
-    for field, value in (
-        ("name", name),
-        ("curators", curators),
-        ("sector", sector),
-        ("model", model),
-        ("source_url", source_url),
-        ("groups", groups),
-    ):
-        if not isinstance(value, str) or (
-            field not in ("source_url", "groups") and not value.strip()
-        ):
-            raise ValueError(f"{field} must be a non-empty string; got {value!r}")
-        if "\x00" in value:
-            raise ValueError(f"{field} must not contain a NUL byte; got {value!r}")
+    date, day = _check_date(date)
+    _check_texts(
+        name=name,
+        curators=curators,
+        sector=sector,
+        model=model,
+        source_url=source_url,
+        groups=groups,
+    )
     m = _check_contributions(contributions)
     privacy_unit = UNITS[unit]
     if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
         raise AssertionError(privacy_unit)
     pure = NoiseFamily.of(allocation.mechanism).pure
-    if delta is not None:
-        delta = check_finite_scalar("delta", delta)
-        if not 0 < delta < 1:
-            raise ValueError(
-                f"delta must be the δ the release spent, in the open interval (0, 1); got {delta!r}"
-            )
-        delta = float(delta)
+    delta = None if delta is None else _check_spent_delta(delta)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name} {curators} {day.year}".lower()).strip("-")
     record = {
         "name": name,
@@ -252,6 +225,54 @@ def privacy_record(
     }
     json.dumps(record)  # JSON-able by construction; this raises if a field is not
     return record
+
+
+def _check_record_allocation(allocation):
+    """An Allocation with finite, positive budgets and total."""
+    allocation = _check_allocation(allocation)
+    budgets = np.asarray(allocation.budgets, dtype=float)
+    if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
+        math.isfinite(float(allocation.total)) and float(allocation.total) > 0
+    ):
+        raise ValueError(
+            f"allocation must have finite, positive budgets and total; got budgets "
+            f"{budgets.tolist()!r}, total {allocation.total!r}"
+        )
+    return allocation
+
+
+def _check_date(date) -> tuple:
+    """(the date as ISO text, the date): a ``datetime.date`` or a valid YYYY-MM-DD."""
+    if isinstance(date, datetime.date):
+        date = date.isoformat()
+    if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}")
+    try:
+        return date, datetime.date.fromisoformat(date)
+    except ValueError:
+        raise ValueError(f"date must be an ISO date (YYYY-MM-DD); got {date!r}") from None
+
+
+def _check_texts(**fields) -> None:
+    """Every text field a string without a NUL byte; all but ``source_url`` and ``groups``
+    non-empty."""
+    for field, value in fields.items():
+        if not isinstance(value, str) or (
+            field not in ("source_url", "groups") and not value.strip()
+        ):
+            raise ValueError(f"{field} must be a non-empty string; got {value!r}")
+        if "\x00" in value:
+            raise ValueError(f"{field} must not contain a NUL byte; got {value!r}")
+
+
+def _check_spent_delta(delta) -> float:
+    """The δ a release spent (keys not known in advance), in (0, 1)."""
+    delta = check_finite_scalar("delta", delta)
+    if not 0 < delta < 1:
+        raise ValueError(
+            f"delta must be the δ the release spent, in the open interval (0, 1); got {delta!r}"
+        )
+    return float(delta)
 
 
 def _variant(pure, delta) -> str:
