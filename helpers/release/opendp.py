@@ -406,8 +406,14 @@ def opendp_release(
     allocation's budgets are the context's split (``split_by_weights``), one query per
     release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
     number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
-    of the clipped values, a mean its own noisy sum over its own noisy count (two noisy sums
-    in one query, their ratio taken here; not OpenDP's ``dp.mean``).
+    of the clipped values, a mean c plus its own noisy sum of x − c over its own noisy count
+    (c the middle of its bounds; two noisy sums in one query, their ratio
+    taken here; not OpenDP's ``dp.mean``). Each query's noise is the one its allocation
+    planned: the allocation must be made for OpenDP's sensitivities
+    (:func:`opendp_workload`: a sum costs m·max(|L|, |U|) per person, not m·(U − L)), and one
+    made for others is refused. With keys not known in advance, the count OpenDP's threshold
+    reads shares each query's budget, so those cells' noise is wider than allocated (a note
+    says so; the ``scale`` column shows what ran).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
     measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
@@ -435,7 +441,7 @@ def opendp_release(
     data : pandas.DataFrame, polars.DataFrame or LazyFrame, or dict of columns
         One row per record, with the column ``person``.
     allocation : helpers.budget.Allocation
-        Made for the per-person workload (:func:`per_person` with the same m).
+        Made for :func:`opendp_workload` of the workload with the same m.
     workload : sequence of Release
         One release per budget; counts, sums and means with bounds. A mean's ``n`` serves
         only the allocation (its Δ, so its budget); the release never uses it: the mean is
