@@ -302,8 +302,8 @@ def _shift(kind, bounds, discrete) -> float:
     its bounds (an integer under a discrete mechanism), 0 for a count or a sum.
 
     A mean is released as c + S'/N̂, S' the noisy sum of x − c and N̂ the noisy count of the
-    same records: c is public and N̂ is released, so adding c·N̂/N̂ back is post-processing,
-    and S' has the per-record sensitivity max(|L − c|, |U − c|) ≤ (U − L)/2 + ½ whatever the
+    same records: c is public and N̂ is released with S', so c + S'/N̂ is post-processing of
+    the two noisy sums, and S' has the per-record sensitivity max(|L − c|, |U − c|) ≤ (U − L)/2 + ½ whatever the
     signs of L and U. A sum cannot be shifted so: adding back c·N needs the number of records
     N, which is not public under add-remove neighbours (nor is a noisy count of it part of a
     sum's release), so a sum keeps OpenDP's sensitivity max(|L|, |U|) per record."""

@@ -524,10 +524,11 @@ def test_a_discrete_mechanism_reads_whole_floats_as_the_integers_they_are(mechan
 #: (L, U) of every sign pattern: straddling 0, at 0 on either side, all above, all below, and
 #: bounds below 1 (a mean's weight then differs from its sensitivity ratio)
 BOUNDS = [(0, 500), (100, 500), (-500, -100), (-200, 500), (-500, 0), (-3, 2), (499, 500)]
-#: OpenDP's float sums add a rounding term to the sensitivity (of relative size about 1e-12 at
-#: max_length 100; Casacuberta et al. 2022); any mismatch of sensitivities the plan could make
-#: is at least 1/500 here (the closest pair, max(|L|, |U|) = 500 against U − L = 499 at
-#: (-1, 499)... is 0.2 %): 1e-6 tells them apart with room on both sides
+#: The relative tolerance between OpenDP's scale and ±k and the plan's. OpenDP's float sums add
+#: a rounding term to the sensitivity (about 1e-12 relative at max_length 100); the smallest
+#: mismatch a wrong sensitivity makes here is 1 in 2·10⁴: the bounds are integers with
+#: max(|L|, |U|) ≤ 2·10⁴, so U − L where max(|L|, |U|) is due (or the reverse) is off by at
+#: least 1 in 2·10⁴, 50 times this tolerance
 PLAN_RTOL = 1e-6
 
 
