@@ -26,7 +26,9 @@ budget (notebook 12):
   notebook 09's reader (:func:`registry_table`);
 * **the release in OpenDP**: the whole workload as one OpenDP Context over a Polars
   LazyFrame, by group, each cell with its interval (:func:`opendp_release`; nothing resized
-  to an assumed number of records), and the same release from the command line
+  to an assumed number of records), its workload allocated at OpenDP's own sensitivities
+  (:func:`opendp_workload`: a sum costs m·max(|L|, |U|) per person, so the noise that runs is
+  the noise planned), and the same release from the command line
   (``python -m helpers.release PLAN DATA``, :func:`release_plan`).
 
 The math layer: no plotting, no widgets (OpenDP is imported where it is used). Used in
