@@ -696,6 +696,27 @@ def test_a_sum_above_zero_delivers_the_plus_minus_k_it_was_allocated(mechanism):
     assert ((means["lower"] >= 100.0 - 1e-9) & (means["upper"] <= 500.0 + 1e-9)).all()
 
 
+@pytest.mark.parametrize(("lower", "upper"), [(100.0, 500.0), (-500.0, -100.0), (-200.0, 300.0)])
+def test_a_shifted_mean_and_a_sum_are_pandas_after_the_same_clipping(lower, upper):
+    """At a huge budget the mean (its values shifted by the middle of the bounds, the shift
+    added back) and the sum are pandas' cells after the same truncation and clipping, to
+    within 10 of their own printed ±k, for bounds of every sign."""
+    df = _table(4).assign(cost=lambda d: d["cost"] + lower)
+    work = R.opendp_workload(
+        [
+            B.Release("sum", k=1.0, lower=lower, upper=upper, label="cost"),
+            B.Release("mean", k=1.0, lower=lower, upper=upper, n=300, label="mean cost"),
+        ],
+        contributions=M,
+    )
+    out = _call(df=df, allocation=B.split_budget(work, 1e6, mechanism="laplace"), work=work)
+    table = out.table.merge(_truth(df, work), on=["release", "region"])
+    finite = table[np.isfinite(table["truth"])]
+    assert len(finite) >= 2 * len(REGIONS) - 1  # every region's sum, the means with records
+    assert (finite["k"] <= 1e-2 * np.maximum(1.0, finite["truth"].abs())).all()
+    assert ((finite["value"] - finite["truth"]).abs() <= 10 * finite["k"]).all()
+
+
 @pytest.mark.parametrize(
     "keys",
     [
