@@ -407,13 +407,13 @@ def opendp_release(
     release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
     number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
     of the clipped values, a mean c plus its own noisy sum of x − c over its own noisy count
-    (c the middle of its bounds; two noisy sums in one query, their ratio
-    taken here; not OpenDP's ``dp.mean``). Each query's noise is the one its allocation
-    planned: the allocation must be made for OpenDP's sensitivities
-    (:func:`opendp_workload`: a sum costs m·max(|L|, |U|) per person, not m·(U − L)), and one
-    made for others is refused. With keys not known in advance, the count OpenDP's threshold
-    reads shares each query's budget, so those cells' noise is wider than allocated (a note
-    says so; the ``scale`` column shows what ran).
+    (c the middle of its bounds; two noisy sums in one query, their ratio taken here; not
+    OpenDP's ``dp.mean``). Each query's noise is the one its allocation planned: the
+    allocation must be made for OpenDP's sensitivities (:func:`opendp_workload`: a sum costs
+    m·max(|L|, |U|) per person, not m·(U − L)), and one made for others is refused. With keys
+    not known in advance, the count OpenDP's threshold reads shares each query's budget, so
+    those cells' noise is wider than allocated (a note says so; the ``scale`` column shows
+    what ran).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
     measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
@@ -537,7 +537,7 @@ def opendp_release(
         query = _query(context, pl, dp, release, cls.discrete, **options)
         cells = _cells(context, query, release, cls.discrete, by, coverage, dp)
         rows.extend(_in_order(cells, by, key_frame))
-    notes[:0] = _notes(m, by, key_frame, delta)
+    notes = _notes(m, by, key_frame, delta, dropped=notes)
     return ReleaseTable(
         _table(rows, flag_above), cls.name, measure, 1, context.accountant.map(1), notes
     )
@@ -663,13 +663,15 @@ def _table(rows, flag_above):
     return pd.DataFrame(rows)
 
 
-def _notes(m, by, key_frame, delta) -> list:
-    """The stated handling of the truncation, the clipping and the groups."""
+def _notes(m, by, key_frame, delta, *, dropped) -> list:
+    """The stated handling of the truncation, the clipping, the missing values (``dropped``,
+    from :func:`_check_values`) and the groups."""
     notes = [
         f"each person's records: at most {m} kept (the first {m} in the table's order; "
         "OpenDP's truncate_per_group), the rest dropped",
         "values clipped to each release's bounds before summing: a bias, as is dropping a "
         "person's records beyond the first m",
+        *dropped,
     ]
     if by and key_frame is not None:
         notes.append(
