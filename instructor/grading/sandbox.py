@@ -46,8 +46,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Where the sandbox sees what it is given (read-only unless said).
-ENV = "/env"
+#: Where the sandbox sees what it is given (read-only unless said): the grading environment,
+#: the base Python it was made from (unless under ``/usr``, bound with the system), ...
+ENV = "/opt/env"
+PYTHON = "/opt/python"
 GRADER = "/grader"
 SUBMISSION = "/submission"
 SITE = "/site"
@@ -139,6 +141,8 @@ def command(
     limits: Limits | None = None,
     cwd: str = HOME,
     info_fd: int | None = None,
+    hide: tuple[str, ...] = (),
+    symlinks: tuple[tuple[str, str], ...] = (),
 ) -> list[str]:
     """The command line that runs ``inner`` in a new sandbox.
 
@@ -147,6 +151,8 @@ def command(
 
     ``binds`` are ``(path outside, path inside)`` pairs, all read-only. ``uid``: the user the
     sandbox runs as when the grader is root (``new_uid()``); None keeps the caller's.
+    ``hide``: directories inside (of a bind) covered by an empty read-only tmpfs, in which
+    ``symlinks`` (``(target, path inside)``) are then made.
     """
     limits = limits or DEFAULT_LIMITS
     root = uid is not None and hasattr(os, "geteuid") and os.geteuid() == 0
@@ -194,8 +200,17 @@ def command(
         "--tmpfs",
         HOME,
     ]
+    parents = {str(p) for _, inside in binds for p in Path(inside).parents if str(p) != "/"}
+    for parent in sorted(parents):  # made readable by everyone (bubblewrap's would be 0700)
+        args += ["--perms", "0755", "--dir", parent]
     for outside, inside in binds:
         args += ["--ro-bind", str(outside), str(inside)]
+    for directory in hide:
+        args += ["--perms", "0755", "--size", str(1024**2), "--tmpfs", directory]
+    for target, link in symlinks:
+        args += ["--symlink", target, link]
+    for directory in hide:
+        args += ["--remount-ro", directory]
     args += ["--remount-ro", "/"]  # the sandbox's root: nothing new appears in it
     args += ["--clearenv"]
     variables = {

@@ -62,6 +62,7 @@ TOTAL = f"{sum(p.max_points for i in IDS for p in scoring.score(i, {}, ...)):g}"
 def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
     checkout, subs, out, canary = paths["checkout"], paths["subs"], paths["out"], paths["canary"]
     site = paths["site"]
+    host = [paths[k] for k in ("checkout", "subs", "home", "prefix", "base") if paths.get(k)]
     return {
         # the instructor's answers, by import and through the checkout
         "reads_answers": _edition(
@@ -102,7 +103,7 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
         "writes_outside": _edition(
             "import os, glob, site, sys\n"
             f"targets = [{out!r} + '/grades.csv', {canary!r} + '/pwned', {checkout!r} + '/pwned',\n"
-            f"           {site!r} + '/evil.pth', '/env/evil.pth', '/submission/x']\n"
+            f"           {site!r} + '/evil.pth', '/opt/env/evil.pth', '/submission/x']\n"
             "targets += [p + '/evil.pth' for p in sys.path if p]\n"
             "wrote = []\n"
             "for target in targets:\n"
@@ -171,10 +172,53 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             "}\n"
             "seen = open('/proc/1/cmdline', 'rb').read().decode(errors='replace')\n"
             "seen += open('/proc/self/environ', 'rb').read().decode(errors='replace')\n"
-            "seen += open('/env/pyvenv.cfg').read()\n"
+            "seen += open('/opt/env/pyvenv.cfg').read()\n"
             "seen = seen.replace('/tmp/grade-kernel-', '')  # the sandbox's own /tmp\n"
             f"made['host paths'] = any(p in seen for p in ({checkout!r}, {subs!r}, '/tmp/grade-'))\n"
             "assert not any(made.values()), made"
+        ),
+        # every place a host path could show: the command lines and environments of the
+        # sandbox's processes, the interpreter's own view, the mount table's mount points and
+        # sources, and the environment's files that pip and venv write (the mount table's
+        # root column is the kernel's, and the base interpreter's own files name where it was
+        # built: INSTRUCTORS.md says so; neither is read here)
+        "finds_host_paths": _edition(
+            "import glob, os, sys\n"
+            f"host = {host!r}\n"
+            "found = {}\n"
+            "def look(where, text):\n"
+            "    for path in host:\n"
+            "        if path in text:\n"
+            "            found.setdefault(where, path)\n"
+            "def read(path):\n"
+            "    try:\n"
+            "        if os.path.islink(path) or not os.path.isfile(path):\n"
+            "            return ''\n"
+            "        with open(path, 'rb') as handle:\n"
+            "            return handle.read(2_000_000).decode('utf-8', 'replace')\n"
+            "    except OSError:\n"
+            "        return ''\n"
+            "for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
+            "    try:\n"
+            "        look(path, open(path, 'rb').read().decode('utf-8', 'replace'))\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "look('environ', repr(dict(os.environ)))\n"
+            "look('sys', repr([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix,\n"
+            "                  sys.base_exec_prefix, sys.path, sys._base_executable, sys.orig_argv]))\n"
+            "for line in open('/proc/self/mountinfo').read().splitlines():\n"
+            "    fields = line.split(' ')\n"
+            "    look('mount point', fields[4])\n"
+            "    look('mount source', ' '.join(fields[fields.index('-') + 1:]))\n"
+            "env = sys.prefix\n"
+            "files = [env + '/pyvenv.cfg'] + glob.glob(env + '/bin/*')\n"
+            "for pattern in ('*.pth', '*.py', '*.dist-info/*', '*.egg-info/*'):\n"
+            "    files += glob.glob(env + '/lib/python*/site-packages/' + pattern)\n"
+            "files += glob.glob(env + '/share/jupyter/kernels/*/kernel.json')\n"
+            "for path in files:\n"
+            "    look(path, read(path))\n"
+            "assert len(files) > 20 and env == '/opt/env', (len(files), env)\n"
+            "assert not found, found"
         ),
         # memory held by several processes at once: each under the per-process limit, all
         # together over the sandbox's (a cgroup's), so one of them is stopped
@@ -269,6 +313,9 @@ def runs(tmp_path_factory, student_site, sandbox_required):
         "out": str(out),
         "canary": str(canary),
         "site": str(site),
+        "home": os.path.expanduser("~").rstrip("/") + "/",
+        "prefix": sys.prefix,
+        "base": "" if sys.base_prefix.startswith("/usr") else sys.base_prefix,
     }
     for name, nb in _attacks(paths).items():
         nbformat.write(nb, subs / f"{name}.ipynb")
@@ -330,6 +377,7 @@ def test_attacks_score_nothing_they_did_not_earn(runs):
         "forges_values",
         "writes_outside",
         "escapes_sandbox",
+        "finds_host_paths",
     ):
         assert rows[name]["total"] == "0", name
         # the sandbox held: the attack's own assertion passed (nothing found, nothing written)
