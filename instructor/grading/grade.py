@@ -430,9 +430,12 @@ def run_notebook(
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     site: Path | None = None,
     unsafe: bool = False,
-    cgroup: bool = True,
+    cgroup: str | bool = True,
 ) -> Run:
-    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``."""
+    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``.
+
+    ``cgroup``: how the sandbox is bounded as a whole (one of ``sandbox.BOUNDS``; True: the
+    machine's :func:`sandbox.bound_choice`; False or None: not at all)."""
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
         work, notebook, grader_dir = _stage(Path(tmp), nb)
@@ -456,8 +459,10 @@ def run_notebook(
         lines: list[bytes] = []
         group, fds = None, []
         if not unsafe:
-            if cgroup:
-                group = sandbox.Cgroup.make(limits.memory, limits.processes)
+            how = sandbox.bound_choice()[0] if cgroup is True else cgroup or None
+            if how:
+                group = sandbox.make_bound(how, limits.memory, limits.processes)
+                env = {**env, **group.environment()}
             command, fds = sandbox.launch(command, cgroup=group)
         with open(Path(tmp) / "log.txt", "wb") as log:
             process = subprocess.Popen(
@@ -1071,7 +1076,7 @@ def grade(
     ``unsafe_no_sandbox`` is not set. ``site``: a directory put first on the kernel's path
     (read-only), for a ``python`` whose environment lacks the student's helpers.
     """
-    use_cgroup = _sandbox_or_refuse(unsafe_no_sandbox, unsafe_no_cgroup)
+    bound = _sandbox_or_refuse(unsafe_no_sandbox, unsafe_no_cgroup)
     output = Output(out_dir)  # before anything runs: a bad --out fails at once
     key = load_secret(secret)
     courses_by_stem = course_notebooks()
@@ -1094,7 +1099,7 @@ def grade(
         "limits": limits,
         "site": site,
         "unsafe": unsafe_no_sandbox,
-        "cgroup": use_cgroup,
+        "cgroup": bound,
     }
 
     def one(item: tuple[Path, str, str]) -> tuple[Graded, object]:
@@ -1184,17 +1189,26 @@ def _grade_submission(
     return graded, injected
 
 
-def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> bool:
-    """Whether :func:`grade` runs kernels in a cgroup; ``RuntimeError`` (with the reason) when
-    no sandbox, or no cgroup, can be made and the matching ``unsafe_*`` option is not set."""
-    if not unsafe_no_sandbox:
-        reason = sandbox.available()
-        if reason:
-            raise RuntimeError(REFUSAL.format(reason=reason))
-    use_cgroup = not unsafe_no_sandbox and sandbox.cgroups_available() is None
-    if not unsafe_no_sandbox and not use_cgroup and not unsafe_no_cgroup:
+def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> str | None:
+    """How :func:`grade` bounds each sandbox as a whole (``sandbox.bound_choice``: a cgroup
+    v2 of its own, else v1, else a ``systemd-run`` scope; None: not at all), logged on
+    standard error; ``RuntimeError`` (with the reason) when no sandbox, or no bound, can be
+    made and the matching ``unsafe_*`` option is not set."""
+    if unsafe_no_sandbox:
+        return None
+    reason = sandbox.available()
+    if reason:
+        raise RuntimeError(REFUSAL.format(reason=reason))
+    how, why = sandbox.bound_choice()
+    if how is None and not unsafe_no_cgroup:
         raise RuntimeError(NO_CGROUP.format(reason=sandbox.cgroups_available()))
-    return use_cgroup
+    tried = f" ({why})" if why else ""
+    print(
+        f"each sandbox bounded as a whole by: {how or 'nothing (--unsafe-no-cgroup)'}{tried}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return how
 
 
 def _read_submission(path: Path, name: str) -> tuple[bytes, dict, object] | Graded:

@@ -429,7 +429,7 @@ def test_a_collision_is_refused_before_anything_is_graded(tmp_path, monkeypatch)
     from instructor.grading import sandbox
 
     monkeypatch.setattr(sandbox, "available", lambda: None)
-    monkeypatch.setattr(sandbox, "cgroups_available", lambda: None)
+    monkeypatch.setattr(sandbox, "bound_choice", lambda: ("cgroup v1", ""))
     monkeypatch.setattr(grader, "run_notebook", lambda *a, **k: pytest.fail("graded"))
     folder = tmp_path / "in"
     folder.mkdir()
