@@ -786,8 +786,33 @@ def ensure_grade_env(bundle: Path = BUNDLE, env: Path = GRADE_ENV) -> Path:
     ]
     for command in commands:
         subprocess.run(command, cwd=bundle, check=True)
+    neutral_bytecode(python, env)
     stamp.write_text(digest + "\n")
     return python
+
+
+def neutral_bytecode(python: Path, env: Path) -> None:
+    """Compile every module of ``env`` again as if it lay at ``/opt/env`` (where the sandbox
+    binds it): a ``.pyc`` holds its source's path, and pip's name the environment's place on
+    this machine (the checkout, the home). Present ``.pyc`` files also spare each submission
+    compiling its imports (the sandbox is read-only)."""
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "compileall",
+            "-q",
+            "-f",
+            "-j",
+            "0",
+            "-s",
+            str(env),
+            "-p",
+            sandbox.ENV,
+            str(env / "lib"),
+        ],
+        check=True,
+    )
 
 
 # --- writing only inside --out, never through a link -----------------------------------------

@@ -569,3 +569,15 @@ def test_the_sandbox_command_makes_neutral_places_readable_and_hides_a_directory
         text.index("--remount-ro / "),
     ]
     assert order == sorted(order)
+
+
+def test_the_grading_environment_is_compiled_as_if_at_its_place_in_the_sandbox(tmp_path):
+    env = tmp_path / "checkout" / "build" / "grade-env"
+    package = env / "lib" / "python3.11" / "site-packages" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("def where():\n    return __file__\n")
+    grader.neutral_bytecode(Path(sys.executable), env)
+    (compiled,) = (package / "__pycache__").glob("__init__.*.pyc")
+    data = compiled.read_bytes()
+    assert str(tmp_path).encode() not in data
+    assert b"/opt/env/lib/python3.11/site-packages/pkg/__init__.py" in data
