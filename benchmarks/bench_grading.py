@@ -15,6 +15,7 @@ times. Each submission's time is in the grader's progress lines (standard error)
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 import sys
@@ -46,6 +47,8 @@ def main() -> None:
         base = Path(tmp)
         stage_package(base / "stage", "student", answers.build_key())
         shutil.copytree(base / "stage" / "helpers", base / "site" / "helpers")
+        # byte-compiled, as pip leaves the grading environment: no submission compiles it again
+        compileall.compile_dir(base / "site", quiet=1)
         folder = base / "submissions"
         folder.mkdir()
         nb = nbformat.read(course, as_version=4)

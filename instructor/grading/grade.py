@@ -303,6 +303,12 @@ class Environment:
     base_prefix: str
     executable: str  #: relative to ``prefix``
     version: tuple = ()  #: its Python's (major, minor, micro)
+    #: the interpreter's own file (links resolved), relative to ``base_prefix``
+    base_executable: str = ""
+    shared: bool = False  #: libpython is a shared library (in ``base_prefix``/lib)
+    #: files of the environment that name a host path: (path relative to ``prefix``, the
+    #: file's bytes with those paths made neutral), bound over the originals in the sandbox
+    overlays: tuple = ()
 
     @classmethod
     def of(cls, python: str) -> Environment:
@@ -311,19 +317,90 @@ class Environment:
                 python,
                 "-I",
                 "-c",
-                "import sys, json; print(json.dumps([sys.prefix, sys.base_prefix, "
-                "sys.executable, sys.version_info[:3]]))",
+                "import sys, json, os, sysconfig; print(json.dumps([sys.prefix, "
+                "sys.base_prefix, sys.executable, sys.version_info[:3], os.path.realpath("
+                "getattr(sys, '_base_executable', sys.executable)), "
+                "bool(sysconfig.get_config_var('Py_ENABLE_SHARED'))]))",
             ],
             capture_output=True,
             text=True,
             check=True,
             timeout=120,
         )
-        prefix, base, executable, version = json.loads(probe.stdout)
+        prefix, base, executable, version, base_executable, shared = json.loads(probe.stdout)
         relative = os.path.relpath(os.path.abspath(python), prefix)
         if relative.startswith(".."):
             relative = os.path.relpath(executable, prefix)
-        return cls(prefix, base, relative, tuple(version))
+        return cls(
+            prefix,
+            base,
+            relative,
+            tuple(version),
+            os.path.relpath(base_executable, base),
+            shared,
+            neutral_overlays(Path(prefix), _host_paths(prefix, base)),
+        )
+
+    @property
+    def base_inside(self) -> str:
+        """Where the base Python is inside the sandbox: ``/opt/python``, or its own path under
+        ``/usr`` (bound with the system)."""
+        return self.base_prefix if _under(self.base_prefix, "/usr") else sandbox.PYTHON
+
+    @property
+    def venv(self) -> bool:
+        """A virtual environment of a base Python whose interpreter lies inside it."""
+        return self.prefix != self.base_prefix and not self.base_executable.startswith("..")
+
+
+def _under(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip("/") + "/")
+
+
+def _host_paths(prefix: str, base: str) -> dict[str, str]:
+    """The host's paths a file of the environment may name, each with its neutral name inside
+    the sandbox (longest first, so a path inside another is replaced as itself)."""
+    home = os.path.expanduser("~")
+    pairs = {prefix: sandbox.ENV, str(ROOT): "/course"}
+    if not _under(base, "/usr"):
+        pairs[base] = sandbox.PYTHON
+    if home not in ("", "/"):
+        pairs[home.rstrip("/") + "/"] = "/home/instructor/"
+    return dict(sorted(pairs.items(), key=lambda kv: -len(kv[0])))
+
+
+#: Files of an environment that name where it was made or installed from (besides
+#: ``pyvenv.cfg`` and ``bin/``, which the sandbox replaces whole): what pip and venv write.
+NEUTRAL_GLOBS = (
+    "lib/python*/site-packages/*.pth",
+    "lib/python*/site-packages/*.py",
+    "lib/python*/site-packages/*.egg-link",
+    "lib/python*/site-packages/*.dist-info/*",
+    "lib/python*/site-packages/*.egg-info/*",
+    "share/jupyter/kernels/*/kernel.json",
+    "etc/jupyter/**/*",
+)
+
+
+def neutral_overlays(prefix: Path, paths: dict[str, str]) -> tuple:
+    """``(path relative to prefix, neutral bytes)`` for each file of :data:`NEUTRAL_GLOBS`
+    (under 1 MB) that names one of ``paths`` (a host path -> its neutral name)."""
+    found = []
+    needles = [(k.encode(), v.encode()) for k, v in paths.items() if k]
+    for pattern in NEUTRAL_GLOBS:
+        for path in sorted(prefix.glob(pattern)):
+            try:
+                if path.is_symlink() or not path.is_file() or path.stat().st_size > 1024**2:
+                    continue
+                data = path.read_bytes()
+            except OSError:
+                continue
+            neutral = data
+            for host, inside in needles:
+                neutral = neutral.replace(host, inside)
+            if neutral != data:
+                found.append((str(path.relative_to(prefix)), neutral))
+    return tuple(found)
 
 
 def _reader(stream, limit: int, into: list) -> None:
@@ -353,9 +430,12 @@ def run_notebook(
     limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
     site: Path | None = None,
     unsafe: bool = False,
-    cgroup: bool = True,
+    cgroup: str | bool = True,
 ) -> Run:
-    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``."""
+    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``.
+
+    ``cgroup``: how the sandbox is bounded as a whole (one of ``sandbox.BOUNDS``; True: the
+    machine's :func:`sandbox.bound_choice`; False or None: not at all)."""
     nonce = secrets.token_hex(16)
     with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
         work, notebook, grader_dir = _stage(Path(tmp), nb)
@@ -379,8 +459,10 @@ def run_notebook(
         lines: list[bytes] = []
         group, fds = None, []
         if not unsafe:
-            if cgroup:
-                group = sandbox.Cgroup.make(limits.memory, limits.processes)
+            how = sandbox.bound_choice()[0] if cgroup is True else cgroup or None
+            if how:
+                group = sandbox.make_bound(how, limits.memory, limits.processes)
+                env = {**env, **group.environment()}
             command, fds = sandbox.launch(command, cgroup=group)
         with open(Path(tmp) / "log.txt", "wb") as log:
             process = subprocess.Popen(
@@ -486,38 +568,65 @@ def _sandboxed_command(
     ``config`` with the paths the runner sees inside."""
     config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
     config["path"] = [sandbox.SITE] if site is not None else []
-    binds = [
-        (environment.prefix, sandbox.ENV),
-        (str(grader_dir), sandbox.GRADER),
-        (str(work), sandbox.SUBMISSION),
-    ]
-    base = environment.base_prefix
-    if base != environment.prefix and not base.startswith("/usr"):
-        binds.append((base, base))
-    extra = {}
+    binds = [(str(grader_dir), sandbox.GRADER), (str(work), sandbox.SUBMISSION)]
+    extra, hide, symlinks = {}, (), ()
+    base = environment.base_inside
+    if base == sandbox.PYTHON:
+        binds.append((environment.base_prefix, base))
+        if environment.shared:  # the interpreter's run path names the base's own place
+            extra["LD_LIBRARY_PATH"] = f"{base}/lib"
+    if environment.venv:
+        binds.append((environment.prefix, sandbox.ENV))
+        # bin/ holds console scripts whose first line names the environment's place: an
+        # empty bin with the interpreter alone, a link to the base's (what a venv's is)
+        name = Path(environment.executable).name
+        target = f"{base}/{environment.base_executable}"
+        hide = (f"{sandbox.ENV}/bin",)
+        symlinks = tuple(
+            (target, f"{sandbox.ENV}/bin/{n}")
+            for n in dict.fromkeys((name, "python", "python3", _python_dot(environment)))
+        )
+        python = f"{sandbox.ENV}/bin/{name}"
+        # the environment's own config names where it was made: a neutral one instead
+        neutral = grader_dir / "pyvenv.cfg"
+        neutral.write_text(
+            f"home = {base}/bin\n"
+            "include-system-site-packages = false\n"
+            f"version = {'.'.join(map(str, environment.version))}\n"
+        )
+        os.chmod(neutral, 0o644)
+        binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
+        for index, (relative, data) in enumerate(environment.overlays):
+            copy = grader_dir / f"neutral-{index}"
+            copy.write_bytes(data)
+            os.chmod(copy, 0o644)
+            binds.append((str(copy), f"{sandbox.ENV}/{relative}"))
+    elif base == sandbox.PYTHON and not environment.base_executable.startswith(".."):
+        python = f"{base}/{environment.base_executable}"  # the base Python itself
+    else:  # a Python under /usr (bound with the system), or one outside its prefix: bound
+        # where it is (then not neutral)
+        if not _under(environment.prefix, "/usr"):
+            binds.append((environment.prefix, environment.prefix))
+        python = str(Path(environment.prefix) / environment.executable)
     if site is not None:
         binds.append((str(site), sandbox.SITE))
         extra["PYTHONPATH"] = sandbox.SITE
-    # the environment's own config names where it was made: a neutral one instead
-    neutral = grader_dir / "pyvenv.cfg"
-    neutral.write_text(
-        f"home = {Path(environment.base_prefix) / 'bin'}\n"
-        "include-system-site-packages = false\n"
-        f"version = {'.'.join(map(str, environment.version))}\n"
-    )
-    os.chmod(neutral, 0o644)
-    if (Path(environment.prefix) / "pyvenv.cfg").is_file():
-        binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
     info_read, info_write = os.pipe()
     command = sandbox.command(
-        [f"{sandbox.ENV}/{environment.executable}", "-I", f"{sandbox.GRADER}/runner.py"],
+        [python, "-I", f"{sandbox.GRADER}/runner.py"],
         binds=binds,
         uid=sandbox.new_uid(),
         env=extra,
         limits=limits,
         info_fd=info_write,
+        hide=hide,
+        symlinks=symlinks,
     )
     return command, {"PATH": "/usr/bin:/bin"}, "/", info_read, info_write
+
+
+def _python_dot(environment: Environment) -> str:
+    return "python" + ".".join(map(str, environment.version[:2]))
 
 
 def _take_events(result: Run, lines: list[bytes], nonce: str, names: list[str]) -> None:
@@ -677,8 +786,33 @@ def ensure_grade_env(bundle: Path = BUNDLE, env: Path = GRADE_ENV) -> Path:
     ]
     for command in commands:
         subprocess.run(command, cwd=bundle, check=True)
+    neutral_bytecode(python, env)
     stamp.write_text(digest + "\n")
     return python
+
+
+def neutral_bytecode(python: Path, env: Path) -> None:
+    """Compile every module of ``env`` again as if it lay at ``/opt/env`` (where the sandbox
+    binds it): a ``.pyc`` holds its source's path, and pip's name the environment's place on
+    this machine (the checkout, the home). Present ``.pyc`` files also spare each submission
+    compiling its imports (the sandbox is read-only)."""
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "compileall",
+            "-q",
+            "-f",
+            "-j",
+            "0",
+            "-s",
+            str(env),
+            "-p",
+            sandbox.ENV,
+            str(env / "lib"),
+        ],
+        check=True,
+    )
 
 
 # --- writing only inside --out, never through a link -----------------------------------------
@@ -967,7 +1101,7 @@ def grade(
     ``unsafe_no_sandbox`` is not set. ``site``: a directory put first on the kernel's path
     (read-only), for a ``python`` whose environment lacks the student's helpers.
     """
-    use_cgroup = _sandbox_or_refuse(unsafe_no_sandbox, unsafe_no_cgroup)
+    bound = _sandbox_or_refuse(unsafe_no_sandbox, unsafe_no_cgroup)
     output = Output(out_dir)  # before anything runs: a bad --out fails at once
     key = load_secret(secret)
     courses_by_stem = course_notebooks()
@@ -990,7 +1124,7 @@ def grade(
         "limits": limits,
         "site": site,
         "unsafe": unsafe_no_sandbox,
-        "cgroup": use_cgroup,
+        "cgroup": bound,
     }
 
     def one(item: tuple[Path, str, str]) -> tuple[Graded, object]:
@@ -1080,17 +1214,26 @@ def _grade_submission(
     return graded, injected
 
 
-def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> bool:
-    """Whether :func:`grade` runs kernels in a cgroup; ``RuntimeError`` (with the reason) when
-    no sandbox, or no cgroup, can be made and the matching ``unsafe_*`` option is not set."""
-    if not unsafe_no_sandbox:
-        reason = sandbox.available()
-        if reason:
-            raise RuntimeError(REFUSAL.format(reason=reason))
-    use_cgroup = not unsafe_no_sandbox and sandbox.cgroups_available() is None
-    if not unsafe_no_sandbox and not use_cgroup and not unsafe_no_cgroup:
+def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> str | None:
+    """How :func:`grade` bounds each sandbox as a whole (``sandbox.bound_choice``: a cgroup
+    v2 of its own, else v1, else a ``systemd-run`` scope; None: not at all), logged on
+    standard error; ``RuntimeError`` (with the reason) when no sandbox, or no bound, can be
+    made and the matching ``unsafe_*`` option is not set."""
+    if unsafe_no_sandbox:
+        return None
+    reason = sandbox.available()
+    if reason:
+        raise RuntimeError(REFUSAL.format(reason=reason))
+    how, why = sandbox.bound_choice()
+    if how is None and not unsafe_no_cgroup:
         raise RuntimeError(NO_CGROUP.format(reason=sandbox.cgroups_available()))
-    return use_cgroup
+    tried = f" ({why})" if why else ""
+    print(
+        f"each sandbox bounded as a whole by: {how or 'nothing (--unsafe-no-cgroup)'}{tried}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return how
 
 
 def _read_submission(path: Path, name: str) -> tuple[bytes, dict, object] | Graded:

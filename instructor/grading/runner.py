@@ -371,15 +371,30 @@ async def _extract(client, names, open_ids, opens, timeout) -> dict:
     return values
 
 
+#: The kernel's options for a graded run: no history database is written (history is never
+#: graded). Figures are still rendered as in the lecture: a kernel told to render none
+#: (``--InlineBackend.figure_formats=[]``) died in notebook 12's release dashboard under the
+#: 2 GB address-space limit, so that saving (about 1 s of notebook 10's 3) is not taken.
+KERNEL_OPTIONS = ("--HistoryManager.enabled=False",)
+
+
 def _kernelspec_dir() -> str:
-    """A kernel spec named python3 that starts *this* Python (first on JUPYTER_PATH)."""
+    """A kernel spec named python3 that starts *this* Python (first on JUPYTER_PATH) with
+    :data:`KERNEL_OPTIONS`."""
     root = tempfile.mkdtemp(prefix="grade-kernel-")
     spec = Path(root) / "kernels" / "python3"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(
         json.dumps(
             {
-                "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                "argv": [
+                    sys.executable,
+                    "-m",
+                    "ipykernel_launcher",
+                    "-f",
+                    "{connection_file}",
+                    *KERNEL_OPTIONS,
+                ],
                 "display_name": "Python 3 (grading)",
                 "language": "python",
             }
@@ -436,7 +451,16 @@ def _open_exercises(config: dict) -> dict:
     return dict(OPEN)
 
 
+def _skip_slow_optional_imports() -> None:
+    """Refuse the import of ``rfc3987_syntax``, which ``jsonschema`` (imported by nbformat)
+    tries for its "iri" format check and which builds a grammar at import (a second of each
+    submission's time): nbformat's schemas use no ``format``, and jsonschema goes on without
+    it (it catches the ImportError)."""
+    sys.modules.setdefault("rfc3987_syntax", None)
+
+
 async def run(config: dict, report: Report) -> None:
+    _skip_slow_optional_imports()
     import nbformat
     from nbclient.exceptions import DeadKernelError
 
@@ -460,6 +484,7 @@ async def run(config: dict, report: Report) -> None:
         iopub_timeout=5,
         raise_on_iopub_timeout=False,
         startup_timeout=300,
+        shutdown_kernel="immediate",  # the sandbox goes at the end: no polite wait for it
         resources={"metadata": {"path": config["cwd"]}},
     )
     captured: set[str] = set()

@@ -8,9 +8,11 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
   sandbox has no network (only its own loopback, where the kernel talks to the runner), sees
   only its own processes and cannot signal the grader's or another submission's;
 * a file system made of read-only binds only: the system's ``/usr`` (and ``/lib*``, ``/bin``
-  as the system links them), the base Python the environment was made from, the grading
-  environment (at ``/env``), the runner script and the submission's own copy; a private, empty
-  and size-limited ``/tmp`` and home (tmpfs); fresh ``/proc`` and ``/dev``. Nothing of the
+  as the system links them), the base Python the environment was made from (at
+  ``/opt/python``), the grading environment (at ``/opt/env``; its ``bin/`` and every file
+  that names a host path replaced by neutral ones), the runner script and the submission's
+  own copy; a private, empty and size-limited ``/tmp`` and home (tmpfs); fresh ``/proc`` and
+  ``/dev``. Nothing of the
   checkout, the answers, the other submissions, ``--out`` or the instructor's home is there;
 * an empty environment (``--clearenv``) with a handful of variables set here;
 * as root, a user id of its own (a random one above 10⁶, set with ``setpriv`` inside the
@@ -20,9 +22,9 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
 * a seccomp filter (:func:`seccomp_program`) refusing new namespaces, mount, ptrace, bpf,
   keyctl, kernel modules and the other calls of :data:`REFUSED`; bubblewrap's own arguments
   passed on a descriptor (:func:`launch`), so the sandbox's command line names no host path;
-* a cgroup per sandbox (:class:`Cgroup`: v2 where delegated, else v1) bounding the memory and
-  the number of processes of the whole sandbox; without one the grader refuses unless told
-  ``--unsafe-no-cgroup``;
+* a cgroup per sandbox bounding the memory and the number of processes of the whole sandbox
+  (:func:`bound_choice`: a :class:`Cgroup` of its own, v2 where delegated, else v1; else a
+  :class:`SystemdScope`); without one the grader refuses unless told ``--unsafe-no-cgroup``;
 * ``--die-with-parent`` and a PID namespace: when the runner ends, or the grader kills the
   sandbox at its wall-time limit, or the grader itself dies, every process of the sandbox is
   killed by the kernel (double forks and ``setsid`` included), not by a process-group kill;
@@ -46,8 +48,10 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Where the sandbox sees what it is given (read-only unless said).
-ENV = "/env"
+#: Where the sandbox sees what it is given (read-only unless said): the grading environment,
+#: the base Python it was made from (unless under ``/usr``, bound with the system), ...
+ENV = "/opt/env"
+PYTHON = "/opt/python"
 GRADER = "/grader"
 SUBMISSION = "/submission"
 SITE = "/site"
@@ -139,6 +143,8 @@ def command(
     limits: Limits | None = None,
     cwd: str = HOME,
     info_fd: int | None = None,
+    hide: tuple[str, ...] = (),
+    symlinks: tuple[tuple[str, str], ...] = (),
 ) -> list[str]:
     """The command line that runs ``inner`` in a new sandbox.
 
@@ -147,6 +153,8 @@ def command(
 
     ``binds`` are ``(path outside, path inside)`` pairs, all read-only. ``uid``: the user the
     sandbox runs as when the grader is root (``new_uid()``); None keeps the caller's.
+    ``hide``: directories inside (of a bind) covered by an empty read-only tmpfs, in which
+    ``symlinks`` (``(target, path inside)``) are then made.
     """
     limits = limits or DEFAULT_LIMITS
     root = uid is not None and hasattr(os, "geteuid") and os.geteuid() == 0
@@ -194,8 +202,17 @@ def command(
         "--tmpfs",
         HOME,
     ]
+    parents = {str(p) for _, inside in binds for p in Path(inside).parents if str(p) != "/"}
+    for parent in sorted(parents):  # made readable by everyone (bubblewrap's would be 0700)
+        args += ["--perms", "0755", "--dir", parent]
     for outside, inside in binds:
         args += ["--ro-bind", str(outside), str(inside)]
+    for directory in hide:
+        args += ["--perms", "0755", "--size", str(1024**2), "--tmpfs", directory]
+    for target, link in symlinks:
+        args += ["--symlink", target, link]
+    for directory in hide:
+        args += ["--remount-ro", directory]
     args += ["--remount-ro", "/"]  # the sandbox's root: nothing new appears in it
     args += ["--clearenv"]
     variables = {
@@ -375,12 +392,15 @@ class Cgroup:
         self.directories, self.version = directories, version
         self.procs = [str(d / "cgroup.procs") for d in directories]
 
+    version: int
+
     @classmethod
-    def make(cls, memory: int, processes: int) -> Cgroup:
-        """A new cgroup with these limits; OSError (with the reason) where none can be made."""
+    def make(cls, memory: int, processes: int, versions: tuple[int, ...] = (2, 1)) -> Cgroup:
+        """A new cgroup with these limits (the first of ``versions`` that can be made); OSError
+        (with the reasons) where none can be made."""
         name = f"grade-{os.getpid()}-{secrets.token_hex(6)}"
         errors = []
-        for version in (2, 1):
+        for version in versions:
             made: list[Path] = []
             try:
                 if version == 2:
@@ -418,6 +438,10 @@ class Cgroup:
                     except OSError:
                         pass
         raise OSError("; ".join(errors))
+
+    def environment(self) -> dict[str, str]:
+        """What the process that enters it needs of the grader's environment: nothing."""
+        return {}
 
     def events(self) -> dict[str, int]:
         """How often the limits were hit: ``{"oom_kill": n, "pids_max": n}``."""
@@ -465,29 +489,131 @@ class Cgroup:
                 time.sleep(0.05)
 
 
-@functools.cache
-def cgroups_available() -> str | None:
-    """None when a cgroup per sandbox can be made here, else why not (one sentence)."""
-    if not sys.platform.startswith("linux"):
-        return f"cgroups are Linux's (this is {sys.platform})"
+class SystemdScope:
+    """A transient systemd scope per sandbox, for a machine where the grader can make no cgroup
+    itself (a desktop: cgroup v2 is systemd's and not delegated, the grader not root) but
+    ``systemd-run --user --scope`` works: systemd makes the scope's cgroup with ``MemoryMax``
+    (RAM, tmpfs and memory file descriptors of all its processes), ``MemorySwapMax=0`` and
+    ``TasksMax``, and ``systemd-run`` then becomes the sandbox's command in it (so the process
+    the grader started, and every one the sandbox starts, is in the scope from the start).
+    As root, the system's manager (no ``--user``). The limits hit are not read back (the
+    scope is gone with its last process): a kernel stopped by them shows as one that died.
+    """
+
+    version = "systemd-run"
+
+    def __init__(self, memory: int, processes: int, *, user: bool | None = None):
+        self.memory, self.processes = memory, processes
+        self.user = (hasattr(os, "geteuid") and os.geteuid() != 0) if user is None else user
+        self.unit = f"grade-{os.getpid()}-{secrets.token_hex(6)}"
+
+    def wrap(self, argv: list[str]) -> list[str]:
+        """``argv`` run in a new scope with the limits."""
+        return [
+            shutil.which("systemd-run") or "systemd-run",
+            *(["--user"] if self.user else []),
+            "--scope",
+            "--quiet",
+            "--collect",
+            f"--unit={self.unit}",
+            "-p",
+            f"MemoryMax={self.memory}",
+            "-p",
+            "MemorySwapMax=0",
+            "-p",
+            f"TasksMax={self.processes}",
+            "--",
+            *argv,
+        ]
+
+    def environment(self) -> dict[str, str]:
+        """What ``systemd-run --user`` needs of the grader's environment to reach the user's
+        manager (the sandbox itself starts with an empty one)."""
+        keep = ("XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS")
+        return {k: os.environ[k] for k in keep if k in os.environ}
+
+    def events(self) -> dict[str, int]:
+        return {"oom_kill": 0, "pids_max": 0}
+
+    def remove(self) -> None:
+        """Nothing to remove: systemd collects the scope when its last process ends."""
+
+
+#: How each sandbox is bounded as a whole, in the order tried (:func:`bound_choice`).
+BOUNDS = ("cgroup v2", "cgroup v1", "systemd-run")
+
+
+def make_bound(how: str, memory: int, processes: int) -> Cgroup | SystemdScope:
+    """A new bound of kind ``how`` (one of :data:`BOUNDS`) for one sandbox."""
+    if how == "systemd-run":
+        return SystemdScope(memory, processes)
+    return Cgroup.make(memory, processes, versions=(int(how[-1]),))
+
+
+def _systemd_scope_works() -> str | None:
+    """None when ``systemd-run`` makes a scope with the limits here, else why not."""
+    if shutil.which("systemd-run") is None:
+        return "systemd-run: not installed"
+    scope = SystemdScope(64 * 1024**2, 16)
     try:
-        Cgroup.make(64 * 1024**2, 16).remove()
-    except OSError as error:
-        return (
-            f"no cgroup can be made for a sandbox here ({error}); run the grader as root, or "
-            "in a systemd scope that delegates memory and pids "
-            "(`systemd-run --user --scope -p Delegate=yes python3 course.py grade ...`)"
+        probe = subprocess.run(
+            scope.wrap(["/bin/true"]),
+            env={"PATH": "/usr/bin:/bin", **scope.environment()},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
         )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"systemd-run: {error}"
+    if probe.returncode != 0:
+        return f"systemd-run: {(probe.stderr.strip() or f'exit {probe.returncode}')[:200]}"
     return None
 
 
-def launch(argv: list[str], *, seccomp: bool = True, cgroup: Cgroup | None = None):
+@functools.cache
+def bound_choice() -> tuple[str | None, str]:
+    """How each sandbox is bounded as a whole here, and why the ones before it could not be:
+    this process's own cgroup v2 (delegated memory and pids), else cgroup v1 (root), else a
+    ``systemd-run`` scope; ``(None, reasons)`` where none works (the grader then refuses
+    unless ``--unsafe-no-cgroup``)."""
+    if not sys.platform.startswith("linux"):
+        return None, f"cgroups are Linux's (this is {sys.platform})"
+    reasons = []
+    for how in BOUNDS[:2]:
+        try:
+            make_bound(how, 64 * 1024**2, 16).remove()
+        except OSError as error:
+            reasons.append(f"{how}: {error}".replace(f"{how}: v{how[-1]}: ", f"{how}: "))
+            continue
+        return how, "; ".join(reasons)
+    why = _systemd_scope_works()
+    if why is None:
+        return "systemd-run", "; ".join(reasons)
+    return None, "; ".join([*reasons, why])
+
+
+def cgroups_available() -> str | None:
+    """None when each sandbox can be bounded as a whole here, else why not (one sentence)."""
+    how, why = bound_choice()
+    if how is not None:
+        return None
+    return (
+        f"no cgroup can be made for a sandbox here ({why}); run the grader as root, in a "
+        "systemd scope that delegates memory and pids "
+        "(`systemd-run --user --scope -p Delegate=yes python3 course.py grade ...`), or where "
+        "`systemd-run --user --scope` works"
+    )
+
+
+def launch(argv: list[str], *, seccomp: bool = True, cgroup: Cgroup | SystemdScope | None = None):
     """``argv`` (from :func:`command`) as it is started: bubblewrap's arguments passed on a
     descriptor (``--args``: the sandbox's own command line shows none of the host's paths),
-    the seccomp filter on another (``--seccomp``), and, with a ``cgroup``, a shell that
+    the seccomp filter on another (``--seccomp``), and, with a :class:`Cgroup`, a shell that
     writes itself into the cgroup and then becomes bubblewrap (every process of the sandbox
-    is then in it from the start). Returns ``(argv, descriptors to pass)``; the caller closes
-    the descriptors once the process has started."""
+    is then in it from the start); with a :class:`SystemdScope`, ``systemd-run`` that does
+    the same. Returns ``(argv, descriptors to pass)``; the caller closes the descriptors once
+    the process has started (and adds ``cgroup.environment()`` to its environment)."""
     fds = []
 
     def pipe_with(data: bytes) -> int:
@@ -504,7 +630,9 @@ def launch(argv: list[str], *, seccomp: bool = True, cgroup: Cgroup | None = Non
         options = ["--seccomp", str(pipe_with(program)), *options]
     args_fd = pipe_with(b"".join(a.encode() + b"\0" for a in options))
     started = [argv[0], "--args", str(args_fd), *inner]
-    if cgroup is not None:
+    if isinstance(cgroup, SystemdScope):
+        started = cgroup.wrap(started)
+    elif cgroup is not None:
         enter = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; '
         enter += 'n=$((n-1)); done; exec "$@"'
         started = ["/bin/sh", "-c", enter, "sh", str(len(cgroup.procs)), *cgroup.procs, *started]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
 
@@ -25,10 +26,11 @@ def sandbox_required() -> None:
 
 @pytest.fixture(scope="session")
 def student_site(tmp_path_factory):
-    """The student's helpers (the wheel's files, a fresh key, no answers) in a directory the
-    grader mounts read-only first on the kernel's path: this environment's Python then runs
-    the submissions as the student's environment would, without building it."""
+    """The student's helpers (the wheel's files, a fresh key, no answers, byte-compiled) in a
+    directory the grader mounts read-only first on the kernel's path: this environment's Python
+    then runs the submissions as the student's environment would, without building it."""
     base = tmp_path_factory.mktemp("student-site")
     stage_package(base / "stage", "student", answers.build_key())
     shutil.copytree(base / "stage" / "helpers", base / "site" / "helpers")
+    compileall.compile_dir(base / "site", quiet=1)  # as pip leaves an environment
     return base / "site"

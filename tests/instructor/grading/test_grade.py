@@ -429,7 +429,7 @@ def test_a_collision_is_refused_before_anything_is_graded(tmp_path, monkeypatch)
     from instructor.grading import sandbox
 
     monkeypatch.setattr(sandbox, "available", lambda: None)
-    monkeypatch.setattr(sandbox, "cgroups_available", lambda: None)
+    monkeypatch.setattr(sandbox, "bound_choice", lambda: ("cgroup v1", ""))
     monkeypatch.setattr(grader, "run_notebook", lambda *a, **k: pytest.fail("graded"))
     folder = tmp_path / "in"
     folder.mkdir()
@@ -511,3 +511,73 @@ def test_canvas_and_moodle_gradebooks_have_their_columns_and_each_students_total
     assert canvas[4] == ["zed", "", "", "zed", "", ""]  # not graded: empty, never 0
     moodle = list(csv.reader(io.StringIO(books["moodle.csv"])))
     assert moodle == [["username", "04_b"], ["alice", "2.5"], ["'=cmd", "3"], ["zed", ""]]
+
+
+def test_files_of_the_environment_that_name_host_paths_get_neutral_copies(tmp_path):
+    prefix = tmp_path / "checkout" / "build" / "grade-env"
+    site = prefix / "lib" / "python3.11" / "site-packages"
+    (site / "pkg-1.0.dist-info").mkdir(parents=True)
+    home = "/home/teacher/"
+    paths = grader._host_paths(str(prefix), home + ".pyenv/versions/3.11.7")
+    paths[home] = "/home/instructor/"  # this test's home, whatever the machine's
+    named = {
+        "lib/python3.11/site-packages/__editable___pkg_finder.py": f"MAP = {{'pkg': '{prefix}/src'}}",
+        "lib/python3.11/site-packages/pkg-1.0.dist-info/direct_url.json": (
+            f'{{"url": "file://{home}wheels/pkg-1.0.whl"}}'
+        ),
+        "lib/python3.11/site-packages/pkg-1.0.dist-info/RECORD": (
+            f"{prefix}/bin/tool,,\n../../../bin/tool,,\n"
+        ),
+        "lib/python3.11/site-packages/extra.pth": f"{home}.pyenv/versions/3.11.7/lib\n",
+    }
+    plain = {
+        "lib/python3.11/site-packages/distutils-precedence.pth": "import os\n",
+        "lib/python3.11/site-packages/pkg-1.0.dist-info/METADATA": "see /root.dat and /rooted\n",
+        "lib/python3.11/site-packages/pkg/inside.py": f"# {prefix} deeper than pip writes\n",
+    }
+    for relative, text in {**named, **plain}.items():
+        (prefix / relative).parent.mkdir(parents=True, exist_ok=True)
+        (prefix / relative).write_text(text)
+    overlays = dict(grader.neutral_overlays(prefix, paths))
+    assert set(overlays) == set(named)
+    for data in overlays.values():
+        text = data.decode()
+        assert str(prefix) not in text and home not in text, text
+        assert "/opt/env" in text or "/opt/python" in text or "/home/instructor/" in text
+    assert (
+        "../../../bin/tool"
+        in overlays["lib/python3.11/site-packages/pkg-1.0.dist-info/RECORD"].decode()
+    )
+
+
+def test_the_sandbox_command_makes_neutral_places_readable_and_hides_a_directory():
+    args = sandbox.command(
+        ["/opt/env/bin/python"],
+        binds=[("/somewhere/env", "/opt/env"), ("/x/cfg", "/opt/env/pyvenv.cfg")],
+        uid=None,
+        hide=("/opt/env/bin",),
+        symlinks=(("/opt/python/bin/python3.11", "/opt/env/bin/python"),),
+    )
+    text = " ".join(args)
+    assert "--perms 0755 --dir /opt " in text  # bubblewrap's own parents are mode 0700
+    order = [
+        text.index("--ro-bind /somewhere/env /opt/env "),
+        text.index("--ro-bind /x/cfg /opt/env/pyvenv.cfg"),
+        text.index("--tmpfs /opt/env/bin"),
+        text.index("--symlink /opt/python/bin/python3.11 /opt/env/bin/python"),
+        text.index("--remount-ro /opt/env/bin"),
+        text.index("--remount-ro / "),
+    ]
+    assert order == sorted(order)
+
+
+def test_the_grading_environment_is_compiled_as_if_at_its_place_in_the_sandbox(tmp_path):
+    env = tmp_path / "checkout" / "build" / "grade-env"
+    package = env / "lib" / "python3.11" / "site-packages" / "pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("def where():\n    return __file__\n")
+    grader.neutral_bytecode(Path(sys.executable), env)
+    (compiled,) = (package / "__pycache__").glob("__init__.*.pyc")
+    data = compiled.read_bytes()
+    assert str(tmp_path).encode() not in data
+    assert b"/opt/env/lib/python3.11/site-packages/pkg/__init__.py" in data

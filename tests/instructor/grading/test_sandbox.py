@@ -62,6 +62,7 @@ TOTAL = f"{sum(p.max_points for i in IDS for p in scoring.score(i, {}, ...)):g}"
 def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
     checkout, subs, out, canary = paths["checkout"], paths["subs"], paths["out"], paths["canary"]
     site = paths["site"]
+    host = [paths[k] for k in ("checkout", "subs", "home", "prefix", "base") if paths.get(k)]
     return {
         # the instructor's answers, by import and through the checkout
         "reads_answers": _edition(
@@ -102,7 +103,7 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
         "writes_outside": _edition(
             "import os, glob, site, sys\n"
             f"targets = [{out!r} + '/grades.csv', {canary!r} + '/pwned', {checkout!r} + '/pwned',\n"
-            f"           {site!r} + '/evil.pth', '/env/evil.pth', '/submission/x']\n"
+            f"           {site!r} + '/evil.pth', '/opt/env/evil.pth', '/submission/x']\n"
             "targets += [p + '/evil.pth' for p in sys.path if p]\n"
             "wrote = []\n"
             "for target in targets:\n"
@@ -171,10 +172,54 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             "}\n"
             "seen = open('/proc/1/cmdline', 'rb').read().decode(errors='replace')\n"
             "seen += open('/proc/self/environ', 'rb').read().decode(errors='replace')\n"
-            "seen += open('/env/pyvenv.cfg').read()\n"
+            "seen += open('/opt/env/pyvenv.cfg').read()\n"
             "seen = seen.replace('/tmp/grade-kernel-', '')  # the sandbox's own /tmp\n"
             f"made['host paths'] = any(p in seen for p in ({checkout!r}, {subs!r}, '/tmp/grade-'))\n"
             "assert not any(made.values()), made"
+        ),
+        # every place a host path could show: the command lines and environments of the
+        # sandbox's processes, the interpreter's own view, the mount table's mount points and
+        # sources, and the environment's files that pip and venv write (the mount table's
+        # root column is the kernel's, and the base interpreter's own files name where it was
+        # built: INSTRUCTORS.md says so; neither is read here)
+        "finds_host_paths": _edition(
+            "import glob, os, sys\n"
+            f"host = {host!r}\n"
+            "found = {}\n"
+            "def look(where, text):\n"
+            "    for path in host:\n"
+            "        if path in text:\n"
+            "            found.setdefault(where, path)\n"
+            "def read(path):\n"
+            "    try:\n"
+            "        if os.path.islink(path) or not os.path.isfile(path):\n"
+            "            return ''\n"
+            "        with open(path, 'rb') as handle:\n"
+            "            return handle.read(2_000_000).decode('utf-8', 'replace')\n"
+            "    except OSError:\n"
+            "        return ''\n"
+            "for path in glob.glob('/proc/[0-9]*/cmdline') + glob.glob('/proc/[0-9]*/environ'):\n"
+            "    try:\n"
+            "        look(path, open(path, 'rb').read().decode('utf-8', 'replace'))\n"
+            "    except OSError:\n"
+            "        pass\n"
+            "look('environ', repr(dict(os.environ)))\n"
+            "look('sys', repr([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix,\n"
+            "                  sys.base_exec_prefix, sys.path, getattr(sys, '_base_executable', ''),\n"
+            "                  sys.orig_argv]))\n"
+            "for line in open('/proc/self/mountinfo').read().splitlines():\n"
+            "    fields = line.split(' ')\n"
+            "    look('mount point', fields[4])\n"
+            "    look('mount source', ' '.join(fields[fields.index('-') + 1:]))\n"
+            "env = sys.prefix\n"
+            "files = [env + '/pyvenv.cfg'] + glob.glob(env + '/bin/*')\n"
+            "for pattern in ('*.pth', '*.py', '*.dist-info/*', '*.egg-info/*'):\n"
+            "    files += glob.glob(env + '/lib/python*/site-packages/' + pattern)\n"
+            "files += glob.glob(env + '/share/jupyter/kernels/*/kernel.json')\n"
+            "for path in files:\n"
+            "    look(path, read(path))\n"
+            "assert len(files) > 20 and env == '/opt/env', (len(files), env)\n"
+            "assert not found, found"
         ),
         # memory held by several processes at once: each under the per-process limit, all
         # together over the sandbox's (a cgroup's), so one of them is stopped
@@ -269,6 +314,9 @@ def runs(tmp_path_factory, student_site, sandbox_required):
         "out": str(out),
         "canary": str(canary),
         "site": str(site),
+        "home": os.path.expanduser("~").rstrip("/") + "/",
+        "prefix": sys.prefix,
+        "base": "" if sys.base_prefix.startswith("/usr") else sys.base_prefix,
     }
     for name, nb in _attacks(paths).items():
         nbformat.write(nb, subs / f"{name}.ipynb")
@@ -330,6 +378,7 @@ def test_attacks_score_nothing_they_did_not_earn(runs):
         "forges_values",
         "writes_outside",
         "escapes_sandbox",
+        "finds_host_paths",
     ):
         assert rows[name]["total"] == "0", name
         # the sandbox held: the attack's own assertion passed (nothing found, nothing written)
@@ -419,3 +468,137 @@ def test_outputs_never_go_through_a_link(tmp_path):
     assert (tmp_path / "out" / "grades.csv").read_text() == "a,b\n"
     assert not (tmp_path / "out" / "grades.csv").is_symlink()
     assert list(elsewhere.iterdir()) == []
+
+
+# --- how each sandbox is bounded as a whole: cgroup v2, v1, systemd-run, or refused ----------
+# (the real systemd-run cannot run here: no systemd is PID 1, no user manager; a fake on PATH
+# records the command it is given and runs the sandbox as the real one does, by exec)
+
+
+def _fake_systemd_run(directory: Path, *, works: bool = True) -> Path:
+    """A ``systemd-run`` first on PATH: writes its arguments to ``args.txt`` beside it, then
+    runs the command after ``--`` (or fails as one without a user manager does)."""
+    directory.mkdir(exist_ok=True)
+    log = directory / "args.txt"
+    body = (
+        f"printf '%s\\n' \"$@\" >> {str(log)!r}\n"
+        'while [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n'
+        if works
+        else "echo 'Failed to connect to bus: No medium found' >&2\nexit 1\n"
+    )
+    fake = directory / "systemd-run"
+    fake.write_text("#!/bin/sh\n" + body)
+    fake.chmod(0o755)
+    return log
+
+
+@pytest.fixture
+def no_cgroup_of_its_own(monkeypatch):
+    """A machine where the grader can make no cgroup itself (a desktop user's)."""
+
+    def refuse(memory, processes, versions=(2, 1)):
+        raise OSError("; ".join(f"v{v}: Permission denied (test)" for v in versions))
+
+    monkeypatch.setattr(sandbox.Cgroup, "make", classmethod(lambda cls, *a, **k: refuse(*a, **k)))
+    sandbox.bound_choice.cache_clear()
+    yield
+    sandbox.bound_choice.cache_clear()
+
+
+def test_systemd_run_is_chosen_only_after_both_cgroups(tmp_path, monkeypatch, no_cgroup_of_its_own):
+    log = _fake_systemd_run(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    how, why = sandbox.bound_choice()
+    assert how == "systemd-run"
+    assert why == "cgroup v2: Permission denied (test); cgroup v1: Permission denied (test)"
+    probe = log.read_text().splitlines()
+    assert probe[probe.index("--") + 1 :] == ["/bin/true"]
+    assert sandbox.cgroups_available() is None
+
+
+def test_without_cgroups_or_systemd_run_the_grader_refuses(
+    tmp_path, monkeypatch, no_cgroup_of_its_own
+):
+    _fake_systemd_run(tmp_path / "bin", works=False)
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    how, why = sandbox.bound_choice()
+    assert how is None
+    assert why.endswith("systemd-run: Failed to connect to bus: No medium found")
+    monkeypatch.setattr(sandbox, "available", lambda: None)
+    with pytest.raises(RuntimeError, match=r"No medium found.*--unsafe-no-cgroup"):
+        grader.grade(tmp_path, tmp_path / "out", python=sys.executable)
+
+
+def test_a_cgroup_of_its_own_comes_before_systemd_run(tmp_path, monkeypatch):
+    log = _fake_systemd_run(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    made = []
+
+    class Made:
+        def remove(self):
+            made.append("removed")
+
+    def make(cls, memory, processes, versions=(2, 1)):
+        if versions == (2,):
+            raise OSError("v2: no cgroup v2 here")
+        return Made()
+
+    monkeypatch.setattr(sandbox.Cgroup, "make", classmethod(make))
+    sandbox.bound_choice.cache_clear()
+    try:
+        assert sandbox.bound_choice() == ("cgroup v1", "cgroup v2: no cgroup v2 here")
+    finally:
+        sandbox.bound_choice.cache_clear()
+    assert made == ["removed"] and not log.exists()
+
+
+@pytest.mark.parametrize("root", [False, True])
+def test_the_systemd_scope_command_carries_the_limits(root):
+    scope = sandbox.SystemdScope(3 * 1024**3, 77, user=not root)
+    argv = scope.wrap(["/usr/bin/bwrap", "--args", "5", "--", "/opt/env/bin/python"])
+    split = argv.index("--")
+    options = argv[1:split]
+    assert Path(argv[0]).name == "systemd-run"
+    assert ("--user" in options) is (not root)
+    assert {"--scope", "--quiet", "--collect", f"--unit={scope.unit}"} <= set(options)
+    properties = [options[i + 1] for i, o in enumerate(options) if o == "-p"]
+    assert properties == [f"MemoryMax={3 * 1024**3}", "MemorySwapMax=0", "TasksMax=77"]
+    assert argv[split + 1 :] == ["/usr/bin/bwrap", "--args", "5", "--", "/opt/env/bin/python"]
+
+
+def test_a_sandbox_runs_inside_the_systemd_scope(tmp_path, monkeypatch, sandbox_required):
+    log = _fake_systemd_run(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:{os.environ['PATH']}")
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("answer_04_1 = 0.25")]
+    run = grader.run_notebook(
+        nb,
+        grader.Environment.of(sys.executable),
+        timeout=120,
+        cell_timeout=60,
+        names=["answer_04_1"],
+        open_ids={},
+        limits=LIMITS,
+        cgroup="systemd-run",
+    )
+    assert run.status == "done", run.log
+    assert grader.decode(run.values["answer_04_1"]) == 0.25
+    args = log.read_text().splitlines()
+    assert f"MemoryMax={LIMITS.memory}" in args and f"TasksMax={LIMITS.processes}" in args
+    assert Path(args[args.index("--") + 1]).name == "bwrap"
+
+
+def test_the_cgroup_v2_path_writes_the_limits_where_delegated(tmp_path, monkeypatch):
+    """cgroup v2's files, in a directory standing for /sys/fs/cgroup (this machine's v2 has
+    only hugetlb: memory and pids are bound to v1, so no real v2 cgroup can bound them)."""
+    own = tmp_path / "user.slice" / "grader.scope"
+    own.mkdir(parents=True)
+    (own / "cgroup.subtree_control").write_text("memory pids\n")
+    monkeypatch.setattr(sandbox, "CGROUP_ROOT", tmp_path)
+    monkeypatch.setattr(sandbox, "_own_cgroup", lambda c: "/user.slice/grader.scope")
+    group = sandbox.Cgroup.make(5 * 1024**2, 9, versions=(2,))
+    (directory,) = group.directories
+    assert directory.parent == own and group.version == 2
+    assert (directory / "memory.max").read_text() == str(5 * 1024**2)
+    assert (directory / "pids.max").read_text() == "9"
+    assert group.procs == [str(directory / "cgroup.procs")]
