@@ -106,8 +106,10 @@ class risk_up:  # read as words inside f-strings: f"{risk_up(x):.4f}"
 
 
 class allowed_down(risk_up):
-    """An allowed budget (the largest ε or ρ_z a risk target permits, what is left of it)
-    that formats rounded down, never to nearest: :class:`risk_up`'s rounding the other way.
+    """An allowed budget that formats rounded down, never to nearest.
+
+    The largest ε or ρ_z a risk target permits, what is left of it: :class:`risk_up`'s
+    rounding the other way.
 
     Parameters
     ----------
