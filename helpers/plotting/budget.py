@@ -393,8 +393,8 @@ def _totals_verdicts(m, lines, delta: float, crossing, crossing_pure) -> tuple[s
     else:
         i = int(np.flatnonzero(m == crossing)[0])
         before = (
-            f" (at m = {m[i - 1]} Laplace {risk_up(lines['laplace_pld'][i - 1]):.3g} against Gaussian "
-            f"{risk_up(lines['gaussian_exact'][i - 1]):.3g})"
+            f" (at m = {m[i - 1]} Laplace {risk_up(lines['laplace_pld'][i - 1]):.4g} against Gaussian "
+            f"{risk_up(lines['gaussian_exact'][i - 1]):.4g})"
             if i > 0
             else ""
         )
@@ -402,7 +402,7 @@ def _totals_verdicts(m, lines, delta: float, crossing, crossing_pure) -> tuple[s
             f"Read like for like, both at δ = {risk_up(delta):g} (Laplace on its own privacy-loss "
             f"distribution, Gaussian exactly), Laplace is cheaper for a few releases{before} and "
             f"Gaussian noise is cheaper from m = {crossing} on (there Laplace "
-            f"{risk_up(lines['laplace_pld'][i]):.3g} against Gaussian {risk_up(lines['gaussian_exact'][i]):.3g}), "
+            f"{risk_up(lines['laplace_pld'][i]):.4g} against Gaussian {risk_up(lines['gaussian_exact'][i]):.4g}), "
             "because its ε grows like the square root of m."
         )
     pure = (

@@ -706,7 +706,7 @@ def plot_closeness(
         + listing(str(c) for c in cats)
         + ") beside the whole data set's P_Q; "
         + listing(
-            f"{label}: distance {risk_up(d):.3f}, KL {risk_up(k):.3f}"
+            f"{label}: distance {risk_up(d):.4f}, KL {risk_up(k):.4f}"
             for label, d, k in zip(labels, vd, kl, strict=True)
         )
         + ".",

@@ -260,7 +260,7 @@ def plot_colored_profiles(
             label=f"min ε = {allowed_down(eps_min):.2f}",
         )
         minima.append(
-            f"ã = {a:g}, r̃ = {r:g}: min ε = {allowed_down(eps_min):.2f} at {'p' if kind == 'inclusion' else 'q'} = {x_min:.3f}"
+            f"ã = {a:g}, r̃ = {r:g}: min ε = {allowed_down(eps_min):.3f} at {'p' if kind == 'inclusion' else 'q'} = {x_min:.3f}"
         )
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 20)
