@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from decimal import Decimal, localcontext
+from decimal import ROUND_CEILING, Context, Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -168,6 +168,21 @@ def product_minus(x, y, z) -> np.ndarray:
         product, error = np.ldexp(high, ex + ey), np.ldexp(low, ex + ey)
         out = (product - z) + error
         return np.where(np.isinf(product), product - z, out)
+
+
+#: quantizing a double's decimal (exponents −324 to 308) to 15 places is exact at this size
+_WIDE_DECIMALS = Context(prec=1_100, Emin=-1_100, Emax=1_100)
+
+
+def decimals_up(x: float, decimals: int) -> str:
+    """A finite x printed with ``decimals`` places, rounded up exactly (never to nearest): the
+    float read as the decimal it prints as (``repr``), as ``deployments.round_risk`` reads it.
+    For a risk in a sentence of the math layer (a loss bound, a μ) that may not import
+    ``deployments`` or ``plotting.risk_up``."""
+    shown = Decimal(repr(float(x))).quantize(
+        Decimal(1).scaleb(-decimals), rounding=ROUND_CEILING, context=_WIDE_DECIMALS
+    )
+    return f"{shown:f}"
 
 
 def float_up(value: Fraction) -> float:

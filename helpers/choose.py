@@ -59,7 +59,7 @@ from ._validation import (
     check_open_unit,
     check_positive,
 )
-from .deployments import posterior_bound
+from .deployments import posterior_bound, round_risk
 
 __all__ = [
     "NEIGHBOURS",
@@ -624,25 +624,32 @@ def _release_sensitivity(release, sensitivity, n, lower, upper, neighbours) -> f
     )
 
 
+def _g4(x: float, *, down: bool = False) -> str:
+    """x to four significant digits toward the person (what the accuracy needs and a posterior
+    up, what the risk allows down; never to nearest), as a table's :func:`round_risk`."""
+    return f"{round_risk(x, digits=4, down=down):.4g}" if math.isfinite(x) else f"{x}"
+
+
 def _choice_message(feasible, eps_acc, eps_risk, k, c, delta_f, knobs, n, neighbours) -> str:
     """:func:`choose`'s message: the feasible interval, or the gap and the knobs that open it."""
+    acc, allowed = _g4(eps_acc), _g4(eps_risk, down=True)
     if feasible:
         return (
-            f"feasible: any ε in [{eps_acc:.4g}, {eps_risk:.4g}] meets both the accuracy "
+            f"feasible: any ε in [{acc}, {allowed}] meets both the accuracy "
             f"(±{k:g} with {100 * c:g} % probability, Δ = {delta_f:g} for {neighbours} "
             "neighbours) and the risk"
         )
     parts = [
-        f"accept ±{knobs['k']:.4g} instead of ±{k:g}",
+        f"accept ±{_g4(knobs['k'])} instead of ±{k:g}",
         f"or a coverage of {100 * knobs['coverage']:.3g} % instead of {100 * c:g} %",
     ]
     if "n" in knobs:
         parts.append(f"or n ≥ {knobs['n']:,} records instead of {n:,}")
     if "risk" in knobs:
-        parts.append(f"or tolerate a posterior of {knobs['risk']:.4g}")
+        parts.append(f"or tolerate a posterior of {_g4(knobs['risk'])}")
     return (
         f"no ε meets both ({neighbours} neighbours, Δ = {delta_f:g}): accuracy needs "
-        f"ε ≥ {eps_acc:.4g}, risk allows ε ≤ {eps_risk:.4g}. "
+        f"ε ≥ {acc}, risk allows ε ≤ {allowed}. "
         "To open an interval: " + ", ".join(parts)
     )
 

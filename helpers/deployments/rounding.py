@@ -45,7 +45,7 @@ def _directed(value: float, *, decimals: int | None, digits: int | None, down: b
 def round_risk(x, *, decimals=None, digits=None, down=False, columns=None):
     """Round risk numbers toward the person: up (a risk), or down (an allowed budget).
 
-    Used in notebooks 09 and 12.
+    Used in notebooks 09, 10, 11 and 12.
 
     Round-to-nearest can print a risk below its value (pandas' ``.round(4)`` shows a TPR of
     0.05494 as 0.0549); a number told to a person in the data must never read rosier than the

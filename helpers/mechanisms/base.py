@@ -21,6 +21,7 @@ import numpy as np
 from .._docstrings import SECTIONS, fill_docstrings, fill_object
 from .._numerics import (
     bisect_increasing,
+    decimals_up,
     gallop_below,
     log_hockey_stick,
     nudge_until,
@@ -248,7 +249,8 @@ class AdditiveNoise(ABC):
         bound = float(self.loss_bound())
         if math.isinf(bound):
             return "L is unbounded, so δ₂ > 0 for every ε"
-        return f"L never exceeds {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
+        shown = decimals_up(bound, 4)  # a risk: rounded up, never to nearest
+        return f"L never exceeds {shown}: δ₁ = δ₂ = 0 from ε = {shown} on"
 
     # the noise Z, centred at 0: what a subclass supplies
 

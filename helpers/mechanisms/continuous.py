@@ -21,6 +21,7 @@ from scipy.special import erf, erfcx, erfinv, log_ndtr, ndtr, ndtri
 
 from .._docstrings import fill_docstrings
 from .._numerics import (
+    decimals_up,
     log_hockey_stick,
     nudge_until,
     product_at_least,
@@ -622,8 +623,8 @@ class _LaplaceLoss:
         return np.asarray(self.noise, dtype=float)
 
     def loss_text(self) -> str:
-        bound = float(self.loss_bound())
-        return f"L never exceeds Δ/b = {bound:.4f}: δ₁ = δ₂ = 0 from ε = {bound:.4f} on"
+        shown = decimals_up(float(self.loss_bound()), 4)  # a risk: rounded up
+        return f"L never exceeds Δ/b = {shown}: δ₁ = δ₂ = 0 from ε = {shown} on"
 
     def loss_bound(self):
         """Δ/b rounded up (the smallest double ≥ Δ/b): δ(ε) = 0 exactly from it on.
@@ -848,8 +849,8 @@ class Gaussian(AdditiveNoise):
         return as_output(np.full(np.shape(self.sigma), np.inf))
 
     def loss_text(self) -> str:
-        mu = float(self.plrv_mean())
-        return f"L ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu:.4f}: L is unbounded, so δ₂ > 0 for every ε"
+        mu = decimals_up(float(self.plrv_mean()), 4)  # a risk: rounded up
+        return f"L ~ N(μ, 2μ) with μ = Δ²/(2σ²) = {mu}: L is unbounded, so δ₂ > 0 for every ε"
 
     def plrv_mean(self):
         """μ = Δ²/(2σ²): L ~ N(μ, 2μ).

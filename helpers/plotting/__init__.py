@@ -104,6 +104,7 @@ from .release import (
     update_release_overview,
     visit_counts,
 )
+from .rounding import allowed_down, risk_up
 
 # in a notebook's kernel, each displayed figure's PNG carries its text alternative
 install_ipython_alt()
@@ -119,6 +120,7 @@ __all__ = [
     "UNIT_MARKERS",
     "VISITS_SEED",
     "Overview",
+    "allowed_down",
     "alt_text",
     "alt_text_problem",
     "as_columns",
@@ -167,6 +169,7 @@ __all__ = [
     "plot_switching",
     "plot_three_views",
     "plot_two_densities",
+    "risk_up",
     "slice_curves",
     "update_allocation",
     "update_attack_marker",

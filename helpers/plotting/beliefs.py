@@ -24,6 +24,7 @@ from ..mechanisms import laplace_pdf
 from ..sensitivity import combination_indices
 from ._alt import describe, listing
 from ._style import GREY, HATCHES, LINESTYLES, MARKERS, ORANGE, SMALL, course_style, scaled_axis
+from .rounding import risk_up
 
 __all__ = [
     "plot_attack_success",
@@ -187,6 +188,11 @@ def update_prior(
     return True
 
 
+def _posterior_label(height: float) -> str:
+    """A posterior bar's label: four decimals rounded up, never to nearest."""
+    return f"{risk_up(height):.4f}"
+
+
 def _marker_path(marker: str):
     """A marker's outline as a path of unit size (a scatter with one marker per point)."""
     style = MarkerStyle(marker)
@@ -277,7 +283,7 @@ def plot_posterior(
     )
     if not uniform:
         ax_bar.bar_label(prior_bars, fmt="%.3f", fontsize=SMALL)
-    ax_bar.bar_label(post_bars, fmt="%.4f", fontsize=SMALL)
+    ax_bar.bar_label(post_bars, fmt=_posterior_label, fontsize=SMALL)
     # "ω3:" above "no Kelly": four names side by side ran into each other at 9 pt
     ax_bar.set_xticks(xb, [label.replace(": ", ":\n", 1) for label in labels], fontsize=SMALL)
     ax_bar.set_ylim(0, 1.05)
@@ -339,7 +345,7 @@ def update_posterior(
     for bar, height, label in zip(post_bars, posterior, ax_bar.texts[-n_worlds:], strict=True):
         bar.set_height(height)
         label.xy = (label.xy[0], height)
-        label.set_text(f"{height:.4f}")
+        label.set_text(f"{risk_up(height):.4f}")
     if title:
         fig.suptitle(title, fontsize=10)
     _posterior_text(fig, f_values, prior, posterior, labels, output, scale, title)
@@ -349,7 +355,9 @@ def update_posterior(
 def _posterior_text(fig, f_values, prior, posterior, labels, output, scale, title) -> Figure:
     n_worlds = len(labels)
     best = int(np.argmax(posterior))
-    posteriors = listing(f"{label} {p:.4f}" for label, p in zip(labels, posterior, strict=True))
+    posteriors = listing(
+        f"{label} {risk_up(p):.4f}" for label, p in zip(labels, posterior, strict=True)
+    )
     return describe(
         fig,
         f"{title or 'Definition 3'}. Left: the Laplace likelihood of the "
@@ -358,7 +366,7 @@ def _posterior_text(fig, f_values, prior, posterior, labels, output, scale, titl
         f"{listing(f'{v:.4g}' for v in f_values)}; right: the prior beside the posterior, "
         f"{posteriors}.",
         f"The release moves the adversary's belief towards {labels[best]}: posterior "
-        f"{posterior[best]:.4f} against a prior of {prior[best]:.4g}.",
+        f"{risk_up(posterior[best]):.4f} against a prior of {prior[best]:.4g}.",
     )
 
 
@@ -416,7 +424,7 @@ def plot_attack_success(
             label=name,
             gid=f"curve{k}",
         )
-        described.append(f"{rates[-1]:.2f} ({name})")
+        described.append(f"{risk_up(rates[-1]):.2f} ({name})")
     ax.axhline(
         chance, color="black", ls=":", lw=1, label=f"prior guess 1/W = {chance:.3g}", gid="chance"
     )
@@ -431,15 +439,15 @@ def plot_attack_success(
     ax.legend(fontsize=SMALL, loc="lower right")
     finals = [float(np.asarray(r)[-1]) for r in curves.values()]
     point = (
-        f"At ε = {epsilons[-1]:.3g} every line lies above the prior's guess: the release lets "
+        f"At ε = {risk_up(epsilons[-1]):.3g} every line lies above the prior's guess: the release lets "
         "the adversary beat guessing, and the more so the larger ε."
         if all(f > chance for f in finals)
         else "Where a line stays at the prior's guess, the release teaches the adversary nothing."
     )
     # what the marker does not change, kept for update_attack_marker
     fig._course_attack_text = (
-        f"Line chart: {title}, against ε from {epsilons[0]:.3g} to {epsilons[-1]:.3g}, "
-        f"beside the prior's guess 1/W = {chance:.3g} (dotted); at ε = {epsilons[-1]:.3g} the "
+        f"Line chart: {title}, against ε from {risk_up(epsilons[0]):.3g} to {risk_up(epsilons[-1]):.3g}, "
+        f"beside the prior's guess 1/W = {chance:.3g} (dotted); at ε = {risk_up(epsilons[-1]):.3g} the "
         f"{'lines reach' if n > 1 else 'line reaches'} {listing(described)}.",
         point,
     )
@@ -449,7 +457,7 @@ def plot_attack_success(
 def _attack_text(fig, marker) -> Figure:
     sentence, point = fig._course_attack_text
     at = (
-        f" A marker at ε = {marker[0]:.3g} shows a success rate of {marker[1]:.4f}."
+        f" A marker at ε = {risk_up(marker[0]):.3g} shows a success rate of {risk_up(marker[1]):.4f}."
         if marker is not None
         else ""
     )

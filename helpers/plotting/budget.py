@@ -35,6 +35,7 @@ from ._style import (
     VERMILLION,
     course_style,
 )
+from .rounding import allowed_down, risk_up
 
 __all__ = [
     "ACCOUNTINGS",
@@ -189,27 +190,29 @@ def plot_composition(
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_locator(NullLocator())
         ax.set_xlabel("m, releases of the same ε")
-        ax.set_ylabel(f"total ε at δ = {delta:g}")
-        ax.set_title(f"each release ε = {eps:g}", fontsize=11)
+        ax.set_ylabel(f"total ε at δ = {risk_up(delta):g}")
+        ax.set_title(f"each release ε = {risk_up(eps):g}", fontsize=11)
         ax.grid(alpha=0.3, which="both")
         ax.tick_params(labelsize=10)
         last = {key: float(values[-1]) for key, values in totals.items()}
         best = min(last, key=last.get)
         summary.append(
-            f"For ε = {eps:g} per release, at m = {ms[-1]}: "
-            + listing(f"{_ACCOUNTING_WORDS[key]} {value:.3g}" for key, value in last.items())
+            f"For ε = {risk_up(eps):g} per release, at m = {ms[-1]}: "
+            + listing(
+                f"{_ACCOUNTING_WORDS[key]} {risk_up(value):.3g}" for key, value in last.items()
+            )
             + f"; the smallest is the {_ACCOUNTING_WORDS[best]}."
         )
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=10, frameon=False)
     fig.suptitle(
-        f"The same releases, five ways to add them up (total ε at δ = {delta:g}; pure ε at δ = 0)",
+        f"The same releases, five ways to add them up (total ε at δ = {risk_up(delta):g}; pure ε at δ = 0)",
         fontsize=12,
     )
     return describe(
         fig,
         f"Total ε of m releases that are each ε-DP, against m from 1 to {ms[-1]} on log-log "
-        f"axes, one panel per ε ({listing(f'{e:g}' for e in epsilons)}), under five "
+        f"axes, one panel per ε ({listing(f'{risk_up(e):g}' for e in epsilons)}), under five "
         "accountings: the basic sum mε, advanced composition, Kairouz, Oh and Viswanath's "
         "optimal composition, zCDP and the Laplace privacy-loss distribution.",
         *summary,
@@ -259,7 +262,7 @@ def plot_query_risk(
     fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=10, frameon=False)
     fig.suptitle(
         f"k Laplace releases of scale {scale:g}: the best attack's advantage, two readings "
-        f"(δ = {delta:g})",
+        f"(δ = {risk_up(delta):g})",
         fontsize=12,
     )
     last = q.releases[-1]
@@ -271,10 +274,10 @@ def plot_query_risk(
         f"releases of scale {scale:g}, from 1 to {last}, in {len(names)} panels "
         f"({listing(names)}), each read two ways: on the releases' own privacy-loss "
         "distribution (solid, circles) and on the (ε, δ) trade-off curve of the optimal "
-        f"composition's ε at δ = {delta:g} (dashed, squares).",
+        f"composition's ε at δ = {risk_up(delta):g} (dashed, squares).",
         f"At k = {last}: "
         + listing(
-            f"{name}, {pld_up[j]:.3f} on the PLD and {standard_up[j]:.3f} on (ε, δ)"
+            f"{name}, {risk_up(pld_up[j]):.3f} on the PLD and {risk_up(standard_up[j]):.3f} on (ε, δ)"
             for j, name in enumerate(names)
         )
         + ".",
@@ -305,9 +308,9 @@ def plot_mechanism_totals(
     size, m, lines = _mechanism_totals(workload, copies, delta)
     styles = {
         "laplace_pure": ("Laplace, pure ε (the sum)", BLUE, "-", "o"),
-        "laplace_pld": (f"Laplace, PLD at δ = {delta:g}", BLUE, "--", "s"),
-        "gaussian_zcdp": (f"Gaussian, zCDP → CKS at δ = {delta:g}", VERMILLION, "-.", "^"),
-        "gaussian_exact": (f"Gaussian, exact at δ = {delta:g}", VERMILLION, ":", "D"),
+        "laplace_pld": (f"Laplace, PLD at δ = {risk_up(delta):g}", BLUE, "--", "s"),
+        "gaussian_zcdp": (f"Gaussian, zCDP → CKS at δ = {risk_up(delta):g}", VERMILLION, "-.", "^"),
+        "gaussian_exact": (f"Gaussian, exact at δ = {risk_up(delta):g}", VERMILLION, ":", "D"),
     }
     fig = Figure(figsize=(8.6, 5.0))
     ax = fig.subplots()
@@ -320,7 +323,7 @@ def plot_mechanism_totals(
             color=BLACK,
             ls=(0, (1, 3)),
             lw=1.2,
-            label=f"the risk allows ε ≤ {epsilon_risk:.4g}",
+            label=f"the risk allows ε ≤ {allowed_down(epsilon_risk):.4g}",
             gid="epsilon_risk",
         )
     ax.set_xlabel("m, statistics released (the workload repeated)")
@@ -344,12 +347,12 @@ def plot_mechanism_totals(
         fig,
         f"Total ε of a workload of {size} releases repeated 1 to {copies} times (m = {size} to "
         f"{m[-1]} statistics), every release at its own accuracy target: with Laplace noise "
-        f"the pure-ε sum grows from {lines['laplace_pure'][0]:.3g} to "
-        f"{lines['laplace_pure'][-1]:.3g} (its privacy-loss distribution at δ = {delta:g}: "
-        f"{lines['laplace_pld'][0]:.3g} to {lines['laplace_pld'][-1]:.3g}); with Gaussian "
-        f"noise the exact ε at δ = {delta:g} grows from {lines['gaussian_exact'][0]:.3g} to "
-        f"{lines['gaussian_exact'][-1]:.3g} (through zCDP: {lines['gaussian_zcdp'][0]:.3g} "
-        f"to {lines['gaussian_zcdp'][-1]:.3g}).",
+        f"the pure-ε sum grows from {risk_up(lines['laplace_pure'][0]):.3g} to "
+        f"{risk_up(lines['laplace_pure'][-1]):.3g} (its privacy-loss distribution at δ = {risk_up(delta):g}: "
+        f"{risk_up(lines['laplace_pld'][0]):.3g} to {risk_up(lines['laplace_pld'][-1]):.3g}); with Gaussian "
+        f"noise the exact ε at δ = {risk_up(delta):g} grows from {risk_up(lines['gaussian_exact'][0]):.3g} to "
+        f"{risk_up(lines['gaussian_exact'][-1]):.3g} (through zCDP: {risk_up(lines['gaussian_zcdp'][0]):.3g} "
+        f"to {risk_up(lines['gaussian_zcdp'][-1]):.3g}).",
         verdict,
         pure,
     )
@@ -386,29 +389,27 @@ def _totals_verdicts(m, lines, delta: float, crossing, crossing_pure) -> tuple[s
     """:func:`plot_mechanism_totals`' two verdict sentences: where Gaussian noise becomes
     cheaper than Laplace read like for like (both at ``delta``), and than Laplace's pure-ε sum."""
     if crossing is None:
-        verdict = (
-            f"Read like for like at δ = {delta:g}, Laplace stays cheaper over the whole range."
-        )
+        verdict = f"Read like for like at δ = {risk_up(delta):g}, Laplace stays cheaper over the whole range."
     else:
         i = int(np.flatnonzero(m == crossing)[0])
         before = (
-            f" (at m = {m[i - 1]} Laplace {lines['laplace_pld'][i - 1]:.3g} against Gaussian "
-            f"{lines['gaussian_exact'][i - 1]:.3g})"
+            f" (at m = {m[i - 1]} Laplace {risk_up(lines['laplace_pld'][i - 1]):.4g} against Gaussian "
+            f"{risk_up(lines['gaussian_exact'][i - 1]):.4g})"
             if i > 0
             else ""
         )
         verdict = (
-            f"Read like for like, both at δ = {delta:g} (Laplace on its own privacy-loss "
+            f"Read like for like, both at δ = {risk_up(delta):g} (Laplace on its own privacy-loss "
             f"distribution, Gaussian exactly), Laplace is cheaper for a few releases{before} and "
             f"Gaussian noise is cheaper from m = {crossing} on (there Laplace "
-            f"{lines['laplace_pld'][i]:.3g} against Gaussian {lines['gaussian_exact'][i]:.3g}), "
+            f"{risk_up(lines['laplace_pld'][i]):.4g} against Gaussian {risk_up(lines['gaussian_exact'][i]):.4g}), "
             "because its ε grows like the square root of m."
         )
     pure = (
-        f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {delta:g} is "
+        f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {risk_up(delta):g} is "
         f"cheaper from m = {crossing_pure} on."
         if crossing_pure is not None
-        else f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {delta:g} "
+        else f"Against Laplace's pure-ε sum (δ = 0, not like for like) Gaussian at δ = {risk_up(delta):g} "
         "is never cheaper here."
     )
     return verdict, pure
@@ -575,7 +576,7 @@ def _set_panels(fig, labels, needed, split, meets, running, limit, words: dict) 
     artists["running_total"].set_label(words["running"])
     allowed = artists["allowed"]
     allowed.set_ydata([limit, limit])
-    allowed.set_label(f"the risk allows: {limit:.3g}")
+    allowed.set_label(f"the risk allows: {allowed_down(limit):.3g}")
     ax_b.set_ylabel(words["axis_b"])
     ax_b.set_ylim(0, 1.12 * max(float(running[-1]), limit))
     for legend in list(fig.legends):
@@ -608,17 +609,17 @@ def _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowe
             "axis_b": f"total {unit}",
         },
     )
-    noise = family.label if family.pure else f"{family.label} (δ = {delta:g})"
+    noise = family.label if family.pure else f"{family.label} (δ = {risk_up(delta):g})"
     verdict = (
-        f"feasible: total {unit} {acc.total:.3g} ≤ {allowed:.3g}"
+        f"feasible: total {unit} {risk_up(acc.total):.3g} ≤ {allowed_down(allowed):.3g}"
         if choice.feasible
-        else f"infeasible: total {unit} {acc.total:.3g} > {allowed:.3g}, "
+        else f"infeasible: total {unit} {risk_up(acc.total):.3g} > {allowed_down(allowed):.3g}, "
         f"{int(np.count_nonzero(missed))} of {size} targets missed"
     )
     head = title or f"{size} releases, {noise}; risk: {_risk_words(risk)}"
     fig.suptitle(textwrap.fill(head, 95) + "\n" + verdict, fontsize=12)
     names = [label.split(":")[0] for label in labels]
-    shown = [f"{v:.3g}" for v in acc.budgets]
+    shown = [f"{risk_up(v):.3g}" for v in acc.budgets]
     needs = listing(f"{name} {v}" for name, v in zip(names, shown, strict=True))
     # the largest need as the listing shows it: equal shown values are told as a tie, never
     # won by whichever double came out a hair larger
@@ -635,9 +636,9 @@ def _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowe
         f"Panel (a), one pair of bars per release: the budget its accuracy target needs "
         f"({needs}), beside the share it gets when the risk's total is split. {largest} "
         f"Panel (b): the running total of the needs "
-        f"reaches {acc.total:.3g} {unit}, against {allowed:.3g} {unit} the risk allows "
+        f"reaches {risk_up(acc.total):.3g} {unit}, against {allowed_down(allowed):.3g} {unit} the risk allows "
         "(dashed).",
-        f"Feasible: every target is met and {allowed - acc.total:.3g} {unit} is left over."
+        f"Feasible: every target is met and {allowed_down(allowed - acc.total):.3g} {unit} is left over."
         if choice.feasible
         else f"Infeasible: the split of the risk's total misses {int(np.count_nonzero(missed))} "
         f"of the {size} targets (crosses).",
@@ -745,9 +746,9 @@ def _set_mixed_allocation(fig, workload, risk, noises, delta, choice) -> Figure:
     else:
         limit = risk.level if risk.kind == "epsilon" else bud.total_for_risk(risk)
         axis_words = (
-            f"composed ε at δ = {delta:g}"
+            f"composed ε at δ = {risk_up(delta):g}"
             if risk.kind == "epsilon"
-            else f"composed ε with P[ℒ > ε] ≤ {delta:g}"
+            else f"composed ε with P[ℒ > ε] ≤ {risk_up(delta):g}"
         )
     labels = [
         f"{label} · {bud.NoiseFamily.of(name).mechanism.label}"
@@ -766,32 +767,33 @@ def _set_mixed_allocation(fig, workload, risk, noises, delta, choice) -> Figure:
             "needed": "alone, at its ±k",
             "split": "alone, at the risk's limit",
             "running": "composed, at the targets",
-            "axis_a": f"each release alone: ε with P[ℒ > ε] ≤ {delta:g}",
+            "axis_a": f"each release alone: ε with P[ℒ > ε] ≤ {risk_up(delta):g}",
             "axis_b": axis_words,
         },
     )
     verdict = (
-        f"feasible: {running[-1]:.3g} ≤ {limit:.3g}"
+        f"feasible: {risk_up(running[-1]):.3g} ≤ {allowed_down(limit):.3g}"
         if choice.feasible
-        else f"infeasible: {running[-1]:.3g} > {limit:.3g}; every ±k ×{choice.knobs['widen']:.3g} fits"
+        else f"infeasible: {risk_up(running[-1]):.3g} > {allowed_down(limit):.3g}; every ±k ×{risk_up(choice.knobs['widen']):.3g} fits"
     )
     head = f"{size} releases, mixed noise, judged on their own privacy-loss distribution; risk: {_risk_words(risk)}"
     fig.suptitle(textwrap.fill(head, 95) + "\n" + verdict, fontsize=12)
     names = [label.split(":")[0] for label in _labels(workload)]
     each = listing(
-        f"{name} ({noise}) {v:.3g}" for name, noise, v in zip(names, noises, own, strict=True)
+        f"{name} ({noise}) {risk_up(v):.3g}"
+        for name, noise, v in zip(names, noises, own, strict=True)
     )
     return describe(
         fig,
         f"A workload of {size} releases with one noise each, against a risk of "
         f"{_risk_words(risk)}, judged on its own composed privacy-loss distribution. Panel (a), "
         f"one pair of bars per release: the ε at which the release alone is ε-DP except with "
-        f"probability {delta:g}, at its accuracy target ({each}) and at the risk's limit. "
+        f"probability {risk_up(delta):g}, at its accuracy target ({each}) and at the risk's limit. "
         f"Panel (b): the risk read on the composed distribution ({axis_words}) as releases "
-        f"are added, reaching {running[-1]:.3g} against {limit:.3g} allowed (dashed).",
+        f"are added, reaching {risk_up(running[-1]):.3g} against {allowed_down(limit):.3g} allowed (dashed).",
         "Feasible: every target is met within the risk."
         if choice.feasible
-        else f"Infeasible: at the risk's limit every ±k is reached only ×{choice.knobs['widen']:.3g} "
+        else f"Infeasible: at the risk's limit every ±k is reached only ×{risk_up(choice.knobs['widen']):.3g} "
         "wider (crosses).",
     )
 
@@ -864,13 +866,13 @@ def plot_census_levels(
             else ""
         )
         + f", each level and all together read three ways. The levels' ρ_z run from "
-        f"{rho[:-1].min():.3g} to {rho[:-1].max():.3g} and add up to {rho[-1]:.4g} "
-        f"(ε {eps[-1]:.4g} at δ = {delta:g}). All together: posterior {post[-1]:.4f} from a "
-        f"prior of {prior:g}, relative risk {rr[-1]:.3g} at p = {p:g}, and the true-positive "
+        f"{risk_up(rho[:-1].min()):.3g} to {risk_up(rho[:-1].max()):.3g} and add up to {risk_up(rho[-1]):.4g} "
+        f"(ε {risk_up(eps[-1]):.4g} at δ = {risk_up(delta):g}). All together: posterior {risk_up(post[-1]):.4f} from a "
+        f"prior of {prior:g}, relative risk {risk_up(rr[-1]):.3g} at p = {p:g}, and the true-positive "
         f"rate of the best test between two values of one record at a {100 * fpr:g} % "
         "false-positive rate "
-        f"{tpr_zcdp[-1]:.3f} from zCDP alone, {tpr_gauss[-1]:.3f} if all noise is Gaussian, "
-        f"{tpr_eps[-1]:.3f} from the (ε, δ) conversion.",
+        f"{risk_up(tpr_zcdp[-1]):.3f} from zCDP alone, {risk_up(tpr_gauss[-1]):.3f} if all noise is Gaussian, "
+        f"{risk_up(tpr_eps[-1]):.3f} from the (ε, δ) conversion.",
         "Each level alone looks modest; the person is protected only by the total, and the "
         "(ε, δ) reading overstates what zCDP allows.",
     )
@@ -909,7 +911,7 @@ def _census_three_panels(axes, y, rho, eps, post, rr, *, delta, prior, p, q) -> 
             )
     for i in range(len(y)):
         ax_r.annotate(
-            f"ε {eps[i]:.3g}",
+            f"ε {risk_up(eps[i]):.3g}",
             (rho[i], y[i]),
             xytext=(6, 0),
             textcoords="offset points",
@@ -921,7 +923,7 @@ def _census_three_panels(axes, y, rho, eps, post, rr, *, delta, prior, p, q) -> 
     ax_r.xaxis.set_minor_locator(NullLocator())
     ax_r.set_xlim(rho.min() / 2, rho.max() * 12)
     ax_r.set_xlabel("ρ_z (log scale)")
-    ax_r.set_title(f"(a) ρ_z, and ε\nat δ = {delta:g}", fontsize=10)
+    ax_r.set_title(f"(a) ρ_z, and ε\nat δ = {risk_up(delta):g}", fontsize=10)
     ax_p.set_xlim(min(prior, 0.5) - 0.03, 1.03)
     ax_p.axvline(prior, color="grey", ls=":", lw=1)
     ax_p.set_xlabel(f"posterior\n(prior {prior:g})")

@@ -39,6 +39,7 @@ from ._style import (
     YELLOW,
     course_style,
 )
+from .rounding import allowed_down, risk_up
 
 __all__ = [
     "MODEL_FILLS",
@@ -151,11 +152,11 @@ def plot_deployments(
     return describe(
         fig,
         f"{len(rows)} deployments of the OpenDP Deployments Registry with usable parameters, one "
-        f"row each, sorted by ε: (a) ε on a log scale, from {eps.min():.3g} to {eps.max():.4g}; "
-        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {post.min():.3f} to "
-        f"{post.max():.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
-        f"{rr.min():.3g} to {rr.max():.3g}; (d) the best membership test's true-positive rate "
-        f"at a 1 % false-positive rate, {tpr.min():.3f} to {tpr.max():.3f}. Colour and marker "
+        f"row each, sorted by ε: (a) ε on a log scale, from {risk_up(eps.min()):.3g} to {risk_up(eps.max()):.4g}; "
+        f"(b) Lee & Clifton's largest posterior from a prior of {prior:g}, {risk_up(post.min()):.3f} to "
+        f"{risk_up(post.max()):.4f}; (c) Kazan & Reiter's relative-risk bound at p = {p:g}, q = {q:g}, "
+        f"{risk_up(rr.min()):.3g} to {risk_up(rr.max()):.3g}; (d) the best membership test's true-positive rate "
+        f"at a 1 % false-positive rate, {risk_up(tpr.min()):.3f} to {risk_up(tpr.max()):.3f}. Colour and marker "
         "give the privacy unit, the fill the deployment model.",
         f"{int(np.sum(post > 0.99))} of the {len(rows)} allow a posterior above 0.99 from a "
         f"prior of {prior:g}: for them ε promises little against a two-world adversary.",
@@ -371,16 +372,17 @@ _ROC_FPR = np.concatenate([[0.0], np.geomspace(1e-4, 1, 300)])
 
 
 def _off_scale_label(naive: float) -> str:
-    return f"exp(2ε) = {naive:.2g}\n(off scale)"
+    return f"exp(2ε) = {risk_up(naive):.2g}\n(off scale)"
 
 
 def _gaussian_label(rho: float) -> str:
-    return f"Gaussian, μ = {math.sqrt(2 * rho):.3g}"
+    return f"Gaussian, μ = {risk_up(math.sqrt(2 * rho)):.3g}"
 
 
 def _three_views_heading(epsilon, delta, rho, title) -> str:
     heading = title or (
-        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
+        f"ε = {risk_up(epsilon):.4g}, δ = {risk_up(delta):.3g}"
+        + ("" if rho is None else f", ρ_z = {risk_up(rho):g}")
     )
     # a deployment's name, curator and unit run past the figure's width in one line
     return textwrap.fill(heading, width=90, max_lines=2, placeholder=" …")
@@ -392,19 +394,20 @@ _RISK_PS = np.geomspace(1e-3, 1, 200)
 
 def _three_views_text(fig, epsilon, delta, rho, prior, p, q, title) -> Figure:
     title = title or (
-        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}")
+        f"ε = {risk_up(epsilon):.4g}, δ = {risk_up(delta):.3g}"
+        + ("" if rho is None else f", ρ_z = {risk_up(rho):g}")
     )
     at_1, at_10 = dep.tpr_at_fpr(np.array(_FPRS), epsilon=epsilon, delta=delta)
     return describe(
         fig,
         f"One guarantee read three ways ({title}): the largest posterior against the prior, "
-        f"{float(dep.posterior_bound(epsilon, prior=prior)):.4f} from a prior of {prior:g}; "
+        f"{risk_up(float(dep.posterior_bound(epsilon, prior=prior))):.4f} from a prior of {prior:g}; "
         f"Kazan & Reiter's relative-risk bound against the prior p of inclusion (log axes), "
-        f"{float(dep.relative_risk_bound(p, q, epsilon)):.4g} at p = {p:g}; and the best "
-        f"membership test's ROC curve, true-positive rate {float(at_1):.4f} at a 1 % and "
-        f"{float(at_10):.4f} at a 10 % false-positive rate"
+        f"{risk_up(float(dep.relative_risk_bound(p, q, epsilon))):.4g} at p = {p:g}; and the best "
+        f"membership test's ROC curve, true-positive rate {risk_up(float(at_1)):.4f} at a 1 % and "
+        f"{risk_up(float(at_10)):.4f} at a 10 % false-positive rate"
         + (
-            f", beside the Gaussian curve μ = {math.sqrt(2 * rho):.3g} (dashed)"
+            f", beside the Gaussian curve μ = {risk_up(math.sqrt(2 * rho)):.3g} (dashed)"
             if rho is not None
             else ""
         )
@@ -748,10 +751,12 @@ def _set_choice(
     artists["coverage_line"].set_ydata([coverage, coverage])
     line = artists["epsilon_accuracy"]
     line.set_xdata([choice.epsilon_accuracy] * 2)
-    line.set_label(f"smallest ε for the accuracy: {choice.epsilon_accuracy:.3g}")
+    line.set_label(f"smallest ε for the accuracy: {risk_up(choice.epsilon_accuracy):.3g}")
     line = artists["epsilon_risk"]
     line.set_xdata([choice.epsilon_risk] * 2)
-    line.set_label(f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}")
+    line.set_label(
+        f"largest ε for the risk ({risk_label}): {allowed_down(choice.epsilon_risk):.3g}"
+    )
     if prior is not None:
         posterior = artists["posterior_curve"]
         posterior.set_data(grid, dep.posterior_bound(grid, prior=prior))
@@ -765,7 +770,7 @@ def _set_choice(
     ax.set_xlim(lo, hi)
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     verdict = (
-        f"feasible: ε ∈ [{choice.epsilon_accuracy:.3g}, {choice.epsilon_risk:.3g}]"
+        f"feasible: ε ∈ [{risk_up(choice.epsilon_accuracy):.3g}, {allowed_down(choice.epsilon_risk):.3g}]"
         if choice.feasible
         else "infeasible: the accuracy needs more ε than the risk allows"
     )
@@ -775,15 +780,15 @@ def _set_choice(
         fig,
         f"Choosing ε ({what}): against ε on a log scale, the probability that the Laplace "
         f"noise stays within ±{k:g} (Δ = {sens:.3g}) rises to {coverage:g} at "
-        f"ε = {choice.epsilon_accuracy:.3g} (dashed), the smallest ε for the accuracy; the "
-        f"risk side ({risk_label}) allows at most ε = {choice.epsilon_risk:.3g} (dash-dotted)"
+        f"ε = {risk_up(choice.epsilon_accuracy):.3g} (dashed), the smallest ε for the accuracy; the "
+        f"risk side ({risk_label}) allows at most ε = {allowed_down(choice.epsilon_risk):.3g} (dash-dotted)"
         + (
-            f", where the two-world posterior bound from a prior of {prior:g} meets {risk:g}"
+            f", where the two-world posterior bound from a prior of {prior:g} meets {allowed_down(risk):g}"
             if prior is not None and risk is not None
             else ""
         )
         + ".",
-        f"Feasible: every ε from {choice.epsilon_accuracy:.3g} to {choice.epsilon_risk:.3g} "
+        f"Feasible: every ε from {risk_up(choice.epsilon_accuracy):.3g} to {allowed_down(choice.epsilon_risk):.3g} "
         "meets both (shaded)."
         if choice.feasible
         else "Infeasible: the accuracy needs more ε than the risk allows (the hatched gap).",
@@ -873,14 +878,15 @@ def plot_durham_choice(
     ax.legend(fontsize=10, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
     fig.suptitle("Durham infant deaths (Kazan & Reiter, Example 3): accuracy vs risk", fontsize=12)
     allowed = listing(
-        f"{e:.4f} (ã = {a:g}, r̃ = {r:g})" for e, (a, r) in zip(eps_risk, profiles, strict=True)
+        f"{allowed_down(e):.4f} (ã = {a:g}, r̃ = {r:g})"
+        for e, (a, r) in zip(eps_risk, profiles, strict=True)
     )
     return describe(
         fig,
         f"Durham's infant deaths (Kazan & Reiter, Example 3): the probability that the release "
         f"switches side of the target against ε on a log scale, one line per deviation "
         f"({listing(f'{d:g}' for d in deviations)}); at most {100 * max_probability:g} % at "
-        f"deviation {deviations[0]:g} needs ε ≥ {eps_acc:.4f} (dashed), while the risk "
+        f"deviation {deviations[0]:g} needs ε ≥ {risk_up(eps_acc):.4f} (dashed), while the risk "
         f"profiles (17) allow ε up to {allowed} (vertical lines).",
         _durham_verdict(eps_acc, best, eps_risk),
     )
@@ -915,7 +921,7 @@ def _durham_accuracy(ax, grid, deviations, max_probability: float) -> float:
         ls="--",
         lw=1.5,
         gid="epsilon_accuracy",
-        label=f"smallest ε for ≤ {100 * max_probability:g} % at {deviations[0]:g}: {eps_acc:.4f}",
+        label=f"smallest ε for ≤ {100 * max_probability:g} % at {deviations[0]:g}: {risk_up(eps_acc):.4f}",
     )
     return eps_acc
 
@@ -958,7 +964,7 @@ def _durham_interval(ax, eps_acc: float, best: float) -> None:
             color=GREEN,
             alpha=0.2,
             gid="feasible",
-            label=f"feasible: [{eps_acc:.4f}, {best:.4f}]",
+            label=f"feasible: [{risk_up(eps_acc):.4f}, {allowed_down(best):.4f}]",
         )
     else:
         ax.axvspan(
@@ -978,11 +984,11 @@ def _durham_verdict(eps_acc: float, best: float, eps_risk: list[float]) -> str:
     if eps_acc > best:
         return "No profile allows the ε the accuracy needs."
     if sum(e >= eps_acc for e in eps_risk) != 1:
-        return f"Feasible from {eps_acc:.4f} to {best:.4f}."
+        return f"Feasible from {risk_up(eps_acc):.4f} to {allowed_down(best):.4f}."
     if math.isclose(eps_acc, best, rel_tol=1e-9):
         return (
-            f"Borderline: feasible only at the single point ε = {eps_acc:.4f}, where the most "
+            f"Borderline: feasible only at the single point ε = {risk_up(eps_acc):.4f}, where the most "
             "permissive profile's limit ties exactly with the accuracy's need; any stricter "
             "accuracy or risk leaves no ε."
         )
-    return f"Feasible only from {eps_acc:.4f} to {best:.4f}, under the most permissive profile."
+    return f"Feasible only from {risk_up(eps_acc):.4f} to {allowed_down(best):.4f}, under the most permissive profile."

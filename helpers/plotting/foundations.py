@@ -24,6 +24,7 @@ from .. import foundations as F
 from ..mechanisms import laplace_pdf, laplace_scale
 from ._alt import describe, listing
 from ._style import CYCLE, HATCHES, LINESTYLES, SMALL, course_style, scaled_axis
+from .rounding import allowed_down, risk_up
 
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.15, "top": 0.88, "wspace": 0.28}
 _ONE_PANEL = {"left": 0.13, "right": 0.97, "bottom": 0.14, "top": 0.9}
@@ -165,7 +166,7 @@ def _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity) -> Figure:
     ax.yaxis.set_major_formatter(ScalarFormatter())
     ax.set(
         ylabel="density" + scaled_axis(ax.yaxis, 1 / (2 * b)),  # 0.003 reads as 3, ×10⁻³
-        title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {epsilon:g}",
+        title=f"Laplace(Δ/ε), Δ = {sensitivity:g}, ε = {risk_up(epsilon):g}",
     )
     ax.set_ylim(0, 1.45 / (2 * b))  # head room above the peaks for the legend
     ratio = F.laplace_ratio(z, y1, y2, epsilon, sensitivity=sensitivity)
@@ -181,10 +182,10 @@ def _laplace_ratio_epsilon(fig, epsilon, y1, y2, sensitivity) -> Figure:
     return describe(
         fig,
         f"Left: the Laplace densities of the released value with Δ = {sensitivity:g} and "
-        f"ε = {epsilon:g} (scale b = {b:.3g}), centred at f(x) = {y1:g} (solid) and f(x') = "
-        f"{y2:g} (dashed); right: their ratio on a log scale, from {ratio.min():.4f} to "
-        f"{ratio.max():.4f}.",
-        f"The ratio never leaves [e^−ε, e^ε] = [{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]:"
+        f"ε = {risk_up(epsilon):g} (scale b = {b:.3g}), centred at f(x) = {y1:g} (solid) and f(x') = "
+        f"{y2:g} (dashed); right: their ratio on a log scale, from {allowed_down(ratio.min()):.4f} to "
+        f"{risk_up(ratio.max()):.4f}.",
+        f"The ratio never leaves [e^−ε, e^ε] = [{allowed_down(np.exp(-epsilon)):.4f}, {risk_up(np.exp(epsilon)):.4f}]:"
         " no released value tells the two data sets apart by more than a factor e^ε.",
     )
 
@@ -271,7 +272,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     ax.set(
         xlabel="error t",
         ylabel="P[|π̂ − π| ≥ t]",
-        title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {epsilon:g}",
+        title=f"mean of n = {n} bits, Laplace(1/(nε)), ε = {risk_up(epsilon):g}",
     )
     ax.legend(fontsize=SMALL, loc="lower left")
     _no_minor_ticks(*fig.axes)
@@ -282,7 +283,7 @@ def plot_mean_of_bits(n=150, epsilon=1.0, p=0.4, reps=20_000, *, rng=0) -> Figur
     above = bool(np.all(survey >= exact))
     return describe(
         fig,
-        f"The tail P[|π̂ − π| ≥ t] of a Laplace-noised mean of n = {n} bits at ε = {epsilon:g}"
+        f"The tail P[|π̂ − π| ≥ t] of a Laplace-noised mean of n = {n} bits at ε = {risk_up(epsilon):g}"
         f" against the error t (log scale): at t = {t[at]:.3g} (three noise scales) the "
         f"simulated tail of {reps:,} releases is {empirical[at]:.3g}, the exact e^(−t/b) "
         f"{exact[at]:.3g}, Chebyshev with Var = 2/(ε²n²) {chebyshev[at]:.3g} and with the "
@@ -364,7 +365,7 @@ def _randomised_response(fig, alpha, n, p, reps, rng) -> Figure:
     lines["minus_two_sd"].set_xdata([p - half] * 2)
     lines["plus_two_sd"].set_xdata([p + half] * 2)
     eps = float(F.rr_epsilon(alpha)) if alpha < 1 else np.inf
-    ax.set_title(f"randomised response, α = {alpha:g}, n = {n}, ε = {eps:.3g}")
+    ax.set_title(f"randomised response, α = {alpha:g}, n = {n}, ε = {risk_up(eps):.3g}")
     ns = lines["notes_bound"].get_xdata()
     lines["notes_bound"].set_ydata(F.rr_variance_bound(1, alpha) / ns)
     lines["tight_bound"].set_ydata(F.rr_variance_bound_tight(1, alpha) / ns)
@@ -381,7 +382,7 @@ def _randomised_response(fig, alpha, n, p, reps, rng) -> Figure:
     return describe(
         fig,
         f"Left: histogram of {reps:,} simulated estimates π̂ from randomised response with "
-        f"α = {alpha:g}, n = {n} (ε = {eps:.3g}) around the true π = {p:g}, with the notes' "
+        f"α = {alpha:g}, n = {n} (ε = {risk_up(eps):.3g}) around the true π = {p:g}, with the notes' "
         f"band π ± 2√(1/(α²n)) = ±{half:.3f}, which holds {inside:.1%} of them; right: "
         "Var[π̂] against n on log axes: the notes' bound 1/(α²n), the tight bound 1/(4α²n), "
         f"the exact variance and the simulated {est.var():.4g} at n = {n}.",
@@ -420,7 +421,7 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     ax.set(
         xlabel="output y",
         ylabel="ln P[y | x=1] / P[y | x=0]",
-        title=f"post-processing, ±ε = ±{eps_rr:.2f}",
+        title=f"post-processing, ±ε = ±{risk_up(eps_rr):.2f}",
     )
     ax.legend(fontsize=SMALL, loc="upper center")
     # group privacy
@@ -428,7 +429,9 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
     bx.plot(k, ex.group_worst, "o", color="C2", label="worst log-ratio", gid="group_measured")
     bx.plot(k, ex.group_budget, color="k", ls="--", lw=1, label="kε", gid="group_budget")
     bx.set_xticks(k)
-    bx.set(xlabel="k records apart", ylabel="ε spent", title=f"group privacy, ε = {epsilon:g}")
+    bx.set(
+        xlabel="k records apart", ylabel="ε spent", title=f"group privacy, ε = {risk_up(epsilon):g}"
+    )
     bx.legend(fontsize=SMALL, loc="upper left")
     # sequential composition
     cx.plot(
@@ -471,9 +474,9 @@ def plot_properties(epsilon=0.5, alpha1=0.5, alpha2=0.3, *, rng=5) -> Figure:
         fig,
         f"Three properties of ε measured on small examples. Post-processing: the log-ratios of "
         f"randomised response's 2 outputs and of a random post-processing G(RR)'s 4 outputs "
-        f"{'all stay within' if within else 'do not all stay within'} ±ε = ±{eps_rr:.2f}. "
-        f"Group privacy at ε = {epsilon:g}: the worst log-ratio for records k = "
-        f"{int(k[0])}–{int(k[-1])} apart {group} (up to {float(np.max(ex.group_worst)):.3g}). "
+        f"{'all stay within' if within else 'do not all stay within'} ±ε = ±{risk_up(eps_rr):.2f}. "
+        f"Group privacy at ε = {risk_up(epsilon):g}: the worst log-ratio for records k = "
+        f"{int(k[0])}–{int(k[-1])} apart {group} (up to {risk_up(float(np.max(ex.group_worst))):.3g}). "
         f"Composition with RR({alpha2:g}): the pair's worst log-ratio {composed} for every "
         "ε₁ shown.",
         "ε behaves as a budget: processing never raises it, groups and repeated releases add it "
@@ -536,7 +539,7 @@ def plot_hypothesis_region(epsilon=1.0, *, sensitivity=1.0) -> Figure:
         xlabel="FPR = false-positive rate",
         ylabel="FNR = false-negative rate",
     )
-    ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10)
+    ax.set_title(f"hypothesis-testing view, ε = {risk_up(epsilon):g}", fontsize=10)
     ax.set_aspect("equal")
     ax.set_xticks([0, 0.25, 0.5, 0.75, 1])
     ax.set_yticks([0, 0.25, 0.5, 0.75, 1])
@@ -550,11 +553,11 @@ def _hypothesis_region_text(fig, epsilon, pm) -> Figure:
     return describe(
         fig,
         f"The false-positive and false-negative rates (FPR, FNR) every test can reach against an "
-        f"ε-DP mechanism at ε = {epsilon:g}: a shaded region around the random-guessing line "
+        f"ε-DP mechanism at ε = {risk_up(epsilon):g}: a shaded region around the random-guessing line "
         "FPR + FNR = 1, bounded by FPR + e^ε FNR ≥ 1 and e^ε FPR + FNR ≥ 1 and their mirror "
         "image, with the Laplace mechanism's threshold tests as a dash-dotted curve inside it.",
-        f"No test does better than FPR = FNR = 1/(1 + e^ε) = {best:.4f}; the Laplace test at the "
-        f"midpoint reaches {float(pm):.4f}.",
+        f"No test does better than FPR = FNR = 1/(1 + e^ε) = {allowed_down(best):.4f}; the Laplace test at the "
+        f"midpoint reaches {allowed_down(float(pm)):.4f}.",
     )
 
 
@@ -575,7 +578,7 @@ def update_hypothesis_region(fig, epsilon=1.0, *, sensitivity=1.0) -> Figure:
     ax.lines[3].set_data(p, q_max)
     pm, qm = F.laplace_threshold_test(sensitivity / 2, epsilon, sensitivity=sensitivity)
     ax.lines[4].set_data([pm], [qm])
-    ax.set_title(f"hypothesis-testing view, ε = {epsilon:g}", fontsize=10, y=1.0)
+    ax.set_title(f"hypothesis-testing view, ε = {risk_up(epsilon):g}", fontsize=10, y=1.0)
     return _hypothesis_region_text(fig, epsilon, pm)
 
 
@@ -643,11 +646,11 @@ def _exponential_text(fig, epsilon, prices, revenue, delta, grid) -> Figure:
         fig,
         f"The exponential mechanism on the survey's auction (Δ = {delta:.2f} dollars) for ε from "
         f"0.01 to 2000 on a log scale. Left: the probability of selecting each price; at "
-        f"ε = {epsilon:g}: "
+        f"ε = {risk_up(epsilon):g}: "
         + listing(f"{price:.2f} → {q:.3f}" for price, q in zip(prices, at, strict=True))
         + f". Right: the expected revenue rises from {expected[0]:.2f} to {expected[-1]:.2f} "
         f"dollars, {float(F.expected_score(revenue, epsilon, sensitivity=delta)):.2f} at "
-        f"ε = {epsilon:g}.",
+        f"ε = {risk_up(epsilon):g}.",
         f"Only a large ε concentrates the choice on the best price ({prices[np.argmax(revenue)]:.2f}, "
         f"revenue {revenue.max():.2f}).",
     )
@@ -690,7 +693,7 @@ def plot_closeness(
             width,
             hatch=HATCHES[(i + 1) % len(HATCHES)],
             edgecolor="white",
-            label=f"{label}: d = {vd[i]:.3f}, KL = {kl[i]:.3f}",
+            label=f"{label}: d = {risk_up(vd[i]):.3f}, KL = {risk_up(kl[i]):.3f}",
         )
     ax.set_xticks(pos + width * labels.size / 2, [str(c) for c in cats])
     ax.set(ylabel="share of the sensitive value", title="ε-closeness: each class's P_L against P_Q")
@@ -703,7 +706,7 @@ def plot_closeness(
         + listing(str(c) for c in cats)
         + ") beside the whole data set's P_Q; "
         + listing(
-            f"{label}: distance {d:.3f}, KL {k:.3f}"
+            f"{label}: distance {risk_up(d):.4f}, KL {risk_up(k):.4f}"
             for label, d, k in zip(labels, vd, kl, strict=True)
         )
         + ".",

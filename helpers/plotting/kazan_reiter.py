@@ -17,6 +17,7 @@ from matplotlib.figure import Figure
 from .. import kazan_reiter as kr
 from ._alt import describe, listing
 from ._style import HATCHES, MARKERS, VERMILLION, course_style
+from .rounding import allowed_down, risk_up
 
 __all__ = [
     "plot_bound_vs_naive",
@@ -84,7 +85,14 @@ def _draw_slice(ax_r, ax_e, kind, a, fixed, r, *, epsilon_cap=None, r_cap=None, 
     truncated = bool(epsilon_cap) and bool(np.any(~(finite <= epsilon_cap)))
     shown_e = np.minimum(finite, epsilon_cap) if epsilon_cap else finite
     ax_e.plot(x, shown_e, color="C1", label="εᵢ", gid="epsilon_i")
-    ax_e.plot([x_min], [eps_min], "o", color="C3", label=f"min ε = {eps_min:.3f}", gid="minimum")
+    ax_e.plot(
+        [x_min],
+        [eps_min],
+        "o",
+        color="C3",
+        label=f"min ε = {allowed_down(eps_min):.3f}",
+        gid="minimum",
+    )
     ax_e.axhline(
         kr.epsilon_constant_profile(r),
         color="black",
@@ -143,7 +151,7 @@ def update_risk_profile_slice(
     ax_r.set_ylabel(f"r* (truncated at {r_cap:g})")
     lines["epsilon_i"].set_data(x, np.minimum(finite, epsilon_cap))
     lines["minimum"].set_data([x_min], [eps_min])
-    lines["minimum"].set_label(f"min ε = {eps_min:.3f}")
+    lines["minimum"].set_label(f"min ε = {allowed_down(eps_min):.3f}")
     constant = kr.epsilon_constant_profile(r)
     ax_e.lines[2].set_ydata([constant, constant])
     ax_e.set_ylabel(f"εᵢ (truncated at {epsilon_cap:.3g})" if truncated else "εᵢ")
@@ -165,8 +173,8 @@ def _slice_sentence(kind, a, fixed, r, eps_min, x_min, who: str = "") -> str:
     return (
         f"{who}Kazan & Reiter's risk profile {number} along {name} with ã = {a:g}, "
         f"{other} = {fixed:g}, r̃ = {r:g}: on top the profile r*, below the εᵢ it implies at each "
-        f"{name}, smallest, ε = {eps_min:.3f}, at {name} = {x_min:.3f}, {relation} the constant "
-        f"profile's ½ ln r̃ = {constant:.3f} (dashed)."
+        f"{name}, smallest, ε = {allowed_down(eps_min):.3f}, at {name} = {x_min:.3f}, {relation} the constant "
+        f"profile's ½ ln r̃ = {allowed_down(constant):.3f} (dashed)."
     )
 
 
@@ -243,9 +251,16 @@ def plot_colored_profiles(
             if kind == "inclusion"
             else float(np.minimum(kr.values_profile(a, fixed, r)(fixed, x_min), 20.0))
         )
-        ax.plot([x_min], [y_min], "o", color=VERMILLION, ms=6, label=f"min ε = {eps_min:.2f}")
+        ax.plot(
+            [x_min],
+            [y_min],
+            "o",
+            color=VERMILLION,
+            ms=6,
+            label=f"min ε = {allowed_down(eps_min):.2f}",
+        )
         minima.append(
-            f"ã = {a:g}, r̃ = {r:g}: min ε = {eps_min:.2f} at {'p' if kind == 'inclusion' else 'q'} = {x_min:.3f}"
+            f"ã = {a:g}, r̃ = {r:g}: min ε = {allowed_down(eps_min):.3f} at {'p' if kind == 'inclusion' else 'q'} = {x_min:.3f}"
         )
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 20)
@@ -374,7 +389,8 @@ def _set_profile_map(fig, r_star, eps, rec, r_cap, epsilon_cap, show_profile) ->
         (point,) = (line for line in ax.lines if line.get_gid() == "argmin")
         point.set_data([rec.p], [rec.q])
     maps[-1].set_title(
-        f"min ε = {rec.epsilon:.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})", fontsize=_FONT
+        f"min ε = {allowed_down(rec.epsilon):.3f} at (p, q) = ({rec.p:.3f}, {rec.q:.3f})",
+        fontsize=_FONT,
     )
     words = (
         f"heat maps over (p, q) in (0, 1]² of the risk profile r* (log colours, truncated at "
@@ -387,7 +403,7 @@ def _set_profile_map(fig, r_star, eps, rec, r_cap, epsilon_cap, show_profile) ->
         fig,
         f"Kazan & Reiter's two-dimensional risk profile: {words}, the point where εᵢ is "
         f"smallest marked.",
-        f"The recommended ε is that minimum, {rec.epsilon:.3f}, at (p, q) = ({rec.p:.3f}, "
+        f"The recommended ε is that minimum, {allowed_down(rec.epsilon):.3f}, at (p, q) = ({rec.p:.3f}, "
         f"{rec.q:.3f}): the prior where the profile binds hardest.",
     )
 
@@ -422,7 +438,7 @@ def plot_bound_vs_naive(
     )
     ax.set_xlabel("p (prior probability of inclusion)")
     ax.set_ylabel("bound on relative risk rᵢ")
-    ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
+    ax.set_title(f"ε = {risk_up(epsilon):g}", fontsize=_FONT)
     ax.set_ylim(0.9, float(kr.naive_bound(epsilon)) * 1.08)
     _legend_beside(ax)
     return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
@@ -443,7 +459,7 @@ def update_bound_vs_naive(
         ax.lines[index].set_ydata(bound)
     naive = float(kr.naive_bound(epsilon))
     ax.lines[len(q_values)].set_ydata([naive, naive])
-    ax.set_title(f"ε = {epsilon:g}", fontsize=_FONT)
+    ax.set_title(f"ε = {risk_up(epsilon):g}", fontsize=_FONT)
     ax.set_ylim(0.9, naive * 1.08)
     return _bound_vs_naive_text(fig, epsilon, q_values, peaks)
 
@@ -454,10 +470,10 @@ def _bound_vs_naive_text(fig, epsilon, q_values, peaks) -> Figure:
     return describe(
         fig,
         f"Theorem 1's bound on the relative risk against the prior p of inclusion at "
-        f"ε = {epsilon:g}, one curve per q ({listing(f'{q:g}' for q in q_values)}), beside "
-        f"Corollary 1's e^(2ε) = {naive:.3f} (dashed).",
+        f"ε = {risk_up(epsilon):g}, one curve per q ({listing(f'{q:g}' for q in q_values)}), beside "
+        f"Corollary 1's e^(2ε) = {risk_up(naive):.3f} (dashed).",
         f"Every curve stays {'below' if top < naive - 1e-9 else 'at or below'} e^(2ε), "
-        f"reaching at most {top:.3f} (q = {top_q:g} at p = {top_p:.3g}): Theorem 1's bound is "
+        f"reaching at most {risk_up(top):.3f} (q = {top_q:g} at p = {top_p:.3g}): Theorem 1's bound is "
         "tighter than Corollary 1's for every prior.",
     )
 
@@ -530,7 +546,7 @@ def plot_figure2(
         f" on top, the probability that the released count switches side of the target {side}"
         ", for deviations "
         f"{listing(f'{d:g}' for d in devs)}; in the middle the RMSE; below ε, from "
-        f"{eps.min():.3f} to {eps.max():.3f}.",
+        f"{allowed_down(eps.min()):.3f} to {allowed_down(eps.max()):.3f}.",
         f"The larger ε, the smaller the RMSE ({rmse.max():.2f} down to {rmse.min():.2f} deaths) "
         f"and the rarer a switch: at deviation {devs[0]:g} the switching probability runs from "
         f"{switch[:, 0].max():.3f} down to {switch[:, 0].min():.3f}, against the 10 % goal "
@@ -580,7 +596,7 @@ def plot_switching(
     ax.set_xlabel("deviation of the true rate from 6.0 (per 1,000)")
     ax.set_ylabel("P[release switches side]")
     shown = f", switch {direction}" if direction else ""
-    ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
+    ax.set_title(f"ε = {risk_up(float(epsilon)):.3f}{shown}", fontsize=_FONT)
     _legend_beside(ax)
     fig._course_shape = ("switching", tuple(devs), direction, fast)
     return _switching_text(fig, epsilon, devs, sides, direction)
@@ -611,7 +627,7 @@ def update_switching(
         for bar, height in zip(ax.containers[2], worst, strict=True):
             bar.set_height(height)
     shown = f", switch {direction}" if direction else ""
-    ax.set_title(f"ε = {float(epsilon):.3f}{shown}", fontsize=_FONT)
+    ax.set_title(f"ε = {risk_up(float(epsilon)):.3f}{shown}", fontsize=_FONT)
     # the data limits a fresh figure has: from 0 to the tallest bar or the 10 % line (relim
     # would pass the bars through display coordinates and round their tops by an ulp)
     heights = [bar.get_height() for container in ax.containers for bar in container]
@@ -635,7 +651,7 @@ def _switching_text(fig, epsilon, devs, sides, direction=None) -> Figure:
     }[direction]
     return describe(
         fig,
-        f"Example 3 (Durham infant deaths) at ε = {float(epsilon):.3f}: the probability that the"
+        f"Example 3 (Durham infant deaths) at ε = {risk_up(float(epsilon)):.3f}: the probability that the"
         " released count falls on the other side of the target, for true rates "
         f"{listing(f'{d:g}' for d in devs)} per 1,000 from 6.0, with the truth above the "
         f"target ({listing(f'{v:.3f}' for v in sides['above'])}) and below it "

@@ -48,6 +48,7 @@ from ._style import (
     VERMILLION,
     course_style,
 )
+from .rounding import allowed_down, risk_up
 
 __all__ = [
     "as_columns",
@@ -91,7 +92,7 @@ def as_columns(columns) -> dict[str, np.ndarray]:
 
 
 def _fmt_eps(value: float) -> str:
-    return "∞" if math.isinf(value) else f"{value:.4f}"
+    return "∞" if math.isinf(value) else f"{allowed_down(value):.4f}"
 
 
 def _build(cols: dict[str, np.ndarray], *, marker: bool, dashed: bool, figsize) -> Figure:
@@ -203,20 +204,24 @@ def _update(
         find_line(ax, "upper").set_data(grid, upper)
         find_line(ax, "tight").set_data(grid, tight)
         find_line(ax, "risk").set_ydata([risk, risk])
-        labels = ["risk upper bound", "risk tight bound", f"requirement ρ = {risk:.3g}"]
+        labels = [
+            "risk upper bound",
+            "risk tight bound",
+            f"requirement ρ = {allowed_down(risk):.3g}",
+        ]
         if marker is not None:
             m_upper, m_tight = lc.bound_curves(values, size, query, [marker])
             find_line(ax, "marker_upper").set_data([marker], m_upper)
             find_line(ax, "marker_tight").set_data([marker], m_tight)
             find_line(ax, "marker_line").set_xdata([marker, marker])
             said.append(
-                f"{name}: upper {float(m_upper[0]):.4f}, tight {float(m_tight[0]):.4f}"
+                f"{name}: upper {risk_up(float(m_upper[0])):.4f}, tight {risk_up(float(m_tight[0])):.4f}"
                 + (" (meets ρ)" if float(m_tight[0]) <= risk else " (above ρ)")
             )
         elif not dashed:
             said.append(
-                f"{name}: from {float(tight[0]):.4g} at ε = 0 to upper {float(upper[-1]):.4f} "
-                f"and tight {float(tight[-1]):.4f} at ε = {x_max:g}"
+                f"{name}: from {risk_up(float(tight[0])):.4g} at ε = 0 to upper {risk_up(float(upper[-1])):.4f} "
+                f"and tight {risk_up(float(tight[-1])):.4f} at ε = {x_max:g}"
             )
         if dashed:
             e_ub, e_bs = epsilons[name]
@@ -249,7 +254,7 @@ def _bounds_alt(cols, size, query, risk, marker, epsilons, x_max, said) -> list[
         f"Lee & Clifton's bounds on the adversary's posterior against ε from 0 to {x_max:.3g} "
         f"for the {name} query, n = {size}, one panel per column ({listing(cols)}): the upper "
         "bound (eqs. 4–5, red, triangles) never lies below the tight bound (eq. 3, blue, "
-        f"circles), beside the requirement ρ = {risk:.3g} (black)."
+        f"circles), beside the requirement ρ = {allowed_down(risk):.3g} (black)."
     )
     if epsilons:
         larger = all(
@@ -266,7 +271,7 @@ def _bounds_alt(cols, size, query, risk, marker, epsilons, x_max, said) -> list[
     if marker is not None:
         return [
             shown,
-            f"At ε = {marker:.3g}, {'; '.join(said)}: the tight bound gives the adversary less "
+            f"At ε = {risk_up(marker):.3g}, {'; '.join(said)}: the tight bound gives the adversary less "
             "than the upper bound says.",
         ]
     return [shown, f"{'; '.join(said)}."]
@@ -320,7 +325,7 @@ def update_bounds(
         epsilon_max=epsilon_max,
         marker=epsilon,
         title=f"Bounds on the posterior: {name}, n = {size}"
-        + ("" if epsilon is None else f", marker at ε = {epsilon:.3g}"),
+        + ("" if epsilon is None else f", marker at ε = {risk_up(epsilon):.3g}"),
     )
 
 
@@ -360,7 +365,7 @@ def update_binary_search(
         risk=risk,
         epsilon_max=epsilon_max,
         marker=None,
-        title=f"ε of inequality 7 vs binary search: {name}, ρ = {risk:.3g}",
+        title=f"ε of inequality 7 vs binary search: {name}, ρ = {allowed_down(risk):.3g}",
     )
 
 
@@ -419,7 +424,7 @@ def plot_bracket(
         )
         ratios.append(width[1:] / width[:-1])
         said.append(
-            f"{name} closes in on ε = {arr[-1].mean():.4f} in {arr.shape[0] - 1} steps, its "
+            f"{name} closes in on ε = {allowed_down(arr[-1].mean()):.4f} in {arr.shape[0] - 1} steps, its "
             f"width going from {width[0]:.3g} to {width[-1]:.3g}"
         )
     ax_b.set_xlabel("step")

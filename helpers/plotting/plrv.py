@@ -19,6 +19,7 @@ from ..checks import check_positive
 from ..mechanisms import AdditiveNoise, as_mechanism
 from ._alt import describe, listing
 from ._style import MARKERS, SMALL, course_style
+from .rounding import risk_up
 
 __all__ = [
     "plot_delta_area",
@@ -137,7 +138,7 @@ def plot_two_densities(
                 else (("left", (8, 4)) if i == last else ("center", (0, 40)))
             )
             ax.annotate(
-                f"O{i + 1} = {oi:g}\ne^L = {math.exp(li):.3g}\nP[D₁|O] = {pi:.2f}",
+                f"O{i + 1} = {oi:g}\ne^L = {risk_up(math.exp(li)):.3g}\nP[D₁|O] = {risk_up(pi):.2f}",
                 (oi, yi),
                 xytext=offset,
                 textcoords="offset points",
@@ -157,7 +158,7 @@ def plot_two_densities(
             fig, shown, "Any one output is likely under both, so it reveals little about which."
         )
     marks = listing(
-        f"O{i + 1} = {oi:g} (e^L = {math.exp(li):.3g}, P[D₁|O] = {pi:.2f})"
+        f"O{i + 1} = {oi:g} (e^L = {risk_up(math.exp(li)):.3g}, P[D₁|O] = {risk_up(pi):.2f})"
         for i, (oi, li, pi) in enumerate(zip(o, losses, posterior, strict=True))
     )
     return describe(
@@ -191,13 +192,15 @@ def plot_loss_vs_output(
     bounded = _bounded(mech)
     if bounded:
         bound = float(mech.loss_bound())
-        ax.axhline(bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {bound:.4f}", gid="bound")
+        ax.axhline(
+            bound, color="k", ls="--", lw=1, label=f"ε = Δ/b = {risk_up(bound):.4f}", gid="bound"
+        )
         ax.axhline(-bound, color="k", ls=":", lw=1, label="−ε")
     ax.set(xlabel="output O", ylabel="L(O)", title=f"{mech.label}: privacy loss per output")
     ax.legend(fontsize=SMALL, loc="center right")
     if bounded:
         point = (
-            f"The loss is flat at ±ε = ±{bound:.4f} away from the two counts and changes only "
+            f"The loss is flat at ±ε = ±{risk_up(bound):.4f} away from the two counts and changes only "
             "between them: it never exceeds ε."
         )
     else:
@@ -241,10 +244,18 @@ def plot_exp_loss(
     if epsilon is not None:
         naive, _ = _deltas(epsilon, mech, None)
         ax.axhline(
-            math.exp(epsilon), color="k", ls="--", lw=1, label=f"e^ε = {math.exp(epsilon):.3g}"
+            math.exp(epsilon),
+            color="k",
+            ls="--",
+            lw=1,
+            label=f"e^ε = {risk_up(math.exp(epsilon)):.3g}",
         )
         ax.axvspan(
-            0, naive, color="C3", alpha=0.2, label=f"bad events: δ₁ = P[L > ε] = {naive:.4f}"
+            0,
+            naive,
+            color="C3",
+            alpha=0.2,
+            label=f"bad events: δ₁ = P[L > ε] = {risk_up(naive):.4f}",
         )
     if points is not None:
         pu = np.asarray(points, dtype=float)
@@ -252,7 +263,7 @@ def plot_exp_loss(
         ax.plot(pu, np.minimum(py, top * 0.97), "ko", ms=5)
         for i, (a, b) in enumerate(zip(pu, py, strict=True)):
             ax.annotate(
-                f"O{i + 1}: e^L = {b:.3g}",
+                f"O{i + 1}: e^L = {risk_up(b):.3g}",
                 (a, min(b, top * 0.97)),
                 xytext=(6, 7),
                 textcoords="offset points",
@@ -270,20 +281,20 @@ def plot_exp_loss(
         f"e^L, the factor by which an output multiplies the odds, for {mech.label} noise "
         f"({mech.symbol} = {noise:.3g}) over the probability space: the outputs "
         f"sorted from most to least revealing, cumulative probability 0 to {umax:g}; e^L falls "
-        f"from {y[0]:.3g} to {y[-1]:.3g}"
+        f"from {risk_up(y[0]):.3g} to {risk_up(y[-1]):.3g}"
         + (f" (the axis is cut at {top:g})" if y[0] > top else "")
         + "."
     ]
     if epsilon is not None:
         sentences.append(
-            f"Above the line e^ε = {math.exp(epsilon):.3g} lie the bad events, shaded: they have "
-            f"probability δ₁ = P[L > ε] = {naive:.4f}."
+            f"Above the line e^ε = {risk_up(math.exp(epsilon)):.3g} lie the bad events, shaded: they have "
+            f"probability δ₁ = P[L > ε] = {risk_up(naive):.4f}."
         )
     if points is not None:
         sentences.append(
             "Marked: "
             + listing(
-                f"O{i + 1} at {a:g} with e^L = {b:.3g}"
+                f"O{i + 1} at {a:g} with e^L = {risk_up(b):.3g}"
                 for i, (a, b) in enumerate(zip(pu, py, strict=True))
             )
             + "."
@@ -324,17 +335,17 @@ def plot_delta_area(
     return describe(
         fig,
         f"min(1, e^ε/e^L) over the probability space (cumulative probability 0 to {umax:g}, "
-        f"most revealing outputs first) for {what} at ε = {epsilon:.4g}; the shaded area between"
-        f" the curve and 1 is δ₂ = {tight:.4f}.",
+        f"most revealing outputs first) for {what} at ε = {risk_up(epsilon):.4g}; the shaded area between"
+        f" the curve and 1 is δ₂ = {risk_up(tight):.4f}.",
         _delta_point(naive, tight),
     )
 
 
 def _delta_point(naive: float, tight: float) -> str:
     if math.isclose(naive, tight, rel_tol=1e-6, abs_tol=1e-12):
-        return f"Here δ₂ equals the naive δ₁ = P[L > ε] = {naive:.4f}: every bad event reveals all."
+        return f"Here δ₂ equals the naive δ₁ = P[L > ε] = {risk_up(naive):.4f}: every bad event reveals all."
     return (
-        f"δ₂ is smaller than the naive δ₁ = P[L > ε] = {naive:.4f}: a bad event only counts for "
+        f"δ₂ is smaller than the naive δ₁ = P[L > ε] = {risk_up(naive):.4f}: a bad event only counts for "
         "the part of its loss above ε."
     )
 
@@ -345,14 +356,14 @@ def _draw_delta_area(ax, epsilon, mech, pmfs):
         curve = np.minimum(1.0, np.exp(epsilon - losses))
     naive, tight = _deltas(epsilon, mech, pmfs)
     ax.plot(u, curve, color="C0", label="min(1, e^ε / e^L)", gid="delta_curve")
-    ax.fill_between(u, curve, 1.0, color="C1", alpha=0.5, label=f"area = δ₂ = {tight:.4f}")
+    ax.fill_between(u, curve, 1.0, color="C1", alpha=0.5, label=f"area = δ₂ = {risk_up(tight):.4f}")
     ax.axhline(1.0, color="k", lw=0.8)
     ax.set_ylim(0, 1.08)
     ax.set_xlim(0, 1)
     ax.set(
         xlabel="cumulative probability of the outputs (most revealing first)",
         ylabel="e^ε / e^L (capped at 1)",
-        title=f"ε = {epsilon:.4g}: δ₂ = {tight:.4f} (δ₁ = {naive:.4f})",
+        title=f"ε = {risk_up(epsilon):.4g}: δ₂ = {risk_up(tight):.4f} (δ₁ = {risk_up(naive):.4f})",
     )
     ax.legend(fontsize=SMALL, loc="lower right")
     return naive, tight
@@ -382,7 +393,7 @@ def plot_plrv_panels(
     naive, _ = _deltas(epsilon, mech, None)
     ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
-    ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {naive:.4f}")
+    ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {risk_up(naive):.4f}")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
     ax.set(
@@ -408,10 +419,10 @@ def _panels_text(fig, mech, epsilon) -> Figure:
     naive, tight = _deltas(epsilon, mech, None)
     return describe(
         fig,
-        f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}, ε = {epsilon:.3g}. "
-        f"Left: e^L over the probability space beside the line e^ε = {math.exp(epsilon):.3g}; "
-        f"the bad events above it are shaded, δ₁ = {naive:.4f}. Right, zoomed on them: the "
-        f"area between min(1, e^ε/e^L) and 1, δ₂ = {tight:.4f}.",
+        f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}, ε = {risk_up(epsilon):.3g}. "
+        f"Left: e^L over the probability space beside the line e^ε = {risk_up(math.exp(epsilon)):.3g}; "
+        f"the bad events above it are shaded, δ₁ = {risk_up(naive):.4f}. Right, zoomed on them: the "
+        f"area between min(1, e^ε/e^L) and 1, δ₂ = {risk_up(tight):.4f}.",
         _delta_point(naive, tight),
     )
 
@@ -434,13 +445,15 @@ def update_plrv_panels(
     ax.patches[0].set_width(naive)
     ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
     ax.set_title(f"{mech.label}, {mech.symbol} = {mech.noise:.3g}")
-    ax.get_legend().get_texts()[2].set_text(f"δ₁ = {naive:.4f}")
+    ax.get_legend().get_texts()[2].set_text(f"δ₁ = {risk_up(naive):.4f}")
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))
     bx.lines[0].set_data(u, curve)
     bx.collections[0].set_data(u, curve, 1.0)
-    bx.get_legend().get_texts()[1].set_text(f"area = δ₂ = {tight:.4f}")
-    bx.set_title(f"ε = {epsilon:.4g}: δ₂ = {tight:.4f} (δ₁ = {naive:.4f})")
+    bx.get_legend().get_texts()[1].set_text(f"area = δ₂ = {risk_up(tight):.4f}")
+    bx.set_title(
+        f"ε = {risk_up(epsilon):.4g}: δ₂ = {risk_up(tight):.4f} (δ₁ = {risk_up(naive):.4f})"
+    )
     bx.set_xlim(0, min(1.0, max(0.1, 1.5 * naive)))
     _panels_text(fig, mech, epsilon)
     return True
@@ -496,8 +509,8 @@ def plot_privacy_profile(
             )
         at = int(np.argmin(np.abs(eps - 1.0))) if eps[-1] >= 1 else len(eps) - 1
         said.append(
-            f"{label}: δ₂ = {float(tight[at]):.3g} and δ₁ = {float(naive[at]):.3g} at "
-            f"ε = {eps[at]:.3g}"
+            f"{label}: δ₂ = {risk_up(float(tight[at])):.3g} and δ₁ = {risk_up(float(naive[at])):.3g} at "
+            f"ε = {risk_up(eps[at]):.3g}"
         )
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1.2)
@@ -505,7 +518,7 @@ def plot_privacy_profile(
     ax.legend(fontsize=SMALL, loc="lower left")
     return describe(
         fig,
-        f"Privacy profiles δ(ε) for ε from 0 to {eps[-1]:g} on a log scale, the tight δ₂ solid and "
+        f"Privacy profiles δ(ε) for ε from 0 to {risk_up(eps[-1]):g} on a log scale, the tight δ₂ solid and "
         f"the naive δ₁ dashed, one colour and marker per mechanism: {'; '.join(said)}.",
         _bounded_words(mechs),
     )

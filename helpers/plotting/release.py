@@ -24,6 +24,7 @@ from .. import release as rel
 from ..budget import NoiseFamily
 from ._alt import describe
 from ._style import BLACK, BLUE, GREY, ORANGE, SMALL, VERMILLION, course_style
+from .rounding import risk_up
 
 __all__ = [
     "DEFAULTS",
@@ -114,7 +115,7 @@ def plot_contributions(
     ax_b.axvline(best, color=GREY, lw=1, ls="-.")
     ax_b.set_xlabel("bound m on each person's records")
     ax_b.set_ylabel("error of the total count (records)")
-    ax_b.set_title(f"(b) the bound's trade-off at ε = {epsilon:g}", fontsize=11)
+    ax_b.set_title(f"(b) the bound's trade-off at ε = {risk_up(epsilon):g}", fontsize=11)
     ax_b.grid(alpha=0.3)
     ax_b.legend(fontsize=SMALL + 1, loc="upper center")
     total = int(counts.sum())
@@ -129,7 +130,7 @@ def plot_contributions(
         f"records (from 0 to {largest} or more); most have a few, a long tail has many "
         f"(the largest is {int(counts.max())}). Panel (b): against the bound m from 1 to "
         f"{largest}, the records the bound drops fall from {trade.bias[0]:.0f} to "
-        f"{trade.bias[-1]:.0f}, the Laplace noise's ±k at ε = {epsilon:g} grows from "
+        f"{trade.bias[-1]:.0f}, the Laplace noise's ±k at ε = {risk_up(epsilon):g} grows from "
         f"{trade.noise[0]:.3g} to {trade.noise[-1]:.3g}, and their sum is smallest at m = {best} "
         f"({trade.total[i]:.0f} records of {total:,}).",
     )
@@ -223,13 +224,14 @@ def plot_small_groups(
     unit = family.unit
     per = f", m = {contributions}" if contributions > 1 else ""
     ax.set_title(
-        f"One release at {unit} = {budget:g}{per}: the same noise, smaller groups", fontsize=12
+        f"One release at {unit} = {risk_up(budget):g}{per}: the same noise, smaller groups",
+        fontsize=12,
     )
     return describe(
         fig,
         f"Relative error against group size N from 1 to 100,000 on log-log axes, for a count "
         f"of {count_share:.0%} of the group (solid) and a mean whose value is {mean_share:.0%} "
-        f"of its range (dashed), released with {family.name} noise at {unit} = {budget:g}"
+        f"of its range (dashed), released with {family.name} noise at {unit} = {risk_up(budget):g}"
         f"{per}; both fall as 1/N. The dotted line is the accuracy asked, ±{accuracy:.0%} at "
         f"{100 * coverage:g} %: the count serves groups of at least {smallest['count']:,} "
         f"people, the mean groups of at least {smallest['mean']:,}.",
@@ -277,7 +279,8 @@ def plot_icon_array(
     """The odds reading as a frequency: one person's chance, drawn as k in 100.
 
     The icons are not people exposed: they draw one probability, the observer's belief
-    about *you*, as "k in 100" (the frequency format Nanayakkara et al. 2023 tested). Left:
+    about *you*, as "k in 100" (the odds of Nanayakkara et al. 2023 written as a frequency,
+    the course's rendering, not theirs). Left:
     the prior (filled); right: the most the release lets the observer believe, the filled
     icons plus hatched ones (:func:`helpers.release.icon_counts`, rounded up, never below
     the truth). The sentence under it is :func:`helpers.release.odds_sentence`.
@@ -307,7 +310,7 @@ def plot_icon_array(
         Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=GREY, label="the rest (plain)"),
     ]
     fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=SMALL + 1, frameon=False)
-    guarantee = f"ε = {epsilon:.3g}" + (f", δ = {delta:.2g}" if delta else "")
+    guarantee = f"ε = {risk_up(epsilon):.3g}" + (f", δ = {risk_up(delta):.2g}" if delta else "")
     fig.suptitle(
         f"One person, the observer's belief about you as a chance in {people}\n"
         f"(not people exposed; {guarantee}, prior {rel.percent(prior)})",
@@ -415,7 +418,9 @@ def _overview_state(
     )
     before, after = rel.icon_counts(per.epsilon, per.delta, prior=prior)
     kinds = tuple("before" if i < before else "added" if i < after else "rest" for i in range(100))
-    guarantee = f"ε = {epsilon:g} per record" + (f", δ = {delta:.2g}" if delta else "")
+    guarantee = f"ε = {risk_up(epsilon):g} per record" + (
+        f", δ = {risk_up(delta):.2g}" if delta else ""
+    )
     titles = (
         f"(a) ε per person = {rel.round_up(per.epsilon)}",
         f"(b) N = {group_size:,}: ±{here:.1%}",

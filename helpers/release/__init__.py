@@ -18,8 +18,8 @@ budget (notebook 12):
   :func:`largest_delta`), hence δ ≪ 1/n;
 * **small groups**: the same noise is a larger share of a smaller group's statistic
   (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226);
-* **explaining the choice** in odds, as Nanayakkara et al. (USENIX Security 2023) found
-  people understand best: from a prior to at most a posterior (:func:`odds`,
+* **explaining the choice** in odds, the kind of explanation Nanayakkara et al. (USENIX
+  Security 2023) report worked better than output-based ones and ones that gloss over ε: from a prior to at most a posterior (:func:`odds`,
   :func:`odds_sentence`, :func:`subject_paragraph`), beside the best test between neighbours
   (:func:`attack_reading`);
 * **a record of the choice** for a registry (:func:`privacy_record`), read back with

@@ -1,7 +1,8 @@
 """Explaining the choice: odds, the best attack, and a paragraph for the people in the data.
 
-The odds reading Nanayakkara et al. (USENIX Security 2023) found people understand best, from
-a prior to at most a posterior (:func:`odds`, :func:`odds_sentence`,
+The odds reading (the kind of explanation Nanayakkara et al., USENIX Security 2023, report
+worked better than output-based ones and ones that gloss over ε), from a prior to at most a
+posterior (:func:`odds`, :func:`odds_sentence`,
 :func:`subject_paragraph`), beside the best test between neighbours (:func:`attack_reading`,
 and on an allocation's own privacy-loss distribution :func:`allocation_attack`).
 
@@ -80,8 +81,8 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     (:func:`helpers.deployments.posterior_bound`; Lee & Clifton 2011). For δ > 0 the bound
     is read at ε + ln 2 and fails on outputs of probability at most 2δ
     (:func:`helpers.deployments.posterior_bad_event_probability`), as notebook 09 reads it.
-    This is the odds-based explanation Nanayakkara et al. (2023) found people understand
-    best. Both numbers are rounded toward the person: the posterior is the least double at
+    This is an odds-based explanation, the kind Nanayakkara et al. (2023) report was more
+    effective than output-based explanations and than ones that gloss over ε. Both numbers are rounded toward the person: the posterior is the least double at
     or above an exact rational upper bound (:mod:`helpers.release._exact`; the inputs read
     as the decimals they print as), so it is the prior itself at ε = 0 and never below the
     truth near 0 or 1; ``bad_event`` is 2δ exactly, rounded up.
@@ -563,9 +564,14 @@ def subject_paragraph(
       change-one, at most 1. For a zCDP release (``rho``) that δ is no chance of failure
       but the slack that turns ρ_z into an ε.
 
-    Frequencies ("1 in 100") and odds are the formats Nanayakkara et al. (2023) tested; ε
-    itself comes last, for experts, so that the plain statements, not the number, carry the
-    meaning.
+    The chances are stated as odds, the kind of explanation Nanayakkara et al. (2023) report
+    was more effective than output-based ones and ones that gloss over ε (their abstract; the
+    frequencies "1 in 100" are this course's wording of the same chances, not a format that
+    abstract names). The same abstract reports that respondents offered information about ε
+    were more willing to share their data than those shown a state-of-the-art explanation:
+    an explanation moves people, so every limit of the guarantee is stated beside the odds,
+    and ε itself comes last, for experts, so that the plain statements, not the number,
+    carry the meaning.
 
     Used in notebook 12.
 
@@ -596,8 +602,8 @@ def subject_paragraph(
 
     References
     ----------
-    Nanayakkara, Smart, Cummings, Kaptchuk & Redmiles (2023), USENIX Security 2023 (odds and
-    frequencies); Lee & Clifton (2011) (the posterior); Kairouz, Oh & Viswanath (2015) and
+    Nanayakkara, Smart, Cummings, Kaptchuk & Redmiles (2023), USENIX Security 2023
+    (odds-based explanations, n = 963); Lee & Clifton (2011) (the posterior); Kairouz, Oh & Viswanath (2015) and
     Dong, Roth & Su (2022) (the best test); Dwork & Roth (2014), §2.3 and Theorem 2.2
     (δ's outright disclosure; group privacy); Bun & Steinke (2016) (zCDP).
 

@@ -27,6 +27,7 @@ from ..lee_clifton import (
     world_values,
 )
 from ..mechanisms import laplace_scale
+from ..plotting import risk_up
 from ..plotting.beliefs import (
     plot_attack_success,
     plot_posterior,
@@ -197,24 +198,24 @@ def posterior_dashboard(
         figure = {
             "output": output,
             "scale": scale,
-            "title": f"{column}, {name} query, ε = {epsilon:.3g}",
+            "title": f"{column}, {name} query, ε = {risk_up(epsilon):.3g}",
         }
         return universe, delta_f, f, p0, post, scale, name, figure
 
     def text(column, epsilon, output, universe, delta_f, f, p0, post, scale, name):
         best = int(np.argmax(post))
         rows = [
-            f"  {lab:<18} f = {fv:<8.4g} prior {a:.4f}  posterior {b:.4f}"
+            f"  {lab:<18} f = {fv:<8.4g} prior {a:.4f}  posterior {risk_up(b):.4f}"
             for lab, fv, a, b in zip(labels, f, p0, post, strict=True)
         ]
         return "\n".join(
             [
                 f"{column}, {name}: Δf = {delta_f:.4f}, Laplace scale b = Δf/ε = {scale:.4f}; "
-                f"ε = {epsilon:.3g}, r = {output:.6g}",
+                f"ε = {risk_up(epsilon):.3g}, r = {output:.6g}",
                 *rows,
-                f"max posterior {post[best]:.4f} ({labels[best]}); "
+                f"max posterior {risk_up(post[best]):.4f} ({labels[best]}); "
                 "confidence max(posterior − prior) = "
-                f"{confidence(universe, size, query, output, epsilon, prior=prior_weights):.4f}",
+                f"{risk_up(confidence(universe, size, query, output, epsilon, prior=prior_weights)):.4f}",
             ]
         )
 
@@ -320,7 +321,7 @@ def attack_dashboard(
 
     def text(column, world, epsilon, seed, at, who, n_worlds):
         return (
-            f"{column}, {who}: success rate at ε = {epsilon:.3g} is {at:.4f} over {trials} "
+            f"{column}, {who}: success rate at ε = {risk_up(epsilon):.3g} is {risk_up(at):.4f} over {trials} "
             f"seeded releases (seed {int(seed)}); the prior's guess succeeds with 1/W = "
             f"1/{n_worlds} = {1 / n_worlds:.4f}"
         )

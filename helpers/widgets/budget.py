@@ -12,13 +12,12 @@ knobs and the allocation update.
 from __future__ import annotations
 
 import dataclasses
-import math
 from functools import partial
 
 import ipywidgets as widgets
 
 from .. import budget as bud
-from ..deployments import round_risk
+from ..plotting import allowed_down, risk_up
 from ..plotting.budget import (
     SURVEY,
     plot_allocation,
@@ -84,7 +83,7 @@ def _g4(x: float, *, down: bool = False) -> str:
     """x to 4 significant digits rounded toward the person: what the accuracy needs and a risk
     (an ε spent, a release's share) up, what the risk allows down (never to nearest; inf and
     NaN as they are)."""
-    return f"{round_risk(x, digits=4, down=down):.4g}" if math.isfinite(x) else f"{x:.4g}"
+    return f"{allowed_down(x):.4g}" if down else f"{risk_up(x):.4g}"
 
 
 def _name(release, index: int) -> str:
@@ -132,7 +131,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
     acc, split = choice.accuracy, choice.at_risk
     lines = [
         f"{len(workload)} releases, mixed noise, judged on their own privacy-loss distribution: "
-        f"composed ε {_g4(acc.epsilon)} at δ = {acc.delta:g} at the targets, "
+        f"composed ε {_g4(acc.epsilon)} at δ = {risk_up(acc.delta):g} at the targets, "
         f"{_g4(split.epsilon)} at the risk's limit",
         choice.message,
         f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",

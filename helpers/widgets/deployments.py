@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from decimal import ROUND_CEILING, Decimal
 from functools import partial
 
 import ipywidgets as widgets
@@ -11,6 +10,7 @@ import ipywidgets as widgets
 from .. import choose as ch
 from .. import deployments as dep
 from .. import release as rel
+from ..plotting import allowed_down, risk_up
 from ..plotting.deployments import (
     plot_choice,
     plot_three_views,
@@ -44,7 +44,7 @@ def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):
         if not epsilon >= 0 or math.isinf(epsilon):
             raise ValueError(f"epsilon must be a finite number ≥ 0; got {epsilon!r}")
         delta = 0.0 if log10_delta <= -30 else 10.0**log10_delta
-        return epsilon, delta, None, f"typed: ε = {epsilon:g}, δ = {delta:.3g}"
+        return epsilon, delta, None, f"typed: ε = {risk_up(epsilon):g}, δ = {risk_up(delta):.3g}"
     rows = dep.usable() if rows is None else rows
     row = rows[rows["name"] == deployment]
     if row.empty:
@@ -52,18 +52,15 @@ def _guarantee(deployment: str, epsilon: float, log10_delta: float, rows=None):
     row = row.iloc[0]
     rho = None if math.isnan(row["rho"]) else float(row["rho"])
     title = (
-        f"{deployment} ({row['curators']}, {row['year']}): ε = {row['epsilon_used']:.4g}, "
-        f"δ = {row['delta_used']:.3g}; unit: {row['privacy_unit']}"
+        f"{deployment} ({row['curators']}, {row['year']}): ε = {risk_up(row['epsilon_used']):.4g}, "
+        f"δ = {risk_up(row['delta_used']):.3g}; unit: {row['privacy_unit']}"
     )
     return float(row["epsilon_used"]), float(row["delta_used"]), rho, title
 
 
 def _up(x: float) -> str:
     """A risk bound to four decimals, rounded up (toward the person), never to nearest."""
-    if not math.isfinite(x):
-        return "∞"
-    shown = Decimal(repr(float(x))).quantize(Decimal("0.0001"), rounding=ROUND_CEILING)
-    return f"{shown:.4f}"
+    return f"{risk_up(x):.4f}" if math.isfinite(x) else "∞"
 
 
 def _up_digits(x: float, digits: int) -> str:
@@ -77,7 +74,8 @@ def deployments_text(epsilon, delta, rho, *, prior, p, q) -> str:
     :func:`helpers.release.round_up`)."""
     v = dep.three_views(epsilon, delta, prior=prior, p=p, q=q, rho=rho)
     lines = [
-        f"ε = {epsilon:.4g}, δ = {delta:.3g}" + ("" if rho is None else f", ρ_z = {rho:g}"),
+        f"ε = {risk_up(epsilon):.4g}, δ = {risk_up(delta):.3g}"
+        + ("" if rho is None else f", ρ_z = {risk_up(rho):g}"),
         f"(1) Lee & Clifton: posterior ≤ {_up(v['posterior'])} from a prior of {prior:g}"
         + (
             f" (may fail on outputs of probability ≤ {_up_digits(v['bad_event'], 2)}, at ε + ln 2)"
@@ -163,7 +161,7 @@ def _risk_epsilon(
     if risk_kind == "posterior":
         return ch.epsilon_for_posterior(
             risk, prior=prior
-        ), f"posterior ≤ {risk:g} from prior {prior:g}"
+        ), f"posterior ≤ {allowed_down(risk):g} from prior {prior:g}"
     if risk_kind == "constant":
         return ch.epsilon_for_profile("constant", r=r), f"K&R constant profile r̃ = {r:g}"
     return (
@@ -175,8 +173,8 @@ def _risk_epsilon(
 def choose_text(choice: ch.Choice, release: str, risk_label: str) -> str:
     """The readout of :func:`choose_dashboard` (also used by its tests)."""
     return (
-        f"{release}: smallest ε for the accuracy = {choice.epsilon_accuracy:.4f}; "
-        f"largest ε for the risk ({risk_label}) = {choice.epsilon_risk:.4f}\n{choice.message}"
+        f"{release}: smallest ε for the accuracy = {risk_up(choice.epsilon_accuracy):.4f}; "
+        f"largest ε for the risk ({risk_label}) = {allowed_down(choice.epsilon_risk):.4f}\n{choice.message}"
     )
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import foundations as F
 from ..mechanisms import make_rng
+from ..plotting import allowed_down, risk_up
 from ..plotting import foundations as P
 from ._base import Dashboard
 from ._checks import starting_int, starting_value
@@ -48,9 +49,9 @@ def laplace_ratio_dashboard(epsilon: float = 1.0) -> Dashboard:
         z = np.linspace(ex["y1"] - 30, ex["y2"] + 30, 601)
         r = F.laplace_ratio(z, ex["y1"], ex["y2"], epsilon, sensitivity=ex["sensitivity"])
         return (
-            f"ε = {epsilon:.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
-            f"ratio ranges over [{r.min():.4f}, {r.max():.4f}] = [e^-ε, e^ε] = "
-            f"[{np.exp(-epsilon):.4f}, {np.exp(epsilon):.4f}]"
+            f"ε = {risk_up(epsilon):.2f}: noise scale b = Δ/ε = {ex['sensitivity'] / epsilon:.2f}; "
+            f"ratio ranges over [{allowed_down(r.min()):.4f}, {risk_up(r.max()):.4f}] = [e^-ε, e^ε] = "
+            f"[{allowed_down(np.exp(-epsilon)):.4f}, {risk_up(np.exp(epsilon)):.4f}]"
         )
 
     return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, update=update)
@@ -70,7 +71,7 @@ def randomised_response_dashboard(
         est = F.rr_simulate_estimates(p, n, alpha, reps=reps, rng=rng)
         eps = float(F.rr_epsilon(alpha)) if alpha < 1 else float("inf")
         return (
-            f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {eps:.4f}\n"
+            f"α = {alpha:.2f}, n = {n}: ε = ln((1+α)/(1−α)) = {risk_up(eps):.4f}\n"
             f"simulated Var[π̂] = {est.var():.5f}; exact = {float(F.rr_variance(p, n, alpha)):.5f}; "
             f"bound 1/(4α²n) = {float(F.rr_variance_bound_tight(n, alpha)):.5f}; "
             f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(n, alpha)):.5f}"
@@ -119,9 +120,9 @@ def hypothesis_region_dashboard(epsilon: float = 1.0) -> Dashboard:
     def text(epsilon):
         pm, _ = F.laplace_threshold_test(0.5, epsilon)
         return (
-            f"ε = {epsilon:.2f}: the best balanced test has FPR = FNR ≥ 1/(1+e^ε) = "
-            f"{float(F.hypothesis_min_equal_error(epsilon)):.4f}; "
-            f"the Laplace test at the midpoint reaches FPR = FNR = {float(pm):.4f}"
+            f"ε = {risk_up(epsilon):.2f}: the best balanced test has FPR = FNR ≥ 1/(1+e^ε) = "
+            f"{allowed_down(float(F.hypothesis_min_equal_error(epsilon))):.4f}; "
+            f"the Laplace test at the midpoint reaches FPR = FNR = {allowed_down(float(pm)):.4f}"
         )
 
     return Dashboard({"epsilon": _eps_slider(epsilon)}, draw, update=update)
@@ -144,7 +145,7 @@ def exponential_mechanism_dashboard(epsilon: float = 1.0) -> Dashboard:
         probs = F.exponential_mechanism_probabilities(revenue, epsilon, sensitivity=delta)
         shown = ", ".join(f"${pr:.2f}: {q:.3f}" for pr, q in zip(prices, probs, strict=True))
         return (
-            f"ε = {epsilon:.2f}: P[price] = {shown}\n"
+            f"ε = {risk_up(epsilon):.2f}: P[price] = {shown}\n"
             f"expected revenue = ${float(F.expected_score(revenue, epsilon, sensitivity=delta)):.3f} "
             f"(best ${revenue.max():.2f})"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import kazan_reiter as kr
+from ..plotting import allowed_down, risk_up
 from ..plotting.kazan_reiter import (
     plot_bound_vs_naive,
     plot_profile_map,
@@ -40,8 +41,8 @@ def risk_profile_text(kind: str, a: float, fixed: float, r: float) -> str:
         at = f"q = {where.q:.4f}"
     sd, exact = kr.utility(eps)
     return (
-        f"recommended ε = {eps:.4f} (minimum at {at}); constant profile ½·ln r̃ = "
-        f"{float(kr.epsilon_constant_profile(r)):.4f}\n"
+        f"recommended ε = {allowed_down(eps):.4f} (minimum at {at}); constant profile ½·ln r̃ = "
+        f"{allowed_down(float(kr.epsilon_constant_profile(r))):.4f}\n"
         f"geometric mechanism: noise SD = {float(sd):.3f}, P[exact] = {100 * float(exact):.1f}%"
     )
 
@@ -109,8 +110,8 @@ def bound_dashboard(epsilon: float = 1.0) -> Dashboard:
     def text(epsilon):
         tight = float(kr.relative_risk_bound(0.5, 1.0, epsilon))
         return (
-            f"e^(2ε) = {float(kr.naive_bound(epsilon)):.3f}; Theorem 1 at p = 0.5, q = 1: "
-            f"{tight:.3f}"
+            f"e^(2ε) = {risk_up(float(kr.naive_bound(epsilon))):.3f}; Theorem 1 at p = 0.5, q = 1: "
+            f"{risk_up(tight):.3f}"
         )
 
     return Dashboard(controls, draw, update=update)
@@ -140,7 +141,7 @@ def profile_map_dashboard(a: float = 0.25, r: float = 3.0) -> Dashboard:
     def text(rec) -> str:
         sd, exact = kr.utility(rec.epsilon)
         return (
-            f"recommended ε = {rec.epsilon:.4f} at (p, q) = ({rec.p:.4f}, {rec.q:.4f}); "
+            f"recommended ε = {allowed_down(rec.epsilon):.4f} at (p, q) = ({rec.p:.4f}, {rec.q:.4f}); "
             f"noise SD = {float(sd):.3f}, P[exact] = {100 * float(exact):.1f}%"
         )
 
@@ -164,7 +165,7 @@ def tradeoff_text(r: float, a: float, direction: str) -> str:
     eps = kr.epsilon_inclusion_profile(a, 1.0, r)
     rmse = float(kr.utility(eps)[0])
     parts = [
-        f"ε = {eps:.4f}, RMSE = {rmse:.3f} deaths ({1000 * rmse / kr.DURHAM_BIRTHS:.3f} per 1,000)"
+        f"ε = {allowed_down(eps):.4f}, RMSE = {rmse:.3f} deaths ({1000 * rmse / kr.DURHAM_BIRTHS:.3f} per 1,000)"
     ]
     for d in (0.25, 0.5, 1.0, 2.0):
         parts.append(

@@ -14,6 +14,7 @@ import ipywidgets as widgets
 
 from .. import lee_clifton as lc
 from ..checks import check_finite_scalar
+from ..plotting import allowed_down, risk_up
 from ..plotting.lee_clifton import (
     as_columns,
     plot_binary_search,
@@ -83,13 +84,13 @@ def bounds_dashboard(
         raise ValueError(f"epsilon must {rule}; got {given!r}")
 
     def text(epsilon: float, risk: float) -> str:
-        lines = [f"ε = {epsilon:.3f}, ρ = {risk:.3f}"]
+        lines = [f"ε = {risk_up(epsilon):.3f}, ρ = {allowed_down(risk):.3f}"]
         width = max(len(name) for name in cols)
         for name, values in cols.items():
             upper, tight = (float(v[0]) for v in lc.bound_curves(values, size, query, [epsilon]))
             lines.append(
-                f"{name:<{width}}  upper bound {upper:.4f} ({_status(upper, risk)})   "
-                f"tight bound {tight:.4f} ({_status(tight, risk)})"
+                f"{name:<{width}}  upper bound {risk_up(upper):.4f} ({_status(upper, risk)})   "
+                f"tight bound {risk_up(tight):.4f} ({_status(tight, risk)})"
             )
         return "\n".join(lines)
 
@@ -117,7 +118,7 @@ def bounds_dashboard(
 
 
 def _epsilon_text(value: float, why: str) -> str:
-    return f"∞ ({why})" if math.isinf(value) else f"{value:.4f}"
+    return f"∞ ({why})" if math.isinf(value) else f"{allowed_down(value):.4f}"
 
 
 _UB_INF = "Δv = 0: every world gives the same answer"
@@ -131,7 +132,7 @@ def binary_search_dashboard(
     cols, size = _columns_and_size(data, size)
 
     def text(risk: float) -> str:
-        lines = [f"ρ = {risk:.3f}"]
+        lines = [f"ρ = {allowed_down(risk):.3f}"]
         width = max(len(name) for name in cols)
         for name, values in cols.items():
             e_ub = lc.epsilon_upper_bound(values, size, query, risk)
@@ -206,7 +207,7 @@ def queries_dashboard(
         return (
             "\n".join(
                 [
-                    f"{head}ρ = {risk:.3f}",
+                    f"{head}ρ = {allowed_down(risk):.3f}",
                     sensitivities,
                     f"ε of inequality 7 = {_epsilon_text(e_ub, _UB_INF)}   "
                     f"ε binary search = {_epsilon_text(e_bs, _BS_INF)}",
@@ -285,5 +286,5 @@ def _fixed_lines(query, column: str, values, size: int, row) -> tuple[str, str]:
     return (
         f"query {name}, column {column}, n = {size}, W = {lc.count_worlds(values, size)}, ",
         f"Δf (unbounded sensitivity) = {delta_f:.4f}   Δv = {spread:.4f}   "
-        f"tight bound's limit = {limit:.4f}",
+        f"tight bound's limit = {risk_up(limit):.4f}",
     )

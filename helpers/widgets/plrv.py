@@ -7,6 +7,7 @@ import ipywidgets as widgets
 from .. import plrv
 from ..mechanisms import MECHANISM_CLASSES, AdditiveNoise, as_mechanism
 from ..plotting import plrv as P
+from ..plotting import risk_up
 from ._base import Dashboard
 from ._checks import starting_choice, starting_value
 
@@ -78,8 +79,8 @@ def plrv_dashboard(
         mech = as_mechanism(mechanism, noise)
         naive, tight = (float(d) for d in mech.profile(epsilon))
         text = (
-            f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {epsilon:.3f}: "
-            f"δ₁ = P[L > ε] = {naive:.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {tight:.5f}"
+            f"{mechanism}, {mech.symbol} = {noise:.3f}, ε = {risk_up(epsilon):.3f}: "
+            f"δ₁ = P[L > ε] = {risk_up(naive):.5f}, δ₂ = E[max(0, 1 − e^(ε−L))] = {risk_up(tight):.5f}"
         )
         return text + "\n" + mech.loss_text()
 

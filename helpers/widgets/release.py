@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from .. import release as rel
+from ..plotting import risk_up
 from ..plotting.release import (
     DEFAULTS,
     overview_readings,
@@ -43,9 +44,9 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
     )
     verdict = "meets" if error <= accuracy else "misses"
     lines = [
-        f"per person: ε = {per.epsilon:.4g}"
-        + (f", δ = {per.delta:.3g}" if delta else "")
-        + f" (ε = {epsilon:g} per record × m = {contributions})",
+        f"per person: ε = {risk_up(per.epsilon):.4g}"
+        + (f", δ = {risk_up(per.delta):.3g}" if delta else "")
+        + f" (ε = {risk_up(epsilon):g} per record × m = {contributions})",
         f"a group of {group_size:,}: the count (noise 1/ε, set per record) is within ±{error:.2%} ({100 * coverage:g} %), "
         f"{verdict} ±{accuracy:.0%}; the smallest group that meets it has {smallest:,} people",
         rel.odds_sentence(per.epsilon, per.delta, prior=prior),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from decimal import Context, Decimal, localcontext
 from fractions import Fraction
 
 import numpy as np
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from helpers._numerics import (
     bisect_increasing,
+    decimals_up,
     float_down,
     float_up,
     gallop_below,
@@ -195,3 +197,16 @@ def test_product_minus_has_the_right_sign(x, y, z):
         assert got > 0 and exact > Fraction(np.finfo(float).max)
         return
     assert _sign(Fraction(got)) == _sign(exact) or (got == 0.0 and exact == 0)
+
+
+@given(
+    x=st.floats(allow_nan=False, allow_infinity=False),
+    decimals=st.integers(0, 15),
+)
+def test_decimals_up_prints_the_ceiling_of_the_decimal_the_float_prints_as(x, decimals):
+    """A math-layer sentence's risk (a loss bound, a μ) is never printed below it."""
+    exact, shown = Decimal(repr(x)), Decimal(decimals_up(x, decimals))
+    unit = Decimal(1).scaleb(-decimals)
+    with localcontext(Context(prec=1_000)):  # exact: a unit plus a double's decimal
+        assert exact <= shown < exact + unit
+        assert shown == shown.quantize(unit)

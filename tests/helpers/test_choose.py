@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -131,7 +132,24 @@ def test_choose_feasible_count():
     assert choice.feasible
     assert choice.epsilon_accuracy == pytest.approx(math.log(20) / 5)
     assert choice.epsilon_risk == 1.0
-    assert f"[{choice.epsilon_accuracy:.4g}, 1]" in choice.message
+    assert f"[{dep.round_risk(choice.epsilon_accuracy, digits=4):.4g}, 1]" in choice.message
+
+
+@given(
+    k=st.floats(0.01, 1e3),
+    risk=st.floats(1e-3, 50.0),
+    coverage=st.floats(0.5, 0.999),
+)
+def test_the_message_prints_what_the_accuracy_needs_up_and_what_the_risk_allows_down(
+    k, risk, coverage
+):
+    """Never to nearest: the printed interval (or gap) lies inside the true one's ends."""
+    choice = ch.choose("count", k=k, epsilon_risk=risk, coverage=coverage, neighbours="change-one")
+    shown = re.search(r"\[(\S+), (\S+)\]|ε ≥ (\S+), risk allows ε ≤ (\S+)\.", choice.message)
+    acc, allowed = (float(g) for g in shown.groups() if g is not None)
+    assert acc >= choice.epsilon_accuracy and allowed <= choice.epsilon_risk
+    assert acc == dep.round_risk(choice.epsilon_accuracy, digits=4)
+    assert allowed == dep.round_risk(choice.epsilon_risk, digits=4, down=True)
 
 
 def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
@@ -154,7 +172,8 @@ def test_choose_infeasible_mean_names_each_knob_and_each_knob_opens_it():
     implied = dep.posterior_bound(choice.epsilon_accuracy, prior=0.5)
     assert implied <= knobs["risk"] == pytest.approx(implied, rel=1e-14)
     assert ch.epsilon_for_posterior(knobs["risk"], prior=0.5) >= choice.epsilon_accuracy
-    for needle in (f"±{knobs['k']:.4g}", f"n ≥ {n_needed:,}", f"{knobs['risk']:.4g}"):
+    shown_k, shown_risk = (dep.round_risk(knobs[x], digits=4) for x in ("k", "risk"))
+    for needle in (f"±{shown_k:.4g}", f"n ≥ {n_needed:,}", f"{shown_risk:.4g}"):
         assert needle in choice.message
 
 

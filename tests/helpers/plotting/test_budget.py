@@ -11,6 +11,7 @@ from _modules import find_artist
 from helpers import budget as bud
 from helpers import deployments as dep
 from helpers.plotting import budget as pb
+from helpers.plotting import risk_up
 from helpers.plotting._alt import alt_text, alt_text_problem
 
 
@@ -138,7 +139,7 @@ def test_plot_allocation_draws_both_sides_of_the_choice(mechanism):
     title = fig._suptitle.get_text()
     assert title.splitlines()[-1].startswith("feasible:" if choice.feasible else "infeasible:")
     unit = "ε" if mechanism == "laplace" else "ρ_z"
-    assert f"total {unit} {choice.accuracy.total:.3g}" in title
+    assert f"total {unit} {risk_up(choice.accuracy.total):.3g}" in title
     assert alt_text_problem(alt_text(fig)) is None
     assert ("Feasible: every target is met" in alt_text(fig)) == choice.feasible
 
@@ -188,7 +189,7 @@ def test_census_levels_read_the_total_three_ways():
     assert np.all(gauss <= tpr + 1e-12) and np.all(tpr <= from_eps + 1e-12)
     assert "ILLUSTRATIVE" in fig._suptitle.get_text()
     text = alt_text(fig)
-    assert "illustrative split" in text and "0.698 from zCDP alone" in text
+    assert "illustrative split" in text and f"{risk_up(tpr[-1]):.3f} from zCDP alone" in text
 
 
 def test_census_levels_take_any_split_and_drop_the_label_when_not_illustrative():

@@ -9,6 +9,7 @@ from _modules import ROOT
 
 from helpers.datasets import school
 from helpers.lee_clifton import posterior, prior, simulate_attack, world_values
+from helpers.plotting import risk_up
 from helpers.widgets import Dashboard
 from helpers.widgets.beliefs import attack_dashboard, posterior_dashboard, prior_dashboard
 
@@ -71,8 +72,9 @@ def test_prior_dashboard_refuses_too_many_worlds():
 
 def test_posterior_dashboard_starts_at_the_paper_example():
     dash = posterior_dashboard()
-    assert "max posterior 0.6180 (ω1: no Terry)" in dash.text
-    assert "confidence max(posterior − prior) = 0.3680" in dash.text
+    paper = posterior(column("absence_days"), 3, "mean", R, 2.0)  # the paper's 0.6180
+    assert f"max posterior {risk_up(paper.max()):.4f} (ω1: no Terry)" in dash.text
+    assert f"confidence max(posterior − prior) = {risk_up(paper.max() - 0.25):.4f}" in dash.text
     assert "r = 2.20131" in dash.text
     assert round(bar_heights(dash.figure.axes[1], 1).max(), 4) == 0.6180
 
@@ -84,9 +86,9 @@ def test_posterior_dashboard_epsilon(eps):
     expected = posterior(column("absence_days"), 3, "mean", R, eps)
     heights = bar_heights(dash.figure.axes[1], 1)
     assert np.allclose(heights, expected)
-    assert f"max posterior {expected.max():.4f}" in dash.text
+    assert f"max posterior {risk_up(expected.max()):.4f}" in dash.text
     conf = float(np.max(expected - 0.25))
-    assert f"confidence max(posterior − prior) = {conf:.4f}" in dash.text
+    assert f"confidence max(posterior − prior) = {risk_up(conf):.4f}" in dash.text
     # the likelihood curves get wider as ε falls: peak density ε/(2Δf)
     peak = max(_line(dash.figure.axes[0], "likelihood0").get_ydata())
     assert peak <= eps / (2 * 2.8333333333333335) + 1e-12
@@ -120,7 +122,7 @@ def test_posterior_dashboard_with_a_reader_prior():
         bar_heights(dash.figure.axes[1], 0), prior(column("absence_days"), 3, weights)
     )
     assert np.allclose(bar_heights(dash.figure.axes[1], 1), expected)
-    assert f"max posterior {expected.max():.4f}" in dash.text
+    assert f"max posterior {risk_up(expected.max()):.4f}" in dash.text
 
 
 # --- attack --------------------------------------------------------------------------------

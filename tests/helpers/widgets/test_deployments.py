@@ -11,6 +11,7 @@ from _modules import find_artist, same_as_fresh
 
 from helpers import choose as ch
 from helpers import deployments as dep
+from helpers.plotting import allowed_down, risk_up
 from helpers.widgets import deployments as w
 
 
@@ -57,17 +58,17 @@ def test_deployments_dashboard_picks_a_zcdp_row_and_draws_the_gaussian_curve():
     name = "Disclosure Avoidance System for Redistricting Data"
     dash.controls["deployment"].value = name
     eps = dep.zcdp_to_epsilon(2.63, 1e-10)
-    assert f"ε = {eps:.4g}, δ = 1e-10, ρ_z = 2.63" in dash.text
+    assert f"ε = {risk_up(eps):.4g}, δ = 1e-10, ρ_z = 2.63" in dash.text
     gauss = find_artist(dash.figure, "roc_gaussian")
     fpr = np.asarray(gauss.get_xdata())
     assert np.allclose(gauss.get_ydata(), dep.gaussian_tpr_at_fpr(fpr, rho=2.63))
-    assert f"TPR {dep.gaussian_tpr_at_fpr(0.01, rho=2.63):.4f} at 1 %" in dash.text
+    assert f"TPR {risk_up(dep.gaussian_tpr_at_fpr(0.01, rho=2.63)):.4f} at 1 %" in dash.text
     # Corollary 1's e^{2ε} would flatten the relative-risk curve: named in the legend instead
     legend = [t.get_text() for t in dash.figure.axes[1].get_legend().get_texts()]
     assert any("off scale" in t for t in legend)
     # the typed ε is ignored while a deployment is chosen
     dash.controls["epsilon"].value = 0.3
-    assert f"ε = {eps:.4g}" in dash.text
+    assert f"ε = {risk_up(eps):.4g}" in dash.text
     # a pure-DP row has no Gaussian curve
     dash.controls["deployment"].value = "Popular Emojis"
     assert "ε = 4, δ = 0" in dash.text
@@ -99,8 +100,11 @@ def test_choose_dashboard_posterior_side_every_control():
     sens = 50.0 / 400
     eps_acc = ch.epsilon_for_accuracy(1.0, sensitivity=sens, coverage=0.9)
     eps_risk = ch.epsilon_for_posterior(0.8, prior=0.3)
-    assert f"smallest ε for the accuracy = {eps_acc:.4f}" in dash.text
-    assert f"largest ε for the risk (posterior ≤ 0.8 from prior 0.3) = {eps_risk:.4f}" in dash.text
+    assert f"smallest ε for the accuracy = {risk_up(eps_acc):.4f}" in dash.text
+    assert (
+        f"largest ε for the risk (posterior ≤ 0.8 from prior 0.3) = {allowed_down(eps_risk):.4f}"
+        in dash.text
+    )
     assert eps_acc < eps_risk and "feasible" in dash.text
     assert find_artist(dash.figure, "epsilon_accuracy").get_xdata()[0] == pytest.approx(eps_acc)
     assert find_artist(dash.figure, "epsilon_risk").get_xdata()[0] == pytest.approx(eps_risk)
@@ -135,18 +139,18 @@ def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
     c["r"].value = 5.0
     c["a"].value = 0.5
     eps = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
-    assert f"= {eps:.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
+    assert f"= {allowed_down(eps):.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
     with pytest.raises(AssertionError):
         find_artist(dash.figure, "posterior_curve")
     c["risk_kind"].value = "constant"
-    assert f"= {0.5 * math.log(5.0):.4f}" in dash.text
+    assert f"= {allowed_down(0.5 * math.log(5.0)):.4f}" in dash.text
     c["release"].value = "count"
     c["k"].value = 10.0
-    assert f"= {ch.epsilon_for_accuracy(10.0, sensitivity=1.0):.4f}" in dash.text
+    assert f"= {risk_up(ch.epsilon_for_accuracy(10.0, sensitivity=1.0)):.4f}" in dash.text
     c["release"].value = "sum"
     c["lower"].value = -5.0
     c["upper"].value = 5.0
-    assert f"= {ch.epsilon_for_accuracy(10.0, sensitivity=10.0):.4f}" in dash.text
+    assert f"= {risk_up(ch.epsilon_for_accuracy(10.0, sensitivity=10.0)):.4f}" in dash.text
 
 
 def test_choose_dashboard_shows_refusals_instead_of_a_traceback():

@@ -9,14 +9,16 @@ import pytest
 from _modules import same_as_fresh
 
 from helpers import foundations as F
+from helpers.plotting import allowed_down, risk_up
 from helpers.widgets import foundations as dashboards
 
 
 def test_laplace_ratio_dashboard_follows_epsilon():
     dash = dashboards.laplace_ratio_dashboard()
-    assert "[0.3679, 2.7183]" in dash.text
+    assert f"[{allowed_down(math.exp(-1)):.4f}, {risk_up(math.e):.4f}]" in dash.text
     dash.controls["epsilon"].value = 2.0
-    assert f"{math.exp(2):.4f}" in dash.text and f"{math.exp(-2):.4f}" in dash.text
+    assert f"{risk_up(math.exp(2)):.4f}" in dash.text
+    assert f"{allowed_down(math.exp(-2)):.4f}" in dash.text
     ratio_axes = dash.figure.axes[1]
     ratio = _line(ratio_axes, "ratio").get_ydata()
     assert ratio.max() == pytest.approx(math.exp(2))
@@ -28,10 +30,10 @@ def test_laplace_ratio_dashboard_follows_epsilon():
 
 def test_randomised_response_dashboard_follows_alpha_and_n():
     dash = dashboards.randomised_response_dashboard()
-    assert f"ε = ln((1+α)/(1−α)) = {math.log(3):.4f}" in dash.text
+    assert f"ε = ln((1+α)/(1−α)) = {risk_up(math.log(3)):.4f}" in dash.text
     # α alone: ε, the ±2·√(1/(α²n)) lines of the histogram and the bound curves move
     dash.controls["alpha"].value = 0.8
-    assert f"ε = ln((1+α)/(1−α)) = {float(F.rr_epsilon(0.8)):.4f}" in dash.text
+    assert f"ε = ln((1+α)/(1−α)) = {risk_up(float(F.rr_epsilon(0.8))):.4f}" in dash.text
     assert f"notes' bound 1/(α²n) = {float(F.rr_variance_bound(18, 0.8)):.5f}" in dash.text
     hist_axes = dash.figure.axes[0]
     half = 2 * math.sqrt(float(F.rr_variance_bound(18, 0.8)))
@@ -40,7 +42,7 @@ def test_randomised_response_dashboard_follows_alpha_and_n():
     assert _line(dash.figure.axes[1], "simulated_variance").get_xdata()[0] == 18
     # n alone: the simulated-variance marker moves to the new n
     dash.controls["n"].value = 500
-    assert f"{float(F.rr_epsilon(0.8)):.4f}" in dash.text
+    assert f"{risk_up(float(F.rr_epsilon(0.8))):.4f}" in dash.text
     assert f"{float(F.rr_variance_bound(500, 0.8)):.5f}" in dash.text
     var_axes = dash.figure.axes[1]
     ns = _line(var_axes, "notes_bound").get_xdata()
@@ -59,9 +61,9 @@ def test_randomised_response_dashboard_follows_alpha_and_n():
 
 def test_hypothesis_dashboard_follows_epsilon():
     dash = dashboards.hypothesis_region_dashboard()
-    assert f"{1 / (1 + math.e):.4f}" in dash.text
+    assert f"{allowed_down(1 / (1 + math.e)):.4f}" in dash.text
     dash.controls["epsilon"].value = 0.5
-    assert f"{1 / (1 + math.exp(0.5)):.4f}" in dash.text
+    assert f"{allowed_down(1 / (1 + math.exp(0.5))):.4f}" in dash.text
     ax = dash.figure.axes[0]
     p, q = _line(ax, "boundary").get_xdata(), _line(ax, "boundary").get_ydata()
     assert np.allclose(q, F.hypothesis_min_q(p, 0.5))

@@ -9,6 +9,7 @@ import pytest
 from _modules import same_as_fresh
 
 from helpers import kazan_reiter as kr
+from helpers.plotting import allowed_down, risk_up
 from helpers.widgets import kazan_reiter as w
 
 
@@ -22,7 +23,7 @@ def _line(ax, gid: str):
 def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     dash = w.risk_profile_dashboard()
     eps3 = kr.epsilon_inclusion_profile(0.25, 1.0, 3.0)
-    assert f"recommended ε = {eps3:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps3):.4f}" in dash.text
     ax_r, ax_e = dash.figure.axes
     marker = _line(ax_e, "minimum")
     assert marker.get_ydata()[0] == pytest.approx(eps3)
@@ -30,7 +31,7 @@ def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     dash.controls["r"].value = 6.0
     eps6 = kr.epsilon_inclusion_profile(0.25, 1.0, 6.0)
     assert round(eps6, 2) == 2.04
-    assert f"recommended ε = {eps6:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps6):.4f}" in dash.text
     sd, exact = kr.utility(eps6)
     assert f"noise SD = {float(sd):.3f}" in dash.text
     assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text
@@ -55,7 +56,7 @@ def test_risk_profile_dashboard_follows_r_a_and_the_slice():
     dash.controls["fixed"].value = 0.05
     eps_b = kr.epsilon_values_profile(0.15, 0.05, 3.0)
     assert round(eps_b, 2) == 1.21
-    assert f"recommended ε = {eps_b:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps_b):.4f}" in dash.text
     assert "minimum at q = 1.0000" in dash.text
 
 
@@ -65,7 +66,7 @@ def test_risk_profile_dashboard_at_a_tilde_zero_uses_the_closed_form():
     dash = w.risk_profile_dashboard(kind="values", a=0.1, fixed=0.05, r=3.0)
     dash.controls["a"].value = 0.0
     expected = kr.epsilon_values_profile(0.0, 0.05, 3.0)
-    assert dash.text.startswith(f"recommended ε = {expected:.4f}")
+    assert dash.text.startswith(f"recommended ε = {allowed_down(expected):.4f}")
 
 
 @pytest.mark.parametrize(
@@ -99,17 +100,21 @@ def test_bound_dashboard_draws_theorem1_and_the_naive_bound():
     small_q = _line(ax, "theorem1_q0.01")
     assert np.allclose(small_q.get_ydata(), kr.relative_risk_bound(p, 0.01, 0.5))
     assert _line(ax, "naive").get_ydata()[0] == pytest.approx(math.exp(1.0))
-    assert f"e^(2ε) = {math.exp(1.0):.3f}" in dash.text
-    assert f"{float(kr.relative_risk_bound(0.5, 1.0, 0.5)):.3f}" in dash.text
+    assert f"e^(2ε) = {risk_up(math.exp(1.0)):.3f}" in dash.text
+    assert f"{risk_up(float(kr.relative_risk_bound(0.5, 1.0, 0.5))):.3f}" in dash.text
 
 
 def test_profile_map_dashboard_moves_the_argmin():
     dash = w.profile_map_dashboard()
-    assert "recommended ε = 0.6496" in dash.text  # Appendix C.3: ≈ 0.65 at p = 1, q ≈ 0.083
+    first = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 3.0))
+    assert first.epsilon == pytest.approx(
+        0.65, abs=0.005
+    )  # Appendix C.3: ≈ 0.65 at p = 1, q ≈ 0.083
+    assert f"recommended ε = {allowed_down(first.epsilon):.4f}" in dash.text
     assert "(1.0000, 0.0833)" in dash.text
     dash.controls["r"].value = 5.0
     rec = kr.argmin_epsilon(kr.two_dimensional_profile(0.25, 5.0))
-    assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(rec.epsilon):.4f}" in dash.text
     ax_e = dash.figure.axes[0]
     assert _line(ax_e, "argmin").get_xdata()[0] == pytest.approx(rec.p)
     assert _line(ax_e, "argmin").get_ydata()[0] == pytest.approx(rec.q)
@@ -118,13 +123,14 @@ def test_profile_map_dashboard_moves_the_argmin():
 
 def test_tradeoff_dashboard_example3():
     dash = w.tradeoff_dashboard()
-    assert "ε = 2.1972" in dash.text  # Example 3: ε ≈ 2.20
+    eps = kr.epsilon_inclusion_profile(0.5, 1.0, 5.0)
+    assert f"ε = {allowed_down(eps):.4f}" in dash.text  # Example 3: ε ≈ 2.20
     assert "RMSE = 0.530" in dash.text  # RMSE ≈ 0.53
     assert "P[switch | deviation 0.25, above] = 0.1000" in dash.text
     dash.controls["r"].value = 2.0
     dash.controls["a"].value = 0.1
     eps = kr.epsilon_inclusion_profile(0.1, 1.0, 2.0)
-    assert f"ε = {eps:.4f}" in dash.text
+    assert f"ε = {allowed_down(eps):.4f}" in dash.text
     ax = dash.figure.axes[0]
     heights = [bar.get_height() for bar in ax.patches]
     devs = np.array([0.25, 0.5, 1.0, 2.0])
@@ -145,7 +151,7 @@ def test_risk_profile_dashboard_every_control_moves_the_plotted_curves():
     # q̃ (the "fixed" slider) on profile (15): the curve and the readout follow Theorem 5
     dash.controls["fixed"].value = 0.5
     eps = kr.epsilon_inclusion_profile(0.25, 0.5, 3.0)
-    assert f"recommended ε = {eps:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps):.4f}" in dash.text
     ax_r, ax_e = dash.figure.axes
     x = np.asarray(_line(ax_r, "r_star").get_xdata())
     r_star = np.maximum(0.25 / (x * 0.5), 3.0)
@@ -157,14 +163,14 @@ def test_risk_profile_dashboard_every_control_moves_the_plotted_curves():
     # ã on profile (15)
     dash.controls["a"].value = 0.1
     eps = kr.epsilon_inclusion_profile(0.1, 0.5, 3.0)
-    assert f"recommended ε = {eps:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps):.4f}" in dash.text
     assert _line(dash.figure.axes[1], "minimum").get_ydata()[0] == pytest.approx(eps)
     # profile (16): the curve is now over q with p = p̃ fixed
     dash.controls["kind"].value = "values"
     dash.controls["fixed"].value = 0.2
     dash.controls["r"].value = 2.0
     eps = kr.epsilon_values_profile(0.1, 0.2, 2.0)
-    assert f"recommended ε = {eps:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(eps):.4f}" in dash.text
     assert "minimum at q = " in dash.text
     ax_r, ax_e = dash.figure.axes
     assert ax_e.get_xlabel() == "q"
@@ -185,7 +191,7 @@ def test_profile_map_dashboard_follows_a():
     dash.controls["a"].value = 0.5
     profile = kr.two_dimensional_profile(0.5, 3.0)
     rec = kr.argmin_epsilon(profile)
-    assert f"recommended ε = {rec.epsilon:.4f}" in dash.text
+    assert f"recommended ε = {allowed_down(rec.epsilon):.4f}" in dash.text
     sd, exact = kr.utility(rec.epsilon)
     assert f"noise SD = {float(sd):.3f}" in dash.text
     assert f"P[exact] = {100 * float(exact):.1f}%" in dash.text

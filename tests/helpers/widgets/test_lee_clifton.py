@@ -11,6 +11,7 @@ from _modules import ROOT
 
 from helpers import lee_clifton as lc
 from helpers.datasets import school
+from helpers.plotting import allowed_down, risk_up
 from helpers.plotting.lee_clifton import find_line
 from helpers.sensitivity import unbounded_sensitivity
 from helpers.widgets.lee_clifton import (
@@ -50,8 +51,8 @@ def test_epsilon_slider_moves_the_markers_on_both_curves():
         assert _line(dash, panel, "marker_upper").get_ydata()[0] == pytest.approx(upper)
         assert _line(dash, panel, "marker_tight").get_ydata()[0] == pytest.approx(tight)
         assert list(_line(dash, panel, "marker_line").get_xdata()) == [1.25, 1.25]
-        assert f"upper bound {upper:.4f}" in dash.text
-        assert f"tight bound {tight:.4f}" in dash.text
+        assert f"upper bound {risk_up(upper):.4f}" in dash.text
+        assert f"tight bound {risk_up(tight):.4f}" in dash.text
     assert "ε = 1.250" in dash.text
 
 
@@ -59,14 +60,26 @@ def test_risk_slider_moves_the_requirement_and_the_verdict():
     dash = bounds_dashboard()
     dash.controls["risk"].value = 0.36
     assert list(_line(dash, 1, "risk").get_ydata()) == [0.36, 0.36]
-    # at ε = 0.5 absence_days' tight bound 0.3477 is now below ρ; its upper bound 0.3614 is not
-    assert "upper bound 0.3614 (above ρ)   tight bound 0.3477 (meets ρ)" in dash.text
+    # at ε = 0.5 absence_days' tight bound (0.3477) is now below ρ; its upper bound (0.3614) is not
+    upper = lc.upper_bound(ABSENCE, N, "mean", 0.5)
+    tight = lc.tight_bound(ABSENCE, N, "mean", 0.5)
+    assert tight <= 0.36 < upper
+    assert (
+        f"upper bound {risk_up(upper):.4f} (above ρ)   tight bound {risk_up(tight):.4f} (meets ρ)"
+        in dash.text
+    )
 
 
 def test_binary_search_dashboard_prints_both_published_epsilons():
     dash = binary_search_dashboard()
-    for value in ("0.3379", "0.5251", "0.3829", "0.4317"):
-        assert value in dash.text
+    # Lee & Clifton's printed 0.3379 and 0.5251 (school_year), 0.3829 and 0.4317 (absence_days),
+    # each recomputed and printed rounded down (the ε the risk allows)
+    published = {"school_year": (0.3379, 0.5251), "absence_days": (0.3829, 0.4317)}
+    for values, (ub, bs) in zip((YEAR, ABSENCE), published.values(), strict=True):
+        e_ub = lc.epsilon_upper_bound(values, N, "mean", 1 / 3)
+        e_bs = lc.binary_search_epsilon(values, N, "mean", 1 / 3)
+        assert e_ub == pytest.approx(ub, abs=1e-4) and e_bs == pytest.approx(bs, abs=1e-4)
+        assert f"{allowed_down(e_ub):.4f}" in dash.text and f"{allowed_down(e_bs):.4f}" in dash.text
 
 
 @pytest.mark.parametrize("risk", [0.3, 0.45, 0.8])
@@ -79,18 +92,19 @@ def test_risk_slider_moves_both_dashed_lines(risk):
         assert _line(dash, panel, "epsilon_upper_bound").get_xdata()[0] == e_ub
         assert _line(dash, panel, "epsilon_binary_search").get_xdata()[0] == e_bs
         assert list(_line(dash, panel, "risk").get_ydata()) == [risk, risk]
-        assert f"ε of inequality 7 = {e_ub:.4f}" in dash.text
-        assert f"ε binary search = {e_bs:.4f}" in dash.text
+        assert f"ε of inequality 7 = {allowed_down(e_ub):.4f}" in dash.text
+        assert f"ε binary search = {allowed_down(e_bs):.4f}" in dash.text
 
 
 def test_queries_dashboard_median_shows_four_ln_two():
     dash = queries_dashboard()
     assert dash.controls["query"].value == "median"
-    assert "ε binary search = 0.6931" in dash.text  # ln 2 for school_year
+    assert f"ε binary search = {allowed_down(math.log(2)):.4f}" in dash.text  # ln 2, school_year
     dash.controls["column"].value = "absence_days"
     e_bs = _line(dash, 0, "epsilon_binary_search").get_xdata()[0]
     assert abs(e_bs - 4 * math.log(2)) < 1e-8
-    assert "ε binary search = 2.7726" in dash.text  # not the paper's "≈ 2.776"
+    # 4 ln 2 = 2.77259 (not the paper's "≈ 2.776"), printed rounded down
+    assert f"ε binary search = {allowed_down(e_bs):.4f}" in dash.text
     assert "Δf (unbounded sensitivity) = 4.0000   Δv = 1.0000" in dash.text
 
 
@@ -98,11 +112,16 @@ def test_queries_dashboard_switches_query_and_slides_risk():
     dash = queries_dashboard()
     dash.controls["column"].value = "absence_days"
     dash.controls["query"].value = "mean"
-    assert "ε of inequality 7 = 0.3829   ε binary search = 0.4317" in dash.text
+    e_ub = lc.epsilon_upper_bound(ABSENCE, N, "mean", 1 / 3)
+    e_bs = lc.binary_search_epsilon(ABSENCE, N, "mean", 1 / 3)
+    assert (
+        f"ε of inequality 7 = {allowed_down(e_ub):.4f}   ε binary search = {allowed_down(e_bs):.4f}"
+        in dash.text
+    )
     dash.controls["risk"].value = 0.5
     e_bs = lc.binary_search_epsilon(ABSENCE, N, "mean", 0.5)
     assert _line(dash, 0, "epsilon_binary_search").get_xdata()[0] == e_bs
-    assert f"ε binary search = {e_bs:.4f}" in dash.text
+    assert f"ε binary search = {allowed_down(e_bs):.4f}" in dash.text
     dash.controls["query"].value = "variance"
     delta_f = unbounded_sensitivity(ABSENCE, N, "variance")
     assert f"Δf (unbounded sensitivity) = {delta_f:.4f}" in dash.text
@@ -136,14 +155,14 @@ def test_every_offered_query_draws_its_own_bounds():
             assert line.get_visible() == math.isfinite(value)
             if math.isfinite(value):
                 assert line.get_xdata()[0] == value
-                assert f"{value:.4f}" in dash.text
+                assert f"{allowed_down(value):.4f}" in dash.text
 
 
 def test_dashboards_take_a_readers_own_data():
     data = pd.DataFrame({"hours": [3.0, 5.0, 5.0, 8.0, 13.0, 21.0]})
     dash = binary_search_dashboard(data, size=5)
     expected = lc.binary_search_epsilon(data["hours"], 5, "mean", 1 / 3)
-    assert f"ε binary search = {expected:.4f}" in dash.text
+    assert f"ε binary search = {allowed_down(expected):.4f}" in dash.text
     # W = 6, so the ρ slider starts just above the prior 1/6
     assert 1 / 6 < dash.controls["risk"].min <= 0.18
 
@@ -186,7 +205,7 @@ def test_queries_dashboard_starts_on_an_offered_query_when_none_is_named():
     assert dash.controls["query"].value == offered[0] == DASHBOARD_QUERIES[0]
     expected = lc.binary_search_epsilon(data["x"], 5, offered[0], 1 / 3)
     assert f"query {offered[0]}, column x" in dash.text
-    assert f"ε binary search = {expected:.4f}" in dash.text
+    assert f"ε binary search = {allowed_down(expected):.4f}" in dash.text
     assert "not offered here: median" in dash.text
     with pytest.raises(ValueError, match=r"^query 'median' cannot be shown on these data"):
         queries_dashboard(data, 5, query="median")

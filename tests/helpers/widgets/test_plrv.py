@@ -11,6 +11,7 @@ import pytest
 from helpers import plrv
 from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
 from helpers.plotting import plrv as P
+from helpers.plotting import risk_up
 from helpers.widgets import plrv_dashboard
 
 
@@ -36,11 +37,16 @@ def _delta_values(text: str) -> tuple[float, float]:
     return d1, d2
 
 
+def _up5(delta) -> float:
+    """δ as the readout prints it: five decimals, rounded up."""
+    return float(f"{risk_up(float(delta)):.5f}")
+
+
 def test_default_dashboard_shows_the_posts_numbers():
     dash = plrv_dashboard()
     d1, d2 = _delta_values(dash.text)
-    assert d1 == round(float(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3))), 5)
-    assert d2 == round(float(plrv.gaussian_delta(math.log(3), math.sqrt(3))), 5)
+    assert d1 == _up5(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3)))
+    assert d2 == _up5(plrv.gaussian_delta(math.log(3), math.sqrt(3)))
     assert round(d2, 3) == 0.011
     width, area = _shaded(dash)
     assert width == pytest.approx(float(plrv.gaussian_delta_naive(math.log(3), math.sqrt(3))))
@@ -53,8 +59,8 @@ def test_epsilon_slider_moves_both_deltas_and_the_curve():
     d1_before, d2_before = _delta_values(dash.text)
     dash.controls["epsilon"].value = 0.5
     d1, d2 = _delta_values(dash.text)
-    assert d1 == round(float(plrv.gaussian_delta_naive(0.5, math.sqrt(3))), 5) > d1_before
-    assert d2 == round(float(plrv.gaussian_delta(0.5, math.sqrt(3))), 5) > d2_before
+    assert d1 == _up5(plrv.gaussian_delta_naive(0.5, math.sqrt(3))) > d1_before
+    assert d2 == _up5(plrv.gaussian_delta(0.5, math.sqrt(3))) > d2_before
     # the right panel's curve is min(1, e^{ε − L(u)}) at the new ε
     line = _line(dash.figure.axes[1], "delta_curve")
     u = line.get_xdata()
@@ -71,7 +77,7 @@ def test_noise_slider_and_mechanism_dropdown():
     dash = plrv_dashboard()
     dash.controls["noise"].value = 3.0
     _, d2 = _delta_values(dash.text)
-    assert d2 == round(float(plrv.gaussian_delta(math.log(3), 3.0)), 5)
+    assert d2 == _up5(plrv.gaussian_delta(math.log(3), 3.0))
     left = _line(dash.figure.axes[0], "exp_loss")
     np.testing.assert_allclose(
         left.get_ydata(), np.exp(plrv.plrv_upper_quantile(left.get_xdata(), "gaussian", 3.0))
@@ -79,11 +85,11 @@ def test_noise_slider_and_mechanism_dropdown():
     # Laplace with b = 3 has Δ/b = 1/3 < ln 3: no δ at all
     dash.controls["mechanism"].value = "laplace"
     assert _delta_values(dash.text) == (0.0, 0.0)
-    assert "Δ/b = 0.3333" in dash.text
+    assert f"Δ/b = {risk_up(1 / 3):.4f}" in dash.text  # Δ/b = 1/3, a risk: rounded up
     dash.controls["epsilon"].value = 0.2
     d1, d2 = _delta_values(dash.text)
-    assert d2 == round(float(plrv.laplace_delta(0.2, 3.0)), 5) > 0
-    assert d1 == round(float(plrv.laplace_delta_naive(0.2, 3.0)), 5)
+    assert d2 == _up5(plrv.laplace_delta(0.2, 3.0)) > 0
+    assert d1 == _up5(plrv.laplace_delta_naive(0.2, 3.0))
     left = _line(dash.figure.axes[0], "exp_loss")
     assert left.get_ydata().max() == pytest.approx(math.exp(1 / 3))
     width, area = _shaded(dash)
@@ -91,8 +97,8 @@ def test_noise_slider_and_mechanism_dropdown():
     assert area == pytest.approx(float(plrv.laplace_delta(0.2, 3.0)), rel=1e-3)
     dash.controls["mechanism"].value = "geometric"
     d1, d2 = _delta_values(dash.text)
-    assert d2 == round(float(plrv.geometric_delta(0.2, 3.0)), 5)
-    assert d1 == round(float(plrv.geometric_delta_naive(0.2, 3.0)), 5)
+    assert d2 == _up5(plrv.geometric_delta(0.2, 3.0))
+    assert d1 == _up5(plrv.geometric_delta_naive(0.2, 3.0))
     width, area = _shaded(dash)
     assert width == pytest.approx(float(plrv.geometric_delta_naive(0.2, 3.0)))
     assert area == pytest.approx(float(plrv.geometric_delta(0.2, 3.0)), rel=1e-3)

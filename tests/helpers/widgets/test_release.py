@@ -7,6 +7,7 @@ import math
 import pytest
 
 from helpers import release as rel
+from helpers.plotting import risk_up
 from helpers.plotting.release import DEFAULTS
 from helpers.widgets import release as w
 
@@ -28,7 +29,7 @@ def _marked(fig) -> int:
 def test_defaults_show_the_per_person_guarantee_the_group_and_the_odds():
     dash = w.release_dashboard()
     per = DEFAULTS["epsilon"] * DEFAULTS["contributions"]
-    assert dash.text.splitlines()[0].startswith(f"per person: ε = {per:.4g}")
+    assert dash.text.splitlines()[0].startswith(f"per person: ε = {risk_up(per):.4g}")
     assert rel.odds_sentence(per, prior=DEFAULTS["prior"]) in dash.text
     assert _line(dash.figure, "chosen_m").get_ydata()[0] == pytest.approx(per)
 
@@ -37,7 +38,7 @@ def test_more_records_per_person_redraws_all_three_together():
     dash = w.release_dashboard()
     dash.controls["contributions"].value = 6
     per = 6 * DEFAULTS["epsilon"]
-    assert f"per person: ε = {per:.4g}" in dash.text
+    assert f"per person: ε = {risk_up(per):.4g}" in dash.text
     # ε per record: the noise is 1/ε whatever m, read at m·ε per person for m records
     error = rel.group_error(DEFAULTS["group_size"], budget=per, kind="count", contributions=6)
     assert error == pytest.approx(
