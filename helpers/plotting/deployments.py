@@ -635,18 +635,10 @@ def plot_choice(
     ax.axhline(0.5, color="C0", ls=":", lw=1, gid="coverage_line")
     ax.axvline(1, color="C0", ls="--", lw=1.5, gid="epsilon_accuracy")
     ax.axvline(1, color="C3", ls="-.", lw=1.5, gid="epsilon_risk")
-    if prior is not None:
-        ax.plot(
-            [1, 2],
-            [0, 0],
-            color="C3",
-            marker="s",
-            markevery=50,
-            ms=5,
-            gid="posterior_curve",
-        )
-        if risk is not None:
-            ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
+    # always made, shown only with a prior (and a risk): a change of the risk's kind shows or
+    # hides them in place (:func:`_set_choice`)
+    ax.plot([1, 2], [0, 0], color="C3", marker="s", markevery=50, ms=5, gid="posterior_curve")
+    ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
     _interval(
         ax,
         _choose(
@@ -659,7 +651,7 @@ def plot_choice(
     ax.set_ylabel("probability")
     ax.tick_params(labelsize=10)
     ax.grid(alpha=0.3)
-    fig._course_shape = _choice_shape(prior, risk)
+    fig._course_shape = _CHOICE_SHAPE
     return _set_choice(
         fig,
         release,
@@ -678,11 +670,10 @@ def plot_choice(
     )
 
 
-def _choice_shape(prior, risk) -> tuple:
-    """What fixes :func:`plot_choice`'s artists: whether the posterior curve and the risk
-    line are drawn. Everything else, the release and the interval's kind included, is set in
-    place (:func:`update_choice`)."""
-    return ("choice", prior is None, risk is None)
+#: :func:`plot_choice`'s figure: every change of its values, the release, the interval's kind
+#: and the risk's kind (the posterior curve and the risk line shown or hidden) included, is
+#: set in place (:func:`update_choice`)
+_CHOICE_SHAPE = ("choice",)
 
 
 def _interval(ax, feasible: bool) -> None:
@@ -752,12 +743,16 @@ def _set_choice(
     line = artists["epsilon_risk"]
     line.set_xdata([choice.epsilon_risk] * 2)
     line.set_label(f"largest ε for the risk ({risk_label}): {choice.epsilon_risk:.3g}")
+    posterior, risk_line = artists["posterior_curve"], artists["risk_line"]
+    posterior.set_visible(prior is not None)
+    risk_line.set_visible(prior is not None and risk is not None)
+    # a hidden artist's label starts with "_", so the legend leaves it out
+    posterior.set_label("_posterior_curve")
     if prior is not None:
-        posterior = artists["posterior_curve"]
         posterior.set_data(grid, dep.posterior_bound(grid, prior=prior))
         posterior.set_label(f"two-world posterior bound (prior {prior:g})")
         if risk is not None:
-            artists["risk_line"].set_ydata([risk, risk])
+            risk_line.set_ydata([risk, risk])
     a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
     interval = artists["feasible" if choice.feasible else "gap"]
     interval.set_x(a)
@@ -808,10 +803,10 @@ def update_choice(
     neighbours: str,
 ) -> bool:
     """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard),
-    another release and an interval that turns from feasible to a gap (or back) included;
-    False, and nothing changed, when its shape differs (another risk kind, which adds or
-    removes the posterior curve): draw afresh."""
-    if getattr(fig, "_course_shape", None) != _choice_shape(prior, risk):
+    another release, an interval that turns from feasible to a gap (or back) and another
+    risk kind (which shows or hides the posterior curve and the risk line) included; False,
+    and nothing changed, for a figure of another kind: draw afresh."""
+    if getattr(fig, "_course_shape", None) != _CHOICE_SHAPE:
         return False
     feasible = _choose(
         release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours

@@ -136,8 +136,11 @@ def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
     c["a"].value = 0.5
     eps = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
     assert f"= {eps:.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
-    with pytest.raises(AssertionError):
-        find_artist(dash.figure, "posterior_curve")
+    # no posterior for a profile: its curve and the risk line hidden, and out of the legend
+    (ax,) = dash.figure.axes
+    for gid in ("posterior_curve", "risk_line"):
+        assert not find_artist(dash.figure, gid).get_visible()
+    assert not any("posterior" in t.get_text() for t in ax.get_legend().get_texts())
     c["risk_kind"].value = "constant"
     assert f"= {0.5 * math.log(5.0):.4f}" in dash.text
     c["release"].value = "count"
