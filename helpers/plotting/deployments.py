@@ -38,6 +38,7 @@ from ._style import (
     VERMILLION,
     YELLOW,
     course_style,
+    in_course_style,
 )
 
 __all__ = [
@@ -432,11 +433,15 @@ def update_three_views(
     """Bring a :func:`plot_three_views` figure to a new guarantee, prior, p and q in place
     (every curve and marker, the exp(2ε) line or its legend entry, the Gaussian curve's
     legend entry, the relative-risk axis's label and limits, the title, the text
-    alternative). False, and nothing changed, when the figure's shape differs (a ρ_z curve
-    appears or goes, the exp(2ε) line leaves or joins the scale, the minor ticks change):
-    draw afresh."""
-    if getattr(fig, "_course_shape", None) != _three_views_shape(epsilon, delta, rho, title, q):
+    alternative). A guarantee of another shape (a ρ_z curve appears or goes, the exp(2ε) line
+    leaves or joins the scale, the minor ticks change) redraws the panel it concerns on the
+    same figure (:func:`_reshape_three_views`). False, and nothing changed, for a figure of
+    another kind: draw afresh."""
+    if not hasattr(fig, "_course_guarantee"):
         return False
+    shape = _three_views_shape(epsilon, delta, rho, title, q)
+    if fig._course_shape != shape:
+        _reshape_three_views(fig, shape, epsilon, delta, rho, p, q)
     ax1, ax2, ax3 = fig.axes
     if fig._course_guarantee != (epsilon, delta, rho, title):
         fig._course_guarantee = (epsilon, delta, rho, title)
@@ -490,14 +495,44 @@ def plot_three_views(
     _relative_risk_view(ax2, epsilon, p, q, naive_on_scale=naive_on_scale, minor_ticks=minor_ticks)
     _roc_view(ax3, epsilon, delta, rho)
     for ax in (ax1, ax2, ax3):
-        ax.tick_params(labelsize=10)
-        ax.grid(alpha=0.3)
-    # explicit title heights above (y=) skip matplotlib's per-draw title placement, and six
-    # ticks per linear axis: both keep the dashboard's redraw short
-    for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
-        axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
+        _finish_view(ax, linear=ax is not ax2)
     fig.suptitle(_three_views_heading(epsilon, delta, rho, title), fontsize=12)
     return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
+
+
+def _finish_view(ax, *, linear: bool) -> None:
+    """What every panel of :func:`plot_three_views` shares: tick labels, grid and, on linear
+    axes, six ticks per axis. Explicit title heights (y=) skip matplotlib's per-draw title
+    placement, and six ticks per linear axis: both keep the dashboard's redraw short."""
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    if linear:
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
+
+
+def _reshape_three_views(fig, shape, epsilon, delta, rho, p, q) -> None:
+    """Give a :func:`plot_three_views` figure another shape in place: the relative-risk panel
+    (the exp(2ε) line on or off the scale, minor ticks) or the ROC panel (a ρ_z curve or none)
+    cleared and drawn again, as a fresh figure draws it (in the course's colours), so a
+    dashboard keeps its one figure when the deployment changes (issue 42). The caller then
+    sets the numbers, the guarantee's included."""
+    _, ax2, ax3 = fig.axes
+    old = fig._course_shape
+
+    def draw() -> None:
+        if old[1:] != shape[1:]:
+            ax2.clear()
+            _relative_risk_view(ax2, epsilon, p, q, naive_on_scale=shape[1], minor_ticks=shape[2])
+            _finish_view(ax2, linear=False)
+        if old[0] != shape[0]:
+            ax3.clear()
+            _roc_view(ax3, epsilon, delta, rho)
+            _finish_view(ax3, linear=True)
+
+    in_course_style(fig, draw)
+    fig._course_shape = shape
+    fig._course_guarantee = None  # every number of the guarantee is set again
 
 
 def _posterior_view(ax, epsilon: float, prior: float) -> None:
