@@ -329,9 +329,24 @@ def dashboards(page):
 
 
 def dashboard_image(dashboard) -> str:
-    """The current image's src (a data: URL holding the PNG bytes), '' if none."""
+    """The current image's src (a blob: URL, new on every redraw), '' if none."""
     img = dashboard.locator(".widget-output img")
     return img.first.get_attribute("src") or "" if img.count() else ""
+
+
+def dashboard_png(dashboard) -> bytes:
+    """The bytes the current image shows (read back from its blob: URL), b'' if none."""
+    img = dashboard.locator(".widget-output img")
+    if not img.count():
+        return b""
+    values = img.first.evaluate(
+        """async (img) => {
+          if (!img.src) return [];
+          const buffer = await (await fetch(img.src)).arrayBuffer();
+          return Array.from(new Uint8Array(buffer));
+        }"""
+    )
+    return bytes(values)
 
 
 def dashboard_readout(dashboard) -> str:

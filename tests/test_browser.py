@@ -21,7 +21,6 @@ missing browser is a failure.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import functools
 import html.parser
@@ -82,11 +81,10 @@ def _problem(page, name: str, message: str, locator=None) -> str:
     return f"{message}\n  screenshot: {shot}"
 
 
-def _png_edges_dark(src: str) -> dict[str, int]:
-    """How many dark pixels touch each edge of a data: URL PNG (text cut at the edge)."""
+def _png_edges_dark(data: bytes) -> dict[str, int]:
+    """How many dark pixels touch each edge of a PNG (text cut at the edge)."""
     import matplotlib.image as mpimg
 
-    data = base64.b64decode(src.split(",", 1)[1])
     rgb = mpimg.imread(io.BytesIO(data), format="png")[..., :3]
     dark = rgb.mean(axis=-1) < 0.55
     return {
@@ -175,11 +173,11 @@ def test_notebook_runs_and_every_control_redraws(name, lab, context):
 
         for d, dashboard in enumerate(dashboards):
             where = f"{name}, dashboard {d + 1}"
-            src = bl.dashboard_image(dashboard)
-            if not src.startswith("data:image/png;base64,"):
+            png = bl.dashboard_png(dashboard)
+            if not png.startswith(b"\x89PNG\r\n\x1a\n"):
                 problems.append(_problem(page, f"{stem}-d{d + 1}", f"{where}: no image", dashboard))
                 continue
-            edges = _png_edges_dark(src)
+            edges = _png_edges_dark(png)
             if any(edges.values()):
                 problems.append(
                     _problem(

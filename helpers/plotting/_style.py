@@ -88,6 +88,18 @@ def course_style(function):
     return wrapper
 
 
+def in_course_style(fig, draw) -> None:
+    """Call ``draw()``, which adds artists to ``fig`` (a figure :func:`course_style` made),
+    as :func:`course_style` would: in the course's colour cycle, resolved when drawn (a
+    dashboard's figure given another shape in place)."""
+    from cycler import cycler
+    from matplotlib import rc_context
+
+    with rc_context({"axes.prop_cycle": cycler(color=list(CYCLE))}):
+        draw()
+        _freeze_cycle_colours(fig)
+
+
 _CYCLE_SPEC = re.compile(r"C\d+")
 
 

@@ -464,9 +464,7 @@ def plot_allocation(
     (a dashboard's redraw). :func:`update_allocation` moves the figure to new values in place.
     """
     risk, choice, allowed = _allocation_inputs(workload, risk, mechanism, delta, choice, allowed)
-    fig = _allocation_figure(
-        "allocation", len(workload), left=0.29, wspace=0.3, title_b="(b) the running total"
-    )
+    fig = _allocation_figure("allocation", len(workload))
     return _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowed)
 
 
@@ -483,11 +481,13 @@ def update_allocation(
 ) -> bool:
     """Bring a :func:`plot_allocation` figure to new values in place (notebook 11's
     dashboard): bars, crosses, running total, the risk's line, labels, limits, titles and
-    the text alternative. False, and nothing changed, when the figure is of another kind or
-    shows another number of releases: draw afresh."""
-    if getattr(fig, "_course_shape", None) != ("allocation", len(workload)):
+    the text alternative; another number of releases, or a figure of
+    :func:`plot_mixed_allocation`, is reshaped to this one's. False, and nothing changed, when
+    the figure is not an allocation figure: draw afresh."""
+    if getattr(fig, "_course_shape", (None,))[0] not in _KINDS:
         return False
     risk, choice, allowed = _allocation_inputs(workload, risk, mechanism, delta, choice, allowed)
+    _shape_allocation(fig, "allocation", len(workload))
     _set_allocation(fig, workload, risk, mechanism, delta, title, choice, allowed)
     return True
 
@@ -504,17 +504,54 @@ def _allocation_inputs(workload, risk, mechanism, delta, choice, allowed) -> tup
 _HEIGHT = 0.38  # of each bar of panel (a), a pair per release
 
 
-def _allocation_figure(kind: str, size: int, *, left: float, wspace: float, title_b: str):
+#: each kind of allocation figure: its left margin, the gap between its panels and the
+#: title of its panel (b)
+_KINDS = {
+    "allocation": {"left": 0.29, "wspace": 0.3, "title_b": "(b) the running total"},
+    "mixed": {"left": 0.4, "wspace": 0.34, "title_b": "(b) composed"},
+}
+
+
+def _allocation_figure(kind: str, size: int) -> Figure:
     """The artists of an allocation figure of ``size`` releases, without their numbers: the
     setters (:func:`_set_allocation`, :func:`_set_mixed_allocation`) fill those in, on a
     fresh figure and on a dashboard's in-place update alike, so the two cannot differ."""
-    y = np.arange(size)[::-1]
-    fig = Figure(figsize=(9.4, max(4.6, 0.42 * size + 2.9)))
+    fig = Figure(figsize=(9.4, 4.6))
     ax_a, ax_b = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.35, 1]})
-    fig.subplots_adjust(left=left, right=0.98, top=0.82, bottom=0.27, wspace=wspace)
-    zeros = np.zeros(size)
-    ax_a.barh(y + _HEIGHT / 2, zeros, _HEIGHT, color=BLUE, gid="needed")
-    ax_a.barh(
+    fig.subplots_adjust(right=0.98, top=0.82, bottom=0.27)
+    _bars_of(ax_a, np.zeros(size))
+    ax_a.plot(
+        [], [], "x", color=BLACK, ms=9, mew=2, ls="", label="misses its ±k there", gid="missed"
+    )
+    # titles at a fixed height (y=1.0, where matplotlib puts them when no tick label is in
+    # the way): its per-draw title placement took an eighth of the dashboard's redraw
+    ax_a.set_title("(a) each release", fontsize=11, y=1.0)
+    ax_a.xaxis.set_major_locator(MaxNLocator(5))
+    ax_a.grid(axis="x", alpha=0.3)
+    ax_a.tick_params(labelsize=10)
+    ax_b.plot(
+        np.arange(1, size + 1),
+        np.zeros(size),
+        color=BLUE,
+        marker="o",
+        ms=6,
+        drawstyle="steps-post",
+        gid="running_total",
+    )
+    ax_b.axhline(0.0, color=VERMILLION, ls="--", lw=1.6, gid="allowed")
+    ax_b.set_xlabel("releases added, in order")
+    ax_b.grid(alpha=0.3)
+    ax_b.tick_params(labelsize=10)
+    _shape_allocation(fig, kind, size)
+    return fig
+
+
+def _bars_of(ax, zeros) -> None:
+    """Panel (a)'s two bars per release (their widths set later): what its ±k needs, filled,
+    and the share of the risk's total, hatched."""
+    y = np.arange(len(zeros))[::-1]
+    ax.barh(y + _HEIGHT / 2, zeros, _HEIGHT, color=BLUE, gid="needed")
+    ax.barh(
         y - _HEIGHT / 2,
         zeros,
         _HEIGHT,
@@ -524,34 +561,28 @@ def _allocation_figure(kind: str, size: int, *, left: float, wspace: float, titl
         lw=1.2,
         gid="split",
     )
-    ax_a.plot(
-        [], [], "x", color=BLACK, ms=9, mew=2, ls="", label="misses its ±k there", gid="missed"
-    )
+
+
+def _shape_allocation(fig, kind: str, size: int) -> None:
+    """Give an allocation figure the kind's margins and panel title and ``size`` releases'
+    room: its height, panel (a)'s bars (made again only when their number changes, in their
+    order, under the crosses as on a fresh figure), the limits and ticks that follow the
+    number. A dashboard that adds or leaves out a release, or switches to mixed noise, reshapes
+    its one figure instead of drawing a new one (issue 42)."""
+    ax_a, ax_b = fig.axes
+    fig.set_size_inches(9.4, max(4.6, 0.42 * size + 2.9))
+    fig.subplots_adjust(left=_KINDS[kind]["left"], wspace=_KINDS[kind]["wspace"])
+    ax_b.set_title(_KINDS[kind]["title_b"], fontsize=11, y=1.0)
+    if len(ax_a.containers[0].patches) != size:
+        for bars in list(ax_a.containers):
+            bars.remove()
+        _bars_of(ax_a, np.zeros(size))
+        (running,) = (line for line in ax_b.lines if line.get_gid() == "running_total")
+        running.set_data(np.arange(1, size + 1), np.zeros(size))
     ax_a.set_ylim(-0.7, size - 0.3)
-    # titles at a fixed height (y=1.0, where matplotlib puts them when no tick label is in
-    # the way): its per-draw title placement took an eighth of the dashboard's redraw
-    ax_a.set_title("(a) each release", fontsize=11, y=1.0)
-    ax_a.xaxis.set_major_locator(MaxNLocator(5))
-    ax_a.grid(axis="x", alpha=0.3)
-    ax_a.tick_params(labelsize=10)
-    ax_b.plot(
-        np.arange(1, size + 1),
-        zeros,
-        color=BLUE,
-        marker="o",
-        ms=6,
-        drawstyle="steps-post",
-        gid="running_total",
-    )
-    ax_b.axhline(0.0, color=VERMILLION, ls="--", lw=1.6, gid="allowed")
-    ax_b.set_xlabel("releases added, in order")
-    ax_b.set_title(title_b, fontsize=11, y=1.0)
     ax_b.set_xlim(0.5, size + 0.5)
     ax_b.xaxis.set_major_locator(MaxNLocator(min(size, 8), integer=True))
-    ax_b.grid(alpha=0.3)
-    ax_b.tick_params(labelsize=10)
     fig._course_shape = (kind, size)
-    return fig
 
 
 def _set_panels(fig, labels, needed, split, meets, running, limit, words: dict) -> None:
@@ -691,7 +722,7 @@ def plot_mixed_allocation(
     and Laplace for the rest. :func:`update_mixed_allocation` moves the figure in place.
     """
     workload, risk, noises, choice = _mixed_inputs(workload, risk, noises, delta, choice)
-    fig = _allocation_figure("mixed", len(workload), left=0.4, wspace=0.34, title_b="(b) composed")
+    fig = _allocation_figure("mixed", len(workload))
     return _set_mixed_allocation(fig, workload, risk, noises, delta, choice)
 
 
@@ -705,11 +736,13 @@ def update_mixed_allocation(
     choice: bud.WorkloadChoice | None = None,
 ) -> bool:
     """Bring a :func:`plot_mixed_allocation` figure to new values in place (notebook 11's
-    dashboard); False, and nothing changed, when the figure is of another kind or shows
-    another number of releases: draw afresh."""
-    if getattr(fig, "_course_shape", None) != ("mixed", len(workload)):
+    dashboard); another number of releases, or a figure of :func:`plot_allocation`, is
+    reshaped to this one's. False, and nothing changed, when the figure is not an allocation
+    figure: draw afresh."""
+    if getattr(fig, "_course_shape", (None,))[0] not in _KINDS:
         return False
     workload, risk, noises, choice = _mixed_inputs(workload, risk, noises, delta, choice)
+    _shape_allocation(fig, "mixed", len(workload))
     _set_mixed_allocation(fig, workload, risk, noises, delta, choice)
     return True
 

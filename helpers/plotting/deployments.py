@@ -38,6 +38,7 @@ from ._style import (
     VERMILLION,
     YELLOW,
     course_style,
+    in_course_style,
 )
 from .rounding import allowed_down, risk_up
 
@@ -435,11 +436,15 @@ def update_three_views(
     """Bring a :func:`plot_three_views` figure to a new guarantee, prior, p and q in place
     (every curve and marker, the exp(2ε) line or its legend entry, the Gaussian curve's
     legend entry, the relative-risk axis's label and limits, the title, the text
-    alternative). False, and nothing changed, when the figure's shape differs (a ρ_z curve
-    appears or goes, the exp(2ε) line leaves or joins the scale, the minor ticks change):
-    draw afresh."""
-    if getattr(fig, "_course_shape", None) != _three_views_shape(epsilon, delta, rho, title, q):
+    alternative). A guarantee of another shape (a ρ_z curve appears or goes, the exp(2ε) line
+    leaves or joins the scale, the minor ticks change) redraws the panel it concerns on the
+    same figure (:func:`_reshape_three_views`). False, and nothing changed, for a figure of
+    another kind: draw afresh."""
+    if not hasattr(fig, "_course_guarantee"):
         return False
+    shape = _three_views_shape(epsilon, delta, rho, title, q)
+    if fig._course_shape != shape:
+        _reshape_three_views(fig, shape, epsilon, delta, rho, p, q)
     ax1, ax2, ax3 = fig.axes
     if fig._course_guarantee != (epsilon, delta, rho, title):
         fig._course_guarantee = (epsilon, delta, rho, title)
@@ -493,14 +498,44 @@ def plot_three_views(
     _relative_risk_view(ax2, epsilon, p, q, naive_on_scale=naive_on_scale, minor_ticks=minor_ticks)
     _roc_view(ax3, epsilon, delta, rho)
     for ax in (ax1, ax2, ax3):
-        ax.tick_params(labelsize=10)
-        ax.grid(alpha=0.3)
-    # explicit title heights above (y=) skip matplotlib's per-draw title placement, and six
-    # ticks per linear axis: both keep the dashboard's redraw short
-    for axis in (ax1.xaxis, ax1.yaxis, ax3.xaxis, ax3.yaxis):
-        axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
+        _finish_view(ax, linear=ax is not ax2)
     fig.suptitle(_three_views_heading(epsilon, delta, rho, title), fontsize=12)
     return _three_views_text(fig, epsilon, delta, rho, prior, p, q, title)
+
+
+def _finish_view(ax, *, linear: bool) -> None:
+    """What every panel of :func:`plot_three_views` shares: tick labels, grid and, on linear
+    axes, six ticks per axis. Explicit title heights (y=) skip matplotlib's per-draw title
+    placement, and six ticks per linear axis: both keep the dashboard's redraw short."""
+    ax.tick_params(labelsize=10)
+    ax.grid(alpha=0.3)
+    if linear:
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(MaxNLocator(6, steps=[1, 2, 5, 10]))
+
+
+def _reshape_three_views(fig, shape, epsilon, delta, rho, p, q) -> None:
+    """Give a :func:`plot_three_views` figure another shape in place: the relative-risk panel
+    (the exp(2ε) line on or off the scale, minor ticks) or the ROC panel (a ρ_z curve or none)
+    cleared and drawn again, as a fresh figure draws it (in the course's colours), so a
+    dashboard keeps its one figure when the deployment changes (issue 42). The caller then
+    sets the numbers, the guarantee's included."""
+    _, ax2, ax3 = fig.axes
+    old = fig._course_shape
+
+    def draw() -> None:
+        if old[1:] != shape[1:]:
+            ax2.clear()
+            _relative_risk_view(ax2, epsilon, p, q, naive_on_scale=shape[1], minor_ticks=shape[2])
+            _finish_view(ax2, linear=False)
+        if old[0] != shape[0]:
+            ax3.clear()
+            _roc_view(ax3, epsilon, delta, rho)
+            _finish_view(ax3, linear=True)
+
+    in_course_style(fig, draw)
+    fig._course_shape = shape
+    fig._course_guarantee = None  # every number of the guarantee is set again
 
 
 def _posterior_view(ax, epsilon: float, prior: float) -> None:
@@ -638,18 +673,10 @@ def plot_choice(
     ax.axhline(0.5, color="C0", ls=":", lw=1, gid="coverage_line")
     ax.axvline(1, color="C0", ls="--", lw=1.5, gid="epsilon_accuracy")
     ax.axvline(1, color="C3", ls="-.", lw=1.5, gid="epsilon_risk")
-    if prior is not None:
-        ax.plot(
-            [1, 2],
-            [0, 0],
-            color="C3",
-            marker="s",
-            markevery=50,
-            ms=5,
-            gid="posterior_curve",
-        )
-        if risk is not None:
-            ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
+    # always made, shown only with a prior (and a risk): a change of the risk's kind shows or
+    # hides them in place (:func:`_set_choice`)
+    ax.plot([1, 2], [0, 0], color="C3", marker="s", markevery=50, ms=5, gid="posterior_curve")
+    ax.axhline(0.5, color="C3", ls=":", lw=1, gid="risk_line")
     _interval(
         ax,
         _choose(
@@ -662,7 +689,7 @@ def plot_choice(
     ax.set_ylabel("probability")
     ax.tick_params(labelsize=10)
     ax.grid(alpha=0.3)
-    fig._course_shape = _choice_shape(prior, risk)
+    fig._course_shape = _CHOICE_SHAPE
     return _set_choice(
         fig,
         release,
@@ -681,11 +708,10 @@ def plot_choice(
     )
 
 
-def _choice_shape(prior, risk) -> tuple:
-    """What fixes :func:`plot_choice`'s artists: whether the posterior curve and the risk
-    line are drawn. Everything else, the release and the interval's kind included, is set in
-    place (:func:`update_choice`)."""
-    return ("choice", prior is None, risk is None)
+#: :func:`plot_choice`'s figure: every change of its values, the release, the interval's kind
+#: and the risk's kind (the posterior curve and the risk line shown or hidden) included, is
+#: set in place (:func:`update_choice`)
+_CHOICE_SHAPE = ("choice",)
 
 
 def _interval(ax, feasible: bool) -> None:
@@ -757,12 +783,16 @@ def _set_choice(
     line.set_label(
         f"largest ε for the risk ({risk_label}): {allowed_down(choice.epsilon_risk):.3g}"
     )
+    posterior, risk_line = artists["posterior_curve"], artists["risk_line"]
+    posterior.set_visible(prior is not None)
+    risk_line.set_visible(prior is not None and risk is not None)
+    # a hidden artist's label starts with "_", so the legend leaves it out
+    posterior.set_label("_posterior_curve")
     if prior is not None:
-        posterior = artists["posterior_curve"]
         posterior.set_data(grid, dep.posterior_bound(grid, prior=prior))
         posterior.set_label(f"two-world posterior bound (prior {prior:g})")
         if risk is not None:
-            artists["risk_line"].set_ydata([risk, risk])
+            risk_line.set_ydata([risk, risk])
     a, b = sorted((choice.epsilon_accuracy, choice.epsilon_risk))
     interval = artists["feasible" if choice.feasible else "gap"]
     interval.set_x(a)
@@ -813,10 +843,10 @@ def update_choice(
     neighbours: str,
 ) -> bool:
     """Bring a :func:`plot_choice` figure to new values in place (notebook 10's dashboard),
-    another release and an interval that turns from feasible to a gap (or back) included;
-    False, and nothing changed, when its shape differs (another risk kind, which adds or
-    removes the posterior curve): draw afresh."""
-    if getattr(fig, "_course_shape", None) != _choice_shape(prior, risk):
+    another release, an interval that turns from feasible to a gap (or back) and another
+    risk kind (which shows or hides the posterior curve and the risk line) included; False,
+    and nothing changed, for a figure of another kind: draw afresh."""
+    if getattr(fig, "_course_shape", None) != _CHOICE_SHAPE:
         return False
     feasible = _choose(
         release, k, coverage, epsilon_risk, n, lower, upper, prior, sensitivity, neighbours

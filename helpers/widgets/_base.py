@@ -16,10 +16,16 @@ the same pixels. The text alternative is the one the plotting code attached from
 drew (``fig.alt_text``), rewritten by ``update`` too. tests/helpers/widgets/test__base.py
 holds every dashboard's in-place figure to a fresh draw at the same values.
 
-Accessible to every reader (issue 42, WCAG 2.1 AA): the image is an ``<img>`` whose ``alt`` is
-the figure's text alternative (``helpers.plotting.alt_text``), rewritten on every redraw with
-the values shown; every control is reached with Tab in order and moved with the arrow keys
-(ipywidgets' own keyboard support), and shows a visible focus ring (:data:`FOCUS_CSS`). Every
+Painted at once (issue 42): the image is an ipywidgets ``Image`` shown once in the dashboard's
+Output; a redraw sends only its new PNG bytes (a binary buffer, no base64) and the front end
+swaps the ``<img>``'s source in place, with no new element and no layout shift.
+
+Accessible to every reader (issue 42, WCAG 2.1 AA): the image's ``alt`` is the figure's text
+alternative (``helpers.plotting.alt_text``), rewritten on every redraw with the values shown
+(sent before the image, in :attr:`Dashboard.description`, which the course's JupyterLab
+extension copies into the ``alt``: ipywidgets' Image has none); every control is reached with
+Tab in order and moved with the arrow keys (ipywidgets' own keyboard support), and shows a
+visible focus ring (:data:`FOCUS_CSS`). Every
 control has an accessible name, its label followed by what the label stands for in the
 notebooks' notation (:func:`accessible_name`, NOTATION.md), carried to the browser as the
 control's ``tooltip``, and a unit where its value has one (:data:`UNITS`). ipywidgets 8.1.7
@@ -35,7 +41,6 @@ minimum width and scrolls sideways below it (:func:`min_figure_scale`).
 
 from __future__ import annotations
 
-import base64
 import gc
 import html
 import io
@@ -78,12 +83,23 @@ DASHBOARD_CLASS = "course-dashboard"
 #: extension gives it role=status and aria-live=polite
 STATUS_CLASS = "course-status"
 
+#: the class of the dashboard's image (an ipywidgets Image inside the dashboard's Output)
+IMAGE_CLASS = "course-figure"
+
+#: the class of the element holding the image's text alternative: the course's JupyterLab
+#: extension copies its text into the image's ``alt`` and hides it from the accessibility tree
+ALT_CLASS = "course-alt"
+
+#: the MIME type of a widget's view in an output
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
 #: a focus ring on every control of a dashboard when it is reached from the keyboard:
 #: ipywidgets draws none on a slider's handle (its outline is "none"), so a keyboard user
 #: could not see where they are. Reflow (WCAG 1.4.10): a slider's line wraps, so that on a
 #: narrow line (200 % zoom, a side panel open) its label stands above a track of at least
 #: 12 em instead of squeezing it. The live region is read, not shown (the readout above it
-#: shows the same numbers). Sent once per dashboard, as a <style> in an HTML widget.
+#: shows the same numbers), and so is the text alternative's holder (the extension makes it
+#: the image's alt). Sent once per dashboard, as a <style> in an HTML widget.
 FOCUS_CSS = f"""<style>
 .{DASHBOARD_CLASS} .widget-hslider {{
   flex-wrap: wrap;
@@ -97,7 +113,8 @@ FOCUS_CSS = f"""<style>
   flex: 1 1 12em;
   min-width: 12em;
 }}
-.{DASHBOARD_CLASS} .{STATUS_CLASS} {{
+.{DASHBOARD_CLASS} .{STATUS_CLASS},
+.{DASHBOARD_CLASS} .{ALT_CLASS} {{
   position: absolute !important;
   width: 1px !important;
   height: 1px !important;
@@ -121,16 +138,15 @@ def png_width(png: bytes) -> int:
     return int.from_bytes(png[16:20], "big")
 
 
-def image_html(png: bytes, alt: str, scale: float = 1.0) -> str:
-    """The dashboard's image: an <img> with its text alternative (JupyterLab's own image
-    output has no alt attribute), as wide as the notebook allows and never narrower than
-    ``scale`` of its own width (:func:`min_figure_scale`)."""
-    data = base64.b64encode(png).decode("ascii")
-    least = math.ceil(scale * png_width(png))
-    return (
-        f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}" '
-        f'style="max-width: 100%; min-width: {least}px; height: auto;">'
-    )
+def image_layout(png: bytes, scale: float = 1.0) -> dict[str, str]:
+    """The dashboard image's size: as wide as the notebook allows and never narrower than
+    ``scale`` of its own width (:func:`min_figure_scale`; a whole number of pixels, rounded
+    up), its height following its width."""
+    return {
+        "max_width": "100%",
+        "min_width": f"{math.ceil(scale * png_width(png))}px",
+        "height": "auto",
+    }
 
 
 #: what a control's label stands for, in the notebooks' notation (NOTATION.md): the accessible
@@ -337,6 +353,27 @@ class Dashboard:
         self.status.add_class(STATUS_CLASS)
         # the image scrolls sideways when the line is narrower than its legible width
         self.output = widgets.Output(layout=widgets.Layout(overflow="auto", max_width="100%"))
+        #: the figure, an <img> whose bytes each redraw replaces in place
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%"))
+        self.image.add_class(IMAGE_CLASS)
+        #: the figure's text alternative, which the course's JupyterLab extension makes the
+        #: image's ``alt`` (ipywidgets' Image has no alt); without the extension, read as text
+        self.description = widgets.HTML()
+        self.description.add_class(ALT_CLASS)
+        self.output.outputs = (
+            {
+                "output_type": "display_data",
+                "data": {
+                    WIDGET_VIEW: {
+                        "version_major": 2,
+                        "version_minor": 0,
+                        "model_id": self.image.model_id,
+                    },
+                    "text/plain": "the dashboard's figure",
+                },
+                "metadata": {},
+            },
+        )
         self.alt_text = ""
         self._shown = ""  # the last readout of a result (not a refusal): status_line's "before"
         for control in self.controls.values():
@@ -352,7 +389,14 @@ class Dashboard:
         row = control_row(list(self.controls.values()))
         # the focus style last: the readout stays the first HTML widget of the box
         self.widget = widgets.VBox(
-            [row, self.readout, self.status, self.output, widgets.HTML(FOCUS_CSS)]
+            [
+                row,
+                self.readout,
+                self.status,
+                self.output,
+                self.description,
+                widgets.HTML(FOCUS_CSS),
+            ]
         )
         self.widget.add_class(DASHBOARD_CLASS)
         self.update()
@@ -384,23 +428,15 @@ class Dashboard:
         self._shown = text
         self.figure, self.text = figure, text
         self.alt_text = alt_text(figure)
+        png = figure_png(figure, self._dpi)
+        # the text alternative before the image, so the new image never shows with the old
+        # words; the image changes in place (its bytes, sent as a binary buffer; the front end
+        # swaps the <img>'s src): no new element, no layout shift, no base64 (issue 42)
+        self.description.value = html.escape(self.alt_text)
+        for key, value in image_layout(png, min_figure_scale(figure, self._dpi)).items():
+            setattr(self.image.layout, key, value)
+        self.image.value = png
         self.readout.value = f"<pre>{html.escape(text)}</pre>"
-        # one assignment, so the front end swaps the image without flicker; an <img> with
-        # alt (as HTML: JupyterLab's renderer of image/png outputs sets no alt)
-        self.output.outputs = (
-            {
-                "output_type": "display_data",
-                "data": {
-                    "text/html": image_html(
-                        figure_png(figure, self._dpi),
-                        self.alt_text,
-                        min_figure_scale(figure, self._dpi),
-                    ),
-                    "text/plain": self.alt_text or repr(figure),
-                },
-                "metadata": {},
-            },
-        )
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

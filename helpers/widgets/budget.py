@@ -188,9 +188,19 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
     if not workload:
         raise ValueError("workload must hold at least one release")
     bud.workload_sensitivities(workload)  # a malformed release is refused here, by name
-    releases = {f"k{i}": _release_slider(r, i) for i, r in enumerate(workload)}
-    controls = {
-        **releases,
+    controls = _controls(workload)
+    allocation = _Allocation(workload, delta)
+    dash = Dashboard(controls, allocation.draw, update=allocation.update)
+    _grey_out_what_the_risk_does_not_read(controls)
+    _arrange(dash, controls, len(workload))
+    return dash
+
+
+def _controls(workload) -> dict:
+    """One slider per release (``k0``, ``k1``, …), the noise, the risk and its levels, and
+    whether all targets hold together."""
+    return {
+        **{f"k{i}": _release_slider(r, i) for i, r in enumerate(workload)},
         "mechanism": widgets.Dropdown(
             options=_noise_options(),
             value="laplace",
@@ -217,22 +227,33 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         ),
     }
 
-    # by value, the latest few of each (issue 33): the risk's total by (risk, noise) (a
-    # release's slider moves the workload, not the risk; the Gaussian total is a root search
-    # of tens of ms) and the whole choice by (releases, risk, noise) (a reader returns to
-    # where they were; a mixed workload's choice is a search on composed distributions)
-    allowed_totals: dict = {}
-    choices: dict = {}
 
-    def remember(cache: dict, key, compute):
-        if key not in cache:
-            while len(cache) >= _CACHED:
-                cache.pop(next(iter(cache)))
-            cache[key] = compute()
-        return cache[key]
+def _remember(cache: dict, key, compute):
+    """``cache[key]``, computed on a miss; the oldest entry goes first beyond :data:`_CACHED`."""
+    if key not in cache:
+        while len(cache) >= _CACHED:
+            cache.pop(next(iter(cache)))
+        cache[key] = compute()
+    return cache[key]
 
-    def state(mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
+
+class _Allocation:
+    """The dashboard's ``draw`` and ``update`` for one workload and δ.
+
+    By value, the latest few of each (issue 33): the risk's total by (risk, noise) (a
+    release's slider moves the workload, not the risk; the Gaussian total is a root search of
+    tens of ms) and the whole choice by (releases, risk, noise) (a reader returns to where they
+    were; a mixed workload's choice is a search on composed distributions).
+    """
+
+    def __init__(self, workload: tuple, delta: float) -> None:
+        self.workload, self.delta = workload, delta
+        self.allowed_totals: dict = {}
+        self.choices: dict = {}
+
+    def state(self, mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
         """Everything the figure and the readout show at these values."""
+        workload, delta = self.workload, self.delta
         chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
         if not chosen:
             raise ValueError("every release is left out: move a release's slider to add it")
@@ -242,68 +263,83 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
         if mechanism == MIXED:
             noises = tuple(mixed_noises(chosen))
-            choice = remember(
-                choices,
+            choice = _remember(
+                self.choices,
                 (chosen, the_risk, noises),
                 lambda: bud.choose_workload(chosen, the_risk, mechanism=list(noises), delta=delta),
             )
             return chosen, the_risk, noises, choice, None
-        allowed = remember(
-            allowed_totals,
+        allowed = _remember(
+            self.allowed_totals,
             (the_risk, mechanism),
             lambda: bud.total_for_risk(the_risk, mechanism=mechanism, delta=delta),
         )
-        choice = remember(
-            choices,
+        choice = _remember(
+            self.choices,
             (chosen, the_risk, mechanism),
             lambda: bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta),
         )
         return chosen, the_risk, mechanism, choice, allowed
 
+    @staticmethod
     def text(chosen, noise, choice, allowed) -> str:
         if allowed is None:
             return _mixed_text(choice, chosen, list(noise))
         return budget_text(choice, chosen, allowed=allowed, mechanism=noise)
 
-    def draw(**values):
-        chosen, the_risk, noise, choice, allowed = state(**values)
+    def draw(self, **values):
+        chosen, the_risk, noise, choice, allowed = self.state(**values)
         if allowed is None:
             fig = plot_mixed_allocation(
-                chosen, the_risk, noises=list(noise), delta=delta, choice=choice
+                chosen, the_risk, noises=list(noise), delta=self.delta, choice=choice
             )
         else:
             fig = plot_allocation(
-                chosen, the_risk, mechanism=noise, delta=delta, choice=choice, allowed=allowed
+                chosen, the_risk, mechanism=noise, delta=self.delta, choice=choice, allowed=allowed
             )
-        return fig, text(chosen, noise, choice, allowed)
+        return fig, self.text(chosen, noise, choice, allowed)
 
-    def update(fig, **values):
-        chosen, the_risk, noise, choice, allowed = state(**values)
+    def update(self, fig, **values):
+        """In place, a release added or left out and a switch to or from mixed noise
+        included (the figure is reshaped); None only for a figure of another kind."""
+        chosen, the_risk, noise, choice, allowed = self.state(**values)
         if allowed is None:
             moved = update_mixed_allocation(
-                fig, chosen, the_risk, noises=list(noise), delta=delta, choice=choice
+                fig, chosen, the_risk, noises=list(noise), delta=self.delta, choice=choice
             )
         else:
             moved = update_allocation(
-                fig, chosen, the_risk, mechanism=noise, delta=delta, choice=choice, allowed=allowed
+                fig,
+                chosen,
+                the_risk,
+                mechanism=noise,
+                delta=self.delta,
+                choice=choice,
+                allowed=allowed,
             )
-        return text(chosen, noise, choice, allowed) if moved else None
+        return self.text(chosen, noise, choice, allowed) if moved else None
 
-    dash = Dashboard(controls, draw, update=update)
-    c = controls
 
-    def _relevant_only(_change=None):
-        # grey out what the current risk does not read, so no enabled control is a no-op
+def _grey_out_what_the_risk_does_not_read(c: dict) -> None:
+    """Grey out the risk's levels the chosen risk does not read, now and on every change,
+    so no enabled control is a no-op."""
+
+    def relevant_only(_change=None):
         reads = _RISKS[c["risk_kind"].value][1]
         for name in _RISK_CONTROLS:
             c[name].disabled = name not in reads
 
-    c["risk_kind"].observe(_relevant_only, names="value")
-    _relevant_only()
+    c["risk_kind"].observe(relevant_only, names="value")
+    relevant_only()
+
+
+def _arrange(dash: Dashboard, c: dict, releases: int) -> None:
+    """The release sliders one per line, then the noise and the risk, the Bonferroni box and
+    the risk's levels two by two, above the dashboard's readout and figure."""
     dash.widget.children = (
         widgets.VBox(
             [
-                *(control_row([s]) for s in releases.values()),
+                *(control_row([c[f"k{i}"]]) for i in range(releases)),
                 control_row([c["mechanism"], c["risk_kind"]]),
                 control_row([c["together"]]),
                 control_row([c["risk"], c["prior"]]),
@@ -312,4 +348,3 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
         ),
         *dash.widget.children[1:],
     )
-    return dash

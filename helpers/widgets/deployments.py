@@ -125,7 +125,7 @@ def deployments_dashboard(deployment: str = CUSTOM, epsilon: float = 1.0) -> Das
         return fig, deployments_text(eps, delta, rho, prior=prior, p=p, q=q)
 
     def update(fig, deployment, epsilon, log10_delta, prior, p, q):
-        # the prior, p and q move in place; another guarantee draws afresh
+        # in place, another deployment (another shape of the figure) included
         eps, delta, rho, title = _guarantee(deployment, epsilon, log10_delta, rows)
         if not update_three_views(fig, eps, delta, rho=rho, prior=prior, p=p, q=q, title=title):
             return None

@@ -140,8 +140,11 @@ def test_choose_dashboard_kazan_reiter_profiles_and_count_and_sum():
     c["a"].value = 0.5
     eps = ch.epsilon_for_profile("inclusion", r=5.0, a=0.5, fixed=1.0)
     assert f"= {allowed_down(eps):.4f}" in dash.text and "ã = 0.5, r̃ = 5" in dash.text
-    with pytest.raises(AssertionError):
-        find_artist(dash.figure, "posterior_curve")
+    # no posterior for a profile: its curve and the risk line hidden, and out of the legend
+    (ax,) = dash.figure.axes
+    for gid in ("posterior_curve", "risk_line"):
+        assert not find_artist(dash.figure, gid).get_visible()
+    assert not any("posterior" in t.get_text() for t in ax.get_legend().get_texts())
     c["risk_kind"].value = "constant"
     assert f"= {allowed_down(0.5 * math.log(5.0)):.4f}" in dash.text
     c["release"].value = "count"
@@ -183,24 +186,29 @@ def test_controls_that_change_nothing_are_greyed_out():
 
 
 def test_every_deployment_and_typed_guarantee_redraws_in_place_what_a_fresh_draw_shows():
-    """A new guarantee (a deployment picked, ε or δ typed) moves the figure in place (issue
-    42: it drew afresh, notebook 09's slowest moves) whenever its shape allows, and the
-    figure is then pixel for pixel a fresh draw's. Two zCDP rows in a row (the Gaussian
-    curve and its legend move), three (ε, δ) rows, then typed values (about 10 s)."""
+    """A new guarantee (a deployment picked, ε or δ typed, q moved) moves the figure in place
+    (issue 42: it drew afresh, notebook 09's slowest moves), a change of the figure's shape
+    included (a zCDP row's Gaussian curve comes and goes, exp(2ε) leaves and joins the scale,
+    the relative-risk axis gains and loses minor ticks), and the figure is then pixel for
+    pixel a fresh draw's. Two zCDP rows in a row, three (ε, δ) rows, a zCDP row again, then
+    typed values and q (about 15 s)."""
     dash = w.deployments_dashboard()
     rows = dep.usable()
     zcdp = rows[rows["rho"].notna()]["name"].tolist()[:2]
     plain = rows[rows["rho"].isna()]["name"].tolist()[:3]
-    moves = [("deployment", name) for name in [*zcdp, *plain, w.CUSTOM]]
-    moves += [("epsilon", e) for e in (0.5, 20.0, 0.1)]
+    moves = [("deployment", name) for name in [*zcdp, *plain, zcdp[0], w.CUSTOM]]
+    moves += [("epsilon", e) for e in (0.5, 20.0, 0.1, 3.0)]
     moves += [("log10_delta", d) for d in (-10.0, -30.0)]
-    in_place = 0
+    moves += [("q", q) for q in (0.05, 1.0)]
+    shapes = set()
+    figure = dash.figure
     for name, value in moves:
-        before = dash.figure
         dash.controls[name].value = value
-        in_place += dash.figure is before
+        assert dash.figure is figure, f"{name} = {value!r} drew a new figure"
+        shapes.add(dash.figure._course_shape)
         same_as_fresh(dash, f"{name} = {value!r}")
-    assert in_place >= len(moves) // 2, f"only {in_place} of {len(moves)} moves in place"
+    # the sweep crossed every part of the shape both ways
+    assert all(len({shape[i] for shape in shapes}) == 2 for i in range(3)), shapes
 
 
 def test_choose_dashboard_release_and_feasibility_change_in_place():

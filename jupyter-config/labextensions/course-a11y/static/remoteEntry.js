@@ -12,7 +12,11 @@
  *   - every slider's editable readout a named textbox (out of the Tab order when disabled);
  *   - every dropdown, text box and checkbox named by its label's title;
  *   - the element of class `course-status` a polite live region (role=status), present
- *     from the dashboard's first render, whose text the kernel rewrites on every redraw.
+ *     from the dashboard's first render, whose text the kernel rewrites on every redraw;
+ *   - the dashboard's image (an ipywidgets Image, which has no alt, whose source the kernel
+ *     replaces in place on every redraw) its text alternative: the text of the element of
+ *     class `course-alt`, which the kernel rewrites just before the image, copied into the
+ *     image's alt; that element is then hidden from the accessibility tree (read once).
  * Written by hand as a module-federation container (JupyterLab loads `window._JUPYTERLAB[name]`
  * and calls init() and get('./extension')): no build step, no dependency.
  */
@@ -97,12 +101,18 @@
     });
     // a figure wider than a narrow line scrolls sideways: reachable by Tab, so that the
     // arrow keys scroll it (WCAG 2.1.1), and named
-    root.querySelectorAll('.widget-output .jp-RenderedHTML').forEach((area) => {
+    root.querySelectorAll('.widget-output .jp-OutputArea-output').forEach((area) => {
       const scrolls = area.scrollWidth > area.clientWidth + 1;
       setAttr(area, 'tabindex', scrolls ? '0' : null);
       setAttr(area, 'role', scrolls ? 'region' : null);
       setAttr(area, 'aria-label', scrolls ? 'figure, scrolls sideways' : null);
     });
+    const holder = root.querySelector('.course-alt');
+    const image = root.querySelector('.widget-output img');
+    if (holder && image) {
+      setAttr(image, 'alt', holder.textContent.trim());
+      setAttr(holder, 'aria-hidden', 'true');
+    }
     root.querySelectorAll('.course-status').forEach((status) => {
       setAttr(status, 'role', 'status');
       setAttr(status, 'aria-live', 'polite');
