@@ -237,6 +237,19 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
     assert (counts > 3 * threshold).sum() >= 3  # the test has groups to check
 
 
+@pytest.mark.parametrize("keys_known", [True, False])
+def test_an_allocation_for_the_other_keys_case_is_refused_naming_the_fix(keys_known):
+    """Allocated without the threshold's count, keys not known would deliver a wider ±k;
+    allocated with it, public keys would spend a budget for a count that never runs."""
+    work = _workload("laplace", keys_known=keys_known)
+    groups = {"keys": None, "delta": 1e-6, "max_groups": 10} if keys_known else {}
+    fix = rf"allocate opendp_workload\(workload, contributions=3, keys_known={not keys_known}\)"
+    with pytest.raises(
+        ValueError, match=r"allocation must be made for the release's groups.*" + fix
+    ):
+        _call(allocation=B.budget_for_accuracy(work), work=work, **groups)
+
+
 def test_a_group_of_one_person_is_not_released_without_keys():
     # OpenDP's threshold is set so that a group one person makes passes with chance ≤ δ:
     # a lone person's group is never released (bar a chance ≤ 1e-9 per query)
