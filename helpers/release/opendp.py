@@ -313,11 +313,18 @@ def _shift(kind, bounds, discrete) -> float:
     return float((int(lo) + int(hi)) // 2) if discrete else lo / 2 + hi / 2
 
 
-def _parts(kind, bounds, discrete, thresholded=False) -> list:
+def _parts(kind, bounds, discrete, thresholded=False, *, measure="epsilon") -> list:
     """The noisy columns of one release's query (:class:`_Part`): a count is one noisy sum of
     an indicator or a 0/1 column, a sum the noisy sum of the clipped values, a mean the noisy
     sum of its shifted values and the noisy count of its records; with keys not known in
-    advance, OpenDP's ``dp.len`` besides, the count its threshold reads."""
+    advance, OpenDP's ``dp.len`` besides, the count its threshold reads.
+
+    That count is planned (:func:`opendp_workload` with ``keys_known=False`` doubles the
+    release's Δ): its weight is set so that the release's own columns spend what they would
+    with keys known at a Δ half as large, the count the rest. In ε the costs Δ/b add, so
+    the count spends half of ε (weight 1/Σ Mᵢ/wᵢ); in ρ they add as Δ²/(2b²), so the
+    release's columns spend (1/2)² = 1/4 of ρ and the count 3/4 (weight 1/√(3·Σ (Mᵢ/wᵢ)²)),
+    Mᵢ = max(|lo|, |hi|) and wᵢ the weight of each of the release's columns."""
     if kind == "count":
         parts = [_Part("value", "values", 0.0, 1.0, 1.0)]
     elif kind == "sum":
@@ -334,7 +341,12 @@ def _parts(kind, bounds, discrete, thresholded=False) -> list:
             _Part("count", "present", 0.0, 1.0, 1.0),
         ]
     if thresholded:
-        parts.append(_Part("records", "records", 0.0, 1.0, 1.0))
+        ratios = [max(abs(p.lower), abs(p.upper)) / p.weight for p in parts]
+        if measure == "epsilon":
+            weight = 1.0 / math.fsum(ratios)
+        else:
+            weight = 1.0 / math.sqrt(3.0 * math.fsum(r * r for r in ratios))
+        parts.append(_Part("records", "records", 0.0, 1.0, weight))
     return parts
 
 
@@ -353,7 +365,7 @@ def _planned_scales(parts, budget, distance, measure) -> list:
     return [scale * p.weight for p in parts]
 
 
-def _expression(pl, dp, release, discrete, person, *, thresholded=False):
+def _expression(pl, dp, release, discrete, person, *, thresholded=False, measure="epsilon"):
     """The OpenDP expressions of one release (its :func:`_parts`), on the domain the
     mechanism names (integers under a discrete mechanism, else floats); a mean's value is
     taken from its two noisy sums in :func:`_cells` (OpenDP's ``dp.mean`` is not used)."""
@@ -362,7 +374,7 @@ def _expression(pl, dp, release, discrete, person, *, thresholded=False):
     present = (pl.col(person) if column is None else pl.col(column)).is_not_null().cast(dtype)
     shift = _shift(release.kind, release.bounds, discrete)
     exprs = []
-    for part in _parts(release.kind, release.bounds, discrete, thresholded):
+    for part in _parts(release.kind, release.bounds, discrete, thresholded, measure=measure):
         if part.source == "records":
             exprs.append(dp.len(scale=part.weight, signed=True).alias(part.alias))
             continue
@@ -411,9 +423,10 @@ def opendp_release(
     OpenDP's ``dp.mean``). Each query's noise is the one its allocation planned: the
     allocation must be made for OpenDP's sensitivities (:func:`opendp_workload`: a sum costs
     m·max(|L|, |U|) per person, not m·(U − L)), and one made for others is refused. With keys
-    not known in advance, the count OpenDP's threshold reads shares each query's budget, so
-    those cells' noise is wider than allocated (a note says so; the ``scale`` column shows
-    what ran).
+    not known in advance, the count OpenDP's threshold reads is paid from each query's
+    budget: the allocation must be made for it (``opendp_workload(...,
+    keys_known=False)``, every Δ doubled), and one made for keys known is refused, as is the
+    reverse.
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
     measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
@@ -441,7 +454,8 @@ def opendp_release(
     data : pandas.DataFrame, polars.DataFrame or LazyFrame, or dict of columns
         One row per record, with the column ``person``.
     allocation : helpers.budget.Allocation
-        Made for :func:`opendp_workload` of the workload with the same m.
+        Made for :func:`opendp_workload` of the workload with the same m (and
+        ``keys_known=False`` for ``by`` without ``keys``).
     workload : sequence of Release
         One release per budget; counts, sums and means with bounds. A mean's ``n`` serves
         only the allocation (its Δ, so its budget); the release never uses it: the mean is
@@ -519,7 +533,7 @@ def opendp_release(
     notes = _check_values(frame, spec, pl, missing, cls.discrete)
     by = _check_by(frame, by)
     key_frame = _key_frame(keys, by, frame, pl)
-    budgets, total = _check_consistent(allocation, workload, m)
+    budgets, total = _check_consistent(allocation, workload, m, not by or key_frame is not None)
     measure = "epsilon" if cls.opendp == "laplace" else "rho"
     loss, margins, delta = _loss_and_margins(
         dp, frame, by, key_frame, measure, total, delta, max_groups, max_length
@@ -532,6 +546,7 @@ def opendp_release(
         margins=margins,
     )
     options = {"m": m, "missing": missing, "by": by, "keys": key_frame, "person": person}
+    options["measure"] = measure
     rows = []
     for release in spec:
         query = _query(context, pl, dp, release, cls.discrete, **options)
@@ -628,7 +643,7 @@ def _unit(dp, person, neighbours):
     return dp.unit_of(changes=1, identifier=person)
 
 
-def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person):
+def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person, measure):
     """One release's OpenDP query: each person's first m records, the missing values dropped
     if asked, then its expressions, by group when ``by``."""
     query = context.query().truncate_per_group(m, keep="first")
@@ -637,7 +652,7 @@ def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person):
         query = query.filter(column.is_not_null() & ~column.cast(pl.Float64).is_nan())
     # OpenDP releases a key not known in advance only when a noisy dp.len passes its threshold
     thresholded = bool(by) and keys is None
-    expr = _expression(pl, dp, release, discrete, person, thresholded=thresholded)
+    expr = _expression(pl, dp, release, discrete, person, thresholded=thresholded, measure=measure)
     if not by:
         return query.select(*expr)
     query = query.group_by(by).agg(*expr)
@@ -682,15 +697,15 @@ def _notes(m, by, key_frame, delta, *, dropped) -> list:
         notes.append(
             f"groups: keys not known in advance; a group is released only when its noisy "
             f"count passes OpenDP's threshold (column threshold), spending δ = {delta:g}; "
-            "that count (OpenDP's dp.len) shares each release's budget, so its noise is "
-            "wider than the allocation's (the scale column shows what ran)"
+            "that count (OpenDP's dp.len) is paid from each release's budget, as the "
+            "allocation planned (opendp_workload with keys_known=False)"
         )
     return notes
 
 
-def _check_consistent(allocation, workload, m):
+def _check_consistent(allocation, workload, m, keys_known):
     """The allocation's budgets finite and positive, matching its scales at its Δ, and its
-    Δ the per-person one for m records (:func:`per_person`)."""
+    Δ OpenDP's for m records and keys known or not (:func:`opendp_workload`)."""
     budgets = np.asarray(allocation.budgets, dtype=float)
     scales = np.asarray(allocation.scales, dtype=float)
     total = float(allocation.total)
@@ -709,7 +724,7 @@ def _check_consistent(allocation, workload, m):
         )
     if not budgets.sum() <= total * (1 + 1e-12):
         raise ValueError(f"allocation.total must be the sum of its budgets; got {total!r}")
-    _plan_check_unit(allocation, workload, m)
+    _plan_check_unit(allocation, workload, m, keys_known)
     return budgets, total
 
 
@@ -733,7 +748,9 @@ def _record_sensitivities(workload) -> np.ndarray:
     return record
 
 
-def opendp_workload(workload, *, contributions, neighbours=OPENDP_NEIGHBOURS) -> list:
+def opendp_workload(
+    workload, *, contributions, neighbours=OPENDP_NEIGHBOURS, keys_known=True
+) -> list:
     """The workload with each release's sensitivity as :func:`opendp_release`'s OpenDP Context
     accounts it for one person of up to m records: the workload to allocate for that release.
 
@@ -752,6 +769,13 @@ def opendp_workload(workload, *, contributions, neighbours=OPENDP_NEIGHBOURS) ->
     summary to it for every sign of the bounds); :func:`opendp_release` refuses an
     allocation made for other ones. The bounds, n and labels are kept.
 
+    With groups whose keys are not known in advance (``keys_known=False``), OpenDP releases
+    a group only when a noisy count of its records (``dp.len``, Δ = d) passes a threshold,
+    and that count is part of each release's query, paid from its budget. Every Δ is then
+    doubled, so the allocation pays for it: the release's own noisy columns get the noise
+    the allocation plans (its ±k), and the count the rest of the budget (half of ε; 3/4 of
+    ρ, since zCDP adds Δ²: (2Δ)² = Δ² + 3Δ²).
+
     Used in notebook 12.
 
     Parameters
@@ -763,6 +787,10 @@ def opendp_workload(workload, *, contributions, neighbours=OPENDP_NEIGHBOURS) ->
         The neighbour notion in OpenDP's terms (default :data:`OPENDP_NEIGHBOURS`, the one
         :func:`opendp_release` runs; change-one doubles every Δ, as OpenDP's change-one
         distance on identifiers does).
+    keys_known : bool, keyword-only
+        False for a release by groups whose keys are not known in advance (``by`` without
+        ``keys``): every Δ doubled for the count OpenDP's threshold reads. Default True
+        (no groups, or public keys).
 
     Returns
     -------
@@ -783,27 +811,47 @@ def opendp_workload(workload, *, contributions, neighbours=OPENDP_NEIGHBOURS) ->
     >>> work = [Release("sum", k=9.0, lower=100.0, upper=500.0), Release("count", k=5.0)]
     >>> [r.sensitivity for r in opendp_workload(work, contributions=3)]
     [1500.0, 3.0]
+    >>> [r.sensitivity for r in opendp_workload(work, contributions=3, keys_known=False)]
+    [3000.0, 6.0]
     """
     from .people import _with_sensitivities
 
     m = _check_contributions(contributions)
+    if not isinstance(keys_known, bool):
+        raise ValueError(f"keys_known must be True or False; got {keys_known!r}")
     distance = neighbour_distance(neighbours, contributions=m)
-    return _with_sensitivities(workload, _record_sensitivities(workload), distance)
+    factor = distance if keys_known else 2 * distance
+    return _with_sensitivities(workload, _record_sensitivities(workload), factor)
 
 
-def _plan_check_unit(allocation, workload, m) -> None:
-    """The allocation's Δ are OpenDP's for m records (:func:`opendp_workload`)."""
+def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:
+    """The allocation's Δ are OpenDP's for m records and keys known or not
+    (:func:`opendp_workload`); a plan for the other case is refused naming the fix."""
     _parse_workload(workload, allocation)
-    expected = np.array([r.sensitivity for r in opendp_workload(workload, contributions=m)])
-    close = np.isclose(allocation.sensitivities, expected, rtol=1e-9, atol=0)
-    if not np.all(close):
-        i = int(np.flatnonzero(~close)[0])
+
+    def opendp_deltas(known):
+        work = opendp_workload(workload, contributions=m, keys_known=known)
+        return np.array([r.sensitivity for r in work])
+
+    given = np.asarray(allocation.sensitivities, dtype=float)
+    close = np.isclose(given, opendp_deltas(keys_known), rtol=1e-9, atol=0)
+    if np.all(close):
+        return
+    i = int(np.flatnonzero(~close)[0])
+    expected = opendp_deltas(keys_known)[i]
+    fix = f"opendp_workload(workload, contributions={m}, keys_known={keys_known})"
+    if np.allclose(given, opendp_deltas(not keys_known), rtol=1e-9, atol=0):
+        said = "known in advance" if keys_known else "not known in advance"
         raise ValueError(
-            f"allocation must be made for contributions={m} in OpenDP's add-remove "
-            f"accounting: release {i} has Δ = {allocation.sensitivities[i]:g}, OpenDP's is "
-            f"{expected[i]:g} (a sum's m·max(|L|, |U|), not m·(U − L)); allocate "
-            "opendp_workload(workload, contributions=m)"
+            f"allocation must be made for the release's groups, whose keys are {said}: it was "
+            f"made with keys_known={not keys_known} (release {i} has Δ = {given[i]:g}, the "
+            f"release's is {expected:g}); allocate {fix}"
         )
+    raise ValueError(
+        f"allocation must be made for contributions={m} in OpenDP's add-remove "
+        f"accounting: release {i} has Δ = {given[i]:g}, OpenDP's is "
+        f"{expected:g} (a sum's m·max(|L|, |U|), not m·(U − L)); allocate {fix}"
+    )
 
 
 def _check_in_unit(name, value) -> float:

@@ -28,7 +28,7 @@ from ..budget import Allocation, Release
 from ..deployments import round_risk
 from ._checks import _check_allocation, _check_contributions, _parse_workload
 from .explain import round_up
-from .opendp import _MAX_LENGTH, opendp_release
+from .opendp import _MAX_LENGTH, _plan_check_unit, opendp_release
 
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
@@ -88,6 +88,9 @@ def release_plan(allocation, workload, **options) -> str:
         raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
     options["contributions"] = _check_contributions(options["contributions"])
     options["max_length"] = check_int_range("max_length", options["max_length"], 1, _MAX_LENGTH)
+    # the plan's Δ must be the release's: keys not known in advance pay for the threshold
+    keys_known = not options.get("by") or options.get("keys") is not None
+    _plan_check_unit(allocation, workload, options["contributions"], keys_known)
     try:
         return _dumps(allocation, workload, options)
     except (TypeError, ValueError) as err:

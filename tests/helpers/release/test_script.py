@@ -91,7 +91,9 @@ def test_a_plan_round_trips():
 
 
 def _unknown_keys_plan(tmp_path, mechanism):
-    work = R.per_person([B.Release("count", k=12.0, label="visits")], contributions=2)
+    work = R.opendp_workload(
+        [B.Release("count", k=12.0, label="visits")], contributions=2, keys_known=False
+    )
     allocation = B.budget_for_accuracy(work, mechanism=mechanism, delta=1e-9)
     plan = tmp_path / "plan.json"
     plan.write_text(
@@ -123,6 +125,27 @@ def test_the_delta_spent_on_unknown_keys_is_printed_rounded_up(tmp_path, capsys,
     # the numbers printed are OpenDP's loss rounded up: never below what was spent
     assert 1e-7 <= delta <= 1e-7 * (1 + 1e-5)
     assert allocation.total * (1 - 1e-9) <= first <= allocation.total * (1 + 1e-5)
+
+
+@pytest.mark.parametrize("keys_known", [True, False])
+def test_a_plan_allocated_for_the_other_keys_case_is_refused_naming_the_fix(keys_known):
+    """A plan whose Δ leave out the threshold's count (or pay for one that never runs) would
+    deliver another ±k than planned: refused when written, naming the keyword to use."""
+    work = R.opendp_workload(
+        [B.Release("count", k=12.0, label="visits")], contributions=2, keys_known=keys_known
+    )
+    groups = {"keys": {"region": ["a", "b"]}} if not keys_known else {"max_groups": 4}
+    with pytest.raises(ValueError, match=rf"keys_known={not keys_known}\)$"):
+        R.release_plan(
+            B.budget_for_accuracy(work),
+            work,
+            person="patient",
+            contributions=2,
+            by="region",
+            columns={"visits": None},
+            max_length=10_000,
+            **groups,
+        )
 
 
 def test_without_a_delta_spent_none_is_printed(tmp_path, capsys):
