@@ -30,11 +30,15 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._numerics import nudge_until
 from .._validation import as_output, check_open_unit, check_real, check_sample_shape
-from .base import AdditiveNoise, make_rng
+from .base import _TINY_NOISE, AdditiveNoise, make_rng
 from .continuous import _gap_to_loss, _laplace_loss_bound, laplace_scale
 
 __all__ = ["Staircase"]
+
+
+_LOG_TOL = 1e-12  # the search's last bracket in ln b: b to 1e-12 relative, rounded down
 
 
 def _shape(b, d):
@@ -203,6 +207,62 @@ class Staircase(AdditiveNoise):
 
     def _delta_naive(self, eps):
         return np.where(self._gap(eps) < 0, self._mass_above() + 0 * eps, 0.0)
+
+    @classmethod
+    def _accuracy_noise_search(cls, k, c, d):
+        """The largest b with P(|Z| ≤ k) ≥ c at Δ: a bracketed secant search (Illinois) in
+        ln b from the period bracket, then nudged until the target holds.
+
+        With k = (m + r)Δ the tail P[Z > k] = β^m·(inner), inner ∈ (β/2, ½] (see
+        :meth:`_log_tail`), so for m ≥ 1 the ε = Δ/b meeting tail = t = (1 − c)/2 lies in
+        [ln(1/(2t))/(m + 1), ln(1/(2t))/m]; within it the log tail is smooth but for one kink
+        (where γ passes r), so the secant closes the bracket in a few steps where the
+        generic bisection (:meth:`AdditiveNoise._accuracy_noise_search`) takes about 56.
+        Where m = 0 or the bracket fails in floating point, that generic bracket is used.
+        """
+
+        def gap(log_noise):  # increasing in the noise: short of the target once positive
+            return c - cls.noise_coverage(np.exp(log_noise), k, sensitivity=d)
+
+        base = np.log(np.maximum(k, 1.0))
+        m = np.floor(k / d)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            need = -np.log1p(-c)  # ln(1/(2t)), t = (1 − c)/2
+            eps_high = need / m  # the tail ≤ β^m/2 ≤ t from this ε on
+            low = np.log(d) - np.log(eps_high) - 1e-9
+            high = np.log(d) - np.log(need / (m + 1)) + 1e-9  # tail > β^(m+1)/2 > t below
+        usable = (m >= 1) & np.isfinite(low) & np.isfinite(high) & (eps_high < 1400.0)
+        low = np.where(usable, low, base - 60.0)
+        high = np.where(usable, high, base + 5.0)
+        g_low, g_high = gap(low), gap(high)
+        bad = ~((g_low <= 0) & (g_high > 0))
+        if np.any(bad):  # the generic bracket where the period bracket failed
+            low, high = np.where(bad, base - 60.0, low), np.where(bad, base + 5.0, high)
+            g_low, g_high = gap(low), gap(high)
+        side = np.zeros(np.shape(low), dtype=int)  # the end kept last time (Illinois)
+        for _ in range(200):
+            done = high - low <= _LOG_TOL
+            if np.all(done):
+                break
+            with np.errstate(divide="ignore", invalid="ignore"):
+                guess = high - g_high * (high - low) / (g_high - g_low)
+            mid = 0.5 * (low + high)
+            guess = np.where((guess > low) & (guess < high), guess, mid)
+            value = gap(guess)
+            above = value > 0
+            # Illinois: halve the kept end's value when the same end is kept twice
+            g_low = np.where(above & (side == -1), 0.5 * g_low, g_low)
+            g_high = np.where(~above & (side == 1), 0.5 * g_high, g_high)
+            high = np.where(done, high, np.where(above, guess, high))
+            g_high = np.where(done | ~above, g_high, value)
+            low = np.where(done, low, np.where(above, low, guess))
+            g_low = np.where(done | above, g_low, value)
+            side = np.where(above, -1, 1)
+        return nudge_until(
+            np.maximum(np.exp(low), _TINY_NOISE),
+            lambda v: cls.noise_coverage(v, k, sensitivity=d) >= c,
+            toward_zero=True,
+        )
 
     @classmethod
     def noise_variance(cls, noise, *, sensitivity=None):

@@ -11,6 +11,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import optimize
 
 from helpers import mechanisms as m
@@ -144,3 +146,24 @@ def test_its_samples_fall_on_its_steps():
     keep = expected > 20
     chi2 = float((((counts - expected) ** 2 / expected)[keep]).sum())
     assert stats.chi2.sf(chi2, keep.sum() - 1) > 1e-4
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.floats(1e-3, 1e4),
+    coverage=st.floats(0.01, 0.999999),
+    d=st.floats(1e-2, 1e3),
+)
+def test_its_fast_accuracy_search_agrees_with_the_generic_bisection(k, coverage, d):
+    """The staircase's own accuracy search (a secant from the period bracket, issue 42 item 6:
+    notebook 11's staircase move) against the base class's plain bisection: the same largest
+    scale to 1e-9 relative, and the target holds at it; a vector gives each entry's answer."""
+    cls, base = m.Staircase, m.AdditiveNoise
+    fast = float(cls.accuracy_noise(k, coverage, sensitivity=d))
+    slow = float(base.accuracy_noise.__func__(cls, k, coverage, sensitivity=d))
+    assert fast == pytest.approx(slow, rel=1e-9)
+    assert float(cls.noise_coverage(fast, k, sensitivity=d)) >= coverage
+    ks = np.array([k, 2 * k, k / 3])
+    many = np.asarray(cls.accuracy_noise(ks, coverage, sensitivity=d))
+    alone = [float(cls.accuracy_noise(one, coverage, sensitivity=d)) for one in ks]
+    np.testing.assert_allclose(many, alone, rtol=1e-9)
