@@ -21,8 +21,8 @@ import io
 import os
 import re
 import stat
-import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 from instructor.grading.grade import MAX_SUBMISSION_BYTES, safe_name
@@ -134,51 +134,85 @@ def _grades_text(stem: str, row: dict | None, feedback: str | None) -> str:
     return f"# {stem}: your grade\n\n{table}\n\n{feedback or ''}"
 
 
-#: run as the student: make ~/grades (0700) and write the file (0600) by a temporary name
-_WRITER = """
-import os, sys
-home, folder, name = sys.argv[1:4]
-text = sys.stdin.buffer.read()
-os.chdir(home)
-try:
-    os.mkdir(folder, 0o700)
-except FileExistsError:
-    pass
-fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-os.fchmod(fd, 0o700)
-temporary = "." + name + ".tmp"
-try:
-    os.unlink(temporary, dir_fd=fd)
-except FileNotFoundError:
-    pass
-handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=fd)
-with os.fdopen(handle, "wb") as file:
-    file.write(text)
-os.rename(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
-"""
+def _write_private(home: str, folder: str, name: str, data: bytes) -> None:
+    """Make ``home/folder`` (0700) and write ``name`` in it (0600) by a temporary name and a
+    rename, opening each component relative to the last one and following no link."""
+    home_fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        try:
+            os.mkdir(folder, 0o700, dir_fd=home_fd)
+        except FileExistsError:
+            pass
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=home_fd)
+    finally:
+        os.close(home_fd)
+    try:
+        os.fchmod(fd, 0o700)
+        temporary = "." + name + ".tmp"
+        try:
+            os.unlink(temporary, dir_fd=fd)
+        except FileNotFoundError:
+            pass
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        handle = os.open(temporary, flags, 0o600, dir_fd=fd)
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.rename(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _as_user(uid: int, gid: int, work, *args) -> None:
+    """Run ``work(*args)`` in a forked child that has become ``uid``:``gid`` (no other group).
+
+    A fork, not a new interpreter: the students' side needs no Python they can reach (the
+    checkout's ``.venv`` may sit in a folder only the instructor can enter). The child only
+    changes its ids, makes system calls and leaves by ``os._exit``, the pattern that is safe
+    after a fork; its error comes back through a pipe as one line."""
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():
+        # Python 3.12+ warns about fork() in a process with threads (a test runner's); the
+        # child runs no Python code that could wait on another thread's lock
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child
+        code = 1
+        try:
+            os.close(read_end)
+            os.setgroups([])
+            os.setgid(gid)
+            os.setuid(uid)
+            work(*args)
+            code = 0
+        except BaseException as error:  # every failure goes back as text
+            try:
+                os.write(write_end, f"{type(error).__name__}: {error}".encode()[:4000])
+            except OSError:
+                pass
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        said = pipe.read().decode(errors="replace")
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise OSError(said or f"the writer ended with status {status}")
 
 
 def _write_as_owner(home: Path, name: str, text: str) -> Path:
-    """Write ``home/GRADES_DIR/name`` as the owner of ``home`` (when run as root)."""
+    """Write ``home/GRADES_DIR/name`` as the owner of ``home`` (when run as root; as this
+    user otherwise, who then owns the home or is refused by the system)."""
     info = os.lstat(home)
     if not stat.S_ISDIR(info.st_mode):
         raise ValueError(f"{home} is not a folder (a link?)")
-    as_owner = {}
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and info.st_uid != 0:
-        as_owner = {"user": info.st_uid, "group": info.st_gid, "extra_groups": []}
-    done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", _WRITER, str(home), GRADES_DIR, name],
-        input=text.encode("utf-8"),
-        cwd="/",
-        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
-        capture_output=True,
-        check=False,
-        timeout=60,
-        **as_owner,
-    )
-    if done.returncode != 0:
-        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
-        raise OSError(f"{home}/{GRADES_DIR}/{name} not written: {''.join(last)}")
+    data = text.encode("utf-8")
+    try:
+        if hasattr(os, "geteuid") and os.geteuid() == 0 and info.st_uid != 0:
+            _as_user(info.st_uid, info.st_gid, _write_private, str(home), GRADES_DIR, name, data)
+        else:
+            _write_private(str(home), GRADES_DIR, name, data)
+    except OSError as error:
+        raise OSError(f"{home}/{GRADES_DIR}/{name} not written: {error}") from error
     return home / GRADES_DIR / name
 
 

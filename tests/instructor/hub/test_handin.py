@@ -6,6 +6,8 @@ import csv
 import os
 import shutil
 import stat
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -97,3 +99,43 @@ def test_return_writes_a_private_file_and_never_through_a_link(tmp_path):
         handin.return_grades(graded, homes, roster)
     assert list(elsewhere.iterdir()) == []
     assert written[0].exists()  # the others' grades are written all the same
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="writes as another user: root only"
+)
+def test_return_needs_nothing_the_student_cannot_reach(tmp_path, monkeypatch):
+    """Issue 50: `hub return` ran the checkout's Python as each student, so it failed wherever
+    the checkout sat in a folder students cannot enter (an instructor's home, a 0700 temporary
+    folder). The students' side now runs no program: here the interpreter is moved out of any
+    student's reach and the homes belong to a user who can reach nothing else."""
+    uid = gid = 65534  # nobody, nogroup: a student with no access to the instructor's files
+    base = Path(tempfile.mkdtemp(prefix="course-homes-"))
+    try:
+        os.chmod(base, 0o711)  # the students pass through to their own homes only
+        homes, graded = base / "home", tmp_path / "graded"
+        homes.mkdir(mode=0o711)
+        (graded / "feedback").mkdir(parents=True)
+        (graded / "grades.csv").write_text(f"submission,notebook,total,max\nann,{NOTEBOOK},3,9\n")
+        roster = tmp_path / "roster.csv"
+        roster.write_text(
+            "user,submission,status,bytes,sha256,notebook,collected\n"
+            f"ann,ann.ipynb,handed in,1,x,{NOTEBOOK},t\n"
+        )
+        (homes / "ann").mkdir(mode=0o700)
+        os.chown(homes / "ann", uid, gid)
+        hidden = tmp_path / "instructor-only"  # under pytest's 0700 temporary folder
+        hidden.mkdir(mode=0o700)
+        monkeypatch.setattr(sys, "executable", str(hidden / "python"))
+        [written] = handin.return_grades(graded, homes, roster)
+        info = written.stat()
+        assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (uid, gid, 0o600)
+        assert written.parent.stat().st_uid == uid
+        assert "| total | 3 |" in written.read_text()
+        # a home the student made unwritable is refused by the system, as the student
+        os.chmod(homes / "ann", 0o500)
+        shutil.rmtree(written.parent)
+        with pytest.raises(RuntimeError, match=r"ann: .*not written: PermissionError"):
+            handin.return_grades(graded, homes, roster)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
