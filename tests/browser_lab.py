@@ -214,19 +214,27 @@ def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
 
 
 @contextlib.contextmanager
-def chromium(playwright, executable: str | None) -> Iterator[object]:
-    """A fresh Chromium profile (temporary user-data-dir), 1300 × 900 like a laptop."""
+def chromium(playwright, executable: str | None, *, desktop=None) -> Iterator[object]:
+    """A fresh Chromium profile (temporary user-data-dir), 1300 × 900 like a laptop.
+
+    With a ``desktop`` (``screen_reader.desktop()``), Chromium runs headed on its virtual
+    display with its accessibility tree exported to AT-SPI, where a screen reader reads it."""
     args = list(CHROMIUM_ARGS)
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    extra = {}
+    if desktop is not None:
+        args = [a for a in args if a != "--headless"] + ["--force-renderer-accessibility"]
+        extra["env"] = desktop.env
     profile = tempfile.mkdtemp(prefix="course-chromium-")
     try:
         context = playwright.chromium.launch_persistent_context(
             profile,
             executable_path=executable,
-            headless=True,
+            headless=desktop is None,
             args=args,
             viewport={"width": 1300, "height": 900},
+            **extra,
         )
         try:
             yield context

@@ -22,3 +22,15 @@ settings.register_profile("ci", max_examples=120, derandomize=True, database=Non
 settings.register_profile("explore", max_examples=1000, **_common)
 _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "default")
 settings.load_profile(_profile)
+
+
+def pytest_report_header(config):
+    """The builds the browser tests run on, printed at the top of every run (issue 50: a
+    verdict that depends on a browser build names it)."""
+    import screen_reader
+
+    found = screen_reader.versions()
+    why = screen_reader.missing()
+    route = "AT-SPI under Xvfb" if not why else f"DevTools only ({why})"
+    listed = ", ".join(f"{k} {v}" for k, v in found.items())
+    return [f"screen-reader check: {route}; {listed}"]
