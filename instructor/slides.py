@@ -473,8 +473,23 @@ TABLE_LINE_CHARS = 90
 TABLE_CELL_CHARS = 12
 TABLE_ROW = 1.05
 TABLE_WRAP = 0.8
+#: a table written in markdown is body text, set at 28 px like the prose (a data table a code
+#: cell returns is at 22 px): one character's width in px, as DECK_LINE_CHARS counts them, and
+#: a code character's (0.6 em); a cell's horizontal padding (0.35 em each side, the template);
+#: the table's width; word wrapping leaves a line about TABLE_MD_SLACK fuller than its text.
+#: Measured in Chromium at 1280 × 720 (system-ui): a one-line row is 45 px, 1.25 lines of
+#: prose, each further line 36 px, one line; the table's bottom margin (1 em) 0.8 line
+MD_CHAR_PX = (DECK_WIDTH - 48) / DECK_LINE_CHARS
+MD_CODE_CHAR_PX = 0.6 * 28
+MD_CELL_PADDING_PX = 0.7 * 28
+MD_TABLE_PX = DECK_WIDTH - 100
+TABLE_MD_SLACK = 1.1
+TABLE_MD_ROW = 0.25
+TABLE_MD_MARGIN = 0.8
 #: a deck cell that shows only its outputs (a table or text continued from the slide before)
 OUTPUT_ONLY = "deck-output-only"
+#: how a dashboard's static note to the room begins (helpers.widgets._base.STATIC_NOTE)
+DASHBOARD_NOTE = "Interactive dashboard:"
 
 
 def markdown_blocks(source: str) -> list[str]:
@@ -536,13 +551,120 @@ def _pieces(block: str) -> list[str]:
     return [*pieces_text, current] if current else pieces_text
 
 
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_CELL_PART = re.compile(r"(`[^`]*`|\$[^$]*\$)")
+
+
+def _is_markdown_table(block: str) -> bool:
+    """A block that is one pipe table: a header row, its rule (``|---|---|``), body rows."""
+    lines = block.strip().splitlines()
+    return (
+        len(lines) >= 2
+        and all(line.strip().startswith("|") for line in lines)
+        and bool(_TABLE_RULE.match(lines[1]))
+    )
+
+
+def _table_row(line: str) -> list[str]:
+    """A pipe table row's cells (a ``|`` inside code, a formula or escaped does not split)."""
+    cells, current, inside = [], "", None
+    text = line.strip()
+    text = text[1:] if text.startswith("|") else text
+    text = text[:-1] if text.endswith("|") and not text.endswith("\\|") else text
+    for index, char in enumerate(text):
+        if char in "`$" and (inside is None or inside == char):
+            inside = char if inside is None else None
+        if char == "|" and inside is None and (index == 0 or text[index - 1] != "\\"):
+            cells.append(current)
+            current = ""
+            continue
+        current += char
+    return [*cells, current]
+
+
+def _cell_px(cell: str) -> tuple[float, float]:
+    """A markdown table cell's text as set at 28 px: (its width on one line, its widest word)."""
+    words = []
+    for part in _CELL_PART.split(cell.strip()):
+        if part.startswith("`"):
+            words += [len(word) * MD_CODE_CHAR_PX for word in part.strip("`").split()]
+        elif part.startswith("$"):  # a formula: about one character per symbol
+            words.append(len(re.sub(r"\\[a-zA-Z]+|[{}^_\\ ]", "x", part.strip("$"))) * MD_CHAR_PX)
+        else:
+            words += [len(word) * MD_CHAR_PX for word in re.sub(r"[*\\]", "", part).split()]
+    space = MD_CHAR_PX / 2
+    return sum(words) + space * max(0, len(words) - 1), max(words, default=0.0)
+
+
+def _markdown_table_rows(block: str) -> list[float]:
+    """The height of each row of a pipe table (the header's first), in lines of 28-px prose.
+
+    The columns share the table's width as a browser's automatic layout shares it: each
+    gets its text's width if all fit, else its widest word plus a share of what is left in
+    proportion to how much more its longest cell needs; a cell wraps onto as many lines as
+    its text needs at that width."""
+    lines = block.strip().splitlines()
+    rows = [_table_row(line) for line in [lines[0], *lines[2:]]]
+    columns = max(len(row) for row in rows)
+    sizes = [
+        [_cell_px(row[i]) if i < len(row) else (0.0, 0.0) for i in range(columns)] for row in rows
+    ]
+    widest = [max(size[i][0] for size in sizes) + MD_CELL_PADDING_PX for i in range(columns)]
+    narrowest = [max(size[i][1] for size in sizes) + MD_CELL_PADDING_PX for i in range(columns)]
+    if sum(widest) <= MD_TABLE_PX:
+        widths = widest
+    else:
+        left = max(0.0, MD_TABLE_PX - sum(narrowest))
+        spread = sum(w - n for w, n in zip(widest, narrowest, strict=True)) or 1.0
+        widths = [n + left * (w - n) / spread for w, n in zip(widest, narrowest, strict=True)]
+    heights = []
+    for size in sizes:
+        text_lines = max(
+            max(1, math.ceil(TABLE_MD_SLACK * px / max(1.0, width - MD_CELL_PADDING_PX)))
+            for (px, _), width in zip(size, widths, strict=True)
+        )
+        heights.append(TABLE_MD_ROW + text_lines)
+    return heights
+
+
+def _split_markdown_table(block: str, first: float, room: float = DECK_LINES) -> list[str]:
+    """A pipe table in pieces, each with the header: the first at most ``first`` lines of
+    prose tall (at least one row), the others at most ``room`` and about equally tall."""
+    lines = block.strip().splitlines()
+    head, body = lines[:2], lines[2:]
+    heights = _markdown_table_rows(block)
+    header, rows = heights[0] + TABLE_MD_MARGIN, heights[1:]
+    pieces: list[list[str]] = [[]]
+    height = header
+    index = 0
+    while index < len(body) and (not pieces[0] or height + rows[index] <= first):
+        pieces[0].append(body[index])
+        height += rows[index]
+        index += 1
+    rest = sum(rows[index:])
+    if rest:
+        count = math.ceil(rest / max(1.0, room - header))
+        target = rest / count
+        pieces.append([])
+        height = 0.0
+        for line, row in zip(body[index:], rows[index:], strict=True):
+            if pieces[-1] and (height + row > room - header or height + row / 2 > target):
+                pieces.append([])
+                height = 0.0
+            pieces[-1].append(line)
+            height += row
+    return ["\n".join([*head, *piece]) for piece in pieces]
+
+
 def _block_lines(block: str) -> float:
     """A markdown block's height on the projected slide, in lines of 28-px prose."""
+    if _is_markdown_table(block):
+        return sum(_markdown_table_rows(block)) + TABLE_MD_MARGIN
     heading = HEADING.match(block.splitlines()[0]) if block.strip() else None
     total = 0.0
     for line in block.splitlines():
         if line.strip().startswith("|"):
-            total += 1.0  # a table row (tables at 22 px)
+            total += 1.0  # a line that starts with | but is no table
         elif line.strip().startswith("$$"):
             total += 1.0
         else:
@@ -577,6 +699,11 @@ def deck_height(cell) -> float:
             text = "".join(data["text/plain"])
             height += CODE_LINE * sum(max(1, math.ceil(len(ln) / 100)) for ln in text.splitlines())
     return height
+
+
+def _is_heading(cell) -> bool:
+    """A markdown cell that is one heading and nothing else."""
+    return cell.cell_type == "markdown" and bool(HEADING.match(cell.source.strip()))
 
 
 def _ends_with_colon(cell) -> bool:
@@ -623,6 +750,33 @@ def _size_figures(cell) -> None:
         aspect = size[0] / size[1]
         width = min(max(FIGURE_PX * aspect, DECK_WIDTH / 2), DECK_WIDTH - 48)
         out.setdefault("metadata", {}).setdefault("image/png", {})["width"] = math.ceil(width)
+
+
+def _dashboard_outputs(outputs: list, name: str | None) -> list:
+    """A dashboard's static outputs for the slide: its note to the room (the first line of its
+    plain text, helpers.widgets._base.STATIC_NOTE) as prose, a markdown output set at the body
+    text's 28 px like the rest of the slide's sentences, naming the figure it starts from
+    instead of "the figure above"; the readout below it (the values it prints) stays a text
+    output, like any other."""
+    shown = []
+    for out in outputs:
+        data = out.get("data", {})
+        plain = "".join(data.get("text/plain", ""))
+        if not plain.startswith(DASHBOARD_NOTE):
+            shown.append(out)
+            continue
+        note, _, readout = plain.partition("\n")
+        where = f"the figure “{name}”" if name else "the static figure"
+        note = note.replace(
+            "The static figure above shows the default values.",
+            f"It starts from {where} on the previous slide.",
+        )
+        shown.append(nbformat.v4.new_output("display_data", data={"text/markdown": note}))
+        if readout.strip():
+            rest = copy.deepcopy(out)
+            rest["data"] = {**data, "text/plain": readout}
+            shown.append(rest)
+    return shown
 
 
 def _output_only(outputs: list) -> object:
@@ -727,12 +881,15 @@ def projected(cells: list) -> list:
     stretch of prose continues on the next subslide instead of running off the slide; a
     paragraph that ends with ":" stays on the slide of what it leads into (a figure included:
     the figure's image is sized to leave it room); every other cell keeps its slide type, and
-    a cell that would overflow its slide starts a subslide. A dashboard's static fallback text
-    names the figure it stands for instead of "the figure above" (on a slide it is not above).
+    a cell that would overflow its slide starts a subslide. A dashboard's static note is set as
+    prose and names the figure it stands for instead of "the figure above" (on a slide it is
+    not above); a table written in markdown is body text too, split by rows like a long list.
     """
     split = []
     for cell in cells:
         if cell.cell_type == "code":
+            if _is_dashboard(cell):
+                cell.outputs = _dashboard_outputs(cell.outputs, _figure_name(split, len(split)))
             # a lead-in ending in ":" shares the slide of what it leads into
             lead_in = deck_height(split[-1]) if split and _ends_with_colon(split[-1]) else 0.0
             split.extend(_fit_code(cell, min(CELL_LINES, SLIDE_LINES - lead_in)))
@@ -747,40 +904,59 @@ def projected(cells: list) -> list:
             if number:
                 _set_kind(piece, "-")
             split.append(piece)
-    for index, cell in enumerate(split):
-        if cell.cell_type == "code" and _is_dashboard(cell):
-            name = _figure_name(split, index)
-            for out in cell.get("outputs", []):
-                data = out.get("data", {})
-                plain = "".join(data.get("text/plain", ""))
-                if "figure above" in plain:
-                    where = f"the figure “{name}”" if name else "the static figure"
-                    data["text/plain"] = plain.replace(
-                        "The static figure above shows the default values.",
-                        f"It starts from {where} on the previous slide.",
-                    )
     height = 0.0
     previous, previous_lines = None, 0.0
-    for cell in split:
+    on_slide: list = []  # the cells shown on the current (sub)slide so far
+    index = -1
+    while index + 1 < len(split):
+        index += 1
+        cell = split[index]
         kind = _kind(cell)
         if kind in ("notes", "skip"):
             continue
         lines = deck_height(cell)
         lead_in = previous is not None and _ends_with_colon(previous)
+        stay = False  # the lead-in stays where it is, with what it leads into
+        if cell.cell_type == "markdown" and _is_markdown_table(cell.source):
+            # a table too tall for a slide of its own (with its lead-in): the rows that fit
+            # what is left of this slide stay, the rest continue on the next subslides
+            alone = DECK_LINES - (previous_lines if lead_in else 0.0)
+            if lines > alone:
+                rows = _markdown_table_rows(cell.source)
+                least = sum(rows[:2]) + TABLE_MD_MARGIN  # the header and one row
+                here = DECK_LINES - height if kind in ("-", "fragment") else DECK_LINES
+                first = here if here >= least else alone
+                # a lead-in that would leave its heading alone on the slide keeps both, with
+                # as many rows as the slide's full height (SLIDE_LINES) leaves room for
+                headed = len(on_slide) == 2 and _is_heading(on_slide[0]) and lead_in
+                if here < least and headed and height + least <= SLIDE_LINES:
+                    first, stay = SLIDE_LINES - height, True
+                pieces = []
+                for number, source in enumerate(_split_markdown_table(cell.source, first)):
+                    piece = copy.deepcopy(cell)
+                    piece.source = source
+                    if number:
+                        _set_kind(piece, "subslide")
+                    pieces.append(piece)
+                split[index : index + 1] = pieces
+                cell, lines = pieces[0], deck_height(pieces[0])
         if lead_in and kind in ("subslide", "-"):
             # never leave a lead-in alone on its slide: it goes with what it leads into, on a
             # new subslide when the two do not fit where the lead-in is
-            if kind == "subslide" or height + lines > DECK_LINES:
+            if kind == "subslide" or (height + lines > DECK_LINES and not stay):
                 if _kind(previous) == "-" and height > previous_lines:
                     _set_kind(previous, "subslide")
                     height = previous_lines
+                    on_slide = [previous]
             kind = "-"
         elif kind in ("-", "fragment") and height > 0 and height + lines > DECK_LINES:
             kind = "subslide"
         if kind in ("slide", "subslide"):
             height = lines
+            on_slide = [cell]
         else:
             height += lines
+            on_slide.append(cell)
         _set_kind(cell, kind)
         previous, previous_lines = cell, lines
     return split

@@ -1,7 +1,8 @@
 """The reader's pages: the README's first screen, links that resolve, the generated helper page.
 
 * The README opens with the title and the two commands, then says what the course is and
-  lists every notebook with a link, all within its first screen.
+  lists every notebook with a link, all within its first screen; up to the notebooks' table it
+  speaks to readers only (the environment's size and the developer's details come further down).
 * Every relative link of the Markdown pages and the notebooks' Markdown cells names a file
   that exists, and an anchor (``../README.md#references``) names a heading of that file, the
   way GitHub, JupyterLab's Markdown viewer and the website (``myst_heading_anchors``) slug it.
@@ -63,6 +64,10 @@ def test_the_readme_opens_with_the_commands_then_the_course_and_every_notebook()
     ]
     screen = "\n".join(lines[:FIRST_SCREEN])
     assert "how to choose ε" in screen, "what the course is"
+    assert screen.index("```") < screen.index("how to choose ε"), "the commands, then the course"
+    opening = "\n".join(lines[: next(i for i, line in enumerate(lines) if line.startswith("|"))])
+    for detail in (".venv", ".ci/", "ruff", "developer", "MiB"):
+        assert detail not in opening, f"the README's opening names {detail!r}: that is for below"
     assert "students" in screen and "instructors" in screen, "who it is for"
     missing = [nb.name for nb in NOTEBOOKS if f"(notebooks/{nb.name})" not in screen]
     assert missing == [], f"notebooks not linked from the README's first screen: {missing}"

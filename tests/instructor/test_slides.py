@@ -9,6 +9,7 @@ hashes; after that everything runs offline.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -370,11 +371,80 @@ def test_a_dashboards_fallback_names_its_figure_not_the_figure_above(decks):
             assert "on the previous slide" in html, f"lecture {number}"
 
 
+def test_a_table_written_in_markdown_continues_with_its_header_on_the_next_subslide():
+    """A pipe table is body text (28 px, like the prose): one too tall for a slide keeps the
+    rows that fit under its heading and lead-in and continues, header first, on subslides."""
+    md = nbformat.v4.new_markdown_cell
+    header = "| case | what the source does | what is computed here |\n|---|---|---|"
+    rows = [
+        f"| row {i} | " + "a cell long enough to wrap " * 3 + f"| `code_{i}` and $x_{i}$ |"
+        for i in range(9)
+    ]
+    table = "\n".join([header, *rows])
+    assert slides._is_markdown_table(table) and not slides._is_markdown_table("|x| is 1\n")
+    assert slides._table_row("| a `b|c` | $|x|$ | d \\| e |") == [
+        " a `b|c` ",
+        " $|x|$ ",
+        " d \\| e ",
+    ]
+    heights = slides._markdown_table_rows(table)
+    assert len(heights) == 10 and all(h >= 2 for h in heights[1:])  # the long cells wrap
+    assert slides._block_lines(table) > slides.DECK_LINES
+    heading = md("### A heading", metadata={"slideshow": {"slide_type": "subslide"}})
+    lead_in = md("The table:\n\n" + table, metadata={"slideshow": {"slide_type": "-"}})
+    deck = slides.projected([heading, lead_in])
+    kinds = [slides._kind(c) for c in deck]
+    assert kinds[:3] == ["subslide", "-", "-"]  # heading, lead-in and the first rows together
+    pieces = [c.source for c in deck if slides._is_markdown_table(c.source)]
+    assert len(pieces) > 1 and kinds[3:] == ["subslide"] * (len(pieces) - 1)
+    assert all(piece.startswith(header + "\n") for piece in pieces)
+    assert [line for piece in pieces for line in piece.splitlines()[2:]] == rows
+    assert all(slides._block_lines(piece) <= slides.DECK_LINES for piece in pieces[1:])
+    # a short table stays whole
+    short = md("\n".join([header, *rows[:2]]), metadata={"slideshow": {"slide_type": "-"}})
+    assert len(slides.projected([heading, short])) == 2
+
+
+def test_a_dashboards_note_is_prose_and_its_readout_a_text_output():
+    code = nbformat.v4.new_code_cell("dashboards.thing_dashboard(epsilon=1.0)")
+    note = "Interactive dashboard: run this notebook in JupyterLab to move the controls. "
+    code.outputs = [
+        nbformat.v4.new_output(
+            "execute_result",
+            data={"text/plain": note + "The static figure above shows the default values.\nε = 1"},
+        )
+    ]
+    alt = nbformat.v4.new_markdown_cell(
+        "*Figure, in words:* The thing. More.",
+        metadata={"tags": ["figure-alt"], "slideshow": {"slide_type": "notes"}},
+    )
+    figure = _figure_cell()  # a PNG header of 800 × 500 px
+    png = (
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + (800).to_bytes(4, "big") + (500).to_bytes(4, "big")
+    )
+    figure.outputs[0]["data"]["image/png"] = base64.b64encode(png).decode()
+    deck = slides.projected([figure, alt, code])
+    outputs = deck[-1].outputs
+    assert outputs[0]["data"] == {
+        "text/markdown": note + "It starts from the figure “The thing” on the previous slide."
+    }
+    assert outputs[1]["data"] == {"text/plain": "ε = 1"}
+
+
+#: body text on a slide, as rendered (computed font size times reveal.js's scale) at 1280 × 720
+BODY_PX = 28
 #: code and text outputs on a slide: nbconvert's reveal.js size for code (19 px; tables 22 px)
 CODE_PX = 19
 
-# every slide at the projector's 1280 × 720: its prose (p, li), its height, its figures, a
-# lead-in left alone, words wrapped inside (text outputs: "ab ove", "0.367 9")
+# every slide at the projector's 1280 × 720: its body text, its code, its height, its figures,
+# a lead-in left alone, words wrapped inside (text outputs: "ab ove", "0.367 9").
+# Body text is everything the notebook's markdown sets on a slide, and the deck's own sentences
+# (its title slide, a dashboard's note), i.e. every element with text of its own (or a MathJax
+# formula) inside rendered markdown (.jp-RenderedMarkdown: a markdown cell or a markdown
+# output): headings, paragraphs, list items, quotes, a table written in markdown, emphasis,
+# inline code and formulas. Not body text: code, i.e. a code cell's source, its printed and
+# plain-text outputs and the data tables it returns (held to CODE_PX), and a fenced code block
+# (<pre>) in markdown; MathJax's hidden MathML for screen readers is not rendered.
 _MEASURE_SLIDES = r"""() => {
   const out = [];
   const width = Reveal.getConfig().width, scale = Reveal.getScale();
@@ -384,12 +454,17 @@ _MEASURE_SLIDES = r"""() => {
     list.forEach((section, v) => {
       Reveal.slide(h, verticals.length ? v : 0);
       const shown = e => e.offsetParent !== null && !e.closest('aside.notes');
-      const prose = [...section.querySelectorAll('p, li')].filter(e => shown(e) && e.textContent.trim());
-      const fonts = prose.map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
+      const ownText = e => [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim());
+      const px = e => parseFloat(getComputedStyle(e).fontSize) * scale;  // as rendered
+      // body text: every element of rendered markdown with text of its own, or a formula
+      const body = [...section.querySelectorAll('.jp-RenderedMarkdown *')].filter(e => shown(e)
+        && !e.closest('pre, mjx-assistive-mml') && (ownText(e) || e.tagName === 'MJX-CONTAINER'));
+      const fonts = body.map(px);
+      const smallest = fonts.length ? Math.min(...fonts) : null;
+      const small = body.filter(e => px(e) === smallest).map(e => e.tagName.toLowerCase());
       // code, text outputs and tables: every piece of their text as set on the slide
       const code = [...section.querySelectorAll('pre, pre *, td, th')]
-        .filter(e => shown(e) && [...e.childNodes].some(n => n.nodeType === 3 && n.data.trim()))
-        .map(e => parseFloat(getComputedStyle(e).fontSize) * scale);
+        .filter(e => shown(e) && ownText(e)).map(px);
       const images = [...section.querySelectorAll('img')].filter(shown)
         .map(e => e.getBoundingClientRect().width / (width * scale));
       const cells = [...section.querySelectorAll('.jp-Cell')].filter(shown);
@@ -411,9 +486,9 @@ _MEASURE_SLIDES = r"""() => {
       out.push({
         where: `${h + 1}.${v + 1}`,
         height: section.scrollHeight / 1, limit: section.clientHeight,
-        smallest: fonts.length ? Math.min(...fonts) : null,
+        smallest, small: [...new Set(small)],
         smallestCode: code.length ? Math.min(...code) : null,
-        images, prose: prose.length, wrapped,
+        images, body: body.length, wrapped,
         leadIn: !!last && last.classList.contains('jp-MarkdownCell')
           && last.innerText.trim().endsWith(':'),
         text: (section.innerText || '').trim().slice(0, 50),
@@ -426,13 +501,16 @@ _MEASURE_SLIDES = r"""() => {
 
 @pytest.mark.browser
 def test_every_slide_of_every_deck_reads_on_a_projector(decks):
-    """At 1280 × 720 (a 720p projector, reveal.js at scale 1): prose at 28 px or more, code,
-    text outputs and tables at their projected size (CODE_PX or more), no slide taller than the
-    screen, every figure at least half the slide wide, no slide that only leads into the next
-    (ending in ":"), no word of a text output wrapped inside it. Nothing is set smaller or
-    narrower in the browser to make a slide fit: instructor/slides.py splits the slides so that
-    every one fits as designed (issue 42: 25 of 964 slides had their code and tables shrunk to
-    15-20 px by the deck's own script).
+    """At 1280 × 720 (a 720p projector, reveal.js at scale 1): body text (what counts is said
+    above _MEASURE_SLIDES: all of the markdown's text, its tables, formulas and inline code
+    included) at BODY_PX (28 px) or more as rendered, code, text outputs and data tables at
+    their projected size (CODE_PX or more), no slide taller than the screen, every figure at
+    least half the slide wide, no slide that only leads into the next (ending in ":"), no word
+    of a text output wrapped inside it. Nothing is set smaller or narrower in the browser to make
+    a slide fit: instructor/slides.py splits the slides so that every one fits as designed
+    (issue 42: 25 of 964 slides had their code and tables shrunk to 15-20 px by the deck's own
+    script; issue 50: 24 of 1,035 had body text under 28 px, tables written in markdown at 22 px
+    and the dashboards' notes at 20 px).
 
     A figure taller than wide cannot be half the slide's width and fit its height: such a figure
     is redrawn wider (test_every_figure_of_a_deck_fits_a_slide_at_half_its_width), never
@@ -460,10 +538,13 @@ def test_every_slide_of_every_deck_reads_on_a_projector(decks):
             )
             page.evaluate("() => MathJax.startup.promise")
             assert page.evaluate("() => Reveal.getScale()") == pytest.approx(1.0)
-            for s in page.evaluate(_MEASURE_SLIDES):
+            measured = page.evaluate(_MEASURE_SLIDES)
+            # the measure reads body text at all: the title slide is nothing else
+            assert measured[0]["body"] > 0, f"lecture {number}: no body text found"
+            for s in measured:
                 at = f"lecture {number}, slide {s['where']} ({s['text']!r})"
-                if s["smallest"] is not None and s["smallest"] < 28 - 0.01:
-                    problems.append(f"{at}: prose at {s['smallest']:.1f} px")
+                if s["smallest"] is not None and s["smallest"] < BODY_PX - 0.01:
+                    problems.append(f"{at}: body text ({s['small']}) at {s['smallest']:.1f} px")
                 if s["smallestCode"] is not None and s["smallestCode"] < CODE_PX - 0.01:
                     problems.append(f"{at}: code or a table at {s['smallestCode']:.1f} px")
                 if s["height"] > s["limit"] + 1:
