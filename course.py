@@ -3,8 +3,9 @@
 
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
     python3 course.py lab --rise # the same with RISE, the instructor's live slides (an extra)
-    python3 course.py test       # add the developer's tools to .venv, run ruff and every test
-    python3 course.py test --quick  # the same without the notebook, browser and hub tests
+    python3 course.py test       # add the developer's tools to .venv, run ruff and every test,
+                                 # phase by phase on every core, and print each phase's time
+    python3 course.py test --quick  # only the first phase: no PyPI, notebook, sandbox, browser or hub
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
@@ -54,6 +55,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -265,12 +267,96 @@ def run(*args: object, here=False) -> int:
     return subprocess.call([str(a) for a in args], cwd=os.getcwd(), env=env)
 
 
+#: ``course.py test`` in phases: each is one pytest run over a marker expression (together
+#: they select every test exactly once; tests/test_course.py checks it), timed, and every phase
+#: runs even after another failed, so one run reports every failure. The first is ``--quick``,
+#: the loop while editing. Markers: pyproject.toml.
+TEST_PHASES = (
+    ("unit", "not pypi and not sandbox and not notebooks and not browser and not hub"),
+    ("pypi", "pypi and not sandbox and not notebooks and not browser and not hub"),
+    ("sandbox", "sandbox and not notebooks and not browser and not hub"),
+    ("notebooks", "notebooks and not browser and not hub"),
+    ("browser", "browser and not hub"),
+    ("hub", "hub"),
+)
+#: at most this many pytest workers (pytest-xdist) a phase: one per core, and no more than
+#: the memory of a small machine holds for the browser phase's Chromium and JupyterLab pairs
+MAX_WORKERS = 4
+
+
+def workers(cpus=None) -> int:
+    """pytest-xdist workers: one per core up to MAX_WORKERS; 0 (no xdist) on one core."""
+    cpus = os.cpu_count() if cpus is None else cpus
+    count = min(MAX_WORKERS, cpus or 1)
+    return count if count >= 2 else 0
+
+
+def _pytest(python: str, *args: str) -> int:
+    code = run(python, "-m", "pytest", *args)
+    if code == 5:
+        print("pytest collected no tests: treating that as a failure.", file=sys.stderr)
+    return code
+
+
+def run_tests(python: str, rest: list, started=None) -> int:
+    """ruff, then the test phases (``--quick``: the first only), each timed; or, with other
+    arguments (a file, ``-k``), ruff and one pytest run with them as given."""
+    times = [("environment", time.monotonic() - started)] if started is not None else []
+    clock = time.monotonic()
+    lint = run(python, "-m", "ruff", "check", ".")
+    times.append(("ruff", time.monotonic() - clock))
+    quick = "--quick" in rest
+    rest = [a for a in rest if a != "--quick"]
+    # a file, a test id, -k or -m chooses the tests: one pytest run, as given
+    if any(not a.startswith("-") or a in ("-k", "-m") for a in rest):
+        chosen = ["-m", TEST_PHASES[0][1]] if quick and "-m" not in rest else []
+        return _pytest(python, *rest, *chosen) or lint
+    phases = TEST_PHASES[:1] if quick else TEST_PHASES
+    # tests that share an expensive or written-once fixture carry one xdist_group (a module's
+    # pytestmark): loadgroup keeps each group on one worker and spreads the rest test by test
+    parallel = ["-n", str(workers()), "--dist", "loadgroup"] if workers() else []
+    results = []
+    for name, expression in phases:
+        print(f"\n=== course.py test: phase {name!r} (-m {expression!r}) ===", flush=True)
+        clock = time.monotonic()
+        code = _pytest(python, *parallel, *rest, "-m", expression)
+        times.append((name, time.monotonic() - clock))
+        results.append((name, code))
+    total = sum(seconds for _, seconds in times)
+    outcome = {
+        name: "passed" if code == 0 else f"FAILED (pytest exit {code})" for name, code in results
+    }
+    lines = [f"  {name:<12} {seconds:7.0f} s  {outcome.get(name, '')}" for name, seconds in times]
+    print("\n=== course.py test: wall time by phase ===", *lines, f"  {'in all':<12} {total:7.0f} s",
+          sep="\n", flush=True)  # fmt: skip
+    _record_times(times, results, quick=quick)
+    failed = [code for _, code in results if code != 0]
+    return (failed[0] if failed else 0) or lint
+
+
+def _record_times(times: list, results: list, *, quick: bool) -> None:
+    """build/test-times.json: the last run's phases, for ``course.py bench suite``."""
+    record = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "quick": quick,
+        "cpus": os.cpu_count(),
+        "workers": workers(),
+        "python": platform.python_version(),
+        "phases": [{"phase": name, "seconds": round(seconds, 1)} for name, seconds in times],
+        "passed": all(code == 0 for _, code in results),
+    }
+    folder = ROOT / "build"
+    folder.mkdir(exist_ok=True)
+    (folder / "test-times.json").write_text(json.dumps(record, indent=1) + "\n")
+
+
 def main(argv) -> int:
     check_python()
     if not argv or argv[0] not in COMMANDS:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
+    started = time.monotonic()
     level = COMMANDS[command]
     if command == "lab" and "--rise" in rest:
         rest, level = [a for a in rest if a != "--rise"], INSTRUCTOR
@@ -289,16 +375,7 @@ def main(argv) -> int:
         os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in paths if p)
         return run(env_python, "-m", "jupyter", "lab", *lab_arguments(), *extra, *rest)
     if command == "test":
-        if "--quick" in rest:  # the fast loop: no notebook execution, no browser, no hub
-            rest = [a for a in rest if a != "--quick"] + [
-                "-m",
-                "not notebooks and not browser and not hub",
-            ]
-        lint = run(env_python, "-m", "ruff", "check", ".")
-        code = run(env_python, "-m", "pytest", *rest)
-        if code == 5:
-            print("pytest collected no tests: treating that as a failure.", file=sys.stderr)
-        return code or lint
+        return run_tests(env_python, rest, started=started)
     if command == "notebooks":
         return run(env_python, "-m", "helpers.notebooks", *rest)
     if command == "figures":

@@ -49,11 +49,13 @@ import copy
 import hashlib
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -972,11 +974,16 @@ def _tarball(name: str) -> Path:
     version, integrity, _ = VENDOR[name]
     NPM_CACHE.mkdir(parents=True, exist_ok=True)
     path = NPM_CACHE / f"{name}-{version}.tgz"
-    if not path.exists() or not _integrity_ok(path, integrity):
+    if path.exists() and _integrity_ok(path, integrity):
+        return path
+    # fetched into a folder of its own, checked, then renamed into place: two builds at once
+    # (two test workers) never read a tarball the other is still writing
+    with tempfile.TemporaryDirectory(dir=NPM_CACHE, prefix=".fetch-") as fresh:
+        fetched = Path(fresh) / path.name
         npm = shutil.which("npm")
         if npm:
             result = subprocess.run(
-                [npm, "pack", f"{name}@{version}", "--pack-destination", str(NPM_CACHE)],
+                [npm, "pack", f"{name}@{version}", "--pack-destination", fresh],
                 capture_output=True,
                 text=True,
                 timeout=600,
@@ -987,10 +994,10 @@ def _tarball(name: str) -> Path:
         else:
             url = f"{REGISTRY}/{name}/-/{name}-{version}.tgz"
             with urllib.request.urlopen(url, timeout=120) as response:
-                path.write_bytes(response.read())
-        if not _integrity_ok(path, integrity):
-            path.unlink(missing_ok=True)
+                fetched.write_bytes(response.read())
+        if not _integrity_ok(fetched, integrity):
             raise RuntimeError(f"{name}@{version}: the tarball's sha512 is not the pinned one")
+        os.replace(fetched, path)
     return path
 
 

@@ -505,13 +505,16 @@ def axe_source() -> str:
         npm = shutil.which("npm")
         if npm is None:
             raise FileNotFoundError(HOW_TO_GET_AXE)
-        AXE_CACHE.mkdir(parents=True, exist_ok=True)
+        BUILD.mkdir(parents=True, exist_ok=True)
+        # installed into a folder of its own, then renamed into place: two test workers at
+        # once never read an install the other is still writing (the loser's copy is dropped)
+        fresh = Path(tempfile.mkdtemp(dir=BUILD, prefix=".axe-"))
         result = subprocess.run(
             [
                 npm,
                 "install",
                 "--prefix",
-                str(AXE_CACHE),
+                str(fresh),
                 "--no-save",
                 "--no-audit",
                 "--no-fund",
@@ -522,8 +525,14 @@ def axe_source() -> str:
             text=True,
             timeout=600,
         )
-        if result.returncode != 0 or not script.exists():
+        installed = (fresh / "node_modules" / "axe-core" / "axe.min.js").exists()
+        if result.returncode != 0 or not installed:
+            shutil.rmtree(fresh, ignore_errors=True)
             raise FileNotFoundError(f"{HOW_TO_GET_AXE}\nnpm said: {result.stderr[-2000:]}")
+        try:
+            os.rename(fresh, AXE_CACHE)
+        except OSError:  # another worker's install is in place first
+            shutil.rmtree(fresh, ignore_errors=True)
     return script.read_text(encoding="utf-8")
 
 

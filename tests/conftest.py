@@ -1,6 +1,7 @@
 import os
 
 import matplotlib
+import pytest
 
 matplotlib.use("Agg")
 
@@ -34,3 +35,46 @@ def pytest_report_header(config):
     route = "AT-SPI under Xvfb" if not why else f"DevTools only ({why})"
     listed = ", ".join(f"{k} {v}" for k, v in found.items())
     return [f"screen-reader check: {route}; {listed}"]
+
+
+#: module- and session-scoped fixtures that build something once for their module's tests
+#: (a student bundle, a graded class, the website, the slide decks, every figure): under
+#: pytest-xdist (`course.py test` runs `--dist loadgroup`) the tests of a module that use one
+#: stay on one worker, which builds it once; every other test is spread one by one. The
+#: JupyterLab and Chromium of tests/test_browser.py are not here on purpose: each worker
+#: starts its own in seconds, and the notebooks' browser tests then share both cores.
+BUILT_ONCE = frozenset(
+    {
+        "book",  # tests/test_browser.py: the website, built into build/book (one writer)
+        "site_server",
+        "decks",  # tests/instructor/test_slides.py
+        "bundle",  # tests/instructor/test_student.py, tests/instructor/hub/
+        "installed",
+        "made",
+        "built",  # tests/instructor/answer_key/
+        "applied",  # tests/instructor/test_quiz.py
+        "runs",  # tests/instructor/grading/: a class run in the sandbox
+        "graded",
+        "rows",
+        "fresh",  # tests/helpers/figures/: every figure drawn
+        "figures",  # tests/test_accessibility.py
+        "cvd",
+    }
+)
+
+
+#: a test that needs one of these runs submissions in the grader's sandbox (bubblewrap, a
+#: cgroup, a kernel per notebook: seconds to minutes each): marker ``sandbox``, a phase of
+#: its own in `course.py test`, out of `--quick`
+IN_THE_SANDBOX = frozenset({"sandbox_required"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker and xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if IN_THE_SANDBOX & used:
+            item.add_marker(pytest.mark.sandbox)
+        if BUILT_ONCE & used:
+            group = item.path.relative_to(config.rootpath).as_posix()
+            item.add_marker(pytest.mark.xdist_group(group))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 from pathlib import Path
@@ -19,24 +20,73 @@ def _course():
     return module
 
 
-def _test_calls(monkeypatch, *argv):
+def _test_calls(monkeypatch, *argv, cpus=2):
     course = _course()
     calls = []
     monkeypatch.setattr(course, "ensure_environment", lambda level: Path(sys.executable))
     monkeypatch.setattr(course, "run", lambda *args: calls.append([str(a) for a in args]) or 0)
+    monkeypatch.setattr(course.os, "cpu_count", lambda: cpus)
+    monkeypatch.setattr(course, "_record_times", lambda *a, **k: None)
     assert course.main(["test", *argv]) == 0
-    return calls
+    return course, calls
 
 
-def test_test_runs_ruff_and_the_whole_suite(monkeypatch):
-    lint, tests = _test_calls(monkeypatch)
+def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
+    course, [lint, *tests] = _test_calls(monkeypatch)
     assert lint[1:] == ["-m", "ruff", "check", "."]
-    assert tests[1:] == ["-m", "pytest"]
+    assert [t[1:] for t in tests] == [
+        ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-m", expression]
+        for _, expression in course.TEST_PHASES
+    ]
 
 
-def test_quick_skips_the_notebooks_the_browser_and_the_hub(monkeypatch):
-    _, tests = _test_calls(monkeypatch, "--quick", "-x")
-    assert tests[1:] == ["-m", "pytest", "-x", "-m", "not notebooks and not browser and not hub"]
+def test_one_core_runs_the_phases_without_workers(monkeypatch):
+    course, [_, *tests] = _test_calls(monkeypatch, cpus=1)
+    assert [t[1:] for t in tests] == [["-m", "pytest", "-m", e] for _, e in course.TEST_PHASES]
+
+
+def test_quick_skips_pypi_the_notebooks_the_browser_the_sandbox_and_the_hub(monkeypatch):
+    course, [_, tests] = _test_calls(monkeypatch, "--quick", "-x")
+    expression = "not pypi and not sandbox and not notebooks and not browser and not hub"
+    assert course.TEST_PHASES[0] == ("unit", expression)
+    assert tests[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-x", "-m", expression]
+
+
+def test_chosen_tests_run_as_given_in_one_run(monkeypatch):
+    _, [_, tests] = _test_calls(monkeypatch, "tests/test_course.py", "-x")
+    assert tests[1:] == ["-m", "pytest", "tests/test_course.py", "-x"]
+    course, [_, tests] = _test_calls(monkeypatch, "--quick", "-k", "phase")
+    assert tests[1:] == ["-m", "pytest", "-k", "phase", "-m", course.TEST_PHASES[0][1]]
+
+
+def test_the_phases_select_every_test_exactly_once():
+    """Every combination of the project's markers (pyproject.toml) falls in one phase."""
+    import itertools
+
+    import tomllib
+
+    course = _course()
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    names = [m.split(":")[0] for m in declared["ini_options"]["markers"]]
+    for name, expression in course.TEST_PHASES:
+        used = set(expression.replace("(", " ").replace(")", " ").split()) - {"and", "or", "not"}
+        assert used <= set(names), (name, used - set(names))
+    for marks in itertools.product([False, True], repeat=len(names)):
+        given = dict(zip(names, marks, strict=True))
+        chosen = [n for n, e in course.TEST_PHASES if eval(e, {"__builtins__": {}}, given)]
+        assert len(chosen) == 1, (given, chosen)
+
+
+def test_the_phase_times_are_printed_and_recorded(monkeypatch, tmp_path, capsys):
+    course = _course()
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "run", lambda *args: 0)
+    assert course.run_tests("python", ["--quick"], started=course.time.monotonic()) == 0
+    printed = capsys.readouterr().out
+    assert "wall time by phase" in printed and "unit" in printed and "in all" in printed
+    record = json.loads((tmp_path / "build" / "test-times.json").read_text())
+    assert [p["phase"] for p in record["phases"]] == ["environment", "ruff", "unit"]
+    assert record["quick"] is True and record["passed"] is True
 
 
 def test_no_file_points_outside_the_repository():
