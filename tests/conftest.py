@@ -59,6 +59,7 @@ BUILT_ONCE = frozenset(
         "fresh",  # tests/helpers/figures/: every figure drawn
         "figures",  # tests/test_accessibility.py
         "cvd",
+        "unions",  # tests/test_requirements.py: every pip resolution, two at a time
     }
 )
 
