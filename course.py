@@ -5,7 +5,8 @@
     python3 course.py lab --rise # the same with RISE, the instructor's live slides (an extra)
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test,
                                  # phase by phase on every core, and print each phase's time
-    python3 course.py test --quick  # only the first phase: no PyPI, notebook, sandbox, browser or hub
+    python3 course.py test --quick  # the first phase only: no slow, PyPI, sandbox, notebook,
+                                    # browser or hub test (the loop while editing)
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
     python3 course.py figures    # regenerate every PNG in figures/
     python3 course.py student    # the student bundle: build/student/ and its zip, run and checked
@@ -272,9 +273,8 @@ def run(*args: object, here=False) -> int:
 #: runs even after another failed, so one run reports every failure. The first is ``--quick``,
 #: the loop while editing. Markers: pyproject.toml.
 TEST_PHASES = (
-    ("unit", "not pypi and not sandbox and not notebooks and not browser and not hub"),
-    ("pypi", "pypi and not sandbox and not notebooks and not browser and not hub"),
-    ("sandbox", "sandbox and not notebooks and not browser and not hub"),
+    ("unit", "not slow and not pypi and not sandbox and not notebooks and not browser and not hub"),
+    ("slow", "(slow or pypi or sandbox) and not notebooks and not browser and not hub"),
     ("notebooks", "notebooks and not browser and not hub"),
     ("browser", "browser and not hub"),
     ("hub", "hub"),

@@ -1,4 +1,5 @@
 import os
+import re
 
 import matplotlib
 import pytest
@@ -70,9 +71,46 @@ BUILT_ONCE = frozenset(
 IN_THE_SANDBOX = frozenset({"sandbox_required"})
 
 
+#: the slowest unit tests, each over 10 s in all its cases (pytest --durations on 2 shared
+#: cores, 2026-12-06): marker ``slow``, run by `course.py test` in its "slow" phase with the
+#: sandbox and PyPI tests, and left out of `--quick` so the loop while editing stays short
+SLOW = frozenset(
+    {
+        "tests/helpers/widgets/test__base.py::test_every_move_redraws_in_place_what_a_fresh_draw_shows",  # 43 s
+        "tests/test_legibility.py::test_dashboard_text_is_legible_and_inside_the_image",  # 36 s
+        "tests/helpers/release/test_opendp.py::test_the_noise_opendp_runs_is_the_noise_planned_for_every_sign_of_the_bounds",  # 36 s
+        "tests/helpers/budget/test_workload_choice.py::test_every_knob_opens_the_interval",  # 34 s
+        "tests/instructor/grading/test_scoring.py::test_every_draw_is_in_range_and_its_answer_finite_and_far_from_the_shown_one",  # 31 s
+        "tests/helpers/release/test_opendp.py::test_every_cell_is_within_its_printed_interval_in_95_percent_of_draws",  # 31 s
+        "tests/test_accessibility.py::test_every_move_is_spoken_and_its_text_alternative_follows_the_figure",  # 29 s
+        "tests/helpers/kazan_reiter/test_closed_forms.py::test_box_profile_every_branch_on_the_plane",  # 23 s
+        "tests/helpers/widgets/test_budget.py::test_every_move_updates_the_figure_in_place_as_a_fresh_draw_shows_it",  # 17 s
+        "tests/test_accessibility.py::test_every_dashboard_reads_without_colour_vision",  # 16 s
+        "tests/instructor/test_slides.py::test_every_lecture_has_a_deck_with_enough_slides",  # 15 s
+        "tests/test_legibility.py::test_notebook_figure_text_is_legible",  # 15 s
+        "tests/helpers/test_datasets.py::test_flights_never_import_pkg_resources_nor_the_data_package",  # 14 s
+        "tests/helpers/figures/test_figures.py::test_committed_figure_matches_a_fresh_drawing",  # 13 s
+        "tests/helpers/budget/test_workload_choice.py::test_choose_workload_is_feasible_iff_the_totals_allow",  # 11 s
+        "tests/helpers/kazan_reiter/test_closed_forms.py::test_difference_profile_property",  # 11 s
+    }
+)  # fmt: skip
+
+#: an object's default repr in a test id ("<... object at 0x7f2b...>") differs between
+#: processes, and pytest-xdist's workers then refuse to run ("Different tests were collected")
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker and xdist reads the groups
 def pytest_collection_modifyitems(config, items):
+    unstable = [item.nodeid for item in items if _ADDRESS.search(item.nodeid)]
+    if unstable:
+        raise pytest.UsageError(
+            "test ids must be the same in every process; these carry a memory address "
+            "(give the parameter a repr or pass ids=):\n  " + "\n  ".join(unstable[:10])
+        )
     for item in items:
+        if item.nodeid.split("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
         used = set(getattr(item, "fixturenames", ()))
         if IN_THE_SANDBOX & used:
             item.add_marker(pytest.mark.sandbox)

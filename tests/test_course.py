@@ -45,9 +45,11 @@ def test_one_core_runs_the_phases_without_workers(monkeypatch):
     assert [t[1:] for t in tests] == [["-m", "pytest", "-m", e] for _, e in course.TEST_PHASES]
 
 
-def test_quick_skips_pypi_the_notebooks_the_browser_the_sandbox_and_the_hub(monkeypatch):
+def test_quick_leaves_out_every_slow_phase(monkeypatch):
     course, [_, tests] = _test_calls(monkeypatch, "--quick", "-x")
-    expression = "not pypi and not sandbox and not notebooks and not browser and not hub"
+    expression = (
+        "not slow and not pypi and not sandbox and not notebooks and not browser and not hub"
+    )
     assert course.TEST_PHASES[0] == ("unit", expression)
     assert tests[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-x", "-m", expression]
 
@@ -170,3 +172,19 @@ def test_grade_and_student_run_the_instructors_package_grade_from_the_shells_fol
     args, cwd, env = seen[-1]
     assert args[1:] == ["-m", "instructor.hub", "collect", "h", "--notebook", "10", "--out", "o"]
     assert Path(cwd) == tmp_path and str(ROOT) in env["PYTHONPATH"].split(os.pathsep)
+
+
+def test_every_slow_test_named_in_conftest_exists():
+    """tests/conftest.py's SLOW names test functions: a rename must not drop one silently."""
+    import ast
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        import conftest
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    for entry in conftest.SLOW:
+        path, function = entry.split("::")
+        tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+        names = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        assert function in names, entry

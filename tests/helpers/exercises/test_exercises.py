@@ -568,6 +568,16 @@ def test_plain_python_in_messages_from_other_helpers():
     assert plain_text(text) == "at (p, q) = (1e-150, 0.5), n = 3, True"
 
 
+class _Object:
+    """A plain object whose repr, the test's id, is the same in every process."""
+
+    def __repr__(self):
+        return "object()"
+
+
+_AN_OBJECT = _Object()
+
+
 @pytest.mark.parametrize(
     "junk",
     [
@@ -584,7 +594,7 @@ def test_plain_python_in_messages_from_other_helpers():
         {"a": 1},
         True,
         np.bool_(False),
-        object(),
+        _AN_OBJECT,
         1j,
         np.array(["a", "b"]),
         np.array([True]),
@@ -802,6 +812,9 @@ class _BrokenReal(numbers.Real):
 
     def __init__(self, error=RuntimeError):
         self.error = error
+
+    def __repr__(self):  # the test's id: the same in every process (pytest-xdist compares)
+        return f"_BrokenReal({self.error.__name__})"
 
     def _raise(self, *args):
         raise self.error("broken")
