@@ -373,6 +373,9 @@ def test_notation_and_reference_links_open_in_jupyterlab(lab, context):
         _fail(page, "links", f"links from {name}: {type(error).__name__}: {error}")
     finally:
         with contextlib.suppress(Exception):
+            # the Kernel menu acts on the current tab: back to the notebook first (from
+            # README.md's tab the shut-down never came, and its wait ran out: 300 s)
+            page.locator(".lm-TabBar-tab .lm-TabBar-tabLabel", has_text=name).first.click()
             bl.shut_down_kernel(page)
         page.close()
 

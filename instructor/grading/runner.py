@@ -313,15 +313,23 @@ async def _ask(client, expression: str, timeout: float):
     msg_id = client.kc.execute(
         "", silent=True, store_history=False, user_expressions={"r": expression}
     )
+    # The kernel answers its shell requests one at a time, in order: the reply to this probe
+    # coming first means the request got none and will get none (a submission that broke the
+    # kernel's reply, such as builtins.callable replaced, leaves it idle and silent; waiting
+    # for the deadline held the notebook for two cell limits).
+    probe = client.kc.kernel_info()
     deadline = time.monotonic() + timeout
     try:
         while True:
             reply = await client.kc.get_shell_msg(timeout=max(0.1, deadline - time.monotonic()))
-            if reply["parent_header"].get("msg_id") == msg_id:
+            parent = reply["parent_header"].get("msg_id")
+            if parent in (msg_id, probe):
                 break
     except Exception:
         await client.km.interrupt_kernel()  # a function that does not return: stop it
         raise
+    if parent == probe:
+        raise RuntimeError("the kernel finished the request without answering it")
     found = reply["content"].get("user_expressions", {}).get("r", {})
     if found.get("status") != "ok":
         return None

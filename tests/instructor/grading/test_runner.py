@@ -133,7 +133,7 @@ SUBMISSIONS = {
 
 
 @pytest.fixture(scope="module")
-def rows(tmp_path_factory, student_site, sandbox_required):
+def out(tmp_path_factory, student_site, sandbox_required):
     folder = tmp_path_factory.mktemp("tamper")
     for name, nb in SUBMISSIONS.items():
         nbformat.write(nb, folder / f"{name}.ipynb")
@@ -150,8 +150,21 @@ def rows(tmp_path_factory, student_site, sandbox_required):
         limits=LIMITS,
         unsafe_no_cgroup=sandbox.cgroups_available() is not None,
     )
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(out):
     with (out / "grades.csv").open(encoding="utf-8", newline="") as handle:
         return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def test_every_submission_runs_to_its_end(out):
+    """A kernel the tampering left unable to reply (builtins.callable replaced breaks its
+    reply) is read as not answering, not waited on until the notebook's limit."""
+    for name in SUBMISSIONS:
+        text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
+        assert "in a fresh kernel (done)" in text, (name, text)
 
 
 def _points(row: dict) -> dict:
