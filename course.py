@@ -319,7 +319,9 @@ def run_tests(python: str, rest: list, started=None) -> int:
     for name, expression in phases:
         print(f"\n=== course.py test: phase {name!r} (-m {expression!r}) ===", flush=True)
         clock = time.monotonic()
-        code = _pytest(python, *parallel, *rest, "-m", expression)
+        report = ROOT / "build" / "test-times" / f"{name}.xml"  # each test's time: bench suite
+        report.parent.mkdir(parents=True, exist_ok=True)
+        code = _pytest(python, *parallel, *rest, "-m", expression, f"--junitxml={report}")
         times.append((name, time.monotonic() - clock))
         results.append((name, code))
     total = sum(seconds for _, seconds in times)
@@ -335,7 +337,8 @@ def run_tests(python: str, rest: list, started=None) -> int:
 
 
 def _record_times(times: list, results: list, *, quick: bool) -> None:
-    """build/test-times.json: the last run's phases, for ``course.py bench suite``."""
+    """build/test-times.json: the last run's phases (beside build/test-times/<phase>.xml, each
+    test's time), for ``course.py bench suite``."""
     record = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "quick": quick,

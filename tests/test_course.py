@@ -35,14 +35,20 @@ def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
     course, [lint, *tests] = _test_calls(monkeypatch)
     assert lint[1:] == ["-m", "ruff", "check", "."]
     assert [t[1:] for t in tests] == [
-        ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-m", expression]
-        for _, expression in course.TEST_PHASES
+        ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-m", expression, _junit(course, name)]
+        for name, expression in course.TEST_PHASES
     ]
+
+
+def _junit(course, phase: str) -> str:
+    return f"--junitxml={course.ROOT / 'build' / 'test-times' / f'{phase}.xml'}"
 
 
 def test_one_core_runs_the_phases_without_workers(monkeypatch):
     course, [_, *tests] = _test_calls(monkeypatch, cpus=1)
-    assert [t[1:] for t in tests] == [["-m", "pytest", "-m", e] for _, e in course.TEST_PHASES]
+    assert [t[1:] for t in tests] == [
+        ["-m", "pytest", "-m", e, _junit(course, n)] for n, e in course.TEST_PHASES
+    ]
 
 
 def test_quick_leaves_out_every_slow_phase(monkeypatch):
@@ -51,7 +57,10 @@ def test_quick_leaves_out_every_slow_phase(monkeypatch):
         "not slow and not pypi and not sandbox and not notebooks and not browser and not hub"
     )
     assert course.TEST_PHASES[0] == ("unit", expression)
-    assert tests[1:] == ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-x", "-m", expression]
+    assert tests[1:] == [
+        "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-x", "-m", expression,
+        _junit(course, "unit"),
+    ]  # fmt: skip
 
 
 def test_chosen_tests_run_as_given_in_one_run(monkeypatch):
