@@ -11,8 +11,9 @@ This module parses that list once, so the three tests that depend on it cannot d
 
 It also holds what the tests of different modules share, since test files are imported by
 path and cannot import one another (this module is on ``sys.path``): exact arithmetic
-(``as_float``, ``rr_epsilon_exact``), ``find_artist`` and a dashboard's in-place redraw
-held to a fresh draw (``same_as_fresh``).
+(``as_float``, ``rr_epsilon_exact``), ``find_artist``, a dashboard's in-place redraw
+held to a fresh draw (``same_as_fresh``) and ``remove_later`` (a made environment deleted
+without the test waiting for the disk).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from __future__ import annotations
 import math
 import re
 import signal
+import subprocess
+import uuid
 import warnings
 from fractions import Fraction
 from pathlib import Path
@@ -259,4 +262,23 @@ def same_as_fresh(dash, where: str) -> None:
         f"{where}: {int(differ.sum())} pixels differ from a fresh draw "
         f"(rows {np.flatnonzero(differ.any(axis=1))[[0, -1]]}, "
         f"columns {np.flatnonzero(differ.any(axis=0))[[0, -1]]})"
+    )
+
+
+def remove_later(path: Path) -> None:
+    """Delete the folder ``path`` without waiting: renamed at once (the path is free, nothing
+    reads it any more), then removed by ``rm -rf`` in a session of its own. A made environment
+    (about 30,000 files, 650 to 800 MB) took 25 s to delete on the project machine's disk
+    alone and 65 s under load, in the teardown of the test that made it."""
+    path = Path(path)
+    if not path.exists():
+        return
+    doomed = path.with_name(f"{path.name}.deleting-{uuid.uuid4().hex[:8]}")
+    path.rename(doomed)
+    subprocess.Popen(
+        ["rm", "-rf", "--", str(doomed)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )

@@ -159,9 +159,12 @@ def rows(out):
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
-def test_every_submission_runs_to_its_end(out):
+def test_every_submission_runs_to_its_end(out, rows):
     """A kernel the tampering left unable to reply (builtins.callable replaced breaks its
-    reply) is read as not answering, not waited on until the notebook's limit."""
+    reply) is read as not answering, not waited on until the notebook's limit. (``rows``:
+    under pytest-xdist's loadgroup, conftest's BUILT_ONCE keeps the tests that use it on one
+    worker, so this one shares their run instead of grading the class again.)"""
+    assert set(rows) == set(SUBMISSIONS)
     for name in SUBMISSIONS:
         text = (out / "feedback" / f"{name}.md").read_text(encoding="utf-8")
         assert "in a fresh kernel (done)" in text, (name, text)

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs, urlparse
 
 import nbformat
 import pytest
+from _modules import remove_later
 
 from instructor.grading import sandbox
 from instructor.grading.grade import grade as grade_folder
@@ -127,7 +128,7 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         hub_lab.stop(daemon)
         shutil.rmtree(base, ignore_errors=True)
         if not env_dir:
-            shutil.rmtree(env, ignore_errors=True)
+            remove_later(env)  # about 800 MB: its deletion is not waited for
 
 
 def _cmd(pid: int) -> str:
