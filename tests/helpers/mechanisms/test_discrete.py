@@ -130,3 +130,43 @@ def test_geometric_sd_at_a_tiny_scale_is_not_zero():
 
 
 # --- the mechanisms as objects (issue 18) ---------------------------------------------------
+
+
+# --- the discrete Gaussian's tail: Euler–Maclaurin from σ = 64, summed below ---------------
+
+
+@given(
+    sigma=st.floats(min_value=64.0, max_value=20000.0),
+    share=st.floats(min_value=0.0, max_value=1.0),
+)
+def test_the_tail_series_agrees_with_the_sum_wherever_it_is_used(sigma, share):
+    """The series replaces the term-by-term sum for σ ≥ EM_MIN_SIGMA and m ≤ EM_MAX_T·σ√2: the
+    two paths agree there (to rounding of a sum of thousands of terms), at the edges included."""
+    from helpers.mechanisms import discrete
+
+    top = discrete.EM_MAX_T * math.sqrt(2.0) * sigma
+    for k in (math.floor(share * top), 0, math.floor(top)):
+        k, s = np.array([float(k)]), np.array([sigma])
+        series = discrete._dg_log_tail_em(k, s)[0]
+        summed = discrete._dg_log_tail_summed(k, s)[0]
+        assert series == pytest.approx(summed, rel=1e-12, abs=1e-12), (sigma, k)
+
+
+def test_the_tail_is_continuous_where_it_changes_path():
+    """Across σ = EM_MIN_SIGMA and m = EM_MAX_T·σ√2, where _dg_log_tail switches between the
+    series and the sum, ln S moves as little as its arguments do (no step)."""
+    from helpers.mechanisms import discrete
+
+    s0 = discrete.EM_MIN_SIGMA
+    below, at = np.nextafter(s0, 0.0), s0
+    for m_ in (0.0, 50.0, 300.0):
+        a = discrete._dg_log_tail(np.array([m_]), np.array([below]))[0]
+        b = discrete._dg_log_tail(np.array([m_]), np.array([at]))[0]
+        assert a == pytest.approx(b, rel=1e-12, abs=1e-12)
+    edge = math.floor(discrete.EM_MAX_T * math.sqrt(2.0) * 100.0)
+    inside = discrete._dg_log_tail(np.array([float(edge)]), np.array([100.0]))[0]
+    outside = discrete._dg_log_tail(np.array([float(edge + 1)]), np.array([100.0]))[0]
+    summed = discrete._dg_log_tail_summed(np.array([float(edge + 1)]), np.array([100.0]))[0]
+    assert outside == summed and inside > outside
+    step = discrete._dg_log_tail_summed(np.array([float(edge)]), np.array([100.0]))[0]
+    assert inside == pytest.approx(step, rel=1e-12)
