@@ -71,7 +71,7 @@ BUILT_ONCE = frozenset(
 IN_THE_SANDBOX = frozenset({"sandbox_required"})
 
 
-#: the slowest unit tests, each over 10 s in all its cases (pytest --durations on 2 shared
+#: the slowest unit tests, each over 6 s in all its cases (pytest --durations on 2 shared
 #: cores, 2026-12-06): marker ``slow``, run by `course.py test` in its "slow" phase with the
 #: sandbox and PyPI tests, and left out of `--quick` so the loop while editing stays short
 SLOW = frozenset(
@@ -92,6 +92,17 @@ SLOW = frozenset(
         "tests/helpers/figures/test_figures.py::test_committed_figure_matches_a_fresh_drawing",  # 13 s
         "tests/helpers/budget/test_workload_choice.py::test_choose_workload_is_feasible_iff_the_totals_allow",  # 11 s
         "tests/helpers/kazan_reiter/test_closed_forms.py::test_difference_profile_property",  # 11 s
+        "tests/helpers/exercises/test_exercises.py::test_a_slip_is_named_only_where_it_explains_the_value",  # 13 s
+        "tests/helpers/budget/test_pld.py::test_pld_composition_matches_dp_accounting_one_release_at_a_time",  # 10 s
+        "tests/helpers/kazan_reiter/test_closed_forms.py::test_constant_profile_property",  # 8 s
+        "tests/helpers/test_attack.py::test_the_curve_matches_riskcal_and_never_falls_below_the_truth",  # 7 s
+        "tests/helpers/exercises/test_exercises.py::test_every_value_echoed_prints_as_plain_python",  # 7 s
+        "tests/helpers/budget/test_allocation.py::test_budget_for_accuracy_rounds_toward_both_claims",  # 7 s
+        "tests/helpers/test_attack.py::test_the_advantage_and_bayes_risk_match_riskcal",  # 7 s
+        "tests/instructor/grading/test_scoring.py::test_a_typed_in_notebook_scores_at_most_a_quarter_and_a_computing_one_everything",  # 7 s
+        "tests/helpers/release/test_opendp.py::test_the_noise_planned_is_opendps_for_drawn_bounds",  # 7 s
+        "tests/helpers/widgets/test_deployments.py::test_every_deployment_and_typed_guarantee_redraws_in_place_what_a_fresh_draw_shows",  # 6 s
+        "tests/helpers/budget/test_allocation.py::test_a_split_delivers_the_coverage_it_reports_in_simulation",  # 6 s
     }
 )  # fmt: skip
 
