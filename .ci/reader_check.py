@@ -95,14 +95,15 @@ def step(title: str, args: list, env: dict) -> float:
     return seconds
 
 
-def student_edition() -> list:
+def student_edition(out: Path) -> list:
     """The command that builds and runs the student edition in the reader's environment.
 
     One place to change when the student command changes: today ``course.py student``
-    (run with ``COURSE_VENV`` set, so in the environment under test) writes build/student/
-    and executes every notebook there.
+    (run with ``COURSE_VENV`` set, so in the environment under test) writes ``out/student/``
+    and executes every notebook there (``out``: this Python's own folder, since the
+    interpreters are checked at once).
     """
-    return [sys.executable, ROOT / "course.py", "student"]
+    return [sys.executable, ROOT / "course.py", "student", "--out", out]
 
 
 def check_here() -> int:
@@ -151,7 +152,7 @@ def check_here() -> int:
             [python, "-c", compare, ROOT / "notebooks", *notebooks],
             env,
         )
-        step(f"Python {version}: the student edition", student_edition(), env)
+        step(f"Python {version}: the student edition", student_edition(tmp / "build"), env)
         size = sum(f.stat().st_size for f in (tmp / "venv").rglob("*") if f.is_file())
         print(f"the reader's environment, Python {version}: {size / 2**20:.0f} MiB of files")
     print(f"=== Python {version}: reader's check passed in {time.monotonic() - start:.0f} s")
@@ -166,12 +167,26 @@ def main(argv: list) -> int:
         print("note: no supported Python found: the reader's check is skipped")
         return 0
     start = time.monotonic()
+    # the interpreters side by side (each executes notebooks on one core; CI has two), each
+    # one's lines kept together and printed when it ends
+    runs = []
     for python in found:
-        code = subprocess.call([python, __file__, "--here"], cwd=ROOT)
+        log = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        proc = subprocess.Popen(
+            [python, __file__, "--here"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
+        )
+        runs.append((python, proc, log))
+    failed = 0
+    for python, proc, log in runs:
+        code = proc.wait()
+        log.seek(0)
+        print(f"=== {python} --here:\n{log.read()}", flush=True)
+        log.close()
         if code != 0:
-            return code
+            print(f"=== {python}: the reader's check FAILED ({code})", flush=True)
+            failed = failed or code
     print(f"=== the reader's check took {time.monotonic() - start:.0f} s in all")
-    return 0
+    return failed
 
 
 if __name__ == "__main__":

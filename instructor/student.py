@@ -988,13 +988,33 @@ def build(
 
 
 def main(argv: list[str]) -> int:
+    """``course.py student [NOTEBOOK ...] [--no-run] [--out DIR]``: DIR (default build/) gets
+    ``student/``, its zip and ``student-executed/`` (CI's reader check builds one per Python
+    at once, each in a folder of its own)."""
+    argv = list(argv)
     run = "--no-run" not in argv
+    places = {}
+    if "--out" in argv:
+        at = argv.index("--out")
+        if at + 1 >= len(argv):
+            raise SystemExit("--out needs a folder")
+        out = Path(argv[at + 1]).resolve()
+        del argv[at : at + 2]
+        places = {
+            "out_dir": out / BUILD.name,
+            "zip_path": out / ZIP.name,
+            "executed_dir": out / EXECUTED.name,
+        }
     paths = [Path(a).resolve() for a in argv if not a.startswith("--")] or None
-    result = build(paths, run=run)
+    result = build(paths, run=run, **places)
     ran = f", all {len(result['executed'])} ran, no answer in sight" if run else ""
+
+    def shown(path: Path) -> str:
+        return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
     print(
         f"student edition: {len(result['notebooks'])} notebooks in "
-        f"{result['bundle'].relative_to(ROOT)}/ and {result['zip'].relative_to(ROOT)}{ran}"
+        f"{shown(result['bundle'])}/ and {shown(result['zip'])}{ran}"
     )
     return 0
 
