@@ -204,13 +204,18 @@ def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
                 time.sleep(0.2)  # polling interval, not a correctness condition
         yield Lab(url=url, token=token, notebooks=notebooks, log=log)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def stop(proc: subprocess.Popen, timeout_s: float = 30) -> None:
+    """Ask a process to end; kill it if it has not within ``timeout_s``."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @contextlib.contextmanager

@@ -181,14 +181,10 @@ def desktop() -> Iterator[Desktop]:
         )
         yield Desktop(env=env, bus_address=address, processes=processes)
     finally:
+        from browser_lab import stop
+
         for proc in reversed(processes):
-            proc.terminate()
-        for proc in reversed(processes):
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop(proc, timeout_s=10)
         shutil.rmtree(runtime, ignore_errors=True)
 
 
