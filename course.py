@@ -312,8 +312,8 @@ def run_tests(python: str, rest: list, started=None) -> int:
         chosen = ["-m", TEST_PHASES[0][1]] if quick and "-m" not in rest else []
         return _pytest(python, *rest, *chosen) or lint
     phases = TEST_PHASES[:1] if quick else TEST_PHASES
-    # tests that share an expensive or written-once fixture carry one xdist_group (a module's
-    # pytestmark): loadgroup keeps each group on one worker and spreads the rest test by test
+    # tests that share a fixture built once carry an xdist_group (tests/conftest.py gives it):
+    # loadgroup keeps each group on one worker and spreads the rest test by test
     parallel = ["-n", str(workers()), "--dist", "loadgroup"] if workers() else []
     results = []
     for name, expression in phases:
