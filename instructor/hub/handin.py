@@ -20,8 +20,11 @@ import hashlib
 import io
 import os
 import re
+import select
+import signal
 import stat
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -162,23 +165,35 @@ def _write_private(home: str, folder: str, name: str, data: bytes) -> None:
         os.close(fd)
 
 
+#: how long one student's grades may take to write before the writer is stopped (a stuck
+#: network home, a writer the student stopped): the others are written all the same
+WRITE_LIMIT_S = 60.0
+
+
 def _as_user(uid: int, gid: int, work, *args) -> None:
     """Run ``work(*args)`` in a forked child that has become ``uid``:``gid`` (no other group).
 
     A fork, not a new interpreter: the students' side needs no Python they can reach (the
-    checkout's ``.venv`` may sit in a folder only the instructor can enter). The child only
-    changes its ids, makes system calls and leaves by ``os._exit``, the pattern that is safe
-    after a fork; its error comes back through a pipe as one line."""
+    checkout's ``.venv`` may sit in a folder only the instructor can enter). The child closes
+    every file it inherited but its pipe, changes its ids, makes system calls and leaves by
+    ``os._exit``, the pattern that is safe after a fork; its error comes back through the
+    pipe as one line. A child not done within WRITE_LIMIT_S is killed, and always reaped."""
     read_end, write_end = os.pipe()
-    with warnings.catch_warnings():
-        # Python 3.12+ warns about fork() in a process with threads (a test runner's); the
-        # child runs no Python code that could wait on another thread's lock
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    try:
+        with warnings.catch_warnings():
+            # Python 3.12+ warns about fork() in a process with threads (a test runner's); the
+            # child runs no Python code that could wait on another thread's lock
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        raise
     if pid == 0:  # the child
         code = 1
         try:
-            os.close(read_end)
+            os.closerange(3, write_end)
+            os.closerange(write_end + 1, 65536)
             os.setgroups([])
             os.setgid(gid)
             os.setuid(uid)
@@ -192,11 +207,24 @@ def _as_user(uid: int, gid: int, work, *args) -> None:
         finally:
             os._exit(code)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as pipe:
-        said = pipe.read().decode(errors="replace")
-    _, status = os.waitpid(pid, 0)
+    said, status = b"", None
+    try:
+        deadline = time.monotonic() + WRITE_LIMIT_S
+        while True:  # until the child closes its end (it has ended) or the limit
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([read_end], [], [], max(left, 0.0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                raise OSError(f"the writer took over {WRITE_LIMIT_S:.0f} s and was stopped")
+            chunk = os.read(read_end, 4096)
+            if not chunk:
+                break
+            said += chunk
+    finally:
+        os.close(read_end)
+        _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
-        raise OSError(said or f"the writer ended with status {status}")
+        raise OSError(said.decode(errors="replace") or f"the writer ended with status {status}")
 
 
 def _write_as_owner(home: Path, name: str, text: str) -> Path:

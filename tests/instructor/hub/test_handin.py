@@ -139,3 +139,27 @@ def test_return_needs_nothing_the_student_cannot_reach(tmp_path, monkeypatch):
             handin.return_grades(graded, homes, roster)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="writes as another user: root only"
+)
+def test_a_writer_that_never_ends_is_stopped_and_reaped(monkeypatch):
+    """A student can stop the writer that runs as them (kill -STOP), a network home can hang:
+    `hub return` stops that writer at its limit and goes on, leaving no child behind."""
+    import time
+
+    monkeypatch.setattr(handin, "WRITE_LIMIT_S", 0.5)
+    forked, fork = [], os.fork
+
+    def remembered_fork():
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(handin.os, "fork", remembered_fork)
+    with pytest.raises(OSError, match="was stopped"):
+        handin._as_user(65534, 65534, time.sleep, 600)  # far beyond the limit: no race
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forked[0], os.WNOHANG)  # reaped already
