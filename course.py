@@ -298,6 +298,16 @@ def _pytest(python: str, *args: str) -> int:
     return code
 
 
+def _chooses_tests(argument: str) -> bool:
+    """Whether a pytest argument selects tests: -k, -m, a test id or an existing path."""
+    if argument in ("-k", "-m") or argument.startswith(("-k=", "-m=")):
+        return True
+    if argument.startswith("-"):
+        return False
+    path = argument.split("::")[0]
+    return "::" in argument or (ROOT / path).exists() or Path(path).exists()
+
+
 def run_tests(python: str, rest: list, started=None) -> int:
     """ruff, then the test phases (``--quick``: the first only), each timed; or, with other
     arguments (a file, ``-k``), ruff and one pytest run with them as given."""
@@ -307,9 +317,12 @@ def run_tests(python: str, rest: list, started=None) -> int:
     times.append(("ruff", time.monotonic() - clock))
     quick = "--quick" in rest
     rest = [a for a in rest if a != "--quick"]
-    # a file, a test id, -k or -m chooses the tests: one pytest run, as given
-    if any(not a.startswith("-") or a in ("-k", "-m") for a in rest):
+    # a file or folder, a test id, -k or -m chooses the tests: one pytest run, as given (an
+    # option's value, `--maxfail 2`, chooses nothing: the phases run with the option)
+    if any(_chooses_tests(a) for a in rest):
         chosen = ["-m", TEST_PHASES[0][1]] if quick and "-m" not in rest else []
+        if quick and "-m" in rest:
+            print("--quick is left out: -m chooses the tests", flush=True)
         return _pytest(python, *rest, *chosen) or lint
     phases = TEST_PHASES[:1] if quick else TEST_PHASES
     # tests that share a fixture built once carry an xdist_group (tests/conftest.py gives it):

@@ -10,7 +10,9 @@ supported version that is absent: make the reader's environment exactly as ``cou
 does (``course.py env`` with ``COURSE_VENV`` pointing into a temporary directory, so
 ``.venv/`` is not touched), execute every notebook in it (copies in the temporary
 directory: the committed notebooks are not rewritten) and check that they print what the
-committed ones print, then build and run the student edition with it. Exits non-zero on the first failure. Standard library only.
+committed ones print, then build and run the student edition with it. The interpreters are
+checked side by side, each one's lines printed when it ends; exits non-zero if any failed.
+Standard library only.
 """
 
 import glob

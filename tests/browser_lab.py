@@ -514,31 +514,41 @@ def axe_source() -> str:
         # installed into a folder of its own, then renamed into place: two test workers at
         # once never read an install the other is still writing (the loser's copy is dropped)
         fresh = Path(tempfile.mkdtemp(dir=BUILD, prefix=".axe-"))
-        result = subprocess.run(
-            [
-                npm,
-                "install",
-                "--prefix",
-                str(fresh),
-                "--no-save",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                f"axe-core@{AXE_CORE_VERSION}",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        installed = (fresh / "node_modules" / "axe-core" / "axe.min.js").exists()
-        if result.returncode != 0 or not installed:
-            shutil.rmtree(fresh, ignore_errors=True)
-            raise FileNotFoundError(f"{HOW_TO_GET_AXE}\nnpm said: {result.stderr[-2000:]}")
         try:
-            os.rename(fresh, AXE_CACHE)
-        except OSError:  # another worker's install is in place first
-            shutil.rmtree(fresh, ignore_errors=True)
+            _npm_install_axe(npm, fresh, script)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)  # what the rename did not take
     return script.read_text(encoding="utf-8")
+
+
+def _npm_install_axe(npm: str, fresh: Path, script: Path) -> None:
+    """Install axe-core into ``fresh``, then rename it to AXE_CACHE (a stale cache without
+    the script, left by an interrupted install, is replaced)."""
+    result = subprocess.run(
+        [
+            npm,
+            "install",
+            "--prefix",
+            str(fresh),
+            "--no-save",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            f"axe-core@{AXE_CORE_VERSION}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    installed = (fresh / "node_modules" / "axe-core" / "axe.min.js").exists()
+    if result.returncode != 0 or not installed:
+        raise FileNotFoundError(f"{HOW_TO_GET_AXE}\nnpm said: {result.stderr[-2000:]}")
+    try:
+        os.rename(fresh, AXE_CACHE)
+    except OSError:  # another worker's install is in place first, or a stale one
+        if not script.exists():
+            shutil.rmtree(AXE_CACHE, ignore_errors=True)
+            os.rename(fresh, AXE_CACHE)
 
 
 _AXE_RUN = """async ([include, exclude, tags]) => {

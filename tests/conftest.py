@@ -41,7 +41,7 @@ def pytest_report_header(config):
 #: module- and session-scoped fixtures that build something once for their module's tests
 #: (a student bundle, a graded class, the website, the slide decks, every figure): under
 #: pytest-xdist (`course.py test` runs `--dist loadgroup`) the tests of a module that use one
-#: stay on one worker, which builds it once; every other test is spread one by one. The
+#: stay on one worker, which builds it once a phase; every other test is spread one by one. The
 #: JupyterLab and Chromium of tests/test_browser.py are not here on purpose: each worker
 #: starts its own in seconds, and the notebooks' browser tests then share both cores.
 BUILT_ONCE = frozenset(
@@ -86,7 +86,6 @@ SLOW = frozenset(
         "tests/helpers/kazan_reiter/test_closed_forms.py::test_box_profile_every_branch_on_the_plane",  # 23 s
         "tests/helpers/widgets/test_budget.py::test_every_move_updates_the_figure_in_place_as_a_fresh_draw_shows_it",  # 17 s
         "tests/test_accessibility.py::test_every_dashboard_reads_without_colour_vision",  # 16 s
-        "tests/instructor/test_slides.py::test_every_lecture_has_a_deck_with_enough_slides",  # 15 s
         "tests/test_legibility.py::test_notebook_figure_text_is_legible",  # 15 s
         "tests/helpers/test_datasets.py::test_flights_never_import_pkg_resources_nor_the_data_package",  # 14 s
         "tests/helpers/figures/test_figures.py::test_committed_figure_matches_a_fresh_drawing",  # 13 s

@@ -15,8 +15,9 @@ ATK when accessibility is on. This module gives the browser tests that tree:
   export of aria-valuetext, which Orca speaks in place of the number) and AT-SPI's
   ``Value.Text``, where the build fills it.
 
-No sleep decides anything: every wait is for a condition (a bus that answers, a document that
-is in the tree, a slider that is focused), with a time limit only as a guard against a hang.
+No sleep decides anything: every wait is for a condition (a name on the bus, a bus that
+answers, a focused slider that says the words), with a time limit only as a guard against a
+hang.
 """
 
 from __future__ import annotations
@@ -51,8 +52,6 @@ HOW_TO_GET_IT = (
 START_LIMIT_S = 60.0
 #: AT-SPI's state bits (atspi-constants.h): FOCUSED is 12
 STATE_FOCUSED = 12
-#: the roles a web page's root has in Chromium's tree
-DOCUMENT_ROLES = ("document web", "document frame")
 SLIDER_ROLE = "slider"
 
 
@@ -121,6 +120,23 @@ def _read_line(proc: subprocess.Popen, stream, what: str) -> str:
     return line.strip()
 
 
+def _wait_for_name(address: str, name: str) -> None:
+    """Until ``name`` has an owner on the bus at ``address`` (NameHasOwner starts nothing)."""
+    from jeepney import DBusAddress, new_method_call
+    from jeepney.io.blocking import open_dbus_connection
+
+    bus = DBusAddress("/org/freedesktop/DBus", "org.freedesktop.DBus", "org.freedesktop.DBus")
+    deadline = time.monotonic() + START_LIMIT_S
+    with contextlib.closing(open_dbus_connection(address)) as connection:
+        while True:
+            call = new_method_call(bus, "NameHasOwner", "s", (name,))
+            if connection.send_and_get_reply(call, timeout=30).body[0]:
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name} never appeared on the session bus")
+            time.sleep(0.02)
+
+
 @contextlib.contextmanager
 def desktop() -> Iterator[Desktop]:
     """Xvfb on a free display, a private session bus, AT-SPI's bus launcher on it."""
@@ -179,6 +195,8 @@ def desktop() -> Iterator[Desktop]:
                 stderr=subprocess.DEVNULL,
             )
         )
+        _wait_for_name(address, "org.a11y.Bus")  # before Chromium asks for it (no second
+        # launcher started by D-Bus activation, with another environment)
         yield Desktop(env=env, bus_address=address, processes=processes)
     finally:
         from browser_lab import stop
@@ -201,9 +219,10 @@ class AtSpi:
         session = open_dbus_connection(session_address)
         launcher = DBusAddress("/org/a11y/bus", bus_name="org.a11y.Bus", interface="org.a11y.Bus")
         deadline = time.monotonic() + START_LIMIT_S
-        while True:  # until the launcher has taken its name on the session bus
+        while True:  # until the launcher answers (desktop() waited for its name)
             try:
-                reply = session.send_and_get_reply(new_method_call(launcher, "GetAddress"))
+                call = new_method_call(launcher, "GetAddress")
+                reply = session.send_and_get_reply(call, timeout=30)
                 break
             except Exception:  # jeepney's DBusErrorResponse: not started yet
                 if time.monotonic() > deadline:

@@ -80,7 +80,7 @@ def context(playwright_api, browser_executable):
 
 
 @pytest.fixture(scope="module")
-def listening(playwright_api, browser_executable, context):
+def listening(playwright_api, browser_executable, request):
     """(a Chromium context, the AT-SPI reader of what a screen reader hears in it).
 
     On Linux the reader is AT-SPI on a virtual display (tests/screen_reader.py); elsewhere,
@@ -90,7 +90,7 @@ def listening(playwright_api, browser_executable, context):
     if why:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"CI=true but {why}")
-        yield context, None
+        yield request.getfixturevalue("context"), None
         return
     with sr.desktop() as desk, bl.chromium(playwright_api, browser_executable, desktop=desk) as ctx:
         reader = sr.AtSpi(desk.bus_address)
@@ -255,7 +255,8 @@ def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, l
         assert not problems, f"{name}:\n" + "\n".join(problems)
     except bl.PlaywrightError as error:
         # a wait that timed out, an element that vanished: the screenshot shows where
-        _fail(page, stem, f"{name}: {type(error).__name__}: {error}")
+        heard = "\nbrowser console:\n" + "\n".join(console.messages) if console.messages else ""
+        _fail(page, stem, f"{name}: {type(error).__name__}: {error}{heard}")
     finally:
         with contextlib.suppress(Exception):
             bl.shut_down_kernel(page)
@@ -744,7 +745,8 @@ class Ears:
             return heard
         name = heard.get("name")
         said = self.platform.wait_for(
-            lambda s: s["name"] == name and s["valuetext"] == shown, PLATFORM_LAG_LIMIT_S
+            lambda s: s["name"] == name and (s["valuetext"] or s.get("text")) == shown,
+            PLATFORM_LAG_LIMIT_S,
         )
         heard["route"] = "AT-SPI"
         if said is None or said["name"] != name:

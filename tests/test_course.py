@@ -197,3 +197,20 @@ def test_every_slow_test_named_in_conftest_exists():
         tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
         names = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
         assert function in names, entry
+
+
+def test_an_options_value_chooses_no_test_so_the_phases_run(monkeypatch):
+    """`--maxfail 2` or `--tb short` is an option with its value, not a file: the phases run
+    with it (the review found such a call ran the whole suite in one serial pytest run)."""
+    course, [_, *tests] = _test_calls(monkeypatch, "--maxfail", "2", "--tb", "short")
+    assert len(tests) == len(course.TEST_PHASES)
+    assert all(t[t.index("-m", 2) - 4 : t.index("-m", 2)] == ["--maxfail", "2", "--tb", "short"]
+               for t in tests)  # fmt: skip
+    _, [_, tests] = _test_calls(
+        monkeypatch, "tests/test_course.py::test_quick_leaves_out_every_slow_phase"
+    )
+    assert tests[1:] == [
+        "-m",
+        "pytest",
+        "tests/test_course.py::test_quick_leaves_out_every_slow_phase",
+    ]
