@@ -63,14 +63,11 @@ The math layer: numpy, scipy and dp_accounting only. Used in notebook 11.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 from scipy.special import erf, ndtr, ndtri
 
-from ._numerics import pmf_of_buckets
 from ._validation import (
     RULE_OPEN_UNIT,
     as_output,
@@ -81,7 +78,14 @@ from ._validation import (
     check_real,
     describe,
 )
-from .mechanisms import AdditiveNoise, Gaussian
+from .mechanisms.composition import (
+    adjacencies,
+    check_mechanisms,
+    composed_loss,
+    composed_pld,
+    releases,
+)
+from .mechanisms.composition import composed_mu as _composed_mu
 
 __all__ = [
     "MAX_ATTACK_CELLS",
@@ -113,38 +117,9 @@ def _up(x, ulps: float) -> np.ndarray:
 
 
 def _check_mechanisms(mechanisms) -> tuple:
-    """The mechanisms as a tuple of (class, noise, Δ): one entry per release.
-
-    Any :class:`helpers.mechanisms.AdditiveNoise` subclass is accepted: what is read of it is
-    its own attributes (``gaussian_dp``, :meth:`budget_of`) and its own :meth:`pld`.
-    """
-    if isinstance(mechanisms, AdditiveNoise):
-        mechanisms = [mechanisms]
-    if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, (Sequence, np.ndarray)):
-        shown = repr(mechanisms)
-        shown = shown if len(shown) <= 80 else shown[:77] + "..."
-        raise ValueError(
-            "mechanisms must be a mechanism object of helpers.mechanisms (an AdditiveNoise such "
-            f"as Laplace or Gaussian) or a non-empty list of them; got {shown}"
-        )
-    if len(mechanisms) == 0:
-        raise ValueError("mechanisms must hold at least one mechanism; got an empty sequence")
-    if len(mechanisms) > _MAX_RELEASES:
-        raise ValueError(
-            f"mechanisms must hold at most {_MAX_RELEASES:,} mechanisms; got {len(mechanisms):,}"
-        )
-    rows = []
-    for i, one in enumerate(mechanisms):
-        if not isinstance(one, AdditiveNoise):
-            raise ValueError(
-                f"mechanisms[{i}] must be an AdditiveNoise object of helpers.mechanisms; got {one!r}"
-            )
-        if np.ndim(one.noise) or np.ndim(one.sensitivity):
-            raise ValueError(
-                f"mechanisms[{i}] must hold one {one.parameter} and one sensitivity; got {one!r}"
-            )
-        rows.append((type(one), float(one.noise), float(one.sensitivity)))
-    return tuple(rows)
+    """The releases as a tuple of mechanism objects (any :class:`~helpers.mechanisms.PrivacyLoss`),
+    one entry per release, taken as they are (:func:`helpers.mechanisms.check_mechanisms`)."""
+    return check_mechanisms(mechanisms)
 
 
 def composed_mu(mechanisms) -> float:
@@ -182,7 +157,7 @@ def composed_mu(mechanisms) -> float:
     1.0000000000000036
     """
     rows = _check_mechanisms(mechanisms)
-    if not all(cls.gaussian_dp for cls, _, _ in rows):
+    if not _gaussian_only(rows):
         shown = repr(mechanisms)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise ValueError(f"mechanisms must all be Gaussian-DP for composed_mu; got {shown}")
@@ -190,103 +165,28 @@ def composed_mu(mechanisms) -> float:
 
 
 def _mu(rows: tuple) -> float:
-    """√(2 Σ ρᵢ) over the Gaussian-DP rows, each ρᵢ from the class's own budget map (rounded up)."""
-    rho = [float(cls.budget_of(s, noise)) for cls, noise, s in rows if cls.gaussian_dp]
-    # each ρᵢ rounded up by budget_of; fsum exact to one rounding; sqrt to one more
-    return float(_up(math.sqrt(2.0 * math.fsum(rho)), 4 * len(rows) + 16))
+    """√(Σ μᵢ²) over the μ-GDP releases, each μᵢ its own (:meth:`PrivacyLoss.gdp_mu`), rounded up."""
+    return _composed_mu([(one.gdp_mu(), 1) for one in rows if one.gdp_mu() is not None])
 
 
 # --- the composed privacy-loss distribution ----------------------------------------------------
 
-
-def _groups(rows: tuple) -> tuple:
-    """((mechanism object, times), ...): identical releases merged (self-composed once).
-
-    The Gaussian-DP releases, whatever their class, noise and Δ, become one Gaussian of σ = 1
-    at Δ = μ (:func:`composed_mu`, rounded up): exact, since their curve is G_μ and μ² adds
-    (one PLD built instead of many, and one discretisation instead of many). Every other
-    release is built by its own class.
-    """
-    counts: dict = {}
-    if any(cls.gaussian_dp for cls, _, _ in rows):
-        counts[(Gaussian, 1.0, _mu(rows))] = 1
-    for key in rows:
-        if key[0].gaussian_dp:
-            continue
-        counts[key] = counts.get(key, 0) + 1
-    if len(counts) > _MAX_GROUPS:
-        raise ValueError(
-            f"mechanisms hold {len(counts):,} distinct mechanisms; at most {_MAX_GROUPS:,} are "
-            "built in one call (each takes milliseconds)"
-        )
-    return tuple((cls(**{cls.parameter: p}, sensitivity=s), t) for (cls, p, s), t in counts.items())
-
-
-def _width(groups: tuple, h: float) -> float:
-    """A rough count of the grid cells the composed PLD spans (for the work budget)."""
-    return sum(one._pld_width(times, h) for one, times in groups)
-
-
-def _composed_pld(groups: tuple, h: float):
-    """The composed pessimistic PLD: each distinct release's own :meth:`pld`, composed.
-
-    The one place that builds privacy-loss distributions here: each distinct release once
-    (its class's pessimistic PLD, so its δ(ε) bounds the truth for every ε), self-composed
-    for its repeats (FFT powers), the distinct ones composed in a balanced tree.
-    """
-    plds = []
-    for one, times in groups:
-        built = _one_pld(one, h)
-        plds.append(built.self_compose(times) if times > 1 else built)
-    while len(plds) > 1:  # every PLD takes part in about log2(n) convolutions
-        plds = [
-            plds[i].compose(plds[i + 1]) if i + 1 < len(plds) else plds[i]
-            for i in range(0, len(plds), 2)
-        ]
-    return plds[0]
-
-
-@lru_cache(maxsize=256)
-def _one_pld(one: AdditiveNoise, h: float):
-    """One release's pessimistic PLD, cached by value (a dashboard's searches revisit them).
-
-    A Gaussian-DP release (the one Gaussian of σ = 1 at Δ = μ that :func:`_groups` makes) is
-    built here, vectorised: its loss under D is N(μ²/2, μ²) (Dong, Roth & Su), rounded *up*
-    onto h·ℤ (privacy buckets: every δ(ε) read from it is an upper bound), the mass beyond
-    μ²/2 + 8.5μ (below 10⁻¹⁶) counted as an infinite loss and the mass below the lowest
-    bucket put into it (a privacy-buckets build of the Gaussian-DP loss, not the
-    connect-the-dots one of :meth:`helpers.mechanisms.Gaussian.pld`). Any other class builds
-    its own :meth:`pld` (Laplace's is vectorised too: ``helpers.mechanisms._pld``).
-    """
-    if not one.gaussian_dp:
-        return one.pld(discretization=h)
-    from dp_accounting.pld import privacy_loss_distribution as pld
-
-    mu = float(one.sensitivity) / float(one.noise)
-    m, spread = mu * mu / 2, 8.5 * mu + h
-    lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
-    z = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu  # the buckets' edges
-    cdf, sf = ndtr(z), ndtr(-z)
-    # bucket i holds P[(i − 1)h < ℒ ≤ ih]: differences of the cdf below the mean, of the sf
-    # above it (no cancellation in either tail)
-    mass = np.where(z[1:] <= 0, np.diff(cdf), -np.diff(sf))
-    mass[0] += cdf[0]  # below the lowest edge: into the lowest bucket (rounded up)
-    return pld.PrivacyLossDistribution(
-        pmf_of_buckets(h, lo, np.clip(mass, 0.0, None), float(sf[-1]))
-    )
+# Built by the one pipeline (helpers.mechanisms.composition): each release's own PLD (or its
+# own rounded-up loss), equal releases once, the μ-GDP ones merged exactly into one Gaussian.
 
 
 class _Grid:
-    """The composed PLD as arrays: losses yⱼ = h·(j₀ + j), masses pⱼ under D, p_∞.
+    """The composed PLD of one adjacency as arrays: losses yⱼ = h·(j₀ + j), masses pⱼ under D, p_∞.
 
     With the tails that the readings need (all sums from the top, so that small terms are
     added first): ``p_tail[j]`` = P[Y > yⱼ] (p_∞ included), ``q_tail[j]`` = Σ_{i>j} pᵢ e^{−yᵢ}
     = P[X > yⱼ] under D′, and ``p_cdf[j]`` = P[Y ≤ yⱼ].
     """
 
-    def __init__(self, pld):
-        # dp_accounting keeps the pmf in private fields (riskcal reads the same ones)
-        dense = pld._pmf_remove.to_dense_pmf()
+    def __init__(self, pld, adjacency: str = "remove"):
+        # dp_accounting keeps the pmfs in private fields (riskcal reads the same ones)
+        pmf = pld._pmf_remove if adjacency == "remove" else pld._pmf_add
+        dense = pmf.to_dense_pmf()
         p = np.clip(np.asarray(dense._probs, dtype=float), 0.0, None)
         self.h = float(dense._discretization)
         self.y = self.h * (int(dense._lower_loss) + np.arange(p.size))
@@ -310,31 +210,16 @@ class _Grid:
 _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
 
 
-def _groups_within_budget(rows: tuple, h: float) -> tuple:
-    groups = _groups(rows)
-    cells = _width(groups, h)
-    if cells > MAX_ATTACK_CELLS:
-        raise ValueError(
-            f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
-            f"{h:g} (at most {MAX_ATTACK_CELLS:.0e}); use a larger discretization"
-        )
-    return groups
-
-
-def _grid(rows: tuple, h: float) -> _Grid:
-    groups = _groups_within_budget(rows, h)
+def _grids(rows: tuple, h: float) -> tuple:
+    """One :class:`_Grid` per adjacency whose PLD differs (one for symmetric releases)."""
+    groups = releases(rows)
     key = (groups, h)
     if key not in _GRIDS:
-        try:
-            grid = _Grid(_composed_pld(groups, h))
-        except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
-            raise ValueError(
-                "dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
-                f"out of its range): {type(error).__name__}: {error}"
-            ) from None
+        pld = composed_pld(groups, discretization=h, max_cells=MAX_ATTACK_CELLS)
+        built = tuple(_Grid(pld, a) for a in adjacencies(groups))
         while len(_GRIDS) >= 16:
             _GRIDS.pop(next(iter(_GRIDS)))
-        _GRIDS[key] = grid
+        _GRIDS[key] = built
     return _GRIDS[key]
 
 
@@ -348,97 +233,26 @@ class _LossGrid(NamedTuple):
     margin: float
 
 
-@lru_cache(maxsize=256)
-def _one_loss(one: AdditiveNoise, h: float) -> tuple:
-    """(first grid index, pmf, mass at +∞) of one release's loss ℒ under D, rounded up onto h·ℤ.
-
-    ℒ′ = h·⌈ℒ/h⌉ ≥ ℒ, so every tail of ℒ′ bounds ℒ's. The Gaussian (the one Gaussian of
-    :func:`_groups`, μ = Δ/σ): ℒ ~ N(μ²/2, μ²), cut at ±12μ (the mass above goes to +∞, the
-    mass below onto the lowest cell: both up). Any other class: its own loss rounded up,
-    the privacy buckets its generic :meth:`~helpers.mechanisms.AdditiveNoise.pld` is built
-    from (the tail beyond the truncation counted as an infinite loss).
-    """
-    if one.gaussian_dp:
-        mu = float(one.sensitivity) / float(one.noise)
-        m, spread = mu * mu / 2, 12 * mu
-        lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
-        edges = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu
-        cdf = ndtr(edges)
-        pmf = np.diff(cdf)
-        pmf[0] += cdf[0]  # below the cut: onto the lowest cell (rounded up)
-        return lo, np.clip(pmf, 0.0, None), float(ndtr(-edges[-1]))
-    if not one.discrete:
-        # the base class's buckets (AdditiveNoise._pld_pmf_continuous) as arrays: P[ℒ > jh] =
-        # P[Z < x_jh] and, by symmetry, P[ℒ ≤ −jh] = P[Z ≤ x_jh − Δ]; bucket i holds the mass
-        # of ℒ in ((i − 1)h, ih]
-        top = one._pld_top(h)
-        x = np.asarray(one._threshold(np.arange(top + 1) * h), dtype=float)
-        gone = np.isneginf(x)
-        finite = np.where(gone, 0.0, x)
-        above = np.where(gone, 0.0, np.asarray(one.cdf(finite), dtype=float))
-        below = np.where(gone, 0.0, np.asarray(one.cdf(finite - one.sensitivity), dtype=float))
-        negative = np.append(below[:-1] - below[1:], below[-1])[::-1]  # buckets −top .. 0
-        positive = above[:-1] - above[1:]  # buckets 1 .. top
-        pmf = np.clip(np.concatenate([negative, positive]), 0.0, None)
-        return -top, pmf, float(min(max(above[-1], 0.0), 1.0))
-    # the base class's buckets, not a subclass's native dp_accounting constructor (which
-    # may connect the dots, so its loss is not rounded up)
-    rounded, infinity = AdditiveNoise._pld_pmf_discrete(one, h)
-    index = np.fromiter(rounded.keys(), dtype=np.int64, count=len(rounded))
-    mass = np.fromiter(rounded.values(), dtype=float, count=len(rounded))
-    lo = int(index.min())
-    pmf = np.zeros(int(index.max()) - lo + 1)
-    np.add.at(pmf, index - lo, mass)
-    return lo, pmf, float(min(max(infinity, 0.0), 1.0))
-
-
-def _convolve(first: tuple, second: tuple) -> tuple:
-    from scipy.signal import fftconvolve
-
-    lo1, p1, inf1 = first
-    lo2, p2, inf2 = second
-    pmf = (
-        np.clip(fftconvolve(p1, p2), 0.0, None)
-        if min(p1.size, p2.size) > 64
-        else np.convolve(p1, p2)
-    )
-    # the +∞ mass: either release's infinite loss makes the sum infinite
-    return lo1 + lo2, pmf, inf1 + inf2 - inf1 * inf2
-
-
-_LOSS_GRIDS: dict = {}
-
-
-def _loss_grid(rows: tuple, h: float) -> _LossGrid:
-    """The composed loss rounded up (each release's, then summed: still ≥ the true sum)."""
-    groups = _groups_within_budget(rows, h)
-    key = (groups, h)
-    if key not in _LOSS_GRIDS:
-        total = None
-        for one, times in groups:
-            base, power = _one_loss(one, h), None  # one^times by squaring
-            while times:
-                if times & 1:
-                    power = base if power is None else _convolve(power, base)
-                times >>= 1
-                if times:
-                    base = _convolve(base, base)
-            total = power if total is None else _convolve(total, power)
-        lo, p, p_inf = total
-        y = h * (lo + np.arange(p.size))
+def _loss_grids(rows: tuple, h: float) -> tuple:
+    """The composed loss of each adjacency, every release's loss rounded up by its own class
+    (:meth:`~helpers.mechanisms.PrivacyLoss.loss_pmf`), then summed: still ≥ the true sum."""
+    groups = releases(rows)
+    out = []
+    for adjacency in adjacencies(groups):
+        total = composed_loss(
+            groups, discretization=h, adjacency=adjacency, max_cells=MAX_ATTACK_CELLS
+        )
+        p = total.pmf
         above = np.cumsum(p[::-1])[::-1]
-        p_tail = np.append(above[1:], 0.0) + p_inf
+        p_tail = np.append(above[1:], 0.0) + total.infinity
         # FFT round-off is absolute, about size·u of the total mass: part of the margin
-        margin = (8 * p.size + 64) * _U
-        while len(_LOSS_GRIDS) >= 4:
-            _LOSS_GRIDS.pop(next(iter(_LOSS_GRIDS)))
-        _LOSS_GRIDS[key] = _LossGrid(y, p, p_tail, p_inf, margin)
-    return _LOSS_GRIDS[key]
+        out.append(_LossGrid(total.losses, p, p_tail, total.infinity, (8 * p.size + 64) * _U))
+    return tuple(out)
 
 
 def _gaussian_only(rows: tuple) -> bool:
-    """Every release is Gaussian-DP (its class says so): the closed forms in μ apply."""
-    return all(cls.gaussian_dp for cls, _, _ in rows)
+    """Every release is μ-Gaussian DP (its :meth:`gdp_mu` says so): the closed forms in μ apply."""
+    return all(one.gdp_mu() is not None for one in rows)
 
 
 def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
@@ -451,15 +265,17 @@ def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
     """
     rows = _check_mechanisms(mechanisms)
     d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule=RULE_OPEN_UNIT)))
-    grid = _grid(rows, check_discretization(discretization))
-    zero = int(np.searchsorted(grid.y, 0.0, side="left"))
-    if zero >= grid.y.size:
-        return 0.0
-    ok = grid.delta(np.arange(zero, grid.y.size)) + grid.margin <= d
-    ok = np.logical_and.accumulate(ok[::-1])[::-1]  # from there on every δ is ≤ d
-    if not ok.any():
-        return math.inf
-    return float(max(grid.y[zero + int(np.argmax(ok))], 0.0))
+    found = 0.0
+    for grid in _grids(rows, check_discretization(discretization)):
+        zero = int(np.searchsorted(grid.y, 0.0, side="left"))
+        if zero >= grid.y.size:
+            continue
+        ok = grid.delta(np.arange(zero, grid.y.size)) + grid.margin <= d
+        ok = np.logical_and.accumulate(ok[::-1])[::-1]  # from there on every δ is ≤ d
+        if not ok.any():
+            return math.inf
+        found = max(found, float(grid.y[zero + int(np.argmax(ok))]))
+    return found
 
 
 # --- the readings -------------------------------------------------------------------------
@@ -563,12 +379,13 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
         ulps = _CLOSED_FORM_ULPS + 16 * np.minimum(np.where(np.isfinite(z), z, 0.0) ** 2, 1e6)
         tpr = np.where(np.isfinite(z), _up(ndtr(z + mu), ulps), np.clip(z, 0.0, 1.0))
     else:
-        grid = _grid(rows, h)
-        # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
-        tpr = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), 64) + grid.margin
-        # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 exactly when it is 0)
-        at_zero = grid.p_inf + grid.margin if grid.p_inf > 0 else 0.0
-        tpr = np.where(alpha == 0, at_zero, tpr)
+        tpr = np.zeros(alpha.shape)
+        for grid in _grids(rows, h):  # either order of the neighbours: the larger TPR
+            # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
+            one = _up(_tpr_on_grid(grid, alpha.ravel()).reshape(alpha.shape), 64) + grid.margin
+            # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 when it is 0)
+            at_zero = grid.p_inf + grid.margin if grid.p_inf > 0 else 0.0
+            tpr = np.maximum(tpr, np.where(alpha == 0, at_zero, one))
     return as_output(np.clip(np.maximum(tpr, alpha), 0.0, 1.0))
 
 
@@ -618,10 +435,12 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
         # 2Φ(μ/2) − 1 = erf(μ/(2√2)): no cancellation at a tiny μ (2·ndtr − 1 lost every digit)
         value = _up(erf(mu / (2.0 * math.sqrt(2.0))), _CLOSED_FORM_ULPS)
     else:
-        grid = _grid(rows, h)
-        positive = grid.y > 0
-        terms = grid.p[positive] * -np.expm1(-grid.y[positive])
-        value = _up(math.fsum(terms.tolist()) + grid.p_inf, 64) + grid.margin  # absolute
+        value = 0.0
+        for grid in _grids(rows, h):  # either order of the neighbours: the larger
+            positive = grid.y > 0
+            terms = grid.p[positive] * -np.expm1(-grid.y[positive])
+            one = _up(math.fsum(terms.tolist()) + grid.p_inf, 64) + grid.margin  # absolute
+            value = max(value, float(one))
     return float(min(value, 1.0))
 
 
@@ -680,18 +499,19 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
         value = low * ndtr(mu / 2 - eps / mu) + (1 - low) * ndtr(mu / 2 + eps / mu)
         value = _up(value, _CLOSED_FORM_ULPS)
     else:
-        grid = _grid(rows, h)
-        # δ(ε) = P[Y > ε] − e^ε·P[X > ε] with ε between grid points: the tails above the first
-        # yⱼ > ε (the error, ≤ 2m·u·P[Y > ε], is inside the margin: the value is ≥ ½)
-        j = np.searchsorted(grid.y, eps.ravel(), side="right")
-        inside = j < grid.y.size
-        jj = np.minimum(j, grid.y.size - 1)
-        above_p = np.where(inside, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
-        above_q = np.where(inside, grid.q_tail[jj] + grid.q[jj], 0.0)
-        with np.errstate(over="ignore", invalid="ignore"):
-            delta = np.where(above_q > 0, above_p - np.exp(eps.ravel()) * above_q, above_p)
-        delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
-        value = _up((1 - low) + low * delta, 68) + grid.margin  # absolute
+        value = np.zeros(eps.shape)
+        for grid in _grids(rows, h):  # either order of the neighbours: the larger
+            # δ(ε) = P[Y > ε] − e^ε·P[X > ε] with ε between grid points: the tails above the
+            # first yⱼ > ε (the error, ≤ 2m·u·P[Y > ε], is inside the margin: the value is ≥ ½)
+            j = np.searchsorted(grid.y, eps.ravel(), side="right")
+            inside = j < grid.y.size
+            jj = np.minimum(j, grid.y.size - 1)
+            above_p = np.where(inside, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
+            above_q = np.where(inside, grid.q_tail[jj] + grid.q[jj], 0.0)
+            with np.errstate(over="ignore", invalid="ignore"):
+                delta = np.where(above_q > 0, above_p - np.exp(eps.ravel()) * above_q, above_p)
+            delta = np.clip(delta, 0.0, 1.0).reshape(eps.shape)
+            value = np.maximum(value, _up((1 - low) + low * delta, 68) + grid.margin)
     return as_output(np.clip(value, np.maximum(pi, 1 - pi), 1.0))
 
 
@@ -796,8 +616,20 @@ def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
         # Φ(−μ/2) directly: (1 − η)/2 would cancel where η is near 1 (rounded down, as η is up)
         value = float(ndtr(-_mu(rows) / 2.0)) * (1.0 - _CLOSED_FORM_ULPS * _U)
         return max(0.0, value)
-    eta = attack_advantage(mechanisms, discretization=h)
-    return float(max(0.0, (1.0 - eta) / 2.0))
+    grids = _grids(rows, h)
+    if len(grids) == 1:  # a symmetric curve meets the diagonal at (1 − η)/2
+        eta = attack_advantage(mechanisms, discretization=h)
+        return float(max(0.0, (1.0 - eta) / 2.0))
+    # otherwise the gain 1 − f(κ) − κ peaks at the test "ℒ > 0": κ* = P[ℒ > 0] under D′,
+    # on the order of the neighbours whose gain there (δ(0)) is the larger
+    best_gain, kappa = -1.0, 0.0
+    for grid in grids:
+        positive = grid.y > 0
+        fpr = math.fsum(grid.q[positive].tolist())
+        gain = math.fsum(grid.p[positive].tolist()) + grid.p_inf - fpr
+        if gain > best_gain:
+            best_gain, kappa = gain, fpr
+    return float(min(max(0.0, kappa), 1.0))
 
 
 def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
@@ -855,11 +687,12 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
         mu = _mu(rows)
         value = _up(ndtr(mu / 2 - eps / mu), _CLOSED_FORM_ULPS)
     else:
-        grid = _loss_grid(rows, h)
-        j = np.searchsorted(grid.y, eps.ravel(), side="right")  # the first loss above ε
-        jj = np.minimum(j, grid.y.size - 1)
-        tail = np.where(j < grid.y.size, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
-        value = (tail + grid.margin).reshape(eps.shape)  # FFT round-off is absolute
+        value = np.zeros(eps.shape)
+        for grid in _loss_grids(rows, h):  # either order of the neighbours: the larger
+            j = np.searchsorted(grid.y, eps.ravel(), side="right")  # the first loss above ε
+            jj = np.minimum(j, grid.y.size - 1)
+            tail = np.where(j < grid.y.size, grid.p_tail[jj] + grid.p[jj], grid.p_inf)
+            value = np.maximum(value, (tail + grid.margin).reshape(eps.shape))  # FFT round-off
     return as_output(np.clip(value, 0.0, 1.0))
 
 
@@ -910,9 +743,11 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
         # ndtri(1 − δ) = −ndtri(δ) exactly for the symmetric normal; raised for its error
         z = -float(ndtri(d))
         return float(max(0.0, float(_up(mu * mu / 2 + mu * z, _CLOSED_FORM_ULPS + 16 * z * z))))
-    grid = _loss_grid(rows, h)
-    tails = grid.p_tail + grid.margin  # P[ℒ′ > yⱼ], FFT round-off (absolute) added
-    if grid.p_inf + grid.margin > d:
-        return math.inf
-    j = int(np.argmax(tails <= d))  # tails fall with j; the last is p_inf ≤ δ
-    return float(max(grid.y[j], 0.0))
+    found = 0.0
+    for grid in _loss_grids(rows, h):  # either order of the neighbours: the larger
+        tails = grid.p_tail + grid.margin  # P[ℒ′ > yⱼ], FFT round-off (absolute) added
+        if grid.p_inf + grid.margin > d:
+            return math.inf
+        j = int(np.argmax(tails <= d))  # tails fall with j; the last is p_inf ≤ δ
+        found = max(found, float(grid.y[j]))
+    return found

@@ -11,12 +11,10 @@ rounding toward privacy every number here keeps.
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
+from dataclasses import replace
 
 import numpy as np
 
-from .._cache import ByteBoundedCache
 from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
@@ -26,7 +24,8 @@ from .._validation import (
     check_positive,
     check_real,
 )
-from ..mechanisms import MECHANISM_CLASSES, AdditiveNoise, as_mechanism
+from ..mechanisms import MECHANISM_CLASSES, AdditiveNoise, PrivacyLoss
+from ..mechanisms.composition import composed_pld, pld_epsilon_of, releases
 from ._common import (
     _MAX_PLD_CELLS,
     _MAX_PLD_GROUPS,
@@ -53,58 +52,79 @@ PLD_MECHANISMS = tuple(MECHANISM_CLASSES)
 
 
 def _pld_releases(mechanism, noise, sensitivity) -> tuple:
-    """(kinds, noise, sensitivity): the mechanism class of the releases and their parameters.
+    """(template, noise, sensitivity, objects): the releases as the caller gave them.
 
-    ``mechanism`` is a name with its ``noise`` (and ``sensitivity``; arrays broadcast later),
-    one mechanism object (which carries both) or a sequence of them (one release each);
-    ``kinds`` holds one class, or one per object.
+    ``mechanism`` is a name with its ``noise`` (and ``sensitivity``; arrays broadcast later):
+    the template is then the class at (1, 1), and each release is that template with its own
+    noise and Δ. One additive-noise object whose noise or Δ is an array is the same with the
+    object as template (every other field it holds is kept). Any other object, or a sequence
+    of objects, is one release each, taken as it is (``objects``).
     """
-    objects = None
-    if isinstance(mechanism, AdditiveNoise):
-        objects = [mechanism]
-    elif (
+    if isinstance(mechanism, PrivacyLoss):
+        as_mechanism_beside(mechanism, noise, sensitivity)
+        if isinstance(mechanism, AdditiveNoise) and not mechanism.is_single():
+            return mechanism, mechanism.noise, mechanism.sensitivity, None
+        return None, None, None, [mechanism]
+    if (
         isinstance(mechanism, (list, tuple))
         and mechanism
-        and all(isinstance(m, AdditiveNoise) for m in mechanism)
+        and all(isinstance(one, PrivacyLoss) for one in mechanism)
     ):
-        objects = list(mechanism)
-    elif not (isinstance(mechanism, str) and mechanism in MECHANISM_CLASSES):
+        for i, one in enumerate(mechanism):
+            as_mechanism_beside(one, noise, sensitivity)
+            if not one.is_single():
+                raise ValueError(
+                    f"mechanism[{i}] must hold one value of each parameter in a list of "
+                    f"mechanisms; got {one!r}"
+                )
+        return None, None, None, list(mechanism)
+    if not (isinstance(mechanism, str) and mechanism in MECHANISM_CLASSES):
         shown = repr(mechanism)
         shown = shown if len(shown) <= 80 else shown[:77] + "..."
         raise ValueError(
             f"mechanism must be one of {tuple(MECHANISM_CLASSES)}, a mechanism object of "
             f"helpers.mechanisms or a list of them; got {shown}"
         )
-    if objects is None:
-        return [MECHANISM_CLASSES[mechanism]], noise, sensitivity
-    for i, one in enumerate(objects):
-        as_mechanism(one, noise, sensitivity=sensitivity)  # refuses a noise given beside it
-        if len(objects) > 1 and (np.ndim(one.noise) or np.ndim(one.sensitivity)):
-            raise ValueError(
-                f"mechanism[{i}] must hold one {one.parameter} and one sensitivity in a list of "
-                f"mechanisms; got {one!r}"
-            )
-    if len(objects) == 1:
-        return [type(objects[0])], objects[0].noise, objects[0].sensitivity
-    kinds = [type(one) for one in objects]
-    return kinds, [one.noise for one in objects], [one.sensitivity for one in objects]
+    cls = MECHANISM_CLASSES[mechanism]
+    return cls(**{cls.parameter: 1.0}, sensitivity=1), noise, sensitivity, None
 
 
-def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
-    """((mechanism, times), ...), validated, identical mechanisms merged.
+def as_mechanism_beside(one, noise, sensitivity) -> None:
+    """Refuse a noise or Δ given beside an object (the object carries its own)."""
+    if noise is not None or not (isinstance(sensitivity, (int, float)) and sensitivity == 1.0):
+        raise ValueError(
+            "give noise and sensitivity to the mechanism object itself, not beside it; "
+            f"got noise = {noise!r}, sensitivity = {sensitivity!r} with {one!r}"
+        )
 
-    With ``merge``, each release is first replaced by a slightly less private one on a grid
-    of ratio 1 + merge (the class's ``_merge_parameters``: Δ/noise rounded up for scale-free
-    noise, the noise rounded down otherwise), so releases within that factor share one group
-    and every δ is at least the unmerged one.
-    """
-    classes = tuple(dict.fromkeys(kinds))  # the distinct classes, in order
-    codes = np.array([classes.index(kind) for kind in kinds]) if len(kinds) > 1 else np.array(0)
+
+def _check_times(times, n: int) -> list:
+    times_a = check_real("times", times)
+    try:
+        times_a = np.broadcast_to(times_a, (n,)) if times_a.ndim <= 1 else None
+    except ValueError:
+        times_a = None
+    if times_a is None:
+        raise ValueError(
+            f"times must broadcast with the mechanisms: one integer or one per mechanism ({n}); "
+            f"got shape {np.shape(times)}"
+        )
+    bad = (times_a < 1) | (times_a > MAX_TIMES) | (times_a != np.round(times_a))
+    if np.any(bad):
+        raise ValueError(
+            f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
+        )
+    return [int(t) for t in times_a]
+
+
+def _additive_releases(template, noise, sensitivity, times) -> tuple:
+    """(objects, times): one object per (noise, Δ, times) entry, each the template with its
+    noise and Δ replaced (validated as the string API always was)."""
     noise_a = check_positive("noise", noise)
     sens_a = check_positive("sensitivity", sensitivity)
     times_a = check_real("times", times)
     try:
-        noise_a, sens_a, times_a, codes = np.broadcast_arrays(noise_a, sens_a, times_a, codes)
+        noise_a, sens_a, times_a = np.broadcast_arrays(noise_a, sens_a, times_a)
     except ValueError:
         raise ValueError(
             f"noise, sensitivity and times must broadcast to one list of releases; got shapes "
@@ -124,68 +144,47 @@ def _pld_groups(kinds, noise, sensitivity, times, merge=0.0) -> tuple:
                 f"{name} must lie in [{1 / MAX_MAGNITUDE:g}, {MAX_MAGNITUDE:g}]; got "
                 f"{values[bad].ravel()[:3]!r}"
             )
-    bad = (times_a < 1) | (times_a > MAX_TIMES) | (times_a != np.round(times_a))
-    if np.any(bad):
+    if template.discrete:
+        bad = (sens_a != np.round(sens_a)) | (sens_a > 10**6)
+        if np.any(bad):
+            raise ValueError(
+                f"sensitivity must be a positive integer ≤ 10⁶ for the {template.label} "
+                f"mechanism; got {sens_a[bad].ravel()[:3]!r}"
+            )
+    times_list = _check_times(times_a.ravel(), noise_a.size)
+    pairs = dict.fromkeys(zip(noise_a.ravel().tolist(), sens_a.ravel().tolist(), strict=True))
+    if len(pairs) > 100 * _MAX_PLD_GROUPS:
         raise ValueError(
-            f"times must be integers in 1..{MAX_TIMES:,}; got {times_a[bad].ravel()[:3]!r}"
+            f"noise and sensitivity describe {len(pairs):,} distinct mechanisms; at most "
+            f"{100 * _MAX_PLD_GROUPS:,} are taken in one call"
         )
-    integer = np.array([cls.discrete for cls in classes])[codes]
-    bad = integer & ((sens_a != np.round(sens_a)) | (sens_a > 10**6))
-    if np.any(bad):
+    made = {
+        (b, s): replace(
+            template, **{template.parameter: b, "sensitivity": round(s) if template.discrete else s}
+        )
+        for b, s in pairs
+    }
+    objects = [
+        made[(b, s)] for b, s in zip(noise_a.ravel().tolist(), sens_a.ravel().tolist(), strict=True)
+    ]
+    return objects, times_list
+
+
+def _pld_groups(mechanism, noise, sensitivity, times, merge=0.0) -> tuple:
+    """((mechanism, runs), ...): the releases validated and grouped by the one pipeline
+    (:func:`helpers.mechanisms.composition.releases`: equal objects once, μ-GDP ones merged
+    exactly, near-twins merged with ``merge``, each release's object kept as it is)."""
+    template, noise, sensitivity, objects = _pld_releases(mechanism, noise, sensitivity)
+    if objects is None:
+        objects, times_list = _additive_releases(template, noise, sensitivity, times)
+    else:
+        times_list = _check_times(times, len(objects))
+    try:
+        return releases(objects, times_list, merge=merge)
+    except ValueError as error:
         raise ValueError(
-            "sensitivity must be a positive integer ≤ 10⁶ for the "
-            f"{classes[codes[bad].ravel()[0]].label} mechanism; got {sens_a[bad].ravel()[:3]!r}"
-        )
-    parameter, sens_p = noise_a.astype(float), sens_a.astype(float)
-    if merge > 0:
-        for c, cls in enumerate(classes):
-            mine = codes == c
-            merged_noise, merged_sens = cls._merge_parameters(noise_a[mine], sens_a[mine], merge)
-            parameter[mine], sens_p[mine] = merged_noise, merged_sens
-    counts: dict = {}
-    for c, b, s, t in zip(
-        codes.ravel().tolist(),
-        parameter.ravel().tolist(),
-        sens_p.ravel().tolist(),
-        times_a.ravel().tolist(),
-        strict=True,
-    ):
-        counts[(c, b, s)] = counts.get((c, b, s), 0) + int(t)
-    if len(counts) > _MAX_PLD_GROUPS:
-        raise ValueError(
-            f"noise and sensitivity describe {len(counts):,} distinct mechanisms; at most "
-            f"{_MAX_PLD_GROUPS:,} are built in one call (each takes milliseconds)"
-        )
-    return tuple(
-        (classes[c](b, sensitivity=round(s) if classes[c].discrete else s), t)
-        for (c, b, s), t in counts.items()
-    )
-
-
-# One release's PLD by value (a frozen mechanism object and the grid step), within a memory
-# budget: notebook 11's mixed figure reads every prefix of a workload, which rebuilt each
-# release's distribution once per prefix (the composed ones stay in _composed_pld's cache).
-_SINGLE_PLDS = ByteBoundedCache(64 * 2**20, lambda entry: entry[1])
-
-
-def _single_pld(mech, h: float):
-    return _SINGLE_PLDS.get(
-        (mech, h), lambda: (mech.pld(discretization=h), 8 * mech._pld_width(1, h))
-    )[0]
-
-
-@lru_cache(maxsize=8)
-def _composed_pld(groups: tuple, h: float):
-    plds = []
-    for mech, t in groups:
-        one = _single_pld(mech, h)
-        plds.append(one.self_compose(t) if t > 1 else one)
-    while len(plds) > 1:  # a balanced tree: every PLD takes part in about log2(n) convolutions
-        plds = [
-            plds[i].compose(plds[i + 1]) if i + 1 < len(plds) else plds[i]
-            for i in range(0, len(plds), 2)
-        ]
-    return plds[0]
+            str(error).replace("mechanisms hold", "noise and sensitivity describe")
+        ) from None
 
 
 def _check_merge(merge) -> float:
@@ -201,22 +200,15 @@ def _check_merge(merge) -> float:
 
 
 def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
-    kinds, noise, sensitivity = _pld_releases(mechanism, noise, sensitivity)
     h = check_discretization(discretization)
-    groups = _pld_groups(kinds, noise, sensitivity, times, _check_merge(merge))
-    width = sum(mech._pld_width(t, h) for mech, t in groups)
-    if width > _MAX_PLD_CELLS:
-        raise ValueError(
-            f"the composed privacy-loss distribution would span about {width:.3g} steps of "
-            f"{h:g} (at most {_MAX_PLD_CELLS:.0e}); use a larger discretization or fewer times"
-        )
+    groups = _pld_groups(mechanism, noise, sensitivity, times, _check_merge(merge))
     try:
-        return _composed_pld(groups, h)
-    except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
-        raise ValueError(
-            f"dp_accounting cannot build this privacy-loss distribution (noise/sensitivity "
-            f"out of its range): {type(error).__name__}: {error}"
-        ) from None
+        return composed_pld(groups, discretization=h, max_cells=_MAX_PLD_CELLS)
+    except ValueError as error:
+        message = str(error)
+        if "steps of" in message:
+            message = message.replace("or fewer releases", "or fewer times")
+        raise ValueError(message) from None
 
 
 def pld_delta(
@@ -351,18 +343,7 @@ def pld_epsilon(
     """
     d = _check_open_delta(delta)
     pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
-    eps = max(float(pld.get_epsilon_for_delta(d)), 0.0)
-    if not math.isfinite(eps):
-        return math.inf
-    # dp_accounting's inverse can land a hair below the ε where its own δ(ε) meets δ (δ read
-    # 1.00000008e-10 at its ε for 1e-10): step up until the same PLD confirms δ(ε) ≤ δ
-    step = max(eps, 1.0) * 2.0**-40
-    while float(pld.get_delta_for_epsilon(eps)) > d:
-        eps += step
-        step *= 2
-        if eps > 700:
-            return math.inf
-    return eps
+    return pld_epsilon_of(pld, d)
 
 
 fill_docstrings(globals(), _SECTIONS)

@@ -45,6 +45,7 @@ from .base import (
     AdditiveNoise,
     make_rng,
 )
+from .composition import check_mechanisms, composed_loss, composed_pld, releases
 from .continuous import (
     Gaussian,
     Laplace,
@@ -73,18 +74,32 @@ from .discrete import (
     geometric_scale,
     geometric_sf,
 )
+from .finite import ExponentialMechanism, RandomizedResponse
+from .loss import ADJACENCIES, FiniteOutputs, LossPMF, PrivacyLoss
 from .staircase import Staircase
+from .subsampled import SAMPLINGS, Subsampled
 
 __all__ = [
+    "ADJACENCIES",
     "DISCRETE_GAUSSIAN_MAX_SIGMA",
     "MECHANISM_CLASSES",
+    "SAMPLINGS",
     "AdditiveNoise",
     "DiscreteGaussian",
+    "ExponentialMechanism",
+    "FiniteOutputs",
     "Gaussian",
     "Laplace",
+    "LossPMF",
+    "PrivacyLoss",
+    "RandomizedResponse",
     "Staircase",
+    "Subsampled",
     "TwoSidedGeometric",
     "as_mechanism",
+    "check_mechanisms",
+    "composed_loss",
+    "composed_pld",
     "gaussian_cdf",
     "gaussian_pdf",
     "gaussian_sample",
@@ -105,6 +120,7 @@ __all__ = [
     "laplace_scale",
     "laplace_sf",
     "make_rng",
+    "releases",
 ]
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
+from scipy.special import ndtr
 
 from .._docstrings import SECTIONS, fill_docstrings, fill_object
 from .._numerics import (
@@ -31,6 +32,7 @@ from .._numerics import (
 )
 from .._validation import (
     as_output,
+    check_discretization,
     check_finite_scalar,
     check_int_range,
     check_nonnegative,
@@ -38,6 +40,7 @@ from .._validation import (
     check_positive,
     check_real,
 )
+from .loss import PLD_TAIL, LossPMF, PrivacyLoss, check_adjacency
 
 __all__ = ["AdditiveNoise", "make_rng"]  # and MAX_BINS, outside the package's __all__ as before
 
@@ -96,8 +99,7 @@ def _check_integer_sensitivity(sensitivity, label: str = "two-sided geometric") 
 MAX_BINS = 5_000_000
 
 
-# the tail mass a privacy-loss distribution may cut off (dp_accounting's default)
-_PLD_TAIL = 1e-15
+_PLD_TAIL = PLD_TAIL  # the tail mass a privacy-loss distribution may cut off
 _TINY_NOISE = 2.0**-900  # a floor for budgets and noise (far below anything meaningful)
 
 
@@ -149,7 +151,7 @@ def _integer_quantile(excess, noise) -> np.ndarray:
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
-class AdditiveNoise(ABC):
+class AdditiveNoise(PrivacyLoss, ABC):
     """A(D) = f(D) + Z for symmetric noise Z: A(D₁) = loc + Z against A(D₂) = loc + Δ + Z.
 
     The privacy loss L(o) = ln(p_{A(D₁)}(o)/p_{A(D₂)}(o)) falls as o grows, so L > ε exactly
@@ -171,6 +173,9 @@ class AdditiveNoise(ABC):
     """
 
     sensitivity: float = 1.0
+
+    #: symmetric noise: adding and removing the record give one PLD (:class:`PrivacyLoss`)
+    symmetric: ClassVar[bool] = True
 
     #: the name the string API uses ("laplace", ...), a label for figures, the field that
     #: holds the noise parameter and its symbol; whether Z lives on the integers
@@ -365,14 +370,18 @@ class AdditiveNoise(ABC):
         x = bisect_increasing(gap, np.where(found, low, high - 1.0), high)
         return np.where(found, x, -np.inf)
 
-    def delta(self, epsilon):
+    def delta(self, epsilon, *, adjacency=None):
         """Tight δ₂(ε) = E[max(0, 1 − e^{ε − L})]: the smallest δ for (ε, δ)-DP.
+
+        The noise is symmetric, so both adjacencies ("remove", "add", or None for the larger)
+        give this one value.
 
         Examples
         --------
         >>> round(Laplace(1.0).delta(0.5), 6)
         0.221199
         """
+        check_adjacency(adjacency, allow_none=True)
         return as_output(self._delta(self._epsilon(epsilon)))
 
     def delta_naive(self, epsilon):
@@ -755,21 +764,96 @@ class AdditiveNoise(ABC):
         bound = float(self.loss_bound())
         return bound if math.isfinite(bound) else float(self._upper_quantile(np.array(_PLD_TAIL)))
 
-    def _pld_width(self, times: int, h: float) -> float:
-        """A rough count of the steps of h the PLD of ``times`` such releases spans."""
-        return (math.sqrt(times) * 10 + 1) * 2 * self._pld_spread() / h
+    # what every layer reads of it as a privacy-loss object (helpers.mechanisms.loss)
 
-    @classmethod
-    def _merge_parameters(cls, noise: np.ndarray, sensitivity: np.ndarray, merge: float):
-        """(noise, Δ) of releases made a little *less* private, on a grid of ratio 1 + merge.
+    @property
+    def outputs(self) -> str:
+        """Where its outputs live: "integers" for integer noise, else "reals"."""
+        return "integers" if self.discrete else "reals"
+
+    def is_single(self) -> bool:
+        """One noise and one Δ (not an array of them): one mechanism, fit for composition."""
+        return not (np.ndim(self.noise) or np.ndim(self.sensitivity))
+
+    def log_laws(self, o, *, adjacency="remove"):
+        """(ln p(o), ln q(o)): A(D) = Z against A(D′) = Δ + Z ("remove"), the other way ("add")."""
+        check_adjacency(adjacency)
+        o = check_real("o", o)
+        with np.errstate(divide="ignore"):
+            first = np.asarray(self.logpdf(o), dtype=float)
+            second = np.asarray(self.logpdf(o - self.sensitivity), dtype=float)
+        if self.discrete:  # integer noise: no mass off the integers
+            off = o != np.round(o)
+            first, second = np.where(off, -np.inf, first), np.where(off, -np.inf, second)
+        return (first, second) if adjacency == "remove" else (second, first)
+
+    def output_range(self):
+        """(−k, Δ + k) with P(|Z| > k) < 10⁻¹²: both laws' outputs, all but a negligible mass."""
+        if not self.is_single():
+            raise ValueError(f"output_range needs a single {self.parameter} and sensitivity")
+        k = float(type(self).noise_reach(self.noise, 1 - 1e-13, sensitivity=self.sensitivity))
+        return -k, float(self.sensitivity) + k
+
+    def gdp_mu(self):
+        """μ = Δ/σ, rounded up, for a class whose ρ-zCDP is exactly μ-GDP (``gaussian_dp``)."""
+        if not self.gaussian_dp:
+            return None
+        return float(ratio_up(self.sensitivity, self.noise))
+
+    def coarsened(self, merge: float):
+        """The same class a little less private, on a grid of ratio 1 + merge (δ never lower).
 
         Scale-free noise: noise 1 and Δ/noise rounded up onto the grid; otherwise the noise
-        rounded down onto it at the same Δ (δ(ε) falls as the noise grows). Either way every
-        release is replaced by one whose δ(ε) is at least its own: merging never lowers δ.
+        rounded down onto it at the same Δ (δ(ε) falls as the noise grows). Every other field
+        of the instance is kept (``dataclasses.replace``).
         """
-        if cls.scale_free:
-            return np.ones_like(noise), _grid_up(ratio_up(sensitivity, noise), merge)
-        return 1.0 / _grid_up(ratio_up(1.0, noise), merge), sensitivity
+        from dataclasses import replace
+
+        merge = float(merge)
+        if merge <= 0:
+            return self
+        if self.scale_free:
+            ratio = float(_grid_up(ratio_up(self.sensitivity, self.noise), merge))
+            return replace(self, **{self.parameter: 1.0, "sensitivity": ratio})
+        noise = float(1.0 / _grid_up(ratio_up(1.0, self.noise), merge))
+        return replace(self, **{self.parameter: noise})
+
+    def loss_span(self, times: int = 1) -> float:
+        """A rough half-width of the loss of ``times`` runs (for the work a composition costs):
+        one release's reach, times (10√times + 1) for several."""
+        return (1 if times == 1 else math.sqrt(times) * 10 + 1) * self._pld_spread()
+
+    def loss_pmf(self, discretization=1e-4, *, adjacency="remove") -> LossPMF:
+        """The loss rounded up onto h·ℤ (privacy buckets; the same for both adjacencies).
+
+        Its own cdf at its own thresholds (a continuous noise), its own pmf at each integer
+        output (integer noise), or for a μ-GDP class the loss's law N(μ²/2, μ²) exactly (Dong,
+        Roth & Su 2022), cut at ±12μ (the mass above to +∞, below onto the lowest cell: both up).
+        """
+        h = check_discretization(discretization)
+        check_adjacency(adjacency)
+        if not self.is_single():
+            raise ValueError(
+                f"loss_pmf needs a single {self.parameter} and sensitivity; got {self!r}"
+            )
+        if self.gaussian_dp:
+            mu = float(self.gdp_mu())
+            m, spread = mu * mu / 2, 12 * mu
+            lo, hi = math.ceil((m - spread) / h), math.ceil((m + spread) / h)
+            edges = (h * np.arange(lo - 1, hi + 1, dtype=float) - m) / mu
+            cdf, sf = ndtr(edges), ndtr(-edges)
+            # differences of the cdf below the mean, of the sf above it (no cancellation)
+            pmf = np.where(edges[1:] <= 0, np.diff(cdf), -np.diff(sf))
+            pmf[0] += cdf[0]
+            return LossPMF(h, lo, np.clip(pmf, 0.0, None), float(sf[-1]))
+        rounded, infinity = (
+            self._pld_pmf_discrete(h) if self.discrete else self._pld_pmf_continuous(h)
+        )
+        index = np.fromiter(rounded.keys(), dtype=np.int64, count=len(rounded))
+        mass = np.fromiter(rounded.values(), dtype=float, count=len(rounded))
+        lower = int(index.min()) if index.size else 0
+        pmf = np.bincount(index - lower, weights=mass) if index.size else np.zeros(1)
+        return LossPMF(h, lower, pmf, min(max(infinity, 0.0), 1.0))
 
 
 #: the package's shared docstring sections (helpers/_docstrings.py fills them at import)

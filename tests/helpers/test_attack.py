@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 from helpers import attack as A
 from helpers import budget as B
 from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
+from helpers.mechanisms import composition as C
+from helpers.mechanisms.composition import composed_pld, releases
 
 mpmath.mp.dps = 60
 
@@ -459,7 +461,7 @@ def test_the_ends_of_the_fpr_domain():
 def test_the_vectorised_gaussian_pld_is_never_below_the_exact_delta(mu, eps):
     # the Gaussian-DP group is built from N(μ²/2, μ²) rounded up: δ(ε) ≥ the exact one, within
     # the discretisation
-    pld = A._one_pld(Gaussian(1.0, sensitivity=mu), 1e-4)
+    pld = composed_pld(releases([Gaussian(1.0, sensitivity=mu)]), discretization=1e-4)
     exact = float(Gaussian(1.0, sensitivity=mu).delta(eps))
     read = float(pld.get_delta_for_epsilon(eps))
     assert read >= exact * (1 - 1e-9) - 1e-15 and read - exact <= TOL
@@ -589,12 +591,16 @@ def test_laplace_releases_take_their_own_vectorised_pld(monkeypatch):
         return original(self, **options)
 
     monkeypatch.setattr(Laplace, "pld", spy)
-    A._one_pld.cache_clear()
+    C._one_pld.cache_clear()
+    C._composed_pld.cache_clear()
+    A._GRIDS.clear()
     one = Laplace(2.0, sensitivity=1.0)
-    first = A._one_pld(one, 1e-3)
+    first = A.attack_advantage([one], discretization=1e-3)
     assert calls == [(one, {"discretization": 1e-3})]
-    assert A._one_pld(Laplace(2.0, sensitivity=1.0), 1e-3) is first and len(calls) == 1
-    A._one_pld.cache_clear()
+    again = A.attack_advantage([Laplace(2.0, sensitivity=1.0)] * 3, discretization=1e-3)
+    assert len(calls) == 1 and again > first  # built once by value, self-composed
+    C._one_pld.cache_clear()
+    C._composed_pld.cache_clear()
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0, 5.0])

@@ -125,8 +125,12 @@ def test_merging_near_identical_releases_only_raises_delta(mechanism):
 def test_a_pld_of_more_distinct_releases_than_the_budget_needs_merge():
     scales = np.linspace(50.0, 60.0, 2_500)
     with pytest.raises(ValueError, match="2,000"):
-        B.pld_delta(1.0, "gaussian", scales)
-    assert 0 < B.pld_delta(1.0, "gaussian", scales, merge=0.02) < 1
+        B.pld_delta(1.0, "laplace", scales)
+    assert 0 < B.pld_delta(1.0, "laplace", scales, merge=0.02) < 1
+    # μ-GDP releases need no merge: they compose exactly into one Gaussian of μ² = Σ μᵢ²
+    merged = B.pld_delta(1.0, "gaussian", scales)
+    mu = float(np.sqrt(np.sum(1.0 / scales**2)))
+    assert merged == pytest.approx(float(m.Gaussian(1.0, sensitivity=mu).delta(1.0)), abs=1e-6)
 
 
 def test_pld_refuses_what_it_cannot_build():
@@ -210,7 +214,7 @@ def test_pld_refuses_a_noise_beside_an_object_and_a_bad_mechanism():
         with pytest.raises(ValueError, match=r"^mechanism must be one of") as info:
             B.pld_delta(1.0, bad, 1.0)
         assert repr(bad)[:20] in str(info.value)
-    with pytest.raises(ValueError, match=r"mechanism\[1\] must hold one scale"):
+    with pytest.raises(ValueError, match=r"mechanism\[1\] must hold one value"):
         B.pld_delta(1.0, [m.Laplace(1.0), m.Laplace(np.array([1.0, 2.0]))])
     with pytest.raises(ValueError, match="broadcast"):
         B.pld_delta(1.0, [m.Laplace(1.0), m.Laplace(2.0)], times=[1, 2, 3])

@@ -1,0 +1,217 @@
+"""Any mechanism run on a random sample of the records: privacy amplification by subsampling.
+
+:class:`Subsampled` wraps any :class:`~helpers.mechanisms.PrivacyLoss` (additive noise,
+randomized response, another subsampled mechanism, a contributor's class) and is one itself, so
+every layer composes it, reads its attack risk and its δ(ε) as it does any other. With (P, Q) the
+wrapped mechanism's laws with and without the target's record:
+
+* **Poisson sampling** (each record kept with probability q; the add/remove relation):
+  "remove" is (q·P + (1 − q)·Q, Q) and "add" is (Q, q·P + (1 − q)·Q). DP-SGD's batches
+  (notebook 13) are drawn this way.
+* **Sampling without replacement** (a fixed-size sample, a fraction γ of the records; the
+  change-one relation, with (P, Q) the wrapped mechanism's laws for the two values): the two
+  orders (γ·P + (1 − γ)·Q, Q) and (γ·Q + (1 − γ)·P, P).
+
+These pairs dominate the subsampled mechanism whenever (P, Q) dominates the wrapped one (Zhu,
+Dong & Wang 2022, "Optimal accounting of differential privacy via characteristic function",
+the dominating pairs of subsampled mechanisms; dp_accounting's ``AdditiveNoisePrivacyLoss``
+builds the same Poisson pairs for additive noise). So:
+
+* δ(ε) is the wrapped mechanism's δ at a transformed ε, exactly (Balle, Barthe & Gaboardi 2018):
+  Poisson "remove" and both orders without replacement, q·δ_P‖Q(ε′) with
+  e^{ε′} = 1 + (e^ε − 1)/q; Poisson "add", c·H_α(Q‖P) with c = 1 − e^ε(1 − q) and
+  α = q·e^ε/c (0 where c ≤ 0);
+* the PLD is the wrapped one's rounded-up PLD read as a dominating pair and mixed atom by atom:
+  an atom of loss ℓ and mass p becomes one of loss ln(q·e^ℓ + 1 − q) and mass p·(q + (1 − q)e^{−ℓ})
+  ("remove"), or of loss −ln(q·e^{−ℓ} + 1 − q) and mass p ("add"); the new losses are rounded up
+  again, so every δ read from it is an upper bound (two roundings: within 2h of the exact PLD's).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import numpy as np
+
+from .._validation import as_output, check_discretization, check_finite_scalar, check_nonnegative
+from .loss import ADJACENCIES, LossPMF, PrivacyLoss, bucket_up, check_adjacency
+
+__all__ = ["SAMPLINGS", "Subsampled"]
+
+#: how the sample is drawn: each record independently, or a fixed-size sample
+SAMPLINGS = ("poisson", "without_replacement")
+
+
+def _amplified(eps: np.ndarray, rate: float) -> np.ndarray:
+    """ε′ with e^{ε′} = 1 + (e^ε − 1)/q, as ε + ln((1 − e^{−ε})/q + e^{−ε}) (no overflow)."""
+    return eps + np.log(-np.expm1(-eps) / rate + np.exp(-eps))
+
+
+def _mix_up(base: LossPMF, rate: float) -> LossPMF:
+    """The PLD of (q·A + (1 − q)·B, B) from that of (A, B) (losses rounded up, under A)."""
+    h, ell, p = base.discretization, base.losses, base.pmf
+    log_q, log_rest = math.log(rate), math.log1p(-rate)
+    with np.errstate(over="ignore", under="ignore"):
+        loss = np.logaddexp(log_q + ell, log_rest)
+        mass = p * np.exp(np.logaddexp(log_q, log_rest - ell))
+        # B's mass where A has none (its loss −∞), what the rounded pair leaves of B's total
+        leftover = max(0.0, 1.0 - math.fsum((p * np.exp(-ell)).tolist()))
+    loss = np.append(loss, log_rest)
+    mass = np.append(mass, (1 - rate) * leftover)
+    return bucket_up(loss, mass, h, rate * base.infinity)
+
+
+def _mix_down(base: LossPMF, rate: float) -> LossPMF:
+    """The PLD of (A, q·B + (1 − q)·A) from that of (A, B) (losses rounded up, under A)."""
+    h, ell, p = base.discretization, base.losses, base.pmf
+    log_q, log_rest = math.log(rate), math.log1p(-rate)
+    with np.errstate(over="ignore", under="ignore"):
+        loss = -np.logaddexp(log_q - ell, log_rest)
+    # A's mass where B has none (loss +∞) now meets (1 − q)·A: a loss of −ln(1 − q)
+    loss = np.append(loss, -log_rest)
+    mass = np.append(p, base.infinity)
+    return bucket_up(loss, mass, h)
+
+
+@dataclass(frozen=True)
+class Subsampled(PrivacyLoss):
+    """``mechanism`` run on a sample: each record kept with probability ``rate`` (Poisson), or a
+    fixed fraction ``rate`` of them drawn without replacement (see the module).
+
+    Used in notebooks 11 and 13 (DP-SGD's steps are a Poisson-subsampled Gaussian).
+
+    Parameters
+    ----------
+    mechanism : PrivacyLoss
+        The mechanism run on the sample, as it is (every parameter it holds is kept).
+    rate : float
+        q (or γ) in (0, 1]; 1 is the mechanism itself.
+    sampling : {"poisson", "without_replacement"}, keyword-only
+        How the sample is drawn.
+
+    References
+    ----------
+    Balle, Barthe & Gaboardi (NeurIPS 2018); Zhu, Dong & Wang (AISTATS 2022); dp_accounting's
+    ``AdditiveNoisePrivacyLoss`` (``sampling_prob``).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace
+    >>> sub = Subsampled(Laplace(1.0), 0.1)
+    >>> round(sub.loss_bound(), 6)  # ln(1 + 0.1·(e − 1))
+    0.158276
+    """
+
+    mechanism: PrivacyLoss
+    rate: float
+    sampling: str = "poisson"
+
+    name: ClassVar[str] = "subsampled"
+    label: ClassVar[str] = "subsampled mechanism"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mechanism, PrivacyLoss) or not self.mechanism.is_single():
+            raise ValueError(
+                "mechanism must be one mechanism object of helpers.mechanisms (a PrivacyLoss "
+                f"with one value of each parameter); got {self.mechanism!r}"
+            )
+        rate = float(check_finite_scalar("rate", self.rate, rule="lie in (0, 1]"))
+        if not 0 < rate <= 1:
+            raise ValueError(f"rate must lie in (0, 1]; got {self.rate!r}")
+        if self.sampling not in SAMPLINGS:
+            raise ValueError(f"sampling must be one of {SAMPLINGS}; got {self.sampling!r}")
+        object.__setattr__(self, "rate", rate)
+
+    @property
+    def symmetric(self) -> bool:
+        """One PLD for both orders: a symmetric mechanism sampled without replacement (q = 1:
+        the mechanism's own)."""
+        if self.rate == 1 or self.sampling == "without_replacement":
+            return self.mechanism.symmetric
+        return False
+
+    @property
+    def outputs(self) -> str:
+        return self.mechanism.outputs
+
+    def breakpoints(self, low, high):
+        return self.mechanism.breakpoints(low, high)
+
+    def output_range(self):
+        return self.mechanism.output_range()
+
+    def coarsened(self, merge: float):
+        """The wrapped mechanism coarsened (less private), sampled alike: δ never lower."""
+        return replace(self, mechanism=self.mechanism.coarsened(merge))
+
+    def log_laws(self, o, *, adjacency="remove"):
+        check_adjacency(adjacency)
+        q = self.rate
+        if self.sampling == "poisson":
+            first, second = self.mechanism.log_laws(o, adjacency=adjacency)
+            if q == 1:
+                return first, second
+            with np.errstate(divide="ignore"):
+                if adjacency == "remove":  # (qP + (1 − q)Q, Q) from (P, Q)
+                    return np.logaddexp(math.log(q) + first, math.log1p(-q) + second), second
+                # (Q, qP + (1 − q)Q) from the wrapped "add" pair (Q, P)
+                return first, np.logaddexp(math.log(q) + second, math.log1p(-q) + first)
+        first, second = self.mechanism.log_laws(o, adjacency=adjacency)
+        if q == 1:
+            return first, second
+        with np.errstate(divide="ignore"):
+            return np.logaddexp(math.log(q) + first, math.log1p(-q) + second), second
+
+    def loss_bounds(self) -> dict:
+        base = self.mechanism.loss_bounds()
+        q = self.rate
+        if q == 1:
+            return dict(base)
+
+        def up(bound):  # ln(1 + q(e^B − 1)), increasing in B
+            return float(np.logaddexp(math.log(q) + bound, math.log1p(-q)))
+
+        if self.sampling == "without_replacement":
+            return {a: up(base[a]) for a in ADJACENCIES}
+        down = -float(np.logaddexp(math.log(q) - base["add"], math.log1p(-q)))
+        return {"remove": up(base["remove"]), "add": down}
+
+    def loss_bound(self):
+        return max(self.loss_bounds().values())
+
+    def delta(self, epsilon, *, adjacency=None):
+        adjacency = check_adjacency(adjacency, allow_none=True)
+        eps = check_nonnegative("epsilon", epsilon)
+        chosen = ADJACENCIES if adjacency is None else (adjacency,)
+        return as_output(np.max([self._delta(eps, one) for one in chosen], axis=0))
+
+    def _delta(self, eps: np.ndarray, adjacency: str) -> np.ndarray:
+        q, base = self.rate, self.mechanism
+        if q == 1:
+            return np.asarray(base.delta(eps, adjacency=adjacency), dtype=float)
+        if self.sampling == "without_replacement" or adjacency == "remove":
+            return q * np.asarray(base.delta(_amplified(eps, q), adjacency=adjacency), dtype=float)
+        # Poisson "add": H_{e^ε}(Q ‖ qP + (1 − q)Q) = c·H_α(Q ‖ P), c = 1 − e^ε(1 − q), α = qe^ε/c
+        with np.errstate(divide="ignore", invalid="ignore"):
+            c = -np.expm1(eps + math.log1p(-q))
+            log_alpha = eps + math.log(q) - np.log(np.where(c > 0, c, 1.0))
+        above = np.where(c > 0, np.maximum(log_alpha, 0.0), 0.0)
+        below = np.where(c > 0, np.maximum(-log_alpha, 0.0), 0.0)
+        h_add = np.asarray(base.delta(above, adjacency="add"), dtype=float)
+        # α < 1: H_α(Q‖P) = 1 − α + α·H_{1/α}(P‖Q)
+        alpha = np.exp(np.minimum(log_alpha, 0.0))
+        h_low = 1 - alpha + alpha * np.asarray(base.delta(below, adjacency="remove"), dtype=float)
+        value = np.where(log_alpha >= 0, h_add, h_low)
+        return np.where(c > 0, np.clip(c * value, 0.0, 1.0), 0.0)
+
+    def loss_pmf(self, discretization=1e-4, *, adjacency="remove") -> LossPMF:
+        h = check_discretization(discretization)
+        check_adjacency(adjacency)
+        base = self.mechanism.loss_pmf(h, adjacency=adjacency)
+        if self.rate == 1:
+            return base
+        if self.sampling == "poisson" and adjacency == "add":
+            return _mix_down(base, self.rate)
+        return _mix_up(base, self.rate)
