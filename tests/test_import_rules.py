@@ -490,3 +490,66 @@ def test_the_export_check_catches_what_it_describes():
     ]
     extra = source.replace("__all__ = [", '__all__ = [\n    "stray",')
     assert export_problems(package, extra) == [f"{package}: exports stray, which it never binds"]
+
+
+# --- private attributes: a method or attribute an object's own package keeps to itself -------
+
+
+def _private_members(modules: dict = ALL_MODULES) -> dict:
+    """{package: private names its classes define (methods, class attributes, properties)}."""
+    out: dict = {}
+    for module, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = out.setdefault(_package(module, modules), set())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found = [item.name]
+                elif isinstance(item, ast.Assign):
+                    found = [t.id for t in item.targets if isinstance(t, ast.Name)]
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    found = [item.target.id]
+                else:
+                    found = []
+                names.update(n for n in found if _is_private(n))
+    return out
+
+
+def private_attribute_access(module: str, source: str | None = None, members=None) -> list[str]:
+    """``obj._name`` where ``_name`` is a private member of a class of another package of
+    helpers (attribute access, which the import rule cannot see): what a layer reads of a
+    mechanism must be public (issue 46: two PLD pipelines reached into ``_threshold``)."""
+    members = _private_members() if members is None else members
+    own = _package(module) if module in ALL_MODULES else module.rpartition(".")[0]
+    mine = set().union(*(v for k, v in members.items() if own == k or own.startswith(k + ".")))
+    theirs = set().union(
+        *(v for k, v in members.items() if not (own == k or own.startswith(k + ".")))
+    )
+    source = ALL_MODULES[module].read_text(encoding="utf-8") if source is None else source
+    offenders = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
+            continue
+        if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            continue
+        if node.attr in theirs and node.attr not in mine:
+            offenders.append(f"line {node.lineno}: .{node.attr}")
+    return offenders
+
+
+_MEMBERS = _private_members()
+
+
+@pytest.mark.parametrize("module", sorted(ALL_MODULES))
+def test_no_private_attribute_of_another_package(module):
+    assert private_attribute_access(module, members=_MEMBERS) == []
+
+
+def test_the_attribute_check_catches_what_it_describes():
+    bad = "def f(mech):\n    return mech._threshold(0.5) + mech._pld_spread()\n"
+    found = private_attribute_access("helpers.attack", bad, _MEMBERS)
+    assert found == ["line 2: ._threshold", "line 2: ._pld_spread"]
+    good = "def f(mech):\n    return mech.loss_pmf(1e-4).delta(0.5)\n"
+    assert private_attribute_access("helpers.attack", good, _MEMBERS) == []

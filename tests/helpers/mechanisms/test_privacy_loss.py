@@ -1,0 +1,264 @@
+"""The battery for any mechanism (helpers.mechanisms.loss.PrivacyLoss), and every layer on one
+that is not additive noise.
+
+Each property is one of any pair of output laws, never of additive noise: each law sums to 1
+piece by piece, δ(ε) equals a brute-force sum or integral of max(0, p − e^ε·q) over the two laws
+(both adjacencies), the PLD's δ is never below its own δ and within its grid of it, the loss
+bound is where δ reaches 0, and subsampling's δ is the wrapped mechanism's at the amplified ε.
+
+``Truncated`` below is a throwaway contributor's class, registered nowhere: the truncated
+geometric mechanism of Ghosh, Roughgarden & Sundararajan (2012) on a count in 0..n, whose law
+depends on where the true count sits (the domain's edge) and which holds parameters of its own
+(``n``, ``count``) beyond its noise. Every layer must report *it*, not a rebuilt additive noise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+import numpy as np
+import pytest
+from scipy import integrate
+
+from helpers import attack as A
+from helpers import budget as B
+from helpers import mechanisms as m
+from helpers.mechanisms.composition import composed_loss, releases
+
+
+@dataclass(frozen=True)
+class Truncated(m.FiniteOutputs):
+    """P[o] ∝ α^|o − x| on 0..n for a count x, against the neighbour's x + 1 (a contributor's
+    class: two laws, a bound, nothing else)."""
+
+    epsilon: float
+    n: int = 10
+    count: int = 0
+
+    name: ClassVar[str] = "truncated_geometric"
+    label: ClassVar[str] = "truncated geometric"
+
+    def laws(self, *, adjacency="remove"):
+        o = np.arange(self.n + 1)
+        log_a = -self.epsilon
+
+        def law(x):
+            logs = log_a * np.abs(o - x)
+            return logs - np.logaddexp.reduce(logs)
+
+        p, q = law(self.count), law(self.count + 1)
+        return (p, q) if adjacency == "remove" else (q, p)
+
+
+CASES = [
+    m.Laplace(1.0),
+    m.Gaussian(0.8, sensitivity=1.5),
+    m.TwoSidedGeometric(1.2),
+    m.DiscreteGaussian(1.5),
+    m.Staircase(1.0),
+    m.RandomizedResponse(1.0, k=5),
+    m.ExponentialMechanism(0.8, utilities=(5, 3, 1, 0), neighbour_utilities=(4, 3, 2, 0)),
+    Truncated(0.7, n=6, count=0),
+    m.Subsampled(m.Gaussian(1.0), 0.1),
+    m.Subsampled(m.Laplace(0.7), 0.3, sampling="without_replacement"),
+    m.Subsampled(m.RandomizedResponse(2.0, k=3), 0.2),
+    m.Subsampled(m.TwoSidedGeometric(1.0), 0.25),
+    m.Subsampled(Truncated(1.0, n=4, count=3), 0.5),
+]
+IDS = [repr(c)[:60] for c in CASES]
+EPSILONS = (0.0, 0.3, 1.0, 2.5)
+
+
+def _sum_or_integral(mech, f) -> float:
+    """Σ f(o) over the outputs (finite, integers) or ∫ f (reals), f built from the laws."""
+    low, high = mech.output_range()
+    if mech.outputs in ("finite", "integers"):
+        o = np.arange(math.floor(low), math.ceil(high) + 1, dtype=float)
+        return math.fsum(np.asarray(f(o), dtype=float).tolist())
+    points = sorted({0.0, *np.asarray(mech.breakpoints(low, high)).tolist()})
+    value, _ = integrate.quad(
+        lambda x: float(f(np.array([x]))[0]), low, high, points=points, limit=2000, epsabs=1e-13
+    )
+    return value
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+@pytest.mark.parametrize("adjacency", m.ADJACENCIES)
+def test_each_law_sums_to_one(mech, adjacency):
+    for which in (0, 1):
+        total = _sum_or_integral(
+            mech, lambda o, which=which: np.exp(mech.log_laws(o, adjacency=adjacency)[which])
+        )
+        assert total == pytest.approx(1.0, abs=1e-9)
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+@pytest.mark.parametrize("adjacency", m.ADJACENCIES)
+def test_delta_against_brute_force_over_the_two_laws(mech, adjacency):
+    for eps in EPSILONS:
+
+        def excess(o, eps=eps):
+            lp, lq = mech.log_laws(o, adjacency=adjacency)
+            return np.maximum(0.0, np.exp(lp) - np.exp(eps + lq))
+
+        brute = _sum_or_integral(mech, excess)
+        assert mech.delta(eps, adjacency=adjacency) == pytest.approx(brute, abs=2e-8)
+    both = mech.delta(np.array(EPSILONS))
+    one = [mech.delta(np.array(EPSILONS), adjacency=a) for a in m.ADJACENCIES]
+    assert np.allclose(both, np.maximum(*one), rtol=0, atol=0)
+    if mech.symmetric:
+        assert np.allclose(one[0], one[1], rtol=1e-9, atol=1e-14)
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+def test_the_pld_bounds_its_own_delta_within_its_grid(mech):
+    pld = mech.pld(discretization=1e-4)
+    for eps in EPSILONS:
+        exact = float(mech.delta(eps))
+        read = float(pld.get_delta_for_epsilon(eps))
+        assert exact - 1e-12 <= read <= exact + 1e-3
+        for adjacency in m.ADJACENCIES:
+            buckets = mech.loss_pmf(1e-4, adjacency=adjacency)
+            assert buckets.pmf.sum() + buckets.infinity == pytest.approx(1.0, abs=1e-9)
+            value = float(buckets.delta(eps))
+            exact_one = float(mech.delta(eps, adjacency=adjacency))
+            assert exact_one - 1e-12 <= value <= exact_one + 1e-3
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+def test_the_loss_bound_is_where_delta_reaches_zero(mech):
+    bound = float(mech.loss_bound())
+    if math.isinf(bound):
+        assert mech.delta(30.0) > 0 or mech.delta(5.0) > 0
+        return
+    assert mech.delta(bound) <= 1e-15
+    assert mech.delta(bound * (1 - 1e-6)) > 0
+    for adjacency, one in mech.loss_bounds().items():
+        assert mech.delta(one, adjacency=adjacency) <= 1e-15
+
+
+@pytest.mark.parametrize("mech", [c for c in CASES if not isinstance(c, m.Subsampled)], ids=str)
+@pytest.mark.parametrize("sampling", m.SAMPLINGS)
+def test_subsampling_amplifies_as_its_closed_form_says(mech, sampling):
+    q = 0.2
+    sub = m.Subsampled(mech, q, sampling=sampling)
+    for eps in (0.1, 0.5, 1.0):
+        amplified = math.log1p(math.expm1(eps) / q)  # e^ε′ = 1 + (e^ε − 1)/q
+        remove = q * mech.delta(amplified, adjacency="remove")
+        assert sub.delta(eps, adjacency="remove") == pytest.approx(remove, rel=1e-9, abs=1e-15)
+    # never less private than the mechanism run on everyone, and q = 1 is the mechanism itself
+    assert np.all(sub.delta(np.array(EPSILONS)) <= mech.delta(np.array(EPSILONS)) + 1e-15)
+    whole = m.Subsampled(mech, 1.0, sampling=sampling)
+    assert np.allclose(whole.delta(np.array(EPSILONS)), mech.delta(np.array(EPSILONS)))
+
+
+def test_the_poisson_subsampled_gaussian_agrees_with_dp_accounting_both_adjacencies():
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType, GaussianPrivacyLoss
+
+    for sigma, q, times in ((1.0, 0.002, 10_000), (0.8, 0.01, 1_000), (2.0, 0.1, 100)):
+        sub = m.Subsampled(m.Gaussian(sigma), q)
+        for adjacency, kind in (("remove", AdjacencyType.REMOVE), ("add", AdjacencyType.ADD)):
+            # the library's own δ of the mechanism (not of a PLD): the same pair, exactly
+            theirs = GaussianPrivacyLoss(sigma, sampling_prob=q, adjacency_type=kind)
+            for eps in (0.0, 0.01, 0.05, 0.3):
+                exact = sub.delta(eps, adjacency=adjacency)
+                assert theirs.get_delta_for_epsilon(eps) == pytest.approx(
+                    exact, rel=1e-9, abs=1e-15
+                )
+        reference = pld.from_gaussian_mechanism(
+            sigma, sampling_prob=q, value_discretization_interval=1e-4
+        ).self_compose(times)
+        for delta in (1e-5, 1e-7):
+            ours = sub.epsilon_for_delta(delta, times=times)
+            assert ours == pytest.approx(reference.get_epsilon_for_delta(delta), rel=1e-3)
+            assert B.pld_epsilon(delta, sub, times=times) == pytest.approx(ours, rel=1e-12)
+
+
+def test_the_subsampled_gaussian_agrees_with_riskcal_s_dpsgd_advantage():
+    riskcal = pytest.importorskip("riskcal")
+
+    sigma, q, steps = 1.0, 0.01, 200
+    sub = m.Subsampled(m.Gaussian(sigma), q)
+    ours = A.attack_advantage([sub] * steps, discretization=1e-4)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        theirs = riskcal.dpsgd.get_advantage_for_dpsgd(
+            noise_multiplier=sigma, sample_rate=q, num_steps=steps, grid_step=1e-4
+        )
+    assert ours == pytest.approx(theirs, abs=2e-3)
+    assert ours >= theirs - 1e-3
+
+
+# --- a contributor's non-additive class, with parameters of its own, in every layer -----------
+
+
+def test_every_layer_reports_the_instance_not_a_rebuilt_noise():
+    edge = Truncated(0.7, n=6, count=0)  # the true count at the domain's edge
+    middle = replace(edge, count=3)
+    assert edge.delta(0.2) != pytest.approx(middle.delta(0.2), abs=1e-6)
+    for one in (edge, middle):
+        exact = float(one.delta(0.3))
+        # the budget layer: δ of one release, and of three composed
+        assert B.pld_delta(0.3, one) == pytest.approx(exact, abs=2e-4)
+        assert B.pld_delta(0.3, one) >= exact - 1e-12
+        assert B.pld_delta(0.9, one, times=3) > B.pld_delta(0.9, one)
+        # the attack layer: the advantage is δ(0), the total variation of its own two laws
+        assert A.attack_advantage(one) == pytest.approx(float(one.delta(0.0)), abs=2e-4)
+        assert A.attack_tpr(one, fpr=0.1) >= 0.1
+        # the bad event: P[L > ε] from its own loss, on both orders of the neighbours
+        tail = max(
+            float(composed_loss(releases([one]), adjacency=a).tail(0.3)) for a in m.ADJACENCIES
+        )
+        assert A.loss_tail(one, epsilon=0.3) == pytest.approx(tail, abs=1e-9)
+        # subsampled and merged, its fields are kept
+        assert m.Subsampled(one, 0.5).mechanism is one
+        assert one.coarsened(0.01) == one
+    assert A.attack_advantage(edge) != pytest.approx(A.attack_advantage(middle), abs=1e-3)
+    # a workload that mixes it with additive noise, randomized response and a subsampled release
+    workload = [
+        edge,
+        m.Laplace(2.0),
+        m.RandomizedResponse(0.5, k=3),
+        m.Subsampled(m.Gaussian(1.0), 0.1),
+    ]
+    eps = B.pld_epsilon(1e-6, workload)
+    assert B.pld_delta(eps, workload) <= 1e-6 * (1 + 1e-9)
+    assert eps < sum(float(one.loss_bound()) for one in workload[:3]) + 10
+
+
+def test_merging_keeps_every_field_and_never_lowers_delta():
+    @dataclass(frozen=True, kw_only=True, repr=False)
+    class Shaped(m.Laplace):
+        name: ClassVar[str] = "shaped_laplace"
+        tag: str = "kept"
+
+    one = Shaped(scale=1.37, sensitivity=1.0, tag="mine")
+    merged = one.coarsened(0.05)
+    assert isinstance(merged, Shaped) and merged.tag == "mine"
+    assert np.all(merged.delta(np.array(EPSILONS)) >= one.delta(np.array(EPSILONS)) - 1e-15)
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match=r"^rate must lie in \(0, 1\]"):
+        m.Subsampled(m.Laplace(1.0), 1.5)
+    with pytest.raises(ValueError, match=r"^sampling must be one of"):
+        m.Subsampled(m.Laplace(1.0), 0.5, sampling="bernoulli")
+    with pytest.raises(ValueError, match=r"^mechanism must be one mechanism"):
+        m.Subsampled("laplace", 0.5)
+    with pytest.raises(ValueError, match=r"^epsilon must"):
+        m.RandomizedResponse(0.0)
+    with pytest.raises(ValueError, match=r"^k must"):
+        m.RandomizedResponse(1.0, k=1)
+    with pytest.raises(ValueError, match=r"^sensitivity must bound"):
+        m.ExponentialMechanism(1.0, utilities=(3, 1), neighbour_utilities=(1, 1))
+    with pytest.raises(ValueError, match=r"^neighbour_utilities must score"):
+        m.ExponentialMechanism(1.0, utilities=(3, 1), neighbour_utilities=(3, 1, 0))
+    with pytest.raises(ValueError, match=r"^adjacency must be one of"):
+        m.Laplace(1.0).delta(0.5, adjacency="replace")
+    with pytest.raises(ValueError, match=r"^mechanisms must be a mechanism object"):
+        A.attack_advantage("laplace")
