@@ -16,7 +16,7 @@ from _timing import best_of, fmt
 
 from helpers import attack as A
 from helpers import budget as B
-from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
+from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric, composition
 from helpers.plotting.budget import SURVEY
 
 TARGET = 1.0
@@ -34,7 +34,10 @@ def mixed(size: int = 100, *, seed: int = 0) -> list:
 def _fresh(func):
     def run():
         A._GRIDS.clear()
-        A._LOSS_GRIDS.clear()
+        composition._one_pld.cache_clear()
+        composition._composed_pld.cache_clear()
+        composition._one_loss.cache_clear()
+        composition._composed_loss.cache_clear()
         return func()
 
     return run
