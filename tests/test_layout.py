@@ -53,6 +53,12 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the text-alternative tool: the accessibility suite applies and checks it on every "
         "notebook figure",
     ),
+    "helpers/lee_clifton/*.py": (
+        "tests/helpers/lee_clifton/test_lee_clifton.py",
+        "one engine split by topic (worlds, beliefs, bounds, choosing ε), tested through its "
+        "facade as when it was one module: the published numbers and the properties tie the "
+        "modules together (a bound is checked against the posterior, the search against the bound)",
+    ),
     "helpers/mechanisms/base.py": (
         "tests/helpers/mechanisms/test_mechanisms.py",
         "the base class's generic steps: the toy Logistic there supplies only its noise and gets "
