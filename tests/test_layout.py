@@ -74,6 +74,16 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the course's style (colours, markers, font sizes): measured on every figure by the "
         "accessibility and legibility suites",
     ),
+    "helpers/release/_opendp_data.py": (
+        "tests/helpers/release/test_opendp.py",
+        "opendp_release's reading of the table and the workload: every refusal is tested through "
+        "opendp_release there (bad data, columns, keys, missing values), the workload's spec by name",
+    ),
+    "helpers/release/_opendp_query.py": (
+        "tests/helpers/release/test_opendp.py",
+        "opendp_release's OpenDP queries: tested through it and by name there (the noise "
+        "planned against OpenDP's own summary, the threshold's share of the budget)",
+    ),
     "instructor/grading/__init__.py": (
         "tests/instructor/grading/test_grade.py",
         "the grading package's docstring only; its modules are tested there and in test_sandbox.py",
