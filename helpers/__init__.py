@@ -35,8 +35,8 @@ it, except that ``helpers._validation``, ``helpers._numerics``, ``helpers._cache
 ``helpers._docstrings`` serve the math layer only (the layers above use ``checks``); a private
 name (``_x``) is imported only by modules of the same package and of the packages inside it
 (one listed exception: ``release`` reads ``budget``'s workload parser).
-``kazan_reiter``, ``foundations``, ``mechanisms``, ``budget``, ``release`` and ``deployments``
-are packages (one module per topic) whose ``__init__`` is the public facade.
+``kazan_reiter``, ``lee_clifton``, ``foundations``, ``mechanisms``, ``budget``, ``release`` and
+``deployments`` are packages (one module per topic) whose ``__init__`` is the public facade.
 
 API contract (every public function of the math layer; tested in tests/test_contract.py)
 -----------------------------------------------------------------------------------------

@@ -182,7 +182,7 @@ def sensitivity_of(
 def laplace_error_probability(epsilon, *, k, sensitivity):
     """P(|Z| > k) for Laplace noise of scale Δ/ε: exp(−kε/Δ) (the tail of the Laplace).
 
-    Not called in a notebook; used by ``helpers.plotting.deployments``.
+    Not called in a notebook; used by ``helpers.plotting.choose``.
 
     Parameters
     ----------

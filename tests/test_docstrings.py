@@ -305,7 +305,7 @@ def _reads_name(path, name: str) -> bool:
 def test_the_notebook_reader_finds_known_uses():
     uses = notebook_uses()
     assert "08" in uses["helpers.plrv.gaussian_delta"]
-    assert "01" in uses["helpers.lee_clifton.possible_worlds"]  # from-imported
+    assert "01" in uses["helpers.lee_clifton.worlds.possible_worlds"]  # from-imported
     assert "06" in uses["helpers.kazan_reiter.theorems.relative_risk_bound"]  # via the facade
 
 

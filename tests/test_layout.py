@@ -10,14 +10,19 @@ A module without a mirror file is listed in ``TESTED_ELSEWHERE`` with the file t
 and why; that file must exist and name the module. Every file under ``tests/helpers`` and
 ``tests/instructor`` must mirror something that exists, so a module renamed or removed cannot
 leave its tests behind under an old name.
+
+Every module of ``helpers`` is under ``MAX_MODULE_LINES`` (1,000) lines: a longer one is split by
+topic, into a package whose ``__init__`` is the facade or into modules beside it that the old
+one re-exports (as ``lee_clifton``, ``plotting/budget.py`` and ``release/opendp.py`` were).
 """
 
 from __future__ import annotations
 
 from fnmatch import fnmatch
+from pathlib import Path
 
 import pytest
-from _modules import ROOT
+from _modules import HELPERS, ROOT
 
 TESTS = ROOT / "tests"
 PACKAGES = ("helpers", "instructor")
@@ -53,6 +58,12 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "the text-alternative tool: the accessibility suite applies and checks it on every "
         "notebook figure",
     ),
+    "helpers/lee_clifton/*.py": (
+        "tests/helpers/lee_clifton/test_lee_clifton.py",
+        "one engine split by topic (worlds, beliefs, bounds, choosing ε), tested through its "
+        "facade as when it was one module: the published numbers and the properties tie the "
+        "modules together (a bound is checked against the posterior, the search against the bound)",
+    ),
     "helpers/mechanisms/base.py": (
         "tests/helpers/mechanisms/test_mechanisms.py",
         "the base class's generic steps: the toy Logistic there supplies only its noise and gets "
@@ -67,6 +78,16 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "tests/test_accessibility.py",
         "the course's style (colours, markers, font sizes): measured on every figure by the "
         "accessibility and legibility suites",
+    ),
+    "helpers/release/_opendp_data.py": (
+        "tests/helpers/release/test_opendp.py",
+        "opendp_release's reading of the table and the workload: every refusal is tested through "
+        "opendp_release there (bad data, columns, keys, missing values), the workload's spec by name",
+    ),
+    "helpers/release/_opendp_query.py": (
+        "tests/helpers/release/test_opendp.py",
+        "opendp_release's OpenDP queries: tested through it and by name there (the noise "
+        "planned against OpenDP's own summary, the threshold's share of the budget)",
     ),
     "instructor/grading/__init__.py": (
         "tests/instructor/grading/test_grade.py",
@@ -187,3 +208,40 @@ def test_exceptions_name_real_files():
     for module, (where, _) in TESTED_ELSEWHERE.items():
         assert any(fnmatch(m, module) for m in modules), f"{module} matches no module"
         assert (ROOT / where).is_file(), where
+
+
+# --- a module is read in one sitting -----------------------------------------------------------
+
+#: the lines a module of ``helpers`` stays under
+MAX_MODULE_LINES = 1_000
+
+
+def long_modules(root: Path, limit: int = MAX_MODULE_LINES) -> list[str]:
+    """``path: N lines`` for every ``*.py`` under ``root`` of ``limit`` lines or more, longest
+    first."""
+    counts = {
+        path.relative_to(root.parent).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+        for path in root.rglob("*.py")
+    }
+    offenders = sorted((n, p) for p, n in counts.items() if n >= limit)
+    return [f"{p}: {n:,} lines" for n, p in reversed(offenders)]
+
+
+def test_every_module_of_helpers_is_under_1000_lines():
+    offenders = long_modules(HELPERS)
+    assert offenders == [], (
+        f"modules of {MAX_MODULE_LINES:,} lines or more, split each by topic (a package with its "
+        "facade, or modules beside it that it re-exports): " + "; ".join(offenders)
+    )
+
+
+def test_the_line_count_names_the_offenders(tmp_path):
+    package = tmp_path / "helpers"
+    (package / "sub").mkdir(parents=True)
+    (package / "short.py").write_text("x = 1\n" * 999, encoding="utf-8")
+    (package / "sub" / "long.py").write_text("x = 1\n" * 1000, encoding="utf-8")
+    (package / "longer.py").write_text("x = 1\n" * 1200, encoding="utf-8")
+    assert long_modules(package) == [
+        "helpers/longer.py: 1,200 lines",
+        "helpers/sub/long.py: 1,000 lines",
+    ]

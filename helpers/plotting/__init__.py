@@ -9,6 +9,14 @@ Ito's colours, each series also told apart by line style, marker or hatch
 """
 
 from ._alt import alt_text, alt_text_problem, install_ipython_alt
+from .allocation import (
+    SURVEY,
+    SURVEY_RECORDS,
+    plot_allocation,
+    plot_mixed_allocation,
+    update_allocation,
+    update_mixed_allocation,
+)
 from .beliefs import (
     plot_attack_success,
     plot_posterior,
@@ -21,29 +29,19 @@ from .beliefs import (
 )
 from .budget import (
     ACCOUNTINGS,
-    CENSUS_LEVELS_ILLUSTRATIVE,
-    SURVEY,
-    SURVEY_RECORDS,
-    census_person_rho,
     composition_totals,
-    plot_allocation,
-    plot_census_levels,
     plot_composition,
     plot_mechanism_totals,
-    plot_mixed_allocation,
     plot_query_risk,
-    update_allocation,
-    update_mixed_allocation,
 )
+from .census import CENSUS_LEVELS_ILLUSTRATIVE, census_person_rho, plot_census_levels
+from .choose import plot_choice, plot_durham_choice, update_choice
 from .deployments import (
     MODEL_FILLS,
     UNIT_COLOURS,
     UNIT_MARKERS,
-    plot_choice,
     plot_deployments,
-    plot_durham_choice,
     plot_three_views,
-    update_choice,
     update_three_views,
 )
 from .foundations import (

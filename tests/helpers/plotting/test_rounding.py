@@ -106,6 +106,11 @@ COUNT = "rounds a count of releases that is computed, not printed"
 #: "package/module.py: expression as ast.unparse writes it" -> why it is not a risk
 NOT_A_RISK = {
     "plotting/_style.py": {"value / 10.0 ** power": DISPLAY},
+    "plotting/allocation.py": {
+        "100 * coverage": INPUT,
+        "100 * risk.fpr": INPUT,
+        "k": INPUT,
+    },
     "plotting/beliefs.py": {
         "'%.3f'": INPUT,  # the prior bars' labels
         "1 / n_worlds": INPUT,
@@ -119,32 +124,36 @@ NOT_A_RISK = {
         "v": INPUT,  # the worlds' values f(ω) and the data
     },
     "plotting/budget.py": {
-        "100 * coverage": INPUT,
-        "100 * fpr": INPUT,
-        "100 * risk.fpr": INPUT,
         "eps": DISPLAY,  # a line's gid
         "k": INPUT,
         "np.geomspace(1, max_releases, points).round()": COUNT,
-        "p": INPUT,
-        "prior": INPUT,
-        "q": INPUT,
         "scale": INPUT,
         "v": DISPLAY,
     },
-    "plotting/deployments.py": {
+    "plotting/census.py": {
+        "100 * fpr": INPUT,
+        "p": INPUT,
+        "prior": INPUT,
+        "q": INPUT,
+        "v": DISPLAY,
+    },
+    "plotting/choose.py": {
         "100 * max_probability": INPUT,
         "a": INPUT,
         "coverage": INPUT,
         "d": INPUT,
         "dev": INPUT,
         "deviations[0]": INPUT,
-        "fpr": INPUT,
         "k": INPUT,
+        "prior": INPUT,
+        "r": INPUT,
+        "sens": INPUT,
+    },
+    "plotting/deployments.py": {
+        "fpr": INPUT,
         "p": INPUT,
         "prior": INPUT,
         "q": INPUT,
-        "r": INPUT,
-        "sens": INPUT,
         "value": DISPLAY,
     },
     "plotting/foundations.py": {

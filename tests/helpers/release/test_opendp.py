@@ -1,5 +1,7 @@
 """helpers.release.opendp: no release is resized; the record's neighbour notion is OpenDP's;
-and opendp_release, one OpenDP Context, cells as accurate as printed.
+and opendp_release, one OpenDP Context, cells as accurate as printed. Its private modules
+helpers.release._opendp_data (the table read and checked) and helpers.release._opendp_query
+(the OpenDP queries) are tested here too, through opendp_release and by name.
 
 On a synthetic table with several records per person and five groups (one tiny), over 200
 seeds: every cell within its printed interval at the binomial tolerance of 95 % coverage;
@@ -229,9 +231,9 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
     assert set(visits.index) <= set(counts.index)
     threshold = float(visits["threshold"].iloc[0])
     # the threshold's count runs at the count's scale times its weight (its share of ρ)
-    from helpers.release import opendp as O
+    from helpers.release import _opendp_query as Q
 
-    weight = O._parts("count", (0.0, 1.0), False, True, measure="rho")[-1].weight
+    weight = Q._parts("count", (0.0, 1.0), False, True, measure="rho")[-1].weight
     assert threshold >= 5 * float(visits["scale"].iloc[0]) * weight
     assert set(counts.index[counts > 3 * threshold]) <= set(visits.index)
     assert (counts > 3 * threshold).sum() >= 3  # the test has groups to check
@@ -565,10 +567,10 @@ THRESHOLDED_BOUNDS = [(100, 500), (-500, -100), (-3, 2)]
 def _opendp_summary(mechanism, release, neighbours, budget, *, coverage, thresholded=False):
     """OpenDP's own summary (scale, accuracy per noisy column) of one release's query, built
     by the release's own code, in a context of ``budget`` under ``neighbours``."""
-    from helpers.release import opendp as O
+    from helpers.release import _opendp_query as Q
 
     cls = MECHANISM_CLASSES[mechanism]
-    dp, pl = O._opendp_polars()
+    dp, pl = Q._opendp_polars()
     lo, hi = release.bounds
     dtype = pl.Int64 if cls.discrete else pl.Float64
     df = pl.DataFrame(
@@ -583,7 +585,7 @@ def _opendp_summary(mechanism, release, neighbours, budget, *, coverage, thresho
         warnings.simplefilter("ignore")  # OpenDP's note on a large ρ
         context = dp.Context.compositor(
             data=df.lazy(),
-            privacy_unit=O._unit(dp, "patient", neighbours),
+            privacy_unit=Q._unit(dp, "patient", neighbours),
             privacy_loss=dp.loss_of(**loss),
             split_evenly_over=1,
             margins=margins,
@@ -591,9 +593,9 @@ def _opendp_summary(mechanism, release, neighbours, budget, *, coverage, thresho
         by = ["g"] if thresholded else []
         options = {"m": M, "missing": "refuse", "by": by, "keys": None, "person": "patient"}
         options["measure"] = measure
-        query = O._query(context, pl, dp, release, cls.discrete, **options)
+        query = Q._query(context, pl, dp, release, cls.discrete, **options)
         alpha = (1 - coverage) / (2 if release.kind == "mean" else 1)
-        summary = dp.summarize_polars_measurement(O._resolve(query, dp), alpha)
+        summary = dp.summarize_polars_measurement(Q._resolve(query, dp), alpha)
     return {r["column"]: r for r in summary.to_dicts()}, alpha
 
 
@@ -601,11 +603,12 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
     """OpenDP's scale and ±k of every noisy column equal the plan's (:func:`_planned_scales`
     and the class's own reach); for a count or a sum, the plan's scale is the allocation's
     made from :func:`opendp_workload`, so its ±k is the target the practitioner was given."""
-    from helpers.release import opendp as O
+    from helpers.release import _opendp_data as D
+    from helpers.release import _opendp_query as Q
 
     cls = MECHANISM_CLASSES[mechanism]
     bounds = (0.0, 1.0) if kind == "count" else (float(lower), float(upper))
-    release = O._Spec("x", kind, None if kind == "count" else "x", bounds)
+    release = D._Spec("x", kind, None if kind == "count" else "x", bounds)
     distance = R.neighbour_distance(neighbours, contributions=M)
     if kind == "mean":
         budget = 0.8  # a mean's budget is what its allocation gives it: any one will do
@@ -628,13 +631,13 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
         mechanism, release, neighbours, budget, coverage=coverage, thresholded=thresholded
     )
     measure = "epsilon" if cls.opendp == "laplace" else "rho"
-    parts = O._parts(kind, bounds, cls.discrete, thresholded, measure=measure)
-    planned = O._planned_scales(parts, budget, distance, measure)
+    parts = Q._parts(kind, bounds, cls.discrete, thresholded, measure=measure)
+    planned = Q._planned_scales(parts, budget, distance, measure)
     assert sorted(rows) == sorted(p.alias for p in parts)
     if thresholded:  # the release's own columns: the keys-known plan at Δ half as large
         share = 0.5 if measure == "epsilon" else 0.25
-        known = O._planned_scales(
-            O._parts(kind, bounds, cls.discrete), budget * share, distance, measure
+        known = Q._planned_scales(
+            Q._parts(kind, bounds, cls.discrete), budget * share, distance, measure
         )
         assert planned[:-1] == pytest.approx(known, rel=1e-12)
     for part, scale in zip(parts, planned, strict=True):

@@ -506,8 +506,9 @@ def test_the_records_of_the_worlds_over_the_memory_budget_are_refused_with_count
     monkeypatch,
 ):
     # a smaller budget reaches the same paths in a tenth of a second: 142,506 worlds × 25
-    # records (85.5 MB as a table) over a 50 MB budget, still several blocks of worlds
-    monkeypatch.setattr(lc, "MAX_TABLE_BYTES", 50_000_000)
+    # records (85.5 MB as a table) over a 50 MB budget, still several blocks of worlds (the
+    # budget is read where it is kept, in lc.worlds: the facade's name is a copy)
+    monkeypatch.setattr(lc.worlds, "MAX_TABLE_BYTES", 50_000_000)
     universe = list(range(30))
     with pytest.raises(ValueError, match=r"142,506 worlds × 25 records .* 86 MB, over the budget"):
         lc.possible_worlds(universe, 25)
@@ -917,16 +918,16 @@ def test_work_budgets_are_checked_against_the_work_itself(universe, data):
     """W × n against MAX_ENUMERATED_VALUES: accepted at the budget, refused one below it."""
     size = data.draw(st.integers(1, len(universe) - 2))
     work = lc.count_worlds(universe, size) * size
-    old = lc.MAX_ENUMERATED_VALUES
+    old = lc.worlds.MAX_ENUMERATED_VALUES  # read where it is kept (the facade holds a copy)
     try:
-        lc.MAX_ENUMERATED_VALUES = work
+        lc.worlds.MAX_ENUMERATED_VALUES = work
         lc.world_values(universe, size, "variance")
         lc.clear_caches()
-        lc.MAX_ENUMERATED_VALUES = work - 1
+        lc.worlds.MAX_ENUMERATED_VALUES = work - 1
         with pytest.raises(ValueError, match=rf"= {work:,} values, over the work budget"):
             lc.world_values(universe, size, "variance")
     finally:
-        lc.MAX_ENUMERATED_VALUES = old
+        lc.worlds.MAX_ENUMERATED_VALUES = old
         lc.clear_caches()
 
 
