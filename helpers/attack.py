@@ -78,6 +78,7 @@ from ._validation import (
     check_real,
     describe,
 )
+from .mechanisms import Gaussian  # noqa: F401  (the examples' mechanism)
 from .mechanisms.composition import (
     adjacencies,
     check_mechanisms,
@@ -212,11 +213,10 @@ _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dash
 
 def _grids(rows: tuple, h: float) -> tuple:
     """One :class:`_Grid` per adjacency whose PLD differs (one for symmetric releases)."""
-    groups = releases(rows)
-    key = (groups, h)
+    key = (releases(rows), h)
     if key not in _GRIDS:
-        pld = composed_pld(groups, discretization=h, max_cells=MAX_ATTACK_CELLS)
-        built = tuple(_Grid(pld, a) for a in adjacencies(groups))
+        pld = composed_pld(rows, discretization=h, max_cells=MAX_ATTACK_CELLS)
+        built = tuple(_Grid(pld, a) for a in adjacencies(rows))
         while len(_GRIDS) >= 16:
             _GRIDS.pop(next(iter(_GRIDS)))
         _GRIDS[key] = built
@@ -236,11 +236,10 @@ class _LossGrid(NamedTuple):
 def _loss_grids(rows: tuple, h: float) -> tuple:
     """The composed loss of each adjacency, every release's loss rounded up by its own class
     (:meth:`~helpers.mechanisms.PrivacyLoss.loss_pmf`), then summed: still ≥ the true sum."""
-    groups = releases(rows)
     out = []
-    for adjacency in adjacencies(groups):
+    for adjacency in adjacencies(rows):
         total = composed_loss(
-            groups, discretization=h, adjacency=adjacency, max_cells=MAX_ATTACK_CELLS
+            rows, discretization=h, adjacency=adjacency, max_cells=MAX_ATTACK_CELLS
         )
         p = total.pmf
         above = np.cumsum(p[::-1])[::-1]

@@ -58,6 +58,21 @@ VALID = {
     M.laplace_scale: ((1.0,), {"sensitivity": 1.0}),
     M.make_rng: ((1,), {}),
     M.as_mechanism: (("laplace", 1.0), {"sensitivity": 1.0}),
+    M.check_mechanisms: (([M.Laplace(1.0)],), {"name": "mechanisms"}),
+    M.releases: (([M.Laplace(1.0), M.Laplace(1.0)],), {"times": 2, "merge": 0.01}),
+    M.adjacencies: (([M.Laplace(1.0)],), {}),
+    M.composed_pld: (
+        ([M.Laplace(1.0)],),
+        {"times": 2, "merge": 0.0, "discretization": 1e-3, "max_cells": 1e7},
+    ),
+    M.composed_loss: (
+        ([M.Laplace(1.0)],),
+        {"times": 2, "adjacency": "add", "discretization": 1e-3, "max_cells": 1e7},
+    ),
+    M.epsilon_for_delta: (
+        ([M.Laplace(1.0)], 1e-6),
+        {"times": 2, "merge": 0.0, "discretization": 1e-3, "max_cells": 1e7},
+    ),
     PL.discretise_mechanism: (("laplace", 1.0), {"sensitivity": 1.0, "bins": 101}),
     PL.gaussian_delta: ((1.0, 1.0), {"sensitivity": 1.0}),
     PL.gaussian_delta_naive: ((1.0, 1.0), {"sensitivity": 1.0}),

@@ -25,7 +25,7 @@ from .._validation import (
     check_real,
 )
 from ..mechanisms import MECHANISM_CLASSES, AdditiveNoise, PrivacyLoss
-from ..mechanisms.composition import composed_pld, pld_epsilon_of, releases
+from ..mechanisms.composition import composed_pld, epsilon_for_delta
 from ._common import (
     _MAX_PLD_CELLS,
     _MAX_PLD_GROUPS,
@@ -170,21 +170,13 @@ def _additive_releases(template, noise, sensitivity, times) -> tuple:
     return objects, times_list
 
 
-def _pld_groups(mechanism, noise, sensitivity, times, merge=0.0) -> tuple:
-    """((mechanism, runs), ...): the releases validated and grouped by the one pipeline
-    (:func:`helpers.mechanisms.composition.releases`: equal objects once, μ-GDP ones merged
-    exactly, near-twins merged with ``merge``, each release's object kept as it is)."""
+def _pld_releases_of(mechanism, noise, sensitivity, times) -> tuple:
+    """(objects, times): every release as an object, validated (the string API builds each from
+    its class once; objects are taken as they are)."""
     template, noise, sensitivity, objects = _pld_releases(mechanism, noise, sensitivity)
     if objects is None:
-        objects, times_list = _additive_releases(template, noise, sensitivity, times)
-    else:
-        times_list = _check_times(times, len(objects))
-    try:
-        return releases(objects, times_list, merge=merge)
-    except ValueError as error:
-        raise ValueError(
-            str(error).replace("mechanisms hold", "noise and sensitivity describe")
-        ) from None
+        return _additive_releases(template, noise, sensitivity, times)
+    return objects, _check_times(times, len(objects))
 
 
 def _check_merge(merge) -> float:
@@ -200,15 +192,24 @@ def _check_merge(merge) -> float:
 
 
 def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
+    objects, runs = _pld_releases_of(mechanism, noise, sensitivity, times)
     h = check_discretization(discretization)
-    groups = _pld_groups(mechanism, noise, sensitivity, times, _check_merge(merge))
     try:
-        return composed_pld(groups, discretization=h, max_cells=_MAX_PLD_CELLS)
+        return composed_pld(
+            objects,
+            times=runs,
+            merge=_check_merge(merge),
+            discretization=h,
+            max_cells=_MAX_PLD_CELLS,
+        )
     except ValueError as error:
-        message = str(error)
-        if "steps of" in message:
-            message = message.replace("or fewer releases", "or fewer times")
-        raise ValueError(message) from None
+        raise ValueError(_budget_words(str(error))) from None
+
+
+def _budget_words(message: str) -> str:
+    """The pipeline's messages in this function's words (its parameters are noise and times)."""
+    message = message.replace("mechanisms hold", "noise and sensitivity describe")
+    return message.replace("or fewer releases", "or fewer times")
 
 
 def pld_delta(
@@ -310,7 +311,7 @@ def pld_epsilon(
     inverse can return an ε a hair too small (δ 1.00000008e-10 read at its ε for 1e-10). An
     upper bound on the exact ε.
 
-    Not called in a notebook; used by ``helpers.plotting.budget``.
+    Used in notebook 11.
 
     Parameters
     ----------
@@ -342,8 +343,19 @@ def pld_epsilon(
     5.55
     """
     d = _check_open_delta(delta)
-    pld = _pld(mechanism, noise, sensitivity, times, discretization, merge)
-    return pld_epsilon_of(pld, d)
+    objects, runs = _pld_releases_of(mechanism, noise, sensitivity, times)
+    h = check_discretization(discretization)
+    try:
+        return epsilon_for_delta(
+            objects,
+            d,
+            times=runs,
+            merge=_check_merge(merge),
+            discretization=h,
+            max_cells=_MAX_PLD_CELLS,
+        )
+    except ValueError as error:
+        raise ValueError(_budget_words(str(error))) from None
 
 
 fill_docstrings(globals(), _SECTIONS)

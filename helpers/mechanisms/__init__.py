@@ -45,7 +45,14 @@ from .base import (
     AdditiveNoise,
     make_rng,
 )
-from .composition import check_mechanisms, composed_loss, composed_pld, releases
+from .composition import (
+    adjacencies,
+    check_mechanisms,
+    composed_loss,
+    composed_pld,
+    epsilon_for_delta,
+    releases,
+)
 from .continuous import (
     Gaussian,
     Laplace,
@@ -96,10 +103,12 @@ __all__ = [
     "Staircase",
     "Subsampled",
     "TwoSidedGeometric",
+    "adjacencies",
     "as_mechanism",
     "check_mechanisms",
     "composed_loss",
     "composed_pld",
+    "epsilon_for_delta",
     "gaussian_cdf",
     "gaussian_pdf",
     "gaussian_sample",

@@ -25,16 +25,21 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validation import check_discretization, check_finite_scalar, check_open_unit
+from .._validation import (
+    check_discretization,
+    check_finite_scalar,
+    check_open_unit,
+    check_real,
+    describe,
+)
 from .loss import ADJACENCIES, LossPMF, PrivacyLoss, check_adjacency
 
 __all__ = [
-    "MAX_CELLS",
+    "adjacencies",
     "check_mechanisms",
     "composed_loss",
     "composed_pld",
-    "composition_cells",
-    "pld_epsilon_of",
+    "epsilon_for_delta",
     "releases",
 ]
 
@@ -42,11 +47,44 @@ __all__ = [
 MAX_CELLS = 20_000_000
 _MAX_RELEASES = 10**7
 _MAX_GROUPS = 2_000
+_MAX_TIMES = 10**6
 _U = 2.0**-53
 
 
-def check_mechanisms(mechanisms, name: str = "mechanisms") -> tuple:
-    """``mechanisms`` (one :class:`PrivacyLoss` or a non-empty sequence of them) as a tuple."""
+def check_mechanisms(mechanisms, *, name="mechanisms") -> tuple:
+    """``mechanisms`` (one :class:`PrivacyLoss` or a non-empty sequence of them) as a tuple.
+
+    Not called in a notebook; used by ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases (at most 10⁷), each with one value of each parameter.
+    name : str, keyword-only
+        The parameter's name in messages.
+
+    Returns
+    -------
+    tuple of PrivacyLoss
+
+    Raises
+    ------
+    ValueError
+        For anything else, naming the entry.
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace
+    >>> check_mechanisms(Laplace(1.0))
+    (Laplace(scale=1.0, sensitivity=1.0),)
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a string; got {name!r}")
     if isinstance(mechanisms, PrivacyLoss):
         return (mechanisms,)
     if isinstance(mechanisms, (str, bytes)) or not isinstance(mechanisms, (Sequence, np.ndarray)):
@@ -74,25 +112,89 @@ def check_mechanisms(mechanisms, name: str = "mechanisms") -> tuple:
     return tuple(mechanisms)
 
 
+def _check_runs(times, n: int) -> list:
+    """``times`` as one int per release (None: once each), each in 1 .. 10⁶."""
+    if times is None:
+        return [1] * n
+    t = check_real("times", times, rule="be integers in 1..1,000,000")
+    if t.ndim > 1 or (t.ndim == 1 and t.size != n):
+        raise ValueError(
+            f"times must broadcast with the mechanisms: one integer or one per mechanism ({n}); "
+            f"got shape {np.shape(times)}"
+        )
+    bad = (t < 1) | (t > _MAX_TIMES) | (t != np.round(t))
+    if np.any(bad):
+        raise ValueError(f"times must be integers in 1..{_MAX_TIMES:,}; got {describe(times, bad)}")
+    return [int(x) for x in np.broadcast_to(t, (n,))]
+
+
+def _check_merge(merge) -> float:
+    value = float(check_finite_scalar("merge", merge, rule="be 0 or lie in [1e-12, 0.1]"))
+    # below 1e-12 the grid (1 + merge)^j cannot round up reliably in doubles (j + 1 == j)
+    if not (value == 0 or 1e-12 <= value <= 0.1):
+        raise ValueError(f"merge must be 0 or lie in [1e-12, 0.1]; got {merge!r}")
+    return value
+
+
+def _check_cells(max_cells) -> float:
+    value = float(check_finite_scalar("max_cells", max_cells, rule="lie in [1, 1e9]"))
+    if not 1 <= value <= 1e9:
+        raise ValueError(f"max_cells must lie in [1, 1e9]; got {max_cells!r}")
+    return value
+
+
 def composed_mu(gdp: list) -> float:
     """√(Σ tᵢ·μᵢ²) over (μᵢ, tᵢ) pairs of μ-GDP releases run tᵢ times, rounded up."""
     squares = [mu * mu * t for mu, t in gdp]
     total = math.sqrt(math.fsum(squares))
     # each square and the sum within a few ulps, the root within one: a relative margin
-    return total * (1 + (4 * len(squares) + 16) * _U) + np.finfo(float).tiny
+    return float(total * (1 + (4 * len(squares) + 16) * _U) + np.finfo(float).tiny)
 
 
-def releases(mechanisms, times=None, *, merge: float = 0.0) -> tuple:
+def releases(mechanisms, *, times=None, merge=0.0) -> tuple:
     """((mechanism, runs), ...): the releases grouped, equal ones counted once (see the module).
 
-    ``times`` (an int or one per mechanism) multiplies each release's runs. Every μ-GDP
-    release becomes one Gaussian of σ = 1 at Δ = √(Σ μᵢ²) (rounded up); with ``merge`` > 0 every
-    other release is first replaced by its :meth:`~PrivacyLoss.coarsened` twin.
+    Every μ-GDP release becomes one Gaussian of σ = 1 at Δ = √(Σ tᵢ·μᵢ²) (rounded up: exact,
+    Dong, Roth & Su 2022, Cor. 3.3); with ``merge`` > 0 every other release is first replaced
+    by its :meth:`~PrivacyLoss.coarsened` twin (never more private). No release is rebuilt.
+
+    Not called in a notebook; used by ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases, each as it is.
+    times : int or sequence of int, keyword-only
+        How many times each runs (1 to 10⁶); once each by default.
+    merge : float, keyword-only
+        0, or in [1e-12, 0.1].
+
+    Returns
+    -------
+    tuple of (PrivacyLoss, int)
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, or more than 2,000 distinct releases (merge near-twins beyond).
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Gaussian, Laplace
+    >>> merged, laplace = releases([Laplace(1.0), Laplace(1.0), Gaussian(2.0), Gaussian(2.0)])
+    >>> laplace, round(merged[0].sensitivity, 12)  # μ = √(2·¼), one Gaussian of σ = 1
+    ((Laplace(scale=1.0, sensitivity=1.0), 2), 0.707106781187)
     """
     from .continuous import Gaussian
 
     mechanisms = check_mechanisms(mechanisms)
-    runs = [1] * len(mechanisms) if times is None else list(np.broadcast_to(times, len(mechanisms)))
+    runs = _check_runs(times, len(mechanisms))
+    merge = _check_merge(merge)
     counts: dict = {}
     gdp: list = []  # (μ, runs) of the μ-GDP releases
     for one, t in zip(mechanisms, runs, strict=True):
@@ -114,13 +216,13 @@ def releases(mechanisms, times=None, *, merge: float = 0.0) -> tuple:
     return tuple(out)
 
 
-def composition_cells(groups: tuple, discretization: float) -> float:
+def _cells(groups: tuple, discretization: float) -> float:
     """A rough count of the grid cells the composed distribution spans (for the work budget)."""
     return sum(2 * one.loss_span(t) / discretization for one, t in groups)
 
 
 def _check_work(groups: tuple, h: float, max_cells: float) -> None:
-    cells = composition_cells(groups, h)
+    cells = _cells(groups, h)
     if cells > max_cells:
         raise ValueError(
             f"the composed privacy-loss distribution would span about {cells:.3g} steps of "
@@ -152,12 +254,50 @@ def _composed_pld(groups: tuple, h: float):
     return _balanced(plds, lambda a, b: a.compose(b))
 
 
-def composed_pld(groups: tuple, *, discretization=1e-4, max_cells=MAX_CELLS):
-    """dp_accounting's pessimistic PLD of the grouped releases (:func:`releases`), both
-    adjacencies; a ValueError where the work exceeds ``max_cells`` grid cells or the library
-    fails."""
+def composed_pld(mechanisms, *, times=None, merge=0.0, discretization=1e-4, max_cells=MAX_CELLS):
+    """dp_accounting's pessimistic PLD of the releases, both adjacencies.
+
+    Each release's own :meth:`~PrivacyLoss.pld`, grouped by :func:`releases` (``times`` and
+    ``merge`` as there), self-composed and composed in a balanced tree; cached by value.
+
+    Not called in a notebook; used by ``helpers.budget`` and ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases, each as it is.
+    times : int or sequence of int, keyword-only
+        How many times each runs (1 to 10⁶); once each by default.
+    merge : float, keyword-only
+        0, or in [1e-12, 0.1]: near-twins grouped (:meth:`~PrivacyLoss.coarsened`).
+    discretization : float, keyword-only
+        The grid step h in [1e-6, 0.1].
+    max_cells : float, keyword-only
+        The most grid cells the composition may span (refused up front), in [1, 1e9].
+
+    Returns
+    -------
+    dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution
+
+    Raises
+    ------
+    ValueError
+        For a bad argument, work beyond ``max_cells`` or a parameter the library cannot take.
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace
+    >>> round(float(composed_pld([Laplace(1.0)] * 2).get_delta_for_epsilon(1.0)), 4)
+    0.2418
+    """
+    groups = releases(mechanisms, times=times, merge=merge)
     h = check_discretization(discretization)
-    _check_work(groups, h, max_cells)
+    _check_work(groups, h, _check_cells(max_cells))
     try:
         return _composed_pld(groups, h)
     except (OverflowError, FloatingPointError, ZeroDivisionError) as error:
@@ -179,31 +319,139 @@ def _composed_loss(groups: tuple, h: float, adjacency: str) -> LossPMF:
 
 
 def composed_loss(
-    groups: tuple, *, discretization=1e-4, adjacency="remove", max_cells=MAX_CELLS
+    mechanisms, *, times=None, adjacency="remove", discretization=1e-4, max_cells=MAX_CELLS
 ) -> LossPMF:
-    """The summed loss of the grouped releases under ``adjacency``, each rounded up (a
-    :class:`LossPMF` whose every tail bounds the composed loss's)."""
+    """The summed loss of the releases under ``adjacency``, each rounded up by its own class.
+
+    A :class:`LossPMF` whose every tail bounds the composed loss's (the bad event's chance
+    P[L > ε] is read on it); the releases grouped by :func:`releases`, cached by value.
+
+    Not called in a notebook; used by ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases, each as it is.
+    times : int or sequence of int, keyword-only
+        How many times each runs (1 to 10⁶); once each by default.
+    adjacency : {"remove", "add"}, keyword-only
+        The order of the neighbours.
+    discretization : float, keyword-only
+        The grid step h in [1e-6, 0.1].
+    max_cells : float, keyword-only
+        The most grid cells the composition may span (refused up front), in [1, 1e9].
+
+    Returns
+    -------
+    LossPMF
+
+    Raises
+    ------
+    ValueError
+        For a bad argument or work beyond ``max_cells``.
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace
+    >>> round(composed_loss([Laplace(1.0)] * 2).tail(1.5), 4)  # P[L₁ + L₂ > 1.5]
+    0.3672
+    """
+    groups = releases(mechanisms, times=times)
     h = check_discretization(discretization)
     check_adjacency(adjacency)
-    _check_work(groups, h, max_cells)
+    _check_work(groups, h, _check_cells(max_cells))
     return _composed_loss(groups, h, adjacency)
 
 
-def symmetric(groups: tuple) -> bool:
-    """Every release has one PLD for both adjacencies (so the composed one has too)."""
-    return all(one.symmetric for one, _ in groups)
+def adjacencies(mechanisms) -> tuple:
+    """The adjacencies whose readings differ: ("remove",) where every release is symmetric,
+    else both ("remove", "add").
+
+    Not called in a notebook; used by ``helpers.attack``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases.
+
+    Returns
+    -------
+    tuple of str
+
+    Raises
+    ------
+    ValueError
+        If ``mechanisms`` is not a mechanism or a non-empty sequence of them.
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace, Subsampled
+    >>> adjacencies([Laplace(1.0)]), adjacencies([Subsampled(Laplace(1.0), 0.1)])
+    (('remove',), ('remove', 'add'))
+    """
+    rows = check_mechanisms(mechanisms)
+    return ("remove",) if all(one.symmetric for one in rows) else ADJACENCIES
 
 
-def adjacencies(groups: tuple) -> tuple:
-    """The adjacencies whose readings differ: ("remove",) for symmetric releases, else both."""
-    return ("remove",) if symmetric(groups) else ADJACENCIES
+def epsilon_for_delta(
+    mechanisms, delta, *, times=None, merge=0.0, discretization=1e-4, max_cells=MAX_CELLS
+) -> float:
+    """The least ε ≥ 0 with δ(ε) ≤ ``delta`` on the releases' composed pessimistic PLD.
+
+    dp_accounting's ``get_epsilon_for_delta`` on :func:`composed_pld`, raised (steps from
+    2⁻⁴⁰ relative, doubling) until the same PLD confirms δ(ε) ≤ ``delta``: the library's
+    inverse can land a hair low (δ 1.00000008e-10 read at its ε for 1e-10). An upper bound.
+
+    Not called in a notebook; used by ``helpers.budget``.
+
+    Parameters
+    ----------
+    mechanisms : PrivacyLoss or sequence of PrivacyLoss
+        The releases, each as it is.
+    delta : float
+        δ in (0, 1).
+    times, merge, discretization, max_cells : keyword-only
+        As in :func:`composed_pld`.
+
+    Returns
+    -------
+    float
+        ε (``inf`` where even an infinite ε leaves more than δ).
+
+    Raises
+    ------
+    ValueError
+        As :func:`composed_pld`, or for δ outside (0, 1).
+
+    References
+    ----------
+    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import Laplace
+    >>> round(epsilon_for_delta([Laplace(1.0)], 1e-6), 4)  # one 1-DP release: ε ≤ 1
+    1.0
+    """
+    d = float(check_open_unit("delta", check_finite_scalar("delta", delta, rule="lie in (0, 1)")))
+    pld = composed_pld(
+        mechanisms, times=times, merge=merge, discretization=discretization, max_cells=max_cells
+    )
+    return _epsilon_of(pld, d)
 
 
-def pld_epsilon_of(pld, delta) -> float:
-    """The least ε ≥ 0 with the PLD's δ(ε) ≤ ``delta``: dp_accounting's ``get_epsilon_for_delta``
-    raised (steps from 2⁻⁴⁰ relative, doubling) until the same PLD confirms it, since the
-    library's inverse can land a hair low (δ 1.00000008e-10 read at its ε for 1e-10)."""
-    d = float(check_open_unit("delta", check_finite_scalar("delta", delta)))
+def _epsilon_of(pld, d: float) -> float:
     eps = max(float(pld.get_epsilon_for_delta(d)), 0.0)
     if not math.isfinite(eps):
         return math.inf

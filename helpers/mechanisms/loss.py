@@ -48,7 +48,7 @@ from .._validation import (
     check_real_or_inf,
 )
 
-__all__ = ["ADJACENCIES", "FiniteOutputs", "LossPMF", "PrivacyLoss", "check_adjacency"]
+__all__ = ["ADJACENCIES", "FiniteOutputs", "LossPMF", "PrivacyLoss"]
 
 #: the two orders of a neighbouring pair: (A(D), A(D′)) with the record in D only, and back
 ADJACENCIES = ("remove", "add")
@@ -323,10 +323,9 @@ class PrivacyLoss(ABC):
     def epsilon_for_delta(self, delta, *, times=1, discretization=1e-4) -> float:
         """The least ε ≥ 0 with δ(ε) ≤ ``delta`` for ``times`` runs, on the composed
         pessimistic PLD (:mod:`helpers.mechanisms.composition`): an upper bound."""
-        from .composition import composed_pld, pld_epsilon_of, releases
+        from .composition import epsilon_for_delta
 
-        groups = releases([self], times)
-        return pld_epsilon_of(composed_pld(groups, discretization=discretization), delta)
+        return epsilon_for_delta([self], delta, times=times, discretization=discretization)
 
 
 @lru_cache(maxsize=256)

@@ -80,7 +80,7 @@ class Subsampled(PrivacyLoss):
     """``mechanism`` run on a sample: each record kept with probability ``rate`` (Poisson), or a
     fixed fraction ``rate`` of them drawn without replacement (see the module).
 
-    Used in notebooks 11 and 13 (DP-SGD's steps are a Poisson-subsampled Gaussian).
+    Used in notebook 11 (a mean on a sample; DP-SGD's steps are Poisson-subsampled Gaussians).
 
     Parameters
     ----------
@@ -101,7 +101,7 @@ class Subsampled(PrivacyLoss):
     >>> from helpers.mechanisms import Laplace
     >>> sub = Subsampled(Laplace(1.0), 0.1)
     >>> round(sub.loss_bound(), 6)  # ln(1 + 0.1·(e − 1))
-    0.158276
+    0.158565
     """
 
     mechanism: PrivacyLoss

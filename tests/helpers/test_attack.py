@@ -28,7 +28,7 @@ from helpers import attack as A
 from helpers import budget as B
 from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
 from helpers.mechanisms import composition as C
-from helpers.mechanisms.composition import composed_pld, releases
+from helpers.mechanisms.composition import composed_pld
 
 mpmath.mp.dps = 60
 
@@ -461,7 +461,7 @@ def test_the_ends_of_the_fpr_domain():
 def test_the_vectorised_gaussian_pld_is_never_below_the_exact_delta(mu, eps):
     # the Gaussian-DP group is built from N(μ²/2, μ²) rounded up: δ(ε) ≥ the exact one, within
     # the discretisation
-    pld = composed_pld(releases([Gaussian(1.0, sensitivity=mu)]), discretization=1e-4)
+    pld = composed_pld([Gaussian(1.0, sensitivity=mu)], discretization=1e-4)
     exact = float(Gaussian(1.0, sensitivity=mu).delta(eps))
     read = float(pld.get_delta_for_epsilon(eps))
     assert read >= exact * (1 - 1e-9) - 1e-15 and read - exact <= TOL

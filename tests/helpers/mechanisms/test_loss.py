@@ -1,5 +1,6 @@
 """The battery for any mechanism (helpers.mechanisms.loss.PrivacyLoss), and every layer on one
-that is not additive noise.
+that is not additive noise. Subsampling's own checks are in test_subsampled.py, the finite
+mechanisms' closed forms in test_finite.py, the pipeline's in test_composition.py.
 
 Each property is one of any pair of output laws, never of additive noise: each law sums to 1
 piece by piece, δ(ε) equals a brute-force sum or integral of max(0, p − e^ε·q) over the two laws
@@ -25,7 +26,7 @@ from scipy import integrate
 from helpers import attack as A
 from helpers import budget as B
 from helpers import mechanisms as m
-from helpers.mechanisms.composition import composed_loss, releases
+from helpers.mechanisms.composition import composed_loss
 
 
 @dataclass(frozen=True)
@@ -139,61 +140,6 @@ def test_the_loss_bound_is_where_delta_reaches_zero(mech):
         assert mech.delta(one, adjacency=adjacency) <= 1e-15
 
 
-@pytest.mark.parametrize("mech", [c for c in CASES if not isinstance(c, m.Subsampled)], ids=str)
-@pytest.mark.parametrize("sampling", m.SAMPLINGS)
-def test_subsampling_amplifies_as_its_closed_form_says(mech, sampling):
-    q = 0.2
-    sub = m.Subsampled(mech, q, sampling=sampling)
-    for eps in (0.1, 0.5, 1.0):
-        amplified = math.log1p(math.expm1(eps) / q)  # e^ε′ = 1 + (e^ε − 1)/q
-        remove = q * mech.delta(amplified, adjacency="remove")
-        assert sub.delta(eps, adjacency="remove") == pytest.approx(remove, rel=1e-9, abs=1e-15)
-    # never less private than the mechanism run on everyone, and q = 1 is the mechanism itself
-    assert np.all(sub.delta(np.array(EPSILONS)) <= mech.delta(np.array(EPSILONS)) + 1e-15)
-    whole = m.Subsampled(mech, 1.0, sampling=sampling)
-    assert np.allclose(whole.delta(np.array(EPSILONS)), mech.delta(np.array(EPSILONS)))
-
-
-def test_the_poisson_subsampled_gaussian_agrees_with_dp_accounting_both_adjacencies():
-    from dp_accounting.pld import privacy_loss_distribution as pld
-    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType, GaussianPrivacyLoss
-
-    for sigma, q, times in ((1.0, 0.002, 10_000), (0.8, 0.01, 1_000), (2.0, 0.1, 100)):
-        sub = m.Subsampled(m.Gaussian(sigma), q)
-        for adjacency, kind in (("remove", AdjacencyType.REMOVE), ("add", AdjacencyType.ADD)):
-            # the library's own δ of the mechanism (not of a PLD): the same pair, exactly
-            theirs = GaussianPrivacyLoss(sigma, sampling_prob=q, adjacency_type=kind)
-            for eps in (0.0, 0.01, 0.05, 0.3):
-                exact = sub.delta(eps, adjacency=adjacency)
-                assert theirs.get_delta_for_epsilon(eps) == pytest.approx(
-                    exact, rel=1e-9, abs=1e-15
-                )
-        reference = pld.from_gaussian_mechanism(
-            sigma, sampling_prob=q, value_discretization_interval=1e-4
-        ).self_compose(times)
-        for delta in (1e-5, 1e-7):
-            ours = sub.epsilon_for_delta(delta, times=times)
-            assert ours == pytest.approx(reference.get_epsilon_for_delta(delta), rel=1e-3)
-            assert B.pld_epsilon(delta, sub, times=times) == pytest.approx(ours, rel=1e-12)
-
-
-def test_the_subsampled_gaussian_agrees_with_riskcal_s_dpsgd_advantage():
-    riskcal = pytest.importorskip("riskcal")
-
-    sigma, q, steps = 1.0, 0.01, 200
-    sub = m.Subsampled(m.Gaussian(sigma), q)
-    ours = A.attack_advantage([sub] * steps, discretization=1e-4)
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        theirs = riskcal.dpsgd.get_advantage_for_dpsgd(
-            noise_multiplier=sigma, sample_rate=q, num_steps=steps, grid_step=1e-4
-        )
-    assert ours == pytest.approx(theirs, abs=2e-3)
-    assert ours >= theirs - 1e-3
-
-
 # --- a contributor's non-additive class, with parameters of its own, in every layer -----------
 
 
@@ -211,9 +157,7 @@ def test_every_layer_reports_the_instance_not_a_rebuilt_noise():
         assert A.attack_advantage(one) == pytest.approx(float(one.delta(0.0)), abs=2e-4)
         assert A.attack_tpr(one, fpr=0.1) >= 0.1
         # the bad event: P[L > ε] from its own loss, on both orders of the neighbours
-        tail = max(
-            float(composed_loss(releases([one]), adjacency=a).tail(0.3)) for a in m.ADJACENCIES
-        )
+        tail = max(float(composed_loss([one], adjacency=a).tail(0.3)) for a in m.ADJACENCIES)
         assert A.loss_tail(one, epsilon=0.3) == pytest.approx(tail, abs=1e-9)
         # subsampled and merged, its fields are kept
         assert m.Subsampled(one, 0.5).mechanism is one

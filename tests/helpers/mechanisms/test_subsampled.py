@@ -1,0 +1,102 @@
+"""Subsampling (helpers/mechanisms/subsampled.py): δ is the wrapped mechanism's at the amplified ε
+(Balle, Barthe & Gaboardi 2018), and the Poisson-subsampled Gaussian agrees with dp_accounting's
+own mechanism (both adjacencies, exactly) and PLD accountant (over 10⁴ steps), and with riskcal.
+The battery of test_loss.py runs every property of a pair of laws on subsampled cases too."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from helpers import attack as A
+from helpers import budget as B
+from helpers import mechanisms as m
+
+EPSILONS = (0.0, 0.3, 1.0, 2.5)
+BASES = [
+    m.Laplace(1.0),
+    m.Gaussian(0.8, sensitivity=1.5),
+    m.TwoSidedGeometric(1.2),
+    m.Staircase(1.0),
+    m.RandomizedResponse(1.0, k=5),
+    m.ExponentialMechanism(0.8, utilities=(5, 3, 1, 0), neighbour_utilities=(4, 3, 2, 0)),
+]
+
+
+@pytest.mark.parametrize("mech", BASES, ids=repr)
+@pytest.mark.parametrize("sampling", m.SAMPLINGS)
+def test_subsampling_amplifies_as_its_closed_form_says(mech, sampling):
+    q = 0.2
+    sub = m.Subsampled(mech, q, sampling=sampling)
+    for eps in (0.1, 0.5, 1.0):
+        amplified = math.log1p(math.expm1(eps) / q)  # e^ε′ = 1 + (e^ε − 1)/q
+        remove = q * mech.delta(amplified, adjacency="remove")
+        assert sub.delta(eps, adjacency="remove") == pytest.approx(remove, rel=1e-9, abs=1e-15)
+    # never less private than the mechanism run on everyone, and q = 1 is the mechanism itself
+    assert np.all(sub.delta(np.array(EPSILONS)) <= mech.delta(np.array(EPSILONS)) + 1e-15)
+    whole = m.Subsampled(mech, 1.0, sampling=sampling)
+    assert np.allclose(whole.delta(np.array(EPSILONS)), mech.delta(np.array(EPSILONS)))
+
+
+def test_the_poisson_subsampled_gaussian_agrees_with_dp_accounting_both_adjacencies():
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from dp_accounting.pld.privacy_loss_mechanism import AdjacencyType, GaussianPrivacyLoss
+
+    for sigma, q, times in ((1.0, 0.002, 10_000), (0.8, 0.01, 1_000), (2.0, 0.1, 100)):
+        sub = m.Subsampled(m.Gaussian(sigma), q)
+        for adjacency, kind in (("remove", AdjacencyType.REMOVE), ("add", AdjacencyType.ADD)):
+            # the library's own δ of the mechanism (not of a PLD): the same pair, exactly
+            theirs = GaussianPrivacyLoss(sigma, sampling_prob=q, adjacency_type=kind)
+            for eps in (0.0, 0.01, 0.05, 0.3):
+                exact = sub.delta(eps, adjacency=adjacency)
+                assert theirs.get_delta_for_epsilon(eps) == pytest.approx(
+                    exact, rel=1e-9, abs=1e-15
+                )
+        reference = pld.from_gaussian_mechanism(
+            sigma, sampling_prob=q, value_discretization_interval=1e-4
+        ).self_compose(times)
+        for delta in (1e-5, 1e-7):
+            ours = sub.epsilon_for_delta(delta, times=times)
+            assert ours == pytest.approx(reference.get_epsilon_for_delta(delta), rel=1e-3)
+            assert B.pld_epsilon(delta, sub, times=times) == pytest.approx(ours, rel=1e-12)
+
+
+def test_the_subsampled_gaussian_agrees_with_riskcal_s_dpsgd_advantage():
+    riskcal = pytest.importorskip("riskcal")
+
+    sigma, q, steps = 1.0, 0.01, 200
+    sub = m.Subsampled(m.Gaussian(sigma), q)
+    ours = A.attack_advantage([sub] * steps, discretization=1e-4)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        theirs = riskcal.dpsgd.get_advantage_for_dpsgd(
+            noise_multiplier=sigma, sample_rate=q, num_steps=steps, grid_step=1e-4
+        )
+    assert ours == pytest.approx(theirs, abs=2e-3)
+    assert ours >= theirs - 1e-3
+
+
+def test_subsampling_a_subsampled_mechanism_multiplies_the_rates():
+    # Poisson sampling twice is Poisson sampling at the product of the rates
+    twice = m.Subsampled(m.Subsampled(m.Laplace(1.0), 0.5), 0.4)
+    once = m.Subsampled(m.Laplace(1.0), 0.2)
+    for adjacency in m.ADJACENCIES:
+        assert np.allclose(
+            twice.delta(np.array(EPSILONS), adjacency=adjacency),
+            once.delta(np.array(EPSILONS), adjacency=adjacency),
+            rtol=1e-9,
+            atol=1e-15,
+        )
+    assert twice.loss_bound() == pytest.approx(once.loss_bound(), rel=1e-12)
+
+
+def test_the_add_order_of_poisson_sampling_is_bounded_by_minus_log_one_minus_q():
+    # (Q, qP + (1 − q)Q): the loss never exceeds −ln(1 − q), however large the wrapped one's
+    sub = m.Subsampled(m.Gaussian(0.3), 0.05)
+    assert sub.loss_bounds()["add"] == pytest.approx(-math.log1p(-0.05), rel=1e-12)
+    assert math.isinf(sub.loss_bounds()["remove"])
+    assert sub.delta(-math.log1p(-0.05), adjacency="add") == 0.0
