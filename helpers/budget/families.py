@@ -220,30 +220,35 @@ class NoiseFamily:
 
     @classmethod
     def of(cls, mechanism) -> NoiseFamily:
-        """The family of a name ("laplace"), a class (``Laplace``) or a family itself.
+        """The family of a name ("laplace"), a class (``Laplace``), a mechanism object (a
+        template: the allocation sets its noise and Δ and keeps every other field it holds,
+        :meth:`~helpers.mechanisms.AdditiveNoise.family`) or a family itself.
 
         A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
-        (a mechanism object, an unknown name, a class without a measure) is a ValueError
+        (an unregistered class, an unknown name, a class without a measure) is a ValueError
         naming ``mechanism``, the value given and the values allowed.
         """
         if isinstance(mechanism, NoiseFamily):
             return mechanism
-        kind = MECHANISM_CLASSES.get(mechanism) if isinstance(mechanism, str) else mechanism
+        if isinstance(mechanism, AdditiveNoise) and mechanism.is_single():
+            # a mechanism object as a template: its noise and Δ are the allocation's to set,
+            # every other field it holds is kept (its family, never a rebuilt default)
+            kind = mechanism.family()
+            registered = type(mechanism) in MECHANISM_CLASSES.values()
+        else:
+            kind = MECHANISM_CLASSES.get(mechanism) if isinstance(mechanism, str) else mechanism
+            registered = kind in MECHANISM_CLASSES.values()
         if not (
             isinstance(kind, type)
             and issubclass(kind, AdditiveNoise)
-            and kind in MECHANISM_CLASSES.values()
+            and registered
             and kind.measure in MEASURES
         ):
             classes = ", ".join(c.__name__ for c in MECHANISM_CLASSES.values())
-            hint = (
-                " (the family of noise, not one mechanism object: its class or its name)"
-                if isinstance(mechanism, AdditiveNoise)
-                else ""
-            )
             raise ValueError(
-                f"mechanism must be one of {tuple(MECHANISM_CLASSES)} or one of the classes "
-                f"{classes} of helpers.mechanisms{hint}; got {mechanism!r}"
+                f"mechanism must be one of {tuple(MECHANISM_CLASSES)}, one of the classes "
+                f"{classes} of helpers.mechanisms or a mechanism object of one (its noise and Δ "
+                f"are set by the allocation, its other fields kept); got {mechanism!r}"
             )
         return _family(kind)
 

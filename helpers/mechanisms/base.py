@@ -150,6 +150,21 @@ def _integer_quantile(excess, noise) -> np.ndarray:
     return high
 
 
+@lru_cache(maxsize=256)
+def _family_of(cls: type, fixed: tuple) -> type:
+    """The subclass of ``cls`` whose instances hold ``fixed`` (name, value) pairs."""
+    shown = ", ".join(f"{name}={value!r}" for name, value in fixed)
+    return type(
+        cls.__name__,
+        (cls,),
+        {
+            "_fixed": dict(fixed),
+            "__module__": cls.__module__,
+            "__qualname__": f"{cls.__qualname__}[{shown}]",
+        },
+    )
+
+
 @dataclass(frozen=True, kw_only=True, repr=False)
 class AdditiveNoise(PrivacyLoss, ABC):
     """A(D) = f(D) + Z for symmetric noise Z: A(D₁) = loc + Z against A(D₂) = loc + Δ + Z.
@@ -638,13 +653,31 @@ class AdditiveNoise(PrivacyLoss, ABC):
 
     @classmethod
     def _at(cls, noise, sensitivity) -> AdditiveNoise:
-        """The mechanism at noise parameter(s) ``noise`` and sensitivity Δ (its noise Z).
+        """The mechanism at noise parameter(s) ``noise`` and sensitivity Δ (its noise Z), with
+        every other field at the class's fixed values (:meth:`family`; none by default).
 
         An integer noise takes one Δ per object: give it a single value (see :meth:`_per_delta`).
         """
         if cls.discrete:
             sensitivity = int(np.asarray(sensitivity, dtype=float).ravel()[0])
-        return cls(**{cls.parameter: noise}, sensitivity=sensitivity)
+        return cls(**cls._fixed, **{cls.parameter: noise}, sensitivity=sensitivity)
+
+    #: the fields other than the noise and Δ that every instance the class makes holds (set
+    #: on the class :meth:`family` returns; empty on a class as written)
+    _fixed: ClassVar[dict] = {}
+
+    def family(self) -> type:
+        """This mechanism's class with every field but the noise and Δ fixed at this instance's.
+
+        What the allocation and the accuracy steps read: they vary the noise and Δ of a release
+        and must keep every other parameter the mechanism holds (a class with no other field is
+        its own family). The family is a subclass made once per set of values.
+        """
+        from dataclasses import fields
+
+        own = (self.parameter, "sensitivity")
+        fixed = tuple((f.name, getattr(self, f.name)) for f in fields(self) if f.name not in own)
+        return _family_of(type(self), fixed) if fixed else type(self)
 
     @classmethod
     def _per_delta(cls, d: np.ndarray, compute) -> np.ndarray:

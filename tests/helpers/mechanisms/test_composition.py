@@ -55,7 +55,10 @@ def test_composed_loss_and_pld_agree_on_delta_within_the_rounding():
         (lambda: m.releases([m.Laplace(1.0)], merge=0.5), r"^merge must be 0 or lie in"),
         (lambda: m.composed_pld([m.Laplace(1.0)], max_cells=0), r"^max_cells must lie in"),
         (lambda: m.composed_loss([m.Laplace(1.0)], adjacency="both"), r"^adjacency must be"),
-        (lambda: m.epsilon_for_delta([m.Laplace(1.0)], 1.5), r"^delta must lie in the open interval \(0, 1\)"),
+        (
+            lambda: m.epsilon_for_delta([m.Laplace(1.0)], 1.5),
+            r"^delta must lie in the open interval \(0, 1\)",
+        ),
         (lambda: m.composed_pld([m.Laplace(1e-6)] * 10**6), r"steps of"),
     ],
 )

@@ -852,3 +852,61 @@ def test_a_class_that_forgets_a_declaration_fails_at_creation():
 
     with pytest.raises(TypeError, match="loss_bound"):
         NoBound()
+
+
+# --- a mechanism with a parameter of its own beyond its noise and Δ ---------------------------
+
+
+@dataclass(frozen=True, repr=False)
+class Stretched(Logistic):
+    """Logistic noise of scale s·stretch: ``stretch`` is a field the allocation must keep (issue
+    46: the accuracy paths rebuilt ``cls(noise, sensitivity=Δ)`` and dropped such fields)."""
+
+    stretch: float = 1.0
+
+    name = "stretched_logistic"
+    label = "stretched logistic"
+    scale_free = False  # its loss depends on Δ/(s·stretch), not on Δ/s alone
+
+    def _inner(self) -> Logistic:
+        return Logistic(self.scale * self.stretch, sensitivity=self.sensitivity)
+
+    def loss_bound(self):
+        return self._inner().loss_bound()
+
+    def cdf(self, x):
+        return self._inner().cdf(x)
+
+    def sf(self, x):
+        return self._inner().sf(x)
+
+    def logcdf(self, x):
+        return self._inner().logcdf(x)
+
+    def logpdf(self, x):
+        return self._inner().logpdf(x)
+
+    def sample(self, size=None, *, rng):
+        return self._inner().sample(size, rng=rng)
+
+
+def test_the_allocation_keeps_every_field_of_a_mechanism_object(monkeypatch):
+    monkeypatch.setitem(m.MECHANISM_CLASSES, Stretched.name, Stretched)
+    plain = B.NoiseFamily.of(Logistic)
+    stretched = B.NoiseFamily.of(Stretched(scale=1.0, stretch=2.0))
+    k, c, d = np.array([3.0, 10.0]), np.array([0.9, 0.95]), np.array([1.0, 1.0])
+    # the noise is s·stretch: the largest s that meets a target is half the plain one's
+    assert np.allclose(
+        stretched.accuracy_scales(k, c, sensitivity=d),
+        plain.accuracy_scales(k, c, sensitivity=d) / 2,
+        rtol=1e-6,
+    )
+    reach, coverage, variance = stretched.delivered(np.array([1.0, 1.0]), k, c, sensitivity=d)
+    reach2, coverage2, variance2 = plain.delivered(np.array([2.0, 2.0]), k, c, sensitivity=d)
+    assert np.allclose(coverage, coverage2) and np.allclose(reach, reach2, rtol=1e-6)
+    assert np.allclose(variance, variance2, rtol=1e-6)
+    # the δ paths take the object as it is
+    one = Stretched(scale=1.0, stretch=2.0)
+    assert B.pld_delta(0.2, one) == pytest.approx(Logistic(2.0).delta(0.2), abs=2e-4)
+    assert B.pld_delta(0.2, one, merge=0.01) >= one.delta(0.2) - 1e-12
+    assert one.coarsened(0.01).stretch == 2.0
