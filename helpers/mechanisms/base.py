@@ -264,6 +264,10 @@ class AdditiveNoise(PrivacyLoss, ABC):
         """The noise in a few words for a figure's title ("b = 0.91"; σ² for a Gaussian)."""
         return f"{self.symbol} = {self.noise:.3g}"
 
+    def text(self) -> str:
+        """The mechanism in a few words ("Laplace, b = 0.91")."""
+        return f"{self.label}, {self.symbol} = {self.noise:.3g}"
+
     def loss_text(self) -> str:
         """What bounds the privacy loss, in a sentence (for a dashboard's readout)."""
         bound = float(self.loss_bound())

@@ -85,6 +85,9 @@ class RandomizedResponse(FiniteOutputs):
     def loss_bound(self):
         return self.epsilon
 
+    def text(self) -> str:
+        return f"{self.label}, ε = {self.epsilon:.3g}, k = {self.k}"
+
 
 @dataclass(frozen=True)
 class ExponentialMechanism(FiniteOutputs):
@@ -162,3 +165,6 @@ class ExponentialMechanism(FiniteOutputs):
         b = scale * np.asarray(self.neighbour_utilities)
         p, q = a - logsumexp(a), b - logsumexp(b)
         return (p, q) if adjacency == "remove" else (q, p)
+
+    def text(self) -> str:
+        return f"{self.label}, ε = {self.epsilon:.3g}, {len(self.utilities)} candidates"

@@ -239,6 +239,10 @@ class PrivacyLoss(ABC):
         """One value of each parameter (a class whose fields may be arrays says otherwise)."""
         return True
 
+    def text(self) -> str:
+        """The mechanism in a few words for a figure's legend and its text alternative."""
+        return self.label
+
     def breakpoints(self, low: float, high: float) -> np.ndarray:
         """Sorted outputs in [low, high] where a law's density jumps or kinks (none by default)."""
         return np.empty(0)

@@ -132,6 +132,10 @@ class Subsampled(PrivacyLoss):
             return self.mechanism.symmetric
         return False
 
+    def text(self) -> str:
+        how = "Poisson" if self.sampling == "poisson" else "without replacement"
+        return f"{self.mechanism.text()}, sampled at {self.rate:.3g} ({how})"
+
     @property
     def outputs(self) -> str:
         return self.mechanism.outputs

@@ -16,7 +16,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .. import plrv
 from ..checks import check_positive
-from ..mechanisms import AdditiveNoise, as_mechanism
+from ..mechanisms import AdditiveNoise, PrivacyLoss, as_mechanism
 from ._alt import describe, listing
 from ._style import MARKERS, SMALL, course_style
 from .rounding import risk_up
@@ -43,7 +43,7 @@ def _mechanism(mechanism, noise, sensitivity, default) -> AdditiveNoise:
     return as_mechanism(mechanism, noise, sensitivity=sensitivity)
 
 
-def _bounded(mech: AdditiveNoise) -> bool:
+def _bounded(mech: PrivacyLoss) -> bool:
     """Whether the loss is bounded (Laplace, geometric: ±Δ/b), not the Gaussian's line."""
     return bool(np.all(np.isfinite(mech.loss_bound())))
 
@@ -468,8 +468,11 @@ def plot_privacy_profile(
 ) -> Figure:
     """The privacy profiles ε ↦ δ₂(ε) (solid) and ε ↦ δ₁(ε) (dashed), log scale.
 
-    ``mechanisms`` is a sequence of mechanism objects or (name, noise) pairs (their Δ is
-    ``sensitivity``); δ₂ of a mechanism has gid ``"tight_<name>"``, δ₁ ``"naive_<name>"``.
+    ``mechanisms`` is a sequence of mechanism objects (any :class:`~helpers.mechanisms.PrivacyLoss`,
+    drawn as it is: randomized response, a subsampled mechanism, ...) or (name, noise) pairs
+    (their Δ is ``sensitivity``); δ₂ of a mechanism has gid ``"tight_<name>"``, δ₁
+    ``"naive_<name>"`` (additive noise only: the naive δ is P[L > ε] of its one loss). Where
+    the two orders of the neighbours differ, δ₂ is the larger.
     """
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
@@ -477,13 +480,16 @@ def plot_privacy_profile(
     eps = np.linspace(0, float(check_positive("epsilon_max", epsilon_max)), 401)
     said = []
     mechs = [
-        m if isinstance(m, AdditiveNoise) else as_mechanism(*m, sensitivity=sensitivity)
+        m if isinstance(m, PrivacyLoss) else as_mechanism(*m, sensitivity=sensitivity)
         for m in mechanisms
     ]
     for i, mech in enumerate(mechs):
         name = mech.name
-        naive, tight = mech.profile(eps)
-        label = f"{mech.label}, {mech.symbol} = {mech.noise:.3g}"
+        if isinstance(mech, AdditiveNoise):
+            naive, tight = mech.profile(eps)
+        else:  # no one loss to take a naive δ of: the tight δ alone
+            naive, tight = np.full(eps.shape, np.nan), np.asarray(mech.delta(eps), dtype=float)
+        label = mech.text()
         with np.errstate(divide="ignore"):
             ax.plot(
                 eps,
@@ -508,9 +514,11 @@ def plot_privacy_profile(
                 gid=f"naive_{name}",
             )
         at = int(np.argmin(np.abs(eps - 1.0))) if eps[-1] >= 1 else len(eps) - 1
+        naive_words = (
+            f" and δ₁ = {risk_up(float(naive[at])):.3g}" if np.isfinite(naive[at]) else " (no δ₁)"
+        )
         said.append(
-            f"{label}: δ₂ = {risk_up(float(tight[at])):.3g} and δ₁ = {risk_up(float(naive[at])):.3g} at "
-            f"ε = {risk_up(eps[at]):.3g}"
+            f"{label}: δ₂ = {risk_up(float(tight[at])):.3g}{naive_words} at ε = {risk_up(eps[at]):.3g}"
         )
     ax.set_yscale("log")
     ax.set_ylim(1e-5, 1.2)
@@ -531,8 +539,8 @@ def _bounded_words(mechs) -> str:
     words = "For every mechanism δ₂ lies at or below δ₁"
     if bounded and unbounded:
         return (
-            f"{words}; the {_and(bounded)} curves drop to zero once ε reaches the loss bound "
-            f"Δ/b, the {_and(unbounded)} ones never do."
+            f"{words}; the {_and(bounded)} curves drop to zero once ε reaches the loss bound, "
+            f"the {_and(unbounded)} ones never do."
         )
     return words + "."
 

@@ -206,3 +206,14 @@ def test_bad_input_names_the_parameter():
         m.Laplace(1.0).delta(0.5, adjacency="replace")
     with pytest.raises(ValueError, match=r"^mechanisms must be a mechanism object"):
         A.attack_advantage("laplace")
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+def test_the_privacy_profile_figure_draws_it_as_it_is(mech):
+    from helpers.plotting import plrv as P
+
+    fig = P.plot_privacy_profile([mech, m.Laplace(1.0)], epsilon_max=1.5)
+    drawn = fig.axes[0].get_lines()[0].get_ydata()
+    exact = np.asarray(mech.delta(np.linspace(0, 1.5, 401)), dtype=float)
+    assert np.allclose(np.nan_to_num(drawn), exact, rtol=0, atol=0)
+    assert mech.text() in fig.alt_text
