@@ -53,11 +53,14 @@ def _mix_up(base: LossPMF, rate: float) -> LossPMF:
     """The PLD of (q·A + (1 − q)·B, B) from that of (A, B) (losses rounded up, under A)."""
     h, ell, p = base.discretization, base.losses, base.pmf
     log_q, log_rest = math.log(rate), math.log1p(-rate)
-    with np.errstate(over="ignore", under="ignore"):
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
         loss = np.logaddexp(log_q + ell, log_rest)
-        mass = p * np.exp(np.logaddexp(log_q, log_rest - ell))
+        # in logs: p·e^{−ℓ} is a mass of B (≤ 1), but e^{−ℓ} alone may overflow where p is tiny
+        log_p = np.log(np.where(p > 0, p, 1.0))
+        mass = np.where(p > 0, np.exp(log_p + np.logaddexp(log_q, log_rest - ell)), 0.0)
         # B's mass where A has none (its loss −∞), what the rounded pair leaves of B's total
-        leftover = max(0.0, 1.0 - math.fsum((p * np.exp(-ell)).tolist()))
+        b_mass = np.where(p > 0, np.exp(log_p - ell), 0.0)
+        leftover = max(0.0, 1.0 - math.fsum(b_mass.tolist()))
     loss = np.append(loss, log_rest)
     mass = np.append(mass, (1 - rate) * leftover)
     return bucket_up(loss, mass, h, rate * base.infinity)

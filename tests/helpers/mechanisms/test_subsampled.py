@@ -100,3 +100,16 @@ def test_the_add_order_of_poisson_sampling_is_bounded_by_minus_log_one_minus_q()
     assert sub.loss_bounds()["add"] == pytest.approx(-math.log1p(-0.05), rel=1e-12)
     assert math.isinf(sub.loss_bounds()["remove"])
     assert sub.delta(-math.log1p(-0.05), adjacency="add") == 0.0
+
+
+@pytest.mark.parametrize("base", [m.Laplace(1e-3), m.Gaussian(0.05)], ids=repr)
+def test_a_nearly_exact_mechanism_subsampled_keeps_every_mass_finite(base):
+    # losses of hundreds: e^{−ℓ} overflows alone, p·e^{−ℓ} does not (computed in logs)
+    sub = m.Subsampled(base, 0.1)
+    for adjacency in m.ADJACENCIES:
+        buckets = sub.loss_pmf(1e-2, adjacency=adjacency)
+        assert np.all(np.isfinite(buckets.pmf))
+        assert buckets.pmf.sum() + buckets.infinity == pytest.approx(1.0, abs=1e-12)
+    # the record is in the sample with probability 0.1, and then almost surely seen
+    assert sub.delta(1.0) == pytest.approx(0.1, abs=1e-6)
+    assert float(sub.loss_pmf(1e-2).delta(1.0)) == pytest.approx(0.1, abs=1e-6)
