@@ -154,8 +154,9 @@ def composed_mu(mechanisms) -> float:
 
     Examples
     --------
-    >>> composed_mu([Gaussian(2.0), Gaussian(2.0), Gaussian(2.0), Gaussian(2.0)])  # √(4·¼)
-    1.0000000000000036
+    >>> mu = composed_mu([Gaussian(2.0), Gaussian(2.0), Gaussian(2.0), Gaussian(2.0)])  # √(4·¼)
+    >>> mu >= 1.0, round(mu, 12)
+    (True, 1.0)
     """
     rows = _check_mechanisms(mechanisms)
     if not _gaussian_only(rows):
@@ -167,7 +168,8 @@ def composed_mu(mechanisms) -> float:
 
 def _mu(rows: tuple) -> float:
     """√(Σ μᵢ²) over the μ-GDP releases, each μᵢ its own (:meth:`PrivacyLoss.gdp_mu`), rounded up."""
-    return _composed_mu([(one.gdp_mu(), 1) for one in rows if one.gdp_mu() is not None])
+    mus = [one.gdp_mu() for one in rows]
+    return _composed_mu([(mu, 1) for mu in mus if mu is not None])
 
 
 # --- the composed privacy-loss distribution ----------------------------------------------------

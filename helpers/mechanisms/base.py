@@ -835,7 +835,9 @@ class AdditiveNoise(PrivacyLoss, ABC):
         """μ = Δ/σ, rounded up, for a class whose ρ-zCDP is exactly μ-GDP (``gaussian_dp``)."""
         if not self.gaussian_dp:
             return None
-        return float(ratio_up(self.sensitivity, self.noise))
+        # one division, then one ulp up: never below the exact Δ/σ (plain floats, since the
+        # attack readings ask every release of a workload)
+        return math.nextafter(float(self.sensitivity) / float(self.noise), math.inf)
 
     def coarsened(self, merge: float):
         """The same class a little less private, on a grid of ratio 1 + merge (δ never lower).

@@ -99,7 +99,9 @@ def test_name_and_class_agree_on_every_number(name, ks, total):
     )
 
 
-@pytest.mark.parametrize("bad", ["logistic", "Laplace", _Renamed, m.Laplace(1.0), None, 1, str])
+@pytest.mark.parametrize(
+    "bad", ["logistic", "Laplace", _Renamed, m.Laplace([1.0, 2.0]), None, 1, str]
+)
 def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
     names = re.escape(repr(tuple(m.MECHANISM_CLASSES)))
     classes = ", ".join(cls.__name__ for cls in m.MECHANISM_CLASSES.values())
@@ -107,6 +109,12 @@ def test_the_allocation_refuses_other_mechanisms_naming_the_parameter(bad):
         with pytest.raises(ValueError, match=rf"^mechanism must be one of {names}") as info:
             call(bad)
         assert repr(bad) in str(info.value) and classes in str(info.value)
-    if isinstance(bad, m.AdditiveNoise):
-        with pytest.raises(ValueError, match="not one mechanism object"):
+    if isinstance(bad, m.AdditiveNoise):  # an object is a template only with one noise and Δ
+        with pytest.raises(ValueError, match="a mechanism object of one"):
             B.NoiseFamily.of(bad)
+
+
+def test_a_mechanism_object_is_a_template_for_its_family():
+    # its noise and Δ are the allocation's to set; a class with no other field is its own family
+    assert B.NoiseFamily.of(m.Laplace(3.0, sensitivity=2.0)) is B.NoiseFamily.of(m.Laplace)
+    assert B.NoiseFamily.of(m.Gaussian(0.5)) is B.NoiseFamily.of("gaussian")
