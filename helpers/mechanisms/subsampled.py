@@ -149,6 +149,10 @@ class Subsampled(PrivacyLoss):
     def output_range(self):
         return self.mechanism.output_range()
 
+    def gdp_mu(self):
+        """The wrapped mechanism's μ where the whole sample is taken (q = 1), else None."""
+        return self.mechanism.gdp_mu() if self.rate == 1 else None
+
     def coarsened(self, merge: float):
         """The wrapped mechanism coarsened (less private), sampled alike: δ never lower."""
         return replace(self, mechanism=self.mechanism.coarsened(merge))

