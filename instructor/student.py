@@ -77,6 +77,7 @@ STUDENT_MODULES = (
     "data",
     "datasets",
     "deployments",
+    "dpsgd",
     "figures",
     "foundations",
     "kazan_reiter",

@@ -33,6 +33,16 @@ merging releases is correct by construction) and its privacy-loss distribution f
 :data:`MECHANISM_CLASSES` ("laplace", "gaussian", "geometric", "discrete_gaussian",
 "staircase") into objects (the one place a name is looked up).
 
+Beyond additive noise (every layer takes these as it takes the noises above): every
+mechanism is a :class:`PrivacyLoss`, the pair of its output laws on neighbouring data sets in
+both orders ("remove", "add"), with its exact δ, its rounded privacy-loss distribution
+(:class:`LossPMF`) and its PLD for dp-accounting (:mod:`helpers.mechanisms.loss`);
+:class:`RandomizedResponse` and :class:`ExponentialMechanism` state their laws as arrays
+(:class:`FiniteOutputs`); :class:`Subsampled` runs any of them on a Poisson sample or a
+sample without replacement. The one composition pipeline (:func:`releases`,
+:func:`composed_pld`, :func:`composed_loss`, :func:`epsilon_for_delta`) is what
+:mod:`helpers.budget` and :mod:`helpers.attack` call.
+
 Every function returns a Python ``float`` for scalar input and an ndarray of the broadcast
 shape otherwise. Sampling functions take ``rng``: an int seed or a
 ``numpy.random.Generator``, so every simulation in the notebooks is reproducible.
