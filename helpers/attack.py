@@ -135,7 +135,7 @@ def composed_mu(mechanisms) -> float:
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         The releases, each of a class with ``gaussian_dp`` true (:class:`helpers.mechanisms.Gaussian`).
 
     Returns
@@ -343,10 +343,12 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
-        The releases: objects of any :class:`helpers.mechanisms.AdditiveNoise` subclass
-        (``Laplace``, ``Gaussian``, ``TwoSidedGeometric``, ``DiscreteGaussian``, ...), each
-        with one noise parameter and one sensitivity; any mix.
+    mechanisms : PrivacyLoss or list of PrivacyLoss
+        The releases: mechanism objects of :mod:`helpers.mechanisms` of any class (additive
+        noise such as ``Laplace`` or ``Gaussian``, ``RandomizedResponse``,
+        ``ExponentialMechanism``, ``Subsampled``, a contributor's class), each taken as it
+        is with every parameter it holds; any mix. Where a release's two orders of the
+        neighbours differ, the larger reading is given.
     fpr : float or array_like, keyword-only
         α in [0, 1], both ends included: at α = 0 the TPR is the mass of an infinite privacy
         loss (exactly 0 for the Gaussian and for any noise whose loss is finite), at α = 1 it
@@ -363,7 +365,7 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
     Raises
     ------
     ValueError
-        If a mechanism is not an AdditiveNoise object, an argument is out of range, or the
+        If a mechanism is not a mechanism object (a PrivacyLoss), an argument is out of range, or the
         composed PLD would exceed :data:`MAX_ATTACK_CELLS` grid cells.
 
     References
@@ -413,7 +415,7 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     discretization : float, keyword-only
         As in :func:`attack_tpr`.
@@ -472,7 +474,7 @@ def bayes_risk(mechanisms, *, prior, discretization=1e-4):
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     prior : float or array_like, keyword-only
         π in (0, 1).
@@ -545,7 +547,7 @@ def attack_success(mechanisms, *, baseline, discretization=1e-4):
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     baseline : float or array_like, keyword-only
         κ in [0, 1]: the attack's success probability without the releases.
@@ -596,7 +598,7 @@ def worst_case_baseline(mechanisms, *, discretization=1e-4) -> float:
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     discretization : float, keyword-only
         As in :func:`attack_tpr`.
@@ -660,7 +662,7 @@ def loss_tail(mechanisms, *, epsilon, discretization=1e-4):
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     epsilon : float or array_like, keyword-only
         ε ≥ 0.
@@ -720,7 +722,7 @@ def loss_epsilon(mechanisms, *, delta, discretization=1e-4) -> float:
 
     Parameters
     ----------
-    mechanisms : AdditiveNoise or list of AdditiveNoise
+    mechanisms : PrivacyLoss or list of PrivacyLoss
         As in :func:`attack_tpr`.
     delta : float, keyword-only
         δ in (0, 1).

@@ -135,6 +135,8 @@ class Allocation(NamedTuple):
     ``budgets`` (ε_i or ρ_z,i), ``scales`` (b_i or σ_i), ``sensitivities`` (Δ_i), ``k`` (the
     ±k each release reaches at its coverage), ``coverage`` (the probability it lands within
     its target ±k) and ``meets`` (whether its target is met). ``variance`` is Σ w_i·Var_i.
+    ``template`` is the mechanism object the allocation was asked for, where its class holds
+    fields beyond the noise and Δ (:meth:`NoiseFamily.of`), so no later layer drops them.
     """
 
     mechanism: str
@@ -148,6 +150,9 @@ class Allocation(NamedTuple):
     coverage: np.ndarray
     meets: np.ndarray
     variance: float
+    #: a mechanism object whose class and fields (not its noise and Δ) every release shares,
+    #: where the family was given as an object with fields of its own; None otherwise
+    template: object = None
 
 
 class WorkloadChoice(NamedTuple):

@@ -204,6 +204,15 @@ class NoiseFamily:
         return self.mechanism.name
 
     @property
+    def template(self):
+        """A mechanism object of the family when its class fixes fields beyond the noise and Δ
+        (a family made from an object, :meth:`of`), else None: what an :class:`Allocation`
+        carries so that every later layer builds its releases with those fields."""
+        if not self.mechanism._fixed:
+            return None
+        return self.mechanism(**{self.mechanism.parameter: 1.0}, sensitivity=1)
+
+    @property
     def unit(self) -> str:
         """What a budget is counted in: "ε" or "ρ_z"."""
         return self.measure.unit
@@ -222,7 +231,8 @@ class NoiseFamily:
     def of(cls, mechanism) -> NoiseFamily:
         """The family of a name ("laplace"), a class (``Laplace``), a mechanism object (a
         template: the allocation sets its noise and Δ and keeps every other field it holds,
-        :meth:`~helpers.mechanisms.AdditiveNoise.family`) or a family itself.
+        :meth:`~helpers.mechanisms.AdditiveNoise.family`), an :class:`Allocation` (the family
+        its releases were made with, fields included) or a family itself.
 
         A name is read through :data:`helpers.mechanisms.MECHANISM_CLASSES`; anything else
         (an unregistered class, an unknown name, a class without a measure) is a ValueError
@@ -230,11 +240,14 @@ class NoiseFamily:
         """
         if isinstance(mechanism, NoiseFamily):
             return mechanism
+        if isinstance(mechanism, Allocation):  # the family its releases were made with
+            template = mechanism.template
+            mechanism = mechanism.mechanism if template is None else template
         if isinstance(mechanism, AdditiveNoise) and mechanism.is_single():
             # a mechanism object as a template: its noise and Δ are the allocation's to set,
             # every other field it holds is kept (its family, never a rebuilt default)
             kind = mechanism.family()
-            registered = type(mechanism) in MECHANISM_CLASSES.values()
+            registered = mechanism.declared() in MECHANISM_CLASSES.values()
         else:
             kind = MECHANISM_CLASSES.get(mechanism) if isinstance(mechanism, str) else mechanism
             registered = kind in MECHANISM_CLASSES.values()
@@ -357,7 +370,8 @@ def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> A
     total = sum_up(budgets)
     delivered = family.delivered(scales, w.k, w.coverage, sensitivity=w.sensitivity)
     totals = (total, family.epsilon(total, delta), 0.0 if family.pure else delta)
-    return _assemble(w, family.name, totals, budgets, scales, acc_scales, delivered)
+    allocation = _assemble(w, family.name, totals, budgets, scales, acc_scales, delivered)
+    return allocation._replace(template=family.template)
 
 
 def _assemble(w, name: str, totals, budgets, scales, acc_scales, delivered) -> Allocation:

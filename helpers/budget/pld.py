@@ -234,8 +234,10 @@ def pld_delta(
     Pessimistic throughout: ``pessimistic_estimate=True`` rounds every privacy loss *up* to a
     multiple of ``discretization`` (so δ is an upper bound), the tail mass cut off in
     composition (at most 10⁻¹⁵) is counted as an infinite loss, and a geometric's
-    a = 1/b is rounded up. The neighbour pair is (f(D), f(D) + Δ) whatever the relation,
-    since nothing is subsampled: Δ is the course's change-one-record sensitivity.
+    a = 1/b is rounded up. For additive noise the neighbour pair is (f(D), f(D) + Δ) whatever
+    the relation (Δ is the course's change-one-record sensitivity); any other mechanism object
+    (randomized response, the exponential mechanism, a subsampled mechanism) is read on its
+    own two laws, in both orders of the neighbours, and δ is the larger.
 
     Used in notebook 11.
 
@@ -243,9 +245,10 @@ def pld_delta(
     ----------
     epsilon : float or array_like
         ε ≥ 0 at which to read δ (an array gives an array; above 700 read at 700).
-    mechanism : AdditiveNoise, list of AdditiveNoise, or a name of MECHANISM_CLASSES
-        The mechanism(s), or the name of the noise distribution ("laplace", "gaussian",
-        "geometric", "discrete_gaussian", ...).
+    mechanism : PrivacyLoss, list of PrivacyLoss, or a name of MECHANISM_CLASSES
+        The mechanism(s), each taken as it is (any class of :mod:`helpers.mechanisms`), or the
+        name of the noise distribution ("laplace", "gaussian", "geometric",
+        "discrete_gaussian", ...).
     noise : float or array_like, optional
         With a name: b or σ in [1e-150, 1e150]. Omitted with objects.
     sensitivity : float or array_like, keyword-only

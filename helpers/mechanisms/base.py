@@ -154,11 +154,18 @@ def _integer_quantile(excess, noise) -> np.ndarray:
 def _family_of(cls: type, fixed: tuple) -> type:
     """The subclass of ``cls`` whose instances hold ``fixed`` (name, value) pairs."""
     shown = ", ".join(f"{name}={value!r}" for name, value in fixed)
+    values = dict(fixed)
+    made = cls.__init__
+
+    def __init__(self, *args, **kwargs):  # every instance holds the fixed fields
+        made(self, *args, **{**values, **kwargs})
+
     return type(
         cls.__name__,
         (cls,),
         {
-            "_fixed": dict(fixed),
+            "_fixed": values,
+            "__init__": __init__,
             "__module__": cls.__module__,
             "__qualname__": f"{cls.__qualname__}[{shown}]",
         },
@@ -664,7 +671,7 @@ class AdditiveNoise(PrivacyLoss, ABC):
         """
         if cls.discrete:
             sensitivity = int(np.asarray(sensitivity, dtype=float).ravel()[0])
-        return cls(**cls._fixed, **{cls.parameter: noise}, sensitivity=sensitivity)
+        return cls(**{cls.parameter: noise}, sensitivity=sensitivity)
 
     #: the fields other than the noise and Δ that every instance the class makes holds (set
     #: on the class :meth:`family` returns; empty on a class as written)
@@ -681,7 +688,16 @@ class AdditiveNoise(PrivacyLoss, ABC):
 
         own = (self.parameter, "sensitivity")
         fixed = tuple((f.name, getattr(self, f.name)) for f in fields(self) if f.name not in own)
-        return _family_of(type(self), fixed) if fixed else type(self)
+        written = self.declared()
+        return _family_of(written, fixed) if fixed else written
+
+    @classmethod
+    def declared(cls) -> type:
+        """The class as written (a family's base; the class itself otherwise): what the
+        registry lists."""
+        while cls.__dict__.get("_fixed"):
+            cls = cls.__bases__[0]
+        return cls
 
     @classmethod
     def _per_delta(cls, d: np.ndarray, compute) -> np.ndarray:

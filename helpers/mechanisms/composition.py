@@ -109,6 +109,14 @@ def check_mechanisms(mechanisms, *, name="mechanisms") -> tuple:
             )
         if not one.is_single():
             raise ValueError(f"{name}[{i}] must hold one value of each parameter; got {one!r}")
+        params = getattr(type(one), "__dataclass_params__", None)
+        if params is None or not params.frozen:
+            # results are cached by value: a mechanism that can change after it is made would
+            # be read stale (CONTRIBUTING.md: a mechanism is a frozen dataclass)
+            raise ValueError(
+                f"{name}[{i}] must be an instance of a frozen dataclass "
+                f"(@dataclass(frozen=True)); got {type(one).__name__}"
+            )
     return tuple(mechanisms)
 
 

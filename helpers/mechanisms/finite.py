@@ -157,6 +157,13 @@ class ExponentialMechanism(FiniteOutputs):
         object.__setattr__(self, "sensitivity", d)
         object.__setattr__(self, "utilities", tuple(float(x) for x in u))
         object.__setattr__(self, "neighbour_utilities", tuple(float(x) for x in v))
+        with np.errstate(over="ignore", invalid="ignore"):
+            scaled = eps / (2 * d) * np.concatenate([u, v])
+        if not np.all(np.isfinite(scaled)):
+            raise ValueError(
+                "utilities must stay finite once scaled by epsilon/(2·sensitivity); got scores "
+                f"up to {float(np.max(np.abs(np.concatenate([u, v])))):g} at sensitivity {d:g}"
+            )
 
     def laws(self, *, adjacency="remove"):
         check_adjacency(adjacency)

@@ -43,6 +43,7 @@ from .._numerics import log_hockey_stick, pmf_of_buckets
 from .._validation import (
     as_output,
     check_discretization,
+    check_int_range,
     check_nonnegative,
     check_real,
     check_real_or_inf,
@@ -122,9 +123,7 @@ class LossPMF:
 
     def self_compose(self, times: int) -> LossPMF:
         """The loss of ``times`` independent runs (by squaring: about log₂ times convolutions)."""
-        times = int(times)
-        if times < 1:
-            raise ValueError(f"times must be an integer ≥ 1; got {times!r}")
+        times = check_int_range("times", times, 1, 10**7)
         base, power = self, None
         while times:
             if times & 1:
@@ -310,11 +309,15 @@ class PrivacyLoss(ABC):
     def _connect_dots(self, h: float, adjacency: str):
         coarse = self.loss_pmf(0.01, adjacency=adjacency)
         seen = coarse.losses[coarse.pmf > 0]
-        low = float(seen.min()) - 0.01 if seen.size else 0.0
+        # the coarse losses are rounded up at most twice (a subsampled mechanism's): start two
+        # steps below the lowest; end at the highest finite loss, and never below ε = 0 (the
+        # δ that matters is read from 0 up, and the other order's curve may fall until there)
+        low = float(seen.min()) - 0.02 if seen.size else 0.0
         high = float(seen.max()) if seen.size else 0.0
         bound = self.loss_bounds()[adjacency]
         if math.isfinite(bound):
             high = min(high, bound)
+        high = max(high, 0.0)
         lower, upper = math.floor(low / h) - 1, math.ceil(high / h) + 1
         if upper - lower > 10_000_000:
             raise ValueError(
@@ -359,8 +362,29 @@ class FiniteOutputs(PrivacyLoss):
     def laws(self, *, adjacency="remove") -> tuple[np.ndarray, np.ndarray]:
         """(ln P, ln Q) over the outputs 0 .. n − 1, each law summing to 1."""
 
+    def checked_laws(self, adjacency: str) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`laws`, checked: two 1-D arrays of one length, no NaN or +inf, each summing to
+        1 (within 10⁻⁹), the first with an output of positive mass (a ValueError naming the
+        class otherwise: a contributor's laws are never used unchecked)."""
+        log_p, log_q = (np.asarray(x, dtype=float) for x in self.laws(adjacency=adjacency))
+        name = type(self).__name__
+        if log_p.ndim != 1 or log_p.shape != log_q.shape or log_p.size < 1:
+            raise ValueError(
+                f"{name}.laws must give two 1-D arrays of one length; got shapes "
+                f"{log_p.shape} and {log_q.shape}"
+            )
+        for which, logs in (("first", log_p), ("second", log_q)):
+            if np.any(np.isnan(logs)) or np.any(logs == np.inf):
+                raise ValueError(f"{name}.laws: the {which} law holds NaN or +inf in logs")
+            total = float(np.logaddexp.reduce(logs))
+            if not abs(total) <= 1e-9:
+                raise ValueError(
+                    f"{name}.laws: the {which} law must sum to 1; it sums to {math.exp(total)!r}"
+                )
+        return log_p, log_q
+
     def log_laws(self, o, *, adjacency="remove"):
-        log_p, log_q = self.laws(adjacency=check_adjacency(adjacency))
+        log_p, log_q = self.checked_laws(check_adjacency(adjacency))
         o = check_real("o", o)
         inside = (o >= 0) & (o < log_p.size) & (o == np.round(o))
         index = np.where(inside, o, 0).astype(np.int64)
@@ -370,10 +394,10 @@ class FiniteOutputs(PrivacyLoss):
         )
 
     def output_range(self):
-        return 0.0, float(self.laws()[0].size - 1)
+        return 0.0, float(self.checked_laws("remove")[0].size - 1)
 
     def _losses(self, adjacency: str) -> tuple[np.ndarray, np.ndarray]:
-        log_p, log_q = self.laws(adjacency=adjacency)
+        log_p, log_q = self.checked_laws(adjacency)
         with np.errstate(invalid="ignore"):
             loss = np.where(np.isneginf(log_p), -np.inf, log_p - log_q)
         return loss, np.exp(log_p)
@@ -394,7 +418,7 @@ class FiniteOutputs(PrivacyLoss):
         chosen = ADJACENCIES if adjacency is None else (adjacency,)
         out = np.zeros(eps.shape)
         for one in chosen:
-            log_p, log_q = self.laws(adjacency=one)
+            log_p, log_q = self.checked_laws(one)
             with np.errstate(invalid="ignore"):
                 terms = np.exp(log_hockey_stick(eps[..., None], log_p, log_q))
             out = np.maximum(out, np.minimum(terms.sum(axis=-1), 1.0))

@@ -50,17 +50,28 @@ def _amplified(eps: np.ndarray, rate: float) -> np.ndarray:
 
 
 def _mix_up(base: LossPMF, rate: float) -> LossPMF:
-    """The PLD of (q·A + (1 − q)·B, B) from that of (A, B) (losses rounded up, under A)."""
+    """The PLD of (q·A + (1 − q)·B, B) from that of (A, B) (losses rounded up, under A).
+
+    An atom of A-mass p at the rounded loss ℓ holds outcomes of true loss in (ℓ − h, ℓ], so
+    its B-mass lies in [p·e^{−ℓ}, p·e^{−ℓ+h}]; what the rounded pair leaves of B's total,
+    1 − Σ p·e^{−ℓ}, is the most B can hold beyond the lower ends. That slack is given to the
+    atoms from the highest loss down, each up to its upper end, the rest to the outcomes A
+    cannot produce: every tail P[L > ε] of the mixture, and every δ, is then an upper bound.
+    """
     h, ell, p = base.discretization, base.losses, base.pmf
     log_q, log_rest = math.log(rate), math.log1p(-rate)
     with np.errstate(over="ignore", under="ignore", divide="ignore"):
         loss = np.logaddexp(log_q + ell, log_rest)
         # in logs: p·e^{−ℓ} is a mass of B (≤ 1), but e^{−ℓ} alone may overflow where p is tiny
         log_p = np.log(np.where(p > 0, p, 1.0))
-        mass = np.where(p > 0, np.exp(log_p + np.logaddexp(log_q, log_rest - ell)), 0.0)
-        # B's mass where A has none (its loss −∞), what the rounded pair leaves of B's total
-        b_mass = np.where(p > 0, np.exp(log_p - ell), 0.0)
-        leftover = max(0.0, 1.0 - math.fsum(b_mass.tolist()))
+        b_low = np.where(p > 0, np.exp(log_p - ell), 0.0)
+        spread = b_low * math.expm1(h)  # how much more B-mass each atom may hold
+    slack = max(0.0, 1.0 - math.fsum(b_low.tolist()))
+    above = np.cumsum(spread[::-1])[::-1] - spread  # the spread of the atoms above each
+    taken = np.clip(slack - above, 0.0, spread)
+    b_mass = b_low + taken
+    mass = rate * p + (1 - rate) * b_mass
+    leftover = max(0.0, slack - math.fsum(taken.tolist()))
     loss = np.append(loss, log_rest)
     mass = np.append(mass, (1 - rate) * leftover)
     return bucket_up(loss, mass, h, rate * base.infinity)

@@ -441,7 +441,7 @@ def allocation_mechanisms(allocation) -> list:
     'TwoSidedGeometric'
     """
     allocation = _check_allocation(allocation)
-    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    cls = NoiseFamily.of(allocation).mechanism
     return [
         cls(float(scale), sensitivity=float(sensitivity))
         for scale, sensitivity in zip(allocation.scales, allocation.sensitivities, strict=True)

@@ -142,7 +142,7 @@ class ReleaseTable(NamedTuple):
 
 def _mechanism_class(allocation):
     """The allocation's mechanism class, refused by name when OpenDP has no counterpart."""
-    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    cls = NoiseFamily.of(allocation).mechanism
     if cls.opendp not in ("laplace", "gaussian"):
         raise ValueError(
             f"allocation.mechanism must have an OpenDP counterpart (a class whose opendp is "
@@ -342,7 +342,7 @@ def _check_consistent(allocation, workload, m, keys_known):
         )
     if not (np.all(np.isfinite(scales)) and np.all(scales > 0)):
         raise ValueError(f"allocation.scales must be finite and positive; got {scales.tolist()!r}")
-    family = NoiseFamily.of(allocation.mechanism)
+    family = NoiseFamily.of(allocation)
     implied = family.budgets(np.asarray(allocation.sensitivities, dtype=float), scales)
     if not np.allclose(implied, budgets, rtol=1e-6, atol=0):
         raise ValueError(

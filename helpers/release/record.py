@@ -77,8 +77,8 @@ def _release_entries(allocation: Allocation, workload) -> list:
         for i, label in enumerate(labels):
             if isinstance(label, str) and "\x00" in label:
                 raise ValueError(f"workload[{i}] label must not contain a NUL byte; got {label!r}")
-    unit = NoiseFamily.of(allocation.mechanism).unit
-    cls = NoiseFamily.of(allocation.mechanism).mechanism
+    unit = NoiseFamily.of(allocation).unit
+    cls = NoiseFamily.of(allocation).mechanism
     columns = _workload_columns(workload) if workload is not None else None
 
     def bound(name, i):
@@ -195,7 +195,7 @@ def privacy_record(
     privacy_unit = UNITS[unit]
     if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
         raise AssertionError(privacy_unit)
-    pure = NoiseFamily.of(allocation.mechanism).pure
+    pure = NoiseFamily.of(allocation).pure
     delta = None if delta is None else _check_spent_delta(delta)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name} {curators} {day.year}".lower()).strip("-")
     record = {

@@ -53,6 +53,23 @@ class Truncated(m.FiniteOutputs):
         return (p, q) if adjacency == "remove" else (q, p)
 
 
+@dataclass(frozen=True)
+class Leaky(m.FiniteOutputs):
+    """Three outputs, the last only ever seen with the target in: an infinite loss (a
+    reviewer's case: the grid of the PLD read its ∞ mass too early before it reached ε = 0)."""
+
+    leak: float = 0.2
+
+    name: ClassVar[str] = "leaky"
+    label: ClassVar[str] = "leaky toy"
+
+    def laws(self, *, adjacency="remove"):
+        with np.errstate(divide="ignore"):
+            p = np.log(np.array([0.5, 0.5 - self.leak, self.leak]))
+            q = np.log(np.array([0.6, 0.4, 0.0]))
+        return (p, q) if adjacency == "remove" else (q, p)
+
+
 CASES = [
     m.Laplace(1.0),
     m.Gaussian(0.8, sensitivity=1.5),
@@ -67,6 +84,9 @@ CASES = [
     m.Subsampled(m.RandomizedResponse(2.0, k=3), 0.2),
     m.Subsampled(m.TwoSidedGeometric(1.0), 0.25),
     m.Subsampled(Truncated(1.0, n=4, count=3), 0.5),
+    Leaky(),
+    m.Subsampled(Leaky(), 0.3, sampling="without_replacement"),
+    m.Subsampled(Leaky(), 0.5),
 ]
 IDS = [repr(c)[:60] for c in CASES]
 EPSILONS = (0.0, 0.3, 1.0, 2.5)
@@ -217,3 +237,33 @@ def test_the_privacy_profile_figure_draws_it_as_it_is(mech):
     exact = np.asarray(mech.delta(np.linspace(0, 1.5, 401)), dtype=float)
     assert np.allclose(np.nan_to_num(drawn), exact, rtol=0, atol=0)
     assert mech.text() in fig.alt_text
+
+
+def test_a_contributor_s_class_must_be_frozen_and_its_laws_sum_to_one():
+    class Mutable(m.FiniteOutputs):  # a plain class: its fields could change after use
+        name: ClassVar[str] = "mutable"
+        label: ClassVar[str] = "mutable"
+
+        def __init__(self):
+            self.a = 1.0
+
+        def laws(self, *, adjacency="remove"):
+            p = np.array([self.a, 0.0]) - np.logaddexp(0.0, self.a)
+            return (p, np.log([0.5, 0.5])) if adjacency == "remove" else (np.log([0.5, 0.5]), p)
+
+    with pytest.raises(ValueError, match=r"^mechanisms\[0\] must be an instance of a frozen"):
+        B.pld_delta(0.1, Mutable())
+
+    @dataclass(frozen=True)
+    class Unnormalised(Leaky):
+        name: ClassVar[str] = "unnormalised"
+
+        def laws(self, *, adjacency="remove"):
+            return np.log([0.9, 0.9]), np.log([0.5, 0.5])
+
+    with pytest.raises(ValueError, match=r"^Unnormalised.laws: the first law must sum to 1"):
+        Unnormalised().delta(0.0)
+    with pytest.raises(ValueError, match=r"^utilities must stay finite"):
+        m.ExponentialMechanism(
+            1.0, utilities=(1e300, 0.0), neighbour_utilities=(1e300, 1e-300), sensitivity=1e-300
+        )

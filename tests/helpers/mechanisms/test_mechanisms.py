@@ -910,3 +910,23 @@ def test_the_allocation_keeps_every_field_of_a_mechanism_object(monkeypatch):
     assert B.pld_delta(0.2, one) == pytest.approx(Logistic(2.0).delta(0.2), abs=2e-4)
     assert B.pld_delta(0.2, one, merge=0.01) >= one.delta(0.2) - 1e-12
     assert one.coarsened(0.01).stretch == 2.0
+
+
+def test_every_layer_after_the_allocation_keeps_the_template_s_fields(monkeypatch):
+    # review of issue 46: the allocation priced a Stretched(stretch=0.5) workload on releases
+    # rebuilt at stretch = 1 (ε read 0.58 where the releases made cost 1.17)
+    from helpers.release import allocation_mechanisms
+
+    monkeypatch.setitem(m.MECHANISM_CLASSES, Stretched.name, Stretched)
+    template = Stretched(scale=1.0, stretch=0.5)
+    workload = [B.Release("count", k=5.0), B.Release("count", k=8.0)]
+    allocation = B.budget_for_accuracy(workload, mechanism=template)
+    made = allocation_mechanisms(allocation)
+    assert [one.stretch for one in made] == [0.5, 0.5]
+    assert B.NoiseFamily.of(allocation).template.stretch == 0.5
+    # the releases really made, priced as they are: the same ε the allocation's family reads
+    plain = B.budget_for_accuracy(workload, mechanism=Logistic)
+    assert np.allclose(allocation.scales, plain.scales * 2, rtol=1e-6)  # noise = s·stretch
+    eps = B.pld_epsilon(1e-6, made)
+    rebuilt = [Logistic(float(b) * 0.5, sensitivity=1.0) for b in allocation.scales]
+    assert eps == pytest.approx(B.pld_epsilon(1e-6, rebuilt), rel=1e-6)

@@ -113,3 +113,26 @@ def test_a_nearly_exact_mechanism_subsampled_keeps_every_mass_finite(base):
     # the record is in the sample with probability 0.1, and then almost surely seen
     assert sub.delta(1.0) == pytest.approx(0.1, abs=1e-6)
     assert float(sub.loss_pmf(1e-2).delta(1.0)) == pytest.approx(0.1, abs=1e-6)
+
+
+@pytest.mark.parametrize("h", [1e-4, 1e-3, 1e-2])
+def test_the_bad_event_s_tail_is_never_below_its_closed_form(h):
+    # a reviewer's case: the mixture's atoms took B's mass at the rounded loss's lower end,
+    # and the tail P[L > ε] came out below the truth. The Gaussian pair (μ = 1/σ = 2): under
+    # P the loss is N(μ²/2, μ²), under Q N(−μ²/2, μ²); Poisson "remove": L' > ε ⇔ L > ε′
+    from scipy.stats import norm
+
+    q, mu = 0.05, 2.0
+    sub = m.Subsampled(m.Gaussian(0.5), q)
+    eps = np.linspace(0.0, 1.0, 101)
+    amplified = np.log1p(np.expm1(eps) / q)
+    exact = q * norm.sf((amplified - mu**2 / 2) / mu) + (1 - q) * norm.sf(
+        (amplified + mu**2 / 2) / mu
+    )
+    tail = np.asarray(sub.loss_pmf(h, adjacency="remove").tail(eps))
+    assert np.all(tail >= exact - 1e-12)
+    assert np.all(tail <= exact + 50 * h)
+    assert A.loss_epsilon([sub], delta=0.05, discretization=h) >= 0.0
+    above = A.loss_epsilon([sub], delta=0.05, discretization=h)
+    at = np.log1p(np.expm1(above) / q)
+    assert q * norm.sf((at - 2.0) / 2.0) + (1 - q) * norm.sf((at + 2.0) / 2.0) <= 0.05 + 1e-12
