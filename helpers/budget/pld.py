@@ -191,12 +191,15 @@ def _check_merge(merge) -> float:
     return m
 
 
-def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
+def _run(function, mechanism, noise, sensitivity, times, discretization, merge, *first):
+    """``function`` of the pipeline (:func:`composed_pld`, :func:`epsilon_for_delta`) on the
+    releases as given, its messages in this module's words."""
     objects, runs = _pld_releases_of(mechanism, noise, sensitivity, times)
     h = check_discretization(discretization)
     try:
-        return composed_pld(
+        return function(
             objects,
+            *first,
             times=runs,
             merge=_check_merge(merge),
             discretization=h,
@@ -204,6 +207,10 @@ def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
         )
     except ValueError as error:
         raise ValueError(_budget_words(str(error))) from None
+
+
+def _pld(mechanism, noise, sensitivity, times, discretization, merge=0.0):
+    return _run(composed_pld, mechanism, noise, sensitivity, times, discretization, merge)
 
 
 def _budget_words(message: str) -> str:
@@ -346,19 +353,7 @@ def pld_epsilon(
     5.55
     """
     d = _check_open_delta(delta)
-    objects, runs = _pld_releases_of(mechanism, noise, sensitivity, times)
-    h = check_discretization(discretization)
-    try:
-        return epsilon_for_delta(
-            objects,
-            d,
-            times=runs,
-            merge=_check_merge(merge),
-            discretization=h,
-            max_cells=_MAX_PLD_CELLS,
-        )
-    except ValueError as error:
-        raise ValueError(_budget_words(str(error))) from None
+    return _run(epsilon_for_delta, mechanism, noise, sensitivity, times, discretization, merge, d)
 
 
 fill_docstrings(globals(), _SECTIONS)
