@@ -76,6 +76,8 @@ IN_THE_SANDBOX = frozenset({"sandbox_required"})
 #: sandbox and PyPI tests, and left out of `--quick` so the loop while editing stays short
 SLOW = frozenset(
     {
+        "tests/helpers/test_dpsgd.py::test_calibrating_to_the_attack_needs_less_noise_than_calibrating_to_epsilon",  # 25 s (two bisections over σ)
+        "tests/helpers/mechanisms/test_subsampled.py::test_the_poisson_subsampled_gaussian_agrees_with_dp_accounting_both_adjacencies",  # 6 s
         "tests/helpers/widgets/test__base.py::test_every_move_redraws_in_place_what_a_fresh_draw_shows",  # 43 s
         "tests/test_legibility.py::test_dashboard_text_is_legible_and_inside_the_image",  # 36 s
         "tests/helpers/release/test_opendp.py::test_the_noise_opendp_runs_is_the_noise_planned_for_every_sign_of_the_bounds",  # 36 s
