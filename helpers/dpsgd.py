@@ -541,7 +541,7 @@ def audit_epsilon(correct, guesses, *, canaries, delta=0.0, significance=0.05) -
 
     Each of m canaries was put into the training set with probability ½, independently; the
     auditor guessed in or out for r of them and got v right. Under (ε, δ)-DP the number right
-    is at most Binomial(r, e^ε/(1 + e^ε)) plus a δ term (their Theorem 5.2):
+    is at most Binomial(r, e^ε/(1 + e^ε)) plus a δ term (their bound for approximate DP):
     P[W ≥ v] ≤ β + 2mδ·max_{1≤i≤v} (P[B ≥ v − i] − β)/i with β = P[B ≥ v]. That p-value rises
     with ε; the bound is where it reaches s, by bisection. A lower bound: with probability at
     least 1 − s it is below the mechanism's true ε.
@@ -574,7 +574,7 @@ def audit_epsilon(correct, guesses, *, canaries, delta=0.0, significance=0.05) -
     References
     ----------
     Steinke, Nasr & Jagielski, "Privacy auditing with one (1) training run" (NeurIPS 2023),
-    Theorem 5.2; Google DeepMind's jax_privacy (``auditing.py``) implements the same bound.
+    (approximate DP); Google DeepMind's jax_privacy (``auditing.py``) computes the same p-value.
 
     Examples
     --------
@@ -642,7 +642,7 @@ def audit_one_run(
     significance=0.05,
     rng,
 ) -> Audit:
-    """One DP-SGD run audited with m gradient canaries, white-box (Steinke et al. 2023, §7).
+    """One DP-SGD run audited with m gradient canaries, white-box (after Steinke et al. 2023).
 
     Each canary is a gradient of norm C along its own coordinate (a Dirac canary), put into
     the training set with probability ½. Every step samples each canary with probability q,
