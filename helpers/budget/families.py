@@ -208,7 +208,7 @@ class NoiseFamily:
         """A mechanism object of the family when its class fixes fields beyond the noise and Δ
         (a family made from an object, :meth:`of`), else None: what an :class:`Allocation`
         carries so that every later layer builds its releases with those fields."""
-        if not self.mechanism._fixed:
+        if self.mechanism.declared() is self.mechanism:  # a class as written fixes nothing
             return None
         return self.mechanism(**{self.mechanism.parameter: 1.0}, sensitivity=1)
 
