@@ -19,7 +19,6 @@ from .._docstrings import fill_docstrings
 from .._validation import (
     as_output,
     check_discretization,
-    check_finite_scalar,
     check_nonnegative,
     check_positive,
     check_real,
@@ -179,18 +178,6 @@ def _pld_releases_of(mechanism, noise, sensitivity, times) -> tuple:
     return objects, _check_times(times, len(objects))
 
 
-def _check_merge(merge) -> float:
-    m = float(
-        check_nonnegative(
-            "merge", check_finite_scalar("merge", merge, rule="be 0 or lie in [1e-12, 0.1]")
-        )
-    )
-    # below 1e-12 the grid (1 + merge)^j cannot round up reliably in doubles (j + 1 == j)
-    if m > 0.1 or 0 < m < 1e-12:
-        raise ValueError(f"merge must be 0 or lie in [1e-12, 0.1]; got {merge!r}")
-    return m
-
-
 def _run(function, mechanism, noise, sensitivity, times, discretization, merge, *first):
     """``function`` of the pipeline (:func:`composed_pld`, :func:`epsilon_for_delta`) on the
     releases as given, its messages in this module's words."""
@@ -201,7 +188,7 @@ def _run(function, mechanism, noise, sensitivity, times, discretization, merge, 
             objects,
             *first,
             times=runs,
-            merge=_check_merge(merge),
+            merge=merge,  # checked by the pipeline (releases), one rule for every caller
             discretization=h,
             max_cells=_MAX_PLD_CELLS,
         )

@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._docstrings import fill_docstrings
 from .._validation import (
     check_discretization,
     check_finite_scalar,
@@ -72,10 +73,7 @@ def check_mechanisms(mechanisms, *, name="mechanisms") -> tuple:
     ValueError
         For anything else, naming the entry.
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -186,10 +184,7 @@ def releases(mechanisms, *, times=None, merge=0.0) -> tuple:
     ValueError
         For a bad argument, or more than 2,000 distinct releases (merge near-twins beyond).
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -292,10 +287,7 @@ def composed_pld(mechanisms, *, times=None, merge=0.0, discretization=1e-4, max_
     ValueError
         For a bad argument, work beyond ``max_cells`` or a parameter the library cannot take.
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -358,10 +350,7 @@ def composed_loss(
     ValueError
         For a bad argument or work beyond ``max_cells``.
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -396,10 +385,7 @@ def adjacencies(mechanisms) -> tuple:
     ValueError
         If ``mechanisms`` is not a mechanism or a non-empty sequence of them.
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -441,10 +427,7 @@ def epsilon_for_delta(
     ValueError
         As :func:`composed_pld`, or for δ outside (0, 1).
 
-    References
-    ----------
-    Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
-    privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds).
+    %(references)s
 
     Examples
     --------
@@ -470,3 +453,15 @@ def _epsilon_of(pld, d: float) -> float:
         if eps > 700:
             return math.inf
     return eps
+
+
+#: the references every public function here shares (filled in at import, as elsewhere)
+_SECTIONS = {
+    "references": """\
+References
+----------
+Google's dp_accounting (``dp_accounting.pld``); Dong, Roth & Su, "Gaussian differential
+privacy", JRSS B 84(1), 2022, Corollary 3.3 (μ² adds)."""
+}
+
+fill_docstrings(globals(), _SECTIONS)
