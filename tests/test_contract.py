@@ -86,7 +86,7 @@ VALID = {
     SGD.accuracy: (([1.0, -1.0], [[2.0, 1.0], [0.0, 1.0]], [1, 0]), {}),
     SGD.audit_epsilon: ((9, 10), {"canaries": 100, "delta": 1e-5, "significance": 0.05}),
     SGD.audit_one_run: (
-        (),
+        ([[1.0, 0.5], [1.0, -0.5]], [1, 0]),
         {
             "noise_multiplier": 1.0,
             "sample_rate": 0.1,
@@ -95,6 +95,8 @@ VALID = {
             "canaries": 100,
             "guesses": 20,
             "significance": 0.05,
+            "clip": 1.0,
+            "learning_rate": 0.5,
             "rng": 1,
         },
     ),

@@ -163,10 +163,15 @@ def test_the_audit_bound_rises_with_right_guesses_and_falls_with_delta():
     )
 
 
+AUDIT_DATA = D.flight_delays(n_train=1_000, n_test=2_000, rng=5)
+
+
 @pytest.mark.parametrize("sigma", [0.6, 1.0, 2.0])
 @pytest.mark.parametrize("seed", range(4))
 def test_the_audit_sits_below_the_accounted_epsilon_in_every_run(sigma, seed):
     audit = D.audit_one_run(
+        AUDIT_DATA.X_train,
+        AUDIT_DATA.y_train,
         noise_multiplier=sigma,
         sample_rate=0.1,
         steps=100,
@@ -180,3 +185,15 @@ def test_the_audit_sits_below_the_accounted_epsilon_in_every_run(sigma, seed):
     # little noise: the canaries show, and the audit proves a positive ε
     if sigma <= 1.0:
         assert audit.epsilon_lower > 0.5
+    # the audited run is the model's own run: its weights are a model that learned
+    baseline = max(AUDIT_DATA.y_test.mean(), 1 - AUDIT_DATA.y_test.mean())
+    assert audit.weights.shape == (AUDIT_DATA.X_train.shape[1],)
+    assert D.accuracy(audit.weights, AUDIT_DATA.X_test, AUDIT_DATA.y_test) > baseline + 0.1
+
+
+def test_an_audited_run_is_seeded():
+    data = D.flight_delays(n_train=300, n_test=100, rng=2)
+    options = {"noise_multiplier": 0.5, "sample_rate": 0.1, "steps": 50, "delta": 1e-5}
+    a = D.audit_one_run(data.X_train, data.y_train, canaries=10, guesses=4, rng=1, **options)
+    b = D.audit_one_run(data.X_train, data.y_train, canaries=10, guesses=4, rng=1, **options)
+    assert np.array_equal(a.weights, b.weights) and a.correct == b.correct
