@@ -14,7 +14,17 @@ import json
 from pathlib import Path
 
 from ..plotting import alt_text as _alt_text
-from . import beliefs, budget, deployments, foundations, kazan_reiter, lee_clifton, plrv, release
+from . import (
+    beliefs,
+    budget,
+    deployments,
+    dpsgd,
+    foundations,
+    kazan_reiter,
+    lee_clifton,
+    plrv,
+    release,
+)
 
 FIGURES_DIR = Path(__file__).resolve().parents[2] / "figures"
 ALT_FILE = "alt.json"
@@ -31,6 +41,7 @@ def all_figures() -> dict:
         deployments,
         budget,
         release,
+        dpsgd,
     ):
         clash = registry.keys() & module.FIGURES.keys()
         if clash:

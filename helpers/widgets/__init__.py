@@ -13,6 +13,7 @@ from .budget import (
     workload_from,
 )
 from .deployments import choose_dashboard, choose_text, deployments_dashboard, deployments_text
+from .dpsgd import DELTAS, model_dashboard, model_text
 from .foundations import (
     exponential_mechanism_dashboard,
     hypothesis_region_dashboard,
@@ -30,6 +31,7 @@ from .plrv import plrv_dashboard
 from .release import release_dashboard, release_text
 
 __all__ = [
+    "DELTAS",
     "JOINT",
     "K_FACTORS",
     "LEFT_OUT",
@@ -49,6 +51,8 @@ __all__ = [
     "hypothesis_region_dashboard",
     "laplace_ratio_dashboard",
     "mixed_noises",
+    "model_dashboard",
+    "model_text",
     "plrv_dashboard",
     "posterior_dashboard",
     "prior_dashboard",

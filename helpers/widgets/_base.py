@@ -154,6 +154,9 @@ def image_layout(png: bytes, scale: float = 1.0) -> dict[str, str]:
 #: symbol or too short to say what they set. Matched against the whole label.
 MEANINGS: tuple[tuple[str, str], ...] = (
     (r"ε", "privacy budget"),
+    (r"δ", "the slack of the (ε, δ) guarantee"),
+    (r"noise multiplier σ", "DP-SGD's Gaussian noise in units of the clipping norm"),
+    (r"sampling rate q", "the chance that each step's batch includes a given record"),
     (r"ε per record", "privacy budget per record"),
     (r"largest total ε", "total privacy budget"),
     (r"α", "randomised response: probability of sending the true bit"),
