@@ -23,6 +23,7 @@ import numpy as np
 from helpers import budget as bud
 from helpers import choose as ch
 from helpers import deployments as dep
+from helpers import dpsgd as sgd
 from helpers import foundations as F
 from helpers import kazan_reiter as kr
 from helpers import lee_clifton as lc
@@ -485,6 +486,37 @@ def _nb12_4(claim):
         "allowed_rho": allowed_rho,
         "one": one,
     }
+
+
+# --- notebook 13 --------------------------------------------------------------------------
+
+
+@_facts("13.1")
+def _nb13_1(claim):
+    steps, eps = answers.expected("13.1")
+    p = answers.get("13.1").defaults()
+    half = sgd.dpsgd_epsilon(p["noise_multiplier"], p["sample_rate"], steps // 2, delta=p["delta"])
+    claim("half the epochs lowers ε", half < eps)
+    claim("half the epochs lowers ε by less than half", half > eps / 2)
+    return {"steps": steps, "eps": eps, "half": half, "ratio": half / eps}
+
+
+@_facts("13.2")
+def _nb13_2(claim):
+    sigma_eps, sigma_att = answers.expected("13.2")
+    p = answers.get("13.2").defaults()
+    eps_att = sgd.dpsgd_epsilon(sigma_att, p["sample_rate"], p["steps"], delta=p["delta"])
+    claim("the attack-calibrated σ is smaller", sigma_att < sigma_eps)
+    claim("the attack-calibrated σ's ε exceeds the target", eps_att > p["epsilon"])
+    return {"sigma_eps": sigma_eps, "sigma_att": sigma_att, "eps_att": eps_att}
+
+
+@_facts("13.3")
+def _nb13_3(claim):
+    lower = answers.expected("13.3")
+    claim("the audit proves less than the accounted ε = 2", lower < 2)
+    claim("the audit proves a positive ε", lower > 0)
+    return {"lower": lower}
 
 
 # --- the open exercises: the notebook's worked answer, run and judged ------------------------

@@ -55,8 +55,8 @@ def _calibrated(*, epsilon, delta, fpr, sample_rate, steps):
     names=("epsilon_lower",),
     decimals=3,
     parameters={
-        "correct": Param(84, 70, 100, kind="int", about="right guesses v of r = 100"),
-        "canaries": Param(2_000, kind="choice", choices=(1_000, 2_000, 5_000), about="m"),
+        "correct": Param(87, 70, 100, kind="int", about="right guesses v of r = 100"),
+        "canaries": Param(5_000, kind="choice", choices=(1_000, 2_000, 5_000), about="m"),
         "delta": Param(1e-5, kind="choice", choices=(1e-5, 1e-6), about="δ"),
     },
 )
