@@ -567,11 +567,11 @@ OPENDP_SIZE = "about 180 MB on Windows to 265 MB on Linux"
 def student_readme(wheel_name: str) -> str:
     return f"""# Choosing ε for differential privacy — student edition
 
-Thirteen notebooks, in `notebooks/`, on how to choose ε for differential privacy: from the DP you
+Fourteen notebooks, in `notebooks/`, on how to choose ε for differential privacy: from the DP you
 need (00), through Lee & Clifton's adversary, its prior, posterior and bounds and the largest
 safe ε (01–05), Kazan & Reiter's risk profiles (06–07) and the privacy loss and δ (08), to real
-deployments (09), choosing your own ε (10), one budget for many releases (11) and from a chosen
-budget to a release (12). Read them in order; each ends with exercises.
+deployments (09), choosing your own ε (10), one budget for many releases (11), from a chosen
+budget to a release (12) and choosing ε for a model trained with DP-SGD (13). Read them in order; each ends with exercises.
 Symbols are listed in [NOTATION.md](NOTATION.md); sources under [References](#references).
 
 ## Install and start: two commands
