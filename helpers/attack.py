@@ -57,7 +57,7 @@ absolute round-off). The neighbour pair is
 here are symmetric, so the curve is symmetric (f = f⁻¹) and the order of D and D′ does not
 matter.
 
-The math layer: numpy, scipy and dp_accounting only. Used in notebook 11.
+The math layer: numpy, scipy and dp_accounting only. Used in notebooks 11 and 13.
 """
 
 from __future__ import annotations
@@ -411,7 +411,7 @@ def attack_advantage(mechanisms, *, discretization=1e-4) -> float:
     2Φ(μ/2) − 1 (one Laplace release of ε has 1 − e^{−ε/2}; read on its PLD, within the
     discretisation above it). An upper bound on the truth.
 
-    Used in notebook 11.
+    Used in notebooks 11 and 13.
 
     Parameters
     ----------

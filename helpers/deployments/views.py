@@ -125,7 +125,7 @@ def tpr_at_fpr(fpr, *, epsilon, delta=0.0):
     1 − e^{−ε}(1 − δ − α)).
     Tight: the four-point mechanism of Kairouz, Oh & Viswanath (2015) attains it.
 
-    Used in notebooks 09 and 11.
+    Used in notebooks 09, 11 and 13.
 
     Returns
     -------

@@ -44,7 +44,6 @@ from .deployments import (
     plot_three_views,
     update_three_views,
 )
-from .dpsgd import model_readings, plot_model_overview
 from .foundations import (
     plot_bits_sensitivity,
     plot_closeness,
@@ -126,7 +125,6 @@ __all__ = [
     "census_person_rho",
     "composition_totals",
     "find_line",
-    "model_readings",
     "overview_readings",
     "plot_allocation",
     "plot_attack_success",
@@ -155,7 +153,6 @@ __all__ = [
     "plot_mean_of_bits",
     "plot_mechanism_totals",
     "plot_mixed_allocation",
-    "plot_model_overview",
     "plot_plrv_panels",
     "plot_posterior",
     "plot_prior",

@@ -157,6 +157,7 @@ MEANINGS: tuple[tuple[str, str], ...] = (
     (r"δ", "the slack of the (ε, δ) guarantee"),
     (r"noise multiplier σ", "DP-SGD's Gaussian noise in units of the clipping norm"),
     (r"sampling rate q", "the chance that each step's batch includes a given record"),
+    (r"epochs", "passes over the training data: T = epochs / q steps of DP-SGD"),
     (r"ε per record", "privacy budget per record"),
     (r"largest total ε", "total privacy budget"),
     (r"α", "randomised response: probability of sending the true bit"),

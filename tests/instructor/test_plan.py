@@ -26,7 +26,15 @@ LECTURES = PLAN["lectures"]
 LENGTH = PLAN["minutes_per_lecture"]
 PER_EXERCISE = PLAN["minutes_per_in_class_exercise"]
 STEMS = {stem[:2]: stem for stem in TIMINGS["notebooks"]}
-NUMBER_WORDS = {9: "nine", 10: "ten", 11: "eleven", 12: "twelve", 13: "thirteen"}
+NUMBER_WORDS = {
+    9: "nine",
+    10: "ten",
+    11: "eleven",
+    12: "twelve",
+    13: "thirteen",
+    14: "fourteen",
+    15: "fifteen",
+}
 
 
 # ---------------------------------------------------------------- the measured sections

@@ -13,7 +13,7 @@ from . import Param, answer
     names=("steps", "epsilon"),
     decimals=3,
     parameters={
-        "noise_multiplier": Param(3.0, 1.0, 6.0, step=0.1, about="the noise multiplier σ"),
+        "noise_multiplier": Param(3.4, 1.0, 6.0, step=0.1, about="the noise multiplier σ"),
         "sample_rate": Param(
             0.02, kind="choice", choices=(0.01, 0.02, 0.04, 0.1), about="the sampling rate q"
         ),
