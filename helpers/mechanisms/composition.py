@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 import numpy as np
 
+from .._cache import ByteBoundedCache
 from .._docstrings import fill_docstrings
 from .._validation import (
     check_discretization,
@@ -46,6 +46,13 @@ __all__ = [
 
 #: most grid cells a composed distribution may span (work refused above, up front)
 MAX_CELLS = 20_000_000
+#: what the caches of built distributions may keep, in grid cells (:func:`_cells`, about 8
+#: bytes each): about 64 MiB for composed ones, 8 MiB for single releases. Evicted by size,
+#: not by count: a noise search (helpers.dpsgd) builds a dozen distributions, those of small
+#: noise tens of megabytes each, and a cache of 16 entries kept them all alive (a graded run
+#: of notebook 13 then ran out of its sandbox's 2 GiB)
+_COMPOSED_CELLS = 8 * 2**20
+_SINGLE_CELLS = 2**20
 _MAX_RELEASES = 10**7
 _MAX_GROUPS = 2_000
 _MAX_TIMES = 10**6
@@ -243,23 +250,34 @@ def _balanced(items: list, join):
     return items[0]
 
 
-@lru_cache(maxsize=512)
+_SINGLE_PLDS = ByteBoundedCache(_SINGLE_CELLS, size_of=lambda entry: entry[1])
+_COMPOSED_PLDS = ByteBoundedCache(_COMPOSED_CELLS, size_of=lambda entry: entry[1])
+_SINGLE_LOSSES = ByteBoundedCache(_SINGLE_CELLS, size_of=lambda entry: entry[1])
+_COMPOSED_LOSSES = ByteBoundedCache(_COMPOSED_CELLS, size_of=lambda entry: entry[1])
+
+
 def _one_pld(one: PrivacyLoss, h: float):
-    return one.pld(discretization=h)
+    def make():
+        return one.pld(discretization=h), _cells(((one, 1),), h)
+
+    return _SINGLE_PLDS.get((one, h), make)[0]
 
 
-@lru_cache(maxsize=16)
 def _composed_pld(groups: tuple, h: float):
-    plds = []
-    for one, t in groups:
-        built = _one_pld(one, h)
-        if t > 1:
-            # dp_accounting's search for the truncation bounds tries moment orders whose
-            # log-MGF overflows (scipy's logsumexp warns, then that order is rejected): harmless
-            with np.errstate(over="ignore"):
-                built = built.self_compose(t)
-        plds.append(built)
-    return _balanced(plds, lambda a, b: a.compose(b))
+    def make():
+        plds = []
+        for one, t in groups:
+            built = _one_pld(one, h)
+            if t > 1:
+                # dp_accounting's search for the truncation bounds tries moment orders whose
+                # log-MGF overflows (scipy's logsumexp warns, then that order is rejected):
+                # harmless
+                with np.errstate(over="ignore"):
+                    built = built.self_compose(t)
+            plds.append(built)
+        return _balanced(plds, lambda a, b: a.compose(b)), _cells(groups, h)
+
+    return _COMPOSED_PLDS.get((groups, h), make)[0]
 
 
 def composed_pld(mechanisms, *, times=None, merge=0.0, discretization=1e-4, max_cells=MAX_CELLS):
@@ -312,15 +330,19 @@ def composed_pld(mechanisms, *, times=None, merge=0.0, discretization=1e-4, max_
         ) from None
 
 
-@lru_cache(maxsize=512)
 def _one_loss(one: PrivacyLoss, h: float, adjacency: str) -> LossPMF:
-    return one.loss_pmf(h, adjacency=adjacency)
+    def make():
+        return one.loss_pmf(h, adjacency=adjacency), _cells(((one, 1),), h)
+
+    return _SINGLE_LOSSES.get((one, h, adjacency), make)[0]
 
 
-@lru_cache(maxsize=8)
 def _composed_loss(groups: tuple, h: float, adjacency: str) -> LossPMF:
-    parts = [_one_loss(one, h, adjacency).self_compose(t) for one, t in groups]
-    return _balanced(parts, lambda a, b: a.compose(b))
+    def make():
+        parts = [_one_loss(one, h, adjacency).self_compose(t) for one, t in groups]
+        return _balanced(parts, lambda a, b: a.compose(b)), _cells(groups, h)
+
+    return _COMPOSED_LOSSES.get((groups, h, adjacency), make)[0]
 
 
 def composed_loss(

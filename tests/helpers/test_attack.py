@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from helpers import attack as A
 from helpers import budget as B
+from helpers._cache import clear_caches
 from helpers.mechanisms import Gaussian, Laplace, TwoSidedGeometric
-from helpers.mechanisms import composition as C
 from helpers.mechanisms.composition import composed_pld
 
 mpmath.mp.dps = 60
@@ -591,16 +591,13 @@ def test_laplace_releases_take_their_own_vectorised_pld(monkeypatch):
         return original(self, **options)
 
     monkeypatch.setattr(Laplace, "pld", spy)
-    C._one_pld.cache_clear()
-    C._composed_pld.cache_clear()
-    A._GRIDS.clear()
+    clear_caches()
     one = Laplace(2.0, sensitivity=1.0)
     first = A.attack_advantage([one], discretization=1e-3)
     assert calls == [(one, {"discretization": 1e-3})]
     again = A.attack_advantage([Laplace(2.0, sensitivity=1.0)] * 3, discretization=1e-3)
     assert len(calls) == 1 and again > first  # built once by value, self-composed
-    C._one_pld.cache_clear()
-    C._composed_pld.cache_clear()
+    clear_caches()
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 2.0, 5.0])

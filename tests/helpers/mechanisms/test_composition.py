@@ -8,7 +8,7 @@ import math
 import pytest
 
 from helpers import mechanisms as m
-from helpers.mechanisms import composition as C
+from helpers._cache import clear_caches
 
 
 def test_equal_releases_are_counted_once_and_none_is_rebuilt():
@@ -27,9 +27,23 @@ def test_gaussian_dp_releases_merge_exactly():
 
 
 def test_the_composed_pld_is_cached_by_value():
-    C._composed_pld.cache_clear()
+    clear_caches()
     first = m.composed_pld([m.Laplace(1.0)] * 3)
     assert m.composed_pld([m.Laplace(1.0), m.Laplace(1.0), m.Laplace(1.0)]) is first
+
+
+def test_the_caches_keep_what_fits_their_bytes_and_nothing_larger():
+    # a noise search builds many distributions: kept by size, the oldest evicted first, and
+    # one larger than the whole budget computed and returned but not kept
+    clear_caches()
+    small = [m.Laplace(1.0)] * 2
+    first = m.composed_pld(small)
+    big = [m.Subsampled(m.Gaussian(0.7), 0.05)] * 300  # about 0.9 million cells
+    m.composed_pld(big)
+    assert m.composed_pld(small) is first  # both fit
+    huge = m.composed_pld(big, discretization=1e-5)  # about 9 million: over the budget
+    assert m.composed_pld(big, discretization=1e-5) is not huge
+    assert m.composed_pld(small) is first
 
 
 def test_composed_loss_and_pld_agree_on_delta_within_the_rounding():
