@@ -196,8 +196,7 @@ def plot_model_overview(
         ls="",
         gid="chosen",
     )
-    ax_a.set_xscale("log")
-    ax_a.set_xticks(grid, [f"{e:g}" for e in grid])
+    ax_a.set_xlim(0, max(grid) * 1.04)
     ax_a.set_xlabel("epochs (T = epochs / q steps)")
     ax_a.set_ylabel(f"accounted ε at δ = {delta:g}")
     ax_a.set_ylim(bottom=0)
@@ -235,17 +234,31 @@ def plot_model_overview(
     ax_b.legend(fontsize=SMALL, loc="upper left")
     ax_b.grid(alpha=0.3)
 
+    runs = len(DEFAULTS["seeds"])
     labels = ["guess\non time", f"DP-SGD\nσ = {noise_multiplier:g}", "no noise\n(no privacy)"]
     values = [readings.majority, readings.accuracy, readings.no_noise]
-    bars = ax_c.bar(labels, values, color=[GREY, BLUE, ORANGE], edgecolor=BLACK, gid="accuracy")
-    for bar, hatch in zip(bars, ["", "//", ".."], strict=True):
-        bar.set_hatch(hatch)
-    for x, value in enumerate(values):
-        ax_c.text(x, value + 0.005, f"{value:.1%}", ha="center", va="bottom", fontsize=SMALL)
+    # dots, not bars: the axis starts at 50 % (said on it), and a bar's length would mislead
+    styles = [(GREY, "s"), (BLUE, "o"), (ORANGE, "D")]
+    for x, (value, (colour, marker)) in enumerate(zip(values, styles, strict=True)):
+        ax_c.plot(
+            [x], [value], marker=marker, ms=11, color=colour, mec=BLACK, ls="", gid="accuracy"
+        )
+        ax_c.text(x, value + 0.012, f"{value:.1%}", ha="center", va="bottom", fontsize=SMALL)
+    ax_c.errorbar(
+        [1],
+        [readings.accuracy],
+        yerr=[readings.accuracy_sd],
+        color=BLACK,
+        capsize=6,
+        lw=1.4,
+        gid="spread",
+    )
+    ax_c.set_xticks(range(3), labels)
+    ax_c.set_xlim(-0.6, 2.6)
     ax_c.set_ylim(0.5, 0.85)
     ax_c.set_ylabel("accuracy on 10,000 flights (axis from 50 %)")
     ax_c.tick_params(axis="x", labelsize=SMALL)
-    ax_c.set_title("(c) held-out accuracy", **_TITLE)
+    ax_c.set_title(f"(c) held-out accuracy ({runs} runs)", **_TITLE)
     ax_c.grid(alpha=0.3, axis="y")
 
     steps = readings.steps
@@ -260,14 +273,16 @@ def plot_model_overview(
     alt = (
         f"Three panels for a logistic regression trained by DP-SGD on 1,000 flights with noise "
         f"multiplier {noise_multiplier:g}, sampling rate {sample_rate:g} and {epochs:g} epochs "
-        f"({steps:,} steps). (a) The accounted ε at δ = {delta:g} against the epochs, from "
+        f"({steps:,} steps). (a) The accounted ε at δ = {delta:g} against the epochs (both axes "
+        f"linear), from "
         f"{eps_grid[0]:.3g} after {grid[0]:g} to {eps_grid[-1]:.3g} after {grid[-1]:g}, {pace}; "
         f"at {epochs:g} epochs it is {risk_up(readings.epsilon):.3g}. "
         f"(b) The best membership test's true-positive rate against its false-positive rate, "
         f"both on log scales: at FPR {fpr:g} it is at most {risk_up(readings.tpr):.3f}, where the "
         f"(ε, δ) alone would allow {risk_up(readings.tpr_from_epsilon):.3f} (dashed curve, "
         f"{where} the solid one); chance is the dotted diagonal. (c) Held-out "
-        f"accuracy (axis from 50 %): {readings.accuracy:.1%} for the private models, "
+        f"accuracy as dots (axis from 50 %): {readings.accuracy:.1%} for the private models "
+        f"(mean of {runs} runs, the bar their standard deviation), "
         f"{readings.no_noise:.1%} without noise, {readings.majority:.1%} for always guessing "
         f"on time."
     )

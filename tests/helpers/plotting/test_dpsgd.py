@@ -82,9 +82,13 @@ def test_the_accuracy_bars_are_the_models_trained_at_the_setting(default_figure)
         for seed in d["seeds"]
     ]
     assert readings.accuracy == pytest.approx(np.mean(scores), abs=1e-12)
-    bars = [p for ax in default_figure.axes for p in ax.patches if p.get_gid() == "accuracy"]
-    heights = [b.get_height() for b in bars]
-    assert heights == [readings.majority, readings.accuracy, readings.no_noise]
+    dots = [
+        line.get_ydata()[0]
+        for ax in default_figure.axes
+        for line in ax.lines
+        if line.get_gid() == "accuracy"
+    ]
+    assert dots == [readings.majority, readings.accuracy, readings.no_noise]
     # the model learns, and the noise costs it something here
     assert readings.majority < readings.accuracy <= readings.no_noise + 0.005
     assert "axis from 50 %" in default_figure.axes[2].get_ylabel()
