@@ -161,7 +161,7 @@ def gaussian_tpr_at_fpr(fpr, *, rho):
     with total ρ_z: a Gaussian of sensitivity Δ and SD σ has ρ_z = Δ²/(2σ²) and μ = Δ/σ.
     Uses survival functions (``norm.sf``/``norm.isf``) to keep small rates accurate.
 
-    Used in notebooks 09 and 11.
+    Used in notebooks 09, 11 and 13.
 
     Returns
     -------
