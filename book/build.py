@@ -47,7 +47,8 @@ STUDENT_INTRO = """# Choosing ε for differential privacy
 An open course on **how to choose ε** for differential privacy, in numbered notebooks: from the
 differential privacy you need, through Lee & Clifton's adversary (its prior, its posterior, the
 bounds on it and the largest safe ε), to Kazan & Reiter's risk profiles, the privacy loss and δ,
-real deployments and choosing your own ε.
+real deployments, choosing your own ε, one budget for many releases, the release itself and the
+ε of a model trained with DP-SGD.
 
 This is the students' edition: each chapter ends with exercises to work in the notebook itself.
 The dashboards and the exercises need a running kernel: install the notebooks as the

@@ -557,6 +557,11 @@ def subject_paragraph(
     * that the guarantee covers everything published from the data together and later
       releases add to it; that the curator sees the raw data (the central model); that
       conclusions about groups are what a release is for and are not protected;
+    * with ``unit="record"`` and up to m > 1 records per person, every number addressed to
+      "you" is the person's, a group of m (:func:`group_privacy`: mε, δ·Σ_{i<m} e^{iε},
+      ρ_z·m²), and the expert line states both the per-record and the per-person values;
+    * where no limit can be stated (the failure chance below reaches 1, or rounds up to it:
+      δ(1 + e^ε) ≥ ½ under add-remove), it says so in plain words instead of stating limits;
     * for (ε, δ) one failure chance, the larger of the readings' bad events: 2δ (the odds'
       bad event, which also bounds an outright disclosure of chance δ) and, with add-remove
       neighbours, 2δ(1 + e^ε), twice the δ of a group of two (:func:`group_privacy`) that
@@ -619,19 +624,72 @@ def subject_paragraph(
     d = _check_delta(delta)
     _check_open_unit("fpr", fpr)
     p = _check_open_unit("prior", prior)
+    expert = (
+        f"For experts: ε {_expert_up(eps, 3)}"  # each rounded up, never to nearest
+        + (f", δ {_expert_up(d, 2, 1e-300)}" if d > 0 else "")
+        + (f", ρ {_expert_up(rho, 3)}" if rho is not None else "")
+        + f", per {unit}, {neighbours} neighbours"
+    )
+    # the numbers are the reader's: a person with up to m records is a group of m, so a
+    # guarantee per record is read at group privacy's (mε, δ·Σ e^{iε}) and ρ_z·m² (never at
+    # one record's, which promised a person of 5 records 29 % where the truth is 75 %)
+    person = unit == "record" and m > 1
+    if person:
+        group = group_privacy(eps, d, size=m)
+        eps, d = float(group.epsilon), float(group.delta)
+        rho = None if rho is None else float(rho) * m * m
+        expert += (
+            f"; for a person of up to {m} records (group privacy): ε {_expert_up(eps, 3)}"
+            + (f", δ {_expert_up(d, 2, 1e-300)}" if d > 0 else "")
+            + (f", ρ {_expert_up(rho, 3)}" if rho is not None else "")
+        )
+    expert += "."
+    if _chance_up(_failure_chance(eps, d, neighbours)) == "1":
+        # a failure chance of 1, or one that rounds up to it: no limit to state
+        return " ".join([_whom_sentence(unit, m, neighbours), _no_limit_sentence(eps, d), expert])
     parts = [_whom_sentence(unit, m, neighbours)]
+    if person:
+        parts.append(
+            f"The numbers below are for all of your records together, up to {m}: a person "
+            "with several records is protected less than one record is."
+        )
     odds_parts, failure = _odds_sentences(eps, d, p, neighbours)
     parts += odds_parts
     parts.append(_attack_sentence(eps, d, fpr, rho, neighbours))
     parts += _scope_sentences()
     parts += _failure_sentences(d, rho, failure)
-    expert = (
-        f"For experts: ε = {_g_up(eps, 3)}"  # each rounded up, never to nearest
-        + (f", δ = {_g_up(d, 2)}" if d > 0 else "")
-        + (f", ρ = {_g_up(rho, 3)}" if rho is not None else "")
-    )
-    parts.append(expert + f", per {unit}, {neighbours} neighbours.")
+    parts.append(expert)
     return " ".join(parts)
+
+
+def _failure_chance(eps, d, neighbours) -> Fraction:
+    """The chance the paragraph's limits fail (:func:`_odds_sentences`' one chance), at most 1:
+    2δ, and under add-remove 2δ of a group of two, 2δ(1 + e^ε)."""
+    if d == 0:
+        return Fraction(0)
+    failure = min(2 * _exact.as_given(d), Fraction(1))
+    if neighbours == "add-remove":
+        two = group_privacy(eps, d, size=2)
+        failure = max(failure, min(2 * _exact.as_given(two.delta), Fraction(1)))
+    return failure
+
+
+def _no_limit_sentence(eps, d) -> str:
+    """What to say when the guarantee's failure chance reaches 1: no limit a person can use."""
+    return (
+        f"With ε {_expert_up(eps, 3)} and δ {_expert_up(d, 2, 1e-300)}, the limits this release could "
+        "state may fail, in the worst case by revealing your data outright, and that chance "
+        "cannot be bounded below certainty: it promises nothing you can rely on. A smaller ε "
+        "or δ would."
+    )
+
+
+def _expert_up(x, digits: int, floor: float = 1e-6) -> str:
+    """'= x' for a number of the expert line, rounded up; '< floor' below it (ε and ρ below
+    10⁻⁶ in plain digits, δ below 10⁻³⁰⁰: never a denormal's 4.94e-324)."""
+    if 0 < float(x) < floor:
+        return f"< {floor:g}" if floor < 1e-6 else "< 0.000001"
+    return f"= {_g_up(x, digits)}"
 
 
 def _whom_sentence(unit, m, neighbours) -> str:

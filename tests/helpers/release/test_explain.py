@@ -208,3 +208,71 @@ def test_subject_paragraph_states_the_failure_chance_its_docstring_gives(epsilon
         assert chance >= group * (1 - 1e-12)
     else:
         assert 2 * delta <= chance < group
+
+
+# --- issue 49: true for the person reading it, and never a crash -------------------------------
+
+_AT_MOST = re.compile(r"at most ([\d.]+ ?%)")
+
+
+def _body(text: str) -> list[str]:
+    """Every "at most …" number of a paragraph, in order: the odds and the attack."""
+    return _AT_MOST.findall(text)
+
+
+@pytest.mark.parametrize("contributions", [2, 3, 5, 8])
+@pytest.mark.parametrize("epsilon,delta", [(0.1, 0.0), (0.5, 0.0), (0.3, 1e-9), (1.0, 0.0)])
+@pytest.mark.parametrize("neighbours", ["add-remove", "change-one"])
+def test_a_per_record_release_tells_a_person_the_numbers_of_their_records(
+    contributions, epsilon, delta, neighbours
+):
+    """ε per record, up to m records per person: every number addressed to "you" is the
+    person's (group privacy over m records), never one record's."""
+    options = {"prior": 0.2, "neighbours": neighbours}
+    record = R.subject_paragraph(
+        epsilon, delta, unit="record", contributions=contributions, **options
+    )
+    group = R.group_privacy(epsilon, delta, size=contributions)
+    person = R.subject_paragraph(
+        group.epsilon, group.delta, unit="person", contributions=contributions, **options
+    )
+    one_record = R.subject_paragraph(epsilon, delta, unit="record", contributions=1, **options)
+    assert _body(record) == _body(person)
+    assert _body(record) != _body(one_record)  # the record's own numbers are smaller
+    assert f"up to {contributions}" in record and "protected less" in record
+    assert f"ε = {epsilon:g}" in record  # the expert line keeps the stated per-record ε
+
+
+def test_one_record_per_person_is_read_as_it_is():
+    text = R.subject_paragraph(0.5, prior=0.2, unit="record", contributions=1)
+    assert _body(text) == _body(R.subject_paragraph(0.5, prior=0.2, unit="person"))
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    epsilon=st.one_of(
+        st.floats(min_value=5e-324, max_value=1e-6),
+        st.floats(min_value=1e-6, max_value=60.0),
+    ),
+    delta=st.one_of(st.just(0.0), st.floats(min_value=5e-324, max_value=0.999999)),
+    prior=st.floats(min_value=1e-6, max_value=1 - 1e-6),
+    contributions=st.integers(min_value=1, max_value=6),
+    unit=st.sampled_from(["person", "record", "user"]),
+    neighbours=st.sampled_from(["add-remove", "change-one"]),
+)
+def test_subject_paragraph_never_fails_on_a_valid_input(
+    epsilon, delta, prior, contributions, unit, neighbours
+):
+    text = R.subject_paragraph(
+        epsilon,
+        delta,
+        prior=prior,
+        unit=unit,
+        contributions=contributions,
+        neighbours=neighbours,
+    )
+    assert text.startswith("This release protects")
+    assert not re.search(r"e-(30[89]|3[12]\d)", text), "a denormal printed"
+    assert "chance of at most 1," not in text, "a failure chance of 1 stated as a limit"
+    if "promises nothing" in text:
+        assert delta > 0 and "An observer" not in text  # no limit is stated as one
