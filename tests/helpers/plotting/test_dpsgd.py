@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _modules import find_artist
 
 from helpers import deployments as dep
 from helpers import dpsgd as sgd
 from helpers.plotting import dpsgd as P
 from helpers.plotting import risk_up
-
-
-def _line(fig, gid):
-    for ax in fig.axes:
-        for line in ax.lines:
-            if line.get_gid() == gid:
-                return line
-    raise AssertionError(f"no line with gid {gid!r}")
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +25,7 @@ def test_steps_are_epochs_over_the_sampling_rate():
 
 def test_the_epsilon_panel_is_the_accounted_epsilon_at_every_epoch(default_figure):
     d = P.DEFAULTS
-    line = _line(default_figure, "epsilon")
+    line = find_artist(default_figure, "epsilon")
     for epochs, eps in zip(line.get_xdata(), line.get_ydata(), strict=True):
         steps = P.steps_for(epochs, d["sample_rate"])
         assert eps == sgd.dpsgd_epsilon(
@@ -43,19 +36,19 @@ def test_the_epsilon_panel_is_the_accounted_epsilon_at_every_epoch(default_figur
     assert np.all(np.diff(eps) > 0)
     x = np.asarray(line.get_xdata())
     assert eps[-1] / eps[0] < x[-1] / x[0]
-    chosen = _line(default_figure, "chosen")
+    chosen = find_artist(default_figure, "chosen")
     assert chosen.get_xdata()[0] == d["epochs"]
 
 
 def test_the_attack_curve_is_below_what_its_epsilon_allows(default_figure):
     d = P.DEFAULTS
     readings = P.model_readings()
-    fpr = np.asarray(_line(default_figure, "tpr").get_xdata())
-    tpr = np.asarray(_line(default_figure, "tpr").get_ydata())
-    allowed = np.asarray(_line(default_figure, "tpr_from_epsilon").get_ydata())
+    fpr = np.asarray(find_artist(default_figure, "tpr").get_xdata())
+    tpr = np.asarray(find_artist(default_figure, "tpr").get_ydata())
+    allowed = np.asarray(find_artist(default_figure, "tpr_from_epsilon").get_ydata())
     assert np.all(tpr <= allowed) and np.all(tpr >= fpr * (1 - 1e-12))
     assert np.all(allowed == dep.tpr_at_fpr(fpr, epsilon=readings.epsilon, delta=d["delta"]))
-    marker = _line(default_figure, "chosen_fpr")
+    marker = find_artist(default_figure, "chosen_fpr")
     assert marker.get_ydata()[0] == readings.tpr
     assert readings.tpr == sgd.dpsgd_attack_tpr(
         d["noise_multiplier"], d["sample_rate"], readings.steps, fpr=d["fpr"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _modules import find_artist
 
 from helpers import dpsgd as sgd
 from helpers.plotting import risk_up
@@ -11,10 +12,7 @@ from helpers.widgets import dpsgd as w
 
 
 def _chosen_epsilon(fig) -> float:
-    for line in fig.axes[0].lines:
-        if line.get_gid() == "chosen":
-            return float(line.get_ydata()[0])
-    raise AssertionError("no chosen marker")
+    return float(find_artist(fig, "chosen").get_ydata()[0])
 
 
 def _epsilon(noise, rate, epochs, delta) -> float:
