@@ -41,6 +41,32 @@ def test_epsilon_agrees_with_dp_accounting_pld_and_is_below_rdp(sigma, q, steps)
     assert ours < loose < 2 * ours
 
 
+def test_a_training_run_composes_with_statistics_in_one_budget():
+    # notebook 11's workloads take any privacy-loss object: T steps of DP-SGD beside a
+    # Gaussian mean and a Laplace count, read on one composed PLD, as dp_accounting composes
+    # the same three (a Poisson-sampled Gaussian T times, a Gaussian, a Laplace)
+    import dp_accounting
+    from dp_accounting.pld import pld_privacy_accountant
+
+    from helpers import budget as B
+
+    sigma, q, steps, delta = 2.0, 0.02, 300, 1e-6
+    step = D.dpsgd_mechanism(sigma, q)
+    work = [step, m.Gaussian(4.0), m.Laplace(2.0)]
+    ours = B.pld_epsilon(delta, work, times=[steps, 1, 1])
+    accountant = pld_privacy_accountant.PLDAccountant(value_discretization_interval=1e-4)
+    accountant.compose(
+        dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps
+    )
+    accountant.compose(dp_accounting.GaussianDpEvent(4.0))
+    accountant.compose(dp_accounting.LaplaceDpEvent(2.0))
+    theirs = accountant.get_epsilon(delta)
+    assert ours == pytest.approx(theirs, rel=2e-3)
+    assert ours >= theirs * (1 - 2e-3)
+    # the run alone costs less than the run with the statistics
+    assert D.dpsgd_epsilon(sigma, q, steps, delta=delta) < ours
+
+
 def test_attack_risk_agrees_with_riskcal():
     riskcal = pytest.importorskip("riskcal")
     sigma, q, steps = 1.0, 0.01, 200
