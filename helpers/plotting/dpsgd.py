@@ -104,6 +104,29 @@ def _no_noise(sample_rate: float, steps: int, clip: float, learning_rate: float)
     return sgd.accuracy(w, data.X_test, data.y_test)
 
 
+@functools.lru_cache(maxsize=64)
+def _accuracies(noise_multiplier: float, sample_rate: float, steps: int) -> tuple:
+    # remembered: moving δ or the FPR changes no model (a dashboard redraws them often)
+    data = model_data()
+    options = {"clip": DEFAULTS["clip"], "learning_rate": DEFAULTS["learning_rate"]}
+    return tuple(
+        sgd.accuracy(
+            sgd.train_dpsgd(
+                data.X_train,
+                data.y_train,
+                noise_multiplier=noise_multiplier,
+                sample_rate=sample_rate,
+                steps=steps,
+                rng=seed,
+                **options,
+            ),
+            data.X_test,
+            data.y_test,
+        )
+        for seed in DEFAULTS["seeds"]
+    )
+
+
 def model_readings(
     noise_multiplier: float = DEFAULTS["noise_multiplier"],
     *,
@@ -119,23 +142,7 @@ def model_readings(
     epsilon = sgd.dpsgd_epsilon(noise_multiplier, sample_rate, steps, delta=delta)
     tpr = sgd.dpsgd_attack_tpr(noise_multiplier, sample_rate, steps, fpr=fpr)
     step = sgd.dpsgd_mechanism(noise_multiplier, sample_rate)
-    options = {"clip": DEFAULTS["clip"], "learning_rate": DEFAULTS["learning_rate"]}
-    scores = [
-        sgd.accuracy(
-            sgd.train_dpsgd(
-                data.X_train,
-                data.y_train,
-                noise_multiplier=noise_multiplier,
-                sample_rate=sample_rate,
-                steps=steps,
-                rng=seed,
-                **options,
-            ),
-            data.X_test,
-            data.y_test,
-        )
-        for seed in DEFAULTS["seeds"]
-    ]
+    scores = _accuracies(float(noise_multiplier), float(sample_rate), steps)
     late = float(np.mean(data.y_test))
     return ModelReadings(
         steps=steps,
@@ -145,7 +152,7 @@ def model_readings(
         advantage=attack_advantage([step] * steps),
         accuracy=float(np.mean(scores)),
         accuracy_sd=float(np.std(scores)),
-        no_noise=_no_noise(sample_rate, steps, options["clip"], options["learning_rate"]),
+        no_noise=_no_noise(sample_rate, steps, DEFAULTS["clip"], DEFAULTS["learning_rate"]),
         majority=max(late, 1.0 - late),
     )
 
