@@ -282,7 +282,7 @@ def plot_model_overview(
         f"multiplier {noise_multiplier:g}, sampling rate {sample_rate:g} and {epochs:g} epochs "
         f"({steps:,} steps). (a) The accounted ε at δ = {delta:g} against the epochs (both axes "
         f"linear), from "
-        f"{eps_grid[0]:.3g} after {grid[0]:g} to {eps_grid[-1]:.3g} after {grid[-1]:g}, {pace}; "
+        f"{risk_up(eps_grid[0]):.3g} after {grid[0]:g} to {risk_up(eps_grid[-1]):.3g} after {grid[-1]:g}, {pace}; "
         f"at {epochs:g} epochs it is {risk_up(readings.epsilon):.3g}. "
         f"(b) The best membership test's true-positive rate against its false-positive rate, "
         f"both on log scales: at FPR {fpr:g} it is at most {risk_up(readings.tpr):.3f}, where the "

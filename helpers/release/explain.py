@@ -148,6 +148,14 @@ def _chance_up(v: Fraction) -> str:
     return _exact.text(_exact.significant(v, up=True)) if v > 0 else "0"
 
 
+def _chance_words(v: Fraction) -> str:
+    """:func:`_chance_up` for the paragraph a person reads: below 10⁻¹² a bound in words,
+    never a long run of zeros (a denormal δ printed 300 of them)."""
+    if 0 < v < Fraction(1, 10**12):
+        return "one in a trillion"
+    return _chance_up(v)
+
+
 def percent(x, *, up=False) -> str:
     """A probability as words' percentage: never 0 % or 100 % for 0 < x < 1.
 
@@ -624,6 +632,8 @@ def subject_paragraph(
     d = _check_delta(delta)
     _check_open_unit("fpr", fpr)
     p = _check_open_unit("prior", prior)
+    if rho is not None:
+        rho = float(_check_magnitude("rho", rho))
     expert = (
         f"For experts: ε {_expert_up(eps, 3)}"  # each rounded up, never to nearest
         + (f", δ {_expert_up(d, 2, 1e-300)}" if d > 0 else "")
@@ -667,6 +677,8 @@ def _failure_chance(eps, d, neighbours) -> Fraction:
     2δ, and under add-remove 2δ of a group of two, 2δ(1 + e^ε)."""
     if d == 0:
         return Fraction(0)
+    if d >= 1:  # a group's δ can reach 1 (group privacy caps it there): no limit at all
+        return Fraction(1)
     failure = min(2 * _exact.as_given(d), Fraction(1))
     if neighbours == "add-remove":
         two = group_privacy(eps, d, size=2)
@@ -777,15 +789,16 @@ def _failure_sentences(d, rho, failure) -> list:
     """The one failure chance of an (ε, δ) release, or a zCDP release's δ as its slack."""
     if d > 0 and rho is not None:
         return [
-            f"The release is zCDP (ρ = {_g_up(rho, 3)}); its δ = {_g_up(d, 2)} is no chance of "
+            f"The release is zCDP (ρ {_expert_up(rho, 3)}); its δ {_expert_up(d, 2, 1e-300)} is "
+            "no chance of "
             "failure but the slack that turns ρ into an ε: the protection weakens gradually, "
             f"and the odds above can be exceeded only on outputs of chance at most "
-            f"{_chance_up(failure)}."
+            f"{_chance_words(failure)}."
         ]
     if d > 0:
         return [
             f"The odds above may fail on rare outputs, with a chance of at most "
-            f"{_chance_up(failure)}, in the worst case by "
+            f"{_chance_words(failure)}, in the worst case by "
             "revealing your data outright."
         ]
     return []

@@ -156,6 +156,21 @@ NOT_A_RISK = {
         "q": INPUT,
         "value": DISPLAY,
     },
+    "plotting/dpsgd.py": {
+        "round(epochs / sample_rate)": COUNT,  # T, the steps of the epochs
+        "noise_multiplier": INPUT,
+        "sample_rate": INPUT,
+        "epochs": INPUT,
+        "delta": INPUT,
+        "fpr": INPUT,
+        "grid[0]": INPUT,  # the epochs panel (a) starts and ends at
+        "grid[-1]": INPUT,
+        "readings.accuracy": ACCURACY,
+        "readings.accuracy_sd": ACCURACY,
+        "readings.no_noise": ACCURACY,
+        "readings.majority": ACCURACY,
+        "value": ACCURACY,  # an accuracy dot's label
+    },
     "plotting/foundations.py": {
         "4 * math.exp(-2)": ACCURACY,
         "alpha": INPUT,
@@ -299,6 +314,7 @@ NOT_A_RISK = {
         "spread": INPUT,
     },
     "widgets/plrv.py": {"noise": INPUT},
+    "widgets/dpsgd.py": {"d": INPUT},  # the δ a reader may choose, as its option's label
     "widgets/release.py": {"100 * coverage": INPUT, "accuracy": INPUT, "error": ACCURACY},
 }
 

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpers import budget as B
@@ -249,6 +249,42 @@ def test_one_record_per_person_is_read_as_it_is():
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
+@example(
+    epsilon=1e-6,
+    delta=0.5,
+    prior=0.5,
+    contributions=2,
+    unit="record",
+    neighbours="add-remove",
+    rho=None,
+)  # a group's δ capped at 1 (once a crash)
+@example(
+    epsilon=1e-6,
+    delta=1e-323,
+    prior=0.5,
+    contributions=1,
+    unit="person",
+    neighbours="add-remove",
+    rho=1.0,
+)  # a denormal δ of a zCDP release (once printed in full)
+@example(
+    epsilon=14.0,
+    delta=1e-6,
+    prior=0.2,
+    contributions=1,
+    unit="person",
+    neighbours="add-remove",
+    rho=None,
+)
+@example(
+    epsilon=5e-324,
+    delta=0.0,
+    prior=0.2,
+    contributions=1,
+    unit="person",
+    neighbours="add-remove",
+    rho=None,
+)
 @given(
     epsilon=st.one_of(
         st.floats(min_value=5e-324, max_value=1e-6),
@@ -259,9 +295,10 @@ def test_one_record_per_person_is_read_as_it_is():
     contributions=st.integers(min_value=1, max_value=6),
     unit=st.sampled_from(["person", "record", "user"]),
     neighbours=st.sampled_from(["add-remove", "change-one"]),
+    rho=st.one_of(st.none(), st.floats(min_value=1e-9, max_value=50.0)),
 )
 def test_subject_paragraph_never_fails_on_a_valid_input(
-    epsilon, delta, prior, contributions, unit, neighbours
+    epsilon, delta, prior, contributions, unit, neighbours, rho
 ):
     text = R.subject_paragraph(
         epsilon,
@@ -270,9 +307,11 @@ def test_subject_paragraph_never_fails_on_a_valid_input(
         unit=unit,
         contributions=contributions,
         neighbours=neighbours,
+        rho=rho,
     )
     assert text.startswith("This release protects")
     assert not re.search(r"e-(30[89]|3[12]\d)", text), "a denormal printed"
+    assert not re.search(r"0\.0{12,}", text), "a run of zeros printed"
     assert "chance of at most 1," not in text, "a failure chance of 1 stated as a limit"
     if "promises nothing" in text:
         assert delta > 0 and "An observer" not in text  # no limit is stated as one
