@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from .. import dpsgd as sgd
 from ..attack import attack_advantage
+from ..checks import check_half_open_unit, check_positive, check_scalar
 from ..deployments import tpr_at_fpr
 from ._alt import describe
 from ._style import BLACK, BLUE, GREY, ORANGE, SMALL, VERMILLION, course_style
@@ -67,8 +68,13 @@ def model_data() -> sgd.FlightDelays:
 
 
 def steps_for(epochs: float, sample_rate: float) -> int:
-    """T, the steps of ``epochs`` passes over the data at sampling rate q: round(epochs/q)."""
-    return max(1, round(epochs / sample_rate))
+    """T, the steps of ``epochs`` passes over the data at sampling rate q: round(epochs/q), at
+    least 1; epochs in (0, 10⁵] and q in (0, 1], else a ValueError naming them."""
+    e = check_scalar("epochs", check_positive("epochs", epochs), epochs)
+    if e > 1e5:
+        raise ValueError(f"epochs must lie in (0, 100000]; got {epochs!r}")
+    q = check_scalar("sample_rate", check_half_open_unit("sample_rate", sample_rate), sample_rate)
+    return max(1, round(e / q))
 
 
 class ModelReadings(NamedTuple):

@@ -102,6 +102,22 @@ def test_more_noise_lowers_epsilon_and_the_attack_and_costs_accuracy():
     assert high.accuracy < low.accuracy
 
 
+@pytest.mark.parametrize(
+    ("epochs", "rate", "match"),
+    [
+        (20, 0.0, r"^sample_rate must"),
+        (20, "x", r"^sample_rate must"),
+        (float("nan"), 0.05, r"^epochs must"),
+        (-5, 0.05, r"^epochs must"),
+        (1e300, 0.05, r"^epochs must"),
+        ([20, 30], 0.05, r"^epochs must be a single number"),
+    ],
+)
+def test_steps_for_refuses_bad_input_by_name(epochs, rate, match):
+    with pytest.raises(ValueError, match=match):
+        P.steps_for(epochs, rate)
+
+
 def test_a_bad_setting_is_refused_by_name():
     with pytest.raises(ValueError, match=r"^sample_rate must"):
         P.plot_model_overview(sample_rate=1.5)

@@ -157,7 +157,7 @@ NOT_A_RISK = {
         "value": DISPLAY,
     },
     "plotting/dpsgd.py": {
-        "round(epochs / sample_rate)": COUNT,  # T, the steps of the epochs
+        "round(e / q)": COUNT,  # T, the steps of the epochs
         "noise_multiplier": INPUT,
         "sample_rate": INPUT,
         "epochs": INPUT,
