@@ -24,6 +24,7 @@ from .._validation import (
     check_positive,
 )
 from ..choose import RELEASES
+from .unit import unit_of
 
 __all__ = [
     "MAX_MAGNITUDE",
@@ -137,6 +138,8 @@ class Allocation(NamedTuple):
     its target ±k) and ``meets`` (whether its target is met). ``variance`` is Σ w_i·Var_i.
     ``template`` is the mechanism object the allocation was asked for, where its class holds
     fields beyond the noise and Δ (:meth:`NoiseFamily.of`), so no later layer drops them.
+    ``unit`` is the :class:`PrivacyUnit` of the workload it was made for (a :class:`Workload`),
+    read by the release and the record instead of a bare m passed again.
     """
 
     mechanism: str
@@ -153,6 +156,9 @@ class Allocation(NamedTuple):
     #: a mechanism object whose class and fields (not its noise and Δ) every release shares,
     #: where the family was given as an object with fields of its own; None otherwise
     template: object = None
+    #: the :class:`PrivacyUnit` the workload's sensitivities were stated for (a
+    #: :class:`Workload`'s), carried on to the release and its record; None when not stated
+    unit: object = None
 
 
 class WorkloadChoice(NamedTuple):
@@ -229,6 +235,7 @@ class _Workload(NamedTuple):
     sensitivity: np.ndarray
     n: np.ndarray  # the public n of a mean whose Δ comes from its bounds; 0 elsewhere
     width: np.ndarray  # upper − lower rounded up where the bounds are used; NaN elsewhere
+    unit: object = None  # the PrivacyUnit of a Workload, else None
 
 
 def _where(i: int, label) -> str:
@@ -413,7 +420,9 @@ def _parse(workload) -> _Workload:
     is_mean = ~given & (kind_codes == 2)
     delta_f, n, width = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
     delta_f = np.where(given, override, delta_f)
-    return _Workload(list(kinds), list(labels), k, coverage, weight, delta_f, n, width)
+    return _Workload(
+        list(kinds), list(labels), k, coverage, weight, delta_f, n, width, unit_of(workload)
+    )
 
 
 def _check_budget_list(name: str, values) -> np.ndarray:

@@ -396,6 +396,7 @@ def _assemble(w, name: str, totals, budgets, scales, acc_scales, delivered) -> A
         coverage=covered,
         meets=scales <= acc_scales,
         variance=weighted if math.isfinite(weighted) else math.inf,
+        unit=w.unit,
     )
 
 

@@ -6,17 +6,27 @@ got <the value as given>"); :func:`_check_in` is the one range check the modules
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from .._validation import check_finite_scalar, check_int_range, check_real, check_universe
-from ..budget import MAX_MAGNITUDE, Allocation, _columns, _parse, _rows
+from .._validation import check_finite_scalar, check_real, check_universe
 
-#: Most records one person may contribute (m), and the largest group size of group privacy.
-MAX_CONTRIBUTIONS = 10**6
-#: Units of privacy a record can state, as the registry's ``privacy_unit`` words.
-UNITS = {"person": "Person-level", "record": "Record-level", "user": "User-level"}
-#: Neighbour notions a record can state.
-NEIGHBOURS = ("change-one", "add-remove")
+# the unit's constants and checks live with helpers.budget.PrivacyUnit; the release's modules
+# read them from here, as before the unit became an object
+from ..budget import (  # noqa: F401
+    MAX_CONTRIBUTIONS,
+    MAX_MAGNITUDE,
+    NEIGHBOURS,
+    UNITS,
+    Allocation,
+    _columns,
+    _parse,
+    _rows,
+)
+from ..budget.unit import check_contributions as _check_contributions  # noqa: F401
+from ..budget.unit import check_neighbours as _check_neighbours  # noqa: F401
+from ..budget.unit import check_unit as _check_unit  # noqa: F401
 
 
 def _check_in(name: str, value, allowed: str, inside, *, array=False, named_range=False):
@@ -56,10 +66,6 @@ def _check_positive(name: str, value) -> float:
     )
 
 
-def _check_contributions(contributions, name: str = "contributions") -> int:
-    return check_int_range(name, contributions, 1, MAX_CONTRIBUTIONS)
-
-
 def _check_delta(delta, name: str = "delta") -> float:
     return _check_in(name, delta, "[0, 1)", lambda d: (d >= 0) & (d < 1), named_range=True)
 
@@ -71,18 +77,6 @@ def _check_open_unit(name: str, value) -> float:
     )
 
 
-def _check_unit(unit) -> str:
-    if not isinstance(unit, str) or unit not in UNITS:
-        raise ValueError(f"unit must be one of {tuple(UNITS)}; got {unit!r}")
-    return unit
-
-
-def _check_neighbours(neighbours) -> str:
-    if not isinstance(neighbours, str) or neighbours not in NEIGHBOURS:
-        raise ValueError(f"neighbours must be one of {NEIGHBOURS}; got {neighbours!r}")
-    return neighbours
-
-
 def _check_allocation(allocation) -> Allocation:
     if not isinstance(allocation, Allocation):
         shown = repr(allocation)
@@ -91,6 +85,24 @@ def _check_allocation(allocation) -> Allocation:
             f"split_budget or choose_workload); got {shown[:80]}"
         )
     return allocation
+
+
+def _check_total_is_sum(allocation) -> None:
+    """The allocation's total is the sum of its budgets, within rounding, in either direction:
+    the release spends the total and the record states it, so a total above the budgets
+    would release with less noise than planned and one below would state less than was
+    spent. A mixed allocation's total is its composed ε, not a sum, and is not checked here."""
+    if allocation.mechanism == "mixed":
+        return
+    budgets = np.asarray(allocation.budgets, dtype=float)
+    exact = math.fsum(budgets.tolist())
+    total = float(allocation.total)
+    if not (math.isfinite(total) and abs(total - exact) <= 1e-9 * exact):
+        raise ValueError(
+            f"allocation.total must be the sum of its budgets ({exact!r}, within a relative "
+            f"1e-9); got {allocation.total!r}: the release spends the total and the record "
+            "states it"
+        )
 
 
 def _check_counts(counts) -> np.ndarray:

@@ -1,8 +1,8 @@
 """The OpenDP queries of :func:`helpers.release.opendp_release` and the cells they give.
 
 One query per release: each person's first m records, the release's noisy columns
-(:func:`_parts`: a count, a sum, or a mean's sum and count, and the count a threshold reads
-when the keys are not known in advance) with the noise scale the allocation planned
+(:func:`_parts`: a count, a sum, or a mean's sum and count; OpenDP's ``dp.len`` for the count
+that releases the keys when they are not known in advance) with the noise scale the allocation planned
 (:func:`_planned_scales`), resolved at the least scale within its budget (:func:`_resolve`),
 then read back as cells with their intervals (:func:`_cells`), in the keys' order, with the
 stated handling of every choice (:func:`_notes`). OpenDP and Polars are imported where they
@@ -64,41 +64,30 @@ def _shift(kind, bounds, discrete) -> float:
     return float((int(lo) + int(hi)) // 2) if discrete else lo / 2 + hi / 2
 
 
-def _parts(kind, bounds, discrete, thresholded=False, *, measure="epsilon") -> list:
+def _parts(kind, bounds, discrete, keys_from=False, *, measure="epsilon") -> list:
     """The noisy columns of one release's query (:class:`_Part`): a count is one noisy sum of
     an indicator or a 0/1 column, a sum the noisy sum of the clipped values, a mean the noisy
-    sum of its shifted values and the noisy count of its records; with keys not known in
-    advance, OpenDP's ``dp.len`` besides, the count its threshold reads.
+    sum of its shifted values and the noisy count of its records.
 
-    That count is planned (:func:`opendp_workload` with ``keys_known=False`` doubles the
-    release's Δ): its weight is set so that the release's own columns spend what they would
-    with keys known at a Δ half as large, the count the rest. In ε the costs Δ/b add, so
-    the count spends half of ε (weight 1/Σ Mᵢ/wᵢ); in ρ they add as Δ²/(2b²), so the
-    release's columns spend (1/2)² = 1/4 of ρ and the count 3/4 (weight 1/√(3·Σ (Mᵢ/wᵢ)²)),
-    Mᵢ = max(|lo|, |hi|) and wᵢ the weight of each of the release's columns."""
+    The count that releases the keys of groups not known in advance (``keys_from``) is
+    OpenDP's ``dp.len`` instead, the count its threshold reads: the same noise at the same Δ
+    (one per record, m per person), so it delivers the ±k its allocation planned, and no
+    other release pays for the keys. ``measure`` is kept for the callers' symmetry."""
     if kind == "count":
-        parts = [_Part("value", "values", 0.0, 1.0, 1.0)]
-    elif kind == "sum":
+        source = "records" if keys_from else "values"
+        return [_Part("value", source, 0.0, 1.0, 1.0)]
+    if kind == "sum":
         lo, hi = bounds
-        parts = [_Part("value", "values", lo, hi, max(abs(lo), abs(hi), 1.0))]
-    else:
-        c = _shift(kind, bounds, discrete)
-        lo, hi = bounds[0] - c, bounds[1] - c
-        # the sum's noise scaled by max(|L − c|, |U − c|, 1), the count's by 1 (one scale for
-        # both would drown the count): when that is ≥ 1 it is their sensitivities' ratio and
-        # each spends half the mean's budget; below 1 the sum spends the smaller share
-        parts = [
-            _Part("sum", "values", lo, hi, max(abs(lo), abs(hi), 1.0)),
-            _Part("count", "present", 0.0, 1.0, 1.0),
-        ]
-    if thresholded:
-        ratios = [max(abs(p.lower), abs(p.upper)) / p.weight for p in parts]
-        if measure == "epsilon":
-            weight = 1.0 / math.fsum(ratios)
-        else:
-            weight = 1.0 / math.sqrt(3.0 * math.fsum(r * r for r in ratios))
-        parts.append(_Part("records", "records", 0.0, 1.0, weight))
-    return parts
+        return [_Part("value", "values", lo, hi, max(abs(lo), abs(hi), 1.0))]
+    c = _shift(kind, bounds, discrete)
+    lo, hi = bounds[0] - c, bounds[1] - c
+    # the sum's noise scaled by max(|L − c|, |U − c|, 1), the count's by 1 (one scale for
+    # both would drown the count): when that is ≥ 1 it is their sensitivities' ratio and
+    # each spends half the mean's budget; below 1 the sum spends the smaller share
+    return [
+        _Part("sum", "values", lo, hi, max(abs(lo), abs(hi), 1.0)),
+        _Part("count", "present", 0.0, 1.0, 1.0),
+    ]
 
 
 def _planned_scales(parts, budget, distance, measure) -> list:
@@ -116,7 +105,7 @@ def _planned_scales(parts, budget, distance, measure) -> list:
     return [scale * p.weight for p in parts]
 
 
-def _expression(pl, dp, release, discrete, person, *, thresholded=False, measure="epsilon"):
+def _expression(pl, dp, release, discrete, person, *, keys_from=False, measure="epsilon"):
     """The OpenDP expressions of one release (its :func:`_parts`), on the domain the
     mechanism names (integers under a discrete mechanism, else floats); a mean's value is
     taken from its two noisy sums in :func:`_cells` (OpenDP's ``dp.mean`` is not used)."""
@@ -125,8 +114,9 @@ def _expression(pl, dp, release, discrete, person, *, thresholded=False, measure
     present = (pl.col(person) if column is None else pl.col(column)).is_not_null().cast(dtype)
     shift = _shift(release.kind, release.bounds, discrete)
     exprs = []
-    for part in _parts(release.kind, release.bounds, discrete, thresholded, measure=measure):
+    for part in _parts(release.kind, release.bounds, discrete, keys_from, measure=measure):
         if part.source == "records":
+            # the count OpenDP's threshold reads (signed: no clamp at 0, an unbiased count)
             exprs.append(dp.len(scale=part.weight, signed=True).alias(part.alias))
             continue
         if part.source == "present" or column is None:
@@ -172,6 +162,23 @@ def _loss_and_margins(dp, frame, by, key_frame, measure, total, delta, max_group
     return dp.loss_of(**{measure: total, "delta": delta}), margins, delta
 
 
+def _key_release(spec, by, keys_known) -> int | None:
+    """The index of the release whose noisy count releases the groups' keys (keys not known in
+    advance): the first count of records. None with public keys or no groups; refused when
+    the workload has no count of records, naming the fix."""
+    if not by or keys_known:
+        return None
+    for i, release in enumerate(spec):
+        if release.kind == "count" and release.column is None:
+            return i
+    raise ValueError(
+        "workload must hold a count of records (Release('count', ...) with columns "
+        "{label: None}) when the keys of the groups are not known in advance: its noisy count "
+        "releases the groups (OpenDP's threshold reads it, as OpenDP's own grouped count "
+        "does), and every other release uses those groups; or pass the public keys"
+    )
+
+
 def _unit(dp, person, neighbours):
     """OpenDP's unit of privacy: one person = one identifier, added or removed (add-remove)
     or changed (change-one); the records per identifier are bounded by the truncation."""
@@ -180,16 +187,18 @@ def _unit(dp, person, neighbours):
     return dp.unit_of(changes=1, identifier=person)
 
 
-def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person, measure):
+def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person, measure, loss=None):
     """One release's OpenDP query: each person's first m records, the missing values dropped
-    if asked, then its expressions, by group when ``by``."""
-    query = context.query().truncate_per_group(m, keep="first")
+    if asked, then its expressions, by group when ``by``: with ``keys`` (public, or the ones
+    the key release released) as its groups, else its groups released by its own noisy count
+    passing OpenDP's threshold. ``loss`` is its own privacy loss (a context without a split)."""
+    query = context.query(**(loss or {})).truncate_per_group(m, keep="first")
     if missing == "drop" and release.column is not None:
         column = pl.col(release.column)
         query = query.filter(column.is_not_null() & ~column.cast(pl.Float64).is_nan())
     # OpenDP releases a key not known in advance only when a noisy dp.len passes its threshold
-    thresholded = bool(by) and keys is None
-    expr = _expression(pl, dp, release, discrete, person, thresholded=thresholded, measure=measure)
+    keys_from = bool(by) and keys is None
+    expr = _expression(pl, dp, release, discrete, person, keys_from=keys_from, measure=measure)
     if not by:
         return query.select(*expr)
     query = query.group_by(by).agg(*expr)
@@ -215,7 +224,7 @@ def _table(rows, flag_above):
     return pd.DataFrame(rows)
 
 
-def _notes(m, by, key_frame, delta, *, dropped) -> list:
+def _notes(m, by, key_frame, delta, *, dropped, key_label=None) -> list:
     """The stated handling of the truncation, the clipping, the missing values (``dropped``,
     from :func:`_check_values`) and the groups."""
     notes = [
@@ -232,10 +241,10 @@ def _notes(m, by, key_frame, delta, *, dropped) -> list:
         )
     elif by:
         notes.append(
-            f"groups: keys not known in advance; a group is released only when its noisy "
-            f"count passes OpenDP's threshold (column threshold), spending δ = {delta:g}; "
-            "that count (OpenDP's dp.len) is paid from each release's budget, as the "
-            "allocation planned (opendp_workload with keys_known=False)"
+            f"groups: keys not known in advance, released once by the noisy count "
+            f"{key_label!r} (OpenDP's dp.len) passing OpenDP's threshold (column threshold), "
+            f"spending δ = {delta:g} on top of that count's own budget; every release uses "
+            "those groups, so the table shows one set of groups, at OpenDP's own cost"
         )
     return notes
 
@@ -252,7 +261,7 @@ def _resolve(query, dp):
     domain, metric = inner._chain
     plan = object.__getattribute__(query, "polars_plan")
     root = 2.0 if "ZeroConcentrated" in str(inner._output_measure) else 1.0
-    keys = isinstance(d_out, tuple)  # (ε or ρ, δ): δ spent on releasing keys
+    keys = isinstance(d_out, tuple) and d_out[1] > 0  # (ε or ρ, δ): δ spent on releasing keys
 
     def make(scale, threshold=None):
         return dp.m.make_private_lazyframe(
@@ -266,9 +275,9 @@ def _resolve(query, dp):
 
     def loss(measurement):
         spent = measurement.map(d_in)
-        return spent[0] if keys else spent
+        return spent[0] if isinstance(spent, tuple) else spent
 
-    budget = d_out[0] if keys else d_out
+    budget = d_out[0] if isinstance(d_out, tuple) else d_out
     no_threshold = 2**32 - 1 if keys else None  # as OpenDP's resolve: scale first
     scale = (loss(make(1.0, no_threshold)) / budget) ** (1 / root)
     for _ in range(60):

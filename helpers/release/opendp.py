@@ -23,11 +23,12 @@ import numpy as np
 
 from .._docstrings import fill_docstrings
 from .._validation import check_int_range
-from ..budget import NoiseFamily, Release
+from ..budget import NoiseFamily, PrivacyUnit, Release, Workload
+from ..budget.unit import unit_of
 from ._checks import (
     _check_allocation,
     _check_contributions,
-    _check_neighbours,
+    _check_total_is_sum,
     _parse_workload,
     _workload_columns,
 )
@@ -45,6 +46,7 @@ from ._opendp_data import (
 from ._opendp_query import (
     _cells,
     _in_order,
+    _key_release,
     _loss_and_margins,
     _notes,
     _opendp_polars,
@@ -106,8 +108,7 @@ def neighbour_distance(neighbours, *, contributions) -> int:
     >>> neighbour_distance("add-remove", contributions=3), neighbour_distance("change-one", contributions=3)
     (3, 6)
     """
-    m = _check_contributions(contributions)
-    return m if _check_neighbours(neighbours) == "add-remove" else 2 * m
+    return PrivacyUnit("person", contributions=contributions, neighbours=neighbours).records_changed
 
 
 # --- the release as one OpenDP Context over a Polars LazyFrame --------------------------------
@@ -130,6 +131,10 @@ class ReleaseTable(NamedTuple):
     name, ``measure`` OpenDP's privacy measure, ``d_in`` the distance of one person in the
     context's metric (one identifier), ``loss`` OpenDP's own privacy loss of the whole
     context at ``d_in``, ``notes`` the stated handling of every choice the release made.
+    What ran is kept for the record (:func:`privacy_record` takes the release itself):
+    ``unit`` the :class:`helpers.budget.PrivacyUnit` (m and OpenDP's add-remove neighbours),
+    ``allocation`` and ``workload`` as released, ``delta`` the δ spent on group keys not
+    known in advance (else None) and ``groups`` the groups published, in words.
     """
 
     table: object
@@ -138,6 +143,11 @@ class ReleaseTable(NamedTuple):
     d_in: int
     loss: object
     notes: list
+    unit: object = None
+    allocation: object = None
+    workload: object = None
+    delta: float | None = None
+    groups: str = ""
 
 
 def _mechanism_class(allocation):
@@ -158,7 +168,7 @@ def opendp_release(
     workload,
     *,
     person,
-    contributions,
+    contributions=None,
     by=None,
     keys=None,
     max_groups=None,
@@ -185,11 +195,8 @@ def opendp_release(
     (c the middle of its bounds; two noisy sums in one query, their ratio taken here; not
     OpenDP's ``dp.mean``). Each query's noise is the one its allocation planned: the
     allocation must be made for OpenDP's sensitivities (:func:`opendp_workload`: a sum costs
-    m·max(|L|, |U|) per person, not m·(U − L)), and one made for others is refused. With keys
-    not known in advance, the count OpenDP's threshold reads is paid from each query's
-    budget: the allocation must be made for it (``opendp_workload(...,
-    keys_known=False)``, every Δ doubled), and one made for keys known is refused, as is the
-    reverse.
+    m·max(|L|, |U|) per person, not m·(U − L)), and one made for others is refused. The
+    allocation's total must be the sum of its budgets (the context spends the total).
 
     The noise is the allocation's own class (``cls.opendp``: "laplace" is OpenDP's pure-ε
     measure, "gaussian" its zCDP measure). The class's ``discrete`` flag decides which
@@ -200,10 +207,16 @@ def opendp_release(
     refused by name.
 
     Tables by group (``by``): with public ``keys`` every key gets a cell (a key absent
-    from the data a noisy one) and values outside the list are dropped; without keys,
-    OpenDP releases only the groups whose noisy count passes a threshold it sets from
-    ``delta`` (spent on top of the ε or ρ_z, as OpenDP's approximate measure) and the
-    public bound ``max_groups``: the threshold and the δ hold only if that bound does. A person's m records can fall in at most m groups, at
+    from the data a noisy one) and values outside the list are dropped. Without keys, the
+    workload's first count of records releases them, as OpenDP's own grouped count does: its
+    query is ``group_by(by).agg(dp.len())`` at its own budget and the whole ``delta`` (spent
+    on top of the ε or ρ_z, OpenDP's approximate measure), and OpenDP releases only the
+    groups whose noisy count passes the threshold it sets from ``delta`` and the public
+    bound ``max_groups`` (the threshold and the δ hold only if that bound does). Every other
+    release then runs on the groups released, as public keys (post-processing): one set of
+    groups for the whole table, no release paying for the keys, the noise of each the one
+    it would have with public keys (the count's is OpenDP's integer noise at its planned
+    scale). A workload without a count of records is refused, naming the fix. A person's m records can fall in at most m groups, at
     most m in one: OpenDP's sensitivity across the groups follows from the truncation.
 
     Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
@@ -217,8 +230,8 @@ def opendp_release(
     data : pandas.DataFrame, polars.DataFrame or LazyFrame, or dict of columns
         One row per record, with the column ``person``.
     allocation : helpers.budget.Allocation
-        Made for :func:`opendp_workload` of the workload with the same m (and
-        ``keys_known=False`` for ``by`` without ``keys``).
+        Made for :func:`opendp_workload` of the workload (which states m); its ``total`` the
+        sum of its budgets.
     workload : sequence of Release
         One release per budget; counts, sums and means with bounds. A mean's ``n`` serves
         only the allocation (its Δ, so its budget); the release never uses it: the mean is
@@ -226,7 +239,8 @@ def opendp_release(
     person : str, keyword-only
         The column naming whose record a row is.
     contributions : int, keyword-only
-        m ≥ 1, the most records kept per person.
+        m ≥ 1, the most records kept per person. Default: the allocation's own
+        (``allocation.unit``, from :func:`opendp_workload`); given, it must equal it.
     by : str or sequence of str, keyword-only
         One or two grouping columns (default: no grouping).
     keys : mapping or DataFrame, keyword-only
@@ -286,8 +300,10 @@ def opendp_release(
     (['N', 'S'], 'Float Laplace')
     """
     allocation = _check_allocation(allocation)
+    _check_total_is_sum(allocation)  # the context spends the total: it must be the plan's
     cls = _mechanism_class(allocation)
-    m = _check_contributions(contributions)
+    unit = _release_unit(allocation, workload, contributions)
+    m = unit.contributions
     coverage, flag_above, max_length = _check_options(missing, coverage, flag_above, max_length)
     dp, pl = _opendp_polars()
     frame = _check_frame(data, pl)
@@ -301,23 +317,122 @@ def opendp_release(
     loss, margins, delta = _loss_and_margins(
         dp, frame, by, key_frame, measure, total, delta, max_groups, max_length
     )
-    context = dp.Context.compositor(
-        data=frame.lazy(),
-        privacy_unit=_unit(dp, person, OPENDP_NEIGHBOURS),
-        privacy_loss=loss,
-        split_by_weights=(budgets / budgets.sum()).tolist(),
-        margins=margins,
-    )
-    options = {"m": m, "missing": missing, "by": by, "keys": key_frame, "person": person}
-    options["measure"] = measure
-    rows = []
-    for release in spec:
-        query = _query(context, pl, dp, release, cls.discrete, **options)
-        cells = _cells(context, query, release, cls.discrete, by, coverage, dp)
-        rows.extend(_in_order(cells, by, key_frame))
-    notes = _notes(m, by, key_frame, delta, dropped=notes)
+    key_index = _key_release(spec, by, key_frame is not None)
+    unit_of_opendp = _unit(dp, person, OPENDP_NEIGHBOURS)
+    if key_index is None:
+        context = dp.Context.compositor(
+            data=frame.lazy(),
+            privacy_unit=unit_of_opendp,
+            privacy_loss=loss,
+            split_by_weights=(budgets / budgets.sum()).tolist(),
+            margins=margins,
+        )
+        losses = [None] * len(spec)
+    else:
+        # a filter holding the total; each query states its own loss, the key release's with
+        # the whole δ (a split by weights would spread δ over every query)
+        context = dp.Context.compositor(
+            data=frame.lazy(), privacy_unit=unit_of_opendp, privacy_loss=loss, margins=margins
+        )
+        losses = _own_losses(budgets, total, measure, delta, key_index)
+    options = {"m": m, "missing": missing, "by": by, "person": person, "measure": measure}
+    keys, threshold = key_frame, None
+    released = {}
+    order = [] if key_index is None else [key_index]
+    for i in order + [j for j in range(len(spec)) if j != key_index]:
+        if keys is not None and len(keys) == 0:  # no group passed: nothing to release by group
+            released[i] = []
+            continue
+        query = _query(context, pl, dp, spec[i], cls.discrete, keys=keys, loss=losses[i], **options)
+        cells = _cells(context, query, spec[i], cls.discrete, by, coverage, dp)
+        if i == key_index:  # the groups every other release uses: the ones this count released
+            keys = _released_keys(cells, by, frame, pl)
+            threshold = cells[0]["threshold"] if cells else None
+        if key_index is not None:  # every cell's group passed the key release's threshold
+            for cell in cells:
+                cell["threshold"] = threshold
+        released[i] = _in_order(cells, by, key_frame)
+    rows = [cell for i in range(len(spec)) for cell in released[i]]
+    key_label = None if key_index is None else spec[key_index].label
+    notes = _notes(m, by, key_frame, delta, dropped=notes, key_label=key_label)
     return ReleaseTable(
-        _table(rows, flag_above), cls.name, measure, 1, context.accountant.map(1), notes
+        _table(rows, flag_above),
+        cls.name,
+        measure,
+        1,
+        context.accountant.map(1),
+        notes,
+        unit=unit,
+        allocation=allocation,
+        workload=list(workload),
+        delta=delta,
+        groups=_groups_text(by, key_frame, max_groups, key_label),
+    )
+
+
+def _own_losses(budgets, total, measure, delta, key_index) -> list:
+    """Each query's own privacy loss in a context without a split: its share of the total
+    (the allocation's budget, lowered by a relative 1e-12 so that OpenDP's float sum stays
+    within the total it holds), δ only for the release that releases the keys."""
+    shares = budgets * (total / math.fsum(budgets.tolist())) * (1 - 1e-12)
+    return [
+        {measure: float(b), "delta": delta if i == key_index else 0.0} for i, b in enumerate(shares)
+    ]
+
+
+def _released_keys(cells, by, frame, pl):
+    """The groups the key release released, as public keys for every other release (the
+    released cells are public: using them is post-processing)."""
+    schema = {b: frame.schema[b] for b in by}
+    return pl.DataFrame({b: [cell[b] for cell in cells] for b in by}, schema=schema)
+
+
+def _release_unit(allocation, workload, contributions) -> PrivacyUnit:
+    """The unit the release runs for: the allocation's (its workload's), with a ``contributions``
+    given only to agree with it; OpenDP's add-remove neighbours on one identifier."""
+    stated = allocation.unit
+    given = unit_of(workload)
+    if stated is not None and given is not None and given != stated:
+        raise ValueError(
+            f"workload must be the one the allocation was made for; its unit is {given!r}, "
+            f"the allocation's {stated!r}"
+        )
+    stated = stated if stated is not None else given
+    if contributions is None:
+        if stated is None:
+            raise ValueError(
+                "contributions must be given (m ≥ 1, the most records kept per person) when "
+                "the allocation states no unit; got None (or allocate opendp_workload(...), "
+                "whose allocation carries m)"
+            )
+        unit = stated
+    else:
+        m = _check_contributions(contributions)
+        if stated is not None and m != stated.contributions:
+            raise ValueError(
+                f"contributions must be the allocation's m = {stated.contributions} (its "
+                f"workload was stated for it) or left out; got {contributions!r}"
+            )
+        unit = stated or PrivacyUnit("person", contributions=m, neighbours=OPENDP_NEIGHBOURS)
+    if unit.neighbours != OPENDP_NEIGHBOURS or unit.unit == "record":
+        raise ValueError(
+            f"allocation.unit must be one identifier of up to m records under OpenDP's "
+            f"{OPENDP_NEIGHBOURS!r} neighbours, as opendp_workload states it; got {unit!r} "
+            f"(allocate opendp_workload(workload, contributions={unit.contributions}))"
+        )
+    return unit
+
+
+def _groups_text(by, key_frame, max_groups, key_label=None) -> str:
+    """The groups published, in words, for the record: none, public keys, or keys released."""
+    if not by:
+        return ""
+    columns = " × ".join(by)
+    if key_frame is not None:
+        return f"{columns}: {len(key_frame)} public keys"
+    return (
+        f"{columns}: keys not known in advance, released by the noisy count {key_label!r} "
+        f"above OpenDP's threshold (at most {max_groups} groups)"
     )
 
 
@@ -349,8 +464,6 @@ def _check_consistent(allocation, workload, m, keys_known):
             f"allocation.budgets must be what its scales spend at its sensitivities; got "
             f"budgets {budgets.tolist()!r} where the scales give {implied.tolist()!r}"
         )
-    if not budgets.sum() <= total * (1 + 1e-12):
-        raise ValueError(f"allocation.total must be the sum of its budgets; got {total!r}")
     _plan_check_unit(allocation, workload, m, keys_known)
     return budgets, total
 
@@ -376,8 +489,8 @@ def _record_sensitivities(workload) -> np.ndarray:
 
 
 def opendp_workload(
-    workload, *, contributions, neighbours=OPENDP_NEIGHBOURS, keys_known=True
-) -> list:
+    workload, *, contributions, neighbours=OPENDP_NEIGHBOURS, keys_known=True, unit="person"
+) -> Workload:
     """The workload with each release's sensitivity as :func:`opendp_release`'s OpenDP Context
     accounts it for one person of up to m records: the workload to allocate for that release.
 
@@ -396,12 +509,10 @@ def opendp_workload(
     summary to it for every sign of the bounds); :func:`opendp_release` refuses an
     allocation made for other ones. The bounds, n and labels are kept.
 
-    With groups whose keys are not known in advance (``keys_known=False``), OpenDP releases
-    a group only when a noisy count of its records (``dp.len``, Δ = d) passes a threshold,
-    and that count is part of each release's query, paid from its budget. Every Δ is then
-    doubled, so the allocation pays for it: the release's own noisy columns get the noise
-    the allocation plans (its ±k), and the count the rest of the budget (half of ε; 3/4 of
-    ρ, since zCDP adds Δ²: (2Δ)² = Δ² + 3Δ²).
+    With groups whose keys are not known in advance (``keys_known=False``), the workload's
+    count of records releases them (:func:`opendp_release`: OpenDP's own grouped count, at
+    that count's budget and the δ given to the release), so no Δ changes: the workload must
+    then hold a count, and one without is refused, naming the fix.
 
     Used in notebook 12.
 
@@ -416,13 +527,18 @@ def opendp_workload(
         distance on identifiers does).
     keys_known : bool, keyword-only
         False for a release by groups whose keys are not known in advance (``by`` without
-        ``keys``): every Δ doubled for the count OpenDP's threshold reads. Default True
-        (no groups, or public keys).
+        ``keys``): the workload must hold the count of records that releases them. Default
+        True (no groups, or public keys).
+    unit : {"person", "user"}, keyword-only
+        What one identifier is (default "person"), as the record states it.
 
     Returns
     -------
-    builtins.list
-        One :class:`helpers.budget.Release` per release, ``sensitivity`` stated.
+    helpers.budget.Workload
+        One :class:`helpers.budget.Release` per release, ``sensitivity`` stated, and
+        ``unit`` (the :class:`helpers.budget.PrivacyUnit` of m records and ``neighbours``):
+        an allocation made from it carries m on to :func:`opendp_release` and
+        :func:`privacy_record`, which then need not be told again.
 
     %(raises)s
 
@@ -439,45 +555,48 @@ def opendp_workload(
     >>> [r.sensitivity for r in opendp_workload(work, contributions=3)]
     [1500.0, 3.0]
     >>> [r.sensitivity for r in opendp_workload(work, contributions=3, keys_known=False)]
-    [3000.0, 6.0]
+    [1500.0, 3.0]
     """
-    from .people import _with_sensitivities
+    from .people import _check_not_stated, _with_sensitivities
 
-    m = _check_contributions(contributions)
+    _check_not_stated(workload)
+    if unit not in ("person", "user"):
+        raise ValueError(f"unit must be 'person' or 'user' (one identifier); got {unit!r}")
+    person = PrivacyUnit(unit, contributions=contributions, neighbours=neighbours)
     if not isinstance(keys_known, bool):
         raise ValueError(f"keys_known must be True or False; got {keys_known!r}")
-    distance = neighbour_distance(neighbours, contributions=m)
-    factor = distance if keys_known else 2 * distance
-    return _with_sensitivities(workload, _record_sensitivities(workload), factor)
+    if not keys_known and "count" not in _parse_workload(workload).kinds:
+        raise ValueError(
+            "workload must hold a count (of records) when keys_known=False: its noisy count "
+            "releases the groups, as OpenDP's own grouped count does; got no count"
+        )
+    releases = _with_sensitivities(
+        workload, _record_sensitivities(workload), person.records_changed
+    )
+    return Workload(releases, unit=person)
 
 
 def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:
-    """The allocation's Δ are OpenDP's for m records and keys known or not
-    (:func:`opendp_workload`); a plan for the other case is refused naming the fix."""
+    """The allocation's Δ are OpenDP's for m records (:func:`opendp_workload`; the same
+    whether the keys are known or not, ``keys_known`` kept for the callers); a plan for
+    other Δ is refused naming the fix."""
+    from .people import _times_up
+
     _parse_workload(workload, allocation)
-
-    def opendp_deltas(known):
-        work = opendp_workload(workload, contributions=m, keys_known=known)
-        return np.array([r.sensitivity for r in work])
-
+    unit = PrivacyUnit("person", contributions=m, neighbours=OPENDP_NEIGHBOURS)
+    expected = np.array(
+        [_times_up(d, unit.records_changed) for d in _record_sensitivities(workload)]
+    )
     given = np.asarray(allocation.sensitivities, dtype=float)
-    close = np.isclose(given, opendp_deltas(keys_known), rtol=1e-9, atol=0)
+    close = np.isclose(given, expected, rtol=1e-9, atol=0)
     if np.all(close):
         return
     i = int(np.flatnonzero(~close)[0])
-    expected = opendp_deltas(keys_known)[i]
-    fix = f"opendp_workload(workload, contributions={m}, keys_known={keys_known})"
-    if np.allclose(given, opendp_deltas(not keys_known), rtol=1e-9, atol=0):
-        said = "known in advance" if keys_known else "not known in advance"
-        raise ValueError(
-            f"allocation must be made for the release's groups, whose keys are {said}: it was "
-            f"made with keys_known={not keys_known} (release {i} has Δ = {given[i]:g}, the "
-            f"release's is {expected:g}); allocate {fix}"
-        )
     raise ValueError(
         f"allocation must be made for contributions={m} in OpenDP's add-remove "
         f"accounting: release {i} has Δ = {given[i]:g}, OpenDP's is "
-        f"{expected:g} (a sum's m·max(|L|, |U|), not m·(U − L)); allocate {fix}"
+        f"{expected[i]:g} (a sum's m·max(|L|, |U|), not m·(U − L)); allocate "
+        f"opendp_workload(workload, contributions={m})"
     )
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from .._docstrings import fill_docstrings
 from .._numerics import product_sign
 from .._validation import as_output
-from ..budget import MAX_MAGNITUDE, Guarantee, NoiseFamily, Release
+from ..budget import MAX_MAGNITUDE, Guarantee, NoiseFamily, PrivacyUnit, Release, Workload
 from ._checks import (
     _check_contributions,
     _check_counts,
@@ -174,14 +174,18 @@ def group_rho(rho, *, size):
     return as_output(np.where(short, np.nextafter(product, np.inf), product))
 
 
-def per_person(workload, *, contributions) -> list:
+def per_person(workload, *, contributions, unit="person", neighbours="change-one") -> Workload:
     """The workload with each release's sensitivity for a person of up to m records: m·Δ.
 
     When each person's records are bounded to at most m (the rest dropped), changing one
     person changes at most m records, so a count's Δ is m, a sum's m·(upper − lower) and a
     mean's m·(upper − lower)/n (n the public number of records). The releases keep their
     bounds, n and labels (OpenDP needs them); ``sensitivity`` states m·Δ, so
-    :func:`helpers.budget.budget_for_accuracy` and the others allocate per person.
+    :func:`helpers.budget.budget_for_accuracy` and the others allocate per person. The
+    result is a :class:`helpers.budget.Workload` holding the :class:`helpers.budget.PrivacyUnit`
+    (the unit, m, the neighbour notion): every allocation made from it carries the unit on to
+    the record (:func:`privacy_record`), so m is stated once. A workload already stated for a
+    unit is refused (its Δ would be multiplied twice).
 
     Used in notebook 12.
 
@@ -190,11 +194,16 @@ def per_person(workload, *, contributions) -> list:
     workload : sequence of Release (or mappings with its fields)
     contributions : int, keyword-only
         m ≥ 1, the most records one person contributes.
+    unit : {"person", "user", "record"}, keyword-only
+        Whom the guarantee protects (default "person"); "record" keeps the per-record Δ.
+    neighbours : {"change-one", "add-remove"}, keyword-only
+        The neighbour notion the workload's Δ were stated for (default "change-one", the
+        course's releases with a public n).
 
     Returns
     -------
-    builtins.list
-        One :class:`helpers.budget.Release` per release.
+    helpers.budget.Workload
+        One :class:`helpers.budget.Release` per release, and ``unit``.
 
     %(raises)s
 
@@ -207,8 +216,20 @@ def per_person(workload, *, contributions) -> list:
     >>> [r.sensitivity for r in per_person([Release("count", k=5.0)], contributions=3)]
     [3.0]
     """
-    m = _check_contributions(contributions)
-    return _with_sensitivities(workload, _parse_workload(workload).sensitivity, m)
+    _check_not_stated(workload)
+    person = PrivacyUnit(unit, contributions=contributions, neighbours=neighbours)
+    factor = 1 if unit == "record" else person.contributions
+    releases = _with_sensitivities(workload, _parse_workload(workload).sensitivity, factor)
+    return Workload(releases, unit=person)
+
+
+def _check_not_stated(workload) -> None:
+    """A workload whose Δ are per record: one already stated for a unit is refused."""
+    if isinstance(workload, Workload):
+        raise ValueError(
+            f"workload must hold the per-record Δ; got a Workload already stated for "
+            f"{workload.unit!r}: its Δ would be multiplied again (pass the per-record releases)"
+        )
 
 
 def _times_up(delta: float, factor: int) -> float:

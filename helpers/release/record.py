@@ -25,13 +25,14 @@ from ..budget import Allocation, NoiseFamily
 from ..deployments import load, unit_group
 from ._checks import (
     UNITS,
-    _check_allocation,
     _check_contributions,
     _check_neighbours,
+    _check_total_is_sum,
     _check_unit,
     _parse_workload,
     _workload_columns,
 )
+from .opendp import ReleaseTable
 
 __all__ = ["RECORD_FIELDS", "REGISTRY_COLUMNS", "privacy_record", "registry_table"]
 
@@ -107,22 +108,22 @@ def _release_entries(allocation: Allocation, workload) -> list:
 
 
 def privacy_record(
-    allocation,
+    release,
     *,
-    unit,
-    neighbours,
     date,
     name,
     curators,
+    unit=None,
+    neighbours=None,
     workload=None,
-    contributions=1,
+    contributions=None,
     sector="Healthcare",
     model="Central",
     source_url="",
-    groups="",
+    groups=None,
     delta=None,
 ) -> dict:
-    """The fields a registry entry needs for an allocation, as a JSON-able dict.
+    """The fields a registry entry needs for a release (or an allocation), as a JSON-able dict.
 
     The OpenDP Deployments Registry (2025) and Dwork, Kohli & Mulligan's "Expose your
     epsilons" (2019) ask a deployer to publish ε, δ (or ρ_z), the unit of privacy, the
@@ -133,32 +134,46 @@ def privacy_record(
     :func:`helpers.deployments.zcdp_to_epsilon`) and the rest (:data:`RECORD_FIELDS`). The
     ``privacy_unit`` is checked to fall in a unit group the deployments reader recognises.
 
+    **Made from the release** (a :class:`ReleaseTable`), the record states what ran: the
+    allocation and workload released, the unit and m (``ReleaseTable.unit``), OpenDP's
+    add-remove neighbours, the δ spent on group keys and the groups published; none of
+    them is passed again, and a keyword given must agree with the release or is refused. So a
+    record cannot state less than its release spent. Made from an allocation whose workload
+    was stated for a unit (:func:`per_person`, :func:`opendp_workload`), the unit, m and the
+    neighbours come from ``allocation.unit`` in the same way; from any other allocation they
+    must be given (``contributions`` then 1 unless given). An allocation whose total is not
+    the sum of its budgets is refused, in either direction.
+
     Used in notebook 12.
 
     Parameters
     ----------
-    allocation : helpers.budget.Allocation
-        Its sensitivities are the unit's (:func:`per_person` for people with several records).
-    unit : {"person", "record", "user"}, keyword-only
-    neighbours : {"change-one", "add-remove"}, keyword-only
-        The neighbour notion the guarantee is stated for; a release built by
-        :func:`opendp_release` is checked at :data:`OPENDP_NEIGHBOURS` ("add-remove").
+    release : ReleaseTable or helpers.budget.Allocation
+        What :func:`opendp_release` returned, or an allocation (its sensitivities the unit's:
+        :func:`per_person` for people with several records).
     date : str or datetime.date, keyword-only
         The date of the choice (ISO 8601).
     name, curators : str, keyword-only
+    unit : {"person", "record", "user"}, keyword-only
+        Read from the release or ``allocation.unit``; required otherwise.
+    neighbours : {"change-one", "add-remove"}, keyword-only
+        The neighbour notion the guarantee is stated for. Read from the release
+        (:data:`OPENDP_NEIGHBOURS`) or ``allocation.unit``; required otherwise.
     workload : sequence of Release, keyword-only
-        The releases' labels and kinds (optional).
+        The releases' labels and kinds (read from a release; optional with an allocation).
     contributions : int, keyword-only
-        m ≥ 1, the most records kept per person.
+        m ≥ 1, the most records kept per person (read from the release or
+        ``allocation.unit``; else 1 unless given).
     sector, model, source_url : str, keyword-only
     groups : str, keyword-only
-        The groups published, in words (e.g. "region: 5 public keys"; "" for none).
+        The groups published, in words (e.g. "region: 5 public keys"; "" for none). Read
+        from a release; "" unless given with an allocation.
     delta : float, keyword-only
-        The δ in (0, 1) the release spent on top of its ε or ρ_z (OpenDP's threshold for
-        group keys not known in advance: the second entry of :class:`ReleaseTable`'s
-        ``loss``); None (default) when it spent none. With a δ the record is "Approximate
-        DP": ε the total with that δ (Laplace), or the ρ_z's (ε, δ) by
-        :func:`helpers.deployments.zcdp_to_epsilon` with the two δ added (Gaussian).
+        The δ in (0, 1) spent on top of its ε or ρ_z (OpenDP's threshold for group keys not
+        known in advance). Read from a release; with an allocation, None (default) when it
+        spent none. With a δ the record is "Approximate DP": ε the total with that δ
+        (Laplace), or the ρ_z's (ε, δ) by :func:`helpers.deployments.zcdp_to_epsilon` with
+        the two δ added (Gaussian).
 
     Returns
     -------
@@ -178,10 +193,14 @@ def privacy_record(
     ...                    name="Clinic visits", curators="A clinic")
     >>> r["dp_variant"], r["privacy_unit"], r["accounting"]
     ('Pure DP', 'Person-level', 'basic composition of pure ε (the ε add up)')
+    >>> from helpers.release import per_person
+    >>> b = budget_for_accuracy(per_person([Release("count", k=5.0)], contributions=3))
+    >>> r = privacy_record(b, date="2026-01-31", name="Clinic visits", curators="A clinic")
+    >>> r["contributions"], r["neighbours"], r["release_list"][0]["sensitivity"]
+    (3, 'change-one', 3.0)
     """
-    allocation = _check_record_allocation(allocation)
-    _check_unit(unit)
-    _check_neighbours(neighbours)
+    stated = _stated(release, unit, neighbours, contributions, workload, groups, delta)
+    allocation, unit, neighbours, m, workload, groups, delta = stated
     date, day = _check_date(date)
     _check_texts(
         name=name,
@@ -191,12 +210,10 @@ def privacy_record(
         source_url=source_url,
         groups=groups,
     )
-    m = _check_contributions(contributions)
     privacy_unit = UNITS[unit]
     if unit_group(privacy_unit) == "not stated":  # pragma: no cover (UNITS is fixed)
         raise AssertionError(privacy_unit)
     pure = NoiseFamily.of(allocation).pure
-    delta = None if delta is None else _check_spent_delta(delta)
     slug = re.sub(r"[^a-z0-9]+", "-", f"{name} {curators} {day.year}".lower()).strip("-")
     record = {
         "name": name,
@@ -227,9 +244,85 @@ def privacy_record(
     return record
 
 
+def _stated(release, unit, neighbours, contributions, workload, groups, delta) -> tuple:
+    """(allocation, unit, neighbours, m, workload, groups, δ spent) for the record: read from
+    the release (or the allocation's unit), a keyword given only to agree with it."""
+    if isinstance(release, ReleaseTable):
+        if release.allocation is None or release.unit is None:
+            raise ValueError(
+                "release must be what opendp_release returned (it holds the allocation and the "
+                "unit that ran); got a ReleaseTable without them"
+            )
+        ran = {
+            "unit": release.unit.unit,
+            "neighbours": release.unit.neighbours,
+            "contributions": release.unit.contributions,
+            "workload": release.workload,
+            "groups": release.groups,
+            "delta": release.delta,
+        }
+        given = {
+            "unit": unit,
+            "neighbours": neighbours,
+            "contributions": contributions,
+            "workload": workload,
+            "groups": groups,
+            "delta": delta,
+        }
+        for key, value in given.items():
+            if value is not None and not _same(value, ran[key]):
+                raise ValueError(
+                    f"{key} must be the release's own ({ran[key]!r:.80}) or left out: the "
+                    f"record states what ran; got {value!r:.80}"
+                )
+        allocation = _check_record_allocation(release.allocation)
+        return (allocation, *ran.values())
+    allocation = _check_record_allocation(release)
+    if allocation.unit is not None:
+        ran = allocation.unit
+        for key, value in (
+            ("unit", unit),
+            ("neighbours", neighbours),
+            ("contributions", contributions),
+        ):
+            if value is not None and not _same(value, getattr(ran, key)):
+                raise ValueError(
+                    f"{key} must be the allocation's own ({getattr(ran, key)!r}, from the "
+                    f"workload it was made for) or left out; got {value!r}"
+                )
+        unit, neighbours, m = ran.unit, ran.neighbours, ran.contributions
+    else:
+        for key, value in (("unit", unit), ("neighbours", neighbours)):
+            if value is None:
+                raise ValueError(
+                    f"{key} must be given when the allocation states no unit (one made from "
+                    f"per_person or opendp_workload does); got None"
+                )
+        _check_unit(unit)
+        _check_neighbours(neighbours)
+        m = _check_contributions(1 if contributions is None else contributions)
+    delta = None if delta is None else _check_spent_delta(delta)
+    return allocation, unit, neighbours, m, workload, "" if groups is None else groups, delta
+
+
+def _same(given, ran) -> bool:
+    """A keyword given equal to what ran (a workload compared release by release)."""
+    if isinstance(ran, list) or isinstance(given, list):
+        try:
+            return list(given) == list(ran)
+        except TypeError:
+            return False
+    return type(given) is not bool and given == ran
+
+
 def _check_record_allocation(allocation):
-    """An Allocation with finite, positive budgets and total."""
-    allocation = _check_allocation(allocation)
+    """An Allocation with finite, positive budgets and a total that is their sum."""
+    if not isinstance(allocation, Allocation):
+        shown = repr(allocation)
+        raise ValueError(
+            "release must be a ReleaseTable (from opendp_release) or an Allocation (from "
+            f"helpers.budget.budget_for_accuracy, split_budget or choose_workload); got {shown[:80]}"
+        )
     budgets = np.asarray(allocation.budgets, dtype=float)
     if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
         math.isfinite(float(allocation.total)) and float(allocation.total) > 0
@@ -238,6 +331,7 @@ def _check_record_allocation(allocation):
             f"allocation must have finite, positive budgets and total; got budgets "
             f"{budgets.tolist()!r}, total {allocation.total!r}"
         )
+    _check_total_is_sum(allocation)
     return allocation
 
 

@@ -24,11 +24,13 @@ import numpy as np
 
 from .._docstrings import fill_docstrings
 from .._validation import check_int_range
-from ..budget import Allocation, Release
+from ..budget import Allocation, PrivacyUnit, Release, Workload
 from ..deployments import round_risk
-from ._checks import _check_allocation, _check_contributions, _parse_workload
+from ._checks import _check_allocation, _check_total_is_sum, _parse_workload
+from ._opendp_data import _cells_spec
+from ._opendp_query import _key_release
 from .explain import round_up
-from .opendp import _MAX_LENGTH, _plan_check_unit, opendp_release
+from .opendp import _MAX_LENGTH, _plan_check_unit, _release_unit, opendp_release
 
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
@@ -56,8 +58,9 @@ def release_plan(allocation, workload, **options) -> str:
     allocation : helpers.budget.Allocation
     workload : sequence of Release
     **options
-        The keyword options of :func:`helpers.release.opendp_release` (``person``,
-        ``contributions`` and ``max_length`` required).
+        The keyword options of :func:`helpers.release.opendp_release` (``person`` and
+        ``max_length`` required; ``contributions`` too unless the allocation carries its unit,
+        as one made from :func:`helpers.release.opendp_workload` does).
 
     Returns
     -------
@@ -77,20 +80,30 @@ def release_plan(allocation, workload, **options) -> str:
     'p'
     """
     allocation = _check_allocation(allocation)
+    _check_total_is_sum(allocation)
     _parse_workload(workload, allocation)
     unknown = sorted(set(options) - set(_OPTIONS) - set(_MORE))
     if unknown:
         raise ValueError(f"options must be opendp_release's keywords; got {unknown[0]!r}")
-    for name in ("person", "contributions", "max_length"):
+    for name in ("person", "max_length"):
         if name not in options:
             raise ValueError(f"options must include {name}")
     if not isinstance(options["person"], str) or not options["person"]:
         raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
-    options["contributions"] = _check_contributions(options["contributions"])
+    # m from the allocation's unit, or given (and then equal to it): the run reads the same
+    m = _release_unit(allocation, workload, options.get("contributions")).contributions
+    if "contributions" in options:
+        options["contributions"] = m
     options["max_length"] = check_int_range("max_length", options["max_length"], 1, _MAX_LENGTH)
-    # the plan's Δ must be the release's: keys not known in advance pay for the threshold
+    # the plan's Δ must be the release's; keys not known in advance need a count of records
     keys_known = not options.get("by") or options.get("keys") is not None
-    _plan_check_unit(allocation, workload, options["contributions"], keys_known)
+    _plan_check_unit(allocation, workload, m, keys_known)
+    by = options.get("by")
+    _key_release(
+        _cells_spec(workload, allocation, options.get("columns")),
+        [by] if isinstance(by, str) else by,
+        keys_known,
+    )
     try:
         return _dumps(allocation, workload, options)
     except (TypeError, ValueError) as err:
@@ -103,7 +116,13 @@ def _dumps(allocation, workload, options) -> str:
     return json.dumps(
         {
             "allocation": {
-                k: (v.tolist() if isinstance(v, np.ndarray) else v)
+                k: (
+                    v.tolist()
+                    if isinstance(v, np.ndarray)
+                    else dataclasses.asdict(v)
+                    if isinstance(v, PrivacyUnit)
+                    else v
+                )
                 for k, v in allocation._asdict().items()
             },
             "workload": [
@@ -145,14 +164,19 @@ def read_plan(text: str) -> tuple:
     try:
         plan = json.loads(text)
         fields = plan["allocation"]
+        # the unit travels with the plan, as an object the run reads m from
+        unit = None if fields.get("unit") is None else PrivacyUnit(**fields["unit"])
         allocation = Allocation(
             **{
                 k: np.asarray(v) if isinstance(v, list) else v
                 for k, v in fields.items()
-                if k in Allocation._fields
-            }
+                if k in Allocation._fields and k != "unit"
+            },
+            unit=unit,
         )
         workload = [Release(**r) for r in plan["workload"]]
+        if unit is not None:
+            workload = Workload(workload, unit=unit)
         options = dict(plan["options"])
     except (ValueError, KeyError, TypeError) as err:
         raise ValueError(f"text must be a plan written by release_plan; got {err}") from None

@@ -22,9 +22,13 @@ def record_options() -> dict:
 
 @pytest.fixture
 def make_record(record_options):
-    """``privacy_record(allocation, **options)`` with :func:`record_options`, overridable."""
+    """``privacy_record(allocation, **options)`` with :func:`record_options`, overridable; the
+    unit and the neighbours only where the allocation does not carry its own."""
 
     def make(allocation, **options):
-        return R.privacy_record(allocation, **{**record_options, **options})
+        defaults = dict(record_options)
+        if isinstance(allocation, R.ReleaseTable) or getattr(allocation, "unit", None):
+            del defaults["unit"], defaults["neighbours"]
+        return R.privacy_record(allocation, **{**defaults, **options})
 
     return make

@@ -16,6 +16,7 @@ import ast
 import dataclasses
 import json
 import math
+import re
 import warnings
 from pathlib import Path
 
@@ -216,13 +217,18 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
     assert rho <= allocation.total * (1 + 1e-12) and delta <= 1e-6 * (1 + 1e-12)
     assert any("threshold" in note for note in out.notes)
     assert not any("wider" in note for note in out.notes)  # the noise is the planned one
-    # the count and the sum deliver the ±k their allocation planned, threshold and all
+    # the count and the sum deliver the ±k their allocation planned, threshold and all; the
+    # count that releases the keys is OpenDP's dp.len, integer noise at the planned scale, so
+    # its ±k is OpenDP's integer accuracy (P(|Z| ≥ a) ≤ α), within one step of the plan's
     for i in (0, 1):
         cells = out.table[out.table["release"] == work[i].label]
         k = B.NoiseFamily.of("gaussian").delivered(
             allocation.scales, work[i].k, 0.95, sensitivity=allocation.sensitivities
         )[0][i]
-        assert cells["k"].to_numpy() == pytest.approx(float(k), rel=PLAN_RTOL)
+        if i == 0:
+            assert ((cells["k"] >= k - 1) & (cells["k"] <= math.ceil(k) + 1)).all()
+        else:
+            assert cells["k"].to_numpy() == pytest.approx(float(k), rel=PLAN_RTOL)
     # only groups of the data are released, each cell of a group that passed the threshold;
     # a group far above it (three times, ≥ 5 noise scales over it) is released, bar a chance
     # below 1e-6 per group
@@ -230,26 +236,77 @@ def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
     visits = out.table[out.table["release"] == "visits"].set_index("region")
     assert set(visits.index) <= set(counts.index)
     threshold = float(visits["threshold"].iloc[0])
-    # the threshold's count runs at the count's scale times its weight (its share of ρ)
-    from helpers.release import _opendp_query as Q
-
-    weight = Q._parts("count", (0.0, 1.0), False, True, measure="rho")[-1].weight
-    assert threshold >= 5 * float(visits["scale"].iloc[0]) * weight
+    # the threshold reads the count's own noise: at least 5 of its scales above 0
+    assert threshold >= 5 * float(visits["scale"].iloc[0])
     assert set(counts.index[counts > 3 * threshold]) <= set(visits.index)
     assert (counts > 3 * threshold).sum() >= 3  # the test has groups to check
+    # one set of groups: every release of the table shows the groups the count released
+    for label in out.table["release"].unique():
+        assert list(out.table.loc[out.table["release"] == label, "region"]) == list(visits.index)
 
 
-@pytest.mark.parametrize("keys_known", [True, False])
-def test_an_allocation_for_the_other_keys_case_is_refused_naming_the_fix(keys_known):
-    """Allocated without the threshold's count, keys not known would deliver a wider ±k;
-    allocated with it, public keys would spend a budget for a count that never runs."""
-    work = _workload("laplace", keys_known=keys_known)
-    groups = {"keys": None, "delta": 1e-6, "max_groups": 10} if keys_known else {}
-    fix = rf"allocate opendp_workload\(workload, contributions=3, keys_known={not keys_known}\)"
-    with pytest.raises(
-        ValueError, match=r"allocation must be made for the release's groups.*" + fix
-    ):
-        _call(allocation=B.budget_for_accuracy(work), work=work, **groups)
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_unknown_keys_cost_what_opendps_own_grouped_count_costs(mechanism):
+    """Issue: every Δ was doubled to pay a threshold count from each query, twice OpenDP's
+    cost. Now the count of records releases the keys: at its budget and δ its noise scale and
+    threshold are those of OpenDP's native grouped query (``group_by(...).agg(dp.len())``,
+    built here without the course's code), and every other release runs at the noise it
+    would have with public keys."""
+    import polars as pl
+
+    df = _table(3, people=2_000)
+    unknown = _workload(mechanism, keys_known=False)
+    known = _workload(mechanism)
+    allocation = B.budget_for_accuracy(unknown, mechanism=mechanism)
+    assert np.array_equal(allocation.sensitivities, B.budget_for_accuracy(known).sensitivities)
+    out = _call(df=df, allocation=allocation, work=unknown, keys=None, delta=1e-7, max_groups=10)
+    public = _call(df=df, allocation=allocation, work=unknown)
+    dp = pytest.importorskip("opendp.prelude")
+    measure = "epsilon" if mechanism == "laplace" else "rho"
+    native = dp.Context.compositor(
+        data=pl.from_pandas(df).lazy(),
+        privacy_unit=dp.unit_of(contributions=1, identifier="patient"),
+        privacy_loss=dp.loss_of(**{measure: float(allocation.budgets[0]), "delta": 1e-7}),
+        split_evenly_over=1,
+        margins=[
+            dp.polars.Margin(by=[], max_length=MAX_LENGTH),
+            dp.polars.Margin(by=["region"], max_length=MAX_LENGTH, max_groups=10),
+        ],
+    )
+    query = (
+        native.query()
+        .truncate_per_group(M, keep="first")
+        .group_by("region")
+        .agg(dp.len(signed=True))
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        summary = query.summarize().to_dicts()[0]
+    visits = out.table[out.table["release"] == "visits"]
+    # OpenDP's own search for the scale is a float bisection: equal to its tolerance
+    assert visits["scale"].iloc[0] == pytest.approx(summary["scale"], rel=PLAN_RTOL)
+    assert abs(visits["threshold"].iloc[0] - summary["threshold"]) <= 1
+    # the other releases: the scale they run with public keys, nothing spent on the keys
+    for label in ("cost", "mean cost"):
+        ran = out.table.loc[out.table["release"] == label, "scale"].iloc[0]
+        assert ran == pytest.approx(
+            public.table.loc[public.table["release"] == label, "scale"].iloc[0], rel=PLAN_RTOL
+        )
+    # OpenDP's own loss: the allocation's total, and the δ stated
+    spent, delta = out.loss
+    assert spent <= allocation.total * (1 + 1e-12) and 0 < delta <= 1e-7
+
+
+def test_unknown_keys_need_a_count_of_records():
+    work = [B.Release("sum", k=4000.0, lower=0.0, upper=500.0, label="cost")]
+    with pytest.raises(ValueError, match=r"workload must hold a count .* keys_known=False"):
+        R.opendp_workload(work, contributions=M, keys_known=False)
+    # a count of a column is not a count of records: the release names the fix
+    flags = R.opendp_workload(
+        [B.Release("count", k=12.0, label="flag"), *work], contributions=M, keys_known=False
+    )
+    with pytest.raises(ValueError, match="workload must hold a count of records"):
+        _call(work=flags, columns={"flag": "flag"}, keys=None, delta=1e-7, max_groups=10)
 
 
 def test_a_group_of_one_person_is_not_released_without_keys():
@@ -353,7 +410,7 @@ def test_a_person_over_the_bound_contributes_exactly_m_records_and_that_is_state
             "cost": np.linspace(10.0, 450.0, 52),
         }
     )
-    work = R.per_person(
+    work = R.opendp_workload(
         [
             B.Release("count", k=1e-3, label="visits"),
             B.Release("sum", k=1e-2, lower=0.0, upper=500.0, label="cost"),
@@ -396,8 +453,13 @@ def test_an_allocation_whose_budgets_do_not_match_its_scales_is_refused():
 
 def test_an_allocation_for_another_bound_is_refused():
     work = _workload("laplace")
-    with pytest.raises(ValueError, match="allocation must be made for contributions=2"):
+    # the allocation carries its m: another one given is refused by name
+    with pytest.raises(ValueError, match="contributions must be the allocation's m = 3"):
         _call(allocation=B.budget_for_accuracy(work), work=work, contributions=2)
+    # an allocation of a plain list states no unit: its Δ are checked against OpenDP's
+    plain = list(work)
+    with pytest.raises(ValueError, match="allocation must be made for contributions=2"):
+        _call(allocation=B.budget_for_accuracy(plain), work=plain, contributions=2)
 
 
 @pytest.mark.parametrize(
@@ -487,10 +549,12 @@ def test_notebook_12_states_each_releases_own_neighbours():
     assert "change-one with n public" in "".join(intro)
     sources = _code_cells("12_from_budget_to_release")
     calls = [s for s in sources if "privacy_record(" in s or "subject_paragraph(" in s]
-    opendp = [s for s in calls if "region_allocation" in s]
-    survey = [s for s in calls if "region_allocation" not in s]
+    # the OpenDP release's record is made from the release: its neighbours are what ran,
+    # never typed again
+    opendp = [s for s in calls if re.search(r"privacy_record\(\s*table\b", s)]
+    survey = [s for s in calls if s not in opendp]
     assert opendp and survey
-    assert all("neighbours=rel.OPENDP_NEIGHBOURS" in s for s in opendp)
+    assert not any("neighbours=" in s for s in opendp)
     assert all('neighbours="change-one"' in s for s in survey)
     assert R.OPENDP_NEIGHBOURS == "add-remove"
 
@@ -499,7 +563,7 @@ def test_notebook_12_states_each_releases_own_neighbours():
 
 
 def test_max_length_is_refused_outside_what_opendp_holds():
-    work = R.per_person([B.Release("count", k=20.0, label="visits")], contributions=M)
+    work = R.opendp_workload([B.Release("count", k=20.0, label="visits")], contributions=M)
     allocation = B.budget_for_accuracy(work)
     for bad in (2**32, 10**12):
         for call in (
@@ -607,6 +671,9 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
     from helpers.release import _opendp_query as Q
 
     cls = MECHANISM_CLASSES[mechanism]
+    # with keys not known in advance only the count of records is thresholded (it releases the
+    # keys); every other release runs on the keys it released, as with public keys
+    thresholded = thresholded and kind == "count"
     bounds = (0.0, 1.0) if kind == "count" else (float(lower), float(upper))
     release = D._Spec("x", kind, None if kind == "count" else "x", bounds)
     distance = R.neighbour_distance(neighbours, contributions=M)
@@ -621,8 +688,8 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
             keys_known=not thresholded,
         )
         delta = work[0].sensitivity
-        paid = 2 if thresholded else 1  # the threshold's count doubles every Δ
-        assert delta == paid * distance * (1 if kind == "count" else max(abs(lower), abs(upper)))
+        # no Δ is doubled for the keys: the count that releases them is paid from its own budget
+        assert delta == distance * (1 if kind == "count" else max(abs(lower), abs(upper)))
         target = [dataclasses.replace(work[0], k=4.0 * delta)]
         allocation = B.budget_for_accuracy(target, mechanism=mechanism)
         budget = float(allocation.budgets[0])
@@ -634,12 +701,9 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
     parts = Q._parts(kind, bounds, cls.discrete, thresholded, measure=measure)
     planned = Q._planned_scales(parts, budget, distance, measure)
     assert sorted(rows) == sorted(p.alias for p in parts)
-    if thresholded:  # the release's own columns: the keys-known plan at Δ half as large
-        share = 0.5 if measure == "epsilon" else 0.25
-        known = Q._planned_scales(
-            Q._parts(kind, bounds, cls.discrete), budget * share, distance, measure
-        )
-        assert planned[:-1] == pytest.approx(known, rel=1e-12)
+    if thresholded:  # the key release's count: the keys-known plan, at the same budget
+        known = Q._planned_scales(Q._parts(kind, bounds, cls.discrete), budget, distance, measure)
+        assert planned == pytest.approx(known, rel=1e-12)
     for part, scale in zip(parts, planned, strict=True):
         ran = rows[part.alias]["scale"]
         assert scale * (1 - 1e-12) <= ran <= scale * (1 + PLAN_RTOL), (part, ran, scale)
@@ -666,7 +730,9 @@ def _check_plan(mechanism, kind, lower, upper, neighbours, *, thresholded=False)
             )[0][0]
         )
         assert k <= target[0].k * (1 + 1e-9)
-        if not cls.discrete:  # the printed ±k is the allocation's
+        # the printed ±k is the allocation's (the key release's count is OpenDP's dp.len,
+        # integer noise: checked above to one step)
+        if not cls.discrete and not thresholded:
             assert rows["value"]["accuracy"] == pytest.approx(k, rel=PLAN_RTOL)
 
 
@@ -714,8 +780,13 @@ def test_a_sum_allocated_for_the_course_s_change_one_delta_is_refused_when_opend
         work = R.per_person(
             [B.Release("sum", k=9e3, lower=lower, upper=upper, label="cost")], contributions=M
         )
-        with pytest.raises(ValueError, match=r"allocation must be made for contributions=3 "):
+        # its unit says change-one, which an OpenDP release by identifier does not run
+        with pytest.raises(ValueError, match=r"allocation.unit must be .* 'add-remove'"):
             _call(allocation=B.budget_for_accuracy(work), work=work)
+        # and without the unit, the Δ themselves are OpenDP's or refused
+        plain = list(work)
+        with pytest.raises(ValueError, match=r"allocation must be made for contributions=3 "):
+            _call(allocation=B.budget_for_accuracy(plain), work=plain)
 
 
 @pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])

@@ -66,10 +66,10 @@ def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism, mak
         B.Release("count", k=30.0, label="visits"),
         B.Release("sum", k=400.0, lower=0.0, upper=10.0, label="units"),
     ]
-    work = R.per_person(work, contributions=2)
+    opendp = R.opendp_workload(work, contributions=2)
     record = make_record(
-        B.budget_for_accuracy(work, mechanism=mechanism),
-        workload=work,
+        B.budget_for_accuracy(opendp, mechanism=mechanism),
+        workload=opendp,
         contributions=2,
         groups="region: 5 public keys",
     )
@@ -81,6 +81,7 @@ def test_the_record_names_bounds_groups_and_the_noise_opendp_runs(mechanism, mak
     assert record["model"] == "Central" and record["contributions"] == 2
     assert json.loads(json.dumps(record)) == record
     # a change-one guarantee (n public) is not stated at OpenDP's distance of an identifier
+    work = R.per_person(work, contributions=2)  # the course's Δ: change-one, n public
     changed = make_record(
         B.budget_for_accuracy(work), workload=work, contributions=2, neighbours="change-one"
     )
@@ -131,3 +132,151 @@ def test_a_delta_outside_the_unit_interval_is_refused_by_name(bad, make_record):
     allocation = B.budget_for_accuracy([B.Release("count", k=5.0)])
     with pytest.raises(ValueError, match="delta"):
         make_record(allocation, delta=bad)
+
+
+# --- the record made from the release: it states what ran, and nothing less ----------------------
+
+
+def _release(mechanism, keys_known, m=2):
+    """A small release by region, keys known or not, and its workload and allocation."""
+    pytest.importorskip("polars")
+    pytest.importorskip("opendp")
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(5)
+    people = 1_500
+    per = rng.integers(1, 4, size=people)
+    df = pd.DataFrame(
+        {
+            "patient": np.repeat(np.arange(people), per),
+            "region": np.repeat(rng.choice(["n", "s", "e"], size=people), per),
+            "cost": rng.uniform(0.0, 600.0, size=per.sum()),
+        }
+    )
+    work = R.opendp_workload(
+        [
+            B.Release("count", k=40.0, label="visits"),
+            B.Release("sum", k=9e4, lower=0.0, upper=500.0, label="cost"),
+        ],
+        contributions=m,
+        keys_known=keys_known,
+    )
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    options = {"keys": {"region": ["n", "s", "e", "w"]}}
+    if not keys_known:
+        options = {"delta": 1e-7, "max_groups": 5}
+    out = R.opendp_release(
+        df,
+        allocation,
+        work,
+        person="patient",
+        by="region",
+        columns={"visits": None},
+        max_length=10_000,
+        **options,
+    )
+    return work, allocation, out
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+@pytest.mark.parametrize("keys_known", [True, False])
+def test_a_record_made_from_the_release_states_what_ran(mechanism, keys_known):
+    work, allocation, out = _release(mechanism, keys_known)
+    assert out.unit == allocation.unit == work.unit  # m stated once, in opendp_workload
+    record = R.privacy_record(out, date="2026-12-01", name="Clinic costs", curators="A clinic")
+    assert record["contributions"] == 2 and record["unit"] == "person"
+    assert record["neighbours"] == R.OPENDP_NEIGHBOURS and record["d_in"] == out.d_in == 1
+    assert record["groups"] == out.groups
+    assert ("4 public keys" in out.groups) == keys_known
+    assert [r["label"] for r in record["release_list"]] == ["visits", "cost"]
+    # never less than OpenDP's own loss of the context that ran
+    spent, spent_delta = out.loss if isinstance(out.loss, tuple) else (out.loss, 0.0)
+    if mechanism == "laplace":
+        assert record["epsilon"] >= spent * (1 - 1e-12)
+    else:
+        assert record["rho"] >= spent * (1 - 1e-12)
+    if keys_known:
+        assert record["dp_variant"] != "Approximate DP"
+    else:  # the threshold's δ is in the record without being passed again
+        assert record["dp_variant"] == "Approximate DP"
+        assert 0 < spent_delta <= 1e-7 <= record["delta"]
+        assert "threshold" in record["accounting"]
+    assert R.registry_table(record).iloc[0]["status"] == "usable"
+    # the same record, with every keyword that agrees stated again
+    again = R.privacy_record(
+        out,
+        date="2026-12-01",
+        name="Clinic costs",
+        curators="A clinic",
+        unit="person",
+        neighbours="add-remove",
+        contributions=2,
+        workload=work,
+        groups=out.groups,
+        delta=None if keys_known else 1e-7,
+    )
+    assert again == record
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("contributions", 3),
+        ("contributions", 1),
+        ("neighbours", "change-one"),
+        ("unit", "record"),
+        ("groups", "region: 9 public keys"),
+        ("groups", ""),
+        ("delta", 1e-3),
+        ("workload", [B.Release("count", k=40.0, label="visits")]),
+    ],
+)
+def test_a_record_that_would_state_other_than_the_release_is_refused(field, value):
+    _, _, out = _release("laplace", False)
+    with pytest.raises(ValueError, match=rf"{field} must be the release's own"):
+        R.privacy_record(out, date="2026-12-01", name="x", curators="y", **{field: value})
+
+
+def test_an_allocation_with_a_unit_gives_it_and_refuses_another():
+    allocation = B.budget_for_accuracy(R.per_person(SURVEY, contributions=4))
+    record = R.privacy_record(allocation, date="2026-12-01", name="x", curators="y")
+    assert (record["unit"], record["contributions"], record["neighbours"]) == (
+        "person",
+        4,
+        "change-one",
+    )
+    for field, value in (("contributions", 1), ("neighbours", "add-remove"), ("unit", "user")):
+        with pytest.raises(ValueError, match=rf"{field} must be the allocation's own"):
+            R.privacy_record(
+                allocation, date="2026-12-01", name="x", curators="y", **{field: value}
+            )
+    # without a unit, nothing is guessed: the unit and the neighbours must be stated
+    plain = B.budget_for_accuracy(SURVEY)
+    for field in ("unit", "neighbours"):
+        given = {"unit": "person", "neighbours": "change-one"}
+        del given[field]
+        with pytest.raises(ValueError, match=rf"{field} must be given when the allocation"):
+            R.privacy_record(plain, date="2026-12-01", name="x", curators="y", **given)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+@pytest.mark.parametrize("factor", [10.0, 0.1, 1 + 1e-6, 1 - 1e-6])
+def test_a_total_other_than_the_sum_of_the_budgets_is_refused_in_either_direction(
+    mechanism, factor, make_record
+):
+    """A total above the budgets would release with less noise than planned; one below would
+    be recorded as less than was spent: both refused, by the record and by the release."""
+    work = R.opendp_workload(SURVEY[:2], contributions=2)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    wrong = allocation._replace(total=allocation.total * factor)
+    with pytest.raises(ValueError, match=r"allocation\.total must be the sum of its budgets"):
+        make_record(wrong)
+    pytest.importorskip("opendp")
+    import pandas as pd
+
+    df = pd.DataFrame({"patient": [1, 2, 3], "doctor_visits": [1.0, 2.0, 3.0]})
+    with pytest.raises(ValueError, match=r"allocation\.total must be the sum of its budgets"):
+        R.opendp_release(df, wrong, work, person="patient", max_length=10)
+    with pytest.raises(ValueError, match=r"allocation\.total must be the sum of its budgets"):
+        R.release_plan(wrong, work, person="patient", max_length=10)

@@ -18,7 +18,7 @@ from helpers.release import script
 pytest.importorskip("polars")
 pytest.importorskip("opendp")
 
-WORK = R.per_person(
+WORK = R.opendp_workload(
     [
         B.Release("count", k=12.0, label="visits"),
         B.Release("sum", k=4000.0, lower=0.0, upper=500.0, label="cost"),
@@ -86,8 +86,17 @@ def test_a_plan_round_trips():
     assert again.budgets.tolist() == allocation.budgets.tolist()
     assert [r.label for r in work] == [r.label for r in WORK]
     assert options == {"person": "p", "contributions": 2, "max_length": 5}
+    # the unit travels in the plan as an object: the run reads m from it
+    assert again.unit == allocation.unit == WORK.unit and work.unit == WORK.unit
+    bare, _, options = R.read_plan(R.release_plan(allocation, WORK, person="p", max_length=5))
+    assert "contributions" not in options and bare.unit.contributions == 2
+    with pytest.raises(ValueError, match="contributions must be the allocation's m = 2"):
+        R.release_plan(allocation, WORK, person="p", contributions=3, max_length=5)
     with pytest.raises(ValueError, match="text must be a plan"):
         R.read_plan("{}")
+    text = R.release_plan(allocation, WORK, person="p", max_length=5)
+    with pytest.raises(ValueError, match=r"text must be a plan .*contributions must be"):
+        R.read_plan(text.replace('"contributions": 2', '"contributions": 0'))
 
 
 def _unknown_keys_plan(tmp_path, mechanism):
@@ -127,25 +136,17 @@ def test_the_delta_spent_on_unknown_keys_is_printed_rounded_up(tmp_path, capsys,
     assert allocation.total * (1 - 1e-9) <= first <= allocation.total * (1 + 1e-5)
 
 
-@pytest.mark.parametrize("keys_known", [True, False])
-def test_a_plan_allocated_for_the_other_keys_case_is_refused_naming_the_fix(keys_known):
-    """A plan whose Δ leave out the threshold's count (or pay for one that never runs) would
-    deliver another ±k than planned: refused when written, naming the keyword to use."""
-    work = R.opendp_workload(
-        [B.Release("count", k=12.0, label="visits")], contributions=2, keys_known=keys_known
-    )
-    groups = {"keys": {"region": ["a", "b"]}} if not keys_known else {"max_groups": 4}
-    with pytest.raises(ValueError, match=rf"keys_known={not keys_known}\)$"):
-        R.release_plan(
-            B.budget_for_accuracy(work),
-            work,
-            person="patient",
-            contributions=2,
-            by="region",
-            columns={"visits": None},
-            max_length=10_000,
-            **groups,
-        )
+def test_a_plan_for_unknown_keys_needs_a_count_of_records_and_no_other_delta():
+    """The keys are released by the count of records, at its own budget: a plan allocated
+    either way is the same plan (no Δ is doubled), and one without that count is refused
+    when written, naming the fix."""
+    counted = [B.Release("count", k=12.0, label="visits")]
+    work = R.opendp_workload(counted, contributions=2, keys_known=False)
+    assert work == R.opendp_workload(counted, contributions=2)
+    options = {"person": "patient", "by": "region", "max_length": 10_000, "max_groups": 4}
+    R.release_plan(B.budget_for_accuracy(work), work, columns={"visits": None}, **options)
+    with pytest.raises(ValueError, match=r"workload must hold a count of records"):
+        R.release_plan(B.budget_for_accuracy(work), work, columns={"visits": "flag"}, **options)
 
 
 def test_without_a_delta_spent_none_is_printed(tmp_path, capsys):
