@@ -73,6 +73,12 @@ def _from_pandas(data, pl):
 
 
 def _require(data, name, column, what):
+    if isinstance(column, str) and any(ord(ch) < 32 or ord(ch) == 127 for ch in column):
+        # OpenDP's library cannot take such a name across its boundary: refused here, in words
+        raise ValueError(
+            f"{name} must name a column without control characters (NUL, tab, newline, ...); "
+            f"got {column!r}: rename the column"
+        )
     if column not in data.columns:
         raise ValueError(
             f"{name} must name a column of data ({what}); got {column!r}, the columns are "
@@ -118,10 +124,20 @@ def _check_values(data, spec, pl, missing, discrete):
         dtype = data.schema[column]
         if not _is_numeric(dtype):
             raise ValueError(
-                f"column {column!r} (release {label!r}) must be numeric; got dtype {dtype} "
-                f"(e.g. {data[column].drop_nulls().head(1).to_list()!r})"
+                f"column {column!r} (release {label!r}) must be numeric; got dtype {dtype}"
+                f"{_first_non_number(data[column], pl)}"
             )
         values = data[column]
+        if dtype.is_float():
+            infinite = values.is_infinite().fill_null(False)
+            if infinite.any():
+                row = int(infinite.arg_max())
+                raise ValueError(
+                    f"column {column!r} (release {label!r}) must hold finite values; got "
+                    f"{int(infinite.sum())} infinite value(s), the first in row {row} "
+                    f"({values[row]!r}): clipping them to the bounds would count them as the "
+                    "bound, so replace them with a value you can defend or drop those records"
+                )
         absent = values.null_count() + (int(values.is_nan().sum()) if dtype.is_float() else 0)
         if absent and missing == "refuse":
             raise ValueError(
@@ -149,6 +165,19 @@ def _check_values(data, spec, pl, missing, discrete):
                 f"{label}: records missing {column!r} are left out of this release (missing='drop')"
             )
     return notes
+
+
+def _first_non_number(values, pl) -> str:
+    """Where a text column first holds a value that is no number (its row and text), for
+    the refusal: the value to fix, not merely the column's first."""
+    if values.dtype != pl.String:
+        return f" (e.g. {values.drop_nulls().head(1).to_list()!r})"
+    parsed = values.str.strip_chars().cast(pl.Float64, strict=False)
+    bad = (parsed.is_null() & values.is_not_null()).fill_null(False)
+    if not bad.any():  # pragma: no cover (a String column of numbers only)
+        return ""
+    row = int(bad.arg_max())
+    return f": row {row} holds {values[row]!r}, which is not a number"
 
 
 class _Spec(NamedTuple):
@@ -245,6 +274,15 @@ def _key_values(column, values, frame, pl):
     """A by column's public keys as a Series of the column's dtype; a key that is not a value
     of that type (a string key of an integer column, 2.5 of one) is refused by name."""
     dtype = frame.schema[column]
+    text = dtype in (pl.String, pl.Categorical) or str(dtype).startswith("Enum")
+    # a number never silently becomes a string key (1 → "1") nor a string a number: a key of
+    # another type would name a group that cannot exist and drop every record
+    if any(isinstance(v, str) != text or isinstance(v, bool) for v in values):
+        wrong = next(v for v in values if isinstance(v, str) != text or isinstance(v, bool))
+        raise ValueError(
+            f"keys[{column!r}] must hold values of the column's type ({dtype}); got "
+            f"{wrong!r} ({type(wrong).__name__}) among {values!r:.80}"
+        )
     try:
         series = pl.Series(values, strict=False)
         cast = series.cast(dtype, strict=True)

@@ -218,7 +218,7 @@ def _table(rows, flag_above):
     import pandas as pd
 
     for row in rows:
-        size = abs(row["value"]) if math.isfinite(row["value"]) else 0.0
+        size = abs(row["value"]) if not row["note"] else 0.0
         row["relative_error"] = row["k"] / size if size > 0 else math.inf
         row["flagged"] = bool(row["relative_error"] > flag_above)
     return pd.DataFrame(rows)
@@ -289,7 +289,16 @@ def _resolve(query, dp):
         raise AssertionError("OpenDP's map did not come within the budget")
     if not keys:
         return make(scale)
-    threshold = dp.binary_search(lambda t: make(scale, t).map(d_in)[1] <= d_out[1], T=int)
+    def private(t: int) -> bool:
+        try:
+            return make(scale, t).map(d_in)[1] <= d_out[1]
+        except dp.OpenDPException:
+            # OpenDP's map refuses a threshold at or below the records one person can add
+            # to a group ("threshold must be greater than m", at a very large budget): no
+            # such threshold is private, so the search goes above it
+            return False
+
+    threshold = dp.binary_search(private, T=int)
     return make(scale, threshold)
 
 
@@ -319,12 +328,22 @@ def _cells(context, query, release, discrete, by, coverage, dp):
     low, high = (b - shift for b in release.bounds)
     out = []
     for cell in released.iter_rows(named=True):
+        note = ""
         if mean:  # c + S'/N̂ (S' the noisy sum of x − c): a ratio, then c added back
             s, n = float(cell["sum"]), float(cell["count"])
             a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
-            value = shift + s / n if n > 0 else math.nan
             lower, upper = (shift + x for x in _ratio_interval(s, a, n, b, (low, high)))
-            k = max(value - lower, upper - value) if n > 0 else math.inf
+            if n > 0:
+                # a mean of clipped values lies in its bounds: clamping is post-processing,
+                # free, and never moves the value away from the truth
+                value = min(max(shift + s / n, release.bounds[0]), release.bounds[1])
+            else:  # no estimate: the bounds' middle, the interval the whole range, said
+                value = shift
+                note = (
+                    f"too little data: the noisy count is {n:g} (≤ 0), so the mean is known "
+                    "only to lie in its bounds"
+                )
+            k = max(value - lower, upper - value)
         else:
             value = float(cell["value"])
             k = float(first["accuracy"])
@@ -342,6 +361,7 @@ def _cells(context, query, release, discrete, by, coverage, dp):
                 "distribution": first["distribution"],
                 "scale": float(first["scale"]),
                 "threshold": None if threshold is None else float(threshold),
+                "note": note,
             }
         )
     return out

@@ -126,8 +126,11 @@ class ReleaseTable(NamedTuple):
     columns, ``value``, ``lower`` and ``upper`` (the interval at ``coverage``), ``k`` (its
     half-width, the larger side for a mean), ``distribution`` (OpenDP's own name for the
     noise that ran), ``scale``, ``threshold`` (the least count released for keys not known
-    in advance, else None), ``relative_error`` (k / |value|) and ``flagged`` (relative error
-    above ``flag_above``: the small-group hazard). ``mechanism`` is the allocation's class
+    in advance, else None), ``relative_error`` (k / |value|), ``flagged`` (relative error
+    above ``flag_above``: the small-group hazard) and ``note`` ("" or why a cell has no
+    estimate). Every value is a publishable number: a mean is clamped to its bounds
+    (post-processing), and a mean whose noisy count is ≤ 0 is the middle of its bounds with
+    the bounds as its interval, flagged, its ``note`` saying so (never NaN). ``mechanism`` is the allocation's class
     name, ``measure`` OpenDP's privacy measure, ``d_in`` the distance of one person in the
     context's metric (one identifier), ``loss`` OpenDP's own privacy loss of the whole
     context at ``d_in``, ``notes`` the stated handling of every choice the release made.

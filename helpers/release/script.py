@@ -35,10 +35,11 @@ from .opendp import _MAX_LENGTH, _plan_check_unit, _release_unit, opendp_release
 __all__ = ["read_plan", "release_plan"]  # main is the command line (__main__.py)
 
 USAGE = """\
-usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet
+usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet [--sep SEP]
 
   PLAN.json  written by helpers.release.release_plan(allocation, workload, person=..., ...)
   DATA       one row per record: the person column, the grouping columns, the value columns
+  --sep SEP  the CSV's separator, one character (default ","; e.g. ";" or "\t")
 
 Prints every cell with value, interval at the plan's coverage, OpenDP's noise and scale,
 and marks with ! the cells whose relative error is above the plan's flag_above.
@@ -183,16 +184,42 @@ def read_plan(text: str) -> tuple:
     return allocation, workload, options
 
 
-def _read_data(path: Path):
+def _read_data(path: Path, sep: str = ","):
     import polars as pl
 
     if not path.is_file():
         raise ValueError(f"DATA must be a file; {str(path)!r} is not one")
     if path.suffix.lower() == ".parquet":
         return pl.read_parquet(path)
-    if path.suffix.lower() == ".csv":
-        return pl.read_csv(path, infer_schema_length=None)
-    raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
+    if path.suffix.lower() != ".csv":
+        raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
+    frame = pl.read_csv(path, infer_schema_length=None, separator=sep)
+    if frame.width == 1:  # one column: most likely another separator than the one given
+        name = frame.columns[0]
+        other = next((c for c in ";\t|," if c != sep and c in name), None)
+        if other is not None:
+            raise ValueError(
+                f"DATA looks separated by {other!r}, not {sep!r} (its one column is named "
+                f"{name!r:.60}); pass --sep {other!r}"
+            )
+    return frame
+
+
+def _options(argv: list) -> tuple:
+    """(PLAN, DATA, separator) from the command line; None when it is not two paths and an
+    optional ``--sep`` of one character."""
+    sep = ","
+    if "--sep" in argv:
+        i = argv.index("--sep")
+        if i + 1 >= len(argv):
+            return None
+        sep = argv[i + 1].replace("\\t", "\t")
+        argv = argv[:i] + argv[i + 2 :]
+        if len(sep) != 1:
+            raise ValueError(f"--sep must be one character; got {sep!r}")
+    if len(argv) != 2:
+        return None
+    return argv[0], argv[1], sep
 
 
 def _outward(x, digits, *, down) -> str:
@@ -213,7 +240,9 @@ def _cell_line(row, by, digits: int = 4) -> str:
     group = ", ".join(f"{b}={row[b]}" for b in by)
     mark = "!" if row["flagged"] else " "
     value = (
-        "no value (no record)" if not math.isfinite(row["value"]) else f"{row['value']:.{digits}g}"
+        f"{row['value']:.{digits}g} ({row['note']})"
+        if row.get("note")
+        else f"{row['value']:.{digits}g}"
     )
     return (
         f"{mark} {row['release']}{' [' + group + ']' if group else ''}: {value}  "
@@ -264,12 +293,18 @@ def main(argv=None) -> int:
     2
     """
     argv = sys.argv[1:] if argv is None else list(argv)
-    if len(argv) != 2:
+    try:
+        given = _options(argv)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if given is None:
         print(USAGE, end="")
         return 2
+    plan, path, sep = given
     try:
-        allocation, workload, options = read_plan(Path(argv[0]).read_text(encoding="utf-8"))
-        data = _read_data(Path(argv[1]))
+        allocation, workload, options = read_plan(Path(plan).read_text(encoding="utf-8"))
+        data = _read_data(Path(path), sep)
         out = opendp_release(data, allocation, workload, **options)
     except (ValueError, OSError, *_library_errors()) as err:
         # one line, no traceback: a bad plan or file, or Polars or OpenDP refusing the data

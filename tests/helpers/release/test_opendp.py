@@ -203,8 +203,37 @@ def test_the_noise_free_part_is_pandas_after_the_same_bounding():
     finite = table[np.isfinite(table["truth"])]
     assert (finite["k"] <= 1e-2 * np.maximum(1.0, finite["truth"].abs())).all()
     assert ((finite["value"] - finite["truth"]).abs() <= 10 * finite["k"]).all()
-    # the key absent from the data got a cell; the mean of nothing has no value
+    # the key absent from the data got a cell; the mean of nothing says so, with a number
     assert set(table["region"]) == set(KEYS["region"])
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian", "geometric", "discrete_gaussian"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_cell_is_a_publishable_number(mechanism, seed):
+    """Issue: a mean could fall outside its public bounds (119.8 for [0, 100]) or be NaN (a key
+    absent from the data, a tiny group). Every value is now finite and inside its own interval;
+    a mean is inside its bounds (clamping is post-processing); a mean with no estimate (its
+    noisy count ≤ 0) is the middle of its bounds, with the bounds as interval, flagged, and
+    its note says why. At a tiny budget many means have little data: the case is exercised."""
+    df = _table(seed)
+    work = _workload(mechanism)
+    allocation = B.split_budget(work, 0.02, mechanism=mechanism)
+    out = _call(df=df, allocation=allocation, work=work)
+    table = out.table
+    assert np.isfinite(table[["value", "lower", "upper", "k"]].to_numpy(dtype=float)).all()
+    assert ((table["lower"] <= table["value"]) & (table["value"] <= table["upper"])).all()
+    for release in work:
+        if release.kind != "mean":
+            continue
+        means = table[table["release"] == release.label]
+        assert ((means["lower"] >= release.lower) & (means["upper"] <= release.upper)).all()
+        empty = means[means["note"] != ""]
+        middle = release.lower / 2 + release.upper / 2
+        assert (empty["value"] == middle).all() and empty["flagged"].all()
+        assert ((empty["lower"] == release.lower) & (empty["upper"] == release.upper)).all()
+        assert empty["note"].str.startswith("too little data").all()
+    # the cells that have an estimate carry no note
+    assert (table.loc[table["release"] != "mean cost", "note"] == "").all()
 
 
 def test_keys_not_known_in_advance_are_thresholded_and_spend_delta():
@@ -593,7 +622,9 @@ def test_a_discrete_mechanism_refuses_a_non_integer_value_by_name(mechanism, col
     work = _workload(mechanism)
     allocation = B.budget_for_accuracy(work, mechanism=mechanism)
     columns = {"visits": None, "flag": "flag", "units": "units"}
-    with pytest.raises(ValueError, match=rf"column '{column}' .* must hold integers"):
+    # an infinite value is refused for every mechanism, before the integers are checked
+    rule = "must hold finite values" if np.isinf(value) else "must hold integers"
+    with pytest.raises(ValueError, match=rf"column '{column}' .* {rule}"):
         _call(df=df, allocation=allocation, work=work, columns=columns)
 
 
@@ -805,7 +836,7 @@ def test_a_sum_above_zero_delivers_the_plus_minus_k_it_was_allocated(mechanism):
     out = _call(df=df, allocation=allocation, work=work)
     cost = out.table[out.table["release"] == "cost"]
     assert cost["k"].to_numpy() == pytest.approx(6000.0, rel=PLAN_RTOL)
-    means = out.table[(out.table["release"] == "mean cost") & np.isfinite(out.table["value"])]
+    means = out.table[out.table["release"] == "mean cost"]
     # a mean's interval: its noisy sum (of x − 300) and count, inside its bounds
     assert ((means["lower"] >= 100.0 - 1e-9) & (means["upper"] <= 500.0 + 1e-9)).all()
 
@@ -852,3 +883,52 @@ def test_keys_as_a_frame_of_another_integer_type_are_read_as_the_columns():
 
     out = _call(by="flag", keys=pl.DataFrame({"flag": pl.Series([0, 1], dtype=pl.Int8)}))
     assert out.table[out.table["release"] == "visits"]["flag"].tolist() == [0, 1]
+
+
+# --- bad input as classes: a ValueError naming the parameter and the fix -----------------------
+
+
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_an_infinite_value_is_refused_by_row_never_clipped(value):
+    df = _table(0)
+    df.loc[7, "cost"] = value
+    with pytest.raises(
+        ValueError, match=r"column 'cost' .* 1 infinite value\(s\), the first in row 7"
+    ):
+        _call(df=df)
+
+
+@pytest.mark.parametrize(
+    ("column", "keys", "wrong"),
+    [
+        ("region", [1, 2], "1 (int)"),
+        ("units", ["1", "2"], "'1' (str)"),
+        ("units", [True, False], "True (bool)"),
+    ],
+)
+def test_keys_of_another_type_than_the_column_are_refused(column, keys, wrong):
+    """Issue: integer keys for a string column published empty groups and dropped all data."""
+    df = _table(0)
+    with pytest.raises(
+        ValueError, match=rf"keys\['{column}'\] must hold values .* got {re.escape(wrong)}"
+    ):
+        _call(df=df, by=column, keys={column: keys})
+
+
+@pytest.mark.parametrize("name", ["co\x00st", "co\nst", "co\tst", "co\x7fst"])
+def test_a_column_name_with_a_control_character_is_refused_by_name(name):
+    df = _table(0).rename(columns={"cost": name})
+    with pytest.raises(ValueError, match="must name a column without control characters"):
+        _call(df=df, columns={**COLUMNS, "cost": name})
+    with pytest.raises(ValueError, match="person must name a column without control"):
+        _call(df=_table(0).rename(columns={"patient": name}), person=name)
+
+
+def test_a_budget_so_large_that_opendp_refuses_low_thresholds_still_releases():
+    """Issue: OpenDP's "threshold must be greater than m" escaped at a very large budget."""
+    df = _table(3, people=2_000)
+    work = _workload("laplace", keys_known=False)
+    allocation = B.split_budget(work, 5e3)
+    out = _call(df=df, allocation=allocation, work=work, keys=None, delta=1e-7, max_groups=10)
+    assert (out.table["threshold"] > M).all()
+    assert set(out.table["region"]) >= {"north", "south"}

@@ -206,3 +206,29 @@ def test_a_file_polars_cannot_read_is_one_line_and_exit_2(tmp_path, capsys):
     assert script.main([str(plan), str(data)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("sep", [";", "\t", "|"])
+def test_a_csv_with_another_separator_is_named_and_read_with_sep(tmp_path, capsys, sep):
+    plan, data, df = _files(tmp_path, ".csv")
+    df.to_csv(data, index=False, sep=sep)
+    assert script.main([str(plan), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert f"DATA looks separated by {sep!r}" in err and "--sep" in err
+    typed = "\\t" if sep == "\t" else sep  # a tab typed in a shell as backslash-t
+    assert script.main([str(plan), str(data), "--sep", typed]) == 0
+    assert "visits [region=a]" in capsys.readouterr().out
+    assert script.main([str(plan), str(data), "--sep", ";;"]) == 2
+    assert "--sep must be one character" in capsys.readouterr().err
+    assert script.main([str(plan), str(data), "--sep"]) == 2
+    assert capsys.readouterr().out.startswith("usage:")
+
+
+def test_a_csv_value_that_is_no_number_is_named_by_row_and_text(tmp_path, capsys):
+    plan, data, df = _files(tmp_path, ".csv")
+    df["cost"] = df["cost"].round(2).astype(str)
+    df.loc[417, "cost"] = "12,5"  # a decimal comma, deep in the file
+    df.to_csv(data, index=False)
+    assert script.main([str(plan), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert "row 417 holds '12,5', which is not a number" in err
