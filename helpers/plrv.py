@@ -58,8 +58,10 @@ from ._validation import (
 from .mechanisms import (
     MAX_BINS,
     MECHANISM_CLASSES,
+    AdditiveNoise,
     Gaussian,
     Laplace,
+    PrivacyLoss,
     TwoSidedGeometric,
     as_mechanism,
     gaussian_sigma_for_delta,
@@ -87,6 +89,7 @@ __all__ = [
     "laplace_delta_naive",
     "laplace_loss_bound",
     "laplace_privacy_loss",
+    "loss_object",
     "plrv_upper_quantile",
     "pmf_delta",
     "pmf_delta_naive",
@@ -117,6 +120,43 @@ PMF_ATOL = 1e-9
 
 
 # --- privacy loss of one output --------------------------------------------------------
+
+
+def loss_object(mechanism, noise=None, *, sensitivity=1.0):
+    """The mechanism as the PLRV functions read it: any privacy-loss object as it is, or
+    :func:`helpers.mechanisms.as_mechanism` of a name and its noise.
+
+    Not called in a notebook; used by ``helpers.plotting.plrv``.
+
+    Parameters
+    ----------
+    %(mechanism_spec)s
+
+    Returns
+    -------
+    helpers.mechanisms.PrivacyLoss
+
+    %(raises)s
+
+    References
+    ----------
+    dp-accounting, ``privacy_loss_mechanism.MonotonePrivacyLoss`` (any pair of laws) above
+    ``AdditiveNoisePrivacyLoss``.
+
+    Examples
+    --------
+    >>> from helpers.mechanisms import RandomizedResponse
+    >>> loss_object(RandomizedResponse(1.0, k=3)).text()
+    'randomized response, ε = 1, k = 3'
+    """
+    if isinstance(mechanism, PrivacyLoss) and not isinstance(mechanism, AdditiveNoise):
+        if noise is not None or not (isinstance(sensitivity, (int, float)) and sensitivity == 1):
+            raise ValueError(
+                "give noise and sensitivity to the mechanism object itself, not beside it; "
+                f"got noise = {noise!r}, sensitivity = {sensitivity!r} with {mechanism!r}"
+            )
+        return mechanism
+    return as_mechanism(mechanism, noise, sensitivity=sensitivity)
 
 
 def laplace_privacy_loss(o, scale, *, sensitivity=1.0, loc=0.0):
@@ -660,7 +700,7 @@ def privacy_profile(epsilon, mechanism, noise=None, *, sensitivity=1.0):
     >>> tuple(round(d, 6) for d in privacy_profile(POST_EPSILON, 'gaussian', POST_GAUSSIAN_SIGMA))
     (0.053245, 0.010624)
     """
-    return as_mechanism(mechanism, noise, sensitivity=sensitivity).profile(epsilon)
+    return loss_object(mechanism, noise, sensitivity=sensitivity).profile(epsilon)
 
 
 def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
@@ -690,7 +730,11 @@ def plrv_upper_quantile(u, mechanism, noise=None, *, sensitivity=1.0):
     1.024401
     """
     u = check_open_unit("u", u)
-    return as_mechanism(mechanism, noise, sensitivity=sensitivity).upper_quantile(u)
+    mech = loss_object(mechanism, noise, sensitivity=sensitivity)
+    if isinstance(mech, AdditiveNoise):
+        return mech.upper_quantile(u)
+    # an asymmetric pair: the order the profile reads at ε = 0 (the larger total variation)
+    return mech.upper_quantile(u, adjacency=mech.worst_adjacency(0.0))
 
 
 def discretise_mechanism(mechanism, noise=None, *, sensitivity=1.0, width=None, bins=20_001):
@@ -839,10 +883,11 @@ q : array_like
 atol : float
     How far a pmf's total may drift from 1.""",
     "mechanism_spec": """\
-mechanism : AdditiveNoise or {'laplace', 'gaussian', 'geometric'}
-    A mechanism of :mod:`helpers.mechanisms` (``Laplace(b)``, ``Gaussian(σ)``,
-    ``TwoSidedGeometric(b)``) or its name (anything else is a ValueError, never a
-    KeyError).
+mechanism : PrivacyLoss or {'laplace', 'gaussian', 'geometric'}
+    A mechanism of :mod:`helpers.mechanisms` as it is: additive noise (``Laplace(b)``,
+    ``Gaussian(σ)``, ``TwoSidedGeometric(b)``) or any other privacy-loss object
+    (``RandomizedResponse``, ``ExponentialMechanism``, ``Subsampled(...)``: its order whose
+    δ is the larger), or a name (anything else is a ValueError, never a KeyError).
 noise : float, optional
     With a name: b (laplace, geometric) or σ (gaussian), > 0. Omitted with an object.
 sensitivity : float, keyword-only

@@ -128,6 +128,7 @@ VALID = {
     PL.laplace_delta_naive: ((0.5, 1.0), {"sensitivity": 1.0}),
     PL.laplace_loss_bound: ((1.0,), {"sensitivity": 1.0}),
     PL.laplace_privacy_loss: ((0.3, 1.0), {"sensitivity": 1.0, "loc": 0.0}),
+    PL.loss_object: (("laplace", 1.0), {"sensitivity": 1.0}),
     PL.plrv_upper_quantile: ((0.3, "gaussian", 1.0), {"sensitivity": 1.0}),
     PL.pmf_delta: ((0.5, *PMF), {}),
     PL.pmf_delta_naive: ((0.5, *PMF), {}),

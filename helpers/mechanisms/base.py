@@ -448,16 +448,23 @@ class AdditiveNoise(PrivacyLoss, ABC):
         x = self._threshold(eps)
         return np.where(np.isneginf(x), 0.0, self.cdf(np.where(np.isneginf(x), 0.0, x)))
 
-    def upper_quantile(self, u):
-        """L at cumulative probability u, the outputs sorted by decreasing loss.
+    def upper_quantile(self, u, *, adjacency="remove"):
+        """L at cumulative probability u, the outputs sorted by decreasing loss (symmetric
+        noise: the same in both orders).
 
         Examples
         --------
         >>> round(Gaussian(1.0).upper_quantile(0.3), 6)
         1.024401
         """
+        check_adjacency(adjacency)
         u = check_open_unit("u", u)
         return as_output(self._upper_quantile(u))
+
+    def tail(self, epsilon, *, adjacency="remove"):
+        """δ₁(ε) = P[L > ε], exact (:meth:`delta_naive`; the same in both orders)."""
+        check_adjacency(adjacency)
+        return self.delta_naive(epsilon)
 
     def _upper_quantile(self, u: np.ndarray) -> np.ndarray:
         # L falls as the output grows: the upper u-quantile of L is L at the u-quantile of Z

@@ -45,6 +45,7 @@ from .._validation import (
     check_discretization,
     check_int_range,
     check_nonnegative,
+    check_open_unit,
     check_real,
     check_real_or_inf,
 )
@@ -286,6 +287,55 @@ class PrivacyLoss(ABC):
         alpha = np.exp(np.minimum(eps, 0.0))
         return as_output(np.where(eps >= 0, above, -np.expm1(np.minimum(eps, 0.0)) + alpha * below))
 
+    # --- the privacy loss random variable, read for notebook 08's panels -------------------
+
+    def loss_steps(self, *, adjacency="remove") -> tuple[np.ndarray, np.ndarray]:
+        """(losses, masses) of L under the first law of ``adjacency``, sorted by decreasing
+        loss (an infinite loss first): the PLRV as the panels draw it. The default reads the
+        rounded-up loss (:meth:`loss_pmf` at h = 10⁻⁴: each loss at most h above the truth,
+        so every reading bounds it); a class with finitely many outputs gives them exactly.
+        """
+        pmf = self.loss_pmf(1e-4, adjacency=check_adjacency(adjacency))
+        keep = pmf.pmf > 0
+        losses, masses = pmf.losses[keep][::-1], pmf.pmf[keep][::-1]
+        if pmf.infinity > 0:
+            losses, masses = np.r_[np.inf, losses], np.r_[pmf.infinity, masses]
+        return losses, masses
+
+    def worst_adjacency(self, epsilon) -> str:
+        """The order whose δ(ε) is the larger: "remove" on a tie (a symmetric mechanism)."""
+        eps = float(check_nonnegative("epsilon", epsilon))
+        deltas = {a: float(self.delta(eps, adjacency=a)) for a in ADJACENCIES}
+        return "add" if deltas["add"] > deltas["remove"] else "remove"
+
+    def tail(self, epsilon, *, adjacency="remove"):
+        """δ₁(ε) = P[L > ε] under the first law of ``adjacency``: the chance of a bad event,
+        never below δ(ε) (Desfontaines 2020)."""
+        eps = check_nonnegative("epsilon", epsilon)
+        losses, masses = self.loss_steps(adjacency=adjacency)
+        above = np.where(losses > eps.reshape(-1, 1), masses, 0.0).sum(axis=1)
+        return as_output(above.clip(0.0, 1.0).reshape(eps.shape))
+
+    def upper_quantile(self, u, *, adjacency="remove"):
+        """L at cumulative probability u, the outputs sorted by decreasing loss (a step
+        function for a discrete PLRV: the loss of the step u falls in)."""
+        u = check_open_unit("u", u)
+        losses, masses = self.loss_steps(adjacency=adjacency)
+        edges = np.cumsum(masses)
+        i = np.minimum(np.searchsorted(edges, u, side="left"), losses.size - 1)
+        return as_output(losses[i])
+
+    def profile(self, epsilon):
+        """(δ₁(ε), δ₂(ε)): the bad event's chance and the tight δ, of the order whose δ is the
+        larger at each ε (both orders the same for a symmetric mechanism)."""
+        eps = check_nonnegative("epsilon", epsilon)
+        flat = eps.ravel()
+        orders = [self.worst_adjacency(e) for e in flat]
+        pairs = list(zip(flat, orders, strict=True))
+        naive = np.array([float(self.tail(e, adjacency=a)) for e, a in pairs])
+        tight = np.array([float(self.delta(e, adjacency=a)) for e, a in pairs])
+        return as_output(naive.reshape(eps.shape)), as_output(tight.reshape(eps.shape))
+
     def pld(self, *, discretization=1e-4):
         """dp_accounting's pessimistic ``PrivacyLossDistribution`` of one release, both adjacencies.
 
@@ -404,6 +454,15 @@ class FiniteOutputs(PrivacyLoss):
 
     def loss_bound(self):
         return max(self.loss_bounds().values())
+
+    def loss_steps(self, *, adjacency="remove") -> tuple[np.ndarray, np.ndarray]:
+        loss, p = self._losses(check_adjacency(adjacency))
+        keep = p > 0
+        order = np.argsort(-loss[keep], kind="stable")
+        losses, masses = loss[keep][order], p[keep][order]
+        # equal losses are one step of the PLRV (ties decided exactly: the same double)
+        start = np.r_[True, losses[1:] != losses[:-1]]
+        return losses[start], np.add.reduceat(masses, np.flatnonzero(start))
 
     def loss_bounds(self) -> dict:
         out = {}

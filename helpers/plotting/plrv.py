@@ -35,12 +35,45 @@ _ONE_PANEL = {"left": 0.12, "right": 0.97, "bottom": 0.15, "top": 0.88}
 _TWO_PANELS = {"left": 0.08, "right": 0.98, "bottom": 0.16, "top": 0.86, "wspace": 0.25}
 
 
-def _mechanism(mechanism, noise, sensitivity, default) -> AdditiveNoise:
-    """The mechanism object: given, or made from a name and its noise (``default`` when the
-    noise is omitted). An unknown name is a ValueError up front (never a KeyError)."""
+def _mechanism(mechanism, noise, sensitivity, default) -> PrivacyLoss:
+    """The mechanism object: given (any privacy-loss object, as it is), or made from a name
+    and its noise (``default`` when the noise is omitted). An unknown name is a ValueError up
+    front (never a KeyError)."""
     if isinstance(mechanism, str) and noise is None:
         noise = default
-    return as_mechanism(mechanism, noise, sensitivity=sensitivity)
+    return plrv.loss_object(mechanism, noise, sensitivity=sensitivity)
+
+
+def _order(mech, epsilon) -> str:
+    """The order the panels draw: additive noise is symmetric; any other pair is drawn in the
+    order whose δ at ε is the larger (the one its guarantee must cover)."""
+    return "remove" if isinstance(mech, AdditiveNoise) else mech.worst_adjacency(epsilon)
+
+
+def _additive(mechanism, noise, sensitivity, default) -> AdditiveNoise:
+    """The mechanism of a figure of output densities: additive noise only, any other refused
+    by name (its outputs are not a shifted density; the PLRV figures draw it)."""
+    mech = _mechanism(mechanism, noise, sensitivity, default)
+    if not isinstance(mech, AdditiveNoise):
+        raise ValueError(
+            "mechanism must be additive noise for this figure (it draws two shifted densities "
+            f"of the output); got {mech!r:.80}: plot_exp_loss, plot_delta_area and "
+            "plot_plrv_panels draw any mechanism"
+        )
+    return mech
+
+
+def _words(mech) -> str:
+    """The mechanism in the words of a text alternative."""
+    if isinstance(mech, AdditiveNoise):
+        return f"{mech.label} noise ({mech.symbol} = {mech.noise:.3g})"
+    return mech.text()
+
+
+def _title(mech) -> str:
+    if isinstance(mech, AdditiveNoise):
+        return f"{mech.label}, {mech.symbol} = {mech.noise:.3g}"
+    return mech.text()
 
 
 def _bounded(mech: PrivacyLoss) -> bool:
@@ -57,12 +90,16 @@ def _u_grid(pmf_p=None) -> np.ndarray:
     return u
 
 
-def _losses_on_u(mech, pmfs):
+def _losses_on_u(mech, pmfs, adjacency="remove"):
     """(u, L(u)) for a mechanism object, or for ``pmfs=(p, q)`` when mech is None."""
     if mech is None:
         p, q = pmfs
         u = _u_grid(p)
         return u, plrv.pmf_upper_quantile(u, p, q)
+    if not isinstance(mech, AdditiveNoise):  # steps of its PLRV, in the order drawn
+        _, masses = mech.loss_steps(adjacency=adjacency)
+        u = _u_grid(masses)
+        return u, mech.upper_quantile(u, adjacency=adjacency)
     if mech.discrete:  # both sides of every step of the PLRV's pmf
         _, p, _ = mech.plrv_pmf()
         u = _u_grid(p)
@@ -77,6 +114,14 @@ def _deltas(epsilon, mech, pmfs):
         return float(plrv.pmf_delta_naive(epsilon, p, q)), float(plrv.pmf_delta(epsilon, p, q))
     naive, tight = mech.profile(epsilon)
     return float(naive), float(tight)
+
+
+def _top(u, losses, epsilon) -> float:
+    """The left panel's upper limit: above e^ε and the finite e^L near u = 0.01 (an infinite
+    loss is drawn off the top, its band shaded)."""
+    finite = losses[(u >= 0.01) & np.isfinite(losses)]
+    near = float(np.exp(finite[0])) if finite.size else math.exp(epsilon)
+    return max(2.5 * math.exp(epsilon), 1.2 * near)
 
 
 @course_style
@@ -97,7 +142,7 @@ def plot_two_densities(
     with e^L and what a 50/50 attacker then believes. The densities have gids ``"d1"`` and
     ``"d2"``, the marked points (when outputs are given) ``"outputs"``.
     """
-    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    mech = _additive(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
     noise, sensitivity = mech.noise, mech.sensitivity
     fig = Figure(figsize=(7, 3.4))
     ax = fig.subplots()
@@ -175,7 +220,7 @@ def plot_loss_vs_output(
     """L(O) = ln(P[A(D₁)=O]/P[A(D₂)=O]) against the output O; dashed lines at ±Δ/b
     (Laplace, geometric). The curve has gid ``"loss"``, the +Δ/b line ``"bound"``.
     ``mechanism``: an object or a name with its ``noise`` (default the post's 1/ln 3)."""
-    mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    mech = _additive(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
     noise, sensitivity = mech.noise, mech.sensitivity
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
@@ -232,13 +277,14 @@ def plot_exp_loss(
     ``noise`` (default the post's 1/ln 3).
     """
     mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
-    noise = mech.noise
+    order = _order(mech, 0.0 if epsilon is None else epsilon)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
-    u, losses = _losses_on_u(mech, None)
+    u, losses = _losses_on_u(mech, None, order)
     keep = u <= umax
-    u, y = u[keep], np.exp(losses[keep])
+    with np.errstate(over="ignore"):
+        u, y = u[keep], np.exp(losses[keep])
     ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     top = ymax if ymax is not None else (1.2 * y.max() if _bounded(mech) else 8.0)
     if epsilon is not None:
@@ -259,7 +305,8 @@ def plot_exp_loss(
         )
     if points is not None:
         pu = np.asarray(points, dtype=float)
-        py = np.exp(mech.upper_quantile(pu))
+        with np.errstate(over="ignore"):
+            py = np.exp(mech.upper_quantile(pu, adjacency=order))
         ax.plot(pu, np.minimum(py, top * 0.97), "ko", ms=5)
         for i, (a, b) in enumerate(zip(pu, py, strict=True)):
             ax.annotate(
@@ -274,12 +321,16 @@ def plot_exp_loss(
     ax.set(
         xlabel="cumulative probability of the outputs (most revealing first)",
         ylabel="e^L",
-        title=f"{mech.label}: e^L over the probability space",
+        title=(
+            f"{mech.label}: e^L over the probability space"
+            if isinstance(mech, AdditiveNoise)
+            else f"{mech.text()}: e^L"
+        ),
     )
     ax.legend(fontsize=SMALL, loc="upper right")
     sentences = [
-        f"e^L, the factor by which an output multiplies the odds, for {mech.label} noise "
-        f"({mech.symbol} = {noise:.3g}) over the probability space: the outputs "
+        f"e^L, the factor by which an output multiplies the odds, for {_words(mech)} "
+        f"over the probability space: the outputs "
         f"sorted from most to least revealing, cumulative probability 0 to {umax:g}; e^L falls "
         f"from {risk_up(y[0]):.3g} to {risk_up(y[-1]):.3g}"
         + (f" (the axis is cut at {top:g})" if y[0] > top else "")
@@ -327,11 +378,7 @@ def plot_delta_area(
     fig.subplots_adjust(**_ONE_PANEL)
     naive, tight = _draw_delta_area(ax, epsilon, mech, pmfs)
     ax.set_xlim(0, umax)
-    what = (
-        "a release given by two distributions"
-        if mech is None
-        else (f"{mech.label} noise ({mech.symbol} = {mech.noise:.3g})")
-    )
+    what = "a release given by two distributions" if mech is None else _words(mech)
     return describe(
         fig,
         f"min(1, e^ε/e^L) over the probability space (cumulative probability 0 to {umax:g}, "
@@ -351,7 +398,7 @@ def _delta_point(naive: float, tight: float) -> str:
 
 
 def _draw_delta_area(ax, epsilon, mech, pmfs):
-    u, losses = _losses_on_u(mech, pmfs)
+    u, losses = _losses_on_u(mech, pmfs, "remove" if mech is None else _order(mech, epsilon))
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))
     naive, tight = _deltas(epsilon, mech, pmfs)
@@ -384,23 +431,19 @@ def plot_plrv_panels(
     ``mechanism``: an object or a name with its ``noise`` (default the post's σ = √3).
     """
     mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
-    noise = mech.noise
     fig = Figure(figsize=(9, 3.2))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    u, losses = _losses_on_u(mech, None)
-    y = np.exp(losses)
+    u, losses = _losses_on_u(mech, None, _order(mech, epsilon))
+    with np.errstate(over="ignore"):
+        y = np.exp(losses)
     naive, _ = _deltas(epsilon, mech, None)
     ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
     ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
     ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {risk_up(naive):.4f}")
     ax.set_xlim(0, 1)
-    ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
-    ax.set(
-        xlabel="cumulative probability",
-        ylabel="e^L",
-        title=f"{mech.label}, {mech.symbol} = {noise:.3g}",
-    )
+    ax.set_ylim(0, _top(u, losses, epsilon))
+    ax.set(xlabel="cumulative probability", ylabel="e^L", title=_title(mech))
     ax.legend(fontsize=SMALL, loc="upper right")
     _draw_delta_area(bx, epsilon, mech, None)
     # zoom the right panel on the bad events (at least 0.1 of the axis), so δ₂ stays visible
@@ -417,9 +460,17 @@ def plot_plrv_panels(
 
 def _panels_text(fig, mech, epsilon) -> Figure:
     naive, tight = _deltas(epsilon, mech, None)
+    if isinstance(mech, AdditiveNoise):
+        what = f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}"
+    else:
+        added = _order(mech, epsilon) == "add"
+        what = (
+            f"{mech.text()}, drawn in the order whose δ is the larger (the target's record "
+            f"{'added' if added else 'removed'})"
+        )
     return describe(
         fig,
-        f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}, ε = {risk_up(epsilon):.3g}. "
+        f"{what}, ε = {risk_up(epsilon):.3g}. "
         f"Left: e^L over the probability space beside the line e^ε = {risk_up(math.exp(epsilon)):.3g}; "
         f"the bad events above it are shaded, δ₁ = {risk_up(naive):.4f}. Right, zoomed on them: the "
         f"area between min(1, e^ε/e^L) and 1, δ₂ = {risk_up(tight):.4f}.",
@@ -438,13 +489,14 @@ def update_plrv_panels(
     if getattr(fig, "_course_shape", None) != (mech.name, sensitivity):
         return False
     ax, bx = fig.axes
-    u, losses = _losses_on_u(mech, None)
+    u, losses = _losses_on_u(mech, None, _order(mech, epsilon))
     naive, tight = _deltas(epsilon, mech, None)
-    ax.lines[0].set_data(u, np.exp(losses))
+    with np.errstate(over="ignore"):
+        ax.lines[0].set_data(u, np.exp(losses))
     ax.lines[1].set_ydata([math.exp(epsilon)] * 2)
     ax.patches[0].set_width(naive)
-    ax.set_ylim(0, max(2.5 * math.exp(epsilon), 1.2 * float(np.exp(losses[u >= 0.01][0]))))
-    ax.set_title(f"{mech.label}, {mech.symbol} = {mech.noise:.3g}")
+    ax.set_ylim(0, _top(u, losses, epsilon))
+    ax.set_title(_title(mech))
     ax.get_legend().get_texts()[2].set_text(f"δ₁ = {risk_up(naive):.4f}")
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))

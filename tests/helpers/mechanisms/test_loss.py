@@ -267,3 +267,82 @@ def test_a_contributor_s_class_must_be_frozen_and_its_laws_sum_to_one():
         m.ExponentialMechanism(
             1.0, utilities=(1e300, 0.0), neighbour_utilities=(1e300, 1e-300), sensitivity=1e-300
         )
+
+
+# --- the PLRV read off any mechanism: notebook 08's panels take the instance as it is ------------
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+@pytest.mark.parametrize("adjacency", m.ADJACENCIES)
+def test_the_plrv_steps_and_tail_agree_with_the_two_laws(mech, adjacency):
+    """δ₁(ε) = P[L > ε] against a brute-force sum or integral over the two laws (never below
+    it, and within the grid's reach for a rounded loss); the steps sum to 1 and their
+    hockey-stick is δ(ε); the upper quantile falls as u grows."""
+    losses, masses = mech.loss_steps(adjacency=adjacency)
+    assert masses.sum() == pytest.approx(1.0, abs=1e-9) and np.all(masses > 0)
+    assert np.all(np.diff(losses[np.isfinite(losses)]) < 0)  # decreasing, each loss once
+    for eps in EPSILONS:
+
+        def bad(o, eps=eps):
+            lp, lq = mech.log_laws(o, adjacency=adjacency)
+            with np.errstate(invalid="ignore"):
+                loss = np.where(np.isneginf(lp), -np.inf, lp - lq)
+            return np.where(loss > eps, np.exp(lp), 0.0)
+
+        brute = _sum_or_integral(mech, bad)
+        tail = float(mech.tail(eps, adjacency=adjacency))
+        # exact: finitely many outputs, or additive noise's closed form; else the loss
+        # rounded up onto 10⁻⁴ (never below the truth)
+        finite = isinstance(mech, m.FiniteOutputs)
+        exact = finite or isinstance(mech, m.AdditiveNoise)
+        # quad over a density with a jump where L crosses ε: good to 1e-6, a sum to 1e-12
+        slack = 1e-6 if mech.outputs == "reals" else 1e-9
+        assert brute - slack <= tail <= brute + (slack if exact else 5e-3), (eps, tail, brute)
+        delta = float(mech.delta(eps, adjacency=adjacency))
+        with np.errstate(over="ignore", invalid="ignore"):
+            lost = np.where(np.isposinf(losses), 1.0, -np.expm1(eps - losses))
+        area = math.fsum((masses * np.maximum(0.0, lost)).tolist())
+        assert delta - 1e-9 <= area <= delta + (1e-9 if finite else 1e-3), (eps, area, delta)
+        assert tail >= delta - 1e-12
+    u = np.linspace(0.001, 0.999, 301)
+    quantiles = np.asarray(mech.upper_quantile(u, adjacency=adjacency), dtype=float)
+    finite_q = quantiles[np.isfinite(quantiles)]
+    assert np.all(np.isposinf(quantiles[: quantiles.size - finite_q.size]))  # ∞ comes first
+    assert np.all(np.diff(finite_q) <= 1e-12)
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+def test_the_profile_reads_the_order_whose_delta_is_the_larger(mech):
+    from helpers import plrv as P
+
+    for eps in EPSILONS:
+        order = mech.worst_adjacency(eps)
+        naive, tight = mech.profile(eps)
+        assert tight == float(mech.delta(eps))  # the larger of the two orders, exactly
+        assert naive == float(mech.tail(eps, adjacency=order)) >= tight
+        assert P.privacy_profile(eps, mech) == (naive, tight)
+    if not isinstance(mech, m.AdditiveNoise):
+        with pytest.raises(ValueError, match="give noise and sensitivity to the mechanism"):
+            P.privacy_profile(0.5, mech, 2.0)
+
+
+@pytest.mark.parametrize("mech", CASES, ids=IDS)
+def test_the_plrv_panels_draw_it_as_it_is(mech):
+    """Notebook 08's dashboard figure for any mechanism: the δ₂ area in its title is the
+    mechanism's own δ(ε), and the text alternative names it (and, beyond additive noise,
+    the order drawn); a redraw in place reads the new ε."""
+    from helpers.plotting import plrv as P
+    from helpers.plotting import risk_up
+
+    fig = P.plot_plrv_panels(mech, epsilon=0.5)
+    assert f"δ₂ = {risk_up(float(mech.delta(0.5))):.4f}" in fig.axes[1].get_title()
+    assert mech.text() in fig.alt_text or mech.label in fig.alt_text
+    if not isinstance(mech, m.AdditiveNoise):
+        assert "the order whose δ is the larger" in fig.alt_text
+    assert P.update_plrv_panels(fig, mech, epsilon=1.0)
+    assert f"δ₂ = {risk_up(float(mech.delta(1.0))):.4f}" in fig.axes[1].get_title()
+    for draw in (P.plot_exp_loss, P.plot_delta_area):
+        assert draw(mech, epsilon=0.5) if draw is P.plot_exp_loss else draw(0.5, mech)
+    if not isinstance(mech, m.AdditiveNoise):
+        with pytest.raises(ValueError, match="mechanism must be additive noise for this figure"):
+            P.plot_two_densities(mech)
