@@ -236,8 +236,7 @@ def _least_sigma(meets, name: str) -> float:
                 break
             if high >= high_end:
                 raise ValueError(
-                    f"{name} cannot be met with a noise multiplier up to {high_end:g}; "
-                    "ask for less"
+                    f"{name} cannot be met with a noise multiplier up to {high_end:g}; ask for less"
                 )
             low = high
     log_low, log_high = math.log(low), math.log(high)

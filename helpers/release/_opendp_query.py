@@ -289,6 +289,7 @@ def _resolve(query, dp):
         raise AssertionError("OpenDP's map did not come within the budget")
     if not keys:
         return make(scale)
+
     def private(t: int) -> bool:
         try:
             return make(scale, t).map(d_in)[1] <= d_out[1]
