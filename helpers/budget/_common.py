@@ -159,6 +159,9 @@ class Allocation(NamedTuple):
     #: the :class:`PrivacyUnit` the workload's sensitivities were stated for (a
     #: :class:`Workload`'s), carried on to the release and its record; None when not stated
     unit: object = None
+    #: True where ``total`` is the releases' ε at δ composed on their PLD
+    #: (:func:`choose_workload` with one mechanism per release), not a sum of ``budgets``
+    composed: bool = False
 
 
 class WorkloadChoice(NamedTuple):

@@ -95,16 +95,20 @@ class PrivacyUnit:
         return self.contributions * (1 if self.neighbours == "add-remove" else 2)
 
 
-class Workload(list):
-    """A list of :class:`Release` whose sensitivities were stated for a :class:`PrivacyUnit`.
+class Workload(tuple):
+    """The releases of a workload whose sensitivities were stated for a :class:`PrivacyUnit`.
 
-    It is a list (every function that takes a workload takes it), with ``unit`` set; an
-    :class:`Allocation` made from it carries the unit on. A slice or a copy is a plain list
-    and has no unit.
+    Made by :func:`helpers.release.per_person` and :func:`helpers.release.opendp_workload`,
+    which state each release's Δ for the unit. It is a sequence (every function that takes a
+    workload takes it) and immutable, so its releases cannot change under its unit; every
+    release must state its ``sensitivity``. An :class:`Allocation` made from it carries the
+    unit on. A slice, ``list(...)`` or ``+`` is a plain sequence and has no unit; equality
+    reads the unit too.
 
     Parameters
     ----------
     releases : iterable of Release
+        Each with ``sensitivity`` stated (Δ for the unit).
     unit : PrivacyUnit, keyword-only
 
     Examples
@@ -116,14 +120,41 @@ class Workload(list):
     (3, 1)
     """
 
-    def __init__(self, releases=(), *, unit):
+    def __new__(cls, releases=(), *, unit):
         if not isinstance(unit, PrivacyUnit):
             raise ValueError(f"unit must be a PrivacyUnit; got {unit!r}")
-        super().__init__(releases)
+        releases = tuple(releases)
+        for i, release in enumerate(releases):
+            stated = (
+                release.get("sensitivity")
+                if isinstance(release, dict)
+                else getattr(release, "sensitivity", None)
+            )
+            if stated is None:
+                raise ValueError(
+                    f"releases[{i}] must state its sensitivity: a Workload's Δ are stated for "
+                    f"its unit ({unit!r}); per_person or opendp_workload state them"
+                )
+        self = super().__new__(cls, releases)
         self.unit = unit
+        return self
+
+    def __getnewargs_ex__(self):
+        return (tuple(self),), {"unit": self.unit}
+
+    def __eq__(self, other):
+        if isinstance(other, Workload):
+            return tuple.__eq__(self, other) and self.unit == other.unit
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash((tuple(self), self.unit))
 
     def __repr__(self) -> str:
-        return f"Workload({list.__repr__(self)}, unit={self.unit!r})"
+        return f"Workload({list(self)!r}, unit={self.unit!r})"
 
 
 def unit_of(workload):

@@ -346,9 +346,10 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
     eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
     name = names.pop() if len(names) == 1 else "mixed"
-    return _assemble(
+    allocation = _assemble(
         w, name, (eps, eps, d), budgets, scales, acc_scales, (reach, covered, variance)
     )
+    return allocation._replace(composed=True)
 
 
 _SEARCH_GRID = 1e-3  # the grid step of the knobs' searches (the verdict itself reads 1e-4)

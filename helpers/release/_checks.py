@@ -20,6 +20,7 @@ from ..budget import (  # noqa: F401
     NEIGHBOURS,
     UNITS,
     Allocation,
+    PrivacyUnit,
     _columns,
     _parse,
     _rows,
@@ -91,18 +92,34 @@ def _check_total_is_sum(allocation) -> None:
     """The allocation's total is the sum of its budgets, within rounding, in either direction:
     the release spends the total and the record states it, so a total above the budgets
     would release with less noise than planned and one below would state less than was
-    spent. A mixed allocation's total is its composed ε, not a sum, and is not checked here."""
-    if allocation.mechanism == "mixed":
-        return
+    spent. An allocation whose total is an ε composed on the PLD (``composed``) is refused by
+    name, as is a unit that is not a :class:`helpers.budget.PrivacyUnit`."""
+    if allocation.composed:
+        raise ValueError(
+            "allocation must spend a sum of budgets (budget_for_accuracy, split_budget, or "
+            "choose_workload with one mechanism); got one from choose_workload with one "
+            "mechanism per release, whose total is its releases' ε at δ composed on their "
+            "PLD, not a sum: it cannot be released or recorded as one"
+        )
+    if allocation.unit is not None and not isinstance(allocation.unit, PrivacyUnit):
+        raise ValueError(
+            f"allocation.unit must be a PrivacyUnit or None; got {allocation.unit!r:.80}"
+        )
     budgets = np.asarray(allocation.budgets, dtype=float)
     exact = math.fsum(budgets.tolist())
-    total = float(allocation.total)
-    if not (math.isfinite(total) and abs(total - exact) <= 1e-9 * exact):
+    total = allocation.total
+    if not (_is_real(total) and math.isfinite(total) and abs(total - exact) <= 1e-9 * exact):
         raise ValueError(
             f"allocation.total must be the sum of its budgets ({exact!r}, within a relative "
             f"1e-9); got {allocation.total!r}: the release spends the total and the record "
             "states it"
         )
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
 
 
 def _check_counts(counts) -> np.ndarray:

@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+import numpy as np
+
 from .._validation import check_finite_scalar
 from ._checks import _parse_workload, _workload_columns
 
@@ -177,7 +179,7 @@ def _first_non_number(values, pl) -> str:
     if not bad.any():  # pragma: no cover (a String column of numbers only)
         return ""
     row = int(bad.arg_max())
-    return f": row {row} holds {values[row]!r}, which is not a number"
+    return f": row {row} (from 0, after a header) holds {values[row]!r}, which is not a number"
 
 
 class _Spec(NamedTuple):
@@ -254,6 +256,11 @@ def _key_frame(keys, by, frame, pl):
                 raise ValueError(
                     f"keys must list the values of every by column; {column!r} is missing"
                 )
+            if isinstance(keys[column], (str, bytes)):  # "NS" would be the keys "N" and "S"
+                raise ValueError(
+                    f"keys[{column!r}] must be a list of values; got the string "
+                    f"{keys[column]!r:.80} (write [{keys[column]!r:.60}] for one key)"
+                )
             values = list(keys[column])
             if not values:
                 raise ValueError(f"keys[{column!r}] must list at least one value")
@@ -275,10 +282,17 @@ def _key_values(column, values, frame, pl):
     of that type (a string key of an integer column, 2.5 of one) is refused by name."""
     dtype = frame.schema[column]
     text = dtype in (pl.String, pl.Categorical) or str(dtype).startswith("Enum")
-    # a number never silently becomes a string key (1 → "1") nor a string a number: a key of
-    # another type would name a group that cannot exist and drop every record
-    if any(isinstance(v, str) != text or isinstance(v, bool) for v in values):
-        wrong = next(v for v in values if isinstance(v, str) != text or isinstance(v, bool))
+    boolean = dtype == pl.Boolean
+
+    def wrong_type(v) -> bool:
+        is_bool = isinstance(v, (bool, np.bool_))
+        return isinstance(v, str) != text or is_bool != boolean
+
+    # a number never silently becomes a string key (1 → "1") nor a string a number, nor a
+    # number a truth value: a key of another type would name a group that cannot exist and
+    # drop every record
+    if any(wrong_type(v) for v in values):
+        wrong = next(v for v in values if wrong_type(v))
         raise ValueError(
             f"keys[{column!r}] must hold values of the column's type ({dtype}); got "
             f"{wrong!r} ({type(wrong).__name__}) among {values!r:.80}"

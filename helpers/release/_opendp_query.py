@@ -70,9 +70,11 @@ def _parts(kind, bounds, discrete, keys_from=False, *, measure="epsilon") -> lis
     sum of its shifted values and the noisy count of its records.
 
     The count that releases the keys of groups not known in advance (``keys_from``) is
-    OpenDP's ``dp.len`` instead, the count its threshold reads: the same noise at the same Δ
-    (one per record, m per person), so it delivers the ±k its allocation planned, and no
-    other release pays for the keys. ``measure`` is kept for the callers' symmetry."""
+    OpenDP's ``dp.len`` instead, the count its threshold reads, at the scale its allocation
+    planned (one per record, m per person) and no other release paying for the keys. OpenDP
+    runs that count on integer noise, so its ±k is OpenDP's integer accuracy at the planned
+    scale, within one step of the plan's (said in the release's notes). ``measure`` is kept
+    for the callers' symmetry."""
     if kind == "count":
         source = "records" if keys_from else "values"
         return [_Part("value", source, 0.0, 1.0, 1.0)]
@@ -213,7 +215,7 @@ def _in_order(cells, by, key_frame) -> list:
     return sorted(cells, key=lambda c: order[tuple(c[b] for b in by)])
 
 
-def _table(rows, flag_above):
+def _table(rows, flag_above, by=()):
     """The cells as a pandas table, with each one's relative error and flag."""
     import pandas as pd
 
@@ -221,7 +223,27 @@ def _table(rows, flag_above):
         size = abs(row["value"]) if not row["note"] else 0.0
         row["relative_error"] = row["k"] / size if size > 0 else math.inf
         row["flagged"] = bool(row["relative_error"] > flag_above)
+    if not rows:  # no group passed the threshold: the table's columns, no row
+        return pd.DataFrame(columns=[*_COLUMNS[:1], *by, *_COLUMNS[1:]])
     return pd.DataFrame(rows)
+
+
+#: The table's columns, the group columns after the first.
+_COLUMNS = (
+    "release",
+    "kind",
+    "value",
+    "lower",
+    "upper",
+    "k",
+    "coverage",
+    "distribution",
+    "scale",
+    "threshold",
+    "note",
+    "relative_error",
+    "flagged",
+)
 
 
 def _notes(m, by, key_frame, delta, *, dropped, key_label=None) -> list:
@@ -278,15 +300,21 @@ def _resolve(query, dp):
         return spent[0] if isinstance(spent, tuple) else spent
 
     budget = d_out[0] if isinstance(d_out, tuple) else d_out
-    no_threshold = 2**32 - 1 if keys else None  # as OpenDP's resolve: scale first
-    scale = (loss(make(1.0, no_threshold)) / budget) ** (1 / root)
-    for _ in range(60):
-        spent = loss(make(scale, no_threshold))
-        if spent <= budget:
-            break
-        scale *= (spent / budget) ** (1 / root) * (1 + 4 * 2.0**-52)
-    else:  # pragma: no cover
-        raise AssertionError("OpenDP's map did not come within the budget")
+    no_threshold = _MAX_THRESHOLD if keys else None  # as OpenDP's resolve: scale first
+    try:
+        scale = (loss(make(1.0, no_threshold)) / budget) ** (1 / root)
+        for _ in range(60):
+            spent = loss(make(scale, no_threshold))
+            if spent <= budget:
+                break
+            scale *= (spent / budget) ** (1 / root) * (1 + 4 * 2.0**-52)
+        else:  # pragma: no cover
+            raise AssertionError("OpenDP's map did not come within the budget")
+    except dp.OpenDPException as err:  # e.g. an overflow of OpenDP's map at a huge budget
+        raise ValueError(
+            f"allocation.budgets must be within what OpenDP can account; a release's budget "
+            f"{budget!r} is not (OpenDP: {' '.join(str(err).split())[:160]})"
+        ) from None
     if not keys:
         return make(scale)
 
@@ -299,24 +327,41 @@ def _resolve(query, dp):
             # such threshold is private, so the search goes above it
             return False
 
-    threshold = dp.binary_search(private, T=int)
-    return make(scale, threshold)
+    # the least private threshold, by bisection on the integers OpenDP's Margin holds
+    if not private(_MAX_THRESHOLD):
+        raise ValueError(
+            f"delta must be large enough for a threshold OpenDP can hold (at most "
+            f"{_MAX_THRESHOLD:,}); got {d_out[1]!r}, which no threshold reaches at this budget"
+        )
+    low, high = 0, _MAX_THRESHOLD  # private(low) is False (0 records pass nothing), high True
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if private(mid) else (mid, high)
+    return make(scale, high)
+
+
+#: The largest threshold: OpenDP holds it as a 32-bit unsigned integer.
+_MAX_THRESHOLD = 2**32 - 1
 
 
 def _ratio_interval(s, a, n, b, bounds):
     """The mean's interval when the sum is within s ± a and the count within n ± b: the
     extremes of sum/count over that box (count > 0), inside the bounds (a mean of clipped
     values lies in them)."""
-    lower, upper = bounds
+    lower, upper = float(bounds[0]), float(bounds[1])
     if n - b <= 0:
-        return float(lower), float(upper)
+        return lower, upper
     corners = [(s + i * a) / (n + j * b) for i in (-1, 1) for j in (-1, 1)]
-    return max(float(lower), min(corners)), min(float(upper), max(corners))
+    low, high = max(lower, min(corners)), min(upper, max(corners))
+    # the box wholly outside the bounds: the sum or the count missed its range (a true mean
+    # lies in the bounds), so the bounds are all that is known, never an inverted interval
+    return (low, high) if low <= high else (lower, upper)
 
 
-def _cells(context, query, release, discrete, by, coverage, dp):
-    """One dict per cell of a query: its value, interval and OpenDP's own summary (the
-    query resolved once: its summary and its release are of the same measurement)."""
+def _cells(context, query, release, discrete, by, coverage, dp) -> tuple:
+    """(one dict per cell of a query: its value, interval and OpenDP's own summary; OpenDP's
+    threshold or None): the query resolved once, so its summary and its release are of the
+    same measurement, and the threshold is kept where no group passed it."""
     alpha = 1.0 - coverage
     mean = release.kind == "mean"
     measurement = _resolve(query, dp)
@@ -334,7 +379,13 @@ def _cells(context, query, release, discrete, by, coverage, dp):
             s, n = float(cell["sum"]), float(cell["count"])
             a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
             lower, upper = (shift + x for x in _ratio_interval(s, a, n, b, (low, high)))
-            if n > 0:
+            if n > 0 and (lower, upper) == release.bounds and not low <= s / n <= high:
+                value = shift  # the box missed the bounds: no estimate inside them, said
+                note = (
+                    "too little data: the noisy sum and count put the mean outside its bounds, "
+                    "so it is known only to lie in them"
+                )
+            elif n > 0:
                 # a mean of clipped values lies in its bounds: clamping is post-processing,
                 # free, and never moves the value away from the truth
                 value = min(max(shift + s / n, release.bounds[0]), release.bounds[1])
@@ -365,4 +416,4 @@ def _cells(context, query, release, discrete, by, coverage, dp):
                 "note": note,
             }
         )
-    return out
+    return out, (None if threshold is None else float(threshold))

@@ -314,6 +314,15 @@ def opendp_release(
     spec = _cells_spec(workload, allocation, columns)
     notes = _check_values(frame, spec, pl, missing, cls.discrete)
     by = _check_by(frame, by)
+    # only the columns the release reads go to OpenDP (another column of a type it does not
+    # take would stop the release); a categorical group is its text (OpenDP refuses categories
+    # as data-dependent)
+    used = list(dict.fromkeys([person, *by, *(r.column for r in spec if r.column is not None)]))
+    frame = frame.select(used).with_columns(
+        pl.col(b).cast(pl.String)
+        for b in by
+        if frame.schema[b] in (pl.Categorical,) or str(frame.schema[b]).startswith("Enum")
+    )
     key_frame = _key_frame(keys, by, frame, pl)
     budgets, total = _check_consistent(allocation, workload, m, not by or key_frame is not None)
     measure = "epsilon" if cls.opendp == "laplace" else "rho"
@@ -347,10 +356,10 @@ def opendp_release(
             released[i] = []
             continue
         query = _query(context, pl, dp, spec[i], cls.discrete, keys=keys, loss=losses[i], **options)
-        cells = _cells(context, query, spec[i], cls.discrete, by, coverage, dp)
+        cells, ran_at = _cells(context, query, spec[i], cls.discrete, by, coverage, dp)
         if i == key_index:  # the groups every other release uses: the ones this count released
             keys = _released_keys(cells, by, frame, pl)
-            threshold = cells[0]["threshold"] if cells else None
+            threshold = ran_at
         if key_index is not None:  # every cell's group passed the key release's threshold
             for cell in cells:
                 cell["threshold"] = threshold
@@ -358,8 +367,15 @@ def opendp_release(
     rows = [cell for i in range(len(spec)) for cell in released[i]]
     key_label = None if key_index is None else spec[key_index].label
     notes = _notes(m, by, key_frame, delta, dropped=notes, key_label=key_label)
+    if key_index is not None:
+        passed = len(released[key_index])
+        notes.append(
+            f"{passed} group(s) passed OpenDP's threshold of {threshold:g} on the noisy count "
+            f"{key_label!r}; its ±k is OpenDP's accuracy of integer noise at the planned "
+            "scale, within one step of the allocation's"
+        )
     return ReleaseTable(
-        _table(rows, flag_above),
+        _table(rows, flag_above, by),
         cls.name,
         measure,
         1,

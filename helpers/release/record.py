@@ -29,6 +29,7 @@ from ._checks import (
     _check_neighbours,
     _check_total_is_sum,
     _check_unit,
+    _is_real,
     _parse_workload,
     _workload_columns,
 )
@@ -301,6 +302,15 @@ def _stated(release, unit, neighbours, contributions, workload, groups, delta) -
         _check_unit(unit)
         _check_neighbours(neighbours)
         m = _check_contributions(1 if contributions is None else contributions)
+        if m > 1:
+            # a bare m beside Δ stated for nothing: the record could state m records per
+            # person at a per-record Δ (a guarantee m times weaker than stated)
+            raise ValueError(
+                f"contributions must be 1 when the allocation states no unit; got "
+                f"{contributions!r}: allocate per_person(workload, contributions={m}) or "
+                f"opendp_workload(workload, contributions={m}), whose allocation carries m "
+                "with the Δ it was priced at"
+            )
     delta = None if delta is None else _check_spent_delta(delta)
     return allocation, unit, neighbours, m, workload, "" if groups is None else groups, delta
 
@@ -325,13 +335,24 @@ def _check_record_allocation(allocation):
         )
     budgets = np.asarray(allocation.budgets, dtype=float)
     if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
-        math.isfinite(float(allocation.total)) and float(allocation.total) > 0
+        _is_real(allocation.total)
+        and math.isfinite(allocation.total)
+        and allocation.total > 0
     ):
         raise ValueError(
             f"allocation must have finite, positive budgets and total; got budgets "
             f"{budgets.tolist()!r}, total {allocation.total!r}"
         )
     _check_total_is_sum(allocation)
+    # the ε the record states is the total read as ε, as the release reads it: never a field
+    # set to less
+    family = NoiseFamily.of(allocation)
+    expected = family.epsilon(float(allocation.total), float(allocation.delta))
+    if not (_is_real(allocation.epsilon) and allocation.epsilon >= expected * (1 - 1e-9)):
+        raise ValueError(
+            f"allocation.epsilon must be its total read as ε ({expected!r}); got "
+            f"{allocation.epsilon!r}: a record must not state less than was spent"
+        )
     return allocation
 
 

@@ -39,7 +39,7 @@ usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet [--sep SEP]
 
   PLAN.json  written by helpers.release.release_plan(allocation, workload, person=..., ...)
   DATA       one row per record: the person column, the grouping columns, the value columns
-  --sep SEP  the CSV's separator, one character (default ","; e.g. ";" or "\t")
+  --sep SEP  the CSV's separator, one character (default ","; e.g. ";" or "\\t")
 
 Prints every cell with value, interval at the plan's coverage, OpenDP's noise and scale,
 and marks with ! the cells whose relative error is above the plan's flag_above.
@@ -93,8 +93,7 @@ def release_plan(allocation, workload, **options) -> str:
         raise ValueError(f"person must be a non-empty column name; got {options['person']!r}")
     # m from the allocation's unit, or given (and then equal to it): the run reads the same
     m = _release_unit(allocation, workload, options.get("contributions")).contributions
-    if "contributions" in options:
-        options["contributions"] = m
+    options["contributions"] = m  # written always: the run reads the same m
     options["max_length"] = check_int_range("max_length", options["max_length"], 1, _MAX_LENGTH)
     # the plan's Δ must be the release's; keys not known in advance need a count of records
     keys_known = not options.get("by") or options.get("keys") is not None
@@ -179,8 +178,16 @@ def read_plan(text: str) -> tuple:
         if unit is not None:
             workload = Workload(workload, unit=unit)
         options = dict(plan["options"])
-    except (ValueError, KeyError, TypeError) as err:
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"text must be a plan written by release_plan; got {err}") from None
+    # a plan edited by hand: its options checked as release_plan checks them
+    unknown = sorted(set(options) - set(_OPTIONS) - set(_MORE))
+    missing = [name for name in ("person", "max_length") if name not in options]
+    if unknown or missing:
+        raise ValueError(
+            "text must be a plan written by release_plan; its options "
+            + (f"name {unknown[0]!r}, not an option" if unknown else f"lack {missing[0]!r}")
+        )
     return allocation, workload, options
 
 
@@ -193,16 +200,19 @@ def _read_data(path: Path, sep: str = ","):
         return pl.read_parquet(path)
     if path.suffix.lower() != ".csv":
         raise ValueError(f"DATA must be a .csv or .parquet file; got {path.name!r}")
-    frame = pl.read_csv(path, infer_schema_length=None, separator=sep)
-    if frame.width == 1:  # one column: most likely another separator than the one given
-        name = frame.columns[0]
-        other = next((c for c in ";\t|," if c != sep and c in name), None)
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        header = handle.readline()
+    # a header with no separator given but another one: a file from another locale (often
+    # ";" with decimal commas), said before Polars reads it with the wrong one
+    if sep not in header:
+        other = next((c for c in ";\t|," if c != sep and c in header), None)
         if other is not None:
             raise ValueError(
-                f"DATA looks separated by {other!r}, not {sep!r} (its one column is named "
-                f"{name!r:.60}); pass --sep {other!r}"
+                f"DATA looks separated by {other!r}, not {sep!r} (its header is "
+                f"{header.strip()!r:.60}); pass --sep {other!r}, and write decimals with a "
+                "point (12.5, not 12,5)"
             )
-    return frame
+    return pl.read_csv(path, infer_schema_length=None, separator=sep)
 
 
 def _options(argv: list) -> tuple:
@@ -288,7 +298,7 @@ def main(argv=None) -> int:
     Examples
     --------
     >>> main([])  # doctest: +ELLIPSIS
-    usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet
+    usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet [--sep SEP]
     ...
     2
     """

@@ -53,15 +53,34 @@ def test_a_unit_is_a_frozen_value_with_python_types():
     assert pickle.loads(pickle.dumps(unit)) == unit
 
 
-def test_a_workload_needs_a_unit_and_is_a_list():
+def test_a_workload_needs_a_unit_and_stated_deltas_and_cannot_change_under_it():
+    import copy
+
     unit = B.PrivacyUnit("person", contributions=3)
-    work = B.Workload(WORK, unit=unit)
-    assert work == WORK and work.unit is unit and isinstance(work, list)
+    stated = R.per_person(WORK, contributions=3)
+    work = B.Workload(stated, unit=unit)
+    assert list(work) == list(stated) and work.unit is unit
     assert not isinstance(work[:2], B.Workload)  # a slice states no unit
     with pytest.raises(ValueError, match="unit must be a PrivacyUnit; got 3"):
-        B.Workload(WORK, unit=3)
-    copy = pickle.loads(pickle.dumps(work))
-    assert copy == work and copy.unit == unit
+        B.Workload(stated, unit=3)
+    # per-record releases under a person's unit: the record would state m at a record's Δ
+    with pytest.raises(ValueError, match=r"releases\[0\] must state its sensitivity"):
+        B.Workload(WORK, unit=unit)
+    for change in (
+        lambda w: w.append(WORK[0]),
+        lambda w: w.__setitem__(0, WORK[0]),
+        lambda w: w.extend(WORK),
+    ):
+        with pytest.raises((AttributeError, TypeError)):
+            change(work)
+    joined = work + tuple(stated)
+    assert not isinstance(joined, B.Workload)  # + gives a plain sequence, no unit
+    for again in (pickle.loads(pickle.dumps(work)), copy.copy(work), copy.deepcopy(work)):
+        assert again == work and again.unit == unit and isinstance(again, B.Workload)
+    other = B.Workload(
+        stated, unit=B.PrivacyUnit("person", contributions=3, neighbours="add-remove")
+    )
+    assert other != work and hash(other) != hash(work)
 
 
 def _allocations(work):

@@ -932,3 +932,74 @@ def test_a_budget_so_large_that_opendp_refuses_low_thresholds_still_releases():
     out = _call(df=df, allocation=allocation, work=work, keys=None, delta=1e-7, max_groups=10)
     assert (out.table["threshold"] > M).all()
     assert set(out.table["region"]) >= {"north", "south"}
+
+
+def test_a_mean_whose_noisy_box_misses_its_bounds_is_said_never_inverted():
+    """Review: the interval of a mean came out inverted (lower 10.3, upper 10.0) with k = 0."""
+    from helpers.release import _opendp_query as Q
+
+    assert Q._ratio_interval(100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
+    assert Q._ratio_interval(-100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
+    low, high = Q._ratio_interval(10.0, 2.0, 5.0, 1.0, (-5.0, 5.0))
+    assert -5.0 <= low <= 2.0 <= high <= 5.0
+    groups = 400
+    df = pd.DataFrame({"p": np.arange(groups * 4), "g": np.repeat(np.arange(groups), 4), "x": 10.0})
+    work = R.opendp_workload(
+        [B.Release("mean", k=3.0, lower=0.0, upper=10.0, n=4, label="x")], contributions=1
+    )
+    out = R.opendp_release(
+        df,
+        B.budget_for_accuracy(work),
+        work,
+        person="p",
+        by="g",
+        keys={"g": list(range(groups))},
+        max_length=10**5,
+    )
+    table = out.table
+    assert (table["lower"] <= table["value"]).all() and (table["value"] <= table["upper"]).all()
+    assert (table["k"] > 0).all()
+    said = table[table["note"] != ""]
+    assert said["flagged"].all() and (said["lower"] == 0.0).all() and (said["upper"] == 10.0).all()
+
+
+def test_a_categorical_group_and_boolean_keys_are_released_and_a_string_is_no_key_list():
+    df = pd.DataFrame(
+        {
+            "p": np.arange(400),
+            "region": pd.Categorical(np.tile(["a", "b"], 200)),
+            "ins": np.tile([True, False], 200),
+            "cost": 5.0,
+            "blob": [{"unused": 1}] * 400,  # a column OpenDP does not take, not read
+        }
+    )
+    work = R.opendp_workload(
+        [B.Release("sum", k=0.5, lower=0.0, upper=10.0, label="cost")], contributions=1
+    )
+    allocation = B.budget_for_accuracy(work)
+    options = {"person": "p", "max_length": 1_000}
+    out = R.opendp_release(
+        df, allocation, work, by="region", keys={"region": ["a", "b"]}, **options
+    )
+    assert out.table["region"].tolist() == ["a", "b"]
+    assert ((out.table["value"] - 1000.0).abs() <= 10 * out.table["k"]).all()
+    out = R.opendp_release(df, allocation, work, by="ins", keys={"ins": [True, False]}, **options)
+    assert out.table["ins"].tolist() == [True, False]
+    with pytest.raises(ValueError, match=r"keys\['ins'\] must hold values .* got 1 \(int\)"):
+        R.opendp_release(df, allocation, work, by="ins", keys={"ins": [1, 0]}, **options)
+    with pytest.raises(
+        ValueError, match=r"keys\['region'\] must be a list of values; got the string"
+    ):
+        R.opendp_release(df, allocation, work, by="region", keys={"region": "ab"}, **options)
+
+
+def test_a_budget_or_delta_beyond_what_opendp_can_account_is_a_value_error():
+    df = _table(3, people=2_000)
+    exact = R.opendp_workload(
+        [B.Release("count", k=1e-3, label="visits")], contributions=M, keys_known=False
+    )  # ε about 9,000: OpenDP's map overflows
+    with pytest.raises(ValueError, match=r"allocation\.budgets must be within what OpenDP"):
+        _call(df=df, work=exact, keys=None, delta=1e-7, max_groups=10)
+    work = _workload("laplace", keys_known=False)
+    with pytest.raises(ValueError, match="delta must be large enough for a threshold"):
+        _call(df=df, work=work, keys=None, delta=1e-300, max_groups=10)

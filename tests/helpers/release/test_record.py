@@ -280,3 +280,28 @@ def test_a_total_other_than_the_sum_of_the_budgets_is_refused_in_either_directio
         R.opendp_release(df, wrong, work, person="patient", max_length=10)
     with pytest.raises(ValueError, match=r"allocation\.total must be the sum of its budgets"):
         R.release_plan(wrong, work, person="patient", max_length=10)
+
+
+def test_a_record_never_states_less_than_was_spent():
+    """Review: an allocation's ε set below its total, m beside per-record Δ, a unit that is no
+    PrivacyUnit, and an allocation composed on the PLD were all recorded as given."""
+    allocation = B.budget_for_accuracy(R.per_person(SURVEY, contributions=2))
+    kw = {"date": "2026-12-01", "name": "x", "curators": "y"}
+    with pytest.raises(ValueError, match=r"allocation\.epsilon must be its total read as ε"):
+        R.privacy_record(allocation._replace(epsilon=0.01), **kw)
+    plain = B.budget_for_accuracy(SURVEY)
+    with pytest.raises(ValueError, match="contributions must be 1 when the allocation states no"):
+        R.privacy_record(plain, unit="person", neighbours="change-one", contributions=3, **kw)
+    for bad in ("person", 3):
+        with pytest.raises(ValueError, match=r"allocation\.unit must be a PrivacyUnit or None"):
+            R.privacy_record(allocation._replace(unit=bad), **kw)
+    with pytest.raises(
+        ValueError, match=r"allocation must have finite, positive budgets and total"
+    ):
+        R.privacy_record(allocation._replace(total=None), **kw)
+    risk = B.risk_posterior(0.8, prior=0.5)
+    for mechanisms in (["gaussian"] * 3, ["laplace", "gaussian", "laplace"]):
+        composed = B.choose_workload(SURVEY, risk, mechanism=mechanisms).accuracy
+        assert composed.composed
+        with pytest.raises(ValueError, match="composed on their PLD, not a sum"):
+            R.privacy_record(composed, unit="person", neighbours="change-one", **kw)

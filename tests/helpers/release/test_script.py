@@ -89,7 +89,11 @@ def test_a_plan_round_trips():
     # the unit travels in the plan as an object: the run reads m from it
     assert again.unit == allocation.unit == WORK.unit and work.unit == WORK.unit
     bare, _, options = R.read_plan(R.release_plan(allocation, WORK, person="p", max_length=5))
-    assert "contributions" not in options and bare.unit.contributions == 2
+    assert options["contributions"] == 2 and bare.unit.contributions == 2  # m always written
+    # an allocation of a plain list with the unit's workload: the plan still carries m
+    plain = B.budget_for_accuracy(list(WORK))
+    _, _, options = R.read_plan(R.release_plan(plain, WORK, person="p", max_length=5))
+    assert options["contributions"] == 2
     with pytest.raises(ValueError, match="contributions must be the allocation's m = 2"):
         R.release_plan(allocation, WORK, person="p", contributions=3, max_length=5)
     with pytest.raises(ValueError, match="text must be a plan"):
@@ -231,4 +235,43 @@ def test_a_csv_value_that_is_no_number_is_named_by_row_and_text(tmp_path, capsys
     df.to_csv(data, index=False)
     assert script.main([str(plan), str(data)]) == 2
     err = capsys.readouterr().err
-    assert "row 417 holds '12,5', which is not a number" in err
+    assert "row 417 (from 0, after a header) holds '12,5', which is not a number" in err
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda plan: plan["options"].update(foo=1), "name 'foo', not an option"),
+        (lambda plan: plan["options"].pop("person"), "lack 'person'"),
+        (lambda plan: plan["allocation"].update(unit=5), "text must be a plan"),
+    ],
+)
+def test_a_plan_edited_by_hand_is_refused_by_name_not_a_traceback(tmp_path, capsys, edit, match):
+    plan, data, _ = _files(tmp_path, ".csv")
+    text = json.loads(plan.read_text(encoding="utf-8"))
+    edit(text)
+    plan.write_text(json.dumps(text), encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and match in err and "Traceback" not in err
+
+
+def test_no_group_passing_the_threshold_is_a_table_with_no_row_and_a_note(tmp_path, capsys):
+    """Review: with keys not known and no group above the threshold, the table had no columns
+    and the script ended in a KeyError."""
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"p": rng.integers(0, 150, 300), "region": rng.choice(["N", "S", "E"], 300)})
+    work = R.opendp_workload(
+        [B.Release("count", k=20.0, label="visits")], contributions=2, keys_known=False
+    )
+    options = {"person": "p", "by": "region", "delta": 1e-6, "max_groups": 5}
+    options |= {"max_length": 10_000, "columns": {"visits": None}}
+    out = R.opendp_release(df, B.budget_for_accuracy(work), work, **options)
+    assert len(out.table) == 0 and {"release", "region", "value", "flagged"} <= set(out.table)
+    assert any(note.startswith("0 group(s) passed OpenDP's threshold of") for note in out.notes)
+    data = tmp_path / "d.csv"
+    df.to_csv(data, index=False)
+    plan = tmp_path / "plan.json"
+    plan.write_text(R.release_plan(B.budget_for_accuracy(work), work, **options), encoding="utf-8")
+    assert script.main([str(plan), str(data)]) == 0
+    assert "0 group(s) passed" in capsys.readouterr().out
