@@ -40,6 +40,7 @@ input raises ``ValueError`` naming the parameter, the value and the allowed rang
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -150,12 +151,24 @@ def loss_object(mechanism, noise=None, *, sensitivity=1.0):
     'randomized response, ε = 1, k = 3'
     """
     if isinstance(mechanism, PrivacyLoss) and not isinstance(mechanism, AdditiveNoise):
-        if noise is not None or not (isinstance(sensitivity, (int, float)) and sensitivity == 1):
+        unit = (
+            isinstance(sensitivity, numbers.Real)
+            and not isinstance(sensitivity, (bool, np.bool_))
+            and sensitivity == 1
+        )
+        if noise is not None or not unit:
             raise ValueError(
                 "give noise and sensitivity to the mechanism object itself, not beside it; "
                 f"got noise = {noise!r}, sensitivity = {sensitivity!r} with {mechanism!r}"
             )
         return mechanism
+    if not isinstance(mechanism, (str, AdditiveNoise)) or (
+        isinstance(mechanism, str) and mechanism not in MECHANISM_CLASSES
+    ):
+        raise ValueError(
+            f"mechanism must be one of {tuple(MECHANISM_CLASSES)} or a privacy-loss object of "
+            f"helpers.mechanisms; got {mechanism!r}"
+        )
     return as_mechanism(mechanism, noise, sensitivity=sensitivity)
 
 

@@ -43,6 +43,7 @@ from .._numerics import log_hockey_stick, pmf_of_buckets
 from .._validation import (
     as_output,
     check_discretization,
+    check_finite_scalar,
     check_int_range,
     check_nonnegative,
     check_open_unit,
@@ -303,18 +304,34 @@ class PrivacyLoss(ABC):
         return losses, masses
 
     def worst_adjacency(self, epsilon) -> str:
-        """The order whose δ(ε) is the larger: "remove" on a tie (a symmetric mechanism)."""
-        eps = float(check_nonnegative("epsilon", epsilon))
+        """The order whose δ(ε) is the larger (one ε).
+
+        δ's within a relative 10⁻¹² are a tie (at ε = 0 both are the total variation, equal
+        but for rounding); a tie goes to the order with the larger loss bound, then the larger
+        tail P[L > ε], then "remove" (a symmetric mechanism).
+        """
+        eps = check_finite_scalar("epsilon", epsilon)
+        if eps < 0:
+            raise ValueError(f"epsilon must be a number ≥ 0; got {epsilon!r}")
         deltas = {a: float(self.delta(eps, adjacency=a)) for a in ADJACENCIES}
-        return "add" if deltas["add"] > deltas["remove"] else "remove"
+        if not math.isclose(deltas["add"], deltas["remove"], rel_tol=1e-12, abs_tol=1e-15):
+            return "add" if deltas["add"] > deltas["remove"] else "remove"
+        bounds = self.loss_bounds()
+        if bounds["add"] != bounds["remove"]:
+            return "add" if bounds["add"] > bounds["remove"] else "remove"
+        tails = {a: float(self.tail(eps, adjacency=a)) for a in ADJACENCIES}
+        return "add" if tails["add"] > tails["remove"] else "remove"
 
     def tail(self, epsilon, *, adjacency="remove"):
         """δ₁(ε) = P[L > ε] under the first law of ``adjacency``: the chance of a bad event,
-        never below δ(ε) (Desfontaines 2020)."""
+        never below δ(ε) (Desfontaines 2020). Read by a search on the sorted losses (no ε ×
+        steps array)."""
         eps = check_nonnegative("epsilon", epsilon)
         losses, masses = self.loss_steps(adjacency=adjacency)
-        above = np.where(losses > eps.reshape(-1, 1), masses, 0.0).sum(axis=1)
-        return as_output(above.clip(0.0, 1.0).reshape(eps.shape))
+        rising = losses[::-1]
+        above = losses.size - np.searchsorted(rising, eps, side="right")  # count with L > ε
+        cumulative = np.r_[0.0, np.cumsum(masses)]
+        return as_output(cumulative[above].clip(0.0, 1.0))
 
     def upper_quantile(self, u, *, adjacency="remove"):
         """L at cumulative probability u, the outputs sorted by decreasing loss (a step
@@ -326,15 +343,12 @@ class PrivacyLoss(ABC):
         return as_output(losses[i])
 
     def profile(self, epsilon):
-        """(δ₁(ε), δ₂(ε)): the bad event's chance and the tight δ, of the order whose δ is the
-        larger at each ε (both orders the same for a symmetric mechanism)."""
+        """(δ₁(ε), δ₂(ε)): the bad event's chance, the larger over both orders, and the tight
+        δ, the larger over both orders (δ₁ ≥ δ₂ still: the larger tail is at least the tail of
+        the order whose δ is the larger)."""
         eps = check_nonnegative("epsilon", epsilon)
-        flat = eps.ravel()
-        orders = [self.worst_adjacency(e) for e in flat]
-        pairs = list(zip(flat, orders, strict=True))
-        naive = np.array([float(self.tail(e, adjacency=a)) for e, a in pairs])
-        tight = np.array([float(self.delta(e, adjacency=a)) for e, a in pairs])
-        return as_output(naive.reshape(eps.shape)), as_output(tight.reshape(eps.shape))
+        naive = np.maximum(*(np.asarray(self.tail(eps, adjacency=a)) for a in ADJACENCIES))
+        return as_output(naive), self.delta(eps)
 
     def pld(self, *, discretization=1e-4):
         """dp_accounting's pessimistic ``PrivacyLossDistribution`` of one release, both adjacencies.

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from .. import plrv
-from ..checks import check_positive
+from ..checks import check_finite_scalar, check_positive
 from ..mechanisms import AdditiveNoise, PrivacyLoss, as_mechanism
 from ._alt import describe, listing
 from ._style import MARKERS, SMALL, course_style
@@ -50,6 +50,58 @@ def _order(mech, epsilon) -> str:
     return "remove" if isinstance(mech, AdditiveNoise) else mech.worst_adjacency(epsilon)
 
 
+#: The largest ε these figures draw: e^ε is a line on them (e^700 is near the largest double).
+_MAX_DRAWN_EPSILON = 700.0
+
+
+def _drawn_epsilon(epsilon) -> float:
+    """One ε in [0, 700] for a figure that draws e^ε, refused by name otherwise."""
+    eps = check_finite_scalar("epsilon", epsilon)
+    if not 0 <= eps <= _MAX_DRAWN_EPSILON:
+        raise ValueError(
+            f"epsilon must be a number in [0, {_MAX_DRAWN_EPSILON:g}] for this figure (it "
+            f"draws e^ε); got {epsilon!r}"
+        )
+    return float(eps)
+
+
+def _short(mech) -> str:
+    """A mechanism's repr for a message, cut with an ellipsis past 80 characters."""
+    text = repr(mech)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _order_words(mech, order) -> str:
+    """The order drawn, in words: the law with the target's record first ("remove"), or the
+    other first ("add": the record added; changed, for sampling without replacement)."""
+    other = (
+        "with another record in its place"
+        if getattr(mech, "sampling", None) == "without_replacement"
+        else "without it"
+    )
+    return "with the target's record first" if order == "remove" else f"{other} first"
+
+
+def _exp_curve(losses, top):
+    """e^L as drawn: an infinite loss at 0.97 of the axis (matplotlib drops inf), and the
+    probability it has (0 when the loss is finite everywhere)."""
+    with np.errstate(over="ignore"):
+        y = np.exp(losses)
+    return np.where(np.isposinf(y), 0.97 * top, y)
+
+
+def _infinite_mass(mech, order) -> float:
+    """P[L = ∞] in the order drawn (0 for additive noise)."""
+    if isinstance(mech, AdditiveNoise):
+        return 0.0
+    losses, masses = mech.loss_steps(adjacency=order)
+    return float(masses[np.isposinf(losses)].sum())
+
+
+def _curve_label(p_inf) -> str:
+    return "e^L" if p_inf == 0 else f"e^L (∞ on the first {risk_up(p_inf):.3g}, drawn at the top)"
+
+
 def _additive(mechanism, noise, sensitivity, default) -> AdditiveNoise:
     """The mechanism of a figure of output densities: additive noise only, any other refused
     by name (its outputs are not a shifted density; the PLRV figures draw it)."""
@@ -57,7 +109,7 @@ def _additive(mechanism, noise, sensitivity, default) -> AdditiveNoise:
     if not isinstance(mech, AdditiveNoise):
         raise ValueError(
             "mechanism must be additive noise for this figure (it draws two shifted densities "
-            f"of the output); got {mech!r:.80}: plot_exp_loss, plot_delta_area and "
+            f"of the output); got {_short(mech)}: plot_exp_loss, plot_delta_area and "
             "plot_plrv_panels draw any mechanism"
         )
     return mech
@@ -70,10 +122,12 @@ def _words(mech) -> str:
     return mech.text()
 
 
-def _title(mech) -> str:
+def _title(mech, order="remove") -> str:
     if isinstance(mech, AdditiveNoise):
         return f"{mech.label}, {mech.symbol} = {mech.noise:.3g}"
-    return mech.text()
+    if mech.symmetric:
+        return mech.text()
+    return f"{mech.text()}\n(order drawn: {_order_words(mech, order)})"
 
 
 def _bounded(mech: PrivacyLoss) -> bool:
@@ -109,11 +163,16 @@ def _losses_on_u(mech, pmfs, adjacency="remove"):
 
 
 def _deltas(epsilon, mech, pmfs):
+    """(δ₁, δ₂) of what is drawn: the two pmfs, or the mechanism in the order drawn (for
+    additive noise, its exact profile), so the shaded band and area are the numbers shown."""
     if mech is None:
         p, q = pmfs
         return float(plrv.pmf_delta_naive(epsilon, p, q)), float(plrv.pmf_delta(epsilon, p, q))
-    naive, tight = mech.profile(epsilon)
-    return float(naive), float(tight)
+    if isinstance(mech, AdditiveNoise):
+        naive, tight = mech.profile(epsilon)
+        return float(naive), float(tight)
+    order = _order(mech, epsilon)
+    return float(mech.tail(epsilon, adjacency=order)), float(mech.delta(epsilon, adjacency=order))
 
 
 def _top(u, losses, epsilon) -> float:
@@ -277,16 +336,21 @@ def plot_exp_loss(
     ``noise`` (default the post's 1/ln 3).
     """
     mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_LAPLACE_SCALE)
+    epsilon = None if epsilon is None else _drawn_epsilon(epsilon)
     order = _order(mech, 0.0 if epsilon is None else epsilon)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
     u, losses = _losses_on_u(mech, None, order)
     keep = u <= umax
+    u, losses = u[keep], losses[keep]
     with np.errstate(over="ignore"):
-        u, y = u[keep], np.exp(losses[keep])
-    ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
-    top = ymax if ymax is not None else (1.2 * y.max() if _bounded(mech) else 8.0)
+        finite = np.exp(losses[np.isfinite(losses)])
+    bounded = _bounded(mech) and finite.size
+    top = ymax if ymax is not None else (1.2 * finite.max() if bounded else 8.0)
+    y = _exp_curve(losses, top)
+    p_inf = _infinite_mass(mech, order)
+    ax.plot(u, y, color="C0", label=_curve_label(p_inf), gid="exp_loss")
     if epsilon is not None:
         naive, _ = _deltas(epsilon, mech, None)
         ax.axhline(
@@ -324,7 +388,7 @@ def plot_exp_loss(
         title=(
             f"{mech.label}: e^L over the probability space"
             if isinstance(mech, AdditiveNoise)
-            else f"{mech.text()}: e^L"
+            else _title(mech, order)
         ),
     )
     ax.legend(fontsize=SMALL, loc="upper right")
@@ -336,6 +400,11 @@ def plot_exp_loss(
         + (f" (the axis is cut at {top:g})" if y[0] > top else "")
         + "."
     ]
+    if p_inf > 0:
+        sentences.append(
+            f"The loss is infinite on the first {risk_up(p_inf):.3g} of the probability (outputs "
+            "only the first law can give): drawn at the top of the axis."
+        )
     if epsilon is not None:
         sentences.append(
             f"Above the line e^ε = {risk_up(math.exp(epsilon)):.3g} lie the bad events, shaded: they have "
@@ -373,6 +442,7 @@ def plot_delta_area(
     """
     pmf = isinstance(mechanism, str) and mechanism == "pmf"
     mech = None if pmf else _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
+    epsilon = _drawn_epsilon(epsilon)
     fig = Figure(figsize=(7, 3.2))
     ax = fig.subplots()
     fig.subplots_adjust(**_ONE_PANEL)
@@ -431,19 +501,21 @@ def plot_plrv_panels(
     ``mechanism``: an object or a name with its ``noise`` (default the post's σ = √3).
     """
     mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
+    epsilon = _drawn_epsilon(epsilon)
+    order = _order(mech, epsilon)
     fig = Figure(figsize=(9, 3.2))
     ax, bx = fig.subplots(1, 2)
     fig.subplots_adjust(**_TWO_PANELS)
-    u, losses = _losses_on_u(mech, None, _order(mech, epsilon))
-    with np.errstate(over="ignore"):
-        y = np.exp(losses)
+    u, losses = _losses_on_u(mech, None, order)
+    top = _top(u, losses, epsilon)
     naive, _ = _deltas(epsilon, mech, None)
-    ax.plot(u, y, color="C0", label="e^L", gid="exp_loss")
+    p_inf = _infinite_mass(mech, order)
+    ax.plot(u, _exp_curve(losses, top), color="C0", label=_curve_label(p_inf), gid="exp_loss")
     ax.axhline(math.exp(epsilon), color="k", ls="--", lw=1, label="e^ε")
     ax.axvspan(0, naive, color="C3", alpha=0.2, label=f"δ₁ = {risk_up(naive):.4f}")
     ax.set_xlim(0, 1)
-    ax.set_ylim(0, _top(u, losses, epsilon))
-    ax.set(xlabel="cumulative probability", ylabel="e^L", title=_title(mech))
+    ax.set_ylim(0, top)
+    ax.set(xlabel="cumulative probability", ylabel="e^L", title=_title(mech, order))
     ax.legend(fontsize=SMALL, loc="upper right")
     _draw_delta_area(bx, epsilon, mech, None)
     # zoom the right panel on the bad events (at least 0.1 of the axis), so δ₂ stays visible
@@ -463,11 +535,16 @@ def _panels_text(fig, mech, epsilon) -> Figure:
     if isinstance(mech, AdditiveNoise):
         what = f"{mech.label} noise, {mech.symbol} = {mech.noise:.3g}"
     else:
-        added = _order(mech, epsilon) == "add"
+        order = _order(mech, epsilon)
         what = (
-            f"{mech.text()}, drawn in the order whose δ is the larger (the target's record "
-            f"{'added' if added else 'removed'})"
+            f"{mech.text()}, drawn in the order whose δ is the larger ({_order_words(mech, order)})"
         )
+        p_inf = _infinite_mass(mech, order)
+        if p_inf > 0:
+            what += (
+                f"; the loss is infinite on the first {risk_up(p_inf):.3g} of the probability, "
+                "drawn at the top of the left panel"
+            )
     return describe(
         fig,
         f"{what}, ε = {risk_up(epsilon):.3g}. "
@@ -486,17 +563,20 @@ def update_plrv_panels(
     their legend entries, titles and limits, and the text alternative. False, and nothing
     changed, for another mechanism (draw afresh)."""
     mech = _mechanism(mechanism, noise, sensitivity, plrv.POST_GAUSSIAN_SIGMA)
+    epsilon = _drawn_epsilon(epsilon)
     if getattr(fig, "_course_shape", None) != (mech.name, sensitivity):
         return False
     ax, bx = fig.axes
-    u, losses = _losses_on_u(mech, None, _order(mech, epsilon))
+    order = _order(mech, epsilon)
+    u, losses = _losses_on_u(mech, None, order)
     naive, tight = _deltas(epsilon, mech, None)
-    with np.errstate(over="ignore"):
-        ax.lines[0].set_data(u, np.exp(losses))
+    top = _top(u, losses, epsilon)
+    ax.lines[0].set_data(u, _exp_curve(losses, top))
     ax.lines[1].set_ydata([math.exp(epsilon)] * 2)
     ax.patches[0].set_width(naive)
-    ax.set_ylim(0, _top(u, losses, epsilon))
-    ax.set_title(_title(mech))
+    ax.set_ylim(0, top)
+    ax.set_title(_title(mech, order))
+    ax.get_legend().get_texts()[0].set_text(_curve_label(_infinite_mass(mech, order)))
     ax.get_legend().get_texts()[2].set_text(f"δ₁ = {risk_up(naive):.4f}")
     with np.errstate(over="ignore"):
         curve = np.minimum(1.0, np.exp(epsilon - losses))

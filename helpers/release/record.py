@@ -335,9 +335,7 @@ def _check_record_allocation(allocation):
         )
     budgets = np.asarray(allocation.budgets, dtype=float)
     if not (np.all(np.isfinite(budgets)) and np.all(budgets > 0)) or not (
-        _is_real(allocation.total)
-        and math.isfinite(allocation.total)
-        and allocation.total > 0
+        _is_real(allocation.total) and math.isfinite(allocation.total) and allocation.total > 0
     ):
         raise ValueError(
             f"allocation must have finite, positive budgets and total; got budgets "

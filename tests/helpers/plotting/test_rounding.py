@@ -232,7 +232,7 @@ NOT_A_RISK = {
     },
     "plotting/plrv.py": {
         "a": INPUT,
-        "mech": INPUT,  # the mechanism's repr, cut at 80 characters in a refusal
+        "_MAX_DRAWN_EPSILON": INPUT,  # the largest ε a figure draws, in its refusal
         "loc": INPUT,
         "loc + sensitivity": INPUT,
         "mech.noise": INPUT,
