@@ -31,6 +31,7 @@ duration that differs on every run): any answer in sight fails the build.
 
 from __future__ import annotations
 
+import ast
 import copy
 import hashlib
 import json
@@ -199,9 +200,47 @@ RECORDED_NOTE = (
 _STYLE = re.compile(r"<style\b.*?</style>\s*", re.S)
 
 
-def needs_opendp(cell) -> bool:
-    """Whether a code cell imports OpenDP or calls a helper that runs it."""
-    return cell.cell_type == "code" and bool(_NEEDS_OPENDP.search(cell.source))
+def needs_opendp(cell, unavailable=frozenset()) -> bool:
+    """Whether a code cell imports OpenDP, calls a helper that runs it, or reads a name that
+    only such a cell defines (``unavailable``: e.g. a record made from the release's table)."""
+    if cell.cell_type != "code":
+        return False
+    if _NEEDS_OPENDP.search(cell.source):
+        return True
+    return bool(unavailable & _code_names(cell.source)[1])
+
+
+def opendp_cells(nb) -> set:
+    """The indices of the code cells the student edition shows recorded, not run: each cell
+    that :func:`needs_opendp`, and each later cell that reads a name only such a cell
+    defines (a name a running cell defines again is available from there on)."""
+    unavailable: set = set()
+    shown = set()
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        if needs_opendp(cell, frozenset(unavailable)):
+            shown.add(index)
+            unavailable |= _code_names(cell.source)[0]
+        else:
+            unavailable -= _code_names(cell.source)[0]
+    return shown
+
+
+def _code_names(source: str) -> tuple[set, set]:
+    """(the names a cell's code assigns, the names it reads); IPython magics left out."""
+    code = "\n".join(
+        line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))
+    )
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:  # not Python (a cell of another language): nothing known
+        return set(), set()
+    stored, loaded = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (stored if isinstance(node.ctx, ast.Store) else loaded).add(node.id)
+    return stored, loaded
 
 
 def _fenced(text: str, language: str = "") -> str:
@@ -285,6 +324,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
     nb = copy.deepcopy(nb)
     nb.metadata.pop("widgets", None)
     statements = statement_cells(nb)  # found by the solution cells, before they become starters
+    recorded = opendp_cells(nb)
     for index, cell in enumerate(nb.cells):
         tags = cell.get("metadata", {}).get("tags", [])
         if cell.cell_type == "markdown" and INTRO_TAG in tags:
@@ -298,7 +338,7 @@ def student_version(nb: nbformat.NotebookNode, stem: str = "") -> nbformat.Noteb
                 f"{stem}: cell {index} looks OpenDP up by name, which the student environment "
                 "does not have (instructor.student.STUDENT_LEAVES_OUT)"
             )
-        if needs_opendp(cell):
+        if index in recorded:
             if is_solution(cell):  # its recorded output would be the answer
                 raise ValueError(f"{stem}: worked answer in cell {index} needs OpenDP")
             nb.cells[index] = recorded_cell(cell)

@@ -491,7 +491,13 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
     """In the student edition no code cell runs OpenDP; each such cell of the course's notebooks
     becomes a markdown cell holding its source and its committed outputs as they are (the course's
     notebooks are re-executed with OpenDP and compared by tests/test_notebooks.py)."""
-    from instructor.student import _STYLE, needs_opendp, opendp_install, student_version
+    from instructor.student import (
+        _STYLE,
+        needs_opendp,
+        opendp_cells,
+        opendp_install,
+        student_version,
+    )
 
     shown = 0
     for path in notebook_paths():
@@ -499,8 +505,10 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
         student = student_version(course, path.stem)
         assert len(student.cells) == len(course.cells)
         assert not [c for c in student.cells if needs_opendp(c)], path.name
-        for before, after in zip(course.cells, student.cells, strict=True):
-            if not needs_opendp(before):
+        recorded = opendp_cells(course)
+        assert {i for i, c in enumerate(course.cells) if needs_opendp(c)} <= recorded
+        for index, (before, after) in enumerate(zip(course.cells, student.cells, strict=True)):
+            if index not in recorded:
                 continue
             shown += 1
             assert after.cell_type == "markdown" and after.metadata["tags"] == ["recorded"]
@@ -515,9 +523,9 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
                     html = output.data["text/html"]
                     assert _STYLE.sub("", html).strip() in after.source
                     assert "<style" in html and "<style" not in after.source
-    # notebook 12's one: the table by region in one OpenDP Context (its plan and record need
-    # no OpenDP)
-    assert shown == 1
+    # notebook 12's two: the table by region in one OpenDP Context, and the record made from
+    # that release (its plan needs no OpenDP)
+    assert shown == 2
 
 
 def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
@@ -560,3 +568,23 @@ def test_the_student_edition_runs_without_opendp(tmp_path):
             zip_path=tmp_path / "bundle.zip",
             executed_dir=tmp_path / "executed",
         )
+
+
+def test_a_cell_reading_what_only_a_recorded_cell_defines_is_recorded_too():
+    """CI found it: notebook 12's record made from the OpenDP release (``privacy_record(table,
+    ...)``) ran in the student edition, where ``table`` is never defined."""
+    import nbformat
+
+    from instructor.student import opendp_cells
+
+    cells = [
+        "x = 1",
+        "table = rel.opendp_release(df, allocation, work)",
+        "record = privacy_record(table, date='2026-01-01')",
+        "print(record)",
+        "table = 3  # defined again by a cell that runs",
+        "print(table)",
+        "%matplotlib inline\nprint(x)",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    assert opendp_cells(nb) == {1, 2, 3}
