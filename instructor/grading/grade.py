@@ -21,14 +21,18 @@ holds it after the last cell that names it (never from printed text, never throu
 that raises keeps the points of every cell that ran (a cell that raises does not stop the next
 one); a cell past ``--cell-timeout`` is interrupted, and killed with its kernel if it does not
 stop; a notebook past ``--timeout`` is killed with its sandbox and keeps what was read before.
-Writes, only inside OUT_DIR and never through a symbolic link:
+Writes, only inside OUT_DIR (refused when anyone but the instructor could write there), never
+through a symbolic link, each file readable by the instructor only (``files``):
 
-* ``OUT_DIR/grades.csv``: ``student,submission,notebook,<exercise id>,...,total,max``, one row
-  per notebook: ``student`` is its identity (the file's stem as given, or ``--roster``'s id;
-  :func:`identities`: two files whose cleaned names collide are refused, never renamed),
+* ``OUT_DIR/grades.csv``: ``student,submission,notebook,<exercise id>,...,total,max,flag``,
+  one row per notebook: ``student`` is its identity (the file's stem as given, or
+  ``--roster``'s id; :func:`identities`: two files whose cleaned names collide, or whose names
+  read alike, are refused, never renamed),
   ``submission`` the cleaned stem its feedback is named by, then the points of each exercise
   of its own notebook (empty for another notebook's), their sum and the most it could score;
-  every field is escaped by ``csv_field`` (formulas, control characters);
+  ``flag`` says why the instructor should look (a notebook handed in for another, a name the
+  gradebook reserves); every field is escaped by ``csv_field`` (formulas, control
+  characters);
 * ``OUT_DIR/canvas.csv`` and ``OUT_DIR/moodle.csv``: the totals as the two LMSs import them
   (:func:`gradebooks`);
 * ``OUT_DIR/feedback/<submission>.md``: per exercise, its title and heading, the points of
@@ -68,14 +72,25 @@ from helpers.exercises import OPEN, variable
 from helpers.notebooks import notebook_paths
 from instructor.student import statement_cells, statement_sha256, student_version
 
-from . import sandbox, scoring
+from . import files, sandbox, scoring
+from .identity import (  # noqa: F401 (the grader's names, as tests and the hub use them)
+    HUB_ROSTER,
+    RESERVED,
+    handed_in_for,
+    identify,
+    identities,
+    is_notebook_file,
+    name_key,
+    read_roster,
+    roster_mismatches,
+    safe_name,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("runner.py")
 BUNDLE = ROOT / "build" / "student"
 GRADE_ENV = ROOT / "build" / "grade-env"
 SECRET = ROOT / "build" / "grade-secret"
-CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
 #: A submission larger than this is not read (a notebook of the course is well under 1 MB).
 MAX_SUBMISSION_BYTES = 20 * 1024**2
 PARAMETERS_TAG, INJECTED_TAG, WRITTEN_TAG = "parameters", "injected-parameters", "written"
@@ -148,26 +163,6 @@ def course_notebooks() -> dict[str, Path]:
     return {p.stem: p for p in notebook_paths()}
 
 
-def identify(nb: dict, filename: str, stems: list[str]) -> str | None:
-    """Which course notebook a submission is an edition of (only the name is taken from it)."""
-    meta = nb.get("metadata") if isinstance(nb, dict) else None
-    named = (meta or {}).get("choosing_epsilon", {}) if isinstance(meta, dict) else {}
-    stem = named.get("notebook") if isinstance(named, dict) else None
-    if isinstance(stem, str) and stem in stems:
-        return stem
-    prefix = re.match(r"(\d\d)", Path(filename).stem)
-    by_number = {s[:2]: s for s in stems}
-    if prefix and prefix.group(1) in by_number:
-        return by_number[prefix.group(1)]
-    text = ""
-    for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
-        if isinstance(cell, dict):
-            source = cell.get("source", "")
-            text += "".join(source) if isinstance(source, list) else str(source)
-    numbers = {i.split(".")[0] for i in CHECK_CALL.findall(text)} & set(by_number)
-    return by_number[numbers.pop()] if len(numbers) == 1 else None
-
-
 def edited_statements(nb: dict, course: Course) -> list[str]:
     """The exercises whose statement no markdown cell of the submission holds verbatim."""
     present = set()
@@ -179,63 +174,6 @@ def edited_statements(nb: dict, course: Course) -> list[str]:
 
 
 # --- names, the secret and the parameters ------------------------------------------------------
-
-
-def safe_name(stem: str) -> str:
-    """A file stem safe for a file name and a spreadsheet: letters, digits, ``._-`` only.
-
-    Only the feedback file's name: the row's identity is the file name as given
-    (:func:`identities`), and two files that clean to one name are refused, never renamed.
-    """
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem).lstrip(".-_")[:80] or "submission"
-
-
-def read_roster(path: Path) -> dict[str, str]:
-    """An LMS export's students: a CSV with columns ``student`` (the id the gradebook knows)
-    and ``file`` (the submission's file name as given, ``.ipynb`` optional) → {file: id}."""
-    roster: dict[str, str] = {}
-    with open(path, newline="", encoding="utf-8-sig") as handle:
-        reader = csv.DictReader(handle)
-        if not {"student", "file"} <= set(reader.fieldnames or []):
-            raise ValueError(
-                f"--roster {path}: columns={reader.fieldnames!r}; expected student and file"
-            )
-        for number, row in enumerate(reader, start=2):
-            name = (row.get("file") or "").strip()
-            name = name if name.endswith(".ipynb") else name + ".ipynb"
-            if name in roster:
-                raise ValueError(f"--roster {path}, line {number}: file={name!r} is listed twice")
-            roster[name] = (row.get("student") or "").strip()
-    return roster
-
-
-def identities(paths: list[Path], roster: dict[str, str] | None = None) -> list[tuple]:
-    """(path, student, feedback name) per submission, in the order given.
-
-    ``student`` is the identity every row and file is keyed by: the roster's id for the file
-    when a roster is given, else the file's stem exactly as given (the hub collects
-    ``<username>.ipynb``). Two files whose feedback names clean to the same name (compared
-    without case: some file systems do) are refused, naming both, before anything runs.
-    """
-    seen: dict[str, Path] = {}
-    named = []
-    for path in paths:
-        name = safe_name(path.stem)
-        other = seen.get(name.lower())
-        if other is not None:
-            raise ValueError(
-                f"refusing to grade: {other.name!r} and {path.name!r} both clean to the "
-                f"feedback name {name!r}; rename one of them (nothing was graded)"
-            )
-        seen[name.lower()] = path
-        student = (roster or {}).get(path.name) or path.stem
-        named.append((path, student, name))
-    students = [s for _, s, _ in named]
-    for student in students:
-        if students.count(student) > 1:
-            files = [p.name for p, s, _ in named if s == student]
-            raise ValueError(f"refusing to grade: the roster gives {files!r} one id {student!r}")
-    return named
 
 
 def csv_field(value) -> str:
@@ -819,58 +757,24 @@ def neutral_bytecode(python: Path, env: Path) -> None:
 
 
 class Output:
-    """OUT_DIR, opened once: each file is written to a fresh temporary name inside it and
-    renamed over the target (a link planted there is replaced, never followed); every
-    directory is opened with O_NOFOLLOW, component by component."""
+    """OUT_DIR, opened once and refused when a student could write it; each file written
+    private to the instructor (``files.write_private``: 0600, by a fresh temporary name renamed
+    over the target, so a link planted there is replaced, never followed; folders 0700)."""
 
     def __init__(self, out_dir: Path):
         self.path = Path(os.path.abspath(out_dir))
-        self.fd = self._open_dirs(self.path)
-
-    @staticmethod
-    def _open_dirs(path: Path) -> int:
-        fd = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
-        try:
-            for part in path.parts[1:]:
-                try:
-                    os.mkdir(part, 0o755, dir_fd=fd)
-                except FileExistsError:
-                    pass
-                try:
-                    child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-                except OSError as error:
-                    raise ValueError(
-                        f"--out {path}: {part} is not a directory (or is a link)"
-                    ) from error
-                os.close(fd)
-                fd = child
-        except BaseException:
-            os.close(fd)
-            raise
-        return fd
-
-    def subdir(self, name: str) -> int:
-        try:
-            os.mkdir(name, 0o755, dir_fd=self.fd)
-        except FileExistsError:
-            pass
-        try:
-            return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=self.fd)
-        except OSError as error:
-            raise ValueError(f"{self.path / name} is not a directory (or is a link)") from error
+        self.fd = files.open_private_folder(self.path)
 
     def write(self, name: str, text: str, *, directory: str | None = None) -> None:
-        if "/" in name or name in ("", ".", ".."):
-            raise ValueError(f"not a file name: {name!r}")
-        fd = self.subdir(directory) if directory else os.dup(self.fd)
+        if directory:
+            try:
+                fd = files.private_subfolder(self.fd, directory)
+            except ValueError as error:
+                raise ValueError(f"{self.path}/{error}") from error
+        else:
+            fd = os.dup(self.fd)
         try:
-            temporary = f".{name}.{secrets.token_hex(8)}.tmp"
-            handle = os.open(
-                temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644, dir_fd=fd
-            )
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
-                file.write(text)
-            os.rename(temporary, name, src_dir_fd=fd, dst_dir_fd=fd)
+            files.write_private(fd, name, text.encode("utf-8"))
         finally:
             os.close(fd)
 
@@ -893,6 +797,7 @@ class Graded:
     edited: list[str] = field(default_factory=list)
     written: list[dict] = field(default_factory=list)
     problem: str = ""
+    flag: str = ""  #: why the instructor should look (grades.csv's ``flag`` column)
 
     @property
     def total(self) -> float:
@@ -935,21 +840,37 @@ def score_run(course: Course, run: Run, params: dict[str, dict]) -> dict[str, li
     return scored
 
 
-def _cell_place(nb, index) -> str:
-    """Where a cell is, as a reader finds it: the heading above it."""
-    if not isinstance(index, int) or nb is None or not 0 <= index < len(nb.cells):
-        return "at the end of the notebook"
-    if INJECTED_TAG in nb.cells[index].get("metadata", {}).get("tags", []):
-        return "in the parameters the grader injected"
-    for cell in reversed(nb.cells[:index]):
-        if cell.cell_type == "markdown":
-            bold = re.match(r"\s*\*\*(.+?)\*\*", cell.source)
-            heading = re.search(r"^#{1,6}\s+(.+)$", cell.source, re.M)
+def _cell_places(nb) -> list[str]:
+    """Where each cell is, as a reader finds it (the heading above it), in one pass over the
+    notebook: feedback takes time linear in the cells, however many events point at them."""
+    places, above = [], "in the code above the first heading"
+    for cell in nb.cells if nb is not None else []:
+        if INJECTED_TAG in cell.get("metadata", {}).get("tags", []):
+            places.append("in the parameters the grader injected")
+        else:
+            places.append(above)
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            source = source if isinstance(source, str) else "".join(source)
+            bold = re.match(r"\s*\*\*(.+?)\*\*", source)
+            heading = re.search(r"^#{1,6}\s+(.+)$", source, re.M)
             if bold:
-                return f"in the code under “{bold.group(1).strip().rstrip('.')}”"
-            if heading:
-                return f"in the code under the heading “{heading.group(1).strip()}”"
-    return "in the code above the first heading"
+                above = f"in the code under “{bold.group(1).strip().rstrip('.')}”"
+            elif heading:
+                above = f"in the code under the heading “{heading.group(1).strip()}”"
+    return places
+
+
+def _cell_place(places: list[str], index) -> str:
+    """Where the cell ``index`` is (:func:`_cell_places`), or the end of the notebook."""
+    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(places):
+        return places[index]
+    return "at the end of the notebook"
+
+
+#: the most events one feedback file lists (the rest are counted): a notebook of thousands of
+#: failing cells gets a readable file, written in bounded time
+MAX_EVENTS_SHOWN = 50
 
 
 def _quote(text: str) -> str:
@@ -984,9 +905,10 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
             )
     lines += ["", "## While it ran", ""]
     happened = []
-    for event in run.events:
+    places = _cell_places(nb)
+    for event in run.events[:MAX_EVENTS_SHOWN]:
         kind = event.get("event")
-        where = _cell_place(nb, event.get("cell"))
+        where = _cell_place(places, event.get("cell"))
         if kind == "error":
             quoted = f" at {_quote(event['line'])}" if event.get("line") else ""
             happened.append(
@@ -1015,6 +937,10 @@ def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, flo
             )
         elif kind == "unanswered":
             happened.append(f"- {where}: the kernel did not answer when its values were read")
+    if len(run.events) > MAX_EVENTS_SHOWN:
+        happened.append(
+            f"- and {len(run.events) - MAX_EVENTS_SHOWN} more events like these, not listed"
+        )
     if run.status == "timed out":
         happened.append(
             f"- stopped at the notebook's {limits[0]:g} s limit; answers read before then count"
@@ -1094,6 +1020,7 @@ def grade(
     marks: Path | None = None,
     roster: Path | None = None,
     unsafe_no_cgroup: bool = False,
+    notebook: str | None = None,
 ) -> list[dict]:
     """Grade every ``*.ipynb`` in ``submissions``; write grades.csv and feedback/; return rows.
 
@@ -1105,18 +1032,25 @@ def grade(
     output = Output(out_dir)  # before anything runs: a bad --out fails at once
     key = load_secret(secret)
     courses_by_stem = course_notebooks()
-    paths = sorted(
-        p
-        for p in Path(submissions).iterdir()
-        if p.suffix == ".ipynb" and not p.name.startswith(".")
-    )
+    paths = sorted(p for p in Path(submissions).iterdir() if is_notebook_file(p))
     python = python or str(ensure_grade_env())
     # absolute, but not resolved: a venv's python is a symlink to the base interpreter
     python = os.path.abspath(shutil.which(python) or python)
     environment = Environment.of(python)
     loaded: dict[str, Course] = {}
     jobs = max(1, jobs or os.cpu_count() or 1)
-    named = identities(paths, read_roster(roster) if roster else None)
+    read = read_roster(roster) if roster else None
+    named = identities(paths, read)
+    if read is not None:
+        for said, names in zip(
+            ("files the roster does not list", "roster files not handed in"),
+            roster_mismatches(paths, read),
+            strict=True,
+        ):
+            if names:
+                shown = ", ".join(scoring.visible(n) for n in names)
+                print(f"--roster: {len(names)} {said}: {shown}", file=sys.stderr, flush=True)
+    expected = handed_in_for(submissions, paths, list(courses_by_stem), notebook=notebook)
     progress = Progress(len(named))
     options = {
         "timeout": timeout,
@@ -1131,15 +1065,28 @@ def grade(
         path, student, name = item
         start = time.monotonic()
         try:
-            graded, nb = _grade_submission(
-                path,
-                name,
-                key=key,
-                courses=courses_by_stem,
-                loaded=loaded,
-                environment=environment,
-                options=options,
-            )
+            if name_key(student) in RESERVED:
+                graded, nb = (
+                    Graded(
+                        name,
+                        None,
+                        problem=f"{student!r} is a row the gradebook reserves, not a student's name: "
+                        "not graded (rename the file)",
+                        flag="a name the gradebook reserves",
+                    ),
+                    None,
+                )
+            else:
+                graded, nb = _grade_submission(
+                    path,
+                    name,
+                    key=key,
+                    courses=courses_by_stem,
+                    loaded=loaded,
+                    environment=environment,
+                    options=options,
+                    expected=expected.get(path),
+                )
         except Exception as error:  # one submission never stops the run
             graded = Graded(
                 name, None, problem=f"This file could not be graded ({type(error).__name__})."
@@ -1162,13 +1109,21 @@ def grade(
             text = f"# Feedback: {graded.name}\n\nThe feedback failed ({type(error).__name__}).\n"
         output.write(f"{graded.name}.md", text, directory="feedback")
     _write_written_answers(output, results)
+    refused = None
     if marks is not None:
-        merged = scoring.merge_written(marks, rows)
-        rows = merged if merged is not None else rows
+        try:
+            rows = scoring.merge_written(marks, rows)
+        except ValueError as error:  # the grades are written all the same, then it is said
+            refused = error
     output.write("grades.csv", _grades_csv(rows, exercises))
     for name, text in gradebooks(rows).items():
         output.write(name, text)
     output.close()
+    if refused is not None:
+        raise ValueError(
+            f"--marks: {refused}\n(grades.csv and the gradebooks were written without the "
+            "written marks: fix that line and grade again)"
+        )
     return rows
 
 
@@ -1181,11 +1136,14 @@ def _grade_submission(
     loaded: dict[str, Course],
     environment: Environment,
     options: dict,
+    expected: str | None = None,
 ) -> tuple[Graded, object]:
     """Grade one submission for :func:`grade`: read it, tell which course notebook it is
     (``courses``: by stem; ``loaded`` caches the loaded ones), run it with parameters drawn
     from ``key`` and its bytes, score it; return the :class:`Graded` and the notebook run
-    (None when it was not run). ``options``: :func:`run_notebook`'s limits and sandbox."""
+    (None when it was not run). ``options``: :func:`run_notebook`'s limits and sandbox.
+    ``expected``: the notebook it was handed in for (:func:`handed_in_for`); another notebook
+    handed in for it is flagged and not run, so it scores nothing in any column."""
     read = _read_submission(path, name)
     if isinstance(read, Graded):
         return read, None
@@ -1197,6 +1155,14 @@ def _grade_submission(
             None,
             problem="Which course notebook this is could not be told (neither its metadata, "
             "its file name nor its `check` calls say): not graded.",
+        ), None
+    if expected is not None and stem != expected:
+        return Graded(
+            name,
+            None,
+            problem=f"This file was handed in for {expected}, but it is notebook {stem}: not "
+            "graded (your instructor sees this; hand in the right notebook).",
+            flag=f"handed in for {expected}; is {stem}",
         ), None
     if stem not in loaded:
         loaded[stem] = load_course(courses[stem])
@@ -1239,12 +1205,13 @@ def _sandbox_or_refuse(unsafe_no_sandbox: bool, unsafe_no_cgroup: bool) -> str |
 def _read_submission(path: Path, name: str) -> tuple[bytes, dict, object] | Graded:
     """The submission's bytes, its JSON and its notebook, or the :class:`Graded` that says why
     it is not graded (a link, over the size limit, not a version 4 notebook)."""
-    if path.is_symlink() or not path.is_file():
-        return Graded(name, None, problem="This is not a regular file (a link?): not graded.")
-    with path.open("rb") as handle:  # never more than the limit in memory
-        data = handle.read(MAX_SUBMISSION_BYTES + 1)
-    if len(data) > MAX_SUBMISSION_BYTES:
-        return Graded(name, None, problem="This file is larger than 20 MB: not graded.")
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:  # never through a link, never more than the limit in memory
+        data, why = files.read_regular(folder, path.name, owner=None, limit=MAX_SUBMISSION_BYTES)
+    finally:
+        os.close(folder)
+    if data is None:
+        return Graded(name, None, problem=f"This file is {why}: not graded.")
     try:
         raw = json.loads(data.decode("utf-8"))
         if not isinstance(raw, dict) or raw.get("nbformat") != 4:
@@ -1274,6 +1241,7 @@ def _grade_row(graded: Graded, exercises: list[str]) -> dict:
         parts = graded.parts.get(exercise_id)
         row[exercise_id] = sum(p.points for p in parts) if parts is not None else ""
     row["total"], row["max"] = graded.total, graded.max
+    row["flag"] = graded.flag
     return row
 
 
@@ -1293,7 +1261,9 @@ def _grades_csv(rows: list[dict], exercises: list[str]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     columns = (
-        list(rows[0]) if rows else ["student", "submission", "notebook", *exercises, "total", "max"]
+        list(rows[0])
+        if rows
+        else ["student", "submission", "notebook", *exercises, "total", "max", "flag"]
     )
     writer.writerow([csv_field(c) for c in columns])
     for row in rows:
@@ -1334,6 +1304,8 @@ def gradebooks(rows: list[dict]) -> dict[str, str]:
     moodle = [["username", *notebooks]]
     for row in rows:
         student = str(row.get("student") or row.get("submission") or "")
+        if name_key(student) in RESERVED:  # never a second "Points Possible" row
+            continue
         cells = [row.get("total", "") if row.get("notebook") == n else "" for n in notebooks]
         canvas.append([student, "", "", student, "", *cells])
         moodle.append([student, *cells])
@@ -1371,6 +1343,12 @@ def main(argv: list[str]) -> int:
         help="a CSV with columns student (the LMS id) and file (the submission's file name)",
     )
     parser.add_argument(
+        "--notebook",
+        default=None,
+        help="the notebook every submission was handed in for (e.g. 10); a hub's roster.csv "
+        "beside the hand-ins says it for each",
+    )
+    parser.add_argument(
         "--python",
         default=None,
         help="the kernel's Python (default: build/grade-env, made from the student bundle)",
@@ -1403,6 +1381,7 @@ def main(argv: list[str]) -> int:
             secret=args.secret,
             marks=args.marks,
             roster=args.roster,
+            notebook=args.notebook,
         )
     except (RuntimeError, ValueError) as error:
         print(error, file=sys.stderr)

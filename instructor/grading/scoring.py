@@ -40,6 +40,8 @@ import numpy as np
 
 from helpers.exercises import OPEN, answers, is_missing, judge, make_entry, new_salt
 
+from . import files
+
 ROOT = Path(__file__).resolve().parents[2]
 KEY_DIR = ROOT / "instructor" / "key"
 CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
@@ -549,7 +551,7 @@ def merge_written(marks_csv, grades_csv_rows: Iterable[Mapping]) -> list[dict]:
     lines: dict[tuple[str, str], int] = {}
     ids: list[str] = []
     with open(marks_csv, newline="", encoding="utf-8") as handle:
-        for number, row in enumerate(csv.DictReader(handle), start=2):
+        for number, row in enumerate(files.csv_rows(handle), start=2):
             wid = unescape_cell(row.get("id") or "")
             if wid not in questions:
                 continue

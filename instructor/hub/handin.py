@@ -28,6 +28,7 @@ import time
 import warnings
 from pathlib import Path
 
+from instructor.grading import files
 from instructor.grading.grade import MAX_SUBMISSION_BYTES, safe_name
 
 from .recipes import EDITION
@@ -37,6 +38,8 @@ USER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
 ROSTER = "roster.csv"
 GRADES_DIR = "grades"
 HANDED_IN, MISSING = "handed in", "missing"
+SKIPPED = "skipped"
+ROSTER_COLUMNS = ("user", "submission", "status", "bytes", "sha256")
 
 
 def course_stem(notebook: str) -> str:
@@ -52,8 +55,11 @@ def course_stem(notebook: str) -> str:
 
 
 def _read_inside(root_fd: int, parts: list[str]) -> tuple[bytes | None, str]:
-    """Read ``parts`` under an open directory without following any link; (data, status)."""
+    """Read ``parts`` (the home, then the folders, then the file) under an open folder as the
+    home's owner's file: no link followed, every folder and the file owned by the owner of the
+    home, the file regular, with one link and at most the grader's limit; (data, status)."""
     fd = os.dup(root_fd)
+    owner = None
     try:
         for part in parts[:-1]:
             try:
@@ -64,35 +70,52 @@ def _read_inside(root_fd: int, parts: list[str]) -> tuple[bytes | None, str]:
                 return None, f"{part} is not a folder (a link?)"
             os.close(fd)
             fd = child
-        try:
-            handle = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd)
-        except FileNotFoundError:
-            return None, MISSING
-        except OSError:
-            return None, "not a regular file (a link?)"
-        with os.fdopen(handle, "rb") as file:
-            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                return None, "not a regular file"
-            data = file.read(MAX_SUBMISSION_BYTES + 1)
-        if len(data) > MAX_SUBMISSION_BYTES:
-            return None, "larger than 20 MB"
-        return data, HANDED_IN
+            uid = os.fstat(fd).st_uid
+            owner = uid if owner is None else owner
+            if uid != owner:
+                return None, f"{part} is owned by user id {uid}, not by the student"
+        data, why = files.read_regular(fd, parts[-1], owner=owner, limit=MAX_SUBMISSION_BYTES)
+        return (data, HANDED_IN) if data is not None else (None, why)
     finally:
         os.close(fd)
+
+
+def _students(homes: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """The folders of ``homes`` that are students' homes, and why each other one is not: a
+    name the grader would change (``lost+found``), not a folder, or a folder owned by root or
+    by the instructor running this (their own home)."""
+    students, skipped = [], []
+    staff = files.trusted_uids()
+    for entry in sorted(os.scandir(homes), key=lambda e: e.name):
+        if not USER_NAME.match(entry.name) or safe_name(entry.name) != entry.name:
+            skipped.append((entry.name, "not a user name"))
+        elif not entry.is_dir(follow_symlinks=False):
+            skipped.append((entry.name, "not a folder"))
+        elif entry.stat(follow_symlinks=False).st_uid in staff:
+            skipped.append((entry.name, "owned by root or by you, not a student's home"))
+        else:
+            students.append(entry.name)
+    return students, skipped
 
 
 def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = None) -> list[dict]:
     """Copy each student's notebook to ``out/<user>.ipynb``; write ``out/roster.csv``.
 
-    ``homes`` holds one folder per student, named by the user name; ``users`` limits the
-    collection to those (each listed user without a folder is ``missing``). ``out`` must be new
-    or empty: a file left from another collection would be graded too.
+    ``homes`` holds one folder per student, named by the user name. Without ``users``, the
+    students are the folders :func:`_students` keeps (the others are returned with a status
+    ``skipped: why`` and left off the roster); with ``users``, exactly those (each listed user
+    without a folder is ``missing``). ``out`` must be new or empty and only the instructor's
+    (``files.open_private_folder``): a file left from another collection would be graded too,
+    and a student who could write there could plant links. One student's unreadable file is
+    that student's status, never the others' loss.
     """
     stem = course_stem(notebook)
-    homes, out = Path(homes), Path(out)
-    if out.exists() and any(out.iterdir()):
-        raise ValueError(f"out={str(out)!r} is not empty: collect into a new folder")
-    names = sorted(users) if users is not None else sorted(p.name for p in homes.iterdir())
+    homes = Path(homes)
+    skipped = []
+    if users is None:
+        names, skipped = _students(homes)
+    else:
+        names = sorted(users)
     bad = [n for n in names if not USER_NAME.match(n) or safe_name(n) != n]
     if bad:
         raise ValueError(
@@ -103,30 +126,39 @@ def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = 
     twins = sorted({n for n in names if lowered.count(n.lower()) > 1})
     if twins:
         raise ValueError(f"users={twins!r} differ only in case; the grader would rename one")
-    out.mkdir(parents=True, exist_ok=True)
-    root_fd = os.open(homes, os.O_RDONLY | os.O_DIRECTORY)
-    rows = []
+    out_fd = files.open_private_folder(out)
     try:
-        for user in names:
-            parts = [user, EDITION, "notebooks", f"{stem}.ipynb"]
-            data, status = _read_inside(root_fd, parts)
-            row = {"user": user, "submission": "", "status": status, "bytes": "", "sha256": ""}
-            if data is not None:
-                row["submission"] = f"{user}.ipynb"
-                row["bytes"] = len(data)
-                row["sha256"] = hashlib.sha256(data).hexdigest()
-                (out / row["submission"]).write_bytes(data)
-            rows.append(row)
+        if os.listdir(out_fd):
+            raise ValueError(f"out={str(out)!r} is not empty: collect into a new folder")
+        root_fd = os.open(homes, os.O_RDONLY | os.O_DIRECTORY)
+        rows = []
+        try:
+            for user in names:
+                parts = [user, EDITION, "notebooks", f"{stem}.ipynb"]
+                try:
+                    data, status = _read_inside(root_fd, parts)
+                except OSError as error:  # one student's home never stops the others
+                    data, status = None, f"not read ({type(error).__name__}: {error.strerror})"
+                row = {"user": user, "submission": "", "status": status, "bytes": "", "sha256": ""}
+                if data is not None:
+                    row["submission"] = f"{user}.ipynb"
+                    row["bytes"] = len(data)
+                    row["sha256"] = hashlib.sha256(data).hexdigest()
+                    files.write_private(out_fd, row["submission"], data)
+                rows.append(row)
+        finally:
+            os.close(root_fd)
+        stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        buffer = io.StringIO()
+        columns = [*ROSTER_COLUMNS, "notebook", "collected"]
+        writer = csv.DictWriter(buffer, columns)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({**row, "notebook": stem, "collected": stamp})
+        files.write_private(out_fd, ROSTER, buffer.getvalue().encode("utf-8"))
     finally:
-        os.close(root_fd)
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, [*rows[0], "notebook", "collected"] if rows else ["user"])
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({**row, "notebook": stem, "collected": stamp})
-    (out / ROSTER).write_text(buffer.getvalue(), encoding="utf-8")
-    return rows
+        os.close(out_fd)
+    return rows + [{"user": name, "status": f"{SKIPPED}: {why}"} for name, why in skipped]
 
 
 def _grades_text(stem: str, row: dict | None, feedback: str | None) -> str:
@@ -251,9 +283,9 @@ def return_grades(graded: Path, homes: Path, roster: Path) -> list[Path]:
     stop the others: ``RuntimeError`` names each one after every other file is written."""
     graded, homes = Path(graded), Path(os.path.abspath(homes))
     with open(roster, encoding="utf-8", newline="") as file:
-        students = list(csv.DictReader(file))
+        students = list(files.csv_rows(file))
     with open(graded / "grades.csv", encoding="utf-8", newline="") as file:
-        rows = {r["submission"]: r for r in csv.DictReader(file)}
+        rows = {r["submission"]: r for r in files.csv_rows(file)}
     written, failed = [], []
     for student in students:
         user, stem = student["user"], student["notebook"]
@@ -294,10 +326,11 @@ def main(argv: list[str]) -> int:
         if args.command == "collect":
             rows = collect(args.homes, args.out, notebook=args.notebook, users=args.users)
             handed = sum(r["status"] == HANDED_IN for r in rows)
-            print(f"{handed} of {len(rows)} students handed in: {args.out}/ ({ROSTER} there)")
+            students = sum(not r["status"].startswith(SKIPPED) for r in rows)
+            print(f"{handed} of {students} students handed in: {args.out}/ ({ROSTER} there)")
             for row in rows:
                 if row["status"] != HANDED_IN:
-                    print(f"  {row['user']}: {row['status']}")
+                    print(f"  {row['user']!r}: {row['status']}")
         else:
             written = return_grades(args.graded, args.homes, args.roster)
             print(

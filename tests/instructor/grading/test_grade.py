@@ -136,7 +136,7 @@ def graded(tmp_path_factory, student_site, sandbox_required):
 def test_grades_csv_has_one_row_per_notebook_and_a_total(graded):
     out, rows = graded
     header = (out / "grades.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header == "student,submission,notebook," + ",".join([*IDS, *TEN]) + ",total,max"
+    assert header == "student,submission,notebook," + ",".join([*IDS, *TEN]) + ",total,max,flag"
     assert set(rows) == {*SUBMISSIONS, "not_a_notebook", "other_notebook"}
     for name, row in rows.items():
         assert row["student"] == name  # the file's stem as given

@@ -409,7 +409,7 @@ def test_huge_and_strange_values_are_a_cross_with_a_message(runs):
 def test_the_course_decides_the_exercises_not_the_metadata(runs):
     rows, feedback = runs["with"]
     header = list(rows["honest_full"])
-    assert header == ["student", "submission", "notebook", *IDS, "total", "max"]
+    assert header == ["student", "submission", "notebook", *IDS, "total", "max", "flag"]
     assert rows["adds_exercises"]["max"] == TOTAL
     assert "10.1" not in feedback["adds_exercises"].decode()
 

@@ -41,7 +41,8 @@ def test_collect_names_each_hand_in_by_its_user_and_follows_no_link(tmp_path):
         file.truncate(MAX_SUBMISSION_BYTES + 1)
     (homes / "fay").mkdir()
     out = tmp_path / "handin"
-    rows = handin.collect(homes, out, notebook="10")
+    everyone = ["ann", "bob", "cat", "dan", "eve", "fay"]
+    rows = handin.collect(homes, out, notebook="10", users=everyone)
     status = {r["user"]: r["status"] for r in rows}
     assert status["ann"] == handin.HANDED_IN and status["fay"] == handin.MISSING
     for user in ("bob", "cat", "dan", "eve"):
@@ -53,7 +54,7 @@ def test_collect_names_each_hand_in_by_its_user_and_follows_no_link(tmp_path):
     assert [r["user"] for r in roster] == ["ann", "bob", "cat", "dan", "eve", "fay"]
     assert {r["notebook"] for r in roster} == {NOTEBOOK}
     with pytest.raises(ValueError, match="not empty"):
-        handin.collect(homes, out, notebook="10")
+        handin.collect(homes, out, notebook="10", users=everyone)
 
 
 @pytest.mark.parametrize("users", [["-x"], ["a b"], ["=cmd"], ["Ann", "ann"]])
@@ -163,3 +164,111 @@ def test_a_writer_that_never_ends_is_stopped_and_reaped(monkeypatch):
         handin._as_user(65534, 65534, time.sleep, 600)  # far beyond the limit: no race
     with pytest.raises(ChildProcessError):
         os.waitpid(forked[0], os.WNOHANG)  # reaped already
+
+
+# --- issue 51: root never follows a student, one student never stops the others -------------
+
+ROOT_ONLY = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="homes of other users: root only"
+)
+
+
+def _owned_home(homes: Path, user: str, uid: int) -> Path:
+    """A home as a hub makes it: the student owns the home and everything in it."""
+    folder = _home(homes, user)
+    for path in [homes / user, *sorted((homes / user).rglob("*"))]:
+        os.chown(path, uid, uid, follow_symlinks=False)
+    return folder
+
+
+@ROOT_ONLY
+def test_collect_reads_only_what_each_student_owns_and_goes_on_past_every_trap(
+    tmp_path, monkeypatch
+):
+    homes = tmp_path / "home"
+    homes.mkdir()
+    uids = dict(ann=60001, bob=60002, cat=60003, dan=60004, eve=60005, fay=60006, gus=60007)
+    folders = {user: _owned_home(homes, user, uid) for user, uid in uids.items()}
+    for user in ("ann", "gus"):
+        notebook = folders[user] / f"{NOTEBOOK}.ipynb"
+        notebook.write_text(f'{{"{user}": 1}}')
+        os.chown(notebook, uids[user], uids[user])
+    os.link(folders["ann"] / f"{NOTEBOOK}.ipynb", folders["bob"] / f"{NOTEBOOK}.ipynb")
+    (folders["cat"] / f"{NOTEBOOK}.ipynb").mkdir()  # a folder named like the notebook
+    (folders["dan"] / f"{NOTEBOOK}.ipynb").write_text("{}")  # a file root planted, not dan's
+    os.chown(folders["eve"], 0, 0)  # a folder on the way that is not the student's
+    (folders["eve"] / f"{NOTEBOOK}.ipynb").write_text("{}")
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as server:
+        monkeypatch.chdir(folders["fay"])  # a socket's path is short: bound by its name
+        server.bind(f"{NOTEBOOK}.ipynb")
+        out = tmp_path / "handin"
+        rows = handin.collect(homes, out, notebook="10")
+    status = {r["user"]: r["status"] for r in rows}
+    assert status["ann"] == status["gus"] == handin.HANDED_IN
+    assert "owned by user id 60001" in status["bob"]  # ann's file under bob's name
+    assert "not a regular file" in status["cat"] and "not a regular file" in status["fay"]
+    assert "owned by user id 0" in status["dan"] and "owned by user id 0" in status["eve"]
+    assert sorted(p.name for p in out.iterdir()) == ["ann.ipynb", "gus.ipynb", handin.ROSTER]
+    for path in out.iterdir():
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path  # private to the instructor
+    assert (out / "gus.ipynb").read_text() == '{"gus": 1}'
+
+
+@ROOT_ONLY
+def test_collect_without_a_list_skips_what_is_no_students_home(tmp_path, monkeypatch):
+    homes = tmp_path / "home"
+    homes.mkdir()
+    _owned_home(homes, "ann", 60001).joinpath(f"{NOTEBOOK}.ipynb").write_bytes(b"{}")
+    os.chown(homes / "ann" / recipes.EDITION / "notebooks" / f"{NOTEBOOK}.ipynb", 60001, 60001)
+    (homes / "zed").mkdir()
+    os.chown(homes / "zed", 60009, 60009)  # a student who never pulled the course: missing
+    (homes / "lost+found").mkdir()
+    (homes / "teacher").mkdir()
+    os.chown(homes / "teacher", 61000, 61000)
+    monkeypatch.setenv("SUDO_UID", "61000")  # the instructor who ran sudo
+    (homes / "notes.txt").write_text("")
+    rows = handin.collect(homes, tmp_path / "out", notebook="10")
+    status = {r["user"]: r["status"] for r in rows}
+    assert status["ann"] == handin.HANDED_IN and status["zed"] == handin.MISSING
+    for name in ("lost+found", "teacher", "notes.txt", "root"):
+        if name != "root":
+            assert status[name].startswith(handin.SKIPPED), name
+    with open(tmp_path / "out" / handin.ROSTER, newline="") as file:
+        assert [r["user"] for r in csv.DictReader(file)] == ["ann", "zed"]
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o770, 0o1777])
+def test_collect_and_grade_refuse_an_out_folder_others_can_write(tmp_path, mode):
+    from instructor.grading import grade
+
+    (tmp_path / "homes").mkdir()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(mode)
+    with pytest.raises(ValueError, match="lets others write there"):
+        handin.collect(tmp_path / "homes", shared, notebook="10", users=[])
+    with pytest.raises(ValueError, match="lets others write there"):
+        grade.Output(shared)
+    # a folder under a sticky, others-writable one (as /tmp is) is the instructor's alone
+    if mode == 0o1777:
+        handin.collect(tmp_path / "homes", shared / "mine", notebook="10", users=[])
+        assert stat.S_IMODE((shared / "mine").stat().st_mode) == 0o700
+    else:
+        with pytest.raises(ValueError, match="lets others write there"):
+            grade.Output(shared / "mine")
+
+
+@ROOT_ONLY
+def test_an_out_folder_a_student_owns_is_refused(tmp_path):
+    from instructor.grading import grade
+
+    planted = tmp_path / "planted"
+    planted.mkdir(mode=0o700)
+    os.chown(planted, 60001, 60001)
+    with pytest.raises(ValueError, match="owned by user id 60001"):
+        handin.collect(tmp_path, planted / "out", notebook="10", users=[])
+    with pytest.raises(ValueError, match="owned by user id 60001"):
+        grade.Output(planted)
+    assert not (planted / "out").exists()
