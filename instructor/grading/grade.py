@@ -45,22 +45,17 @@ from __future__ import annotations
 
 import argparse
 import base64
-import csv
 import hashlib
 import hmac
-import io
 import json
 import os
 import re
 import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import venv
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -85,15 +80,34 @@ from .identity import (  # noqa: F401 (the grader's names, as tests and the hub 
     roster_mismatches,
     safe_name,
 )
+from .report import (  # noqa: F401
+    CANVAS_COLUMNS,
+    MAX_EVENTS_SHOWN,
+    _grades_csv,
+    csv_field,
+    feedback,
+    gradebooks,
+)
+from .run import (  # noqa: F401
+    BUNDLE,
+    GRADE_ENV,
+    INJECTED_TAG,
+    PARAMETERS_TAG,
+    ROOT,
+    RUNNER,
+    WRITTEN_TAG,
+    Environment,
+    Run,
+    _host_paths,
+    ensure_grade_env,
+    neutral_bytecode,
+    neutral_overlays,
+    run_notebook,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-RUNNER = Path(__file__).with_name("runner.py")
-BUNDLE = ROOT / "build" / "student"
-GRADE_ENV = ROOT / "build" / "grade-env"
 SECRET = ROOT / "build" / "grade-secret"
 #: A submission larger than this is not read (a notebook of the course is well under 1 MB).
 MAX_SUBMISSION_BYTES = 20 * 1024**2
-PARAMETERS_TAG, INJECTED_TAG, WRITTEN_TAG = "parameters", "injected-parameters", "written"
 REFUSAL = (
     "refusing to grade: {reason}. A submission is untrusted code and runs as you without a "
     "sandbox (your files, your network, your processes). Install bubblewrap, or pass "
@@ -176,14 +190,6 @@ def edited_statements(nb: dict, course: Course) -> list[str]:
 # --- names, the secret and the parameters ------------------------------------------------------
 
 
-def csv_field(value) -> str:
-    """A ``grades.csv`` field: a float as ``:g``, escaped by ``scoring.escape_cell``.
-
-    The one formula escape of every CSV the grader writes (``scoring.FORMULA_PREFIXES``).
-    """
-    return scoring.escape_cell(f"{value:g}" if isinstance(value, float) else value)
-
-
 def load_secret(path: Path | None = None) -> bytes:
     """The instructor's secret (made once with ``secrets.token_bytes``; never shipped)."""
     path = path or SECRET
@@ -217,389 +223,6 @@ def inject(nb, params: dict[str, dict]):
     ]
     nb.cells.insert(tagged[-1] + 1 if tagged else 0, cell)
     return nb
-
-
-# --- running one notebook in its sandbox ---------------------------------------------------
-
-
-@dataclass
-class Run:
-    """What the runner reported about one submission."""
-
-    values: dict = field(default_factory=dict)
-    events: list = field(default_factory=list)
-    status: str = "done"  # done | timed out | died | unreadable | crashed | refused
-    seconds: float = 0.0
-    log: str = ""
-
-
-@dataclass(frozen=True)
-class Environment:
-    """The kernel's Python: its environment's prefix, its base Python's, the path between."""
-
-    prefix: str
-    base_prefix: str
-    executable: str  #: relative to ``prefix``
-    version: tuple = ()  #: its Python's (major, minor, micro)
-    #: the interpreter's own file (links resolved), relative to ``base_prefix``
-    base_executable: str = ""
-    shared: bool = False  #: libpython is a shared library (in ``base_prefix``/lib)
-    #: files of the environment that name a host path: (path relative to ``prefix``, the
-    #: file's bytes with those paths made neutral), bound over the originals in the sandbox
-    overlays: tuple = ()
-
-    @classmethod
-    def of(cls, python: str) -> Environment:
-        probe = subprocess.run(
-            [
-                python,
-                "-I",
-                "-c",
-                "import sys, json, os, sysconfig; print(json.dumps([sys.prefix, "
-                "sys.base_prefix, sys.executable, sys.version_info[:3], os.path.realpath("
-                "getattr(sys, '_base_executable', sys.executable)), "
-                "bool(sysconfig.get_config_var('Py_ENABLE_SHARED'))]))",
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-        )
-        prefix, base, executable, version, base_executable, shared = json.loads(probe.stdout)
-        relative = os.path.relpath(os.path.abspath(python), prefix)
-        if relative.startswith(".."):
-            relative = os.path.relpath(executable, prefix)
-        return cls(
-            prefix,
-            base,
-            relative,
-            tuple(version),
-            os.path.relpath(base_executable, base),
-            shared,
-            neutral_overlays(Path(prefix), _host_paths(prefix, base)),
-        )
-
-    @property
-    def base_inside(self) -> str:
-        """Where the base Python is inside the sandbox: ``/opt/python``, or its own path under
-        ``/usr`` (bound with the system)."""
-        return self.base_prefix if _under(self.base_prefix, "/usr") else sandbox.PYTHON
-
-    @property
-    def venv(self) -> bool:
-        """A virtual environment of a base Python whose interpreter lies inside it."""
-        return self.prefix != self.base_prefix and not self.base_executable.startswith("..")
-
-
-def _under(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(directory.rstrip("/") + "/")
-
-
-def _host_paths(prefix: str, base: str) -> dict[str, str]:
-    """The host's paths a file of the environment may name, each with its neutral name inside
-    the sandbox (longest first, so a path inside another is replaced as itself)."""
-    home = os.path.expanduser("~")
-    pairs = {prefix: sandbox.ENV, str(ROOT): "/course"}
-    if not _under(base, "/usr"):
-        pairs[base] = sandbox.PYTHON
-    if home not in ("", "/"):
-        pairs[home.rstrip("/") + "/"] = "/home/instructor/"
-    return dict(sorted(pairs.items(), key=lambda kv: -len(kv[0])))
-
-
-#: Files of an environment that name where it was made or installed from (besides
-#: ``pyvenv.cfg`` and ``bin/``, which the sandbox replaces whole): what pip and venv write.
-NEUTRAL_GLOBS = (
-    "lib/python*/site-packages/*.pth",
-    "lib/python*/site-packages/*.py",
-    "lib/python*/site-packages/*.egg-link",
-    "lib/python*/site-packages/*.dist-info/*",
-    "lib/python*/site-packages/*.egg-info/*",
-    "share/jupyter/kernels/*/kernel.json",
-    "etc/jupyter/**/*",
-)
-
-
-def neutral_overlays(prefix: Path, paths: dict[str, str]) -> tuple:
-    """``(path relative to prefix, neutral bytes)`` for each file of :data:`NEUTRAL_GLOBS`
-    (under 1 MB) that names one of ``paths`` (a host path -> its neutral name)."""
-    found = []
-    needles = [(k.encode(), v.encode()) for k, v in paths.items() if k]
-    for pattern in NEUTRAL_GLOBS:
-        for path in sorted(prefix.glob(pattern)):
-            try:
-                if path.is_symlink() or not path.is_file() or path.stat().st_size > 1024**2:
-                    continue
-                data = path.read_bytes()
-            except OSError:
-                continue
-            neutral = data
-            for host, inside in needles:
-                neutral = neutral.replace(host, inside)
-            if neutral != data:
-                found.append((str(path.relative_to(prefix)), neutral))
-    return tuple(found)
-
-
-def _reader(stream, limit: int, into: list) -> None:
-    """Read whole lines, up to ``limit`` bytes in all, from the sandbox; drain and drop the
-    rest (a line cut at the limit fails to parse and is dropped)."""
-    kept = 0
-    while kept < limit:
-        line = stream.readline(limit - kept)
-        if not line:
-            stream.close()
-            return
-        into.append(line)
-        kept += len(line)
-    while stream.read(65536):
-        pass
-    stream.close()
-
-
-def run_notebook(
-    nb,
-    environment: Environment,
-    *,
-    timeout: float,
-    cell_timeout: float,
-    names: list[str],
-    open_ids: dict[str, str],
-    limits: sandbox.Limits = sandbox.DEFAULT_LIMITS,
-    site: Path | None = None,
-    unsafe: bool = False,
-    cgroup: str | bool = True,
-) -> Run:
-    """Execute ``nb`` in a sandbox of its own; kill the sandbox at ``timeout``.
-
-    ``cgroup``: how the sandbox is bounded as a whole (one of ``sandbox.BOUNDS``; True: the
-    machine's :func:`sandbox.bound_choice`; False or None: not at all)."""
-    nonce = secrets.token_hex(16)
-    with tempfile.TemporaryDirectory(prefix="grade-") as tmp:
-        work, notebook, grader_dir = _stage(Path(tmp), nb)
-        config = {
-            "cell_timeout": cell_timeout,
-            "names": names,
-            "open_ids": open_ids,
-            "nonce": nonce,
-            "limits": limits.rlimits(),
-        }
-        info_read = info_write = None
-        if unsafe:
-            command, env, cwd = _unsandboxed_command(
-                Path(tmp), notebook, grader_dir, environment, site, config
-            )
-        else:
-            command, env, cwd, info_read, info_write = _sandboxed_command(
-                work, grader_dir, environment, site, limits, config
-            )
-        start = time.monotonic()
-        lines: list[bytes] = []
-        group, fds = None, []
-        if not unsafe:
-            how = sandbox.bound_choice()[0] if cgroup is True else cgroup or None
-            if how:
-                group = sandbox.make_bound(how, limits.memory, limits.processes)
-                env = {**env, **group.environment()}
-            command, fds = sandbox.launch(command, cgroup=group)
-        with open(Path(tmp) / "log.txt", "wb") as log:
-            process = subprocess.Popen(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-                pass_fds=() if unsafe else (info_write, *fds),
-            )
-            child = None
-            for fd in fds:
-                os.close(fd)
-            if not unsafe:
-                os.close(info_write)
-                child = sandbox.read_child_pid(info_read)  # written at once, then closed
-                os.close(info_read)
-            reader = threading.Thread(
-                target=_reader, args=(process.stdout, limits.output, lines), daemon=True
-            )
-            reader.start()
-            try:
-                process.stdin.write(json.dumps(config).encode() + b"\n")
-                process.stdin.close()
-            except OSError:
-                pass
-            status = "done"
-            try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                status = "timed out"
-            _kill(process)
-            if not sandbox.wait_gone(child):
-                status = "crashed"  # a sandbox that would not die: reported, never trusted
-            reader.join(timeout=30)
-            hit = group.events() if group else {}
-            if group:
-                group.remove()
-        result = Run(status=status, seconds=time.monotonic() - start)
-        if hit.get("oom_kill"):
-            result.events.append({"event": "limit", "what": "memory", "cell": "end"})
-        if hit.get("pids_max"):
-            result.events.append({"event": "limit", "what": "processes", "cell": "end"})
-        result.log = (Path(tmp) / "log.txt").read_bytes()[-3000:].decode(errors="replace")
-    _take_events(result, lines, nonce, names)
-    return result
-
-
-def _stage(tmp: Path, nb) -> tuple[Path, Path, Path]:
-    """Write ``nb`` and the runner into ``tmp`` for :func:`run_notebook`; return the
-    submission's directory, the notebook and the grader's directory (all world-readable,
-    owned by the grader)."""
-    work = tmp / "submission"
-    work.mkdir(mode=0o755)
-    os.chmod(work, 0o755)
-    notebook = work / "submission.ipynb"
-    notebook.write_text(nbformat.writes(nb), encoding="utf-8")
-    os.chmod(notebook, 0o644)
-    grader_dir = tmp / "grader"
-    grader_dir.mkdir()
-    shutil.copy(RUNNER, grader_dir / "runner.py")
-    os.chmod(grader_dir, 0o755)
-    os.chmod(grader_dir / "runner.py", 0o644)
-    return work, notebook, grader_dir
-
-
-def _unsandboxed_command(
-    tmp: Path, notebook: Path, grader_dir: Path, environment: Environment, site, config: dict
-) -> tuple[list[str], dict, str]:
-    """The runner's command, environment variables and directory with no sandbox (``unsafe``);
-    completes ``config`` with the paths the runner sees."""
-    home = tmp / "home"
-    home.mkdir()
-    config |= {"notebook": str(notebook), "cwd": str(home)}
-    config["path"] = [str(site)] if site else []
-    env = {
-        "HOME": str(home),
-        "PATH": os.environ.get("PATH", ""),
-        "OMP_NUM_THREADS": "1",
-        "MPLBACKEND": "Agg",
-        **({"PYTHONPATH": str(site)} if site else {}),
-    }
-    command = [
-        str(Path(environment.prefix) / environment.executable),
-        "-I",
-        str(grader_dir / "runner.py"),
-    ]
-    return command, env, str(home)
-
-
-def _sandboxed_command(
-    work: Path,
-    grader_dir: Path,
-    environment: Environment,
-    site,
-    limits: sandbox.Limits,
-    config: dict,
-) -> tuple[list[str], dict, str, int, int]:
-    """The runner's command in a sandbox, its environment variables and directory, and the
-    pipe (read end, write end) on which the sandbox writes its child's pid; completes
-    ``config`` with the paths the runner sees inside."""
-    config |= {"notebook": f"{sandbox.SUBMISSION}/submission.ipynb", "cwd": sandbox.HOME}
-    config["path"] = [sandbox.SITE] if site is not None else []
-    binds = [(str(grader_dir), sandbox.GRADER), (str(work), sandbox.SUBMISSION)]
-    extra, hide, symlinks = {}, (), ()
-    base = environment.base_inside
-    if base == sandbox.PYTHON:
-        binds.append((environment.base_prefix, base))
-        if environment.shared:  # the interpreter's run path names the base's own place
-            extra["LD_LIBRARY_PATH"] = f"{base}/lib"
-    if environment.venv:
-        binds.append((environment.prefix, sandbox.ENV))
-        # bin/ holds console scripts whose first line names the environment's place: an
-        # empty bin with the interpreter alone, a link to the base's (what a venv's is)
-        name = Path(environment.executable).name
-        target = f"{base}/{environment.base_executable}"
-        hide = (f"{sandbox.ENV}/bin",)
-        symlinks = tuple(
-            (target, f"{sandbox.ENV}/bin/{n}")
-            for n in dict.fromkeys((name, "python", "python3", _python_dot(environment)))
-        )
-        python = f"{sandbox.ENV}/bin/{name}"
-        # the environment's own config names where it was made: a neutral one instead
-        neutral = grader_dir / "pyvenv.cfg"
-        neutral.write_text(
-            f"home = {base}/bin\n"
-            "include-system-site-packages = false\n"
-            f"version = {'.'.join(map(str, environment.version))}\n"
-        )
-        os.chmod(neutral, 0o644)
-        binds.append((str(neutral), f"{sandbox.ENV}/pyvenv.cfg"))
-        for index, (relative, data) in enumerate(environment.overlays):
-            copy = grader_dir / f"neutral-{index}"
-            copy.write_bytes(data)
-            os.chmod(copy, 0o644)
-            binds.append((str(copy), f"{sandbox.ENV}/{relative}"))
-    elif base == sandbox.PYTHON and not environment.base_executable.startswith(".."):
-        python = f"{base}/{environment.base_executable}"  # the base Python itself
-    else:  # a Python under /usr (bound with the system), or one outside its prefix: bound
-        # where it is (then not neutral)
-        if not _under(environment.prefix, "/usr"):
-            binds.append((environment.prefix, environment.prefix))
-        python = str(Path(environment.prefix) / environment.executable)
-    if site is not None:
-        binds.append((str(site), sandbox.SITE))
-        extra["PYTHONPATH"] = sandbox.SITE
-    info_read, info_write = os.pipe()
-    command = sandbox.command(
-        [python, "-I", f"{sandbox.GRADER}/runner.py"],
-        binds=binds,
-        uid=sandbox.new_uid(),
-        env=extra,
-        limits=limits,
-        info_fd=info_write,
-        hide=hide,
-        symlinks=symlinks,
-    )
-    return command, {"PATH": "/usr/bin:/bin"}, "/", info_read, info_write
-
-
-def _python_dot(environment: Environment) -> str:
-    return "python" + ".".join(map(str, environment.version[:2]))
-
-
-def _take_events(result: Run, lines: list[bytes], nonce: str, names: list[str]) -> None:
-    """Add to ``result`` the events of the runner's output ``lines``: only lines that start
-    with ``nonce`` are the runner's (anything else is the student's and never trusted); the
-    values of ``names`` and the runner's own status are taken from them."""
-    prefix = nonce.encode() + b" "
-    for line in lines:
-        if not line.startswith(prefix):
-            continue  # not the runner's: never trusted
-        try:
-            event = json.loads(line[len(prefix) :])
-        except ValueError:
-            continue  # a line cut by the kill or the output limit
-        if not isinstance(event, dict):
-            continue
-        result.events.append(event)
-        if event.get("event") == "values" and isinstance(event.get("values"), dict):
-            result.values.update({k: v for k, v in event["values"].items() if k in names})
-        elif event.get("event") in ("unreadable", "died", "killed", "crashed"):
-            result.status = event["event"]
-    kinds = {e.get("event") for e in result.events}
-    if result.status == "done" and "done" not in kinds:
-        result.status = "crashed"
-
-
-def _kill(process: subprocess.Popen) -> None:
-    """Kill the sandbox: its PID namespace goes with it (bubblewrap's --die-with-parent), and
-    in the unsafe mode the process group."""
-    for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), process.kill):
-        try:
-            kill()
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
-    process.wait()
 
 
 class Progress:
@@ -681,76 +304,6 @@ def _decode(encoded):
     if kind == "callable":
         return _Unreadable("a function")
     return _Unreadable(f"a {encoded.get('type', 'value')} the grader cannot read")
-
-
-# --- the grading environment -------------------------------------------------------------
-
-
-def _venv_python(env: Path) -> Path:
-    return env / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-
-
-def ensure_grade_env(bundle: Path = BUNDLE, env: Path = GRADE_ENV) -> Path:
-    """The reader's environment from the student bundle, installed as its README says."""
-    wheels = sorted(bundle.glob("choosing_epsilon_helpers-*.whl"))
-    if not wheels:
-        from instructor.student import build
-
-        print("building the student bundle for the grading environment ...", flush=True)
-        build(run=False)
-        wheels = sorted(bundle.glob("choosing_epsilon_helpers-*.whl"))
-    requirements = bundle / "requirements.txt"
-    digest = hashlib.sha256(requirements.read_bytes() + wheels[-1].read_bytes()).hexdigest()
-    stamp = env / ".grade-env"
-    python = _venv_python(env)
-    if python.exists() and stamp.exists() and stamp.read_text().strip() == digest:
-        return python
-    if not python.exists():
-        print(f"creating the grading environment in {env} (once, a few minutes) ...", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(env)
-    commands = [
-        [str(python), "-m", "pip", "install", "-q", "-r", "requirements.txt"],
-        # the same version number with another key: install the new wheel over the old
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--force-reinstall",
-            "--no-deps",
-            wheels[-1].name,
-        ],
-    ]
-    for command in commands:
-        subprocess.run(command, cwd=bundle, check=True)
-    neutral_bytecode(python, env)
-    stamp.write_text(digest + "\n")
-    return python
-
-
-def neutral_bytecode(python: Path, env: Path) -> None:
-    """Compile every module of ``env`` again as if it lay at ``/opt/env`` (where the sandbox
-    binds it): a ``.pyc`` holds its source's path, and pip's name the environment's place on
-    this machine (the checkout, the home). Present ``.pyc`` files also spare each submission
-    compiling its imports (the sandbox is read-only)."""
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "compileall",
-            "-q",
-            "-f",
-            "-j",
-            "0",
-            "-s",
-            str(env),
-            "-p",
-            sandbox.ENV,
-            str(env / "lib"),
-        ],
-        check=True,
-    )
 
 
 # --- writing only inside --out, never through a link -----------------------------------------
@@ -838,128 +391,6 @@ def score_run(course: Course, run: Run, params: dict[str, dict]) -> dict[str, li
             continue
         scored[exercise_id] = _safe_score(exercise_id, params[exercise_id], value)
     return scored
-
-
-def _cell_places(nb) -> list[str]:
-    """Where each cell is, as a reader finds it (the heading above it), in one pass over the
-    notebook: feedback takes time linear in the cells, however many events point at them."""
-    places, above = [], "in the code above the first heading"
-    for cell in nb.cells if nb is not None else []:
-        if INJECTED_TAG in cell.get("metadata", {}).get("tags", []):
-            places.append("in the parameters the grader injected")
-        else:
-            places.append(above)
-        if cell.get("cell_type") == "markdown":
-            source = cell.get("source", "")
-            source = source if isinstance(source, str) else "".join(source)
-            bold = re.match(r"\s*\*\*(.+?)\*\*", source)
-            heading = re.search(r"^#{1,6}\s+(.+)$", source, re.M)
-            if bold:
-                above = f"in the code under “{bold.group(1).strip().rstrip('.')}”"
-            elif heading:
-                above = f"in the code under the heading “{heading.group(1).strip()}”"
-    return places
-
-
-def _cell_place(places: list[str], index) -> str:
-    """Where the cell ``index`` is (:func:`_cell_places`), or the end of the notebook."""
-    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(places):
-        return places[index]
-    return "at the end of the notebook"
-
-
-#: the most events one feedback file lists (the rest are counted): a notebook of thousands of
-#: failing cells gets a readable file, written in bounded time
-MAX_EVENTS_SHOWN = 50
-
-
-def _quote(text: str) -> str:
-    """Text that may come from a submission, as one line of literal Markdown (at most 300
-    characters of it)."""
-    return scoring.markdown_text(str(text)[:300])
-
-
-def feedback(graded: Graded, course: Course | None, nb, limits: tuple[float, float]) -> str:
-    run = graded.run
-    lines = [f"# Feedback: {graded.name}", ""]
-    if graded.student and graded.student != graded.name:
-        lines += [f"Student: {_quote(graded.student)}", ""]
-    if course is None:
-        lines += [graded.problem or "This file could not be graded.", ""]
-        return "\n".join(lines) + "\n"
-    lines += [
-        f"Notebook **{course.stem}**. Score **{graded.total:g} / {graded.max:g}**: the sum of "
-        "the points of each exercise's parts below. The notebook ran top to bottom in a fresh "
-        f"kernel ({run.status}), with the exercises' parameters drawn "
-        "for this submission; each answer was read from its `answer_NN_K` variable.",
-        "",
-        "| exercise | part | points | verdict |",
-        "|---|---|---|---|",
-    ]
-    for exercise_id, parts in graded.parts.items():
-        title = course.titles.get(exercise_id, exercise_id)
-        for part in parts:
-            lines.append(
-                f"| {exercise_id} · {_quote(title)} | {_quote(part.name)} | "
-                f"{part.points:g} / {part.max_points:g} | {_quote(part.message)} |"
-            )
-    lines += ["", "## While it ran", ""]
-    happened = []
-    places = _cell_places(nb)
-    for event in run.events[:MAX_EVENTS_SHOWN]:
-        kind = event.get("event")
-        where = _cell_place(places, event.get("cell"))
-        if kind == "error":
-            quoted = f" at {_quote(event['line'])}" if event.get("line") else ""
-            happened.append(
-                f"- {where}{quoted}: {_quote(event.get('ename'))}: {_quote(event.get('evalue'))}"
-            )
-        elif kind == "timeout":
-            happened.append(
-                f"- {where}: a cell ran past its {limits[1]:g} s limit and was interrupted"
-            )
-        elif kind == "killed":
-            happened.append(
-                f"- {where}: a cell ran past its {limits[1]:g} s limit and did not stop when "
-                "interrupted: the kernel was stopped, the cells after it did not run"
-            )
-        elif kind == "unreadable":
-            happened.append(
-                f"- the file is not a readable notebook ({_quote(event.get('message'))})"
-            )
-        elif kind == "died":
-            happened.append(f"- the kernel died {where} (out of memory or processes?)")
-        elif kind == "limit":
-            what = {"memory": "its memory", "processes": "its number of processes"}
-            happened.append(
-                f"- the notebook reached {what.get(event.get('what'), 'a limit')} "
-                "(for the whole sandbox): a process was stopped"
-            )
-        elif kind == "unanswered":
-            happened.append(f"- {where}: the kernel did not answer when its values were read")
-    if len(run.events) > MAX_EVENTS_SHOWN:
-        happened.append(
-            f"- and {len(run.events) - MAX_EVENTS_SHOWN} more events like these, not listed"
-        )
-    if run.status == "timed out":
-        happened.append(
-            f"- stopped at the notebook's {limits[0]:g} s limit; answers read before then count"
-        )
-    elif run.status == "crashed":
-        happened.append("- the grader's runner stopped unexpectedly (out of memory or output?)")
-    lines += happened or ["- every cell ran without an error"]
-    if graded.edited:
-        lines += ["", "## Edited statements", ""]
-        lines += [
-            f"- the statement of {i} · {_quote(course.titles.get(i, i))} is not the course's: "
-            "it was edited or removed (your instructor sees this)"
-            for i in graded.edited
-        ]
-    several = [r for r in graded.written if r.get("note")]
-    if several:
-        lines += ["", "## Written answers", ""]
-        lines += [f"- {_quote(r['note'])} (your instructor sees every one)" for r in several]
-    return "\n".join(lines) + "\n"
 
 
 # --- the whole directory -------------------------------------------------------------------
@@ -1253,63 +684,6 @@ def _write_written_answers(output: Output, results: list[tuple[Graded, object]])
         with tempfile.TemporaryDirectory(prefix="grade-written-") as private:
             for made in scoring.export_written(written, Path(private)):
                 output.write(Path(made).name, Path(made).read_text(encoding="utf-8"))
-
-
-def _grades_csv(rows: list[dict], exercises: list[str]) -> str:
-    """grades.csv's text: the rows' columns (or, with no rows, the exercises'), each field
-    made safe by :func:`csv_field`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    columns = (
-        list(rows[0])
-        if rows
-        else ["student", "submission", "notebook", *exercises, "total", "max", "flag"]
-    )
-    writer.writerow([csv_field(c) for c in columns])
-    for row in rows:
-        writer.writerow([csv_field(row.get(c, "")) for c in columns])
-    return buffer.getvalue()
-
-
-#: The first columns of a Canvas gradebook CSV (as Canvas's own export writes them); Canvas
-#: matches a row to a student by one of ID, SIS User ID or SIS Login ID.
-CANVAS_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-
-
-def _csv(rows: list[list]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    for row in rows:
-        writer.writerow([csv_field(v) for v in row])
-    return buffer.getvalue()
-
-
-def gradebooks(rows: list[dict]) -> dict[str, str]:
-    """``canvas.csv`` and ``moodle.csv`` from the grade rows (written marks merged in).
-
-    One column per course notebook graded (its stem), holding each student's ``total`` in
-    the column of the notebook they submitted. Canvas: :data:`CANVAS_COLUMNS`, the student's
-    identity in ``Student`` and ``SIS Login ID`` (the hub's user name; with ``--roster``, the
-    roster's id), then a ``Points Possible`` row. Moodle: ``username`` then the notebooks'
-    columns, to map in its CSV import ("Identify user by": username). A row that could not be
-    graded gets an empty cell, never a 0.
-    """
-    notebooks = sorted({str(r.get("notebook") or "") for r in rows} - {""})
-    possible = {}
-    for row in rows:
-        if row.get("notebook"):
-            possible.setdefault(row["notebook"], row.get("max", ""))
-    canvas = [[*CANVAS_COLUMNS, *notebooks]]
-    canvas.append(["Points Possible", "", "", "", "", *[possible[n] for n in notebooks]])
-    moodle = [["username", *notebooks]]
-    for row in rows:
-        student = str(row.get("student") or row.get("submission") or "")
-        if name_key(student) in RESERVED:  # never a second "Points Possible" row
-            continue
-        cells = [row.get("total", "") if row.get("notebook") == n else "" for n in notebooks]
-        canvas.append([student, "", "", student, "", *cells])
-        moodle.append([student, *cells])
-    return {"canvas.csv": _csv(canvas), "moodle.csv": _csv(moodle)}
 
 
 def main(argv: list[str]) -> int:
