@@ -214,7 +214,7 @@ def run_notebook(
         if not unsafe:
             how = sandbox.bound_choice()[0] if cgroup is True else cgroup or None
             if how:
-                group = sandbox.make_bound(how, limits.memory, limits.processes)
+                group = sandbox.make_bound(how, limits.memory, limits.processes, cpus=limits.cpus)
                 env = {**env, **group.environment()}
             command, fds = sandbox.launch(command, cgroup=group)
         with open(Path(tmp) / "log.txt", "wb") as log:

@@ -411,6 +411,16 @@ def _kernelspec_dir() -> str:
     return root
 
 
+def _ipc_config():
+    """The kernel's channels on Unix sockets in a fresh 0700 folder of the sandbox's own /tmp
+    (ZeroMQ's ``ipc`` transport), never TCP: the sandbox may open no network socket at all,
+    loopback included (``sandbox.SOCKET_FAMILIES``)."""
+    from traitlets.config import Config
+
+    folder = tempfile.mkdtemp(prefix="kernel-ipc-")
+    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "k")}})
+
+
 def _client_class():
     from nbclient import NotebookClient
 
@@ -484,6 +494,7 @@ async def run(config: dict, report: Report) -> None:
     os.environ["JUPYTER_PATH"] = _kernelspec_dir()
     client = _client_class()(
         nb,
+        config=_ipc_config(),
         timeout=cell_timeout,
         kernel_name="python3",
         allow_errors=True,

@@ -5,7 +5,8 @@ The grader never runs a submission's code as itself. Each submission runs in its
 package, ``/usr/bin/bwrap``), which the grader starts with:
 
 * every namespace new (``--unshare-all``: user, mount, PID, network, IPC, UTS, cgroup), so the
-  sandbox has no network (only its own loopback, where the kernel talks to the runner), sees
+  sandbox has no network (and the seccomp filter lets it open no network socket, loopback
+  included: the kernel talks to the runner over Unix sockets in the sandbox's /tmp), sees
   only its own processes and cannot signal the grader's or another submission's;
 * a file system made of read-only binds only: the system's ``/usr`` (and ``/lib*``, ``/bin``
   as the system links them), the base Python the environment was made from (at
@@ -20,9 +21,12 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
   dropped; as a user, bubblewrap's own user namespace with ``--disable-userns``; either way no
   further namespace (the seccomp filter below refuses them);
 * a seccomp filter (:func:`seccomp_program`) refusing new namespaces, mount, ptrace, bpf,
-  keyctl, kernel modules and the other calls of :data:`REFUSED`; bubblewrap's own arguments
+  keyctl, kernel modules, inotify and fanotify (no sandbox watches the shared environment's
+  files, which would show another sandbox's imports) and the other calls of :data:`REFUSED`,
+  and every socket but a Unix one (:data:`SOCKET_FAMILIES`); bubblewrap's own arguments
   passed on a descriptor (:func:`launch`), so the sandbox's command line names no host path;
-* a cgroup per sandbox bounding the memory and the number of processes of the whole sandbox
+* a cgroup per sandbox bounding the memory, the number of processes and the CPU (an equal
+  share, and a quota of ``Limits.cpus``) of the whole sandbox
   (:func:`bound_choice`: a :class:`Cgroup` of its own, v2 where delegated, else v1; else a
   :class:`SystemdScope`); without one the grader refuses unless told ``--unsafe-no-cgroup``;
 * ``--die-with-parent`` and a PID namespace: when the runner ends, or the grader kills the
@@ -68,6 +72,9 @@ class Limits:
     file_size: int = 64 * 1024**2  #: largest file a process may write (RLIMIT_FSIZE)
     tmp_size: int = 256 * 1024**2  #: each of /tmp and the home (tmpfs)
     output: int = 8 * 1024**2  #: bytes the grader reads back from the sandbox
+    #: CPUs the whole sandbox may use (a cgroup's quota; each sandbox's cgroup also has an
+    #: equal share, so a notebook of many busy processes cannot starve its neighbours)
+    cpus: float = 1.0
 
     def rlimits(self) -> dict:
         return {
@@ -288,7 +295,19 @@ REFUSED = (
     "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register", "userfaultfd",
     "open_by_handle_at", "name_to_handle_at", "reboot", "swapon", "swapoff", "sethostname",
     "setdomainname", "quotactl", "acct", "syslog", "lookup_dcookie",
+    "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
 )  # fmt: skip
+
+#: Socket families a sandbox may open: Unix sockets (the runner talks to the kernel over
+#: them, in the sandbox's own /tmp) and the netlink socket that lists the network interfaces
+#: (ZeroMQ asks; the kernel dies without it). No network socket, not even on loopback:
+#: a TCP socket's queued buffers are kernel memory that cgroup v1 does not count, so they
+#: could hold gigabytes past the sandbox's memory bound (issue 51). Unix sockets' queues are
+#: not counted either; each is bounded by the system's ``net.core.wmem_max`` (208 KiB by
+#: default), so what they can hold is bounded by that times the open files of every process
+#: (:class:`Limits`), a bound INSTRUCTORS.md states.
+SOCKET_FAMILIES = (1, 16)  # AF_UNIX; AF_NETLINK of protocol NETLINK_ROUTE (0) only
+_EAFNOSUPPORT = 97
 
 #: Their numbers on the two architectures the filter is written for (from the kernel's
 #: ``asm/unistd_64.h`` and ``asm-generic/unistd.h``), with ``clone`` and ``clone3``.
@@ -304,7 +323,9 @@ SYSCALLS = {
         "io_uring_register": 427, "userfaultfd": 323, "open_by_handle_at": 304,
         "name_to_handle_at": 303, "reboot": 169, "swapon": 167, "swapoff": 168,
         "sethostname": 170, "setdomainname": 171, "quotactl": 179, "acct": 163, "syslog": 103,
-        "lookup_dcookie": 212, "clone": 56, "clone3": 435,
+        "lookup_dcookie": 212, "clone": 56, "clone3": 435, "inotify_init": 253,
+        "inotify_init1": 294, "inotify_add_watch": 254, "fanotify_init": 300,
+        "fanotify_mark": 301, "socket": 41,
     }),
     "aarch64": (0xC00000B7, {
         "mount": 40, "umount2": 39, "pivot_root": 41, "fsopen": 430, "fsconfig": 431,
@@ -317,7 +338,8 @@ SYSCALLS = {
         "io_uring_register": 427, "userfaultfd": 282, "open_by_handle_at": 265,
         "name_to_handle_at": 264, "reboot": 142, "swapon": 224, "swapoff": 225,
         "sethostname": 161, "setdomainname": 162, "quotactl": 60, "acct": 89, "syslog": 116,
-        "lookup_dcookie": 18, "clone": 220, "clone3": 435,
+        "lookup_dcookie": 18, "clone": 220, "clone3": 435, "inotify_init1": 26,
+        "inotify_add_watch": 27, "fanotify_init": 262, "fanotify_mark": 263, "socket": 198,
     }),
 }  # fmt: skip
 
@@ -334,6 +356,8 @@ def seccomp_program(machine: str | None = None) -> bytes | None:
     Another architecture's calls (x32, i386 on x86_64) kill the process; :data:`REFUSED`
     fail with EPERM; ``clone`` with a namespace flag fails with EPERM; ``clone3`` (whose
     flags a filter cannot read) fails with ENOSYS, so the C library falls back to ``clone``;
+    ``socket`` of a family not in :data:`SOCKET_FAMILIES` (or a netlink socket of another
+    protocol than NETLINK_ROUTE) fails with EAFNOSUPPORT;
     everything else is allowed. Layout: Linux's ``struct sock_filter`` and ``seccomp_data``
     (``linux/filter.h``, ``linux/seccomp.h``).
     """
@@ -351,8 +375,15 @@ def seccomp_program(machine: str | None = None) -> bytes | None:
     if arch == 0xC000003E:  # the x32 ABI's numbers carry bit 30
         program += [(jset, 0, 1, 0x40000000), (ret, 0, 0, kill)]
     for name in REFUSED:
-        program += [(jeq, 0, 1, numbers[name]), (ret, 0, 0, errno | _EPERM)]
+        if name in numbers:  # inotify_init is x86_64's only (aarch64 has inotify_init1)
+            program += [(jeq, 0, 1, numbers[name]), (ret, 0, 0, errno | _EPERM)]
     program += [(jeq, 0, 1, numbers["clone3"]), (ret, 0, 0, errno | _ENOSYS)]
+    # socket(family, type, protocol) (args[0] at 16, args[2] at 32): a Unix socket, or a
+    # netlink one of NETLINK_ROUTE (the interface list ZeroMQ reads); any other fails
+    unix, netlink = SOCKET_FAMILIES
+    program += [(jeq, 0, 7, numbers["socket"]), (ld, 0, 0, 16)]
+    program += [(jeq, 4, 0, unix), (jeq, 0, 2, netlink), (ld, 0, 0, 32), (jeq, 1, 0, 0)]
+    program += [(ret, 0, 0, errno | _EAFNOSUPPORT), (ret, 0, 0, allow)]
     # clone: its flags are the low word of the first argument (seccomp_data.args[0] at 16)
     program += [(jeq, 0, 3, numbers["clone"]), (ld, 0, 0, 16)]
     program += [(jset, 0, 1, CLONE_NAMESPACES), (ret, 0, 0, errno | _EPERM)]
@@ -378,6 +409,31 @@ def _own_cgroup(controller: str | None) -> str | None:
     return None
 
 
+#: the CPU quota's period, microseconds (the kernel's default)
+PERIOD = 100_000
+
+
+def _v1_cpu(name: str, cpus: float, made: list[Path]) -> bool:
+    """A cgroup v1 ``cpu`` group for the sandbox beside its memory and pids ones (appended to
+    ``made``), with the default share and a quota of ``cpus``; False where there is none."""
+    own = _own_cgroup("cpu")
+    if own is None:
+        return False
+    directory = CGROUP_ROOT / "cpu" / own.lstrip("/") / name
+    try:
+        directory.mkdir()
+    except OSError:
+        return False
+    try:
+        (directory / "cpu.cfs_period_us").write_text(str(PERIOD))
+        (directory / "cpu.cfs_quota_us").write_text(str(round(cpus * PERIOD)))
+    except OSError:  # the CPU bound is a fairness, not a safety: the sandbox goes on without
+        directory.rmdir()
+        return False
+    made.append(directory)
+    return True
+
+
 class Cgroup:
     """A cgroup made for one sandbox, with ``memory`` bytes (RAM and swap, tmpfs and memory
     file descriptors included) and ``processes`` tasks for all its processes together.
@@ -395,9 +451,16 @@ class Cgroup:
     version: int
 
     @classmethod
-    def make(cls, memory: int, processes: int, versions: tuple[int, ...] = (2, 1)) -> Cgroup:
+    def make(
+        cls, memory: int, processes: int, versions: tuple[int, ...] = (2, 1), *, cpus: float = 1.0
+    ) -> Cgroup:
         """A new cgroup with these limits (the first of ``versions`` that can be made); OSError
-        (with the reasons) where none can be made."""
+        (with the reasons) where none can be made.
+
+        The CPU controller, where there is one, gives the sandbox a cgroup of its own with
+        the default share (so the scheduler shares the CPUs between sandboxes, not between
+        their processes: a hundred busy processes get what one honest kernel gets) and a
+        quota of ``cpus``; ``cpu`` says whether it was set."""
         name = f"grade-{os.getpid()}-{secrets.token_hex(6)}"
         errors = []
         for version in versions:
@@ -411,12 +474,22 @@ class Cgroup:
                     enabled = set((parent / "cgroup.subtree_control").read_text().split())
                     if not wanted <= enabled:
                         (parent / "cgroup.subtree_control").write_text("+memory +pids")
+                    controllers = parent / "cgroup.controllers"
+                    if controllers.exists() and "cpu" in controllers.read_text().split():
+                        if "cpu" not in enabled:
+                            try:
+                                (parent / "cgroup.subtree_control").write_text("+cpu")
+                            except OSError:
+                                pass  # the CPU bound is a fairness, not a safety
                     made.append(parent / name)
                     made[0].mkdir()
                     (made[0] / "memory.max").write_text(str(memory))
                     if (made[0] / "memory.swap.max").exists():
                         (made[0] / "memory.swap.max").write_text("0")
                     (made[0] / "pids.max").write_text(str(processes))
+                    cpu = (made[0] / "cpu.max").exists()
+                    if cpu:
+                        (made[0] / "cpu.max").write_text(f"{round(cpus * PERIOD)} {PERIOD}")
                 else:
                     for controller in ("memory", "pids"):
                         own = _own_cgroup(controller)
@@ -429,7 +502,10 @@ class Cgroup:
                     if (made[0] / "memory.memsw.limit_in_bytes").exists():
                         (made[0] / "memory.memsw.limit_in_bytes").write_text(str(memory))
                     (made[1] / "pids.max").write_text(str(processes))
-                return cls(made, version)
+                    cpu = _v1_cpu(name, cpus, made)
+                group = cls(made, version)
+                group.cpu = cpu
+                return group
             except OSError as error:
                 errors.append(f"v{version}: {error}")
                 for directory in reversed(made):
@@ -438,6 +514,8 @@ class Cgroup:
                     except OSError:
                         pass
         raise OSError("; ".join(errors))
+
+    cpu: bool = False  #: whether the CPU share and quota are set
 
     def environment(self) -> dict[str, str]:
         """What the process that enters it needs of the grader's environment: nothing."""
@@ -502,8 +580,8 @@ class SystemdScope:
 
     version = "systemd-run"
 
-    def __init__(self, memory: int, processes: int, *, user: bool | None = None):
-        self.memory, self.processes = memory, processes
+    def __init__(self, memory: int, processes: int, *, user: bool | None = None, cpus: float = 1.0):
+        self.memory, self.processes, self.cpus = memory, processes, cpus
         self.user = (hasattr(os, "geteuid") and os.geteuid() != 0) if user is None else user
         self.unit = f"grade-{os.getpid()}-{secrets.token_hex(6)}"
 
@@ -522,6 +600,8 @@ class SystemdScope:
             "MemorySwapMax=0",
             "-p",
             f"TasksMax={self.processes}",
+            "-p",
+            f"CPUQuota={round(self.cpus * 100)}%",
             "--",
             *argv,
         ]
@@ -543,11 +623,13 @@ class SystemdScope:
 BOUNDS = ("cgroup v2", "cgroup v1", "systemd-run")
 
 
-def make_bound(how: str, memory: int, processes: int) -> Cgroup | SystemdScope:
+def make_bound(
+    how: str, memory: int, processes: int, *, cpus: float = 1.0
+) -> Cgroup | SystemdScope:
     """A new bound of kind ``how`` (one of :data:`BOUNDS`) for one sandbox."""
     if how == "systemd-run":
-        return SystemdScope(memory, processes)
-    return Cgroup.make(memory, processes, versions=(int(how[-1]),))
+        return SystemdScope(memory, processes, cpus=cpus)
+    return Cgroup.make(memory, processes, versions=(int(how[-1]),), cpus=cpus)
 
 
 def _systemd_scope_works() -> str | None:

@@ -221,6 +221,23 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             "assert len(files) > 20 and env == '/opt/env', (len(files), env)\n"
             "assert not found, found"
         ),
+        # issue 51: socket buffers the memory bound does not count (loopback TCP included),
+        # and watches on the shared environment that would show another sandbox's imports
+        "network_and_watches": _edition(
+            "import ctypes, os, socket\n"
+            "libc = ctypes.CDLL(None, use_errno=True)\n"
+            "made = {}\n"
+            "for name, family, kind, protocol in [('tcp', socket.AF_INET, socket.SOCK_STREAM, 0),\n"
+            "        ('tcp6', socket.AF_INET6, socket.SOCK_STREAM, 0), ('udp', socket.AF_INET,\n"
+            "        socket.SOCK_DGRAM, 0), ('netlink user', socket.AF_NETLINK, socket.SOCK_RAW, 2),\n"
+            "        ('packet', getattr(socket, 'AF_PACKET', 17), socket.SOCK_RAW, 0)]:\n"
+            "    try:\n        socket.socket(family, kind, protocol).close(); made[name] = True\n"
+            "    except OSError:\n        made[name] = False\n"
+            "a, b = socket.socketpair()  # a Unix pair is what the kernel's channels are\n"
+            "a.close(); b.close()\n"
+            "made['inotify'] = libc.inotify_init1(0) >= 0\n"
+            "assert not any(made.values()), made"
+        ),
         # memory held by several processes at once: each under the per-process limit, all
         # together over the sandbox's (a cgroup's), so one of them is stopped
         "memory_together": _edition(
@@ -379,6 +396,7 @@ def test_attacks_score_nothing_they_did_not_earn(runs):
         "writes_outside",
         "escapes_sandbox",
         "finds_host_paths",
+        "network_and_watches",
     ):
         assert rows[name]["total"] == "0", name
         # the sandbox held: the attack's own assertion passed (nothing found, nothing written)
@@ -496,7 +514,7 @@ def _fake_systemd_run(directory: Path, *, works: bool = True) -> Path:
 def no_cgroup_of_its_own(monkeypatch):
     """A machine where the grader can make no cgroup itself (a desktop user's)."""
 
-    def refuse(memory, processes, versions=(2, 1)):
+    def refuse(memory, processes, versions=(2, 1), *, cpus=1.0):
         raise OSError("; ".join(f"v{v}: Permission denied (test)" for v in versions))
 
     monkeypatch.setattr(sandbox.Cgroup, "make", classmethod(lambda cls, *a, **k: refuse(*a, **k)))
@@ -538,7 +556,7 @@ def test_a_cgroup_of_its_own_comes_before_systemd_run(tmp_path, monkeypatch):
         def remove(self):
             made.append("removed")
 
-    def make(cls, memory, processes, versions=(2, 1)):
+    def make(cls, memory, processes, versions=(2, 1), *, cpus=1.0):
         if versions == (2,):
             raise OSError("v2: no cgroup v2 here")
         return Made()
@@ -562,7 +580,12 @@ def test_the_systemd_scope_command_carries_the_limits(root):
     assert ("--user" in options) is (not root)
     assert {"--scope", "--quiet", "--collect", f"--unit={scope.unit}"} <= set(options)
     properties = [options[i + 1] for i, o in enumerate(options) if o == "-p"]
-    assert properties == [f"MemoryMax={3 * 1024**3}", "MemorySwapMax=0", "TasksMax=77"]
+    assert properties == [
+        f"MemoryMax={3 * 1024**3}",
+        "MemorySwapMax=0",
+        "TasksMax=77",
+        "CPUQuota=100%",
+    ]
     assert argv[split + 1 :] == ["/usr/bin/bwrap", "--args", "5", "--", "/opt/env/bin/python"]
 
 
@@ -596,9 +619,46 @@ def test_the_cgroup_v2_path_writes_the_limits_where_delegated(tmp_path, monkeypa
     (own / "cgroup.subtree_control").write_text("memory pids\n")
     monkeypatch.setattr(sandbox, "CGROUP_ROOT", tmp_path)
     monkeypatch.setattr(sandbox, "_own_cgroup", lambda c: "/user.slice/grader.scope")
-    group = sandbox.Cgroup.make(5 * 1024**2, 9, versions=(2,))
+    (own / "cgroup.controllers").write_text("cpu memory pids\n")
+    group = sandbox.Cgroup.make(5 * 1024**2, 9, versions=(2,), cpus=1.5)
     (directory,) = group.directories
     assert directory.parent == own and group.version == 2
     assert (directory / "memory.max").read_text() == str(5 * 1024**2)
     assert (directory / "pids.max").read_text() == "9"
     assert group.procs == [str(directory / "cgroup.procs")]
+    # a real cgroup has cpu.max once the controller is on; here the file stands for it
+    assert not group.cpu
+    (own / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    real_mkdir = Path.mkdir
+
+    def with_cpu(self, *args, **kwargs):
+        real_mkdir(self, *args, **kwargs)
+        (self / "cpu.max").write_text("max 100000")
+
+    monkeypatch.setattr(Path, "mkdir", with_cpu)
+    group = sandbox.Cgroup.make(5 * 1024**2, 9, versions=(2,), cpus=1.5)
+    assert group.cpu and (group.directories[0] / "cpu.max").read_text() == "150000 100000"
+
+
+def test_a_real_cgroup_shares_the_cpus_between_sandboxes_and_bounds_each():
+    """Issue 51: a CPU hog slowed its honest neighbour ten-fold, the scheduler sharing the CPUs
+    between processes. Each sandbox's cgroup now has its own CPU group (an equal share between
+    sandboxes) with a quota of ``Limits.cpus``: read back from the kernel's own files."""
+    try:
+        group = sandbox.Cgroup.make(64 * 1024**2, 16, cpus=1.0)
+    except OSError as error:
+        if os.environ.get("CI") == "true" and sys.platform == "linux":
+            raise
+        pytest.skip(f"no cgroup can be made here: {error}")
+    try:
+        if group.version == 1 and sandbox._own_cgroup("cpu") is None:
+            pytest.skip("no cgroup v1 cpu hierarchy here")
+        assert group.cpu
+        if group.version == 1:
+            cpu = next(d for d in group.directories if (d / "cpu.cfs_quota_us").exists())
+            assert (cpu / "cpu.cfs_quota_us").read_text().strip() == "100000"
+            assert (cpu / "cpu.cfs_period_us").read_text().strip() == "100000"
+        else:
+            assert (group.directories[0] / "cpu.max").read_text().split() == ["100000", "100000"]
+    finally:
+        group.remove()
