@@ -74,6 +74,21 @@ def hub_requirements(bundle: Path = BUNDLE) -> str:
     return f"{student}\n\n# --- for the hub (instructor/hub/requirements-hub.txt) ---\n{hub}\n"
 
 
+#: Every student's kernels on Unix sockets in their own 0700 runtime folder (ZeroMQ's ``ipc``
+#: transport), never on TCP ports of 127.0.0.1, where another student on the same machine
+#: (TLJH, a local spawner) can connect and read the kernel's code and output (issue 51). The
+#: folder is a short one in the home: a socket's path has at most 107 bytes, and the default
+#: (``~/.local/share/jupyter/runtime/kernel-<uuid>-ipc-N``) passes it for a TLJH user name of
+#: 15 characters or more.
+KERNEL_TRANSPORT = """# Written by `python3 course.py hub` (instructor/hub/recipes.py): kernels on Unix sockets
+# in the user's own 0700 folder, never on TCP ports another user of the machine can reach.
+import os
+
+os.environ.setdefault("JUPYTER_RUNTIME_DIR", os.path.join(os.path.expanduser("~"), ".jupyter-run"))
+c.KernelManager.transport = "ipc"  # noqa: F821 (c is the config the server passes)
+"""
+
+
 def server_settings() -> dict[str, str]:
     """Files under an environment's prefix that every student's server reads (relative path ->
     text): the course's JupyterLab settings (as ``course.py lab`` applies them) and idle-kernel
@@ -90,6 +105,7 @@ def server_settings() -> dict[str, str]:
         "etc/jupyter/labconfig/default_setting_overrides.json": LAB_SETTINGS.read_text("utf-8"),
         # the server's own config file: its .d folder is read for extensions only
         "etc/jupyter/jupyter_server_config.json": json.dumps(culling, indent=1) + "\n",
+        "etc/jupyter/jupyter_server_config.py": KERNEL_TRANSPORT,
     }
 
 

@@ -65,6 +65,7 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         settings = hub_lab.loaded_settings(env)  # what every student's server reads
         assert settings["kernels"]["cull_idle_timeout"] == recipes.KERNEL_IDLE_SECONDS
         assert settings["lab"] == json.loads(recipes.LAB_SETTINGS.read_text())
+        assert settings["transport"] == "ipc" and settings["runtime"].endswith("/.jupyter-run")
         hub.plan = made["plan"]
         hub.start()
         for user in users:
@@ -84,6 +85,24 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         starter = next(c for c in mine["cells"] if "starter" in c["metadata"].get("tags", []))
         starter["source"] = solution
         hub.save(users[0], path, mine)
+        # issue 51: a kernel's channels are Unix sockets in its owner's 0700 folder; another
+        # student's code cannot reach them (over TCP they were any local user's to read)
+        held = hub.kernel(users[0], path)
+        try:
+            info = _connection_info(hub, users[0])
+            assert info["transport"] == "ipc", info
+            shell = f"{info['ip']}-{info['shell_port']}"
+            assert shell.startswith(str(hub.homes / users[0]) + "/"), shell
+            other = hub.kernel(users[1], path)
+            try:
+                reach = other.run(
+                    f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({shell!r})"
+                )
+            finally:
+                other.close()
+            assert reach["status"] == "error" and reach["error"] == "PermissionError", reach
+        finally:
+            held.close()
         for index, user in enumerate(users):
             cells = [
                 c["source"] for c in hub.contents(user, path)["content"]["cells"]
@@ -129,6 +148,15 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         shutil.rmtree(base, ignore_errors=True)
         if not env_dir:
             remove_later(env)  # about 800 MB: its deletion is not waited for
+
+
+def _connection_info(hub, user: str) -> dict:
+    """The connection file of ``user``'s running kernel (read as root, from its command line)."""
+    for pid in hub.server_pids(user):
+        argv = _cmd(pid).split()
+        if "ipykernel_launcher" in " ".join(argv) and "-f" in argv:
+            return json.loads(Path(argv[argv.index("-f") + 1]).read_text())
+    raise AssertionError(f"no kernel of {user} runs")
 
 
 def _cmd(pid: int) -> str:
