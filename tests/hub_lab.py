@@ -271,8 +271,14 @@ load_subconfig({str(fragment)!r})  # noqa
             method=method,
             headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
         )
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            text = response.read().decode()
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                text = response.read().decode()
+        except urllib.error.HTTPError as error:
+            if error.code < 500:
+                raise
+            # a server's failure is said in the hub's log (the servers write there too)
+            raise RuntimeError(f"{method} {path}: {error}\n{self.log_tail()}") from error
         return json.loads(text) if text.strip() else None
 
     def spawn(self, user: str) -> None:

@@ -289,12 +289,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 wanted="{jupyterhub_pin().split("==")[1]}"
 have="$(/opt/tljh/hub/bin/jupyterhub --version)"
-if [ "${{have%.*}}" != "${{wanted%.*}}" ]; then
-  echo "this TLJH runs JupyterHub $have; the course's servers need $wanted's minor version" >&2
+if [ "${{have%%.*}}" != "${{wanted%%.*}}" ]; then
+  echo "this TLJH runs JupyterHub $have; the course's servers run $wanted: a hub of major version ${{wanted%%.*}} is needed" >&2
   exit 1
 fi
 python3 -m venv "{prefix}"
 (cd ../image && "{prefix}/bin/python" -m pip install --no-cache-dir -r requirements.txt)
+# a new student build keeps its version number: its wheel is installed again all the same
+(cd ../image && "{prefix}/bin/python" -m pip install --no-cache-dir --no-deps --force-reinstall ./choosing_epsilon_helpers-*.whl)
 {files}
 install -D -m 0644 choosing-epsilon.py /opt/tljh/config/jupyterhub_config.d/choosing-epsilon.py
 # private homes (TLJH's students are jupyter-NAME): no student reads another's notebooks
@@ -430,6 +432,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--image", default="REGISTRY/choosing-epsilon", help="the image's name")
     parser.add_argument("--branch", default="main")
     args = parser.parse_args(argv)
+    for given, placeholder, what in (
+        (args.hub_url, "https://HUB.example.edu", "--hub-url (your hub's address)"),
+        (args.repo_url, "", "--repo-url (where the class can pull the edition from)"),
+        (args.image, "REGISTRY/choosing-epsilon", "--image (your registry's image name)"),
+    ):
+        if given == placeholder:
+            print(
+                f"warning: no {what} given: the link and the recipes hold a placeholder "
+                "(a local path or an example host) that no student can reach",
+                file=sys.stderr,
+            )
     made = build(hub_url=args.hub_url, repo_url=args.repo_url, image=args.image, branch=args.branch)
     plan = made["plan"]
     print(
