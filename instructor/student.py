@@ -278,7 +278,10 @@ def recorded_cell(cell) -> nbformat.NotebookNode:
         install_windows=opendp_install(windows=True),
     )
     source = "\n\n".join([note, _fenced(cell.source, "python"), "Its output:", *shown])
-    return nbformat.v4.new_markdown_cell(source, metadata={"tags": ["recorded"]})
+    recorded = nbformat.v4.new_markdown_cell(source, metadata={"tags": ["recorded"]})
+    if cell.get("id"):  # the code cell's own id: a build is the same file every time
+        recorded["id"] = cell["id"]
+    return recorded
 
 
 def opendp_pin() -> str:

@@ -96,10 +96,9 @@ def loaded_settings(env: Path) -> dict:
         "app = ServerApp()\n"
         "app.load_config_file()\n"
         "lab = ConfigManager(config_dir_name='labconfig').get('default_setting_overrides')\n"
-        "from jupyter_core.paths import jupyter_runtime_dir\n"
         "print(json.dumps({'kernels': dict(app.config.get('MappingKernelManager', {})),"
         " 'transport': app.config.get('KernelManager', {}).get('transport'),"
-        " 'runtime': jupyter_runtime_dir(), 'lab': lab}))\n"
+        " 'ip': app.config.get('KernelManager', {}).get('ip'), 'lab': lab}))\n"
     )
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "PYTHON"))}
     done = subprocess.run(

@@ -74,18 +74,26 @@ def hub_requirements(bundle: Path = BUNDLE) -> str:
     return f"{student}\n\n# --- for the hub (instructor/hub/requirements-hub.txt) ---\n{hub}\n"
 
 
-#: Every student's kernels on Unix sockets in their own 0700 runtime folder (ZeroMQ's ``ipc``
-#: transport), never on TCP ports of 127.0.0.1, where another student on the same machine
-#: (TLJH, a local spawner) can connect and read the kernel's code and output (issue 51). The
-#: folder is a short one in the home: a socket's path has at most 107 bytes, and the default
-#: (``~/.local/share/jupyter/runtime/kernel-<uuid>-ipc-N``) passes it for a TLJH user name of
-#: 15 characters or more.
+#: Every student's kernels on Unix sockets (ZeroMQ's ``ipc`` transport), never on TCP ports of
+#: 127.0.0.1, where another student on the same machine (TLJH, a local spawner) can connect and
+#: read the kernel's code and output (issue 51). The sockets sit in a folder the server makes
+#: at start with ``tempfile.mkdtemp`` (the user's own, 0700, of a name no one can guess or take
+#: first), so their paths are short wherever the home is: a socket's path has at most 107 bytes,
+#: and one in the home (``~/.local/share/jupyter/runtime/kernel-<uuid>-ipc-N``) passes it for a
+#: TLJH user name of 15 characters or more. jupyter_client numbers each kernel's sockets past
+#: those already there, so the server's kernels share the folder.
 KERNEL_TRANSPORT = """# Written by `python3 course.py hub` (instructor/hub/recipes.py): kernels on Unix sockets
-# in the user's own 0700 folder, never on TCP ports another user of the machine can reach.
+# in a private folder of this server's own, never on TCP ports another user of the machine can
+# reach.
+import atexit
 import os
+import shutil
+import tempfile
 
-os.environ.setdefault("JUPYTER_RUNTIME_DIR", os.path.join(os.path.expanduser("~"), ".jupyter-run"))
+_sockets = tempfile.mkdtemp(prefix="jupyter-ipc-")
+atexit.register(shutil.rmtree, _sockets, ignore_errors=True)
 c.KernelManager.transport = "ipc"  # noqa: F821 (c is the config the server passes)
+c.KernelManager.ip = os.path.join(_sockets, "k")  # noqa: F821
 """
 
 

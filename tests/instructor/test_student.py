@@ -512,6 +512,7 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
                 continue
             shown += 1
             assert after.cell_type == "markdown" and after.metadata["tags"] == ["recorded"]
+            assert after.id == before.id  # issue 51: a build is the same file every time
             assert after.source.startswith("*Shown, not run") and opendp_install() in after.source
             assert opendp_install(windows=True) in after.source  # Windows students too
             assert f"```python\n{before.source.rstrip()}\n```" in after.source

@@ -142,3 +142,61 @@ def test_the_tljh_recipe_parses_and_its_fragment_configures_the_servers(made):
     environment = config.Spawner.environment.get_value({"TLJH": "kept"})
     assert environment["TLJH"] == "kept"  # added to, not replaced
     assert environment["PATH"].startswith(f"{recipes.ENV_PREFIX}/bin:")
+
+
+# --- issue 51: the guide true for 2026's hubs ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("have", "accepted"), [("5.2.1", True), ("5.5.0", True), ("6.1.1", False), ("4.1.6", False)]
+)
+def test_the_tljh_recipe_accepts_a_hub_of_the_images_major_version(made, tmp_path, have, accepted):
+    """TLJH installs ``jupyterhub>=5.2.0,<6``: the recipe runs on any of those, and refuses a
+    hub whose major version differs from the image's (the check alone, on a stand-in hub)."""
+    import subprocess
+
+    fake = tmp_path / "jupyterhub"
+    fake.write_text(f"#!/bin/sh\necho {have}\n")
+    fake.chmod(0o755)
+    script = (made["tljh"] / "install.sh").read_text()
+    check = script[: script.index("python3 -m venv")].replace(
+        "/opt/tljh/hub/bin/jupyterhub", str(fake)
+    )
+    done = subprocess.run(["bash", "-c", check + "echo checked\n"], capture_output=True, text=True)
+    assert (done.returncode == 0 and "checked" in done.stdout) is accepted, done.stderr
+    assert "--force-reinstall ./choosing_epsilon_helpers-*.whl" in script
+
+
+def test_every_server_runs_its_kernels_on_unix_sockets_in_a_private_folder(tmp_path, monkeypatch):
+    import os
+    import stat
+    import tempfile
+
+    from traitlets.config import Config
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    config = Config()
+    exec(recipes.server_settings()["etc/jupyter/jupyter_server_config.py"], {"c": config})
+    assert config.KernelManager.transport == "ipc"
+    folder = Path(config.KernelManager.ip).parent
+    assert folder.parent == tmp_path and folder.name.startswith("jupyter-ipc-")
+    info = folder.stat()
+    assert info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) == 0o700
+    # a kernel's sockets are numbered after the prefix (``k-12``): on the default /tmp its
+    # longest path stays far under the 107 bytes of a Unix socket's address
+    on_tmp = "/tmp/" + folder.name + "/" + Path(config.KernelManager.ip).name + "-65535"
+    assert len(on_tmp.encode()) <= 60
+
+
+def test_course_py_hub_warns_of_every_placeholder(monkeypatch, capsys):
+    made = {"plan": {"guarantee_mib": 1, "limit_mib": 2}, "out": recipes.ROOT / "build" / "hub"}
+    made.update(commit="0" * 40, link="https://HUB.example.edu/x")
+    monkeypatch.setattr(recipes, "build", lambda **kwargs: made)
+    assert recipes.main([]) == 0
+    said = capsys.readouterr().err
+    for option in ("--hub-url", "--repo-url", "--image"):
+        assert f"no {option}" in said
+    assert (
+        recipes.main(["--hub-url", "https://h", "--repo-url", "https://g", "--image", "r/i"]) == 0
+    )
+    assert "warning" not in capsys.readouterr().err
