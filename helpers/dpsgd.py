@@ -294,6 +294,7 @@ def _bisection_result(log_low: float, log_high: float, value, target: float) -> 
             meet = [final_low, value(final_low)]
             continue
         return final_high
+
     def meets(mid: float) -> bool:
         if mid >= meet[0] or mid <= fail[0]:
             return mid >= meet[0]  # decided by the pair, with the measure falling in σ
