@@ -93,6 +93,16 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "tests/instructor/grading/test_grade.py",
         "the grading package's docstring only; its modules are tested there and in test_sandbox.py",
     ),
+    "instructor/grading/report.py": (
+        "tests/instructor/grading/test_grade.py",
+        "grade.py's feedback, grades.csv and gradebooks, split from it by verb: tested through "
+        "the grader there (and feedback's linear time in test_identity.py)",
+    ),
+    "instructor/grading/run.py": (
+        "tests/instructor/grading/test_sandbox.py",
+        "one run of a notebook in its sandbox, split from grade.py by verb: every attack of "
+        "test_sandbox.py and test_runner.py runs through it",
+    ),
     "instructor/answer_key/*.py": (
         "tests/instructor/answer_key/test_answer_key.py",
         "the answer key's modules are one pipeline (statements and written answers, exercises, "

@@ -272,8 +272,8 @@ def test_a_blank_student_notebook_grades_zero_in_the_students_environment(instal
         jobs=1,
         unsafe_no_cgroup=sandbox.cgroups_available() is not None,
     )
-    # student, submission, notebook, the exercises, total, max
-    assert rows[0]["total"] == 0 and len(rows[0]) == 5 + len(
+    # student, submission, notebook, the exercises, total, max, flag
+    assert rows[0]["total"] == 0 and len(rows[0]) == 6 + len(
         [i for i in answers.known_ids() if i.startswith("10.")]
     )
 

@@ -581,3 +581,11 @@ def test_the_grading_environment_is_compiled_as_if_at_its_place_in_the_sandbox(t
     data = compiled.read_bytes()
     assert str(tmp_path).encode() not in data
     assert b"/opt/env/lib/python3.11/site-packages/pkg/__init__.py" in data
+
+
+def test_the_grader_writes_through_report_py():
+    """grade.py's feedback and gradebooks are report.py's (one definition of each)."""
+    from instructor.grading import report
+
+    assert grader.feedback is report.feedback and grader.gradebooks is report.gradebooks
+    assert grader.csv_field is report.csv_field

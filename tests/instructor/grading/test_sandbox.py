@@ -662,3 +662,10 @@ def test_a_real_cgroup_shares_the_cpus_between_sandboxes_and_bounds_each():
             assert (group.directories[0] / "cpu.max").read_text().split() == ["100000", "100000"]
     finally:
         group.remove()
+
+
+def test_the_grader_runs_through_run_py():
+    """grade.py's runs are run.py's (one definition of each)."""
+    from instructor.grading import run
+
+    assert grader.run_notebook is run.run_notebook and grader.Environment is run.Environment
