@@ -179,9 +179,10 @@ def memory_plan(sizing: dict) -> dict:
     * guarantee: the most resident memory (RSS, shared libraries counted in full, as a pod's
       cgroup may be charged) of one student's server and kernel while a lecture's notebook
       ran, over every class size measured, rounded up to 128 MiB: what Kubernetes reserves;
-    * limit: that, plus the heaviest notebook's kernel beside it (two notebooks open), with a
-      quarter more, rounded up to 256 MiB; idle kernels are stopped after
-      ``KERNEL_IDLE_SECONDS``, so more than two at once is rare;
+    * limit: that, plus the heaviest notebook's kernel beside it at its peak (two notebooks
+      open; ``kernel_peaks``, a row per notebook from ``benchmarks/bench_kernel_memory.py``,
+      else the hub benchmark's heaviest kernel), with a quarter more, rounded up to 256 MiB;
+      idle kernels are stopped after ``KERNEL_IDLE_SECONDS``, so more than two at once is rare;
     * students per node and nodes for 100 and 500 students: Kubernetes places pods by their
       guarantee, so ``floor(node memory / guarantee)`` per node;
     * students per machine of one hub (TLJH): by the proportional set size (PSS: a library
@@ -191,7 +192,10 @@ def memory_plan(sizing: dict) -> dict:
     lecture = max(r["rss_mib_per_student"]["max"] for r in runs)
     shared = max(r["pss_mib_per_student"]["max"] for r in runs)
     guarantee = _round_up(lecture, 128)
-    limit = _round_up(1.25 * (lecture + sizing["heaviest"]["kernel_rss_mib"]), 256)
+    heaviest = sizing["heaviest"]["kernel_rss_mib"]
+    if "kernel_peaks" in sizing:  # each notebook's kernel at its peak, not at its end
+        heaviest = max(heaviest, *sizing["kernel_peaks"]["mib"].values())
+    limit = _round_up(1.25 * (lecture + heaviest), 256)
     nodes = {}
     for gib in NODE_GIB:
         per_node = (gib * 1024) // guarantee
@@ -240,7 +244,8 @@ def z2jh_config(image: str, tag: str, plan: dict, sizing: dict, repo_url: str, b
 # Use a chart whose hub runs {jupyterhub_pin().replace("==", " ")} (the image's jupyterhub-singleuser).
 # Memory from instructor/hub/sizing.json (benchmarks/bench_hub.py; see INSTRUCTORS.md,
 # "A class on a hub"): guarantee = the most RSS of one student's server and kernel running a
-# lecture's notebook; limit = that + the heaviest notebook's kernel beside it, plus 25 %.
+# lecture's notebook; limit = that + the heaviest notebook's kernel beside it at its peak
+# (benchmarks/bench_kernel_memory.py), plus 25 %.
 singleuser:
   image:
     name: {image}

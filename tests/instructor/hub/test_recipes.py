@@ -92,6 +92,9 @@ def test_memory_plan_covers_every_measured_class_and_two_notebooks():
         assert (
             row[100] * row["students_per_node"] >= 100 > (row[100] - 1) * row["students_per_node"]
         )
+    # issue 51: a notebook's kernel at its peak, where measured, sizes the limit
+    peaks = {**sizing, "kernel_peaks": {"mib": {"06": 900.0, "10": 400.0}}}
+    assert recipes.memory_plan(peaks)["limit_mib"] >= 1.25 * (390.0 + 900.0)
     assert recipes.spawn_limit(sizing) == 10  # 20 at once took longer than 60 s
     slow = {**sizing, "runs": [{**sizing["runs"][1], "students": 10, "spawn_seconds": {"max": 120.0}}]}  # fmt: skip
     assert recipes.spawn_limit(slow) == 5
