@@ -98,7 +98,7 @@ def loaded_settings(env: Path) -> dict:
         "lab = ConfigManager(config_dir_name='labconfig').get('default_setting_overrides')\n"
         "print(json.dumps({'kernels': dict(app.config.get('MappingKernelManager', {})),"
         " 'transport': app.config.get('KernelManager', {}).get('transport'),"
-        " 'ip': app.config.get('KernelManager', {}).get('ip'), 'lab': lab}))\n"
+        " 'runtime': __import__('os').environ.get('JUPYTER_RUNTIME_DIR'), 'lab': lab}))\n"
     )
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "PYTHON"))}
     done = subprocess.run(

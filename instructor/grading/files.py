@@ -5,7 +5,9 @@ and the written answers):
 
 * **private to the instructor wherever it is written**: each file is made 0600 under a fresh
   temporary name with ``O_EXCL | O_NOFOLLOW`` and renamed over its target (a link planted
-  there is replaced, never followed); each folder made is 0700;
+  there is replaced, never followed); each folder made is 0700; run as root under ``sudo``,
+  each file and folder made is handed to the user who ran it (``SUDO_UID``), so that the
+  grader they run next, as themselves, can read the hand-ins;
 * **never in a folder a student can write**: the output folder is opened component by
   component without following a link, and refused (``ValueError`` naming the component and
   its owner or mode) when it, or a folder above it, could be changed by anyone but the
@@ -21,10 +23,27 @@ hard link to someone else's file is read, whatever the system's ``protected_hard
 from __future__ import annotations
 
 import csv
+import errno
 import os
 import secrets
 import stat
 from pathlib import Path
+
+
+def _caller() -> tuple[int, int] | None:
+    """(uid, gid) of the user who ran ``sudo``, when this process is root under sudo: what it
+    writes is handed to them, so the grader they run next (not as root) can read it."""
+    uid, gid = os.environ.get("SUDO_UID", ""), os.environ.get("SUDO_GID", "")
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and uid.isdigit() and gid.isdigit():
+        return int(uid), int(gid)
+    return None
+
+
+def _hand_over(fd: int) -> None:
+    """Give a file or folder this process made to the sudo caller (:func:`_caller`), if any."""
+    caller = _caller()
+    if caller is not None:
+        os.fchown(fd, *caller)
 
 
 def trusted_uids() -> set[int]:
@@ -62,10 +81,17 @@ def open_private_folder(path: Path | str) -> int:
     try:
         for depth, part in enumerate(path.parts[1:], start=2):
             last = depth == len(path.parts)
+            made = False
             try:
                 os.mkdir(part, 0o700, dir_fd=fd)
+                made = True
             except FileExistsError:
                 pass
+            except OSError as error:
+                raise ValueError(
+                    f"--out {path}: {Path(*path.parts[:depth])} cannot be made "
+                    f"({error.strerror}); choose a folder you can write"
+                ) from error
             try:
                 child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
             except OSError as error:
@@ -74,6 +100,8 @@ def open_private_folder(path: Path | str) -> int:
                 ) from error
             os.close(fd)
             fd = child
+            if made:
+                _hand_over(fd)
             _check_folder(os.fstat(fd), str(Path(*path.parts[:depth])), last=last)
     except BaseException:
         os.close(fd)
@@ -83,14 +111,18 @@ def open_private_folder(path: Path | str) -> int:
 
 def private_subfolder(parent_fd: int, name: str) -> int:
     """Open (making it 0700 if missing) ``name`` inside an open folder, following no link."""
+    made = False
     try:
         os.mkdir(name, 0o700, dir_fd=parent_fd)
+        made = True
     except FileExistsError:
         pass
     try:
         fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
     except OSError as error:
         raise ValueError(f"{name} is not a directory (or is a link)") from error
+    if made:
+        _hand_over(fd)
     info = os.fstat(fd)
     if info.st_uid not in trusted_uids() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         os.close(fd)
@@ -106,9 +138,17 @@ def write_private(folder_fd: int, name: str, data: bytes) -> None:
     temporary = f".{name}.{secrets.token_hex(8)}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
     handle = os.open(temporary, flags, 0o600, dir_fd=folder_fd)
-    with os.fdopen(handle, "wb") as file:
-        file.write(data)
-    os.rename(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            _hand_over(file.fileno())
+            file.write(data)
+        os.rename(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
+    except BaseException:  # a full disk, a stopped write: no temporary file left behind
+        try:
+            os.unlink(temporary, dir_fd=folder_fd)
+        except OSError:
+            pass
+        raise
 
 
 def read_regular(
@@ -124,8 +164,14 @@ def read_regular(
         handle = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder_fd)
     except FileNotFoundError:
         return None, "missing"
-    except OSError:
-        return None, "not a regular file (a link?)"
+    except PermissionError:
+        return None, "not readable (permission denied)"
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return None, "a link (not followed)"
+        if error.errno == errno.ENXIO:  # a socket cannot be opened
+            return None, "not a regular file (a socket)"
+        return None, f"not opened ({error.strerror})"
     try:  # checked on the descriptor before any read (Python's file object refuses a folder)
         info = os.fstat(handle)
         if not stat.S_ISREG(info.st_mode):

@@ -7,7 +7,8 @@
   Where both are known and differ, the submission is flagged and scores nothing anywhere
   (a solved notebook 00 handed in as a notebook 01 is not a notebook 01);
 * :func:`name_key`: how a name *reads* (Unicode NFKC, no invisible characters, spaces
-  collapsed, case folded), so that names that read alike collide and are refused
+  collapsed, case folded; look-alike letters of other scripts are not folded), so that such
+  names collide and are refused
   (:func:`identities`), roster rows match their files, and the LMS's reserved rows
   (:data:`RESERVED`) are never a student's.
 """
@@ -137,6 +138,10 @@ def read_roster(path: Path) -> dict[str, str]:
                 f"--roster {path}: columns={reader.fieldnames!r}; expected student and file"
             )
         for number, row in enumerate(reader, start=2):
+            if not (row.get("student") or "").strip() or not (row.get("file") or "").strip():
+                raise ValueError(
+                    f"--roster {path}, line {number}: a row needs both a student and a file"
+                )
             key = _file_key(row.get("file") or "")
             if key in roster:
                 raise ValueError(
@@ -148,7 +153,8 @@ def read_roster(path: Path) -> dict[str, str]:
 
 
 def roster_mismatches(paths: list[Path], roster: dict[str, str]) -> tuple[list[str], list[str]]:
-    """(files the roster does not list, roster files not handed in), each said as given."""
+    """(files the roster does not list, as given; roster files not handed in, as they read:
+    :func:`name_key`'s form, ``.ipynb`` added)."""
     keys = {_file_key(p.name) for p in paths}
     unlisted = [p.name for p in paths if _file_key(p.name) not in roster]
     absent = [k for k in roster if k not in keys]
@@ -191,5 +197,8 @@ def identities(paths: list[Path], roster: dict[str, str] | None = None) -> list[
         if keys.count(key) > 1:
             files_ = [p.name for p, s, _ in named if name_key(s) == key]
             student = next(s for _, s, _ in named if name_key(s) == key)
-            raise ValueError(f"refusing to grade: the roster gives {files_!r} one id {student!r}")
+            raise ValueError(
+                f"refusing to grade: {files_!r} would share one student {student!r} (the "
+                "roster's id, or the name of a file the roster does not list)"
+            )
     return named

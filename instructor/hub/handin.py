@@ -80,21 +80,42 @@ def _read_inside(root_fd: int, parts: list[str]) -> tuple[bytes | None, str]:
         os.close(fd)
 
 
+def _own_home() -> str | None:
+    """The home of the instructor running this (the user who ran ``sudo``, else this user)."""
+    import pwd
+
+    uid = os.environ.get("SUDO_UID", "")
+    try:
+        entry = pwd.getpwuid(int(uid) if uid.isdigit() else os.geteuid())
+    except (KeyError, OSError):
+        return None
+    return os.path.realpath(entry.pw_dir)
+
+
 def _students(homes: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """The folders of ``homes`` that are students' homes, and why each other one is not: a
-    name the grader would change (``lost+found``), not a folder, or a folder owned by root or
-    by the instructor running this (their own home)."""
+    name the grader would change (``lost+found``), not a folder, owned by root, or the home of
+    the instructor running this (theirs, not a student's). Owners are not compared with the
+    instructor's uid: homes exported from Zero to JupyterHub all belong to the pods' uid
+    (1000), often the instructor's own."""
     students, skipped = [], []
-    staff = files.trusted_uids()
+    own = _own_home()
     for entry in sorted(os.scandir(homes), key=lambda e: e.name):
         if not USER_NAME.match(entry.name) or safe_name(entry.name) != entry.name:
             skipped.append((entry.name, "not a user name"))
         elif not entry.is_dir(follow_symlinks=False):
             skipped.append((entry.name, "not a folder"))
-        elif entry.stat(follow_symlinks=False).st_uid in staff:
-            skipped.append((entry.name, "owned by root or by you, not a student's home"))
+        elif entry.stat(follow_symlinks=False).st_uid == 0:
+            skipped.append((entry.name, "owned by root, not a student's home"))
+        elif own is not None and os.path.realpath(entry.path) == own:
+            skipped.append((entry.name, "your own home"))
         else:
             students.append(entry.name)
+    if not students:
+        raise ValueError(
+            f"no folder of {str(homes)!r} is a student's home ({len(skipped)} skipped: root's, "
+            "yours or not user names); name the students with --users"
+        )
     return students, skipped
 
 
@@ -102,7 +123,7 @@ def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = 
     """Copy each student's notebook to ``out/<user>.ipynb``; write ``out/roster.csv``.
 
     ``homes`` holds one folder per student, named by the user name. Without ``users``, the
-    students are the folders :func:`_students` keeps (the others are returned with a status
+    students are the folders :func:`_students` keeps (``ValueError`` when it keeps none) (the others are returned with a status
     ``skipped: why`` and left off the roster); with ``users``, exactly those (each listed user
     without a folder is ``missing``). ``out`` must be new or empty and only the instructor's
     (``files.open_private_folder``): a file left from another collection would be graded too,

@@ -76,24 +76,24 @@ def hub_requirements(bundle: Path = BUNDLE) -> str:
 
 #: Every student's kernels on Unix sockets (ZeroMQ's ``ipc`` transport), never on TCP ports of
 #: 127.0.0.1, where another student on the same machine (TLJH, a local spawner) can connect and
-#: read the kernel's code and output (issue 51). The sockets sit in a folder the server makes
-#: at start with ``tempfile.mkdtemp`` (the user's own, 0700, of a name no one can guess or take
-#: first), so their paths are short wherever the home is: a socket's path has at most 107 bytes,
-#: and one in the home (``~/.local/share/jupyter/runtime/kernel-<uuid>-ipc-N``) passes it for a
-#: TLJH user name of 15 characters or more. jupyter_client numbers each kernel's sockets past
-#: those already there, so the server's kernels share the folder.
+#: read the kernel's code and output (issue 51). The server's runtime folder (its connection
+#: files, and each kernel's sockets beside its own: ``kernel-<uuid>-ipc-N``, one prefix per
+#: kernel, so two kernels started at once never pick the same paths) is one the server makes
+#: at start with ``tempfile.mkdtemp``: the user's own, 0700, of a name no one can guess or take
+#: first, and short wherever the home is (a socket's path has at most 107 bytes; the default
+#: ``~/.local/share/jupyter/runtime`` passes it for a TLJH user name of 15 characters or more).
 KERNEL_TRANSPORT = """# Written by `python3 course.py hub` (instructor/hub/recipes.py): kernels on Unix sockets
-# in a private folder of this server's own, never on TCP ports another user of the machine can
-# reach.
+# in a private runtime folder of this server's own, never on TCP ports another user of the
+# machine can reach.
 import atexit
 import os
 import shutil
 import tempfile
 
-_sockets = tempfile.mkdtemp(prefix="jupyter-ipc-")
-atexit.register(shutil.rmtree, _sockets, ignore_errors=True)
+if not os.environ.get("JUPYTER_RUNTIME_DIR", "").startswith(tempfile.gettempdir()):
+    os.environ["JUPYTER_RUNTIME_DIR"] = tempfile.mkdtemp(prefix="jupyter-run-")
+    atexit.register(shutil.rmtree, os.environ["JUPYTER_RUNTIME_DIR"], ignore_errors=True)
 c.KernelManager.transport = "ipc"  # noqa: F821 (c is the config the server passes)
-c.KernelManager.ip = os.path.join(_sockets, "k")  # noqa: F821
 """
 
 

@@ -450,7 +450,7 @@ def test_a_roster_gives_each_file_its_lms_id(tmp_path):
     named = grader.identities([tmp_path / "alice.ipynb", tmp_path / "bob.ipynb"], read)
     assert [s for _, s, _ in named] == ["S-001", "S-002"]
     roster.write_text("student,file\nS-001,alice.ipynb\nS-001,bob.ipynb\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="one id 'S-001'"):
+    with pytest.raises(ValueError, match="would share one student 'S-001'"):
         grader.identities(
             [tmp_path / "alice.ipynb", tmp_path / "bob.ipynb"], grader.read_roster(roster)
         )

@@ -640,10 +640,11 @@ def test_the_cgroup_v2_path_writes_the_limits_where_delegated(tmp_path, monkeypa
     assert group.cpu and (group.directories[0] / "cpu.max").read_text() == "150000 100000"
 
 
-def test_a_real_cgroup_shares_the_cpus_between_sandboxes_and_bounds_each():
+def test_a_real_cgroup_gives_each_sandbox_a_cpu_group_of_its_own_with_a_quota():
     """Issue 51: a CPU hog slowed its honest neighbour ten-fold, the scheduler sharing the CPUs
-    between processes. Each sandbox's cgroup now has its own CPU group (an equal share between
-    sandboxes) with a quota of ``Limits.cpus``: read back from the kernel's own files."""
+    between processes. Each sandbox's cgroup now has its own CPU group (the scheduler shares
+    between groups) with a quota of ``Limits.cpus``: read back from the kernel's own files
+    (the sharing itself is the kernel's; no test here times it)."""
     try:
         group = sandbox.Cgroup.make(64 * 1024**2, 16, cpus=1.0)
     except OSError as error:
@@ -651,9 +652,8 @@ def test_a_real_cgroup_shares_the_cpus_between_sandboxes_and_bounds_each():
             raise
         pytest.skip(f"no cgroup can be made here: {error}")
     try:
-        if group.version == 1 and sandbox._own_cgroup("cpu") is None:
-            pytest.skip("no cgroup v1 cpu hierarchy here")
-        assert group.cpu
+        if not group.cpu:  # a fairness, not a safety: where no CPU controller is delegated
+            pytest.skip("no CPU controller for the sandboxes' cgroups here")
         if group.version == 1:
             cpu = next(d for d in group.directories if (d / "cpu.cfs_quota_us").exists())
             assert (cpu / "cpu.cfs_quota_us").read_text().strip() == "100000"

@@ -224,19 +224,43 @@ def test_collect_without_a_list_skips_what_is_no_students_home(tmp_path, monkeyp
     os.chown(homes / "ann" / recipes.EDITION / "notebooks" / f"{NOTEBOOK}.ipynb", 60001, 60001)
     (homes / "zed").mkdir()
     os.chown(homes / "zed", 60009, 60009)  # a student who never pulled the course: missing
-    (homes / "lost+found").mkdir()
+    (homes / "lost+found").mkdir()  # root's
     (homes / "teacher").mkdir()
-    os.chown(homes / "teacher", 61000, 61000)
-    monkeypatch.setenv("SUDO_UID", "61000")  # the instructor who ran sudo
+    os.chown(homes / "teacher", 60001, 60001)  # the same uid as a student's (z2jh's exports)
+    monkeypatch.setattr(handin, "_own_home", lambda: os.path.realpath(homes / "teacher"))
     (homes / "notes.txt").write_text("")
     rows = handin.collect(homes, tmp_path / "out", notebook="10")
     status = {r["user"]: r["status"] for r in rows}
     assert status["ann"] == handin.HANDED_IN and status["zed"] == handin.MISSING
-    for name in ("lost+found", "teacher", "notes.txt", "root"):
-        if name != "root":
-            assert status[name].startswith(handin.SKIPPED), name
+    assert status["lost+found"] == f"{handin.SKIPPED}: not a user name"
+    assert status["teacher"] == f"{handin.SKIPPED}: your own home"
+    assert status["notes.txt"].startswith(handin.SKIPPED)
     with open(tmp_path / "out" / handin.ROSTER, newline="") as file:
         assert [r["user"] for r in csv.DictReader(file)] == ["ann", "zed"]
+    # homes that are all root's (or none a student's): refused, with the way out
+    only = tmp_path / "only"
+    (only / "admin").mkdir(parents=True)
+    with pytest.raises(ValueError, match="name the students with --users"):
+        handin.collect(only, tmp_path / "out2", notebook="10")
+
+
+@ROOT_ONLY
+def test_hand_ins_collected_under_sudo_are_the_callers_to_grade(tmp_path, monkeypatch):
+    """Collect runs as root under sudo; the instructor then grades as themselves: every file
+    and folder collect made is theirs (and still private: 0600, 0700)."""
+    homes = tmp_path / "home"
+    homes.mkdir()
+    notebook = _owned_home(homes, "ann", 60001) / f"{NOTEBOOK}.ipynb"
+    notebook.write_bytes(b"{}")
+    os.chown(notebook, 60001, 60001)
+    monkeypatch.setenv("SUDO_UID", "61000")
+    monkeypatch.setenv("SUDO_GID", "61001")
+    out = tmp_path / "handin" / "10"
+    handin.collect(homes, out, notebook="10", users=["ann"])
+    for path in (out.parent, out, out / "ann.ipynb", out / handin.ROSTER):
+        info = path.stat()
+        assert (info.st_uid, info.st_gid) == (61000, 61001), path
+        assert stat.S_IMODE(info.st_mode) == (0o700 if path.is_dir() else 0o600), path
 
 
 @pytest.mark.parametrize("mode", [0o777, 0o770, 0o1777])

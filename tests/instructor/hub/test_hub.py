@@ -65,7 +65,7 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         settings = hub_lab.loaded_settings(env)  # what every student's server reads
         assert settings["kernels"]["cull_idle_timeout"] == recipes.KERNEL_IDLE_SECONDS
         assert settings["lab"] == json.loads(recipes.LAB_SETTINGS.read_text())
-        assert settings["transport"] == "ipc" and "/jupyter-ipc-" in settings["ip"]
+        assert settings["transport"] == "ipc" and "/jupyter-run-" in settings["runtime"]
         hub.plan = made["plan"]
         hub.start()
         for user in users:
@@ -88,22 +88,48 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
         # issue 51: a kernel's channels are Unix sockets in its owner's 0700 folder; another
         # student's code cannot reach them (over TCP they were any local user's to read)
         held = hub.kernel(users[0], path)
+        twin = hub.kernel(users[0], path.replace(NOTEBOOK, "00_dp_foundations"))
         try:
-            info = _connection_info(hub, users[0])
+            # two kernels of one server: each its own sockets (a prefix per kernel), both run
+            infos = _connection_infos(hub, users[0])
+            assert len(infos) == 2 and infos[0]["ip"] != infos[1]["ip"], infos
+            assert [k.run("print(1 + 1)")["stdout"] for k in (held, twin)] == ["2\n", "2\n"]
+            info = infos[0]
             assert info["transport"] == "ipc", info
             shell = f"{info['ip']}-{info['shell_port']}"
             folder = os.stat(os.path.dirname(shell))
-            assert folder.st_uid == hub.uids[users[0]] and stat.S_IMODE(folder.st_mode) == 0o700
+            assert folder.st_uid == hub.uids[users[0]] and stat.S_IMODE(folder.st_mode) & 0o077 == 0
             other = hub.kernel(users[1], path)
             try:
                 reach = other.run(
                     f"import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({shell!r})"
                 )
+                # the other student's server, through the proxy, with this student's own token
+                # (a server's environment holds it) and without one: never its contents
+                server = other.run(
+                    "import os, urllib.error, urllib.request\n"
+                    "class Stay(urllib.request.HTTPRedirectHandler):\n"
+                    "    def redirect_request(self, *args, **kwargs):\n"
+                    "        return None\n"
+                    "opener = urllib.request.build_opener(Stay)\n"
+                    f"url = {hub.url + '/user/' + users[0] + '/api/contents'!r}\n"
+                    "token = os.environ.get('JUPYTERHUB_API_TOKEN', '')\n"
+                    "for headers in ({'Authorization': 'token ' + token}, {}):\n"
+                    "    try:\n"
+                    "        opener.open(urllib.request.Request(url, headers=headers), timeout=30)\n"
+                    "        print('read')\n"
+                    "    except urllib.error.HTTPError as error:\n"
+                    "        print(error.code)\n"
+                )
             finally:
                 other.close()
             assert reach["status"] == "error" and reach["error"] == "PermissionError", reach
+            codes = server["stdout"].split()
+            assert len(codes) == 2 and "read" not in codes, server
+            assert all(code in ("302", "401", "403") for code in codes), server
         finally:
             held.close()
+            twin.close()
         for index, user in enumerate(users):
             cells = [
                 c["source"] for c in hub.contents(user, path)["content"]["cells"]
@@ -151,13 +177,16 @@ def test_a_class_on_a_real_hub(bundle, tmp_path):
             remove_later(env)  # about 800 MB: its deletion is not waited for
 
 
-def _connection_info(hub, user: str) -> dict:
-    """The connection file of ``user``'s running kernel (read as root, from its command line)."""
+def _connection_infos(hub, user: str) -> list[dict]:
+    """The connection files of ``user``'s running kernels (read as root, from their command
+    lines)."""
+    found = []
     for pid in hub.server_pids(user):
         argv = _cmd(pid).split()
         if "ipykernel_launcher" in " ".join(argv) and "-f" in argv:
-            return json.loads(Path(argv[argv.index("-f") + 1]).read_text())
-    raise AssertionError(f"no kernel of {user} runs")
+            found.append(json.loads(Path(argv[argv.index("-f") + 1]).read_text()))
+    assert found, f"no kernel of {user} runs"
+    return found
 
 
 def _cmd(pid: int) -> str:

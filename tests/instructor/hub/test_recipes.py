@@ -178,17 +178,38 @@ def test_every_server_runs_its_kernels_on_unix_sockets_in_a_private_folder(tmp_p
     from traitlets.config import Config
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("JUPYTER_RUNTIME_DIR", raising=False)
     config = Config()
     exec(recipes.server_settings()["etc/jupyter/jupyter_server_config.py"], {"c": config})
     assert config.KernelManager.transport == "ipc"
-    folder = Path(config.KernelManager.ip).parent
-    assert folder.parent == tmp_path and folder.name.startswith("jupyter-ipc-")
+    folder = Path(os.environ["JUPYTER_RUNTIME_DIR"])
+    monkeypatch.delenv("JUPYTER_RUNTIME_DIR")
+    assert folder.parent == tmp_path and folder.name.startswith("jupyter-run-")
     info = folder.stat()
     assert info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) == 0o700
-    # a kernel's sockets are numbered after the prefix (``k-12``): on the default /tmp its
-    # longest path stays far under the 107 bytes of a Unix socket's address
-    on_tmp = "/tmp/" + folder.name + "/" + Path(config.KernelManager.ip).name + "-65535"
-    assert len(on_tmp.encode()) <= 60
+    # each kernel's sockets sit beside its connection file (``kernel-<uuid>-ipc-N``): on the
+    # default /tmp the longest path stays under the 107 bytes of a Unix socket's address
+    on_tmp = f"/tmp/{folder.name}/kernel-{'0' * 36}-ipc-99999"
+    assert len(on_tmp.encode()) <= 107
+
+
+def test_two_kernels_started_at_once_get_sockets_of_their_own(tmp_path, monkeypatch):
+    """The issue's port race, for ipc: each kernel's prefix is its connection file's, so two
+    connection files written at once name different sockets (a shared prefix named the same)."""
+    from jupyter_client.multikernelmanager import MultiKernelManager
+    from traitlets.config import Config
+
+    config = Config()
+    config.KernelManager.transport = "ipc"
+    manager = MultiKernelManager(config=config, connection_dir=str(tmp_path))
+    paths = []
+    for name in ("a", "b"):
+        kernel = manager.kernel_manager_factory(
+            connection_file=str(tmp_path / f"kernel-{name}.json"), parent=manager
+        )
+        kernel.write_connection_file()
+        paths.append({f"{kernel.ip}-{kernel.shell_port}", f"{kernel.ip}-{kernel.iopub_port}"})
+    assert not paths[0] & paths[1]
 
 
 def test_course_py_hub_warns_of_every_placeholder(monkeypatch, capsys):
