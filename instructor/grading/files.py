@@ -80,49 +80,42 @@ def open_private_folder(path: Path | str) -> int:
     fd = os.open("/", os.O_RDONLY | os.O_DIRECTORY)
     try:
         for depth, part in enumerate(path.parts[1:], start=2):
-            last = depth == len(path.parts)
-            made = False
-            try:
-                os.mkdir(part, 0o700, dir_fd=fd)
-                made = True
-            except FileExistsError:
-                pass
-            except OSError as error:
-                raise ValueError(
-                    f"--out {path}: {Path(*path.parts[:depth])} cannot be made "
-                    f"({error.strerror}); choose a folder you can write"
-                ) from error
-            try:
-                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            except OSError as error:
-                raise ValueError(
-                    f"--out {path}: {part} is not a directory (or is a link)"
-                ) from error
+            shown = str(Path(*path.parts[:depth]))
+            child = _open_folder(fd, part, f"--out {path}: {shown}")
             os.close(fd)
             fd = child
-            if made:
-                _hand_over(fd)
-            _check_folder(os.fstat(fd), str(Path(*path.parts[:depth])), last=last)
+            _check_folder(os.fstat(fd), shown, last=depth == len(path.parts))
     except BaseException:
         os.close(fd)
         raise
     return fd
 
 
-def private_subfolder(parent_fd: int, name: str) -> int:
-    """Open (making it 0700 if missing) ``name`` inside an open folder, following no link."""
+def _open_folder(parent_fd: int, name: str, shown: str) -> int:
+    """Open ``name`` in an open folder without following a link, making it (0700, handed to
+    the sudo caller) if missing; ``ValueError`` saying ``shown`` when it cannot be."""
     made = False
     try:
         os.mkdir(name, 0o700, dir_fd=parent_fd)
         made = True
     except FileExistsError:
         pass
+    except OSError as error:
+        raise ValueError(
+            f"{shown} cannot be made ({error.strerror}); choose a folder you can write"
+        ) from error
     try:
         fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent_fd)
     except OSError as error:
-        raise ValueError(f"{name} is not a directory (or is a link)") from error
+        raise ValueError(f"{shown} is not a directory (or is a link)") from error
     if made:
         _hand_over(fd)
+    return fd
+
+
+def private_subfolder(parent_fd: int, name: str) -> int:
+    """Open (making it 0700 if missing) ``name`` inside an open folder, following no link."""
+    fd = _open_folder(parent_fd, name, name)
     info = os.fstat(fd)
     if info.st_uid not in trusted_uids() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         os.close(fd)
