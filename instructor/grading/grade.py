@@ -580,6 +580,8 @@ def _grade_submission(
         return read, None
     data, raw, nb = read
     stem = identify(raw, path.name, list(courses))
+    if stem is None and expected is not None:  # nothing in it says: what it was handed in for
+        stem = expected
     if stem is None:
         return Graded(
             name,

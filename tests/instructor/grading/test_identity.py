@@ -97,7 +97,7 @@ def no_run(monkeypatch):
     monkeypatch.setattr(sandbox, "bound_choice", lambda: ("cgroup v1", ""))
 
     def fake_run(nb, environment, **options):
-        ran.append(nb.metadata["choosing_epsilon"]["notebook"])
+        ran.append(nb.metadata.get("choosing_epsilon", {}).get("notebook", "unnamed"))
         return grader.Run()
 
     monkeypatch.setattr(grader, "run_notebook", fake_run)
@@ -146,6 +146,22 @@ class _Counted(list):
         if isinstance(index, slice):
             _Counted.walks += 1
         return super().__getitem__(index)
+
+
+def test_a_notebook_that_says_nothing_of_itself_is_graded_as_what_it_was_handed_in_for(
+    tmp_path, no_run
+):
+    """No metadata, no number in its name, no check call: unknown alone, and graded as the
+    notebook it was handed in for where that is known."""
+    for out, notebook in (("out", None), ("out2", "01")):
+        folder = tmp_path / f"in-{out}"
+        folder.mkdir()
+        nbformat.write(nbformat.v4.new_notebook(), folder / "ann.ipynb")
+        [row] = grader.grade(
+            folder, tmp_path / out, python=sys.executable, secret=tmp_path / "s", notebook=notebook
+        )
+        assert row["notebook"] == ("" if notebook is None else N01)
+    assert no_run == ["unnamed"]  # run once: as notebook 01
 
 
 def test_feedback_of_thousands_of_failing_cells_is_linear_and_bounded():
