@@ -253,6 +253,18 @@ def test_every_pin_has_a_wheel(unions, python, platform):
 
 
 @pytest.mark.pypi
+@pytest.mark.parametrize("python", PYTHONS)
+def test_the_hubs_pins_resolve_with_the_readers_on_every_python(pypi, python):
+    """Issue 51: the hub's environment (the reader's pins, then ``requirements-hub.txt``) is
+    made with the hub server's own ``python3`` (TLJH: 3.10 on Ubuntu 22.04, up to 3.14), on
+    Linux; JupyterHub 6's pins needed 3.11."""
+    hub = sorted(str(r) for r in pins("instructor/hub/requirements-hub.txt"))
+    for release, reader in selected("requirements.txt", python, "linux-x86_64"):
+        ok, message = resolve(sorted({*reader, *hub}), release, "linux-x86_64")
+        assert ok, f"the hub's pins with the reader's, Python {release}: {message}"
+
+
+@pytest.mark.pypi
 @pytest.mark.parametrize("package", sorted(SDIST_ONLY))
 def test_a_pin_without_wheels_has_its_source_archive(pypi, package):
     (requirement,) = [r for r in pins("requirements.txt") if r.name.lower() == package]
