@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import atexit
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -418,6 +420,8 @@ def _ipc_config():
     from traitlets.config import Config
 
     folder = tempfile.mkdtemp(prefix="kernel-ipc-")
+    # gone with the runner (the sandbox's /tmp goes anyway; unsandboxed, the host's would keep it)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "k")}})
 
 

@@ -57,7 +57,8 @@ def course_stem(notebook: str) -> str:
 def _read_inside(root_fd: int, parts: list[str]) -> tuple[bytes | None, str]:
     """Read ``parts`` (the home, then the folders, then the file) under an open folder as the
     home's owner's file: no link followed, every folder and the file owned by the owner of the
-    home, the file regular, with one link and at most the grader's limit; (data, status)."""
+    home (a hard link to a classmate's file is the classmate's), the file regular and at most
+    the grader's limit (``files.read_regular``); (data, status)."""
     fd = os.dup(root_fd)
     owner = None
     try:
@@ -123,9 +124,9 @@ def collect(homes: Path, out: Path, *, notebook: str, users: list[str] | None = 
     """Copy each student's notebook to ``out/<user>.ipynb``; write ``out/roster.csv``.
 
     ``homes`` holds one folder per student, named by the user name. Without ``users``, the
-    students are the folders :func:`_students` keeps (``ValueError`` when it keeps none) (the others are returned with a status
-    ``skipped: why`` and left off the roster); with ``users``, exactly those (each listed user
-    without a folder is ``missing``). ``out`` must be new or empty and only the instructor's
+    students are the folders :func:`_students` keeps (``ValueError`` when it keeps none; the
+    others are returned with a status ``skipped: why`` and left off the roster); with
+    ``users``, exactly those (each listed user without a folder is ``missing``). ``out`` must be new or empty and only the instructor's
     (``files.open_private_folder``): a file left from another collection would be graded too,
     and a student who could write there could plant links. One student's unreadable file is
     that student's status, never the others' loss.
