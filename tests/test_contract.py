@@ -346,6 +346,8 @@ VALID |= {
     ),
     RL.smallest_group: ((), {"budget": 1.0, "kind": "count", "accuracy": 0.1}),
     RL.subject_paragraph: ((1.0, 1e-6), {"prior": 0.1, "contributions": 2}),
+    RL.subject_summary: ((1.0, 1e-6), {"prior": 0.1, "contributions": 2}),
+    RL.subject_layers: ((1.0, 1e-6), {"prior": 0.1, "contributions": 2}),
 }
 
 # the Lee & Clifton engine: the school example's absence_days (Terry's 10 in the universe)

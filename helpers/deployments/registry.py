@@ -199,7 +199,7 @@ def load(path: str | Path | None = None, *, default_delta: float = DEFAULT_DELTA
     * ``basis``: where ``epsilon_used`` comes from, in words;
     * ``epsilon_cks``, ``epsilon_simple``: both conversions of ρ_z at ``delta_used`` (zCDP rows).
 
-    Used in notebooks 09 and 13.
+    Used in notebooks 09, 12 and 13.
 
     Parameters
     ----------

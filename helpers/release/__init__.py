@@ -20,7 +20,8 @@ budget (notebook 12):
   (:func:`group_error`, :func:`smallest_group`; NIST SP 800-226);
 * **explaining the choice** in odds, the kind of explanation Nanayakkara et al. (USENIX
   Security 2023) report worked better than output-based ones and ones that gloss over ε: from a prior to at most a posterior (:func:`odds`,
-  :func:`odds_sentence`, :func:`subject_paragraph`), beside the best test between neighbours
+  :func:`odds_sentence`; for a person in the data, :func:`subject_summary`, then
+  :func:`subject_layers` with the details and the expert line), beside the best test between neighbours
   (:func:`attack_reading`);
 * **a record of the choice** for a registry (:func:`privacy_record`), read back with
   notebook 09's reader (:func:`registry_table`);
@@ -55,7 +56,6 @@ from .explain import (
     odds_sentence,
     percent,
     round_up,
-    subject_paragraph,
 )
 from .opendp import (
     MISSING,
@@ -79,6 +79,7 @@ from .people import (
 )
 from .record import RECORD_FIELDS, REGISTRY_COLUMNS, privacy_record, registry_table
 from .script import read_plan, release_plan
+from .subject import SubjectText, subject_layers, subject_paragraph, subject_summary
 
 __all__ = [
     "MAX_CONTRIBUTIONS",
@@ -91,6 +92,7 @@ __all__ = [
     "AttackReading",
     "Odds",
     "ReleaseTable",
+    "SubjectText",
     "Tradeoff",
     "allocation_attack",
     "allocation_mechanisms",
@@ -116,7 +118,9 @@ __all__ = [
     "release_plan",
     "round_up",
     "smallest_group",
+    "subject_layers",
     "subject_paragraph",
+    "subject_summary",
 ]
 
 # One home for every public function: help() and the docs name helpers.release, as before the

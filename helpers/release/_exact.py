@@ -49,18 +49,54 @@ def exp_minus(epsilon: Fraction) -> tuple[Fraction, Fraction]:
     return max(Fraction(lo), Fraction(0)), Fraction(hi)
 
 
-def posterior_bounds(epsilon, prior, *, halve: bool = False) -> tuple[Fraction, Fraction]:
+#: the failure chance a person is told is at most one in 10,000 unless 2δ is larger
+FAILURE_CAP = Fraction(1, 10**4)
+
+
+def failure_chance(delta) -> Fraction:
+    """The one chance, F, on which a person's limits may fail: max(2δ, min(√δ, 10⁻⁴)), at most 1.
+
+    Under (ε, δ)-DP the privacy loss exceeds ε + t with probability at most δ/(1 − e^{−t})
+    for every t > 0 (:func:`helpers.deployments.posterior_bad_event_probability` derives it),
+    so the odds may be read at ε + t, failing with chance F, for e^{−t} = 1 − δ/F
+    (:func:`keep`). F = 2δ gives t = ln 2; a fixed t made the reading jump
+    at the smallest δ (10⁻¹⁰ moved 52.5 % to 68.9 %). This F keeps the failure chance within
+    one in 10,000 (or 2δ, when that is larger) and lets t fall to 0 with δ, so the odds move
+    continuously from the pure reading: at δ = 10⁻⁶, t ≈ 0.01 (t = ln 2 only from δ = 5·10⁻⁵). Rounded up to two significant digits, the number
+    printed; exact (a rational) so that t follows from it exactly.
+    """
+    d = as_given(delta)
+    if d <= 0:
+        return Fraction(0)
+    if 2 * d >= 1:
+        return Fraction(1)
+    ctx = Context(prec=_DIGITS, Emin=-_EMIN, Emax=_EMIN, rounding="ROUND_CEILING", traps=[])
+    root = Fraction(ctx.sqrt(ctx.divide(Decimal(d.numerator), Decimal(d.denominator))))  # ≥ √δ
+    f = max(2 * d, min(root, FAILURE_CAP))
+    return min(Fraction(significant(f, up=True)), Fraction(1))
+
+
+def keep(delta, failure: Fraction) -> Fraction:
+    """e^{−t} = 1 − δ/F for the failure chance F ≥ 2δ (so t ≤ ln 2); ½ when F = 1 (then the
+    limit states nothing and the old reading at ε + ln 2 is kept); 1 for δ = 0."""
+    d = as_given(delta)
+    if d <= 0:
+        return Fraction(1)
+    return max(1 - d / failure, Fraction(1, 2)) if failure > 0 else Fraction(1, 2)
+
+
+def posterior_bounds(epsilon, prior, *, keep: Fraction = Fraction(1)) -> tuple[Fraction, Fraction]:
     """(an upper bound on the posterior, a lower bound on its complement) of Lee & Clifton.
 
-    posterior = 1/(1 + r·e^{−ε}) and 1 − posterior = r·e^{−ε}/(1 + r·e^{−ε}), r = (1 − p)/p,
-    both read with the lower bound on e^{−ε} (``halve``: at ε + ln 2, e^{−ε}/2 exactly).
-    Exact at ε = 0 (the prior itself).
+    posterior = 1/(1 + r·e^{−ε'}) and 1 − posterior = r·e^{−ε'}/(1 + r·e^{−ε'}),
+    r = (1 − p)/p, both read with the lower bound on e^{−ε}, at ε' = ε + t with
+    e^{−t} = ``keep`` (:func:`keep`; 1: at ε itself). Exact at ε = 0 with ``keep`` 1 (the
+    prior itself).
     """
     p = as_given(prior)
     r = (1 - p) / p
     lo, _ = exp_minus(as_given(epsilon))
-    if halve:
-        lo /= 2
+    lo *= keep
     t = r * lo
     return 1 / (1 + t), t / (1 + t)
 

@@ -8,6 +8,8 @@ redraw together (:func:`helpers.plotting.release.plot_release_overview`).
 
 from __future__ import annotations
 
+import textwrap
+
 import ipywidgets as widgets
 
 from .. import release as rel
@@ -25,13 +27,16 @@ __all__ = ["release_dashboard", "release_text"]
 _STYLE = {"description_width": "initial"}
 #: a track of about 300 px beside the longest label ("records per person, m")
 _LAYOUT = widgets.Layout(width="40em")
+#: the readout's text width in characters (a <pre> does not wrap)
+_WRAP = 96
 
 
 def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, coverage) -> str:
     """The readout of :func:`release_dashboard` (also used by its tests).
 
     Read from :func:`helpers.plotting.release.overview_readings`, as the figure is: ε per
-    record, the noise 1/ε, the per-person guarantee m·ε.
+    record, the noise 1/ε, the per-person guarantee m·ε; then both layers of the text for a
+    person in the data (:func:`helpers.release.subject_layers`, a person of up to m records).
     """
     per, error, smallest, _ = overview_readings(
         epsilon,
@@ -51,6 +56,14 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
         f"{verdict} ±{accuracy:.0%}; the smallest group that meets it has {smallest:,} people",
         rel.odds_sentence(per.epsilon, per.delta, prior=prior),
     ]
+    # both layers of the text for a person in the data, for m records per person: the
+    # short one and the details with the expert line (rel.subject_layers), wrapped to read
+    layers = rel.subject_layers(
+        epsilon, delta, prior=prior, unit="record", contributions=contributions
+    )
+    lines += ["", "What a person in the data reads:", textwrap.fill(layers.summary, _WRAP)]
+    lines += ["", "The details:", textwrap.fill(layers.details, _WRAP)]
+    lines += [textwrap.fill(layers.expert, _WRAP)]
     return "\n".join(lines)
 
 

@@ -51,9 +51,21 @@ def _mp(x: float):
     return mpmath.mpf(repr(float(x)))  # the decimal the input prints as, as the helpers read it
 
 
-def posterior_reference(epsilon: float, prior: float, halve: bool):
-    """p·e^ε'/(p·e^ε' + 1 − p) at ε' = ε (+ ln 2), and its complement, at 60 digits."""
-    p, e = _mp(prior), _mp(epsilon) + (mpmath.log(2) if halve else 0)
+def failure_reference(delta: float):
+    """F = max(2δ, min(√δ, 10⁻⁴)), at most 1, at 60 digits (before the helpers' rounding up)."""
+    d = _mp(delta)
+    return min(max(2 * d, min(mpmath.sqrt(d), mpmath.mpf("1e-4"))), 1) if d > 0 else d
+
+
+def posterior_reference(epsilon: float, prior: float, delta: float = 0.0, failure=None):
+    """p·e^ε'/(p·e^ε' + 1 − p) at ε' = ε + t, and its complement, at 60 digits: t = 0 for
+    δ = 0, else e^{−t} = 1 − δ/F for the failure chance F stated (``failure``: the helper's;
+    F ≥ 2δ, so t ≤ ln 2), read as the decimal it prints as. A stated posterior is true with
+    its F exactly when it is at least this."""
+    p, e = _mp(prior), _mp(epsilon)
+    if delta > 0:
+        f = _mp(failure) if failure is not None else failure_reference(delta)
+        e -= mpmath.log(max(1 - _mp(delta) / f, mpmath.mpf(0.5)))
     t = (1 - p) / p * mpmath.exp(-e)  # 60 digits: relative, whatever the size of 1 − p
     return 1 / (1 + t), t / (1 + t)
 
@@ -77,7 +89,8 @@ def _count(text: str):
 @given(priors, epsilons, deltas)
 def test_posterior_printed_never_below_the_truth_and_at_most_one_step_above(prior, epsilon, delta):
     sentence = R.odds_sentence(epsilon, delta, prior=prior)
-    truth, rest = posterior_reference(epsilon, prior, delta > 0)
+    stated = re.search(r"a chance of at most ([\d.]+)\)", sentence)
+    truth, rest = posterior_reference(epsilon, prior, delta, stated and stated.group(1))
     part = _at_most(sentence)
     after = sentence.split("release, ")[1]
     low, high = _count(after)
@@ -106,7 +119,9 @@ def test_posterior_printed_never_below_the_truth_and_at_most_one_step_above(prio
 @given(priors, epsilons, deltas, st.sampled_from([10, 100, 1000, 10_000]))
 def test_icon_counts_never_below_the_true_count(prior, epsilon, delta, people):
     before, after = R.icon_counts(epsilon, delta, prior=prior, people=people)
-    truth, _ = posterior_reference(epsilon, prior, delta > 0)
+    truth, _ = posterior_reference(
+        epsilon, prior, delta, R.odds(epsilon, delta, prior=prior).bad_event
+    )
     assert after >= truth * people * (1 - SLACK)
     assert after <= mpmath.ceil(truth * people * (1 + SLACK)) or after == before
     assert before == round(Fraction(repr(prior)) * people)
@@ -116,9 +131,15 @@ def test_icon_counts_never_below_the_true_count(prior, epsilon, delta, people):
 @given(priors, epsilons, deltas)
 def test_odds_posterior_float_never_below_the_truth(prior, epsilon, delta):
     o = R.odds(epsilon, delta, prior=prior)
-    truth, _ = posterior_reference(epsilon, prior, delta > 0)
+    truth, _ = posterior_reference(epsilon, prior, delta, o.bad_event)
     assert mpmath.mpf(o.posterior) >= truth * (1 - SLACK)
     assert o.bad_event >= min(2 * Fraction(repr(delta)), Fraction(1))
+    # the odds are continuous in δ: as δ → 0 the slack t → 0 and the reading is ε's own
+    if delta > 0:
+        t = -mpmath.log(max(1 - _mp(delta) / _mp(o.bad_event), mpmath.mpf(0.5)))
+        assert t <= mpmath.log(2) * (1 + SLACK)
+        if _mp(delta) <= mpmath.mpf("1e-8"):  # F = √δ: t ≈ √δ (a δ of 10⁻¹⁰ moves ε by 10⁻⁵)
+            assert t <= 2 * mpmath.sqrt(_mp(delta))
 
 
 @SETTINGS
@@ -129,8 +150,10 @@ def test_failure_chance_printed_up(prior, epsilon, delta):
         assert "rare outputs" not in sentence
         return
     shown = Decimal(re.search(r"a chance of at most ([\d.]+)\)", sentence).group(1))
-    exact = min(2 * Fraction(repr(delta)), Fraction(1))
-    assert Fraction(shown) >= exact
+    reference = failure_reference(delta)  # F = max(2δ, min(√δ, 10⁻⁴)), then rounded up
+    assert _mp(shown) >= reference * (1 - SLACK)
+    assert Fraction(shown) >= min(2 * Fraction(repr(delta)), Fraction(1))  # F ≥ 2δ: t ≤ ln 2
+    exact = Fraction(str(mpmath.nstr(reference, 40)))
     # two significant digits: at most one unit of the second above
     assert Fraction(shown) - exact <= Fraction(10) ** (_exact._exponent(exact) - 1)
 
@@ -196,7 +219,7 @@ def test_posterior_above_prior_is_printed_above_it(prior):
     # the class the issue names: a true posterior above its prior never prints as the prior
     at_zero = R.odds_sentence(0.0, prior=prior)
     tiny = R.odds_sentence(1e-12, prior=prior)
-    truth, _ = posterior_reference(1e-12, prior, False)
+    truth, _ = posterior_reference(1e-12, prior)
     assert truth > _mp(prior)
     assert _at_most(tiny) != _at_most(at_zero) or "all but certain" in tiny
 
@@ -291,9 +314,8 @@ def test_zcdp_attack_rate_certified_above_the_truth_and_printed_up(rho, fpr):
     order forbids (checked again here in mpmath, independent of the decimal module), so it is
     above the true zCDP TPR; above the Gaussian mechanism's TPR at μ = √(2ρ_z) (that mechanism
     is ρ_z-zCDP, so the truth is at least its TPR); within 10⁻³ of the float search; and the
-    paragraph's percentage and TPR/FPR are printed from it, rounded up."""
+    paragraph's counts are printed from it, rounded up."""
     from helpers.deployments import zcdp_tpr
-    from helpers.release import explain
 
     reading = R.attack_reading(None, fpr=fpr, rho=rho)
     u = _mp(reading.tpr)
@@ -304,16 +326,31 @@ def test_zcdp_attack_rate_certified_above_the_truth_and_printed_up(rho, fpr):
     gaussian = mpmath.ncdf(mu - mpmath.sqrt(2) * mpmath.erfinv(1 - 2 * x))
     assert u >= gaussian * (1 - SLACK)
     assert reading.tpr <= zcdp_tpr(rho, fpr) * (1 + 1e-3) + 1e-15
-    for words, percent, ratio in explain._attack_words(None, 0.0, fpr, rho):
-        rate = (
-            Fraction(1, int(words.split(" in ")[1].replace(",", ""))) if " in " in words else None
-        )
-        if rate is None:
-            continue
+    text = R.subject_paragraph(1.0, 1e-9, prior=0.2, rho=rho, fpr=fpr)
+    for rate, size, count in attack_counts(text):
         bound = _exact.zcdp_tpr_bound(rho, rate, float(zcdp_tpr(rho, float(rate))))
-        shown = Fraction(Decimal(percent.split(" %")[0])) / 100
-        assert shown >= bound or percent.startswith(("99.", "100"))
-        assert Fraction(Decimal(ratio)) >= bound / rate
+        assert count >= bound * size  # rounded up from the certified bound
+        assert count - 1 < bound * size
+
+
+def attack_counts(text: str) -> list:
+    """(rate, D, count) of the paragraph's attack sentence: "who wrongly points at 1, 10 or
+    100 in 1,000 … no more than 3, 28 or 272 in 1,000"."""
+    m = re.search(
+        r"wrongly (?:points at|names answer A for) ([\d, or]+) in ([\d,]+) .*? no more than "
+        r"([\d, or]+) in ([\d,]+)",
+        text,
+    )
+    size = int(m.group(2).replace(",", ""))
+    assert int(m.group(4).replace(",", "")) == size
+
+    def numbers(words):
+        return [int(w.replace(",", "")) for w in re.findall(r"\d[\d,]*\d|\d", words)]
+
+    return [
+        (Fraction(k, size), size, c)
+        for k, c in zip(numbers(m.group(1)), numbers(m.group(3)), strict=True)
+    ]
 
 
 def _ceil_digits(value: float, digits: int) -> Fraction:
@@ -338,11 +375,11 @@ def test_g_up_prints_the_exact_ceiling(value, digits):
 
 def test_the_paragraph_s_epsilon_delta_and_rho_are_printed_up():
     """Where nearest rounding printed each below its value (1.2345 → 1.23, 0.12345 → 0.123,
-    1.55·10⁻⁶ → 1.5e-06), the expert line and the zCDP sentence print the ceilings."""
+    1.55·10⁻⁶ → 1.5e-06), the expert line prints the ceilings, and ρ only there."""
     epsilon, delta, rho = 1.2345, 1.55e-6, 0.12345
     text = R.subject_paragraph(epsilon, delta, prior=0.2, rho=rho)
     expert = text[text.index("For experts:") :]
     for name, value, digits in (("ε", epsilon, 3), ("δ", delta, 2), ("ρ", rho, 3)):
         shown = re.search(name + r" = ([0-9.e+-]+[0-9])", expert).group(1)
         assert Fraction(Decimal(shown)) == _ceil_digits(value, digits) > Fraction(repr(value))
-    assert f"(ρ = {re.search(r'ρ = ([0-9.]+[0-9])', expert).group(1)})" in text
+    assert "ρ" not in text[: text.index("For experts:")]
