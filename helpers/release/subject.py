@@ -57,17 +57,17 @@ class SubjectText(NamedTuple):
         return "\n\n".join(self)
 
     def _repr_html_(self) -> str:
-        # a plain table: a screen reader announces the two column headers with each cell
-        cell = "vertical-align:top;text-align:left;padding:0.4em 0.8em;max-width:38em"
+        # two columns that wrap to one on a narrow screen; each labelled in words, so a
+        # screen reader (and a renderer that drops the styles) reads them in order
+        column = "flex:1 1 22em;max-width:40em;margin:0 1.5em 0.8em 0"
         return (
-            "<table><thead><tr>"
-            f"<th scope='col' style='{cell}'>For the people in the data</th>"
-            f"<th scope='col' style='{cell}'>The details, then the line for experts</th>"
-            "</tr></thead><tbody><tr>"
-            f"<td style='{cell}'>{html.escape(self.summary)}</td>"
-            f"<td style='{cell}'>{html.escape(self.details)}<br><br>"
-            f"{html.escape(self.expert)}</td>"
-            "</tr></tbody></table>"
+            "<div style='display:flex;flex-wrap:wrap;align-items:flex-start'>"
+            f"<div role='group' aria-label='For the people in the data' style='{column}'>"
+            f"<p><strong>For the people in the data</strong></p><p>{html.escape(self.summary)}</p>"
+            "</div>"
+            f"<div role='group' aria-label='The details, then the line for experts' "
+            f"style='{column}'><p><strong>The details, then the line for experts</strong></p>"
+            f"<p>{html.escape(self.details)}</p><p>{html.escape(self.expert)}</p></div></div>"
         )
 
     def _repr_pretty_(self, printer, cycle) -> None:
