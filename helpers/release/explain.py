@@ -19,7 +19,7 @@ from .._docstrings import fill_docstrings
 from .._validation import check_finite_scalar, check_int_range
 from ..attack import attack_tpr
 from ..budget import NoiseFamily
-from ..deployments import round_risk, tpr_at_fpr, zcdp_tpr
+from ..deployments import round_risk, zcdp_tpr
 from . import _exact
 from ._checks import (
     _check_allocation,
@@ -363,7 +363,9 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
     From (ε, δ): the tight (ε, δ) trade-off curve (:func:`helpers.deployments.tpr_at_fpr`,
     Dong, Roth & Su 2022; Kairouz, Oh & Viswanath 2015). With ``rho`` (a zCDP release): the
     curve ρ_z-zCDP itself implies (:func:`helpers.deployments.zcdp_tpr`), which is tighter
-    than the (ε, δ) conversion. The advantage is TPR − FPR.
+    than the (ε, δ) conversion. The advantage is TPR − FPR. Both floats are rounded toward the
+    person: each is the least double at or above an exact upper bound
+    (:mod:`helpers.release._exact`), never an ulp below the curve.
 
     Used in notebook 12. (:func:`allocation_attack` reads the same test on the releases'
     own composed privacy-loss distribution, :func:`helpers.attack.attack_tpr`: never above
@@ -407,8 +409,15 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
             tpr = _float_up(_exact.zcdp_tpr_bound(r, _exact.as_given(a), float(zcdp_tpr(r, a))))
     else:
         eps = _check_magnitude("epsilon", epsilon)
-        tpr = float(tpr_at_fpr(a, epsilon=eps, delta=_check_delta(delta)))
-    return AttackReading(a, tpr, max(tpr - a, 0.0))
+        # the (ε, δ) curve bounded in exact arithmetic, then the float not below it (the
+        # float formula of tpr_at_fpr can land an ulp under the truth)
+        tpr = _float_up(_exact.tpr_bound(eps, _check_delta(delta), a))
+    return AttackReading(a, tpr, _advantage_up(tpr, a))
+
+
+def _advantage_up(tpr: float, fpr: float) -> float:
+    """TPR − FPR, the float not below the exact difference (the FPR read as given), ≥ 0."""
+    return _float_up(max(Fraction(tpr) - _exact.as_given(fpr), Fraction(0)))
 
 
 def allocation_mechanisms(allocation) -> list:
@@ -499,9 +508,9 @@ def allocation_attack(allocation, *, fpr, discretization=1e-4) -> AttackReading:
     allocation = _check_allocation(allocation)
     a = _check_open_unit("fpr", fpr)
     pld = float(attack_tpr(allocation_mechanisms(allocation), fpr=a, discretization=discretization))
-    line = float(tpr_at_fpr(a, epsilon=float(allocation.epsilon), delta=float(allocation.delta)))
+    line = attack_reading(float(allocation.epsilon), float(allocation.delta), fpr=a).tpr
     tpr = min(pld, line)
-    return AttackReading(a, tpr, max(tpr - a, 0.0))
+    return AttackReading(a, tpr, _advantage_up(tpr, a))
 
 
 fill_docstrings(globals())

@@ -143,6 +143,19 @@ def test_odds_posterior_float_never_below_the_truth(prior, epsilon, delta):
 
 
 @SETTINGS
+@given(epsilons, deltas, st.floats(1e-12, 1.0, exclude_max=True))
+def test_attack_reading_float_fields_never_below_the_truth(epsilon, delta, fpr):
+    """Issue 49: the returned floats, not only the printed strings, are rounded toward the
+    person: TPR ≥ min(1, δ + e^ε α, 1 − e^{−ε}(1 − δ − α)) and the advantage ≥ TPR − α."""
+    reading = R.attack_reading(epsilon, delta, fpr=fpr)
+    e, d, a = _mp(epsilon), _mp(delta), _mp(fpr)
+    truth = min(1, d + mpmath.exp(e) * a, 1 - mpmath.exp(-e) * (1 - d - a))
+    assert mpmath.mpf(reading.tpr) >= truth * (1 - SLACK)
+    assert mpmath.mpf(reading.advantage) >= (truth - a) * (1 - SLACK)
+    assert reading.tpr <= float(truth) * (1 + 1e-12) + 1e-300  # and not needlessly above
+
+
+@SETTINGS
 @given(priors, epsilons, deltas)
 def test_failure_chance_printed_up(prior, epsilon, delta):
     sentence = R.odds_sentence(epsilon, delta, prior=prior)
