@@ -396,3 +396,17 @@ def test_the_paragraph_s_epsilon_delta_and_rho_are_printed_up():
         shown = re.search(name + r" = ([0-9.e+-]+[0-9])", expert).group(1)
         assert Fraction(Decimal(shown)) == _ceil_digits(value, digits) > Fraction(repr(value))
     assert "ρ" not in text[: text.index("For experts:")]
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "size"),
+    [(5.8294601200882585, 8.716273310709771e-193, 11), (30.0, 1e-300, 23), (3.1, 1e-20, 200)],
+)
+def test_group_privacy_delta_rounded_up_past_the_exponential_s_error(epsilon, delta, size):
+    """A δ of a group of 11 at ε = 5.83 came out 26 ulps below the chain Σ e^{iε}·δ (mε = 64:
+    the product's rounding is multiplied by 64 in the exponential)."""
+    g = R.group_privacy(epsilon, delta, size=size)
+    e, d = mpmath.mpf(epsilon), mpmath.mpf(delta)
+    truth = min(1, d * mpmath.fsum(mpmath.exp(i * e) for i in range(size)))
+    assert mpmath.mpf(g.delta) >= truth * (1 - SLACK)
+    assert g.delta <= truth * (1 + mpmath.mpf("1e-12")) or g.delta == 1.0
