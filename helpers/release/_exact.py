@@ -76,6 +76,11 @@ def failure_chance(delta) -> Fraction:
     return min(Fraction(significant(f, up=True)), Fraction(1))
 
 
+#: a limit that fails with a chance above this is none a person can rely on: the readings
+#: for people then state no posterior bound (a posterior of 1), whatever the odds at ε + t
+NO_LIMIT = Fraction(1, 10)
+
+
 def keep(delta, failure: Fraction) -> Fraction:
     """e^{−t} = 1 − δ/F for the failure chance F ≥ 2δ (so t ≤ ln 2); ½ when F = 1 (then the
     limit states nothing and the old reading at ε + ln 2 is kept); 1 for δ = 0."""

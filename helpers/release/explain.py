@@ -82,10 +82,12 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     unless 2δ (t = ln 2, notebook 09's reading) is larger, and t → 0 as δ → 0, so the odds
     never jump at a tiny δ.
     This is an odds-based explanation, the kind Nanayakkara et al. (2023) report was more
-    effective than output-based explanations and than ones that gloss over ε. Both numbers are rounded toward the person: the posterior is the least double at
-    or above an exact rational upper bound (:mod:`helpers.release._exact`; the inputs read
-    as the decimals they print as), so it is the prior itself at ε = 0 and never below the
-    truth near 0 or 1; ``bad_event`` is 2δ exactly, rounded up.
+    effective than output-based explanations and than ones that gloss over ε. Both numbers
+    are rounded toward the person: the posterior is the least double at or above an exact
+    rational upper bound (:mod:`helpers.release._exact`; the inputs read as the decimals
+    they print as), so it is the prior itself at ε = 0 and never below the truth near 0 or
+    1; ``bad_event`` is F, the least double at or above it. Where F is above 1 in 10 the
+    limit is none to rely on and the posterior is 1 (δ may be 1 itself, a group's cap).
 
     Used in notebook 12.
 
@@ -94,7 +96,7 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     epsilon : float
         ε ≥ 0 (per person).
     delta : float
-        δ in [0, 1).
+        δ in [0, 1] (1, a group's cap: no limit).
     prior : float, keyword-only
         p in (0, 1).
 
@@ -118,11 +120,32 @@ def odds(epsilon, delta=0.0, *, prior) -> Odds:
     (0.7311, 0.0)
     """
     eps = _check_magnitude("epsilon", epsilon)
-    d = _check_delta(delta)
+    d = _check_guarantee_delta(delta)
     p = _check_open_unit("prior", prior)
     bad = _exact.failure_chance(d)
-    post, _ = _exact.posterior_bounds(eps, p, keep=_exact.keep(d, bad))
+    post, _ = _posterior(eps, p, d, bad)
     return Odds(p, _float_up(post), _float_up(bad))
+
+
+def _check_guarantee_delta(delta) -> float:
+    """δ in [0, 1]: a group's δ reaches 1 (:func:`group_privacy` caps it there), and the
+    readings for people then say that no limit holds rather than fail."""
+    if not isinstance(delta, bool):
+        try:
+            if float(delta) == 1.0:
+                return 1.0
+        except (TypeError, ValueError, OverflowError):
+            pass  # the check below names the parameter
+    return _check_delta(delta)
+
+
+def _posterior(eps, p, d, failure) -> tuple:
+    """(an upper bound on the posterior, a lower bound on its complement) at ε + t for the
+    failure chance F; (1, 0), no bound, when F is above 1 in 10
+    (:data:`helpers.release._exact.NO_LIMIT`): a limit failing that often is none to rely on."""
+    if failure > _exact.NO_LIMIT:
+        return Fraction(1), Fraction(0)
+    return _exact.posterior_bounds(eps, p, keep=_exact.keep(d, failure))
 
 
 def _format_percent(x: float, *, up: bool) -> str:
@@ -274,10 +297,10 @@ def icon_counts(epsilon, delta=0.0, *, prior, people=100) -> tuple:
     (5, 13)
     """
     eps = _check_magnitude("epsilon", epsilon)
-    d = _check_delta(delta)
+    d = _check_guarantee_delta(delta)
     p = _check_open_unit("prior", prior)
     size = check_int_range("people", people, 10, 10_000)
-    post, _ = _exact.posterior_bounds(eps, p, keep=_exact.keep(d, _exact.failure_chance(d)))
+    post, _ = _posterior(eps, p, d, _exact.failure_chance(d))
     before = round(_exact.as_given(p) * size)
     return before, max(before, math.ceil(post * size))
 
@@ -330,9 +353,7 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
     guess = _GUESS[_check_neighbours(neighbours)]
     p = _exact.as_given(reading.prior)
     failure = _exact.failure_chance(float(delta))
-    post, rest = _exact.posterior_bounds(
-        float(epsilon), reading.prior, keep=_exact.keep(float(delta), failure)
-    )
+    post, rest = _posterior(float(epsilon), reading.prior, float(delta), failure)
     before = _in_people(p, size, up=False)
     after = _in_people(post, size, up=True, complement=rest)
     # the bound is below 1 for every prior below 1; past 1 − 10⁻⁸ it reads as near certainty
@@ -344,9 +365,15 @@ def odds_sentence(epsilon, delta=0.0, *, prior, people=100, neighbours="add-remo
         f"An observer who thinks there is a {_exact.percent(p, up=False)} chance ({before}) "
         f"{guess} can, after seeing the release, {most}"
     )
-    if reading.bad_event > 0:
+    if failure > _exact.NO_LIMIT:
+        sentence = (
+            f"An observer who thinks there is a {_exact.percent(p, up=False)} chance ({before}) "
+            f"{guess} may, after seeing the release, be all but certain: at this δ the "
+            "guarantee sets no limit to rely on"
+        )
+    elif reading.bad_event > 0:
         sentence += (
-            f", except on rare outputs (a chance of at most "
+            f", except on some outputs (a chance of at most "
             f"{_chance_up(failure)}) where the bound may fail"
         )
     return sentence + "."

@@ -1,8 +1,9 @@
 """What a person in the data reads: a short text for the public, then the details, then a line for experts.
 
-:func:`subject_summary` is the short layer: at most 120 words and five numbers, one frequency
-format ("k in 100", the one the icon array draws: one person's chance, never 100 people),
-the odds reading Nanayakkara et al. (2023) found to work, at a reading grade of at most 9.
+:func:`subject_summary` is the short layer: at most 120 words and five numbers, every chance
+a frequency of whole numbers (the odds as "k in 100", the counts the icon array draws: one
+person's chance, never 100 people; the failure chance as "1 in N"), the odds reading
+Nanayakkara et al. (2023) found to work, at a reading grade of at most 9.
 :func:`subject_paragraph` is the whole text: that layer, then the details an expert would
 add, then the expert line (ε, δ, ρ and the unit), the only place those symbols appear.
 
@@ -23,7 +24,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from .._docstrings import fill_docstrings
-from ..deployments import zcdp_tpr
+from ..deployments import zcdp_to_epsilon, zcdp_tpr
 from . import _exact
 from ._checks import (
     _check_contributions,
@@ -34,6 +35,7 @@ from ._checks import (
     _check_unit,
 )
 from .explain import _g_up, _in_people
+from .explain import _posterior as _odds_posterior
 from .people import group_privacy
 
 __all__ = ["SubjectText", "subject_layers", "subject_paragraph", "subject_summary"]
@@ -101,6 +103,14 @@ def _reading(epsilon, delta, prior, unit, contributions, fpr, rho, neighbours) -
     p = _check_open_unit("prior", prior)
     if rho is not None:
         rho = float(_check_magnitude("rho", rho))
+        if d == 0:
+            raise ValueError(
+                "delta must be > 0 with rho: ρ_z-zCDP implies no pure ε; pass the δ its "
+                f"(ε, δ) conversion is read at; got delta={delta!r}, rho={rho!r}"
+            )
+        # never an ε below what ρ_z implies at this δ (an ε of 0 beside ρ = 1 read the odds
+        # at 20 % → 20 % while the attack on ρ's own curve reached 690 in 1,000)
+        eps = max(eps, float(zcdp_to_epsilon(rho, d)))
     expert = (
         "For experts: "
         + (f"zCDP with ρ {_expert_up(rho, 3)}, read as " if rho is not None else "")
@@ -123,7 +133,7 @@ def _reading(epsilon, delta, prior, unit, contributions, fpr, rho, neighbours) -
             + (f", δ {_expert_up(d, 2, 1e-300)}" if d > 0 else "")
         )
     failure = _failure(eps, d, neighbours)
-    if 0 < failure < 1:
+    if 0 < failure <= _exact.NO_LIMIT:
         # t from the F stated: e^{−t} = 1 − δ/F
         t = -math.log1p(-float(_exact.as_given(d) / failure))
         expert += (
@@ -153,8 +163,9 @@ def _failure(eps, d, neighbours) -> Fraction:
 
 def _posterior(eps, d, prior, failure) -> tuple[Fraction, Fraction]:
     """(an upper bound on the posterior, a lower bound on its complement), read at ε + t
-    with e^{−t} = 1 − δ/F for the one failure chance F."""
-    return _exact.posterior_bounds(eps, prior, keep=_exact.keep(d, failure))
+    with e^{−t} = 1 − δ/F for the one failure chance F (:func:`helpers.release.odds`' own
+    reading, the icon array's)."""
+    return _odds_posterior(min(eps, 1e5), prior, d, failure)
 
 
 def _in_100(prior, eps, d, failure) -> tuple[str, str]:
@@ -168,20 +179,38 @@ def _in_100(prior, eps, d, failure) -> tuple[str, str]:
 def _one_in(f: Fraction) -> str:
     """A failure chance as a frequency, rounded toward the person (the chance stated is never
     below f): "k in 100" from 1 in 100 up, "1 in N" below it (N rounded down to two
-    significant digits, in millions or billions past a million), "less than 1 in a
-    trillion" below 10⁻¹²."""
+    significant digits, or to one in millions and billions: never a decimal), "less than 1
+    in a trillion" below 10⁻¹²."""
     if f >= Fraction(1, 100):
         return f"{math.ceil(100 * f)} in 100"
     if f < Fraction(1, 10**12):
         return "less than 1 in a trillion"
     n = math.floor(1 / f)
-    step = 10 ** max(len(str(n)) - 2, 0)
-    n = n // step * step
     for size, word in ((10**9, "billion"), (10**6, "million")):
         if n >= size:
-            count = _exact.text(Decimal(n) / size)
-            return f"1 in {'a' if count == '1' else count} {word}"
-    return f"1 in {n:,}"
+            count = n // size
+            count = count // 10 ** (len(str(count)) - 1) * 10 ** (len(str(count)) - 1)
+            return f"1 in {'a' if count == 1 else count} {word}"
+    step = 10 ** max(len(str(n)) - 2, 0)
+    return f"1 in {n // step * step:,}"
+
+
+def _most(after: str) -> str:
+    """'could think at most k in 100', or the words for the ends ("more than 99 in 100": a
+    possibility, not a cap; a bound of 1: no limit)."""
+    if after.startswith("more"):
+        return f"could think it is {after}"
+    if after.startswith("up to"):
+        return "could be certain"
+    return f"could think at most {after}"
+
+
+def _two(r) -> tuple:
+    """The guarantee of a group of two (one answer changed under add-remove: a record out
+    and one in), ε clamped at 10⁵ (beyond it every bound here is already 1, so nothing is
+    lost, and group_privacy's range is never exceeded)."""
+    two = group_privacy(min(r.epsilon, 1e5), r.delta, size=2)
+    return float(two.epsilon), min(float(two.delta), 1.0)
 
 
 def _expert_up(x, digits: int, floor: float = 1e-6) -> str:
@@ -210,10 +239,10 @@ def _whom(r: _Reading) -> str:
 def _summary(r: _Reading) -> list:
     """The short layer's sentences (:func:`subject_summary`)."""
     parts = [_whom(r)]
-    if r.failure >= 1:
+    if r.failure > _exact.NO_LIMIT:
         parts.append(
-            "But the limit it sets can fail, and the chance of that may be high, so it does "
-            "not promise anything you can rely on."
+            "But the limit it sets can fail too often to count on, so it does not promise "
+            "anything you can rely on."
         )
     else:
         before, after = _in_100(r.prior, r.epsilon, r.delta, r.failure)
@@ -221,15 +250,25 @@ def _summary(r: _Reading) -> list:
         parts.append(f"Say someone thought the chance that {what} was {before}.")
         if after.startswith("more than"):
             parts.append(f"After seeing the release, they could think it is {after}.")
+        elif after.startswith("up to"):
+            parts.append("After seeing the release, they could be certain.")
         else:
             parts.append(f"After seeing the release, the most they could think is {after}.")
         if r.failure > 0:
+            chance = _one_in(r.failure)
+            chance = chance if chance.startswith("less") else f"at most {chance}"
+            parts.append(f"This limit can fail, but the chance of that is {chance}.")
+        if r.neighbours == "add-remove":
             parts.append(
-                f"This limit can fail, but the chance of that is at most {_one_in(r.failure)}."
+                "It can show more about your answers than about whether you took part; the "
+                "details say how much."
             )
-    parts.append("Each later release about you uses up more of this limit.")
+    parts.append(
+        "Each later release about you uses up more of this limit: together they can show "
+        "more than this one alone."
+    )
     if r.neighbours == "change-one":
-        parts.append("It does not hide whether you took part.")
+        parts.append("It does not promise to hide whether you took part.")
     return parts
 
 
@@ -245,17 +284,21 @@ def subject_summary(
 ) -> str:
     """The short text for the people in the data: whom it protects, the odds, one failure chance.
 
-    At most 120 words and five numbers, every chance in one frequency format, "k in 100",
-    the counts the icon array draws (:func:`helpers.release.icon_counts`: one person's
-    chance, not 100 people), read at a grade of at most 9 (Flesch–Kincaid), every number
-    rounded toward the person. It says whom the release protects (with ``unit="record"``
+    At most 120 words and five numbers, every chance a frequency of whole numbers (the odds
+    as "k in 100", the counts the icon array draws, :func:`helpers.release.icon_counts`: one
+    person's chance, not 100 people; the failure chance as "1 in N"), read at a grade of at
+    most 9 (Flesch–Kincaid), every number rounded toward the person. It says whom the release protects (with ``unit="record"``
     and up to m > 1 records per person, every number is the person's, a group of m:
     :func:`group_privacy`), the odds reading from ``prior`` to the most the release allows
     (:func:`helpers.release.odds`: at ε + t for δ > 0), the one chance F that this can fail
     (:func:`helpers.release._exact.failure_chance`, as a frequency rounded up), that each
-    later release uses up more of the limit, and under change-one neighbours that taking
-    part is not hidden. Where F reaches 1 it says no limit can be relied on. The details
-    and the expert line follow in :func:`subject_layers`.
+    later release uses up more of the limit, under add-remove neighbours that it can show
+    more about your answers (the details say how much), and under change-one neighbours
+    that taking part is not promised to be hidden. Where F is above 1 in 10
+    (:data:`helpers.release._exact.NO_LIMIT`) it says no limit can be relied on, as the odds
+    and the icon array do. With ``rho`` (δ > 0 required) ε is never read below what ρ_z
+    implies at δ (:func:`helpers.deployments.zcdp_to_epsilon`). The details and the expert
+    line follow in :func:`subject_layers`.
 
     The odds framing follows Nanayakkara et al. (2023), who report odds-based explanations
     worked better than output-based ones and ones that gloss over ε; the frequency "k in
@@ -299,7 +342,9 @@ def subject_summary(
     >>> print(subject_summary(1.0, prior=0.05))  # doctest: +NORMALIZE_WHITESPACE
     This release protects each person in the data. Say someone thought the chance that you
     took part was 5 in 100. After seeing the release, the most they could think is 13 in
-    100. Each later release about you uses up more of this limit.
+    100. It can show more about your answers than about whether you took part; the details
+    say how much. Each later release about you uses up more of this limit: together they can
+    show more than this one alone.
     """
     # the short layer reads no attack: the default rate passes the check unread
     r = _reading(epsilon, delta, prior, unit, contributions, 0.01, rho, neighbours)
@@ -312,46 +357,51 @@ def subject_summary(
 def _worst_prior(r: _Reading) -> str:
     """The most any prior can rise, tanh(ε'/4) at p* = 1/(1 + e^{ε'/2}) (ε' = ε + t),
     rounded up, with the prior where it is reached (to nearest)."""
-    lo, _ = _exact.exp_minus(_exact.as_given(r.epsilon))
+    lo, _ = _exact.exp_minus(_exact.as_given(min(r.epsilon, 1e5)))
     k = _exact.keep(r.delta, r.failure)
     ctx = Context(prec=60, Emin=-_exact._EMIN, Emax=_exact._EMIN, rounding="ROUND_FLOOR")
     # √(e^{−ε'}) from below: the rise (1 − s)/(1 + s) falls as s grows
     x = lo * k
     s = Fraction(ctx.sqrt(ctx.divide(Decimal(x.numerator), Decimal(x.denominator))))
     rise = (1 - s) / (1 + s)
-    start = _in_people(s / (1 + s), 100, up=False)
+    if rise == 0:
+        return "The release does not change anyone's chance at all."
     most = _in_people(rise, 100, up=True)
+    start = _in_people(s / (1 + s), 100, up=False)
+    if most.startswith("fewer"):
+        return "No one's chance rises by as much as 1 in 100, whatever they believed before."
+    if most.startswith(("more", "up to")):
+        return (
+            "Someone who thought it very unlikely could, after the release, be all but sure: "
+            "no prior is safe."
+        )
     return (
-        "Whatever someone believed before, the release can raise their chance by "
-        f"{'' if most.startswith('more') else 'at most '}{most}; the rise is largest for "
-        f"someone who started near {start}."
+        f"No one's chance rises by more than {most}, whatever they believed before; the "
+        f"biggest rise is for someone who started near {start}."
     )
 
 
 def _answers(r: _Reading) -> str:
     """Under add-remove: one changed answer is one record out and one in, a group of two,
     read the same way (at ε₂ + t₂, failing with F₂ ≥ F; its own F₂ stated where larger)."""
-    two = group_privacy(r.epsilon, r.delta, size=2)
-    failure = max(r.failure, _failure(two.epsilon, min(two.delta, 1.0), r.neighbours))
+    eps2, d2 = _two(r)
+    failure = max(r.failure, _failure(eps2, d2, r.neighbours))
     start = (
         "About your answers: changing one answer is like removing your record and adding "
         "another, so "
     )
-    if failure >= 1:
+    if failure > _exact.NO_LIMIT:
         return start + "this release sets no limit you can rely on for what it shows about them."
-    post, rest = _posterior(two.epsilon, two.delta, 0.5, failure)
+    post, rest = _posterior(eps2, d2, 0.5, failure)
     after = _in_people(post, 100, up=True, complement=rest)
-    most = (
-        f"could think it is {after}" if after.startswith("more") else f"could think at most {after}"
-    )
     fails = (
-        f" (this can fail too, with a chance of at most {_one_in(failure)})"
+        f" (a separate limit, which can fail with a chance of at most {_one_in(failure)})"
         if failure > r.failure
         else ""
     )
     return (
         start + "someone who thought it was 50 in 100 that you gave a certain answer "
-        f"{most}{fails}."
+        f"{_most(after)}{fails}."
     )
 
 
@@ -390,10 +440,8 @@ def _attack(r: _Reading, fpr) -> list:
             f"{size:,} of those who did."
         )
         # a record rebuilt or picked out is one value of it against another: a group of two
-        two = group_privacy(r.epsilon, r.delta, size=2)
-        harder = _tpr(
-            r, Fraction(1, 1000), two.epsilon, two.delta, None if r.rho is None else 4 * r.rho
-        )
+        eps2, d2 = _two(r)
+        harder = _tpr(r, Fraction(1, 1000), eps2, d2, None if r.rho is None else 4 * r.rho)
     else:
         sentence = (
             f"Someone trying to tell which of two answers you gave, who wrongly names answer A "
@@ -403,8 +451,8 @@ def _attack(r: _Reading, fpr) -> list:
         harder = tprs[rates.index(Fraction(1, 1000))]
     return [
         sentence,
-        "The same limits hold for harder attacks: picking your record out of 1,000, or "
-        "rebuilding it, when a blind guess would be right 1 in 1,000 times, is right at most "
+        "Attacks that try to pick your record out of 1,000, or to rebuild it, are covered "
+        "too: where a blind guess would be right 1 in 1,000 times, they are right at most "
         f"{math.ceil(harder * 1000):,} in 1,000 times.",
     ]
 
@@ -416,39 +464,7 @@ def _series(items: list) -> str:
 
 def _details(r: _Reading, fpr) -> list:
     """The sentences an expert would add for a person (issue 49, item 4)."""
-    if r.failure >= 1:
-        return [
-            "The release's settings allow it, in the worst case, to reveal your data "
-            "outright with a chance that cannot be bounded below certainty. Smaller settings "
-            "would give a limit you can use."
-        ]
-    parts = []
-    if r.m > 1 and not r.person:
-        parts.append(f"No one's data counts more than {r.m} records: extra records are left out.")
-    if _exact.as_given(r.prior) != Fraction(1, 2):
-        before, after = _in_100(0.5, r.epsilon, r.delta, r.failure)
-        most = (
-            f"could think it is {after}"
-            if after.startswith("more")
-            else f"could think at most {after}"
-        )
-        parts.append(f"Someone who started from an even chance, {before}, {most}.")
-    parts.append(_worst_prior(r))
-    if r.neighbours == "add-remove":
-        parts.append(_answers(r))
-    parts += _attack(r, fpr)
-    parts.append("These limits hold even against someone who knows everyone else's data.")
-    if r.failure > 0:
-        parts.append(
-            "When the limit fails (the chance above), the release may in the worst case "
-            "reveal your data outright; the attack limits already allow for that."
-        )
-    if r.neighbours == "change-one":
-        parts.append(
-            "The number of people in the data is public, so whether you took part is not "
-            "protected: only your answers are."
-        )
-    parts += [
+    scope = [
         "The limits cover everything published from this data only if the organisation "
         "counts every release in them.",
         "The organisation that holds the data sees it in full: the limits are on what is "
@@ -456,7 +472,40 @@ def _details(r: _Reading, fpr) -> list:
         "Conclusions about groups (how common an answer is among people like you, say) are "
         "not protected: they are what the release is for, and they may be true of you.",
     ]
-    return parts
+    if r.failure > _exact.NO_LIMIT:
+        outright = _one_in(min(_exact.as_given(r.delta), Fraction(1)))
+        return [
+            "The release's settings let it, with a chance of up to "
+            f"{outright}, reveal your data outright, and they set no other limit that holds "
+            "often enough to count on. Smaller settings would give a limit you can use.",
+            *scope,
+        ]
+    parts = []
+    if r.m > 1 and not r.person:
+        parts.append(f"No one's data counts more than {r.m} records: extra records are left out.")
+    if _exact.as_given(r.prior) != Fraction(1, 2):
+        before, after = _in_100(0.5, r.epsilon, r.delta, r.failure)
+        parts.append(f"Someone who started from an even chance, {before}, {_most(after)}.")
+    parts.append(_worst_prior(r))
+    if r.neighbours == "add-remove":
+        parts.append(_answers(r))
+    parts += _attack(r, fpr)
+    parts.append(
+        "The limits already assume someone who knows everyone else's data; they do not cover "
+        "what people linked to you, such as family in the data, reveal about you."
+    )
+    if r.failure > 0:
+        parts.append(
+            "When the limit in the short text fails (its chance is stated there), the release "
+            "may in the worst case reveal your data outright; the attack limits above already "
+            "allow for that."
+        )
+    if r.neighbours == "change-one":
+        parts.append(
+            "The number of people in the data is public, so whether you took part is not "
+            "protected: only your answers are."
+        )
+    return parts + scope
 
 
 def subject_layers(

@@ -38,7 +38,7 @@ def test_odds_sentence_numbers_are_recomputed_from_the_posterior_bound(prior, ep
     assert shown[1] - 100 * bound < 0.1 + 1e-9
     icons = [int(x) for x in re.findall(r"\((\d+) in 100", sentence)]
     assert icons[1] == math.ceil(100 * bound - 1e-9)
-    assert ("rare outputs" in sentence) == (delta > 0)
+    assert ("some outputs" in sentence) == (delta > 0)
     if delta:
         # F = max(2δ, min(√δ, 10⁻⁴)), and notebook 09's layer agrees it is the slack's chance
         assert failure == pytest.approx(max(2 * delta, min(math.sqrt(delta), 1e-4)))
