@@ -73,7 +73,9 @@ def _table(records: int):
 
 
 def _private(records: int) -> None:
-    work = R.per_person(
+    # the workload at OpenDP's own sensitivities for one person of up to 3 records (what
+    # opendp_release requires: the noise that runs is the noise planned)
+    work = R.opendp_workload(
         [
             B.Release("count", k=30.0, label="visits"),
             B.Release("sum", k=3e4, lower=0.0, upper=500.0, label="cost"),
@@ -123,8 +125,10 @@ def scale(records: int = 10**7) -> None:
         queue = context.Queue()
         process = context.Process(target=_measure, args=(job, records, queue))
         process.start()
-        results[name] = queue.get()
-        process.join()
+        process.join()  # a job that fails ends its process: never wait on an empty queue
+        if process.exitcode != 0:
+            raise SystemExit(f"{name} failed (exit code {process.exitcode}); its error is above")
+        results[name] = queue.get(timeout=60)
     print(f"| {records:,} records | time | peak memory (MB) |")
     print("|---|---:|---:|")
     for name, (seconds, peak) in results.items():
