@@ -52,6 +52,12 @@ _NUMBER = re.compile(
 _FREQUENCY = re.compile(r"(fewer than |more than )?(\d+) in (100|[\d,.]+(?: \w+illion)?|a \w+)")
 
 
+def _text(fn, epsilon, delta, prior, contributions, unit, neighbours, rho):
+    """``fn`` (a text for a person) called on one generated case."""
+    options = dict(unit=unit, contributions=contributions, neighbours=neighbours, rho=rho)
+    return fn(epsilon, delta, prior=prior, **options)
+
+
 def _person(epsilon, delta, unit, contributions, rho=None):
     """The guarantee of the person the text addresses: a group of m under unit="record"
     (of the (ε, δ) given, ε raised to what ρ implies at δ for a zCDP release)."""
@@ -99,15 +105,7 @@ def test_the_short_layer_s_counts_are_the_icon_array_s(
     """The prior and the most the release allows, as the icon array draws them, for the
     person (a group of m under a per-record unit), and one failure chance, rounded up."""
     assume(rho is None or delta > 0)  # ρ with δ = 0 is refused (test_rho_needs_a_delta...)
-    summary = R.subject_summary(
-        epsilon,
-        delta,
-        prior=prior,
-        unit=unit,
-        contributions=contributions,
-        neighbours=neighbours,
-        rho=rho,
-    )
+    summary = _text(R.subject_summary, epsilon, delta, prior, contributions, unit, neighbours, rho)
     eps, d = _person(epsilon, delta, unit, contributions, rho)
     if "anything you can rely on" in summary:
         assert d >= 1 or _exact.failure_chance(d) > _exact.NO_LIMIT  # fails over 1 in 10
@@ -278,15 +276,7 @@ def test_one_failure_chance_and_the_symbols_only_for_experts(
     epsilon, delta, prior, contributions, unit, neighbours, rho
 ):
     assume(rho is None or delta > 0)  # ρ with δ = 0 is refused (test_rho_needs_a_delta...)
-    text = R.subject_paragraph(
-        epsilon,
-        delta,
-        prior=prior,
-        unit=unit,
-        contributions=contributions,
-        neighbours=neighbours,
-        rho=rho,
-    )
+    text = _text(R.subject_paragraph, epsilon, delta, prior, contributions, unit, neighbours, rho)
     summary, details, expert = text.split("\n\n")
     for symbol in ("ε", "δ", "ρ", "zCDP", "slack"):
         assert symbol not in summary + details, symbol
