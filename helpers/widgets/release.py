@@ -35,8 +35,9 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
     """The readout of :func:`release_dashboard` (also used by its tests).
 
     Read from :func:`helpers.plotting.release.overview_readings`, as the figure is: ε per
-    record, the noise 1/ε, the per-person guarantee m·ε; then both layers of the text for a
-    person in the data (:func:`helpers.release.subject_layers`, a person of up to m records).
+    record, the noise 1/ε, the per-person guarantee m·ε; then the short layer and the expert
+    line of the text for a person in the data (:func:`helpers.release.subject_layers`, a
+    person of up to m records).
     """
     per, error, smallest, _ = overview_readings(
         epsilon,
@@ -56,13 +57,13 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
         f"{verdict} ±{accuracy:.0%}; the smallest group that meets it has {smallest:,} people",
         rel.odds_sentence(per.epsilon, per.delta, prior=prior),
     ]
-    # both layers of the text for a person in the data, for m records per person: the
-    # short one and the details with the expert line (rel.subject_layers), wrapped to read
+    # the text for a person in the data, for m records per person (rel.subject_layers): its
+    # short layer and its expert line, wrapped to read; the details run to some 250 words,
+    # more than a readout (or a projected slide) holds, and notebook 12 §4 shows them
     layers = rel.subject_layers(
         epsilon, delta, prior=prior, unit="record", contributions=contributions
     )
     lines += ["", "What a person in the data reads:", textwrap.fill(layers.summary, _WRAP)]
-    lines += ["", "The details:", textwrap.fill(layers.details, _WRAP)]
     lines += [textwrap.fill(layers.expert, _WRAP)]
     return "\n".join(lines)
 

@@ -71,3 +71,23 @@ def test_a_smaller_epsilon_lowers_the_posterior_and_widens_the_error():
     assert _marked(dash.figure) < before
     assert _line(dash.figure, "chosen_group").get_ydata()[0] > error_before
     assert "ε = 0.2 per record" in dash.text
+
+
+def test_the_readout_s_text_for_a_person_follows_m():
+    """Issue 49: the short layer and the expert line of the text for a person of up to m
+    records redraw with m (a per-record guarantee read for the person: a group of m)."""
+    import textwrap
+
+    dash = w.release_dashboard()
+    for m in (1, 6):
+        dash.controls["contributions"].value = m
+        layers = rel.subject_layers(
+            DEFAULTS["epsilon"],
+            DEFAULTS["delta"],
+            prior=DEFAULTS["prior"],
+            unit="record",
+            contributions=m,
+        )
+        assert textwrap.fill(layers.summary, 96) in dash.text
+        assert textwrap.fill(layers.expert, 96) in dash.text
+    assert "up to 6 records" in dash.text
