@@ -327,7 +327,9 @@ def run_tests(python: str, rest: list, started=None) -> int:
     phases = TEST_PHASES[:1] if quick else TEST_PHASES
     # tests that share a fixture built once carry an xdist_group (tests/conftest.py gives it):
     # loadgroup keeps each group on one worker and spreads the rest test by test
-    parallel = ["-n", str(workers()), "--dist", "loadgroup"] if workers() else []
+    parallel = (
+        ["-n", str(workers()), "--dist", "loadgroup", "--no-loadscope-reorder"] if workers() else []
+    )
     results = []
     for name, expression in phases:
         print(f"\n=== course.py test: phase {name!r} (-m {expression!r}) ===", flush=True)

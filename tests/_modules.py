@@ -286,3 +286,16 @@ def remove_later(path: Path) -> None:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+def fixed_secret(path: Path, label: str = "tests") -> Path:
+    """A grader's secret file whose bytes depend on ``label`` only: the parameters a grading
+    test draws (HMAC of the secret over the submission) are then the same on every run, so a
+    failure reproduces, where a fresh random secret (the grader's own default) would not."""
+    import base64
+    import hashlib
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64encode(hashlib.sha256(label.encode()).digest()) + b"\n")
+    path.chmod(0o600)
+    return path

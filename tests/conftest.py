@@ -129,3 +129,26 @@ def pytest_collection_modifyitems(config, items):
         if BUILT_ONCE & used:
             group = item.path.relative_to(config.rootpath).as_posix()
             item.add_marker(pytest.mark.xdist_group(group))
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts alike
+        _longest_first(items)
+
+
+def _longest_first(items) -> None:
+    """Order the work units longest first by the last measured run (tests/durations.py): a
+    group of tests sharing a fixture by its total, every other test by its own time, ties in
+    collection order. `course.py test` passes ``--no-loadscope-reorder`` so the scheduler keeps
+    this order, and a long test no longer starts last while the other core idles."""
+    import durations
+
+    seconds = durations.load()
+    own = [seconds.get(item.nodeid, 0.0) for item in items]
+    groups: dict[str, float] = {}
+    for item, time in zip(items, own, strict=True):
+        marker = item.get_closest_marker("xdist_group")
+        if marker:
+            groups[marker.args[0]] = groups.get(marker.args[0], 0.0) + time
+    weight = {}
+    for index, (item, time) in enumerate(zip(items, own, strict=True)):
+        marker = item.get_closest_marker("xdist_group")
+        weight[id(item)] = (-(groups[marker.args[0]] if marker else time), index)
+    items.sort(key=lambda item: weight[id(item)])

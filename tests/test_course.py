@@ -34,8 +34,9 @@ def _test_calls(monkeypatch, *argv, cpus=2):
 def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
     course, [lint, *tests] = _test_calls(monkeypatch)
     assert lint[1:] == ["-m", "ruff", "check", "."]
+    parallel = ["-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder"]
     assert [t[1:] for t in tests] == [
-        ["-m", "pytest", "-n", "2", "--dist", "loadgroup", "-m", expression, _junit(course, name)]
+        ["-m", "pytest", *parallel, "-m", expression, _junit(course, name)]
         for name, expression in course.TEST_PHASES
     ]
 
@@ -58,7 +59,8 @@ def test_quick_leaves_out_every_slow_phase(monkeypatch):
     )
     assert course.TEST_PHASES[0] == ("unit", expression)
     assert tests[1:] == [
-        "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-x", "-m", expression,
+        "-m", "pytest", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder", "-x",
+        "-m", expression,
         _junit(course, "unit"),
     ]  # fmt: skip
 
@@ -214,3 +216,43 @@ def test_an_options_value_chooses_no_test_so_the_phases_run(monkeypatch):
         "pytest",
         "tests/test_course.py::test_quick_leaves_out_every_slow_phase",
     ]
+
+
+def test_workers_take_the_longest_work_first(monkeypatch):
+    """tests/conftest.py orders the work units by tests/durations.json: a group of tests
+    sharing a fixture by its total, any other test by its own time, ties in collection order,
+    and every group's tests stay together."""
+    import conftest
+    import durations
+
+    class Item:
+        def __init__(self, nodeid, group=None):
+            self.nodeid, self.group = nodeid, group
+
+        def get_closest_marker(self, name):
+            assert name == "xdist_group"
+            return type("M", (), {"args": (self.group,)})() if self.group else None
+
+    times = {"a": 1.0, "b": 5.0, "g1": 2.0, "g2": 2.5, "c": 0.2}
+    monkeypatch.setattr(durations, "load", lambda: times)
+    items = [Item("a"), Item("g1", "G"), Item("b"), Item("new"), Item("g2", "G"), Item("c")]
+    items.append(Item("d"))  # not measured: last, in collection order after "new"
+    conftest._longest_first(items)
+    assert [i.nodeid for i in items] == ["b", "g1", "g2", "a", "c", "new", "d"]
+
+
+def test_durations_are_read_from_the_junit_reports(tmp_path):
+    import durations
+
+    (tmp_path / "unit.xml").write_text(
+        '<testsuites><testsuite><testcase classname="tests.helpers.test_x" name="test_a[1]" '
+        'time="1.25"/><testcase classname="tests.instructor.test_y" '
+        'name="test_b@tests/instructor/test_y.py" time="3"/></testsuite></testsuites>'
+    )
+    assert durations.read(tmp_path) == {
+        "tests/helpers/test_x.py::test_a[1]": 1.2,
+        "tests/instructor/test_y.py::test_b": 3.0,
+    }
+    # the committed file names tests that exist (a rename leaves it stale, never wrong)
+    measured = durations.load()
+    assert measured and all(v >= 0.5 for v in measured.values())

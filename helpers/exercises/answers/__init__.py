@@ -29,6 +29,7 @@ is a concept (a yes/no that no parameter changes) weighs 0 and is marked as a wr
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib
 import pkgutil
@@ -147,7 +148,26 @@ def expected_at(exercise_id: str, params: dict):
         raise ValueError(
             f"params={params!r} must name exactly {sorted(spec.parameters)} for {exercise_id}"
         )
-    return spec.func(**params)
+    try:
+        # the type and repr too: 1 == 1.0 == True and 0.0 == -0.0 are one key otherwise
+        key = (exercise_id, tuple((n, type(v), v, repr(v)) for n, v in sorted(params.items())))
+        hash(key)
+    except TypeError:  # a list or an array among the values: compute, do not remember
+        return spec.func(**params)
+    if key not in _AT:
+        while _AT and len(_AT) >= _AT_SIZE:
+            _AT.pop(next(iter(_AT)))  # the oldest first
+        _AT[key] = spec.func(**params)
+    # a copy, so a caller that changes an array in place does not change the next answer
+    return copy.deepcopy(_AT[key])
+
+
+#: Answers already computed, by (exercise, parameters). Drawing a grade's parameters computes
+#: the answer (to redraw where it is undefined) and scoring computes it again; some answers
+#: take seconds (13.2 calibrates σ twice through a composed PLD). A pure function of its
+#: keyword arguments, so remembering is exact; exceptions are not remembered.
+_AT: dict = {}
+_AT_SIZE = 512
 
 
 def parameters(exercise_id: str) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import numbers
 import re
 from fractions import Fraction
@@ -25,9 +24,9 @@ from helpers.exercises import (
     same_parameters,
     variable,
 )
-from helpers.exercises._core import judge, make_entry
+from helpers.exercises._core import Precision, judge, make_entry
 from helpers.exercises._open import OPEN
-from helpers.notebooks import make_client, notebook_paths
+from helpers.notebooks import notebook_paths
 from instructor.student import (
     INTRO_TAG,
     STARTER_TAG,
@@ -301,18 +300,10 @@ def test_student_edition_holds_no_solution_and_no_output(path):
     }
 
 
-@pytest.mark.notebooks
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
-def test_student_edition_executes_cleanly(path, tmp_path):
-    student = student_version(_read(path), path.stem)
-    target = tmp_path / path.name
-    nbformat.write(student, target)
-    executed = make_client(copy.deepcopy(student), target).execute()
-    outputs = [o for c in executed.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    assert not [o for o in outputs if o.output_type == "error"]
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    for exercise_id in checked_ids(student):
-        assert f"… {exercise_id}: not answered yet" in text
+# That the student edition of every notebook executes without an error and says "not answered
+# yet" for each exercise it checks is tested where a student runs it: in a fresh venv built as
+# the bundle's README says (tests/instructor/test_student.py); the same run here, in the
+# developers' environment, executed the 14 notebooks once more (issue 50).
 
 
 @pytest.mark.parametrize("exercise_id", known_ids())
@@ -928,3 +919,40 @@ def test_the_students_key_carries_the_shown_parameters_and_check_uses_them(monke
     drawn = {**namespace["KEY"]["10.1"]["parameters"], "upper": 70.0}
     assert check("10.1", answers.expected_at("10.1", drawn), drawn) is False
     assert "not judged" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_expected_at_remembers_exactly_and_hands_out_copies(monkeypatch):
+    """``expected_at`` remembers an answer by its exercise and parameters (drawing a grade's
+    parameters and scoring it compute it twice; 13.2 takes seconds), yet: the same parameters
+    give one call, a changed type or sign of zero is another key, an exception is not
+    remembered, and an array the caller changes in place does not change the next answer."""
+    calls = []
+
+    def func(*, x):
+        calls.append(x)
+        if x == 2:
+            raise ValueError("undefined at x = 2")
+        return np.array([x, type(x).__name__ == "int"], dtype=float)
+
+    monkeypatch.setitem(
+        answers.REGISTRY,
+        "99.1",
+        answers.Answer("99.1", ("a",), func, Precision(decimals=3), {"x": Param(1.0, 0.0, 3.0)}),
+    )
+    monkeypatch.setattr(answers, "_AT", {})
+    first = answers.expected_at("99.1", {"x": 1.0})
+    first[0] = 42.0
+    np.testing.assert_array_equal(answers.expected_at("99.1", {"x": 1.0}), [1.0, 0.0])
+    assert len(calls) == 1
+    np.testing.assert_array_equal(answers.expected_at("99.1", {"x": 1}), [1.0, 1.0])
+    answers.expected_at("99.1", {"x": 0.0})
+    answers.expected_at("99.1", {"x": -0.0})
+    assert len(calls) == 4
+    for _ in range(2):
+        with pytest.raises(ValueError, match="x = 2"):
+            answers.expected_at("99.1", {"x": 2.0})
+    assert len(calls) == 6
+    # bounded: the oldest is forgotten first
+    monkeypatch.setattr(answers, "_AT_SIZE", 2)
+    answers.expected_at("99.1", {"x": 3.0})
+    assert len(answers._AT) <= 2

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import numpy as np
 import pytest
-from _modules import ROOT
+from _modules import ROOT, fixed_secret
 
 from helpers.exercises import answers, variable
 from helpers.notebooks import notebook_paths
@@ -122,7 +122,7 @@ def graded(tmp_path_factory, student_site, sandbox_required):
         out,
         python=sys.executable,
         site=student_site,
-        secret=tmp_path_factory.mktemp("secret") / "secret",
+        secret=fixed_secret(tmp_path_factory.mktemp("secret") / "secret"),
         unsafe_no_cgroup=NO_CGROUP,
         timeout=150,
         cell_timeout=30,
@@ -266,6 +266,10 @@ def test_parameters_are_injected_after_the_parameters_cell():
 def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
     tmp_path, student_site, sandbox_required
 ):
+    """Every course notebook, rerun by the grader in its sandbox at parameters drawn for it
+    (never the shown ones: ``draw_parameters``) and injected after its cell tagged
+    ``parameters``, scores every part; its student edition scores nothing. The secret is fixed,
+    so the parameters drawn are the same on every run and a failure reproduces."""
     folder = tmp_path / "submissions"
     folder.mkdir()
     for path in notebook_paths():
@@ -277,7 +281,7 @@ def test_instructor_notebooks_score_everything_and_student_notebooks_nothing(
         tmp_path / "out",
         python=sys.executable,
         site=student_site,
-        secret=tmp_path / "secret",
+        secret=fixed_secret(tmp_path / "secret"),
         unsafe_no_cgroup=NO_CGROUP,
         timeout=900,
         jobs=2,
@@ -302,7 +306,7 @@ def test_without_a_sandbox_only_when_told(tmp_path, student_site):
         tmp_path / "out",
         python=sys.executable,
         site=student_site,
-        secret=tmp_path / "secret",
+        secret=fixed_secret(tmp_path / "secret"),
         timeout=60,
         cell_timeout=20,
         unsafe_no_sandbox=True,
@@ -328,7 +332,7 @@ def test_the_notebook_limit_kills_the_whole_sandbox(tmp_path, student_site, sand
         tmp_path / "out",
         python=sys.executable,
         site=student_site,
-        secret=tmp_path / "secret",
+        secret=fixed_secret(tmp_path / "secret"),
         unsafe_no_cgroup=NO_CGROUP,
         timeout=40,
         cell_timeout=120,
@@ -439,7 +443,9 @@ def test_a_collision_is_refused_before_anything_is_graded(tmp_path, monkeypatch)
         ValueError,
         match=re.escape("'a b.ipynb' and 'a_b.ipynb' both clean to the feedback name 'a_b'"),
     ):
-        grader.grade(folder, tmp_path / "out", python=sys.executable, secret=tmp_path / "s")
+        grader.grade(
+            folder, tmp_path / "out", python=sys.executable, secret=fixed_secret(tmp_path / "s")
+        )
     assert not (tmp_path / "out" / "grades.csv").exists()
 
 

@@ -10,6 +10,7 @@ import unicodedata
 
 import nbformat
 import pytest
+from _modules import fixed_secret
 
 from helpers.notebooks import notebook_paths
 from instructor.grading import grade as grader
@@ -117,7 +118,11 @@ def test_a_notebook_handed_in_for_another_is_flagged_and_scores_nowhere(tmp_path
     nbformat.write(_notebook_of(N01), folder / "erin.IPYNB")
     nbformat.write(_notebook_of(N01), folder / "Points Possible.ipynb")
     rows = grader.grade(
-        folder, tmp_path / "out", python=sys.executable, secret=tmp_path / "s", notebook="01"
+        folder,
+        tmp_path / "out",
+        python=sys.executable,
+        secret=fixed_secret(tmp_path / "s"),
+        notebook="01",
     )
     assert no_run == [N01, N01]  # erin and honest; neither the 00 nor the reserved name
     by = {r["student"]: r for r in rows}
@@ -158,7 +163,11 @@ def test_a_notebook_that_says_nothing_of_itself_is_graded_as_what_it_was_handed_
         folder.mkdir()
         nbformat.write(nbformat.v4.new_notebook(), folder / "ann.ipynb")
         [row] = grader.grade(
-            folder, tmp_path / out, python=sys.executable, secret=tmp_path / "s", notebook=notebook
+            folder,
+            tmp_path / out,
+            python=sys.executable,
+            secret=fixed_secret(tmp_path / "s"),
+            notebook=notebook,
         )
         assert row["notebook"] == ("" if notebook is None else N01)
     assert no_run == ["unnamed"]  # run once: as notebook 01
@@ -205,7 +214,11 @@ def test_a_bad_mark_still_writes_every_grade(tmp_path, no_run):
     marks.write_text(f"student,submission,id,mark\nann,ann,{wid},lots\n", encoding="utf-8")
     with pytest.raises(ValueError, match="written without the written marks"):
         grader.grade(
-            folder, tmp_path / "out", python=sys.executable, secret=tmp_path / "s", marks=marks
+            folder,
+            tmp_path / "out",
+            python=sys.executable,
+            secret=fixed_secret(tmp_path / "s"),
+            marks=marks,
         )
     for name in ("grades.csv", "canvas.csv", "moodle.csv"):
         assert [r[0] for r in _rows(tmp_path / "out" / name)][-1] == "ann", name

@@ -21,7 +21,7 @@ import sys
 import nbformat
 import numpy as np
 import pytest
-from _modules import ROOT
+from _modules import ROOT, fixed_secret
 
 from helpers.exercises import OPEN
 from instructor.grading import grade as grader
@@ -143,7 +143,7 @@ def out(tmp_path_factory, student_site, sandbox_required):
         out,
         python=sys.executable,
         site=student_site,
-        secret=tmp_path_factory.mktemp("secret") / "secret",
+        secret=fixed_secret(tmp_path_factory.mktemp("secret") / "secret"),
         timeout=240,
         cell_timeout=120,
         jobs=2,

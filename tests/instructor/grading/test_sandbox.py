@@ -18,7 +18,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from _modules import ROOT
+from _modules import ROOT, fixed_secret
 
 from instructor.grading import grade as grader
 from instructor.grading import sandbox, scoring
@@ -301,7 +301,7 @@ def _results(out: Path) -> tuple[dict, dict]:
 def runs(tmp_path_factory, student_site, sandbox_required):
     base = tmp_path_factory.mktemp("attacks")
     site = student_site
-    secret = base / "secret"
+    secret = fixed_secret(base / "secret")
     canary = base / "canary"
     canary.mkdir()
     (canary / "keep").write_text("unchanged")
