@@ -245,6 +245,7 @@ def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, l
                     )
             if image_changes == 0:
                 problems.append(f"{where}: no control produced a new image")
+            problems += _details_problems(page, f"{stem}-d{d + 1}", where, dashboard, found)
 
         if console.messages:
             problems.append(
@@ -261,6 +262,51 @@ def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, l
         with contextlib.suppress(Exception):
             bl.shut_down_kernel(page)
         page.close()
+
+
+def _details_problems(page, shot, where, dashboard, found) -> list[str]:
+    """A dashboard's details button (``Dashboard(details=...)``): Enter on it shows the text
+    and says "Hide"; a control moved while it is open changes the text and leaves it open;
+    Enter again hides it."""
+    buttons = dashboard.locator(".widget-toggle-button")
+    if not buttons.count():
+        return []
+    button, details = buttons.first, dashboard.locator(".course-details").first
+    problems: list[str] = []
+    if details.is_visible():
+        problems.append(f"{where}: the details show before their button is pressed")
+    button.focus()
+    page.keyboard.press("Enter")
+    try:
+        details.wait_for(state="visible", timeout=bl.REDRAW_TIMEOUT_MS)
+    except bl.PlaywrightError:
+        return [_problem(page, shot, f"{where}: Enter on the details button shows nothing")]
+    before = details.inner_text()
+    said = button.inner_text().strip()
+    if len(before) < 100 or not said.startswith("Hide"):
+        problems.append(f"{where}: the details read {before[:80]!r}, the button {said!r}")
+    movable = [(k, c) for k, c in found if k in ("slider", "dropdown") and not bl.is_disabled(k, c)]
+    if movable:
+        kind, control = movable[0]
+        src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
+        (control if kind == "dropdown" else control.locator(".noUi-handle").first).focus()
+        at_end = page.evaluate(
+            """() => { const e = document.activeElement;
+              if (e.tagName === 'SELECT') return e.selectedIndex === e.options.length - 1;
+              return e.getAttribute('aria-valuenow') === e.getAttribute('aria-valuemax'); }"""
+        )
+        page.keyboard.press(KEYS[kind][1 if at_end else 0])
+        bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
+        page.wait_for_function(
+            "([e, old]) => e.innerText !== old", arg=[details.element_handle(), before],
+            timeout=bl.REDRAW_TIMEOUT_MS,
+        )  # fmt: skip
+        if not details.is_visible():
+            problems.append(f"{where}: moving a control closed the details")
+    button.focus()
+    page.keyboard.press("Enter")
+    details.wait_for(state="hidden", timeout=bl.REDRAW_TIMEOUT_MS)
+    return problems
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_NAMES[:1] + NOTEBOOK_NAMES[-1:])

@@ -291,6 +291,7 @@ VALID |= {
     RL.odds_sentence: ((1.0, 1e-6), {"prior": 0.1}),
     RL.percent: ((0.2,), {}),
     RL.icon_counts: ((1.0, 1e-6), {"prior": 0.1}),
+    RL.in_people: ((0.2,), {}),
     RL.round_up: ((1.2341,), {}),
     RL.neighbour_distance: (("add-remove",), {"contributions": 2}),
     RL.release_plan: (

@@ -34,6 +34,7 @@ from ._common import (
     _Workload,
 )
 from .families import NoiseFamily, _allocation
+from .unit import Workload
 
 __all__ = [
     "bonferroni",
@@ -366,7 +367,7 @@ def joint_coverage(coverage) -> float:
     return float(math.exp(math.fsum(np.log(c).tolist())))
 
 
-def bonferroni(workload, *, joint) -> list:
+def bonferroni(workload, *, joint) -> list | Workload:
     """The workload with every coverage raised so that all targets hold together with ``joint``.
 
     Bonferroni's adjustment: each c_i = 1 − (1 − joint)/m, so that the chance that some
@@ -385,8 +386,9 @@ def bonferroni(workload, *, joint) -> list:
 
     Returns
     -------
-    list of Release
-        The same releases with their new coverage.
+    list of Release or Workload
+        The same releases with their new coverage: a :class:`Workload` with the same unit
+        when given one (the unit travels on to the allocation and the record), else a list.
 
     Raises
     ------
@@ -413,7 +415,8 @@ def bonferroni(workload, *, joint) -> list:
         fields_ = {f: getattr(row, f) for f in _FIELDS} if isinstance(row, Release) else dict(row)
         fields_["coverage"] = each
         out.append(Release(**fields_))
-    return out
+    # a workload stated for a unit stays one: its Δ are still the unit's, only coverage moved
+    return Workload(out, unit=workload.unit) if isinstance(workload, Workload) else out
 
 
 fill_docstrings(globals(), _SECTIONS)

@@ -292,8 +292,19 @@ def plot_icon_array(
     fig.subplots_adjust(left=0.03, right=0.97, top=0.80, bottom=0.24, wspace=0.12)
     _icons(ax_a, before, before, people, gid="before")
     _icons(ax_b, before, after, people, gid="after")
-    ax_a.set_title(f"before the release: a {before}-in-{people} chance", fontsize=11)
-    ax_b.set_title(f"after it: at most a {after}-in-{people} chance", fontsize=11)
+    # at the ends, the sentence's words: a prior of 99.9 % fills every icon, yet it is "more
+    # than 99 in 100", never a 100-in-100 chance (nor 0.1 % a 0-in-100 one)
+    said_before = rel.in_people(prior, people=people)
+    said_after = rel.in_people(reading.posterior, people=people, up=True)
+    if "than" in said_before:
+        ax_a.set_title(f"before the release: {said_before}", fontsize=11)
+    else:
+        ax_a.set_title(f"before the release: a {before}-in-{people} chance", fontsize=11)
+    if "than" in said_after:  # "at most more than 99 in 100" would not read: the percentage
+        said = f"{rel.percent(reading.posterior, up=True)} ({said_after})"
+        ax_b.set_title(f"after it: at most {said}", fontsize=11)
+    else:
+        ax_b.set_title(f"after it: at most a {after}-in-{people} chance", fontsize=11)
     handles = [
         Rectangle(
             (0, 0), 1, 1, facecolor=BLUE, edgecolor=BLACK, label="the chance before (filled)"
@@ -321,7 +332,9 @@ def plot_icon_array(
         fig,
         f"Two grids of {people} circles that draw one chance as a frequency: each grid is the "
         f"observer's belief about you, one person, not {people} people. Left, before the release, "
-        f"{before} are filled: the observer gives a {rel.percent(reading.prior)} chance to what "
+        f"{before} are filled"
+        + (f" ({said_before})" if "than" in said_before else "")
+        + f": the observer gives a {rel.percent(reading.prior)} chance to what "
         f"they suspect about you. Right, after a release with {guarantee}, at most "
         f"{after} are marked ({before} filled and {after - before} hatched): the observer's chance "
         f"can rise to at most {rel.percent(reading.posterior, up=True)}.",
@@ -424,7 +437,8 @@ def _overview_state(
     titles = (
         f"(a) ε per person = {rel.round_up(per.epsilon)}",
         f"(b) N = {group_size:,}: ±{here:.1%}",
-        f"(c) {before} → at most {after} in 100",
+        # the prior in the sentence's words: 99.9 % is "more than 99", never "100"
+        f"(c) {rel.in_people(prior).removesuffix(' in 100')} → at most {after} in 100",
     )
     suptitle = (
         f"One count, {guarantee}; each person at most {contributions} record"
@@ -439,7 +453,9 @@ def _overview_state(
         f"1/N: ±{here:.1%} for a group of {group_size:,} people; groups of at least "
         f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles drawing one "
         f"chance, the observer's belief about you (not people exposed): {before} filled (before "
-        f"the release, prior {rel.percent(prior)}) and up to {after} marked after it (posterior "
+        f"the release, prior {rel.percent(prior)}"
+        + (f", {rel.in_people(prior)}" if "than" in rel.in_people(prior) else "")
+        + f") and up to {after} marked after it (posterior "
         f"at most {rel.percent(reading.posterior, up=True)})."
     )
     return _OverviewState(

@@ -36,6 +36,7 @@ __all__ = [
     "allocation_mechanisms",
     "attack_reading",
     "icon_counts",
+    "in_people",
     "odds",
     "odds_sentence",
     "percent",
@@ -268,6 +269,46 @@ def _in_people(x: Fraction, size: int, *, up: bool, complement: Fraction | None 
     if x >= 1 and up:
         return f"up to {size} in {size}"
     return f"{max(count, 1) if 0 < x < 1 else count} in {size}"
+
+
+def in_people(x, *, people=100, up=False) -> str:
+    """A probability as "k in ``people``", the words the odds sentence and the icon array use.
+
+    k is x·people rounded to nearest, or up with ``up`` (an upper bound); a probability strictly
+    between 0 and 1 never reads as none or all: "fewer than 1 in 100", "more than 99 in 100"
+    (the icon array then draws 0 or all of its icons, which those words describe).
+
+    Not called in a notebook; used by ``helpers.plotting.release``.
+
+    Parameters
+    ----------
+    x : float
+        A probability in [0, 1], read as the decimal it prints as.
+    people : int, keyword-only
+        The size of the icon array (10 to 10,000).
+    up : bool, keyword-only
+        Round up (a bound's upper end) rather than to nearest.
+
+    Returns
+    -------
+    str
+
+    %(raises)s
+
+    References
+    ----------
+    Nanayakkara et al. (2023), the odds framing written as a frequency (the course's rendering).
+
+    Examples
+    --------
+    >>> in_people(0.05), in_people(0.999), in_people(0.001), in_people(0.1241, up=True)
+    ('5 in 100', 'more than 99 in 100', 'fewer than 1 in 100', '13 in 100')
+    """
+    p = float(check_finite_scalar("x", x))
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
+    size = check_int_range("people", people, 10, 10_000)
+    return _in_people(_exact.as_given(p), size, up=bool(up))
 
 
 def icon_counts(epsilon, delta=0.0, *, prior, people=100) -> tuple:

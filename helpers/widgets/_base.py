@@ -90,6 +90,9 @@ IMAGE_CLASS = "course-figure"
 #: extension copies its text into the image's ``alt`` and hides it from the accessibility tree
 ALT_CLASS = "course-alt"
 
+#: the class of the longer text a dashboard keeps under its button (``details``)
+DETAILS_CLASS = "course-details"
+
 #: the MIME type of a widget's view in an output
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -335,6 +338,12 @@ class Dashboard:
         last shown) to ``values`` in place and return the text; None when it cannot (the
         figure's structure changes), and ``draw`` builds a fresh figure. Without it every
         change draws afresh.
+    details
+        ``details(**values) -> str``: a longer text, paragraphs split by blank lines, kept
+        under a button ("Show …"/"Hide …", ``details_label``) so the dashboard still fits a
+        slide, and recomputed on every change whether shown or not (never stale once opened).
+    details_label
+        What the button names, after "Show"/"Hide".
     """
 
     def __init__(
@@ -344,6 +353,8 @@ class Dashboard:
         *,
         update: Callable[..., str | None] | None = None,
         dpi: int = DPI,
+        details: Callable[..., str] | None = None,
+        details_label: str = "the details",
     ) -> None:
         self.controls = dict(controls)
         self._draw = draw
@@ -390,12 +401,27 @@ class Dashboard:
                 control.tooltip = accessible_name(control.description)
             if control.description in UNITS:
                 control.add_class("course-unit-" + UNITS[control.description])
+        self._details = details
+        self._details_label = details_label
+        #: the longer text (``details``), hidden until the button opens it; a real <button>,
+        #: reached by Tab and pressed by Enter or Space, its words saying what it will do
+        self.details = widgets.HTML(layout=widgets.Layout(display="none", max_width="48em"))
+        self.details.add_class(DETAILS_CLASS)
+        self.details_button = widgets.ToggleButton(
+            value=False,
+            description=f"Show {details_label}",
+            tooltip=f"Show or hide {details_label}",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.details_button.observe(self._show_details, names="value")
+        more = [self.details_button, self.details] if details is not None else []
         row = control_row(list(self.controls.values()))
         # the focus style last: the readout stays the first HTML widget of the box
         self.widget = widgets.VBox(
             [
                 row,
                 self.readout,
+                *more,
                 self.status,
                 self.output,
                 self.description,
@@ -408,6 +434,11 @@ class Dashboard:
 
     def values(self) -> dict[str, object]:
         return {name: control.value for name, control in self.controls.items()}
+
+    def _show_details(self, change) -> None:
+        shown = bool(change["new"])
+        self.details.layout.display = "block" if shown else "none"
+        self.details_button.description = f"{'Hide' if shown else 'Show'} {self._details_label}"
 
     def redraw(self, values: Mapping[str, object]) -> tuple[Figure, str]:
         """The figure and text at ``values``: the current figure updated in place when the
@@ -427,6 +458,7 @@ class Dashboard:
             self.text = f"{error}"
             self.readout.value = f"<pre style='color:#b00'>{html.escape(self.text)}</pre>"
             self.status.value = html.escape(status_line(self.text, refused=True))
+            self.details.value = ""  # nothing to detail where the math refuses
             return
         self.status.value = html.escape(status_line(text, self._shown))
         self._shown = text
@@ -441,6 +473,9 @@ class Dashboard:
             setattr(self.image.layout, key, value)
         self.image.value = png
         self.readout.value = f"<pre>{html.escape(text)}</pre>"
+        if self._details is not None:
+            paragraphs = [p for p in self._details(**self.values()).split("\n\n") if p.strip()]
+            self.details.value = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

@@ -32,6 +32,7 @@ __all__ = [
     "K_FACTORS",
     "LEFT_OUT",
     "MIXED",
+    "BudgetDashboard",
     "budget_dashboard",
     "budget_text",
     "mixed_noises",
@@ -103,7 +104,8 @@ def _release_slider(release, index: int) -> widgets.SelectionSlider:
 
 
 def workload_from(workload, ks) -> list:
-    """The releases whose ±k is not :data:`LEFT_OUT`, each at its new ±k.
+    """The releases whose ±k is not :data:`LEFT_OUT`, each at its new ±k (a
+    :class:`helpers.budget.Workload` with the same unit when given one).
 
     A release's weight keeps its meaning under a new ±k: it is scaled by (old k / new k)², so
     a weight of 1/k² (the noise counted in units of the release's own ±k) stays 1/k².
@@ -114,6 +116,9 @@ def workload_from(workload, ks) -> list:
             continue
         weight = release.weight * (release.k / k) ** 2
         chosen.append(dataclasses.replace(release, k=k, weight=weight))
+    # a workload stated for a unit of privacy keeps it: the allocation carries it to the release
+    if isinstance(workload, bud.Workload) and chosen:
+        return bud.Workload(chosen, unit=workload.unit)
     return chosen
 
 
@@ -127,12 +132,25 @@ def mixed_noises(workload) -> list:
     return ["gaussian" if release.kind == "mean" else "laplace" for release in workload]
 
 
+def _unit_line(workload) -> list[str]:
+    """Whom the guarantee protects, when the workload states its unit (a Workload)."""
+    unit = getattr(workload, "unit", None)
+    if unit is None:
+        return []
+    m = unit.contributions
+    whom = "one record" if unit.unit == "record" else f"one {unit.unit} of up to {m} records"
+    if unit.unit == "record" and m > 1:
+        whom += f" (a person of up to {m} records has the group-of-{m} guarantee)"
+    return [f"protects {whom}, {unit.neighbours} neighbours: each Δ is stated for it"]
+
+
 def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
     acc, split = choice.accuracy, choice.at_risk
     lines = [
         f"{len(workload)} releases, mixed noise, judged on their own privacy-loss distribution: "
         f"composed ε {_g4(acc.epsilon)} at δ = {risk_up(acc.delta):g} at the targets, "
         f"{_g4(split.epsilon)} at the risk's limit",
+        *_unit_line(workload),
         choice.message,
         f"{'release':32s} {'noise':>9s} {'needs':>11s} {'gets':>11s}  reaches",
     ]
@@ -161,6 +179,7 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
         + (f" (ε {_g4(choice.epsilon_accuracy)})" if as_eps else "")
         + f"; the risk allows {unit} {_g4(allowed, down=True)}"
         + (f" (ε {_g4(choice.epsilon_risk, down=True)})" if as_eps else ""),
+        *_unit_line(workload),
         choice.message,
     ]
     if choice.knobs["drop"]:
@@ -184,16 +203,36 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
     """Add or remove releases, move each ±k, the noise and the risk; the verdict and the
     allocation update. ``workload``: a sequence of :class:`helpers.budget.Release` (the
     notebook's survey by default); ``delta`` is the δ of the Gaussian (ε, δ) reading."""
-    workload = tuple(workload)
+    workload_, workload = workload, tuple(workload)
     if not workload:
         raise ValueError("workload must hold at least one release")
+    if isinstance(workload_, bud.Workload):
+        workload = bud.Workload(workload, unit=workload_.unit)  # the unit travels with it
     bud.workload_sensitivities(workload)  # a malformed release is refused here, by name
     controls = _controls(workload)
-    allocation = _Allocation(workload, delta)
-    dash = Dashboard(controls, allocation.draw, update=allocation.update)
+    dash = BudgetDashboard(controls, _Allocation(workload, delta))
     _grey_out_what_the_risk_does_not_read(controls)
     _arrange(dash, controls, len(workload))
     return dash
+
+
+class BudgetDashboard(Dashboard):
+    """The dashboard of :func:`budget_dashboard`, whose choice a later cell can take as it is.
+
+    ``choice`` is the :class:`helpers.budget.WorkloadChoice` the controls show now (None
+    while the controls are refused, every release left out): ``choice.at_risk`` is the
+    allocation to release, carrying the workload's :class:`helpers.budget.PrivacyUnit` when
+    the workload states one, so ε and m go on to :func:`helpers.release.opendp_release` and
+    :func:`helpers.release.privacy_record` as objects, never retyped.
+    """
+
+    def __init__(self, controls: dict, allocation: _Allocation) -> None:
+        self._allocation = allocation
+        super().__init__(controls, allocation.draw, update=allocation.update)
+
+    @property
+    def choice(self) -> bud.WorkloadChoice | None:
+        return self._allocation.latest
 
 
 def _controls(workload) -> dict:
@@ -250,16 +289,20 @@ class _Allocation:
         self.workload, self.delta = workload, delta
         self.allowed_totals: dict = {}
         self.choices: dict = {}
+        #: the choice last shown (None while refused): :attr:`BudgetDashboard.choice`
+        self.latest: bud.WorkloadChoice | None = None
 
     def state(self, mechanism, risk_kind, risk, prior, tpr, epsilon, together, **ks):
         """Everything the figure and the readout show at these values."""
+        self.latest = None  # a refusal below leaves no stale choice to take
         workload, delta = self.workload, self.delta
         chosen = workload_from(workload, [ks[f"k{i}"] for i in range(len(workload))])
         if not chosen:
             raise ValueError("every release is left out: move a release's slider to add it")
         if together:  # every target met together with probability JOINT (Bonferroni)
             chosen = bud.bonferroni(chosen, joint=JOINT)
-        chosen = tuple(chosen)
+        if not isinstance(chosen, bud.Workload):
+            chosen = tuple(chosen)
         the_risk = _risk(risk_kind, risk, prior, tpr, epsilon)
         if mechanism == MIXED:
             noises = tuple(mixed_noises(chosen))
@@ -268,6 +311,7 @@ class _Allocation:
                 (chosen, the_risk, noises),
                 lambda: bud.choose_workload(chosen, the_risk, mechanism=list(noises), delta=delta),
             )
+            self.latest = choice
             return chosen, the_risk, noises, choice, None
         allowed = _remember(
             self.allowed_totals,
@@ -279,6 +323,7 @@ class _Allocation:
             (chosen, the_risk, mechanism),
             lambda: bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta),
         )
+        self.latest = choice
         return chosen, the_risk, mechanism, choice, allowed
 
     @staticmethod

@@ -22,7 +22,7 @@ from ..plotting.release import (
 )
 from ._base import Dashboard, float_slider
 
-__all__ = ["release_dashboard", "release_text"]
+__all__ = ["release_dashboard", "release_details", "release_text"]
 
 _STYLE = {"description_width": "initial"}
 #: a track of about 300 px beside the longest label ("records per person, m")
@@ -58,14 +58,23 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
         rel.odds_sentence(per.epsilon, per.delta, prior=prior),
     ]
     # the text for a person in the data, for m records per person (rel.subject_layers): its
-    # short layer and its expert line, wrapped to read; the details run to some 250 words,
-    # more than a readout (or a projected slide) holds, and notebook 12 §4 shows them
+    # short layer and its expert line, wrapped to read; the details (some 250 words, more
+    # than a projected slide holds) are under the dashboard's button (release_details)
     layers = rel.subject_layers(
         epsilon, delta, prior=prior, unit="record", contributions=contributions
     )
     lines += ["", "What a person in the data reads:", textwrap.fill(layers.summary, _WRAP)]
     lines += [textwrap.fill(layers.expert, _WRAP)]
     return "\n".join(lines)
+
+
+def release_details(epsilon, *, contributions, prior, delta, **_shown) -> str:
+    """The details under the readout of :func:`release_dashboard` (also used by its tests): the
+    middle layer of :func:`helpers.release.subject_layers` for the same person, m records per
+    person, as the readout's short layer and expert line."""
+    return rel.subject_layers(
+        epsilon, delta, prior=prior, unit="record", contributions=contributions
+    ).details
 
 
 def release_dashboard(
@@ -111,6 +120,11 @@ def release_dashboard(
             "coverage": DEFAULTS["coverage"],
         }
 
+    def details(contributions, group_size, epsilon):
+        # the middle layer of the text for a person in the data, under its button: about 250
+        # words, more than a slide holds beside the figure (notebook 12 §4 shows it in full)
+        return release_details(epsilon, **options(contributions, group_size))
+
     def draw(contributions, group_size, epsilon):
         shown = options(contributions, group_size)
         return plot_release_overview(epsilon, **shown), release_text(epsilon, **shown)
@@ -122,4 +136,10 @@ def release_dashboard(
             return None
         return release_text(epsilon, **shown)
 
-    return Dashboard(controls, draw, update=update)
+    return Dashboard(
+        controls,
+        draw,
+        update=update,
+        details=details,
+        details_label="the details for a person in the data",
+    )

@@ -395,3 +395,22 @@ def test_joint_coverage_is_the_product_and_bonferroni_meets_it():
         B.bonferroni(list(SURVEY), joint=1.0)
     with pytest.raises(ValueError, match="coverage"):
         B.joint_coverage([0.5, 1.5])
+
+
+def test_bonferroni_keeps_a_workloads_unit():
+    """A workload stated for a unit of privacy stays one (issue 46: m travels as an object);
+    a plain sequence stays a list. Only the coverage moves."""
+    from helpers.budget import PrivacyUnit, Workload
+
+    releases = [
+        B.Release("count", k=5.0, sensitivity=3.0),
+        B.Release("count", k=8.0, sensitivity=3.0),
+    ]
+    person = PrivacyUnit("person", contributions=3)
+    adjusted = B.bonferroni(Workload(releases, unit=person), joint=0.9)
+    assert isinstance(adjusted, Workload) and adjusted.unit == person
+    assert [r.coverage for r in adjusted] == [0.95, 0.95]
+    assert [r.sensitivity for r in adjusted] == [3.0, 3.0]
+    plain = B.bonferroni(releases, joint=0.9)
+    assert type(plain) is list and [r.coverage for r in plain] == [0.95, 0.95]
+    assert B.split_budget(adjusted, 1.0).unit == person

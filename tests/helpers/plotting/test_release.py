@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -133,3 +134,26 @@ def test_overview_updated_in_place_draws_what_a_fresh_one_draws_and_refuses_othe
     other = {**options, "accuracy": 0.2}
     assert not pr.update_release_overview(fig, 1.0, contributions=3, group_size=200, **other)
     np.testing.assert_array_equal(figure_pixels(fig), before)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "prior"), [(1.0, 0.999), (0.1, 0.995), (1.0, 0.001), (0.01, 0.004), (3.0, 0.99)]
+)
+def test_icon_array_never_calls_a_chance_inside_0_1_none_or_all(epsilon, prior):
+    """A prior of 99.9 % fills every icon at this resolution: its title and text alternative
+    read "more than 99 in 100", as the sentence does, never a 100-in-100 chance (nor 0.1 % a
+    0-in-100 one); the overview's panel (c) likewise."""
+    fig = pr.plot_icon_array(epsilon, prior=prior)
+    before, after = rel.icon_counts(epsilon, prior=prior)
+    words = [ax.get_title() for ax in fig.axes] + [alt_text(fig)]
+    said = rel.in_people(prior)
+    if before in (0, 100):
+        assert "than" in said and said in words[0] and said in words[2]
+    for text in words:
+        assert not re.search(r"\b(100-in-100|0-in-100)\b", text), text
+    posterior = rel.odds(epsilon, prior=prior).posterior
+    if after == 100 and posterior < 1:
+        assert "more than 99 in 100" in words[1] and rel.percent(posterior, up=True) in words[1]
+    overview = pr.plot_release_overview(epsilon, contributions=1, group_size=300, prior=prior)
+    (panel,) = [ax.get_title() for ax in overview.axes if ax.get_title().startswith("(c)")]
+    assert panel.startswith(f"(c) {said.removesuffix(' in 100')} → at most ")

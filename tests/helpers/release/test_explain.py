@@ -177,3 +177,46 @@ def test_percent_rounds_up_when_asked_and_stays_inside(x):
     near = float(R.percent(x).removesuffix(" %"))
     assert 0 < near < 100 and 0 < up < 100
     assert up >= 100 * x * (1 - 1e-9)
+
+
+@settings(max_examples=200)
+@given(
+    st.floats(0, 1, allow_nan=False),
+    st.sampled_from([10, 100, 1000]),
+    st.booleans(),
+)
+def test_in_people_states_k_in_n_as_the_sentence_does(x, people, up):
+    """k = x·people to nearest (or up); inside (0, 1) never none nor all; the sentence's words."""
+    from fractions import Fraction
+
+    said = R.in_people(x, people=people, up=up)
+    exact = Fraction(repr(x)) * people
+    if 0 < x < 1 and (said.startswith("fewer") or said.startswith("more")):
+        assert said in (f"fewer than 1 in {people}", f"more than {people - 1} in {people}")
+        assert exact < 1 if said.startswith("fewer") else exact > people - 1
+        return
+    k = int(said.split()[-3])
+    assert said.endswith(f" in {people}")
+    assert k == (math.ceil(exact) if up else round(exact))
+    if 0 < x < 1:
+        assert 0 < k < people
+
+
+def test_in_people_is_the_odds_sentences_frequency():
+    for prior in (0.05, 0.5, 0.999, 0.001):
+        sentence = R.odds_sentence(1.0, prior=prior)
+        assert f"({R.in_people(prior)})" in sentence
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"x": 1.5}, r"x must be a probability in \[0, 1\]; got 1.5"),
+        ({"x": float("nan")}, "x"),
+        ({"x": 0.5, "people": 5}, "people"),
+    ],
+)
+def test_in_people_refuses_bad_input_by_name(kwargs, message):
+    x = kwargs.pop("x")
+    with pytest.raises(ValueError, match=message):
+        R.in_people(x, **kwargs)

@@ -257,3 +257,38 @@ def test_every_printed_total_is_rounded_toward_the_person(widen, mechanism, prio
         printed = re.match(r".{32} +" + NUMBER + " +" + NUMBER + " ", row)
         # a release's share is an ε (or ρ_z) it spends: a risk, up like its need
         assert printed.groups() == (_g4(need), _g4(share))
+
+
+def test_a_workload_stated_for_a_unit_travels_to_the_allocation_and_the_record():
+    """Issue 46: ε and m travel as objects. A workload stated per person (rel.per_person) keeps
+    its unit through every control (a release left out, all targets together, mixed noise), the
+    readout says whom it protects, and the dashboard's ``choice`` is the allocation shown, whose
+    record states m without being told; every release left out leaves no choice to take."""
+    from helpers import release as rel
+    from helpers.widgets.budget import BudgetDashboard
+
+    person = rel.per_person(SURVEY, contributions=3)
+    dash = w.budget_dashboard(person)
+    assert isinstance(dash, BudgetDashboard)
+    moves = [("k1", w.LEFT_OUT), ("together", True), ("mechanism", w.MIXED), ("k0", 40.0)]
+    for name, value in [(None, None), *moves]:
+        if name:
+            control = dash.controls[name]
+            control.value = value if name != "k0" else control.options[-1][1]
+        chosen = dash.choice
+        assert chosen is not None and chosen.at_risk.unit == person.unit
+        assert chosen.accuracy.unit == person.unit
+        assert "protects one person of up to 3 records, change-one" in dash.text
+        # the allocation shown is the one computed afresh from the controls
+        assert len(chosen.at_risk.budgets) == len(SURVEY) - 1 if name else len(SURVEY)
+    dash.controls["mechanism"].value = "laplace"  # a mixed total is composed, not recordable
+    record = rel.privacy_record(
+        dash.choice.at_risk, date="2026-12-07", name="survey", curators="course"
+    )
+    assert record["contributions"] == 3
+    for i in range(len(SURVEY)):
+        dash.controls[f"k{i}"].value = w.LEFT_OUT
+    assert dash.choice is None and "every release is left out" in dash.text
+    # a plain sequence of releases states no unit: the readout says nothing of one
+    plain = w.budget_dashboard(SURVEY)
+    assert plain.choice.at_risk.unit is None and "protects" not in plain.text

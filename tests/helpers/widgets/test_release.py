@@ -91,3 +91,41 @@ def test_the_readout_s_text_for_a_person_follows_m():
         assert textwrap.fill(layers.summary, 96) in dash.text
         assert textwrap.fill(layers.expert, 96) in dash.text
     assert "up to 6 records" in dash.text
+
+
+def test_the_details_for_a_person_sit_under_a_button_and_follow_every_control():
+    """Issue 49 item 6: the dashboard updates both layers. The details (the middle layer) are
+    hidden behind a button so the dashboard fits a slide, recomputed on every move whether
+    shown or not, for the same person as the readout (m records, ε per record)."""
+    import html
+
+    dash = w.release_dashboard()
+    assert dash.details_button in dash.widget.children and dash.details in dash.widget.children
+    assert dash.details.layout.display == "none"
+    assert dash.details_button.description == "Show the details for a person in the data"
+    moves = [("contributions", 4), ("epsilon", 1.5), ("group_size", 40), ("contributions", 1)]
+    for step, (name, value) in enumerate(moves):
+        if step == 2:
+            dash.details_button.value = True  # opened halfway: the text is already current
+            assert dash.details.layout.display == "block"
+            assert dash.details_button.description.startswith("Hide the details")
+        dash.controls[name].value = value
+        values = dash.values()
+        expected = rel.subject_layers(
+            values["epsilon"],
+            DEFAULTS["delta"],
+            prior=DEFAULTS["prior"],
+            unit="record",
+            contributions=values["contributions"],
+        ).details
+        assert html.unescape(dash.details.value) == f"<p>{expected}</p>"
+    dash.details_button.value = False
+    assert dash.details.layout.display == "none"
+    assert dash.details_button.description.startswith("Show the details")
+
+
+def test_a_dashboard_without_details_has_no_button():
+    from helpers.widgets.beliefs import prior_dashboard
+
+    dash = prior_dashboard()
+    assert dash.details_button not in dash.widget.children
