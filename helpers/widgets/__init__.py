@@ -7,6 +7,7 @@ from .budget import (
     K_FACTORS,
     LEFT_OUT,
     MIXED,
+    BudgetDashboard,
     budget_dashboard,
     budget_text,
     mixed_noises,
@@ -28,7 +29,7 @@ from .kazan_reiter import (
 )
 from .lee_clifton import binary_search_dashboard, bounds_dashboard, queries_dashboard
 from .plrv import plrv_dashboard
-from .release import release_dashboard, release_text
+from .release import release_dashboard, release_details, release_text
 
 __all__ = [
     "DELTAS",
@@ -36,6 +37,7 @@ __all__ = [
     "K_FACTORS",
     "LEFT_OUT",
     "MIXED",
+    "BudgetDashboard",
     "Dashboard",
     "attack_dashboard",
     "binary_search_dashboard",
@@ -60,6 +62,7 @@ __all__ = [
     "queries_dashboard",
     "randomised_response_dashboard",
     "release_dashboard",
+    "release_details",
     "release_text",
     "risk_profile_dashboard",
     "tradeoff_dashboard",

@@ -571,7 +571,8 @@ def _code_cells(stem: str) -> list:
 
 def test_notebook_12_states_each_releases_own_neighbours():
     """The survey of §1-§5 keeps notebook 11's neighbours (change-one, n public: its Δ are
-    change-one); the release in OpenDP's Context (§6) states OpenDP's add-remove."""
+    change-one), carried by its allocation; the release in OpenDP's Context (§6) states
+    OpenDP's add-remove, carried by the release."""
     intro = json.loads(
         (ROOT / "notebooks" / "11_one_budget_many_releases.ipynb").read_text(encoding="utf-8")
     )["cells"][0]["source"]
@@ -584,7 +585,19 @@ def test_notebook_12_states_each_releases_own_neighbours():
     survey = [s for s in calls if s not in opendp]
     assert opendp and survey
     assert not any("neighbours=" in s for s in opendp)
-    assert all('neighbours="change-one"' in s for s in survey)
+    # the survey's record reads its unit from the allocation, made from the survey stated per
+    # person (rel.per_person, change-one by default): not typed again either (issue 46)
+    assert not any("neighbours=" in s for s in survey)
+    assert any("rel.per_person(survey, contributions=1)" in s for s in sources)
+    cells = json.loads(
+        (ROOT / "notebooks" / "12_from_budget_to_release.ipynb").read_text(encoding="utf-8")
+    )["cells"]
+    printed = [
+        "".join("".join(o.get("text", "")) for o in c.get("outputs", []))
+        for c in cells
+        if c["cell_type"] == "code" and "".join(c["source"]) in survey
+    ]
+    assert printed and all('"neighbours": "change-one"' in text for text in printed)
     assert R.OPENDP_NEIGHBOURS == "add-remove"
 
 
