@@ -116,7 +116,6 @@ SLOW = frozenset(
         "tests/helpers/budget/test_allocation.py::test_split_is_permutation_invariant_and_scales",  # 10 s
         "tests/helpers/release/test_opendp.py::test_unknown_keys_cost_what_opendps_own_grouped_count_costs",  # 9 s
         "tests/helpers/budget/test_allocation.py::test_each_release_meets_its_accuracy_in_simulation",  # 8 s
-        "tests/test_contract.py::test_bad_input_is_a_value_error_or_a_number",  # 7 s
         "tests/helpers/budget/test_risk.py::test_posterior_failure_probability_is_delta_one_of_the_composed_gaussian",  # 7 s
     }
 )  # fmt: skip
@@ -148,21 +147,29 @@ def pytest_collection_modifyitems(config, items):
 
 
 def _longest_first(items) -> None:
-    """Order the work units longest first by the last measured run (tests/durations.py): a
-    group of tests sharing a fixture by its total, every other test by its own time, ties in
+    """Order the work units longest first by the last measured run (tests/_durations.py), yet
+    keep every module's tests in their collection order: a test weighs the longest time among
+    itself and the tests after it in its module (a group of tests sharing a fixture weighs its
+    total), so a module's long test draws the ones before it forward with it and a module-scoped
+    fixture is never seen in another order than a plain `pytest` run sees it. Ties keep
     collection order. `course.py test` passes ``--no-loadscope-reorder`` so the scheduler keeps
     this order, and a long test no longer starts last while the other core idles."""
-    import durations
+    import _durations as durations
 
     seconds = durations.load()
-    own = [seconds.get(item.nodeid, 0.0) for item in items]
     groups: dict[str, float] = {}
-    for item, time in zip(items, own, strict=True):
+    for item in items:
         marker = item.get_closest_marker("xdist_group")
         if marker:
-            groups[marker.args[0]] = groups.get(marker.args[0], 0.0) + time
-    weight = {}
-    for index, (item, time) in enumerate(zip(items, own, strict=True)):
+            name = marker.args[0]
+            groups[name] = groups.get(name, 0.0) + seconds.get(item.nodeid, 0.0)
+    weight: dict[int, tuple] = {}
+    longest_after: dict[str, float] = {}  # per module, walking from its last test back
+    for index in range(len(items) - 1, -1, -1):
+        item = items[index]
         marker = item.get_closest_marker("xdist_group")
-        weight[id(item)] = (-(groups[marker.args[0]] if marker else time), index)
+        module = item.nodeid.split("::")[0]
+        own = groups[marker.args[0]] if marker else seconds.get(item.nodeid, 0.0)
+        longest_after[module] = max(longest_after.get(module, 0.0), own)
+        weight[id(item)] = (-longest_after[module], index)
     items.sort(key=lambda item: weight[id(item)])

@@ -265,26 +265,54 @@ def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, l
 
 
 def _details_problems(page, shot, where, dashboard, found) -> list[str]:
-    """A dashboard's details button (``Dashboard(details=...)``): Enter on it shows the text
-    and says "Hide"; a control moved while it is open changes the text and leaves it open;
-    Enter again hides it."""
-    buttons = dashboard.locator(".widget-toggle-button")
+    """A dashboard's details button (``Dashboard(details=...)``): Enter on it shows the text,
+    and the button then says "Hide" and aria-expanded="true" for the region it controls; a
+    control moved while it is open changes the text and leaves it open; Enter again hides it
+    and the button says so. Each state is waited for (the kernel's messages come one by one)."""
+    buttons = dashboard.locator(".course-details-toggle")
     if not buttons.count():
         return []
     button, details = buttons.first, dashboard.locator(".course-details").first
     problems: list[str] = []
     if details.is_visible():
         problems.append(f"{where}: the details show before their button is pressed")
+
+    def wait_for_state(expanded: bool, word: str) -> bool:
+        try:
+            page.wait_for_function(
+                """([b, want, word]) => b.getAttribute('aria-expanded') === want
+                     && b.textContent.trim().startsWith(word)""",
+                arg=[button.element_handle(), "true" if expanded else "false", word],
+                timeout=bl.REDRAW_TIMEOUT_MS,
+            )
+            return True
+        except bl.PlaywrightError:
+            return False
+
+    if not wait_for_state(False, "Show"):
+        problems.append(
+            f"{where}: the closed details button says {button.inner_text()!r}, aria-expanded "
+            f"{button.get_attribute('aria-expanded')!r}"
+        )
     button.focus()
     page.keyboard.press("Enter")
     try:
         details.wait_for(state="visible", timeout=bl.REDRAW_TIMEOUT_MS)
     except bl.PlaywrightError:
         return [_problem(page, shot, f"{where}: Enter on the details button shows nothing")]
+    if not wait_for_state(True, "Hide"):
+        problems.append(
+            f"{where}: the open details button says {button.inner_text()!r}, aria-expanded "
+            f"{button.get_attribute('aria-expanded')!r}"
+        )
+    controls = button.get_attribute("aria-controls")
+    if not controls or details.get_attribute("id") != controls:
+        problems.append(f"{where}: the details button controls {controls!r}, not its panel")
+    if details.get_attribute("role") != "region" or not details.get_attribute("aria-label"):
+        problems.append(f"{where}: the details panel is not a named region")
     before = details.inner_text()
-    said = button.inner_text().strip()
-    if len(before) < 100 or not said.startswith("Hide"):
-        problems.append(f"{where}: the details read {before[:80]!r}, the button {said!r}")
+    if len(before) < 100:
+        problems.append(f"{where}: the details read only {before!r}")
     movable = [(k, c) for k, c in found if k in ("slider", "dropdown") and not bl.is_disabled(k, c)]
     if movable:
         kind, control = movable[0]
@@ -306,6 +334,8 @@ def _details_problems(page, shot, where, dashboard, found) -> list[str]:
     button.focus()
     page.keyboard.press("Enter")
     details.wait_for(state="hidden", timeout=bl.REDRAW_TIMEOUT_MS)
+    if not wait_for_state(False, "Show"):
+        problems.append(f"{where}: the details closed, yet the button says {button.inner_text()!r}")
     return problems
 
 

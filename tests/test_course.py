@@ -219,11 +219,11 @@ def test_an_options_value_chooses_no_test_so_the_phases_run(monkeypatch):
 
 
 def test_workers_take_the_longest_work_first(monkeypatch):
-    """tests/conftest.py orders the work units by tests/durations.json: a group of tests
-    sharing a fixture by its total, any other test by its own time, ties in collection order,
-    and every group's tests stay together."""
+    """tests/conftest.py orders the work units by tests/_durations.json: a group of tests
+    sharing a fixture by its total, any other test by the longest of itself and the tests after
+    it in its module (so every module keeps its collection order), ties in collection order."""
+    import _durations as durations
     import conftest
-    import durations
 
     class Item:
         def __init__(self, nodeid, group=None):
@@ -233,16 +233,29 @@ def test_workers_take_the_longest_work_first(monkeypatch):
             assert name == "xdist_group"
             return type("M", (), {"args": (self.group,)})() if self.group else None
 
-    times = {"a": 1.0, "b": 5.0, "g1": 2.0, "g2": 2.5, "c": 0.2}
+    times = {"m1::a": 1.0, "m1::b": 5.0, "m2::g1": 2.0, "m2::g2": 2.5, "m3::c": 0.2, "m4::x": 3.0}
     monkeypatch.setattr(durations, "load", lambda: times)
-    items = [Item("a"), Item("g1", "G"), Item("b"), Item("new"), Item("g2", "G"), Item("c")]
-    items.append(Item("d"))  # not measured: last, in collection order after "new"
+    ids = ["m3::c", "m3::new", "m1::a", "m2::g1", "m1::b", "m2::g2", "m4::x", "m5::unmeasured"]
+    items = [Item(i, "G" if i.startswith("m2") else None) for i in ids]
     conftest._longest_first(items)
-    assert [i.nodeid for i in items] == ["b", "g1", "g2", "a", "c", "new", "d"]
+    order = [i.nodeid for i in items]
+    assert order == [
+        "m1::a",
+        "m1::b",
+        "m2::g1",
+        "m2::g2",
+        "m4::x",
+        "m3::c",
+        "m3::new",
+        "m5::unmeasured",
+    ]
+    for module in ("m1", "m2", "m3"):  # each module's tests in their collection order
+        mine = [i for i in ids if i.startswith(module)]
+        assert [i for i in order if i.startswith(module)] == mine
 
 
 def test_durations_are_read_from_the_junit_reports(tmp_path):
-    import durations
+    import _durations as durations
 
     (tmp_path / "unit.xml").write_text(
         '<testsuites><testsuite><testcase classname="tests.helpers.test_x" name="test_a[1]" '
@@ -253,6 +266,7 @@ def test_durations_are_read_from_the_junit_reports(tmp_path):
         "tests/helpers/test_x.py::test_a[1]": 1.2,
         "tests/instructor/test_y.py::test_b": 3.0,
     }
-    # the committed file names tests that exist (a rename leaves it stale, never wrong)
+    # the committed file holds times worth ordering by (a rename leaves an entry stale: it
+    # then costs time, never a verdict)
     measured = durations.load()
     assert measured and all(v >= 0.5 for v in measured.values())

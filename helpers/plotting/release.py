@@ -295,14 +295,15 @@ def plot_icon_array(
     # at the ends, the sentence's words: a prior of 99.9 % fills every icon, yet it is "more
     # than 99 in 100", never a 100-in-100 chance (nor 0.1 % a 0-in-100 one)
     said_before = rel.in_people(prior, people=people)
-    said_after = rel.in_people(reading.posterior, people=people, up=True)
     if "than" in said_before:
         ax_a.set_title(f"before the release: {said_before}", fontsize=11)
     else:
         ax_a.set_title(f"before the release: a {before}-in-{people} chance", fontsize=11)
-    if "than" in said_after:  # "at most more than 99 in 100" would not read: the percentage
-        said = f"{rel.percent(reading.posterior, up=True)} ({said_after})"
-        ax_b.set_title(f"after it: at most {said}", fontsize=11)
+    # the bound as the icons draw it (rounded up, so "at most" holds); when every icon is
+    # marked short of certainty, the percentage says how far short
+    if after == people and reading.posterior < 1:
+        most = f"{rel.percent(reading.posterior, up=True)} (all {people} marked)"
+        ax_b.set_title(f"after it: at most {most}", fontsize=11)
     else:
         ax_b.set_title(f"after it: at most a {after}-in-{people} chance", fontsize=11)
     handles = [

@@ -275,8 +275,10 @@ def in_people(x, *, people=100, up=False) -> str:
     """A probability as "k in ``people``", the words the odds sentence and the icon array use.
 
     k is x·people rounded to nearest, or up with ``up`` (an upper bound); a probability strictly
-    between 0 and 1 never reads as none or all: "fewer than 1 in 100", "more than 99 in 100"
-    (the icon array then draws 0 or all of its icons, which those words describe).
+    between 0 and 1 never reads as none or all: "fewer than 1 in 100", "more than 99 in 100".
+    Rounded to nearest, these are the words for an icon array's 0 or all of its icons (the prior
+    of :func:`helpers.plotting.release.plot_icon_array`); with ``up`` they state a bound below
+    1 in 100, or above 99 in 100 yet below certainty (the odds sentence's words).
 
     Not called in a notebook; used by ``helpers.plotting.release``.
 

@@ -405,16 +405,18 @@ class Dashboard:
         self._details_label = details_label
         #: the longer text (``details``), hidden until the button opens it; a real <button>,
         #: reached by Tab and pressed by Enter or Space, its words saying what it will do
-        self.details = widgets.HTML(layout=widgets.Layout(display="none", max_width="48em"))
-        self.details.add_class(DETAILS_CLASS)
+        self.details_panel = widgets.HTML(layout=widgets.Layout(display="none", max_width="48em"))
+        self.details_panel.add_class(DETAILS_CLASS)
         self.details_button = widgets.ToggleButton(
             value=False,
             description=f"Show {details_label}",
             tooltip=f"Show or hide {details_label}",
             layout=widgets.Layout(width="auto"),
         )
+        # the course's JupyterLab extension says its state (aria-expanded) and names the panel
+        self.details_button.add_class(DETAILS_CLASS + "-toggle")
         self.details_button.observe(self._show_details, names="value")
-        more = [self.details_button, self.details] if details is not None else []
+        more = [self.details_button, self.details_panel] if details is not None else []
         row = control_row(list(self.controls.values()))
         # the focus style last: the readout stays the first HTML widget of the box
         self.widget = widgets.VBox(
@@ -437,7 +439,7 @@ class Dashboard:
 
     def _show_details(self, change) -> None:
         shown = bool(change["new"])
-        self.details.layout.display = "block" if shown else "none"
+        self.details_panel.layout.display = "block" if shown else "none"
         self.details_button.description = f"{'Hide' if shown else 'Show'} {self._details_label}"
 
     def redraw(self, values: Mapping[str, object]) -> tuple[Figure, str]:
@@ -453,12 +455,14 @@ class Dashboard:
         """Recompute and redraw (called by every control change)."""
         try:
             figure, text = self.redraw(self.values())
+            # the details with the rest, before anything is shown: never a stale panel
+            more = "" if self._details is None else self._details(**self.values())
         except ValueError as error:
             # a combination the math refuses: show why instead of a traceback
             self.text = f"{error}"
             self.readout.value = f"<pre style='color:#b00'>{html.escape(self.text)}</pre>"
             self.status.value = html.escape(status_line(self.text, refused=True))
-            self.details.value = ""  # nothing to detail where the math refuses
+            self.details_panel.value = "<p>Nothing to detail: these values are refused (above).</p>"
             return
         self.status.value = html.escape(status_line(text, self._shown))
         self._shown = text
@@ -474,8 +478,8 @@ class Dashboard:
         self.image.value = png
         self.readout.value = f"<pre>{html.escape(text)}</pre>"
         if self._details is not None:
-            paragraphs = [p for p in self._details(**self.values()).split("\n\n") if p.strip()]
-            self.details.value = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+            paragraphs = [p for p in more.split("\n\n") if p.strip()]
+            self.details_panel.value = "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = self.widget._repr_mimebundle_(**kwargs)

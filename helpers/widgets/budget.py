@@ -11,6 +11,7 @@ knobs and the allocation update.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from functools import partial
 
@@ -103,7 +104,7 @@ def _release_slider(release, index: int) -> widgets.SelectionSlider:
     )
 
 
-def workload_from(workload, ks) -> list:
+def workload_from(workload, ks) -> list | bud.Workload:
     """The releases whose ±k is not :data:`LEFT_OUT`, each at its new ±k (a
     :class:`helpers.budget.Workload` with the same unit when given one).
 
@@ -199,10 +200,12 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
     return "\n".join(lines)
 
 
-def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> Dashboard:
+def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> BudgetDashboard:
     """Add or remove releases, move each ±k, the noise and the risk; the verdict and the
     allocation update. ``workload``: a sequence of :class:`helpers.budget.Release` (the
-    notebook's survey by default); ``delta`` is the δ of the Gaussian (ε, δ) reading."""
+    notebook's survey by default), or a :class:`helpers.budget.Workload` stated for a unit of
+    privacy, which every allocation shown carries on (:attr:`BudgetDashboard.choice`);
+    ``delta`` is the δ of the Gaussian (ε, δ) reading."""
     workload_, workload = workload, tuple(workload)
     if not workload:
         raise ValueError("workload must hold at least one release")
@@ -232,7 +235,9 @@ class BudgetDashboard(Dashboard):
 
     @property
     def choice(self) -> bud.WorkloadChoice | None:
-        return self._allocation.latest
+        # a copy: a later cell that changes an allocation's arrays in place must not change
+        # what the dashboard remembers and shows when the reader comes back to these values
+        return copy.deepcopy(self._allocation.latest)
 
 
 def _controls(workload) -> dict:
@@ -311,7 +316,6 @@ class _Allocation:
                 (chosen, the_risk, noises),
                 lambda: bud.choose_workload(chosen, the_risk, mechanism=list(noises), delta=delta),
             )
-            self.latest = choice
             return chosen, the_risk, noises, choice, None
         allowed = _remember(
             self.allowed_totals,
@@ -323,7 +327,6 @@ class _Allocation:
             (chosen, the_risk, mechanism),
             lambda: bud.choose_workload(chosen, the_risk, mechanism=mechanism, delta=delta),
         )
-        self.latest = choice
         return chosen, the_risk, mechanism, choice, allowed
 
     @staticmethod
@@ -342,7 +345,9 @@ class _Allocation:
             fig = plot_allocation(
                 chosen, the_risk, mechanism=noise, delta=self.delta, choice=choice, allowed=allowed
             )
-        return fig, self.text(chosen, noise, choice, allowed)
+        text = self.text(chosen, noise, choice, allowed)
+        self.latest = choice  # only once the figure and the text are made: what is shown
+        return fig, text
 
     def update(self, fig, **values):
         """In place, a release added or left out and a switch to or from mixed noise
@@ -362,7 +367,11 @@ class _Allocation:
                 choice=choice,
                 allowed=allowed,
             )
-        return self.text(chosen, noise, choice, allowed) if moved else None
+        if not moved:
+            return None
+        text = self.text(chosen, noise, choice, allowed)
+        self.latest = choice  # only once the figure and the text are made: what is shown
+        return text
 
 
 def _grey_out_what_the_risk_does_not_read(c: dict) -> None:

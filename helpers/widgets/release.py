@@ -68,10 +68,10 @@ def release_text(epsilon, *, contributions, group_size, prior, delta, accuracy, 
     return "\n".join(lines)
 
 
-def release_details(epsilon, *, contributions, prior, delta, **_shown) -> str:
-    """The details under the readout of :func:`release_dashboard` (also used by its tests): the
-    middle layer of :func:`helpers.release.subject_layers` for the same person, m records per
-    person, as the readout's short layer and expert line."""
+def release_details(epsilon, *, contributions, prior, delta) -> str:
+    """The details under the readout of :func:`release_dashboard`, behind its button: the
+    middle layer of :func:`helpers.release.subject_layers` for the same person as the readout's
+    short layer and expert line (ε per record, a person of up to m records)."""
     return rel.subject_layers(
         epsilon, delta, prior=prior, unit="record", contributions=contributions
     ).details
@@ -123,7 +123,10 @@ def release_dashboard(
     def details(contributions, group_size, epsilon):
         # the middle layer of the text for a person in the data, under its button: about 250
         # words, more than a slide holds beside the figure (notebook 12 §4 shows it in full)
-        return release_details(epsilon, **options(contributions, group_size))
+        shown = options(contributions, group_size)
+        return release_details(
+            epsilon, contributions=contributions, prior=shown["prior"], delta=shown["delta"]
+        )
 
     def draw(contributions, group_size, epsilon):
         shown = options(contributions, group_size)

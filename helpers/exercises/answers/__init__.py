@@ -34,6 +34,7 @@ import functools
 import importlib
 import pkgutil
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -149,17 +150,26 @@ def expected_at(exercise_id: str, params: dict):
             f"params={params!r} must name exactly {sorted(spec.parameters)} for {exercise_id}"
         )
     try:
-        # the type and repr too: 1 == 1.0 == True and 0.0 == -0.0 are one key otherwise
-        key = (exercise_id, tuple((n, type(v), v, repr(v)) for n, v in sorted(params.items())))
+        # the type and repr too: 1 == 1.0 == True and 0.0 == -0.0 are one key otherwise; the
+        # function too, so an answer registered anew under the same id is never served stale
+        key = (
+            exercise_id,
+            spec.func,
+            tuple((n, type(v), v, repr(v)) for n, v in sorted(params.items())),
+        )
         hash(key)
     except TypeError:  # a list or an array among the values: compute, do not remember
         return spec.func(**params)
-    if key not in _AT:
-        while _AT and len(_AT) >= _AT_SIZE:
-            _AT.pop(next(iter(_AT)))  # the oldest first
-        _AT[key] = spec.func(**params)
+    with _AT_LOCK:
+        found = _AT.get(key, _MISSING)
+    if found is _MISSING:
+        found = spec.func(**params)  # outside the lock: the grader's threads compute at once
+        with _AT_LOCK:  # the grader draws and scores from a thread pool: one writer at a time
+            while _AT and len(_AT) >= _AT_SIZE:
+                _AT.pop(next(iter(_AT)), None)  # the oldest first
+            found = _AT.setdefault(key, found)
     # a copy, so a caller that changes an array in place does not change the next answer
-    return copy.deepcopy(_AT[key])
+    return copy.deepcopy(found)
 
 
 #: Answers already computed, by (exercise, parameters). Drawing a grade's parameters computes
@@ -168,6 +178,8 @@ def expected_at(exercise_id: str, params: dict):
 #: keyword arguments, so remembering is exact; exceptions are not remembered.
 _AT: dict = {}
 _AT_SIZE = 512
+_AT_LOCK = threading.Lock()
+_MISSING = object()
 
 
 def parameters(exercise_id: str) -> dict:

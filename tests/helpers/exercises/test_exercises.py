@@ -956,3 +956,14 @@ def test_expected_at_remembers_exactly_and_hands_out_copies(monkeypatch):
     monkeypatch.setattr(answers, "_AT_SIZE", 2)
     answers.expected_at("99.1", {"x": 3.0})
     assert len(answers._AT) <= 2
+    kept = [key[2][0][3] for key in answers._AT]  # the repr of x, oldest first
+    assert kept == ["-0.0", "3.0"]
+    # the grader draws and scores from a thread pool: many threads, a small memo, no error,
+    # and every answer right
+    from concurrent.futures import ThreadPoolExecutor
+
+    xs = [(v % 7) / 4 for v in range(400)]  # 0 to 1.5: all defined
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        got = list(pool.map(lambda x: answers.expected_at("99.1", {"x": x}), xs))
+    assert all(g[0] == x for g, x in zip(got, xs, strict=True))
+    assert len(answers._AT) <= 2

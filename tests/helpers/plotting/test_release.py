@@ -137,7 +137,17 @@ def test_overview_updated_in_place_draws_what_a_fresh_one_draws_and_refuses_othe
 
 
 @pytest.mark.parametrize(
-    ("epsilon", "prior"), [(1.0, 0.999), (0.1, 0.995), (1.0, 0.001), (0.01, 0.004), (3.0, 0.99)]
+    ("epsilon", "prior"),
+    [
+        (1.0, 0.999),
+        (0.1, 0.995),
+        (1.0, 0.001),
+        (0.01, 0.004),
+        (3.0, 0.99),
+        (0.1, 0.009),
+        (1e-12, 0.99),
+        (1e-9, 0.5),
+    ],
 )
 def test_icon_array_never_calls_a_chance_inside_0_1_none_or_all(epsilon, prior):
     """A prior of 99.9 % fills every icon at this resolution: its title and text alternative
@@ -152,8 +162,12 @@ def test_icon_array_never_calls_a_chance_inside_0_1_none_or_all(epsilon, prior):
     for text in words:
         assert not re.search(r"\b(100-in-100|0-in-100)\b", text), text
     posterior = rel.odds(epsilon, prior=prior).posterior
+    # the right title is the icons' own bound, never one that reads as a fall below the left
+    assert "fewer than" not in words[1]
     if after == 100 and posterior < 1:
-        assert "more than 99 in 100" in words[1] and rel.percent(posterior, up=True) in words[1]
+        assert words[1] == f"after it: at most {rel.percent(posterior, up=True)} (all 100 marked)"
+    else:
+        assert words[1] == f"after it: at most a {after}-in-100 chance"
     overview = pr.plot_release_overview(epsilon, contributions=1, group_size=300, prior=prior)
     (panel,) = [ax.get_title() for ax in overview.axes if ax.get_title().startswith("(c)")]
     assert panel.startswith(f"(c) {said.removesuffix(' in 100')} → at most ")

@@ -292,3 +292,15 @@ def test_a_workload_stated_for_a_unit_travels_to_the_allocation_and_the_record()
     # a plain sequence of releases states no unit: the readout says nothing of one
     plain = w.budget_dashboard(SURVEY)
     assert plain.choice.at_risk.unit is None and "protects" not in plain.text
+
+
+def test_the_choice_is_a_copy_and_only_what_was_shown():
+    """The dashboard's ``choice`` is a copy (a later cell changing its arrays in place changes
+    nothing the dashboard shows), and it is None once a redraw is refused."""
+    dash = w.budget_dashboard(SURVEY)
+    taken = dash.choice
+    taken.at_risk.budgets[:] = 0.0
+    assert float(dash.choice.at_risk.budgets[0]) > 0
+    for i in range(len(SURVEY)):
+        dash.controls[f"k{i}"].value = w.LEFT_OUT
+    assert dash.choice is None

@@ -100,14 +100,16 @@ def test_the_details_for_a_person_sit_under_a_button_and_follow_every_control():
     import html
 
     dash = w.release_dashboard()
-    assert dash.details_button in dash.widget.children and dash.details in dash.widget.children
-    assert dash.details.layout.display == "none"
+    assert (
+        dash.details_button in dash.widget.children and dash.details_panel in dash.widget.children
+    )
+    assert dash.details_panel.layout.display == "none"
     assert dash.details_button.description == "Show the details for a person in the data"
     moves = [("contributions", 4), ("epsilon", 1.5), ("group_size", 40), ("contributions", 1)]
     for step, (name, value) in enumerate(moves):
         if step == 2:
             dash.details_button.value = True  # opened halfway: the text is already current
-            assert dash.details.layout.display == "block"
+            assert dash.details_panel.layout.display == "block"
             assert dash.details_button.description.startswith("Hide the details")
         dash.controls[name].value = value
         values = dash.values()
@@ -118,9 +120,9 @@ def test_the_details_for_a_person_sit_under_a_button_and_follow_every_control():
             unit="record",
             contributions=values["contributions"],
         ).details
-        assert html.unescape(dash.details.value) == f"<p>{expected}</p>"
+        assert html.unescape(dash.details_panel.value) == f"<p>{expected}</p>"
     dash.details_button.value = False
-    assert dash.details.layout.display == "none"
+    assert dash.details_panel.layout.display == "none"
     assert dash.details_button.description.startswith("Show the details")
 
 

@@ -11,6 +11,8 @@
  *     out of the Tab order;
  *   - every slider's editable readout a named textbox (out of the Tab order when disabled);
  *   - every dropdown, text box and checkbox named by its label's title;
+ *   - a details button (class `course-details-toggle`) its aria-expanded and aria-controls,
+ *     the panel it opens (class `course-details`) a named region;
  *   - the element of class `course-status` a polite live region (role=status), present
  *     from the dashboard's first render, whose text the kernel rewrites on every redraw;
  *   - the dashboard's image (an ipywidgets Image, which has no alt, whose source the kernel
@@ -118,7 +120,21 @@
       setAttr(status, 'aria-live', 'polite');
       setAttr(status, 'aria-atomic', 'true');
     });
+    // a dashboard's details button (helpers/widgets/_base.py, `details=`): ipywidgets' toggle
+    // button only toggles a class; its state is said as aria-expanded, and the panel it opens
+    // is a named region the button controls
+    const panel = root.querySelector('.course-details');
+    root.querySelectorAll('.course-details-toggle').forEach((button) => {
+      if (!panel) return;
+      if (!panel.id) panel.id = `course-details-${++detailsCount}`;
+      setAttr(button, 'aria-expanded', button.classList.contains('mod-active') ? 'true' : 'false');
+      setAttr(button, 'aria-controls', panel.id);
+      setAttr(panel, 'role', 'region');
+      setAttr(panel, 'aria-label', button.textContent.trim().replace(/^(Show|Hide) /, ''));
+    });
   }
+
+  let detailsCount = 0;
 
   function dashboardsIn(mutation, found) {
     const node = mutation.target.nodeType === 1 ? mutation.target : mutation.target.parentElement;

@@ -4,14 +4,14 @@
 the work units (a test, or a group of tests sharing a fixture built once) in the order given;
 when a long one comes last, one core idles while the other finishes it: about 460 s of the
 2,540 s of CI on 2026-12-07 were such tails. ``tests/conftest.py`` orders the units longest
-first (the classic longest-processing-time rule) from ``tests/durations.json``, which this
+first (the classic longest-processing-time rule) from ``tests/_durations.json``, which this
 script writes from the JUnit reports ``course.py test`` leaves in ``build/test-times/``::
 
-    python3 tests/durations.py            # after a full `course.py test` (a CI run's is best)
+    python3 tests/_durations.py            # after a full `course.py test` (a CI run's is best)
 
 The file only orders the tests: a stale or missing entry costs time, never a verdict (a test
-not listed counts as 0 s and runs last). Times are rounded to 0.1 s and summed over a test's
-parameters where the report names them apart.
+not listed counts as 0 s and keeps its place after the measured ones). Each entry is one node id,
+parameters included, with its time rounded to 0.1 s; tests under 0.5 s are left out.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FILE = Path(__file__).with_name("durations.json")
+FILE = Path(__file__).with_name("_durations.json")
 
 
 def node_id(classname: str, name: str) -> str:
