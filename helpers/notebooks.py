@@ -9,8 +9,12 @@ that the committed notebooks are not stale.
 
 from __future__ import annotations
 
+import atexit
 import copy
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -34,10 +38,30 @@ def execute(path: Path, timeout: int = 900) -> nbformat.NotebookNode:
     return merge_streams(nb)
 
 
+def kernel_config():
+    """The kernel's channels on Unix sockets in a fresh private folder (ZeroMQ's ``ipc``
+    transport) where the platform has them, else TCP on loopback (Windows).
+
+    With TCP the client picks five free ports and the kernel binds them a moment later;
+    another process on the machine can take one in between, and the kernel then dies with
+    "Address already in use" (CI's two reader checks side by side, 2026-12-07). A socket file
+    in a folder of this process's own is never contended. The grader's kernels do the same
+    (``instructor/grading/runner.py``)."""
+    from traitlets.config import Config
+
+    if os.name == "nt":
+        return Config()
+    folder = tempfile.mkdtemp(prefix="kernel-ipc-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(folder, "k")}})
+
+
 def make_client(nb: nbformat.NotebookNode, path: Path, *, timeout: int = 900) -> NotebookClient:
-    """The nbclient executor the harness and the tests use, set up for busy machines."""
+    """The nbclient executor the harness and the tests use, set up for busy machines (and a
+    kernel that never races another process for a port: :func:`kernel_config`)."""
     return NotebookClient(
         nb,
+        config=kernel_config(),
         timeout=timeout,
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},

@@ -81,3 +81,24 @@ def test_the_executor_waits_for_late_outputs_and_fails_loudly():
     client = make_client(nbformat.v4.new_notebook(), NOTEBOOKS[0])
     assert client.iopub_timeout >= 60 and client.raise_on_iopub_timeout
     assert client.startup_timeout >= 60 and client.timeout >= 600
+
+
+def test_the_executor_runs_its_kernel_on_unix_sockets_where_it_can(tmp_path):
+    """No TCP port to race another process for (a kernel died with "Address already in use"
+    in CI's reader check): ZeroMQ's ipc transport in a private folder on POSIX."""
+    import os
+    import stat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("print(6 * 7)")]
+    client = make_client(nb, tmp_path / "x.ipynb")
+    client.execute()
+    assert "".join(o.get("text", "") for o in nb.cells[0].outputs).strip() == "42"
+    if os.name == "nt":
+        return
+    manager = make_client(nb, tmp_path / "x.ipynb").create_kernel_manager()
+    assert manager.transport == "ipc"
+    folder = os.path.dirname(manager.ip)
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    other = make_client(nb, tmp_path / "x.ipynb").create_kernel_manager()
+    assert os.path.dirname(other.ip) != folder  # each client a folder of its own

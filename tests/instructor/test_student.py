@@ -49,17 +49,26 @@ from instructor.student import (
 
 #: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies.
 EXECUTE_ALL = """
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
+from traitlets.config import Config
 out = Path(sys.argv[2])
 for path in sorted(Path(sys.argv[1]).glob("[0-9][0-9]_*.ipynb")):
     nb = nbformat.read(path, as_version=4)
-    # as helpers.notebooks.make_client: on a busy machine no output goes missing silently
-    NotebookClient(nb, timeout=900, kernel_name="python3", record_timing=False,
+    # as helpers.notebooks.make_client: on a busy machine no output goes missing silently, and
+    # the kernel's channels are Unix sockets in a private folder (no port to race for)
+    folder = tempfile.mkdtemp(prefix="kernel-ipc-")
+    ipc = {"transport": "ipc", "ip": os.path.join(folder, "k")}
+    config = Config() if os.name == "nt" else Config({"KernelManager": ipc})
+    NotebookClient(nb, config=config, timeout=900, kernel_name="python3", record_timing=False,
                    iopub_timeout=300, raise_on_iopub_timeout=True, startup_timeout=300,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
+    shutil.rmtree(folder, ignore_errors=True)
     nbformat.write(nb, out / path.name)
     print("ran", path.name, flush=True)
 """
