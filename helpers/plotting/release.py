@@ -295,7 +295,8 @@ def plot_icon_array(
     # at the ends, the sentence's words: a prior of 99.9 % fills every icon, yet it is "more
     # than 99 in 100", never a 100-in-100 chance (nor 0.1 % a 0-in-100 one)
     said_before = rel.in_people(prior, people=people)
-    if "than" in said_before:
+    at_an_end = before in (0, people) and 0 < prior < 1  # none or all drawn, neither true
+    if at_an_end:
         ax_a.set_title(f"before the release: {said_before}", fontsize=11)
     else:
         ax_a.set_title(f"before the release: a {before}-in-{people} chance", fontsize=11)
@@ -334,7 +335,7 @@ def plot_icon_array(
         f"Two grids of {people} circles that draw one chance as a frequency: each grid is the "
         f"observer's belief about you, one person, not {people} people. Left, before the release, "
         f"{before} are filled"
-        + (f" ({said_before})" if "than" in said_before else "")
+        + (f" ({said_before})" if at_an_end else "")
         + f": the observer gives a {rel.percent(reading.prior)} chance to what "
         f"they suspect about you. Right, after a release with {guarantee}, at most "
         f"{after} are marked ({before} filled and {after - before} hatched): the observer's chance "
@@ -455,7 +456,7 @@ def _overview_state(
         f"{smallest:,} meet ±{accuracy:.0%} (dotted line). (c) 100 circles drawing one "
         f"chance, the observer's belief about you (not people exposed): {before} filled (before "
         f"the release, prior {rel.percent(prior)}"
-        + (f", {rel.in_people(prior)}" if "than" in rel.in_people(prior) else "")
+        + (f", {rel.in_people(prior)}" if before in (0, 100) and 0 < prior < 1 else "")
         + f") and up to {after} marked after it (posterior "
         f"at most {rel.percent(reading.posterior, up=True)})."
     )

@@ -172,6 +172,14 @@ def _chance_up(v: Fraction) -> str:
     return _exact.text(_exact.significant(v, up=True)) if v > 0 else "0"
 
 
+def _check_probability(x) -> float:
+    """x, a probability in [0, 1] (:func:`percent`, :func:`in_people`)."""
+    p = float(check_finite_scalar("x", x))
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
+    return p
+
+
 def percent(x, *, up=False) -> str:
     """A probability as words' percentage: never 0 % or 100 % for 0 < x < 1.
 
@@ -199,10 +207,7 @@ def percent(x, *, up=False) -> str:
     >>> percent(0.0001), percent(0.999), percent(0.17375, up=True)
     ('0.01 %', '99.9 %', '17.4 %')
     """
-    p = float(check_finite_scalar("x", x))
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
-    return _format_percent(p, up=bool(up))
+    return _format_percent(_check_probability(x), up=bool(up))
 
 
 def round_up(x, *, digits=3) -> str:
@@ -306,9 +311,7 @@ def in_people(x, *, people=100, up=False) -> str:
     >>> in_people(0.05), in_people(0.999), in_people(0.001), in_people(0.1241, up=True)
     ('5 in 100', 'more than 99 in 100', 'fewer than 1 in 100', '13 in 100')
     """
-    p = float(check_finite_scalar("x", x))
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"x must be a probability in [0, 1]; got {x!r}")
+    p = _check_probability(x)
     size = check_int_range("people", people, 10, 10_000)
     return _in_people(_exact.as_given(p), size, up=bool(up))
 
