@@ -298,7 +298,9 @@ def subject_summary(
     (:data:`helpers.release._exact.NO_LIMIT`) it says no limit can be relied on, as the odds
     and the icon array do. With ``rho`` (δ > 0 required) ε is never read below what ρ_z
     implies at δ (:func:`helpers.deployments.zcdp_to_epsilon`). The details and the expert
-    line follow in :func:`subject_layers`.
+    line follow in :func:`subject_layers`. It states no attack, so it takes no ``fpr``: a
+    rate that changed nothing would read as if it did (the attack's rates are in the details,
+    :func:`subject_layers`'s ``fpr``).
 
     The odds framing follows Nanayakkara et al. (2023), who report odds-based explanations
     worked better than output-based ones and ones that gloss over ε; the frequency "k in
