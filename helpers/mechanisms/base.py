@@ -40,7 +40,7 @@ from .._validation import (
     check_positive,
     check_real,
 )
-from .loss import PLD_TAIL, LossPMF, PrivacyLoss, check_adjacency
+from .loss import PLD_TAIL, LossPMF, PrivacyLoss, check_adjacency, check_at
 
 __all__ = ["AdditiveNoise", "make_rng"]  # and MAX_BINS, outside the package's __all__ as before
 
@@ -614,6 +614,20 @@ class AdditiveNoise(PrivacyLoss, ABC):
         with np.errstate(under="ignore", over="ignore", invalid="ignore"):
             tail = np.asarray(self.logsf(s[..., None] * t), dtype=float)
             return as_output(2 * s * np.sum(w * np.exp(t + tail), axis=-1))
+
+    def coverage(self, k, *, at="worst"):
+        """P[|A(x) − x| ≤ k] = P(|Z| ≤ k): the same at every true value x (``at`` is checked,
+        and either reading is this one; :meth:`PrivacyLoss.coverage`)."""
+        check_at(at)
+        k = check_nonnegative("k", k)
+        return as_output(type(self).noise_coverage(self.noise, k, sensitivity=self.sensitivity))
+
+    def reach(self, coverage, *, at="worst"):
+        """The least k with P(|Z| ≤ k) ≥ ``coverage``, at every true value
+        (:meth:`PrivacyLoss.reach`)."""
+        check_at(at)
+        c = check_open_unit("coverage", coverage)
+        return as_output(type(self).noise_reach(self.noise, c, sensitivity=self.sensitivity))
 
     @classmethod
     def _kinked(cls, noise: float, sensitivity: float) -> bool:

@@ -398,6 +398,129 @@ class PrivacyLoss(ABC):
 
         return epsilon_for_delta([self], delta, times=times, discretization=discretization)
 
+    # --- accuracy, for a mechanism whose output estimates a number ---------------------------
+
+    def estimate_laws(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(x, o, ln P[A(x) = o]): every true value x of the domain, the outputs o, and the law
+        of the output at each true value (one row per x), for a mechanism that releases an
+        estimate of a number whose law depends on where the true value sits.
+
+        A class states it only where that holds; additive noise answers :meth:`coverage` and
+        :meth:`reach` from its noise alone (the same at every true value).
+        """
+        raise ValueError(
+            f"mechanism must release an estimate of a number for an accuracy ±k; "
+            f"{type(self).__name__} does not (its class states no estimate_laws())"
+        )
+
+    def _estimate_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each true value's |o − x| sorted, with the output's mass up to it: (distance, cum)."""
+        x, o, log_p = self.estimate_laws()
+        x, o = np.asarray(x, dtype=float), np.asarray(o, dtype=float)
+        log_p = np.asarray(log_p, dtype=float)
+        if log_p.shape != (x.size, o.size) or not (
+            np.all(np.isfinite(x)) and np.all(np.isfinite(o))
+        ):
+            raise ValueError(
+                f"{type(self).__name__}.estimate_laws must give finite x and o and one row of "
+                f"ln P per x, shape {(x.size, o.size)}; got {log_p.shape}"
+            )
+        distance = np.abs(o[None, :] - x[:, None])  # exact for integer outputs and values
+        order = np.argsort(distance, axis=1, kind="stable")
+        with np.errstate(under="ignore"):
+            mass = np.exp(np.take_along_axis(log_p, order, axis=1))
+        return np.take_along_axis(distance, order, axis=1), np.cumsum(mass, axis=1)
+
+    def coverage(self, k, *, at="worst"):
+        """P[|A(x) − x| ≤ k] at the worst true value x of the domain (``at="best"``: the best).
+
+        Parameters
+        ----------
+        k : float or array_like
+            The half-width ±k, ≥ 0.
+        at : {"worst", "best"}, keyword-only
+            Which true value the chance is stated at: where it is lowest (what a user can
+            count on) or highest (what a figure may show beside it).
+
+        Returns
+        -------
+        float or numpy.ndarray
+            The chance, one per k.
+
+        Raises
+        ------
+        ValueError
+            For a k below 0 or not finite, an ``at`` not named above, or a mechanism that
+            releases no estimate of a number (:meth:`estimate_laws`).
+        """
+        side = check_at(at)
+        k = check_nonnegative("k", k)
+        distance, cum = self._estimate_rows()
+        _check_cells("k", k, distance)
+        # the mass within k at each true value: the cumulative mass up to the last distance ≤ k
+        count = np.sum(distance[..., None] <= k.ravel(), axis=1)  # (true values, k)
+        padded = np.concatenate([np.zeros((cum.shape[0], 1)), cum], axis=1)
+        chance = np.minimum(np.take_along_axis(padded, count, axis=1), 1.0)
+        pick = chance.min(axis=0) if side == "worst" else chance.max(axis=0)
+        return as_output(pick.reshape(k.shape))
+
+    def reach(self, coverage, *, at="worst"):
+        """The least k with P[|A(x) − x| ≤ k] ≥ ``coverage`` at the worst true value x (every
+        x then reaches it; ``at="best"``: at the best x).
+
+        Parameters
+        ----------
+        coverage : float or array_like
+            The chance c in (0, 1).
+        at : {"worst", "best"}, keyword-only
+            As in :meth:`coverage`.
+
+        Returns
+        -------
+        float or numpy.ndarray
+            ±k, one of the distances |o − x| the laws put mass on.
+
+        Raises
+        ------
+        ValueError
+            As in :meth:`coverage`, and for a chance that the laws' own mass does not reach.
+        """
+        side = check_at(at)
+        c = check_open_unit("coverage", coverage)
+        distance, cum = self._estimate_rows()
+        _check_cells("coverage", c, distance)
+        first = np.sum(cum[..., None] < c.ravel(), axis=1)  # the first index reaching c
+        if np.any(first >= distance.shape[1]):
+            raise ValueError(
+                f"coverage must be reached by the laws' own mass (at most {cum[:, -1].min()!r} "
+                f"at some true value); got {coverage!r}"
+            )
+        k = np.take_along_axis(distance, first, axis=1)  # (true values, coverage)
+        pick = k.max(axis=0) if side == "worst" else k.min(axis=0)
+        return as_output(pick.reshape(c.shape))
+
+
+#: the most (true value, output, k) cells an accuracy reading compares at once
+_MAX_ACCURACY_CELLS = 50_000_000
+_AT = ("worst", "best")
+
+
+def _check_cells(name: str, values: np.ndarray, distance: np.ndarray) -> None:
+    """Refuse, before the comparison is allocated, more cells than an accuracy reading holds."""
+    if distance.size * max(values.size, 1) > _MAX_ACCURACY_CELLS:
+        raise ValueError(
+            f"{name} must hold at most {_MAX_ACCURACY_CELLS // distance.size:,} values for this "
+            f"domain ({distance.shape[0]:,} true values × {distance.shape[1]:,} outputs); got "
+            f"{values.size:,}"
+        )
+
+
+def check_at(at) -> str:
+    """Which true value an accuracy is stated at: "worst" or "best", refused by name else."""
+    if not (isinstance(at, str) and at in _AT):
+        raise ValueError(f"at must be one of {_AT}; got {at!r}")
+    return at
+
 
 @lru_cache(maxsize=256)
 def _span(mechanism: PrivacyLoss, times: int) -> float:
