@@ -206,6 +206,18 @@ class _Grid:
         self.p_cdf = np.cumsum(p)
         self.margin = (8 * p.size + 64) * _U
 
+    def delta_at(self, eps: np.ndarray) -> np.ndarray:
+        """δ(ε) of the grid's distribution at any ε ≥ 0 (not only a grid point): the tails
+        above the first yⱼ > ε, P[Y > ε] − e^ε·P[X > ε]."""
+        j = np.searchsorted(self.y, eps, side="right")
+        inside = j < self.y.size
+        jj = np.minimum(j, self.y.size - 1)
+        above_p = np.where(inside, self.p_tail[jj] + self.p[jj], self.p_inf)
+        above_q = np.where(inside, self.q_tail[jj] + self.q[jj], 0.0)
+        with np.errstate(over="ignore", divide="ignore"):
+            scaled = np.exp(eps + np.log(np.where(above_q > 0, above_q, 1.0)))
+        return above_p - np.where(above_q > 0, scaled, 0.0)
+
     def delta(self, epsilon: np.ndarray) -> np.ndarray:
         """δ(ε) at grid points ε = yⱼ (given by index) as P[Y > ε] − e^ε·P[X > ε]."""
         q_tail = self.q_tail[epsilon]
@@ -295,44 +307,67 @@ def composed_epsilon(mechanisms, delta: float, discretization=1e-4) -> float:
 # --- the readings -------------------------------------------------------------------------
 
 
-def _tpr_on_grid(grid: _Grid, alpha: np.ndarray, *, symmetric: bool) -> np.ndarray:
-    """min over the grid's ε of the lines, each near its Neyman–Pearson threshold.
-
-    Line 1, δ(ε) + e^ε·α, at every grid loss ε, negative ones included: its minimum is the
-    Neyman–Pearson test of this order of the neighbours on its own (rounded-up) distribution,
-    which rejects the largest losses first (the line at ε = yⱼ is the chord between rejecting
-    ℒ > yⱼ and ℒ ≥ yⱼ). Line 2, 1 − e^{−ε}(1 − δ(ε) − α) at ε ≥ 0, bounds the miss rate with
-    the *other* order's δ, so it is read only where the two orders are one (a symmetric
-    workload): for a pair whose orders differ it made the curve the symmetrised one, up to
-    0.06 above the best test of either order (review of issue 46).
-    """
-    n = grid.y.size
+def _delta_zero(grid: _Grid) -> float:
+    """δ(0) = Σ over losses ≥ 0 of (p − q), plus p_∞, from the tails (not δ at the first loss
+    ≥ 0, which lies below δ(0) where every loss of an order is above 0)."""
     zero = int(np.searchsorted(grid.y, 0.0, side="left"))  # first index with yⱼ ≥ 0
-    # ε = 0: δ(0) = Σ over losses ≥ 0 of (p − q), plus p_∞, read from the tails (not δ at
-    # the first loss ≥ 0, which lies below δ(0) where every loss is above 0); ε = ∞: TPR ≤ 1
     if zero > 0:
-        d0 = grid.p_tail[zero - 1] - grid.q_tail[zero - 1]
+        return float(grid.p_tail[zero - 1] - grid.q_tail[zero - 1])
+    return float((grid.p_tail[0] + grid.p[0]) - (grid.q_tail[0] + grid.q[0]))
+
+
+def _thresholds(g: _Grid, alpha: np.ndarray, line: int) -> list:
+    """The losses ε ≥ 0 of ``g`` near a line's Neyman–Pearson threshold: line 1's minimum lies
+    where P[X > ε] crosses α, line 2's where P[Y ≤ ε] does (both read on ``g``)."""
+    n = g.y.size
+    first = int(np.searchsorted(g.y, 0.0, side="left"))
+    if first >= n:
+        return []
+    if line == 1:
+        centre = n - np.searchsorted(g.q_tail[::-1], alpha, side="right")
     else:
-        d0 = (grid.p_tail[0] + grid.p[0]) - (grid.q_tail[0] + grid.q[0])
-    best = np.minimum(1.0, d0 + alpha)
-    # line 1: its minimum is where P[X > ε] crosses α (q_tail decreases)
-    t1 = n - np.searchsorted(grid.q_tail[::-1], alpha, side="right")
-    # line 2: where P[Y ≤ ε] crosses α (p_cdf increases)
-    t2 = np.searchsorted(grid.p_cdf, alpha, side="left")
-    lines = ((t1, 1, 0), (t2, 2, zero)) if symmetric and zero < n else ((t1, 1, 0),)
-    for centre, line, first in lines:
-        for shift in (-1, 0, 1):
-            j = np.clip(centre + shift, first, n - 1)
-            d = grid.delta(j)
-            e = grid.y[j]
-            with np.errstate(over="ignore", divide="ignore"):
-                if line == 1:  # e^ε·α in logs: no inf·0 at α = 0
-                    value = d + np.where(
-                        alpha > 0, np.exp(e + np.log(np.where(alpha > 0, alpha, 1.0))), 0.0
-                    )
-                else:
-                    value = 1.0 - np.exp(-e) * (1.0 - d - alpha)
-            best = np.minimum(best, value)
+        centre = np.searchsorted(g.p_cdf, alpha, side="left")
+    return [g.y[np.clip(centre + shift, first, n - 1)] for shift in (-1, 0, 1)]
+
+
+def _lines(delta: np.ndarray, eps: np.ndarray, alpha: np.ndarray, line: int) -> np.ndarray:
+    """Line 1, δ(ε) + e^ε·α, or line 2, 1 − e^{−ε}(1 − δ(ε) − α): each bounds the TPR."""
+    with np.errstate(over="ignore", divide="ignore"):
+        if line == 1:  # e^ε·α in logs: no inf·0 at α = 0
+            return delta + np.where(
+                alpha > 0, np.exp(eps + np.log(np.where(alpha > 0, alpha, 1.0))), 0.0
+            )
+        return 1.0 - np.exp(-eps) * (1.0 - delta - alpha)
+
+
+def _tpr_on_grid(grid: _Grid, other: _Grid, alpha: np.ndarray) -> np.ndarray:
+    """min over ε ≥ 0 of the lines that bound the best test of ``grid``'s order, each near its
+    Neyman–Pearson threshold: together, that order's own curve (up to the grid).
+
+    Line 1 with this order's δ; line 2 with the *other* order's δ′ (``other``; the same grid
+    for a symmetric workload). Line 2 is line 1 at −ε (δ(−ε) = 1 − e^{−ε} + e^{−ε}·δ′(ε) for
+    the add/remove relation, whose "add" is "remove" swapped), read where the distributions
+    are built faithfully, at ε ≥ 0. Reading line 2 with this order's own δ, as before, made a
+    pair whose orders differ read the symmetrised curve, up to 0.06 from the best test of
+    either order, above it or (one order of the leaky toy) below it (review of issue 46).
+    """
+    best = np.minimum(1.0, _delta_zero(grid) + alpha)  # ε = 0, and ε = ∞ (TPR ≤ 1)
+    for g, line in ((grid, 1), (other, 2)):
+        for eps in _thresholds(g, alpha, line):
+            best = np.minimum(best, _lines(g.delta_at(eps), eps, alpha, line))
+    return best
+
+
+def _tpr_either_way(grids: tuple, alpha: np.ndarray) -> np.ndarray:
+    """For orders that are two pairs of the change-one relation (not one pair swapped): each
+    direction's δ is at most the larger of the two orders' δ, so both lines read that
+    larger δ, at the thresholds of either grid (any ε gives a valid line; these are near the
+    least)."""
+    best = np.minimum(1.0, max(_delta_zero(g) for g in grids) + alpha)
+    for eps in [e for g in grids for line in (1, 2) for e in _thresholds(g, alpha, line)]:
+        delta = np.maximum.reduce([g.delta_at(eps) for g in grids])
+        for line in (1, 2):
+            best = np.minimum(best, _lines(delta, eps, alpha, line))
     return best
 
 
@@ -412,15 +447,19 @@ def attack_tpr(mechanisms, *, fpr, discretization=1e-4):
         ulps = _CLOSED_FORM_ULPS + 16 * np.minimum(np.where(np.isfinite(z), z, 0.0) ** 2, 1e6)
         tpr = np.where(np.isfinite(z), _up(ndtr(z + mu), ulps), np.clip(z, 0.0, 1.0))
     else:
-        tpr = np.zeros(alpha.shape)
         grids = _grids(rows, h)
-        for grid in grids:  # either order of the neighbours: the larger TPR
-            # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
-            read = _tpr_on_grid(grid, alpha.ravel(), symmetric=len(grids) == 1)
-            one = _up(read.reshape(alpha.shape), 64) + grid.margin
-            # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 when it is 0)
-            at_zero = grid.p_inf + grid.margin if grid.p_inf > 0 else 0.0
-            tpr = np.maximum(tpr, np.where(alpha == 0, at_zero, one))
+        flat = alpha.ravel()
+        if all(one.mirrored_orders for one in rows):  # either order: the larger TPR
+            pairs = zip(grids, grids[::-1], strict=True)
+            read = np.maximum.reduce([_tpr_on_grid(g, o, flat) for g, o in pairs])
+        else:
+            read = _tpr_either_way(grids, flat)
+        # the masses' round-off (dp_accounting's cdf differences, the FFT) is absolute
+        margin = max(g.margin for g in grids)
+        one = _up(read.reshape(alpha.shape), 64) + margin
+        # at α = 0 the best test rejects only where ℒ = ∞: TPR = p_∞ (0 when it is 0)
+        p_inf = max(g.p_inf for g in grids)
+        tpr = np.where(alpha == 0, p_inf + margin if p_inf > 0 else 0.0, one)
     return as_output(np.clip(np.maximum(tpr, alpha), 0.0, 1.0))
 
 

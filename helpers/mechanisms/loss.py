@@ -253,6 +253,14 @@ class PrivacyLoss(ABC):
         bound = float(self.loss_bound())
         return {"remove": bound, "add": bound}
 
+    @property
+    def mirrored_orders(self) -> bool:
+        """ "add" is "remove" with its two laws swapped (the add/remove relation), so either
+        order bounds the other's reverse test. A class whose two orders are two different
+        pairs (sampling without replacement: the change-one relation) says False, and the
+        attack readings bound both directions by the larger of the two δ."""
+        return True
+
     def gdp_mu(self) -> float | None:
         """μ where the mechanism is exactly μ-Gaussian DP (its trade-off curve is G_μ), else None.
 

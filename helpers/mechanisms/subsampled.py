@@ -146,6 +146,14 @@ class Subsampled(PrivacyLoss):
             return self.mechanism.symmetric
         return False
 
+    @property
+    def mirrored_orders(self) -> bool:
+        """Poisson sampling keeps the add/remove relation (its "add" is its "remove" swapped);
+        without replacement the two orders are two pairs of the change-one relation."""
+        if self.sampling == "without_replacement" and self.rate < 1:
+            return False
+        return self.mechanism.mirrored_orders
+
     def text(self) -> str:
         how = "Poisson" if self.sampling == "poisson" else "without replacement"
         return f"{self.mechanism.text()}, sampled at {self.rate:.3g} ({how})"
