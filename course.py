@@ -312,6 +312,11 @@ def run_tests(python: str, rest: list, started=None) -> int:
     """ruff, then the test phases (``--quick``: the first only), each timed; or, with other
     arguments (a file, ``-k``), ruff and one pytest run with them as given."""
     times = [("environment", time.monotonic() - started)] if started is not None else []
+    # bytecode kept between runs: with PYTHONDONTWRITEBYTECODE set (some machines and CI
+    # images set it) every pytest process of every phase, and every notebook kernel, compiled
+    # the helpers again and pytest rewrote every test module's asserts again: a third of
+    # each phase's collection (issue 50). __pycache__ is ignored by git and by the builds.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     clock = time.monotonic()
     lint = run(python, "-m", "ruff", "check", ".")
     times.append(("ruff", time.monotonic() - clock))

@@ -94,7 +94,10 @@ def test_the_phase_times_are_printed_and_recorded(monkeypatch, tmp_path, capsys)
     course = _course()
     monkeypatch.setattr(course, "ROOT", tmp_path)
     monkeypatch.setattr(course, "run", lambda *args: 0)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # restored after the test
     assert course.run_tests("python", ["--quick"], started=course.time.monotonic()) == 0
+    # the phases keep their bytecode: no pytest process compiles the helpers again
+    assert "PYTHONDONTWRITEBYTECODE" not in course.os.environ
     printed = capsys.readouterr().out
     assert "wall time by phase" in printed and "unit" in printed and "in all" in printed
     record = json.loads((tmp_path / "build" / "test-times.json").read_text())
