@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 
@@ -539,17 +540,21 @@ def private_attribute_access(module: str, source: str | None = None, members=Non
     return offenders
 
 
-_MEMBERS = _private_members()
+@functools.cache
+def _members() -> dict:
+    """:func:`_private_members`, read once per process when a test first needs it (never at
+    import: every phase's collection imports this module, issue 50)."""
+    return _private_members()
 
 
 @pytest.mark.parametrize("module", sorted(ALL_MODULES))
 def test_no_private_attribute_of_another_package(module):
-    assert private_attribute_access(module, members=_MEMBERS) == []
+    assert private_attribute_access(module, members=_members()) == []
 
 
 def test_the_attribute_check_catches_what_it_describes():
     bad = "def f(mech):\n    return mech._threshold(0.5) + mech._pld_spread()\n"
-    found = private_attribute_access("helpers.attack", bad, _MEMBERS)
+    found = private_attribute_access("helpers.attack", bad, _members())
     assert found == ["line 2: ._threshold", "line 2: ._pld_spread"]
     good = "def f(mech):\n    return mech.loss_pmf(1e-4).delta(0.5)\n"
-    assert private_attribute_access("helpers.attack", good, _MEMBERS) == []
+    assert private_attribute_access("helpers.attack", good, _members()) == []
