@@ -359,16 +359,25 @@ def _tpr_on_grid(grid: _Grid, other: _Grid, alpha: np.ndarray) -> np.ndarray:
 
 
 def _tpr_either_way(grids: tuple, alpha: np.ndarray) -> np.ndarray:
-    """For orders that are two pairs of the change-one relation (not one pair swapped): each
-    direction's δ is at most the larger of the two orders' δ, so both lines read that
-    larger δ, at the thresholds of either grid (any ε gives a valid line; these are near the
-    least)."""
-    best = np.minimum(1.0, max(_delta_zero(g) for g in grids) + alpha)
-    for eps in [e for g in grids for line in (1, 2) for e in _thresholds(g, alpha, line)]:
-        delta = np.maximum.reduce([g.delta_at(eps) for g in grids])
-        for line in (1, 2):
-            best = np.minimum(best, _lines(delta, eps, alpha, line))
-    return best
+    """For orders that are two pairs of the change-one relation (sampling without
+    replacement), not one pair swapped: the best test of each order's pair and of that pair
+    swapped, each read on its own distribution (built from :meth:`PrivacyLoss.delta_any`,
+    which reads below ε = 0 through the same pair swapped): line 1 over every loss for the
+    pair, line 2 over every loss for the pair swapped, the larger over all four."""
+    out = np.zeros(alpha.shape)
+    for g in grids:
+        n = g.y.size
+        pair = np.minimum(1.0, _delta_zero(g) + alpha)  # ε = 0 bounds both
+        swapped = pair.copy()
+        # line 1's minimum where P[X > ε] crosses α; line 2's where P[Y ≤ ε] does
+        c1 = n - np.searchsorted(g.q_tail[::-1], alpha, side="right")
+        c2 = np.searchsorted(g.p_cdf, alpha, side="left")
+        for shift in (-1, 0, 1):
+            j1, j2 = np.clip(c1 + shift, 0, n - 1), np.clip(c2 + shift, 0, n - 1)
+            pair = np.minimum(pair, _lines(g.delta(j1), g.y[j1], alpha, 1))
+            swapped = np.minimum(swapped, _lines(g.delta(j2), g.y[j2], alpha, 2))
+        out = np.maximum(out, np.maximum(pair, swapped))
+    return out
 
 
 def _check_fpr(fpr, name: str = "fpr") -> np.ndarray:

@@ -285,14 +285,25 @@ class PrivacyLoss(ABC):
         """
         return _span(self, int(times))
 
+    def reverse_delta(self, epsilon, *, adjacency="remove"):
+        """H_{e^ε}(Q‖P) at ε ≥ 0 for the pair (P, Q) of ``adjacency``: its two laws swapped.
+
+        Where "add" is "remove" swapped (:attr:`mirrored_orders`), the other order's δ; a
+        class whose orders are two different pairs states what bounds the swap (for a
+        symmetric relation, the larger of the two orders' δ: the swap of a pair of neighbours
+        is another pair of neighbours)."""
+        other = "add" if check_adjacency(adjacency) == "remove" else "remove"
+        return self.delta(epsilon, adjacency=other)
+
     def delta_any(self, epsilon, *, adjacency="remove"):
-        """δ(ε) of one adjacency at any real ε: below 0 through the other order,
-        H_{e^ε}(P‖Q) = 1 − e^ε + e^ε·H_{e^{−ε}}(Q‖P)."""
+        """δ(ε) of one adjacency at any real ε: below 0 through the same pair swapped,
+        H_{e^ε}(P‖Q) = 1 − e^ε + e^ε·H_{e^{−ε}}(Q‖P) (:meth:`reverse_delta`)."""
         adjacency = check_adjacency(adjacency)
         eps = check_real("epsilon", epsilon)
-        other = "add" if adjacency == "remove" else "remove"
         above = np.asarray(self.delta(np.maximum(eps, 0.0), adjacency=adjacency), dtype=float)
-        below = np.asarray(self.delta(np.maximum(-eps, 0.0), adjacency=other), dtype=float)
+        below = np.asarray(
+            self.reverse_delta(np.maximum(-eps, 0.0), adjacency=adjacency), dtype=float
+        )
         alpha = np.exp(np.minimum(eps, 0.0))
         return as_output(np.where(eps >= 0, above, -np.expm1(np.minimum(eps, 0.0)) + alpha * below))
 

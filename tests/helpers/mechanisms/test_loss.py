@@ -202,36 +202,37 @@ def test_every_layer_reports_the_instance_not_a_rebuilt_noise():
     assert eps < sum(float(one.loss_bound()) for one in workload[:3]) + 10
 
 
-def _exact_tpr(mech, alpha: np.ndarray) -> np.ndarray:
-    """The best test of either order of the neighbours, from the two laws themselves.
-
-    Where "add" is "remove" swapped (the add/remove relation), each order's Neyman–Pearson
-    test: reject the outputs in decreasing likelihood ratio (an infinite ratio first),
-    randomised between two outputs. Where the two orders are two pairs of the change-one
-    relation (sampling without replacement), each direction is bounded by the larger of the
-    two orders' δ and by nothing tighter, so the curve is the one that δ implies: the least
-    line δ(ε) + e^ε·α or 1 − e^{−ε}(1 − δ(ε) − α) over ε ≥ 0 (20,001 points, the δ from
-    the laws by brute force)."""
+def _laws(mech, times: int = 1) -> list:
+    """Each order's two laws over the outputs (the product of ``times`` runs), as masses."""
     low, high = mech.output_range()
     o = np.arange(math.floor(low), math.ceil(high) + 1, dtype=float)
-    laws = [mech.log_laws(o, adjacency=a) for a in m.ADJACENCIES]
-    if mech.mirrored_orders:
-        best = np.zeros(alpha.shape)
-        for lp, lq in laws:
-            with np.errstate(invalid="ignore"):
-                ratio = np.where(np.isneginf(lq), np.inf, lp - lq)
+    out = []
+    for adjacency in m.ADJACENCIES:
+        lp, lq = mech.log_laws(o, adjacency=adjacency)
+        p, q = np.exp(lp), np.exp(lq)
+        pp, qq = p, q
+        for _ in range(times - 1):
+            pp, qq = np.outer(pp, p).ravel(), np.outer(qq, q).ravel()
+        out.append((pp, qq))
+    return out
+
+
+def _exact_tpr(mech, alpha: np.ndarray, times: int = 1) -> np.ndarray:
+    """The best test of either order of the neighbours, from the two laws themselves: each
+    order's pair and that pair swapped (for the add/remove relation the swap is the other
+    order; sampling without replacement's two change-one pairs are not each other's swap),
+    each by the Neyman–Pearson lemma: reject the outputs in decreasing likelihood ratio (an
+    infinite ratio first), randomised between two outputs."""
+    best = np.zeros(alpha.shape)
+    for p, q in _laws(mech, times):
+        for first, second in ((p, q), (q, p)):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = np.where(second > 0, np.log(first) - np.log(second), np.inf)
             order = np.argsort(-ratio, kind="stable")
-            tp = np.concatenate([[0.0], np.cumsum(np.exp(lp[order]))])
-            fp = np.concatenate([[0.0], np.cumsum(np.exp(lq[order]))])
+            tp = np.concatenate([[0.0], np.cumsum(first[order])])
+            fp = np.concatenate([[0.0], np.cumsum(second[order])])
             best = np.maximum(best, np.interp(alpha, fp, tp))
-        return best
-    eps = np.linspace(0.0, 8.0, 20_001)[:, None]
-    delta = np.max(
-        [np.sum(np.maximum(0.0, np.exp(lp) - np.exp(eps + lq)), axis=1) for lp, lq in laws],
-        axis=0,
-    )[:, None]
-    lines = np.minimum(delta + np.exp(eps) * alpha, 1 - np.exp(-eps) * (1 - delta - alpha))
-    return np.minimum(1.0, lines.min(axis=0))
+    return best
 
 
 @pytest.mark.parametrize("mech", [c for c in CASES if c.outputs != "reals"], ids=repr)
@@ -245,9 +246,49 @@ def test_the_attack_curve_is_the_best_test_of_either_order_not_the_symmetrised_o
     alpha = np.array([0.0, 1e-6, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 0.99, 1.0])
     ours = A.attack_tpr(mech, fpr=alpha)
     exact = _exact_tpr(mech, alpha)  # the outputs beyond output_range hold < 1e-12
-    # the grid of ε above lies within 1e-6 of the least line where the orders are two pairs
-    assert np.all(ours >= exact - (1e-11 if mech.mirrored_orders else 1e-6)), ours - exact
-    assert np.max(ours - exact) <= 2e-3, ours - exact
+    assert np.all(ours >= exact - 1e-11), ours - exact
+    # without replacement the swap of each order's pair is bounded by the larger δ of the
+    # two (:meth:`PrivacyLoss.reverse_delta`): a bound, not the pairs' own best tests
+    assert np.max(ours - exact) <= (2e-3 if mech.mirrored_orders else 0.05), ours - exact
+
+
+@pytest.mark.parametrize(
+    "mech",
+    [
+        m.Subsampled(m.RandomizedResponse(2.0, k=2), 0.2, sampling="without_replacement"),
+        m.Subsampled(Leaky(), 0.3, sampling="without_replacement"),
+        m.Subsampled(Truncated(1.0, n=4, count=3), 0.4, sampling="without_replacement"),
+        m.Subsampled(Truncated(1.0, n=4, count=3), 0.4),
+        Leaky(),
+    ],
+    ids=repr,
+)
+def test_composed_releases_are_read_as_the_product_of_their_laws(mech):
+    """Three runs, against the product of the laws enumerated (both orders, each pair and it
+    swapped): δ at several ε, the advantage and the attack curve are never below it. Where
+    "add" is "remove" swapped (Poisson sampling, a finite pair) they are within the grid of
+    it. Sampling without replacement's two orders are two dominating pairs whose swaps are
+    bounded by the larger of their δ (the change-one relation is symmetric), not by their own
+    swaps: its readings may exceed this enumeration (a stranger's review: ten runs read
+    δ(0) = 0.758 where the four pairs enumerated give 0.462), a bound, stated here; three
+    runs of one pair swapped reach δ(0.3) = 0.190 where reading that pair's own swap gave
+    0.179, below it, so the swap is not a valid bound (:meth:`PrivacyLoss.reverse_delta`)."""
+    eps = np.array([0.0, 0.3, 1.0, 2.0])
+    brute = np.zeros(eps.shape)
+    for p, q in _laws(mech, 3):
+        for first, second in ((p, q), (q, p)):
+            brute = np.maximum(
+                brute, [math.fsum(np.maximum(0.0, first - math.exp(e) * second)) for e in eps]
+            )
+    tight = 2e-3 if mech.mirrored_orders else 1.0
+    ours = np.asarray(B.pld_delta(eps, mech, times=3))
+    assert np.all(ours >= brute - 1e-12) and np.max(ours - brute) <= tight, (ours, brute)
+    advantage = A.attack_advantage([mech] * 3)
+    assert brute[0] - 1e-12 <= advantage <= brute[0] + tight
+    alpha = np.array([1e-6, 1e-3, 0.01, 0.05, 0.1, 0.3, 0.5, 0.8, 0.95])
+    tpr = A.attack_tpr([mech] * 3, fpr=alpha)
+    exact = _exact_tpr(mech, alpha, times=3)
+    assert np.all(tpr >= exact - 1e-11) and np.max(tpr - exact) <= tight, tpr - exact
 
 
 def test_accuracy_is_stated_at_the_worst_true_value_where_the_law_depends_on_it():
