@@ -31,6 +31,19 @@ def as_given(x) -> Fraction:
     return Fraction(Decimal(repr(float(x))))
 
 
+def riskier(x) -> Fraction:
+    """The larger of the two exact readings of a float: the decimal it prints as, and the
+    binary value it holds. A risk that grows with x, read at this, is never below the truth
+    for either (0.1 and the double 0.1000000000000000055…): a fuzz on the doubles found a
+    posterior one ulp under the exact value at the double when read at the decimal only."""
+    return max(as_given(x), Fraction(float(x)))
+
+
+def safer(x) -> Fraction:
+    """The smaller of the two exact readings of a float (:func:`riskier`)."""
+    return min(as_given(x), Fraction(float(x)))
+
+
 def exp_minus(epsilon: Fraction) -> tuple[Fraction, Fraction]:
     """Bounds lo ≤ e^{−ε} ≤ hi for a rational ε ≥ 0 (exact at ε = 0)."""
     if epsilon == 0:
@@ -65,7 +78,7 @@ def failure_chance(delta) -> Fraction:
     continuously from the pure reading: at δ = 10⁻⁶, t ≈ 0.01 (t = ln 2 only from δ = 5·10⁻⁵). Rounded up to two significant digits, the number
     printed; exact (a rational) so that t follows from it exactly.
     """
-    d = as_given(delta)
+    d = as_given(delta)  # the chance told, a round number; keep() reads δ at its riskier
     if d <= 0:
         return Fraction(0)
     if 2 * d >= 1:
@@ -83,7 +96,8 @@ NO_LIMIT = Fraction(1, 10)
 
 def keep(delta, failure: Fraction) -> Fraction:
     """e^{−t} = 1 − δ/F for the failure chance F ≥ 2δ (so t ≤ ln 2); ½ when F = 1 (then the
-    limit states nothing and the old reading at ε + ln 2 is kept); 1 for δ = 0."""
+    limit states nothing and the old reading at ε + ln 2 is kept); 1 for δ = 0. δ is read
+    as :func:`failure_chance` reads it, so that F and t are one exact pair."""
     d = as_given(delta)
     if d <= 0:
         return Fraction(1)
@@ -98,9 +112,12 @@ def posterior_bounds(epsilon, prior, *, keep: Fraction = Fraction(1)) -> tuple[F
     e^{−t} = ``keep`` (:func:`keep`; 1: at ε itself). Exact at ε = 0 with ``keep`` 1 (the
     prior itself).
     """
-    p = as_given(prior)
+    eps = riskier(epsilon)
+    # the posterior grows with the prior and with ε: both read at the riskier reading, but
+    # for no loss at all (ε' = 0), where the posterior is the prior the reader stated
+    p = as_given(prior) if eps == 0 and keep == 1 else riskier(prior)
     r = (1 - p) / p
-    lo, _ = exp_minus(as_given(epsilon))
+    lo, _ = exp_minus(eps)
     lo *= keep
     t = r * lo
     return 1 / (1 + t), t / (1 + t)
@@ -108,8 +125,8 @@ def posterior_bounds(epsilon, prior, *, keep: Fraction = Fraction(1)) -> tuple[F
 
 def tpr_bound(epsilon, delta, fpr) -> Fraction:
     """An upper bound on min(1, δ + e^ε α, 1 − e^{−ε}(1 − δ − α)), the (ε, δ) curve's TPR."""
-    a, d = as_given(fpr), as_given(delta)
-    lo, _ = exp_minus(as_given(epsilon))
+    a, d = riskier(fpr), riskier(delta)  # the bound grows with each
+    lo, _ = exp_minus(riskier(epsilon))
     # δ + e^ε·α with e^ε ≤ 1/lo (no bound when e^{−ε} underflows: then the other line binds)
     line1 = d + a / lo if lo > 0 else Fraction(1)
     line2 = 1 - lo * (1 - d - a)

@@ -490,7 +490,7 @@ def attack_reading(epsilon, delta=0.0, *, fpr, rho=None) -> AttackReading:
 
 def _advantage_up(tpr: float, fpr: float) -> float:
     """TPR − FPR, the float not below the exact difference (the FPR read as given), ≥ 0."""
-    return _float_up(max(Fraction(tpr) - _exact.as_given(fpr), Fraction(0)))
+    return _float_up(max(Fraction(tpr) - _exact.safer(fpr), Fraction(0)))
 
 
 def allocation_mechanisms(allocation) -> list:
