@@ -283,10 +283,20 @@ class PrivacyLoss(ABC):
         adjacency = check_adjacency(adjacency)
         eps = check_real("epsilon", epsilon)
         other = "add" if adjacency == "remove" else "remove"
-        above = np.asarray(self.delta(np.maximum(eps, 0.0), adjacency=adjacency), dtype=float)
-        below = np.asarray(self.delta(np.maximum(-eps, 0.0), adjacency=other), dtype=float)
-        alpha = np.exp(np.minimum(eps, 0.0))
-        return as_output(np.where(eps >= 0, above, -np.expm1(np.minimum(eps, 0.0)) + alpha * below))
+        # each order's δ only at the ε that read it (the same values, element by element, as
+        # on the whole grid): a PLD's grid spans both signs, and evaluating both orders
+        # everywhere tripled the work of a subsampled Gaussian's PLD (DP-SGD's calibration)
+        up = eps >= 0
+        out = np.empty(eps.shape)
+        if np.any(up):
+            above = self.delta(np.maximum(eps[up], 0.0), adjacency=adjacency)
+            out[up] = np.asarray(above, dtype=float)
+        down = ~up
+        if np.any(down):
+            negative = eps[down]
+            below = np.asarray(self.delta(np.maximum(-negative, 0.0), adjacency=other), float)
+            out[down] = -np.expm1(negative) + np.exp(negative) * below
+        return as_output(out)
 
     # --- the privacy loss random variable, read for notebook 08's panels -------------------
 
