@@ -77,6 +77,7 @@ IN_THE_SANDBOX = frozenset({"sandbox_required"})
 SLOW = frozenset(
     {
         "tests/helpers/test_dpsgd.py::test_calibrating_to_the_attack_needs_less_noise_than_calibrating_to_epsilon",  # 25 s (two bisections over σ)
+        "tests/helpers/test_dpsgd.py::test_the_calibrations_are_the_plain_search_s_sigma",  # 10 s (the plain search's PLDs)
         "tests/helpers/mechanisms/test_subsampled.py::test_the_poisson_subsampled_gaussian_agrees_with_dp_accounting_both_adjacencies",  # 6 s
         "tests/helpers/widgets/test__base.py::test_every_move_redraws_in_place_what_a_fresh_draw_shows",  # 43 s
         "tests/test_legibility.py::test_dashboard_text_is_legible_and_inside_the_image",  # 36 s

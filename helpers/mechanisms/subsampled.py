@@ -234,13 +234,21 @@ class Subsampled(PrivacyLoss):
         with np.errstate(divide="ignore", invalid="ignore"):
             c = -np.expm1(eps + math.log1p(-q))
             log_alpha = eps + math.log(q) - np.log(np.where(c > 0, c, 1.0))
-        above = np.where(c > 0, np.maximum(log_alpha, 0.0), 0.0)
-        below = np.where(c > 0, np.maximum(-log_alpha, 0.0), 0.0)
-        h_high = np.asarray(base.reverse_delta(above, adjacency=adjacency), dtype=float)
-        # α < 1: H_α(Q‖P) = 1 − α + α·H_{1/α}(P‖Q)
-        alpha = np.exp(np.minimum(log_alpha, 0.0))
-        h_low = 1 - alpha + alpha * np.asarray(base.delta(below, adjacency=adjacency), dtype=float)
-        value = np.where(log_alpha >= 0, h_high, h_low)
+        c, log_alpha = np.broadcast_arrays(c, log_alpha)
+        # each branch's δ only where it is read (the same values, element by element): the
+        # wrapped δ on the whole ε twice doubled the work of a Poisson PLD's "add" order
+        value = np.zeros(c.shape)
+        high = (c > 0) & (log_alpha >= 0)
+        if np.any(high):
+            above = np.maximum(log_alpha[high], 0.0)
+            value[high] = np.asarray(base.reverse_delta(above, adjacency=adjacency), dtype=float)
+        low = (c > 0) & (log_alpha < 0)
+        if np.any(low):
+            # α < 1: H_α(Q‖P) = 1 − α + α·H_{1/α}(P‖Q)
+            below = np.maximum(-log_alpha[low], 0.0)
+            alpha = np.exp(np.minimum(log_alpha[low], 0.0))
+            h_low = np.asarray(base.delta(below, adjacency=adjacency), dtype=float)
+            value[low] = 1 - alpha + alpha * h_low
         return np.where(c > 0, np.clip(c * value, 0.0, 1.0), 0.0)
 
     def reverse_delta(self, epsilon, *, adjacency="remove"):

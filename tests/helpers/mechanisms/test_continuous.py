@@ -185,3 +185,13 @@ def test_gaussian_from_epsilon_round_trips_on_the_safe_side(epsilon, log10_delta
     # and σ is the smallest such to a relative 1e-9
     smaller, _ = _exact_gaussian_delta(epsilon, sigma * (1 - 1e-9))
     assert smaller > target
+
+
+@pytest.mark.parametrize("sigma", [0.05, 0.8, 3.7, 1e3, 1e17])
+def test_the_gaussian_delta_of_a_vector_is_its_scalars_bit_for_bit(sigma):
+    """Each of δ's three forms is taken only where it applies, element by element: a vector of
+    ε that mixes them (narrow [b, a] and not) gives each ε's own value, to the last bit."""
+    g = m.Gaussian(sigma)
+    eps = np.r_[0.0, 1e-17, np.geomspace(1e-9, 300.0, 200), 2 / sigma**2]
+    np.testing.assert_array_equal(g.delta(eps), [g.delta(float(e)) for e in eps])
+    np.testing.assert_array_equal(g.delta(eps[::-1]), g.delta(eps)[::-1])

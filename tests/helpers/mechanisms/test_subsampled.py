@@ -136,3 +136,26 @@ def test_the_bad_event_s_tail_is_never_below_its_closed_form(h):
     above = A.loss_epsilon([sub], delta=0.05, discretization=h)
     at = np.log1p(np.expm1(above) / q)
     assert q * norm.sf((at - 2.0) / 2.0) + (1 - q) * norm.sf((at + 2.0) / 2.0) <= 0.05 + 1e-12
+
+
+@pytest.mark.parametrize("mech", BASES, ids=repr)
+@pytest.mark.parametrize("sampling", m.SAMPLINGS)
+def test_delta_on_a_grid_is_each_epsilon_s_own_bit_for_bit(mech, sampling):
+    """δ of either order at any real ε (``delta_any``, the PLD's connect-the-dots reads it on a
+    grid of both signs) evaluates each order only at the ε that read it: every value is, bit for
+    bit, the one the same ε gives alone, and the one both orders on the whole grid gave."""
+    sub = m.Subsampled(mech, 0.05, sampling=sampling)
+    eps = np.r_[np.linspace(-3.0, 6.0, 181), 0.0, -0.0, 1e-300, -1e-300]
+    for adjacency in m.ADJACENCIES:
+        grid = np.asarray(sub.delta_any(eps, adjacency=adjacency))
+        alone = [sub.delta_any(float(e), adjacency=adjacency) for e in eps]
+        above = np.asarray(sub.delta(np.maximum(eps, 0.0), adjacency=adjacency))
+        # below 0 through what bounds the pair swapped (the other order for Poisson sampling)
+        below = np.asarray(sub.reverse_delta(np.maximum(-eps, 0.0), adjacency=adjacency))
+        negative = np.minimum(eps, 0.0)
+        whole = np.where(eps >= 0, above, -np.expm1(negative) + np.exp(negative) * below)
+        np.testing.assert_array_equal(grid, alone)
+        np.testing.assert_array_equal(grid, whole)
+        # the "add" order of Poisson sampling, whose two branches are read where each applies
+        ones = [sub.delta(float(e), adjacency=adjacency) for e in np.abs(eps)]
+        np.testing.assert_array_equal(sub.delta(np.abs(eps), adjacency=adjacency), ones)
