@@ -36,8 +36,8 @@ def _fresh(func):
         # the composed distributions afresh (one release's own PLD stays cached by value, as
         # it does in a dashboard that changes one release)
         A._GRIDS.clear()
-        composition._composed_pld.cache_clear()
-        composition._composed_loss.cache_clear()
+        composition._COMPOSED_PLDS.clear()
+        composition._COMPOSED_LOSSES.clear()
         return func()
 
     return run
