@@ -15,8 +15,9 @@ from a layer above (tests/test_import_rules.py reads this list and checks every 
     choice for a workload (built on ``choose`` and ``deployments``)
   * ``choose``, ``deployments`` – choosing ε from accuracy and risk; real deployments read
     three ways (both build on ``kazan_reiter`` and ``plrv``)
-  * ``dpsgd`` – a model trained with DP-SGD: its ε, its attack risk, its noise calibrated to
-    either, and the training in numpy (built on ``attack``)
+  * ``dpsgd``, ``_calibration`` – a model trained with DP-SGD: its ε, its attack risk, its
+    noise calibrated to either (the search in σ: ``_calibration``), and the training in numpy
+    (built on ``attack``)
   * ``lee_clifton``, ``leave_one_out``, ``sensitivity``, ``queries``, ``kazan_reiter``,
     ``plrv``, ``foundations``, ``attack`` – the papers' mathematics: pure, vectorised,
     validated (``attack``: attack risk read on a workload's own privacy-loss distribution)

@@ -35,6 +35,12 @@ TESTED_ELSEWHERE: dict[str, tuple[str, str]] = {
         "a package's facade re-exports its modules' public names, each tested in its module's "
         "file; the contract suite imports every facade and fuzzes what it exports",
     ),
+    "helpers/_calibration.py": (
+        "tests/helpers/test_dpsgd.py",
+        "the calibrations' search in σ, split from helpers/dpsgd.py for size: tested there "
+        "against the plain bisection written out, and through noise_for_epsilon and "
+        "noise_for_attack_tpr",
+    ),
     "helpers/exercises/answers/*.py": (
         "tests/helpers/exercises/test_exercises.py",
         "the instructor's worked answers, one module per notebook: each is run and must pass "

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 
+from helpers import _calibration as C
 from helpers import attack as A
 from helpers import dpsgd as D
 from helpers import mechanisms as m
@@ -238,7 +239,7 @@ def _plain_search(measure, target):
     """The search as it was, written out here as the reference: the bracket walked from σ = 1
     by steps of ×1.5 (down while σ meets, up while it fails), then every midpoint of the
     bisection in log σ evaluated."""
-    low_end, high_end = D._SIGMA_RANGE
+    low_end, high_end = C._SIGMA_RANGE
 
     def safe(sigma):
         try:
@@ -293,7 +294,7 @@ def test_the_search_returns_the_bisections_sigma_in_fewer_evaluations(scale, pow
     """A measure falling as σ rises, smooth (c/σᵃ) or in steps (rounded up onto 1/64): the
     least σ meeting the target, rounded up within 2⁻¹², as the plain bisection finds it."""
     measure = _measure(scale, power, steps)
-    low_end, high_end = D._SIGMA_RANGE
+    low_end, high_end = C._SIGMA_RANGE
     if measure(high_end) > target or measure(low_end) <= target:
         return  # no σ in the range, or every one: another test's case
     counted = []
@@ -302,7 +303,7 @@ def test_the_search_returns_the_bisections_sigma_in_fewer_evaluations(scale, pow
         counted.append(sigma)
         return measure(sigma)
 
-    found = D._least_sigma(counting, target, "x")
+    found = C._least_sigma(counting, target, "x")
     evaluations = len(counted)
     counted.clear()
     plain = _plain_search(counting, target)
@@ -332,22 +333,22 @@ def test_a_model_moves_where_the_search_looks_never_what_it_returns(
     the search returns the plain search's float, or raises as it does, or gives 0.05 as it
     does: a model only chooses which points are evaluated."""
     measure = _measure(scale, power, steps)
-    model = D._clt_model(target, lambda y: y**bend, rate, runs)
+    model = C._clt_model(target, lambda y: y**bend, rate, runs)
     try:
         plain = _plain_search(measure, target)
     except ValueError:
         with pytest.raises(ValueError, match="cannot be met with a noise multiplier up to 500"):
-            D._least_sigma(measure, target, "x", model)
+            C._least_sigma(measure, target, "x", model)
         return
-    assert D._least_sigma(measure, target, "x", model) == plain
+    assert C._least_sigma(measure, target, "x", model) == plain
 
 
 def test_the_search_s_ends_are_the_plain_search_s():
-    model = D._clt_model(1.0, lambda y: y, 0.05, 100)
+    model = C._clt_model(1.0, lambda y: y, 0.05, 100)
     for guided in (None, model):
-        assert D._least_sigma(lambda s: 0.0, 1.0, "x", guided) == D._SIGMA_RANGE[0] == 0.05
+        assert C._least_sigma(lambda s: 0.0, 1.0, "x", guided) == C._SIGMA_RANGE[0] == 0.05
         with pytest.raises(ValueError, match="x cannot be met with a noise multiplier up to 500"):
-            D._least_sigma(lambda s: 2.0, 1.0, "x", guided)
+            C._least_sigma(lambda s: 2.0, 1.0, "x", guided)
         # the composition's work budget refusing a small σ reads as a σ that fails
         refused = _measure(3.0, 1.0, False)
 
@@ -356,7 +357,7 @@ def test_the_search_s_ends_are_the_plain_search_s():
                 raise ValueError("too wide")
             return refused(sigma)
 
-        assert D._least_sigma(budget, 1.0, "x", guided) == _plain_search(budget, 1.0)
+        assert C._least_sigma(budget, 1.0, "x", guided) == _plain_search(budget, 1.0)
 
 
 def test_the_calibrations_are_the_plain_search_s_sigma():
