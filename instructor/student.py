@@ -68,6 +68,7 @@ CHECK_CALL = re.compile(r"""check\(\s*["']([0-9]{2}\.[0-9]+)["']""")
 STUDENT_MODULES = (
     "__init__",
     "_cache",
+    "_calibration",
     "_docstrings",
     "_numerics",
     "_validation",
