@@ -195,7 +195,7 @@ def per_person(workload, *, contributions, unit="person", neighbours="change-one
     the record (:func:`privacy_record`), so m is stated once. A workload already stated for a
     unit is refused (its Δ would be multiplied twice).
 
-    Used in notebook 12.
+    Used in notebooks 11 and 12.
 
     Parameters
     ----------

@@ -139,7 +139,10 @@ def _unit_line(workload) -> list[str]:
     if unit is None:
         return []
     m = unit.contributions
-    whom = "one record" if unit.unit == "record" else f"one {unit.unit} of up to {m} records"
+    if unit.unit == "record":
+        whom = "one record"
+    else:  # "of one record", never "of up to 1 records"
+        whom = f"one {unit.unit} of " + ("one record" if m == 1 else f"up to {m} records")
     if unit.unit == "record" and m > 1:
         whom += f" (a person of up to {m} records has the group-of-{m} guarantee)"
     return [f"protects {whom}, {unit.neighbours} neighbours: each Δ is stated for it"]

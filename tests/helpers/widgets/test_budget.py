@@ -281,6 +281,9 @@ def test_a_workload_stated_for_a_unit_travels_to_the_allocation_and_the_record()
         assert "protects one person of up to 3 records, change-one" in dash.text
         # the allocation shown is the one computed afresh from the controls
         assert len(chosen.at_risk.budgets) == len(SURVEY) - 1 if name else len(SURVEY)
+    for m_, words in ((1, "one person of one record,"), (2, "one person of up to 2 records,")):
+        text = w.budget_dashboard(rel.per_person(SURVEY, contributions=m_)).text
+        assert f"protects {words} change-one" in text and "up to 1 records" not in text
     dash.controls["mechanism"].value = "laplace"  # a mixed total is composed, not recordable
     record = rel.privacy_record(
         dash.choice.at_risk, date="2026-12-07", name="survey", curators="course"
