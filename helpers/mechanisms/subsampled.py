@@ -253,11 +253,15 @@ class Subsampled(PrivacyLoss):
 
     def reverse_delta(self, epsilon, *, adjacency="remove"):
         """What bounds the pair of ``adjacency`` swapped. Poisson's is the other order (one
-        pair, swapped). Without replacement the two orders are two pairs that dominate the
-        mechanism, not each other's swap: the change-one relation is symmetric, so a pair of
-        neighbours swapped is another pair of neighbours, bounded by the larger of the two
-        orders' δ. Not by the dominating pair's own swap: three runs of one order's pair
-        swapped reach δ(0.3) = 0.190 where that swap read 0.179 (a test enumerates them)."""
+        pair, swapped). Without replacement (change-one) a step's laws are
+        (γP + (1 − γ)C, γQ + (1 − γ)C), C the law when the changed record is not sampled,
+        which the data decide: one order is realised as (γP + (1 − γ)Q, Q) (C = Q) and as
+        (P, γQ + (1 − γ)P) (C = P), the other order's pair swapped. Below ε = 0 a bound
+        must cover both swaps, so it is the larger of the two orders' δ (each covers the
+        other's swap; for a symmetric mechanism exactly the second, the least any per-step
+        bound can be). Composed, this exceeds one pair run T times (one C in every run),
+        which a per-step accounting cannot assume (Zhu, Dong & Wang 2022 on dominating pairs
+        of sampling without replacement; the tests check both covers)."""
         adjacency = check_adjacency(adjacency)
         eps = check_nonnegative("epsilon", epsilon)
         if self.rate == 1:

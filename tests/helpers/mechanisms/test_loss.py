@@ -267,12 +267,12 @@ def test_composed_releases_are_read_as_the_product_of_their_laws(mech):
     """Three runs, against the product of the laws enumerated (both orders, each pair and it
     swapped): δ at several ε, the advantage and the attack curve are never below it. Where
     "add" is "remove" swapped (Poisson sampling, a finite pair) they are within the grid of
-    it. Sampling without replacement's two orders are two dominating pairs whose swaps are
-    bounded by the larger of their δ (the change-one relation is symmetric), not by their own
-    swaps: its readings may exceed this enumeration (a stranger's review: ten runs read
-    δ(0) = 0.758 where the four pairs enumerated give 0.462), a bound, stated here; three
-    runs of one pair swapped reach δ(0.3) = 0.190 where reading that pair's own swap gave
-    0.179, below it, so the swap is not a valid bound (:meth:`PrivacyLoss.reverse_delta`)."""
+    it. Sampling without replacement is read at the per-step bound that covers every law C
+    the unsampled records can give (test_subsampled's envelope test): above this enumeration
+    of one C run three times, by what a per-step accounting cannot know (a stranger's review:
+    ten runs read δ(0) = 0.758 where the four pairs enumerated give 0.462). A pair's own
+    swap alone would be too low: three runs of one pair swapped reach δ(0.3) = 0.190 where
+    that swap read 0.179 (:meth:`PrivacyLoss.reverse_delta`)."""
     eps = np.array([0.0, 0.3, 1.0, 2.0])
     brute = np.zeros(eps.shape)
     for p, q in _laws(mech, 3):

@@ -159,3 +159,42 @@ def test_delta_on_a_grid_is_each_epsilon_s_own_bit_for_bit(mech, sampling):
         # the "add" order of Poisson sampling, whose two branches are read where each applies
         ones = [sub.delta(float(e), adjacency=adjacency) for e in np.abs(eps)]
         np.testing.assert_array_equal(sub.delta(np.abs(eps), adjacency=adjacency), ones)
+
+
+@pytest.mark.parametrize(
+    "base",
+    [
+        m.Gaussian(0.5),
+        m.Laplace(0.3),
+        m.RandomizedResponse(3.0, k=2),
+        m.RandomizedResponse(1.0, k=5),
+        m.TwoSidedGeometric(0.4),
+        m.ExponentialMechanism(0.8, utilities=(5, 3, 1, 0), neighbour_utilities=(4, 3, 2, 0)),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("rate", [0.01, 0.3, 0.7])
+def test_without_replacement_each_step_is_read_at_the_least_envelope_a_step_can_have(base, rate):
+    """Issue 46: sampling without replacement, change-one. For neighbours D, D' a step's two
+    laws are (γP + (1 − γ)C, γQ + (1 − γ)C), C the law when the changed record is not in the
+    sample, which the data decide (C = Q and C = P are both possible). One order of one step
+    is thus realised as (γP + (1 − γ)Q, Q) and as (P, γQ + (1 − γ)P), and a per-step bound
+    must cover both at every ε: above ε = 0 the first and the second, below it (read through
+    :meth:`reverse_delta`) the first's swap and the second's, which is the other order's
+    pair. Each order's reading covers both; where the mechanism is symmetric, its reading
+    below ε = 0 is exactly the second's, so no per-step bound can be lower. Composed, the
+    bound exceeds the product of one pair run T times (one C for every run): a per-step
+    accounting cannot know C, and that gap is the price of not knowing the data."""
+    eps = np.linspace(0.0, 6.0, 241)
+    sub = m.Subsampled(base, rate, sampling="without_replacement")
+    assert not sub.mirrored_orders
+    for order, other in (("remove", "add"), ("add", "remove")):
+        read = np.asarray(sub.reverse_delta(eps, adjacency=order))
+        own_swap = np.asarray(sub._swapped(eps, order))  # C = Q, swapped
+        realised = np.asarray(sub.delta(eps, adjacency=other))  # C = P: the other pair swapped
+        assert np.all(read >= own_swap - 1e-15) and np.all(read >= realised - 1e-15)
+        # and above ε = 0 the order's own δ covers the second pair (C = P) too
+        forward = np.asarray(sub.delta(eps, adjacency=order))
+        assert np.all(forward >= np.asarray(sub._swapped(eps, other)) - 1e-15)
+        if base.symmetric:
+            np.testing.assert_allclose(read, realised, rtol=1e-12, atol=1e-15)
