@@ -26,8 +26,9 @@ through a symbolic link, each file readable by the instructor only (``files``):
 
 * ``OUT_DIR/grades.csv``: ``student,submission,notebook,<exercise id>,...,total,max,flag``,
   one row per notebook: ``student`` is its identity (the file's stem as given, or
-  ``--roster``'s id; :func:`identities`: two files whose cleaned names collide, or whose names
-  read alike, are refused, never renamed),
+  ``--roster``'s id; :func:`identities`: files whose cleaned names collide, or whose names
+  read alike, are held back, never renamed: the rest of the class is graded and written, the
+  clash named on standard error and the run ends with exit code 2),
   ``submission`` the cleaned stem its feedback is named by, then the points of each exercise
   of its own notebook (empty for another notebook's), their sum and the most it could score;
   ``flag`` says why the instructor should look (a notebook handed in for another, a name the
@@ -471,7 +472,10 @@ def grade(
     loaded: dict[str, Course] = {}
     jobs = max(1, jobs or os.cpu_count() or 1)
     read = read_roster(roster) if roster else None
-    named = identities(paths, read)
+    held: list[str] = []  # files that clash with another: left out, said, the rest graded
+    named = identities(paths, read, held=held)
+    for line in held:
+        print(line, file=sys.stderr, flush=True)
     if read is not None:
         for said, names in zip(
             ("files the roster does not list", "roster files not handed in"),
@@ -554,6 +558,11 @@ def grade(
         raise ValueError(
             f"--marks: {refused}\n(grades.csv and the gradebooks were written without the "
             "written marks: fix that line and grade again)"
+        )
+    if held:  # the others are graded and written; the run still says it is not finished
+        raise ValueError(
+            "\n".join(held) + f"\n({len(rows)} submissions graded and written; the "
+            f"{len(paths) - len(named)} files above are not)"
         )
     return rows
 

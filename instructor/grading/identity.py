@@ -161,44 +161,56 @@ def roster_mismatches(paths: list[Path], roster: dict[str, str]) -> tuple[list[s
     return unlisted, absent
 
 
-def identities(paths: list[Path], roster: dict[str, str] | None = None) -> list[tuple]:
+def identities(
+    paths: list[Path], roster: dict[str, str] | None = None, *, held: list | None = None
+) -> list[tuple]:
     """(path, student, feedback name) per submission, in the order given.
 
     ``student`` is the identity every row and file is keyed by: the roster's id for the file
     when a roster is given (matched as the names read, :func:`name_key`), else the file's stem
-    exactly as given (the hub collects ``<username>.ipynb``). Two files whose feedback names
-    clean to the same name (compared without case: some file systems do), or whose students
-    read alike (:func:`name_key`: NFC and NFD, invisible characters, trailing spaces, case),
-    are refused, naming both, before anything runs.
+    exactly as given (the hub collects ``<username>.ipynb``). Files that would share a row or a
+    feedback file cannot be told apart: two whose feedback names clean to the same name
+    (compared without case: some file systems do), whose students read alike
+    (:func:`name_key`: NFC and NFD, invisible characters, trailing spaces, case), or that the
+    roster gives one id. With ``held`` (a list) every such file is left out and one line per
+    clash, naming its files and the fix, is appended to it, so one student's file name never
+    stops the class's grading; without it the first clash is a ``ValueError``, before
+    anything runs.
     """
-    seen: dict[str, Path] = {}
-    read: dict[str, Path] = {}
-    named = []
-    for path in paths:
-        name = safe_name(path.stem)
-        other = seen.get(name.lower())
-        if other is not None:
-            raise ValueError(
-                f"refusing to grade: {other.name!r} and {path.name!r} both clean to the "
-                f"feedback name {name!r}; rename one of them (nothing was graded)"
-            )
-        seen[name.lower()] = path
-        student = (roster or {}).get(_file_key(path.name)) or path.stem
-        other = read.get(name_key(student))
-        if other is not None and roster is None:
-            raise ValueError(
-                f"refusing to grade: {other.name!r} and {path.name!r} read as one name "
-                f"({name_key(student)!r}); rename one of them (nothing was graded)"
-            )
-        read.setdefault(name_key(student), path)
-        named.append((path, student, name))
-    keys = [name_key(s) for _, s, _ in named]
-    for key in keys:
-        if keys.count(key) > 1:
-            files_ = [p.name for p, s, _ in named if name_key(s) == key]
-            student = next(s for _, s, _ in named if name_key(s) == key)
-            raise ValueError(
-                f"refusing to grade: {files_!r} would share one student {student!r} (the "
-                "roster's id, or the name of a file the roster does not list)"
-            )
-    return named
+    named = [
+        (path, (roster or {}).get(_file_key(path.name)) or path.stem, safe_name(path.stem))
+        for path in paths
+    ]
+    clashes = []  # (files, why), each set of files once
+    for key_of, why in (
+        (lambda s, n: n.lower(), "both clean to the feedback name {name!r}"),
+        (lambda s, n: name_key(s) if roster is None else None, "read as one name ({key!r})"),
+        (
+            lambda s, n: name_key(s) if roster is not None else None,
+            "would share one student {student!r} (the roster's id, or the name of a file the "
+            "roster does not list)",
+        ),
+    ):
+        groups: dict[str, list] = {}
+        for path, student, name in named:
+            key = key_of(student, name)
+            if key is not None:
+                groups.setdefault(key, []).append((path, student, name))
+        for key, group in groups.items():
+            files_ = [p.name for p, _, _ in group]
+            if len(group) > 1 and all(f != files_ for f, _ in clashes):
+                _, student, name = group[0]
+                clashes.append((files_, why.format(key=key, student=student, name=name)))
+    if clashes and held is None:
+        files_, why = clashes[0]
+        raise ValueError(
+            f"refusing to grade: {' and '.join(map(repr, files_))} {why}; rename them "
+            "(nothing was graded)"
+        )
+    out = {name for files_, _ in clashes for name in files_}
+    for files_, why in clashes:
+        held.append(
+            f"held back, not graded: {' and '.join(map(repr, files_))} {why}; rename them "
+            "and grade them again"
+        )
+    return [entry for entry in named if entry[0].name not in out]

@@ -429,24 +429,51 @@ def test_rows_are_keyed_by_the_file_name_as_given_and_collisions_are_refused(tmp
             grader.identities([tmp_path / a, tmp_path / b])
 
 
-def test_a_collision_is_refused_before_anything_is_graded(tmp_path, monkeypatch):
+def test_a_collision_holds_back_only_its_files_and_the_class_is_graded(
+    tmp_path, monkeypatch, capsys
+):
+    """Issue 51: one student's file name never stops the class. Files that would share a row or
+    a feedback file are held back and named, with the fix; every other submission is graded
+    and written, and the run still ends in an error, so the instructor sees it."""
     from instructor.grading import sandbox
 
     monkeypatch.setattr(sandbox, "available", lambda: None)
     monkeypatch.setattr(sandbox, "bound_choice", lambda: ("cgroup v1", ""))
-    monkeypatch.setattr(grader, "run_notebook", lambda *a, **k: pytest.fail("graded"))
+    monkeypatch.setattr(grader, "run_notebook", lambda *a, **k: pytest.fail("ran"))
     folder = tmp_path / "in"
     folder.mkdir()
-    for name in ("a b.ipynb", "a_b.ipynb"):
-        nbformat.write(nbformat.v4.new_notebook(), folder / name)
-    with pytest.raises(
-        ValueError,
-        match=re.escape("'a b.ipynb' and 'a_b.ipynb' both clean to the feedback name 'a_b'"),
-    ):
+    for name in ("a b.ipynb", "a_b.ipynb", "Ann.ipynb", "ann.ipynb", "carol.ipynb"):
+        nbformat.write(nbformat.v4.new_notebook(), folder / name)  # no notebook: not run
+    with pytest.raises(ValueError) as raised:
         grader.grade(
             folder, tmp_path / "out", python=sys.executable, secret=fixed_secret(tmp_path / "s")
         )
-    assert not (tmp_path / "out" / "grades.csv").exists()
+    said = str(raised.value)
+    assert "'a b.ipynb' and 'a_b.ipynb' both clean to the feedback name 'a_b'" in said
+    assert "'Ann.ipynb' and 'ann.ipynb' both clean to the feedback name" in said
+    assert "1 submissions graded and written; the 4 files above are not" in said
+    assert said.count("held back, not graded") == 2  # one line per clash, each pair once
+    assert "held back, not graded: 'a b.ipynb'" in capsys.readouterr().err
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8", newline="") as f:
+        students = [row["student"] for row in csv.DictReader(f)]
+    assert students == ["carol"]
+    assert sorted(p.name for p in (tmp_path / "out" / "feedback").iterdir()) == ["carol.md"]
+
+
+def test_identities_hold_back_every_clash_and_keep_the_rest_in_order(tmp_path):
+    held = []
+    paths = [tmp_path / n for n in ("zoe.ipynb", "x+1.ipynb", "bob.ipynb", "x 1.ipynb")]
+    named = grader.identities(paths, held=held)
+    assert [student for _, student, _ in named] == ["zoe", "bob"]
+    assert held == [
+        "held back, not graded: 'x+1.ipynb' and 'x 1.ipynb' both clean to the feedback name "
+        "'x_1'; rename them and grade them again"
+    ]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student,file\nS-1,zoe.ipynb\nS-1,bob.ipynb\n", encoding="utf-8")
+    held = []
+    named = grader.identities(paths[:1] + paths[2:3], grader.read_roster(roster), held=held)
+    assert named == [] and "would share one student 'S-1'" in held[0]
 
 
 def test_a_roster_gives_each_file_its_lms_id(tmp_path):
