@@ -4,7 +4,7 @@
     python3 course.py lab        # create .venv if needed, open the notebooks in JupyterLab
     python3 course.py lab --rise # the same with RISE, the instructor's live slides (an extra)
     python3 course.py test       # add the developer's tools to .venv, run ruff and every test,
-                                 # phase by phase on every core, and print each phase's time
+                                 # on every core, and print each run's and phase's time
     python3 course.py test --quick  # the first phase only: no slow, PyPI, sandbox, notebook,
                                     # browser or hub test (the loop while editing)
     python3 course.py notebooks  # re-execute every notebook in place (top to bottom, fresh kernel)
@@ -53,6 +53,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -279,6 +280,15 @@ TEST_PHASES = (
     ("browser", "browser and not hub"),
     ("hub", "hub"),
 )
+#: the phases run as these pytest runs: the first alone (``--quick``, and the first verdict),
+#: the others in one run. As four runs they collected the whole suite four times and each ended
+#: on one long test while the other core idled (the hub phase is one test); in one run the
+#: workers take the longest work first across all four (tests/conftest.py). Each test's phase
+#: is still reported: the summed time of its tests, from the JUnit report and the map the
+#: workers write (``COURSE_PHASE_MAP``, tests/conftest.py).
+RUNS = (("unit",), ("slow", "notebooks", "browser", "hub"))
+
+
 #: at most this many pytest workers (pytest-xdist) a phase: one per core, and no more than
 #: the memory of a small machine holds for the browser phase's Chromium and JupyterLab pairs
 MAX_WORKERS = 4
@@ -329,36 +339,79 @@ def run_tests(python: str, rest: list, started=None) -> int:
         if quick and "-m" in rest:
             print("--quick is left out: -m chooses the tests", flush=True)
         return _pytest(python, *rest, *chosen) or lint
-    phases = TEST_PHASES[:1] if quick else TEST_PHASES
+    runs = RUNS[:1] if quick else RUNS
     # tests that share a fixture built once carry an xdist_group (tests/conftest.py gives it):
     # loadgroup keeps each group on one worker and spreads the rest test by test
     parallel = (
         ["-n", str(workers()), "--dist", "loadgroup", "--no-loadscope-reorder"] if workers() else []
     )
-    results = []
-    for name, expression in phases:
-        print(f"\n=== course.py test: phase {name!r} (-m {expression!r}) ===", flush=True)
+    expressions = dict(TEST_PHASES)
+    results, shares = [], {}
+    for phases in runs:
+        name = "+".join(phases)
+        expression = " or ".join(
+            expressions[p] if len(phases) == 1 else f"({expressions[p]})" for p in phases
+        )
+        print(f"\n=== course.py test: {name!r} (-m {expression!r}) ===", flush=True)
         clock = time.monotonic()
         report = ROOT / "build" / "test-times" / f"{name}.xml"  # each test's time: bench suite
         report.parent.mkdir(parents=True, exist_ok=True)
-        code = _pytest(python, *parallel, *rest, "-m", expression, f"--junitxml={report}")
+        phase_map = report.with_suffix(".phases.json")
+        phase_map.unlink(missing_ok=True)
+        os.environ["COURSE_PHASE_MAP"] = str(phase_map)  # each test's phase (tests/conftest.py)
+        try:
+            code = _pytest(python, *parallel, *rest, "-m", expression, f"--junitxml={report}")
+        finally:
+            os.environ.pop("COURSE_PHASE_MAP", None)
         times.append((name, time.monotonic() - clock))
         results.append((name, code))
+        if len(phases) > 1:
+            shares[name] = phase_shares(report, phase_map, phases)
     total = sum(seconds for _, seconds in times)
     outcome = {
         name: "passed" if code == 0 else f"FAILED (pytest exit {code})" for name, code in results
     }
-    lines = [f"  {name:<12} {seconds:7.0f} s  {outcome.get(name, '')}" for name, seconds in times]
-    print("\n=== course.py test: wall time by phase ===", *lines, f"  {'in all':<12} {total:7.0f} s",
+    lines = []
+    for name, seconds in times:
+        lines.append(f"  {name:<12} {seconds:7.0f} s  {outcome.get(name, '')}")
+        for phase, (count, summed) in shares.get(name, {}).items():
+            lines.append(f"    {phase:<10} {count:5d} tests, {summed:7.0f} s of test time")
+    print("\n=== course.py test: wall time by run (the phases in a run: their tests' time, "
+          "summed over the workers) ===", *lines, f"  {'in all':<12} {total:7.0f} s",
           sep="\n", flush=True)  # fmt: skip
-    _record_times(times, results, quick=quick)
+    _record_times(times, results, quick=quick, shares=shares)
     failed = [code for _, code in results if code != 0]
     return (failed[0] if failed else 0) or lint
 
 
-def _record_times(times: list, results: list, *, quick: bool) -> None:
-    """build/test-times.json: the last run's phases (beside build/test-times/<phase>.xml, each
-    test's time), for ``course.py bench suite``."""
+def phase_shares(report: Path, phase_map: Path, phases) -> dict:
+    """{phase: (tests, their summed seconds)} of one run, from its JUnit report and the map of
+    each test id to its phase that the workers wrote; an unreadable file gives no figures
+    (a run stopped early), never a failure of its own."""
+    import xml.etree.ElementTree as ElementTree
+
+    shares = {phase: [0, 0.0] for phase in phases}
+    try:
+        of = json.loads(phase_map.read_text(encoding="utf-8"))
+        cases = ElementTree.parse(report).getroot().iter("testcase")
+        for case in cases:
+            # the map's keys are JUnit's classname::name (tests/conftest.py); loadgroup adds
+            # "@group" to a grouped test's name
+            name = re.sub(r"@[^\[\]]*$", "", case.get("name", ""))
+            phase = of.get(f"{case.get('classname', '')}::{name}")
+            if phase in shares:
+                shares[phase][0] += 1
+                shares[phase][1] += float(case.get("time") or 0.0)
+    except (OSError, ValueError, ElementTree.ParseError):
+        return {}
+    return {phase: (count, seconds) for phase, (count, seconds) in shares.items()}
+
+
+def _record_times(times: list, results: list, *, quick: bool, shares=None) -> None:
+    """build/test-times.json: the last run's wall times (beside build/test-times/<run>.xml,
+    each test's time), and each phase's tests and summed time in a run of several, for
+    ``course.py bench suite``."""
+    shares = shares or {}
     record = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "quick": quick,
@@ -368,6 +421,12 @@ def _record_times(times: list, results: list, *, quick: bool) -> None:
         "phases": [{"phase": name, "seconds": round(seconds, 1)} for name, seconds in times],
         "passed": all(code == 0 for _, code in results),
     }
+    for entry in record["phases"]:  # a run of several phases: each one's tests and their time
+        if entry["phase"] in shares:
+            entry["tests"] = {
+                phase: {"count": count, "seconds": round(summed, 1)}
+                for phase, (count, summed) in shares[entry["phase"]].items()
+            }
     folder = ROOT / "build"
     folder.mkdir(exist_ok=True)
     (folder / "test-times.json").write_text(json.dumps(record, indent=1) + "\n")

@@ -3,11 +3,13 @@
     python3 course.py bench suite           # run `course.py test` (the whole suite), then report
     SUITE_BENCH_RUN=0 python3 course.py bench suite   # report the last run's records only
 
-``course.py test`` times each phase (unit, slow, notebooks, browser, hub) and writes
-``build/test-times.json`` (the phases' wall time, the cores and workers) and
-``build/test-times/<phase>.xml`` (pytest's JUnit report: each test's time). This module reads
-them and prints two tables: the wall time of each phase with its tests and their summed time
-(the difference is what the workers ran side by side), and for each notebook the summed time
+``course.py test`` runs the phases (unit, slow, notebooks, browser, hub) as two pytest runs
+(``course.RUNS``: the unit phase, then the other four together), times each and writes
+``build/test-times.json`` (each run's wall time and, for a run of several phases, each
+phase's tests and their summed time; the cores and workers) and
+``build/test-times/<run>.xml`` (pytest's JUnit report: each test's time). This module reads
+them and prints two tables: the wall time of each run with its tests and their summed time
+(the difference is what the workers ran side by side) and its phases' shares, and for each notebook the summed time
 of the tests that name it (executing it, driving it in the browser, its student edition), so
 the cost of a new notebook shows in its own change. Measured in docs/developing.md ("The test
 suite"); no speed is asserted anywhere in the tests.
@@ -47,7 +49,7 @@ def tests_of(phase: str) -> list[tuple[str, float]]:
 
 def phase_table(record: dict) -> list[str]:
     lines = [
-        "| phase | wall time (s) | tests | their summed time (s) |",
+        "| run (its phases) | wall time (s) | tests | their summed time (s) |",
         "| --- | ---: | ---: | ---: |",
     ]
     for phase in record["phases"]:
@@ -55,6 +57,8 @@ def phase_table(record: dict) -> list[str]:
         summed = f"{sum(t for _, t in cases):.0f}" if cases else ""
         count = str(len(cases)) if cases else ""
         lines.append(f"| {phase['phase']} | {phase['seconds']:.0f} | {count} | {summed} |")
+        for name, share in phase.get("tests", {}).items():  # the phases of a run of several
+            lines.append(f"| &nbsp;&nbsp;{name} | | {share['count']} | {share['seconds']:.0f} |")
     total = sum(p["seconds"] for p in record["phases"])
     lines.append(f"| **in all** | **{total:.0f}** | | |")
     return lines

@@ -3,7 +3,7 @@
     python3 course.py bench            # all
     python3 course.py bench lee_clifton  # only bench_lee_clifton.py
     python3 course.py bench browser      # mouse-up to new image in JupyterLab + Chromium
-    python3 course.py bench suite        # the whole test suite, phase by phase (only when named)
+    python3 course.py bench suite        # the whole test suite, run by run and phase by phase (only when named)
 
 Each module defines ``main()`` that prints a Markdown table; the README copies them.
 Speed targets live here, never in timed unit tests.

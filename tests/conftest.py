@@ -1,5 +1,7 @@
+import json
 import os
 import re
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -69,6 +71,32 @@ BUILT_ONCE = frozenset(
 #: cgroup, a kernel per notebook: seconds to minutes each): marker ``sandbox``, a phase of
 #: its own in `course.py test`, out of `--quick`
 IN_THE_SANDBOX = frozenset({"sandbox_required"})
+
+
+@pytest.fixture(scope="session")
+def browser_executable():
+    """The Chromium the browser tests run (tests/browser_lab.py finds it; None: Playwright's
+    own), asked before any Playwright runs, since asking starts one. None found: a skip, or a
+    failure with CI=true (.ci/run installs one)."""
+    import browser_lab as bl
+
+    executable, where = bl.find_chromium()
+    if executable == "":
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but {where}")
+        pytest.skip(where)
+    return executable
+
+
+@pytest.fixture(scope="session")
+def playwright_api(browser_executable):
+    """One Playwright per worker for the whole run (tests/test_browser.py, the slides' tests):
+    its sync API cannot run two at once in a thread, and a module's would stop and start again
+    each time a worker moved between modules."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        yield p
 
 
 #: the slowest unit tests, each over 6 s in all its cases (pytest --durations on 2 shared
@@ -146,6 +174,39 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts alike
         _longest_first(items)
+    if os.environ.get("COURSE_PHASE_MAP"):
+        _write_phase_map(Path(os.environ["COURSE_PHASE_MAP"]), items)
+
+
+def _write_phase_map(path: Path, items) -> None:
+    """Each test's phase of `course.py test` (``course.TEST_PHASES``, by its markers), keyed as
+    its JUnit report names it (classname::name), for the phases' times of a run that holds
+    several. Every worker collects alike and writes the same map; each replaces it whole."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "course", Path(__file__).parent.parent / "course.py"
+    )
+    course = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(course)
+    known = {"slow", "pypi", "sandbox", "notebooks", "browser", "hub"}
+    phases = {}
+    for item in items:
+        marks = {m.name for m in item.iter_markers()}
+        given = {name: name in marks for name in known}
+        phase = next(
+            (n for n, e in course.TEST_PHASES if eval(e, {"__builtins__": {}}, given)), None
+        )
+        # pytest's junitxml: "tests/a/test_b.py::C::test_d[p]" -> "tests.a.test_b.C", "test_d[p]"
+        address, bracket, params = item.nodeid.partition("[")
+        names = address.split("::")
+        names[0] = re.sub(r"\.py$", "", names[0].replace("/", "."))
+        names[-1] += bracket + params
+        phases[".".join(names[:-1]) + "::" + names[-1]] = phase
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps(phases), encoding="utf-8")
+    os.replace(partial, path)
 
 
 def _longest_first(items) -> None:

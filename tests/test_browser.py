@@ -44,42 +44,28 @@ import screen_reader as sr
 pytestmark = pytest.mark.browser
 
 NOTEBOOK_NAMES = [p.name for p in bl.notebook_paths()]
-BROWSER = bl.find_chromium()  # at collection, before any browser runs
 STATIC_NOTE_START = "Interactive dashboard: run this notebook"
 
 
-@pytest.fixture(scope="module")
-def browser_executable():
-    executable, where = BROWSER
-    if executable == "":
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but {where}")
-        pytest.skip(where)
-    return executable
-
-
-@pytest.fixture(scope="module")
+# The browser's fixtures are the session's (one per pytest-xdist worker), not a module's:
+# `course.py test` runs the browser tests in one run with the notebooks, the sandbox and the
+# hub, and a worker that went from a browser test to another module's and back would stop
+# and start JupyterLab, Chromium and the virtual display each time (a module's fixtures end
+# when its tests give way to another module's). browser_executable and playwright_api are
+# tests/conftest.py's, shared with the slides' tests.
+@pytest.fixture(scope="session")
 def lab():
     with bl.jupyter_lab() as running:
         yield running
 
 
-@pytest.fixture(scope="module")
-def playwright_api():
-    """One Playwright per module: its sync API cannot run two at once in a thread."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def context(playwright_api, browser_executable):
     with bl.chromium(playwright_api, browser_executable) as ctx:
         yield ctx
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def listening(playwright_api, browser_executable, request):
     """(a Chromium context, the AT-SPI reader of what a screen reader hears in it).
 

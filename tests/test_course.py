@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -31,14 +32,38 @@ def _test_calls(monkeypatch, *argv, cpus=2):
     return course, calls
 
 
+def _runs(course) -> list[tuple[str, str]]:
+    """(name, marker expression) of each pytest run, written out from the phases."""
+    phases = dict(course.TEST_PHASES)
+    return [
+        (
+            "+".join(run),
+            " or ".join(f"({phases[p]})" for p in run) if len(run) > 1 else phases[run[0]],
+        )
+        for run in course.RUNS
+    ]
+
+
 def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
     course, [lint, *tests] = _test_calls(monkeypatch)
     assert lint[1:] == ["-m", "ruff", "check", "."]
     parallel = ["-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder"]
     assert [t[1:] for t in tests] == [
         ["-m", "pytest", *parallel, "-m", expression, _junit(course, name)]
-        for name, expression in course.TEST_PHASES
+        for name, expression in _runs(course)
     ]
+    assert tests[1][-2] == (
+        "(slow or pypi or sandbox) and not notebooks and not browser and not hub) or "
+        "(notebooks and not browser and not hub) or (browser and not hub) or (hub"
+    ).join("()")
+
+
+def test_the_runs_hold_every_phase_once_in_order_the_first_alone():
+    """--quick is the first run; the rest share one run, so both cores stay busy across them."""
+    course = _course()
+    flat = [phase for run in course.RUNS for phase in run]
+    assert flat == [name for name, _ in course.TEST_PHASES]
+    assert course.RUNS[0] == ("unit",)
 
 
 def _junit(course, phase: str) -> str:
@@ -48,8 +73,35 @@ def _junit(course, phase: str) -> str:
 def test_one_core_runs_the_phases_without_workers(monkeypatch):
     course, [_, *tests] = _test_calls(monkeypatch, cpus=1)
     assert [t[1:] for t in tests] == [
-        ["-m", "pytest", "-m", e, _junit(course, n)] for n, e in course.TEST_PHASES
+        ["-m", "pytest", "-m", e, _junit(course, n)] for n, e in _runs(course)
     ]
+
+
+def test_each_phase_of_a_run_is_reported_from_the_workers_map(tmp_path):
+    """The map the workers write (tests/conftest.py) keys each test as JUnit names it, so a
+    run of several phases reports each phase's tests and their summed time."""
+    course = _course()
+    phase_map = tmp_path / "run.phases.json"
+    chosen = "tests/test_course.py::test_the_runs_hold_every_phase_once_in_order_the_first_alone"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", chosen,
+         f"--junitxml={tmp_path / 'run.xml'}"],
+        cwd=ROOT, env={**os.environ, "COURSE_PHASE_MAP": str(phase_map)}, check=True,
+        capture_output=True, timeout=600,
+    )  # fmt: skip
+    written = json.loads(phase_map.read_text(encoding="utf-8"))
+    key = "tests.test_course::test_the_runs_hold_every_phase_once_in_order_the_first_alone"
+    assert written == {key: "unit"}
+    shares = course.phase_shares(tmp_path / "run.xml", phase_map, ("unit", "slow"))
+    assert shares["unit"][0] == 1 and shares["unit"][1] >= 0 and shares["slow"] == (0, 0.0)
+    # a grouped test's name carries "@group" under loadgroup; a missing map gives no figures
+    (tmp_path / "g.xml").write_text(
+        '<testsuites><testsuite><testcase classname="tests.test_course" '
+        'name="test_the_runs_hold_every_phase_once_in_order_the_first_alone@tests/x.py" '
+        'time="2.5"/></testsuite></testsuites>'
+    )
+    assert course.phase_shares(tmp_path / "g.xml", phase_map, ("unit",)) == {"unit": (1, 2.5)}
+    assert course.phase_shares(tmp_path / "g.xml", tmp_path / "none.json", ("unit",)) == {}
 
 
 def test_quick_leaves_out_every_slow_phase(monkeypatch):
@@ -99,7 +151,7 @@ def test_the_phase_times_are_printed_and_recorded(monkeypatch, tmp_path, capsys)
     # the phases keep their bytecode: no pytest process compiles the helpers again
     assert "PYTHONDONTWRITEBYTECODE" not in course.os.environ
     printed = capsys.readouterr().out
-    assert "wall time by phase" in printed and "unit" in printed and "in all" in printed
+    assert "wall time by run" in printed and "unit" in printed and "in all" in printed
     record = json.loads((tmp_path / "build" / "test-times.json").read_text())
     assert [p["phase"] for p in record["phases"]] == ["environment", "ruff", "unit"]
     assert record["quick"] is True and record["passed"] is True
@@ -208,7 +260,7 @@ def test_an_options_value_chooses_no_test_so_the_phases_run(monkeypatch):
     """`--maxfail 2` or `--tb short` is an option with its value, not a file: the phases run
     with it (the review found such a call ran the whole suite in one serial pytest run)."""
     course, [_, *tests] = _test_calls(monkeypatch, "--maxfail", "2", "--tb", "short")
-    assert len(tests) == len(course.TEST_PHASES)
+    assert len(tests) == len(course.RUNS)
     assert all(t[t.index("-m", 2) - 4 : t.index("-m", 2)] == ["--maxfail", "2", "--tb", "short"]
                for t in tests)  # fmt: skip
     _, [_, tests] = _test_calls(

@@ -190,7 +190,9 @@ def test_the_audit_bound_rises_with_right_guesses_and_falls_with_delta():
     )
 
 
-@pytest.fixture(scope="module")
+# the session's, not the module's: a worker that moves to another module's tests and back
+# would build it again (course.py test spreads the tests longest first)
+@pytest.fixture(scope="session")
 def audit_data():
     """The flight delays the audit trains on (read when a test needs them, not at import)."""
     return D.flight_delays(n_train=1_000, n_test=2_000, rng=5)

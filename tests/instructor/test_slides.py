@@ -313,19 +313,14 @@ def test_plan_is_read_at_run_time(tmp_path, decks):
 
 
 @pytest.mark.browser
-def test_each_deck_opens_in_chromium_without_console_errors(decks):
+def test_each_deck_opens_in_chromium_without_console_errors(
+    decks, playwright_api, browser_executable
+):
     import browser_lab as bl
-
-    executable, where = bl.find_chromium()
-    if executable == "":
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but {where}")
-        pytest.skip(where)
-    from playwright.sync_api import sync_playwright
 
     _, paths = decks
     problems = []
-    with sync_playwright() as p, bl.chromium(p, executable) as context:
+    with bl.chromium(playwright_api, browser_executable) as context:
         for number, path in sorted(paths.items()):
             page = context.new_page()
             console = bl.Console()
@@ -500,7 +495,7 @@ _MEASURE_SLIDES = r"""() => {
 
 
 @pytest.mark.browser
-def test_every_slide_of_every_deck_reads_on_a_projector(decks):
+def test_every_slide_of_every_deck_reads_on_a_projector(decks, playwright_api, browser_executable):
     """At 1280 × 720 (a 720p projector, reveal.js at scale 1): body text (what counts is said
     above _MEASURE_SLIDES: all of the markdown's text, its tables, formulas and inline code
     included) at BODY_PX (28 px) or more as rendered, code, text outputs and data tables at
@@ -517,16 +512,9 @@ def test_every_slide_of_every_deck_reads_on_a_projector(decks):
     allowed to run below the slide."""
     import browser_lab as bl
 
-    executable, where = bl.find_chromium()
-    if executable == "":
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"CI=true but {where}")
-        pytest.skip(where)
-    from playwright.sync_api import sync_playwright
-
     _, paths = decks
     problems = []
-    with sync_playwright() as p, bl.chromium(p, executable) as context:
+    with bl.chromium(playwright_api, browser_executable) as context:
         for number, path in sorted(paths.items()):
             page = context.new_page()
             page.set_viewport_size({"width": slides.DECK_WIDTH, "height": slides.DECK_HEIGHT})

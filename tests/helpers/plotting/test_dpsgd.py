@@ -12,7 +12,9 @@ from helpers.plotting import dpsgd as P
 from helpers.plotting import risk_up
 
 
-@pytest.fixture(scope="module")
+# the session's, not the module's: a worker that moves to another module's tests and back
+# would build it again (course.py test spreads the tests longest first)
+@pytest.fixture(scope="session")
 def default_figure():
     return P.plot_model_overview()
 

@@ -19,7 +19,9 @@ def _epsilon(noise, rate, epochs, delta) -> float:
     return sgd.dpsgd_epsilon(noise, rate, steps_for(epochs, rate), delta=delta)
 
 
-@pytest.fixture(scope="module")
+# the session's, not the module's: a worker that moves to another module's tests and back
+# would build it again (course.py test spreads the tests longest first)
+@pytest.fixture(scope="session")
 def dash():
     return w.model_dashboard()
 
