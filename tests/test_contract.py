@@ -268,6 +268,10 @@ VALID |= {
     B.risk_profile: (("constant",), {"r": 3.0}),
     B.risk_tpr: ((0.1,), {"fpr": 0.01}),
     B.query_risk: ((5.0,), {"releases": 2, "delta": 1e-5}),
+    B.ratio_interval: (
+        (200.0, 40.0),
+        {"total_accuracy": 20.0, "count_accuracy": 4.0, "lower": -10.0, "upper": 10.0},
+    ),
     B.split_budget: ((WORKLOAD, 1.0), {"mechanism": "laplace"}),
     B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
     B.workload_sensitivities: ((WORKLOAD,), {}),

@@ -348,6 +348,7 @@ def opendp_release(
         )
         losses = _own_losses(budgets, total, measure, delta, key_index)
     options = {"m": m, "missing": missing, "by": by, "person": person, "measure": measure}
+    targets, planned = _targets(allocation, workload)
     keys, threshold = key_frame, None
     released = {}
     order = [] if key_index is None else [key_index]
@@ -356,7 +357,9 @@ def opendp_release(
             released[i] = []
             continue
         query = _query(context, pl, dp, spec[i], cls.discrete, keys=keys, loss=losses[i], **options)
-        cells, ran_at = _cells(context, query, spec[i], cls.discrete, by, coverage, dp)
+        cells, ran_at = _cells(
+            context, query, spec[i], cls.discrete, by, coverage, dp, plan=(targets[i], planned[i])
+        )
         if i == key_index:  # the groups every other release uses: the ones this count released
             keys = _released_keys(cells, by, frame, pl)
             threshold = ran_at
@@ -387,6 +390,15 @@ def opendp_release(
         delta=delta,
         groups=_groups_text(by, key_frame, max_groups, key_label),
     )
+
+
+def _targets(allocation, workload) -> tuple:
+    """(each release's target ±k, its planned ±k): the allocation's ``target`` (the workload's
+    k where an allocation does not keep it) and ``k``, as floats for the table."""
+    target = allocation.target
+    if target is None:
+        target = [r.k if isinstance(r, Release) else r["k"] for r in workload]
+    return [float(t) for t in target], [float(k) for k in allocation.k]
 
 
 def _own_losses(budgets, total, measure, delta, key_index) -> list:
@@ -592,7 +604,7 @@ def opendp_workload(
     releases = _with_sensitivities(
         workload, _record_sensitivities(workload), person.records_changed
     )
-    return Workload(releases, unit=person)
+    return Workload(releases, unit=person, means="ratio")
 
 
 def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:

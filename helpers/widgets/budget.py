@@ -119,7 +119,7 @@ def workload_from(workload, ks) -> list | bud.Workload:
         chosen.append(dataclasses.replace(release, k=k, weight=weight))
     # a workload stated for a unit of privacy keeps it: the allocation carries it to the release
     if isinstance(workload, bud.Workload) and chosen:
-        return bud.Workload(chosen, unit=workload.unit)
+        return bud.Workload(chosen, unit=workload.unit, means=workload.means)
     return chosen
 
 
@@ -210,7 +210,7 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> BudgetDashboard
     if not workload:
         raise ValueError("workload must hold at least one release")
     if isinstance(workload_, bud.Workload):
-        workload = bud.Workload(workload, unit=workload_.unit)  # the unit travels with it
+        workload = bud.Workload(workload, unit=workload_.unit, means=workload_.means)  # travels on
     bud.workload_sensitivities(workload)  # a malformed release is refused here, by name
     controls = _controls(workload)
     dash = BudgetDashboard(controls, _Allocation(workload, delta))

@@ -61,6 +61,10 @@ VALID = {
     ),
     B.choose_workload: ((WORKLOAD, 1.0), {"mechanism": "laplace", "delta": 1e-6}),
     B.joint_coverage: (([0.95, 0.9],), {}),
+    B.ratio_interval: (
+        (200.0, 40.0),
+        {"total_accuracy": 20.0, "count_accuracy": 4.0, "lower": -10.0, "upper": 10.0},
+    ),
     B.bonferroni: ((WORKLOAD,), {"joint": 0.9}),
     B.query_risk: ((5.0,), {"releases": 3, "delta": 1e-5, "discretization": 1e-3}),
 }
@@ -100,6 +104,7 @@ def test_bad_input_is_a_value_error_or_a_number(fn):
 
 # which leading parameters may be positional; every other one is keyword-only
 POSITIONAL = {
+    "ratio_interval": 2,
     "query_risk": 1,
     "compose_epsilon": 1,
     "compose_rho": 1,

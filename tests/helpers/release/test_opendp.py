@@ -949,11 +949,13 @@ def test_a_budget_so_large_that_opendp_refuses_low_thresholds_still_releases():
 
 def test_a_mean_whose_noisy_box_misses_its_bounds_is_said_never_inverted():
     """Review: the interval of a mean came out inverted (lower 10.3, upper 10.0) with k = 0."""
-    from helpers.release import _opendp_query as Q
 
-    assert Q._ratio_interval(100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
-    assert Q._ratio_interval(-100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
-    low, high = Q._ratio_interval(10.0, 2.0, 5.0, 1.0, (-5.0, 5.0))
+    def interval(s, a, n, b):  # the release's interval (helpers.budget.ratio_interval)
+        return B.ratio_interval(s, n, total_accuracy=a, count_accuracy=b, lower=-5.0, upper=5.0)
+
+    assert interval(100.0, 20.0, 5.0, 3.0) == (-5.0, 5.0)
+    assert interval(-100.0, 20.0, 5.0, 3.0) == (-5.0, 5.0)
+    low, high = interval(10.0, 2.0, 5.0, 1.0)
     assert -5.0 <= low <= 2.0 <= high <= 5.0
     groups = 400
     df = pd.DataFrame({"p": np.arange(groups * 4), "g": np.repeat(np.arange(groups), 4), "x": 10.0})
