@@ -159,7 +159,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
         family = bud.NoiseFamily.of(noises[i])  # its unit from its measure, never its name
         unit = family.unit + ("ᵢ" if family.pure else ",i")
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
-        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        mark = f"  {'' if split.meets[i] else '✗ '}(target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {_g4(acc.budgets[i]):>9s}{unit:>2s} "
             f"{_g4(split.budgets[i]):>9s}{unit:>2s}  {reach}{mark}"
@@ -170,7 +170,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
 def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism) -> str:
     """The readout of :func:`budget_dashboard` (also used by its tests): the totals and the
     verdict, then one line per release (its need, its share of the risk's total ``allowed``
-    and the ±k that share reaches)."""
+    and the ±k that share reaches, its target beside it, marked ✗ where missed)."""
     family = bud.NoiseFamily.of(mechanism)
     unit = family.unit
     acc, split = choice.accuracy, choice.at_risk
@@ -191,7 +191,7 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
     ]
     for i, release in enumerate(workload):
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
-        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        mark = f"  {'' if split.meets[i] else '✗ '}(target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {_g4(acc.budgets[i]):>11s} "
             f"{_g4(split.budgets[i]):>11s}  "
