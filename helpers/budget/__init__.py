@@ -110,7 +110,7 @@ from .pld import (
     pld_delta,
     pld_epsilon,
 )
-from .ratio import ratio_interval
+from .ratio import planned_k, ratio_interval
 from .risk import (
     RISK_KINDS,
     EpsilonRisk,
@@ -178,6 +178,7 @@ __all__ = [
     "loss_tail",
     "optimal_composition_delta",
     "optimal_composition_epsilon",
+    "planned_k",
     "pld_delta",
     "pld_epsilon",
     "posterior_failure_probability",

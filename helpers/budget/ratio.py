@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_output, check_nonnegative, check_real, describe
-from ._common import _TINY, _ULP, _down, _up, _where
+from .._validation import as_output, check_int_range, check_nonnegative, check_real, describe
+from ._common import _TINY, _ULP, Allocation, _down, _parse, _up, _where
 
-__all__ = ["ratio_interval"]
+__all__ = ["planned_k", "ratio_interval"]
 
 
 def ratio_interval(total, count, *, total_accuracy, count_accuracy, lower, upper) -> tuple:
@@ -99,6 +99,79 @@ def ratio_interval(total, count, *, total_accuracy, count_accuracy, lower, upper
         raise ValueError(f"upper must be above lower; got upper={describe(upper, ~(hi > lo))}")
     low, high = _ratio_interval(s, a, n, b, lo, hi)
     return as_output(low), as_output(high)
+
+
+def planned_k(allocation, workload, *, group_size) -> np.ndarray:
+    """The ±k each release of an allocation is planned to print in a group of ``group_size``
+    records, the noise at its typical spot.
+
+    A count's or a sum's ±k does not depend on the group: it is the allocation's ``k``. A mean
+    released as its noisy sum over its noisy count (a :class:`Workload` with
+    ``means="ratio"``, from :func:`helpers.release.opendp_workload`) prints the interval of
+    :func:`ratio_interval`, narrower in a larger group: its planned ±k here is the widest
+    half-width of that interval over a true mean anywhere in its bounds, in a group of
+    ``group_size`` records, at the allocation's budget (at the mean's own ``n``, its least group
+    size, this is the allocation's ``k``). A smaller group than the ``n`` planned for gets a
+    wider ±k than the target, a larger one a narrower.
+
+    Used in notebook 12.
+
+    Parameters
+    ----------
+    allocation : Allocation
+        Made for ``workload`` (:func:`budget_for_accuracy` or :func:`split_budget`).
+    workload : sequence of Release
+        The workload the allocation was made for, one release per budget.
+    group_size : int, keyword-only
+        The records of the group, an integer from 1 to 2⁵³.
+
+    Returns
+    -------
+    numpy.ndarray
+        One ±k per release.
+
+    Raises
+    ------
+    ValueError
+        If ``allocation`` is not an :class:`Allocation` made for a workload of this length, a
+        release is malformed, or ``group_size`` is not an integer in range.
+
+    References
+    ----------
+    The module docstring (the release's interval and its worst case over the true mean);
+    :func:`helpers.release.opendp_release`.
+
+    Examples
+    --------
+    >>> person = PrivacyUnit("person", neighbours="add-remove")  # OpenDP's, as opendp_workload's
+    >>> mean = Release("mean", k=2.0, lower=0, upper=100, n=200, sensitivity=0.5)
+    >>> work = Workload([mean], unit=person, means="ratio")
+    >>> allocation = budget_for_accuracy(work)
+    >>> [round(float(planned_k(allocation, work, group_size=n)[0]), 4) for n in (100, 200, 400)]
+    [4.0, 2.0, 1.0]
+    """
+    if not isinstance(allocation, Allocation):
+        raise ValueError(
+            "allocation must be an Allocation (from budget_for_accuracy or split_budget); got "
+            f"{repr(allocation)[:80]}"
+        )
+    w = _parse(workload)
+    budgets = np.asarray(allocation.budgets, dtype=float)
+    if budgets.shape != w.k.shape:
+        raise ValueError(
+            f"workload must be the one the allocation was made for; it has {len(w.k)} releases, "
+            f"the allocation {budgets.size} budgets"
+        )
+    size = check_int_range("group_size", group_size, 1, 2**53)
+    k = np.array(allocation.k, dtype=float)
+    if np.any(w.ratio):
+        from .families import NoiseFamily
+
+        plan = _RatioPlan(
+            w._replace(least_n=np.where(w.ratio, float(size), 0.0)), NoiseFamily.of(allocation)
+        )
+        k[plan.index] = plan.reach(plan.scale(budgets[plan.index]))
+    return k
 
 
 def _ratio_interval(s, a, n, b, lo, hi) -> tuple:

@@ -213,3 +213,35 @@ def test_shifting_the_bounds_shifts_nothing_in_the_plan(
     # the shifted bounds are the same up to the rounding of L + shift and U + shift
     assert second.budgets[1] == pytest.approx(first.budgets[1], rel=1e-6)
     assert second.k[1] == pytest.approx(first.k[1], rel=1e-6)
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_planned_k_is_the_plan_at_n_and_the_release_s_interval_at_another_size(mechanism):
+    """At the mean's own n it is the allocation's k; at any size, the brute-force widest
+    half-width over the true mean at the allocation's noise; a count's k whatever the size."""
+    work = _work(-40.0, 60.0, 150, 4.0, coverage=0.9, m=2)
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    at_n = B.planned_k(allocation, work, group_size=150)
+    assert isinstance(at_n, np.ndarray) and at_n.tolist() == pytest.approx(allocation.k.tolist())
+    plan = _plan(work, mechanism)
+    a, b = plan_parts(plan, plan.scale(allocation.budgets[1:]))
+    for size in (1, 20, 149, 151, 3000):
+        got = B.planned_k(allocation, work, group_size=size)
+        brute, tolerance = _brute_widest(float(size), a[0], b[0], plan.lo[0], plan.hi[0])
+        assert brute - 1e-9 <= got[1] <= brute + tolerance + 1e-9
+        assert got[0] == allocation.k[0]
+        assert (got[1] > at_n[1]) == (size < 150)
+    direct = B.Workload(list(work), unit=work.unit)  # one noise on the mean: no group size
+    plain = B.budget_for_accuracy(direct, mechanism=mechanism)
+    assert B.planned_k(plain, direct, group_size=5).tolist() == plain.k.tolist()
+
+
+def test_planned_k_refuses_what_it_cannot_read_by_name():
+    work = _work(0.0, 100.0, 200, 2.0)
+    allocation = B.budget_for_accuracy(work)
+    with pytest.raises(ValueError, match=r"group_size must be an integer in 1\.\..* got 0"):
+        B.planned_k(allocation, work, group_size=0)
+    with pytest.raises(ValueError, match=r"allocation must be an Allocation"):
+        B.planned_k(list(allocation.k), work, group_size=5)
+    with pytest.raises(ValueError, match=r"workload must be the one .* 1 releases, .* 2 budgets"):
+        B.planned_k(allocation, list(work)[:1], group_size=5)
