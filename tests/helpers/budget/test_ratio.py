@@ -245,3 +245,20 @@ def test_planned_k_refuses_what_it_cannot_read_by_name():
         B.planned_k(list(allocation.k), work, group_size=5)
     with pytest.raises(ValueError, match=r"workload must be the one .* 1 releases, .* 2 budgets"):
         B.planned_k(allocation, list(work)[:1], group_size=5)
+
+
+def test_a_choice_with_one_noise_per_release_plans_a_ratio_mean_with_its_own_model():
+    """choose_workload with a mechanism per release (composed on their PLD) gives a ratio mean
+    its own plan's budget and reports its own plan's ±k, as one family does."""
+    work = _work(-30.0, 70.0, 120, 3.0)
+    for mechanisms in (["laplace", "gaussian"], ["gaussian", "laplace"]):
+        alone = B.budget_for_accuracy(work, mechanism=mechanisms[1])
+        choice = B.choose_workload(work, B.risk_epsilon(50.0), mechanism=mechanisms, delta=1e-6)
+        assert choice.accuracy.budgets[1] == pytest.approx(alone.budgets[1], rel=1e-12)
+        assert choice.accuracy.k[1] == pytest.approx(3.0, rel=1e-9) and choice.accuracy.meets[1]
+        short = B.choose_workload(work, B.risk_epsilon(0.05), mechanism=mechanisms, delta=1e-6)
+        plan = _plan(work, mechanisms[1])
+        assert short.at_risk.k[1] == pytest.approx(
+            plan.reach(plan.scale(short.at_risk.budgets[1:]))[0], rel=1e-12
+        )
+        assert short.at_risk.k[1] > 3.0 and not short.at_risk.meets[1]
