@@ -249,6 +249,13 @@ VALID |= {
 
 # one budget for many releases
 WORKLOAD = [B.Release("count", k=5.0), B.Release("mean", k=2.0, lower=0, upper=100, n=200)]
+#: a workload whose mean is released as its noisy sum over its noisy count (OpenDP's)
+RATIO_WORKLOAD = B.Workload(
+    [B.Release("mean", k=2.0, lower=0, upper=100, n=200, sensitivity=0.5)],
+    unit=B.PrivacyUnit("person", neighbours="add-remove"),
+    means="ratio",
+)
+RATIO_ALLOCATION = B.budget_for_accuracy(RATIO_WORKLOAD)
 VALID |= {
     B.advanced_composition: ((0.1,), {"times": 100, "delta_slack": 1e-6}),
     B.budget_for_accuracy: ((WORKLOAD,), {"mechanism": "laplace"}),
@@ -268,6 +275,11 @@ VALID |= {
     B.risk_profile: (("constant",), {"r": 3.0}),
     B.risk_tpr: ((0.1,), {"fpr": 0.01}),
     B.query_risk: ((5.0,), {"releases": 2, "delta": 1e-5}),
+    B.planned_k: ((RATIO_ALLOCATION, RATIO_WORKLOAD), {"group_size": 50}),
+    B.ratio_interval: (
+        (200.0, 40.0),
+        {"total_accuracy": 20.0, "count_accuracy": 4.0, "lower": -10.0, "upper": 10.0},
+    ),
     B.split_budget: ((WORKLOAD, 1.0), {"mechanism": "laplace"}),
     B.total_for_risk: ((1.0,), {"mechanism": "laplace"}),
     B.workload_sensitivities: ((WORKLOAD,), {}),

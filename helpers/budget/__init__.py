@@ -32,7 +32,10 @@ Allocation (a workload is a list of :class:`Release`)
   of a scale and the scale of a budget), its privacy measure (:data:`MEASURES`: pure ε or
   ρ-zCDP) how budgets add and are read (the unit, the reading as ε at δ, the risk's total);
 * from a total, the split that minimises the weighted total noise variance, and which targets
-  it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian).
+  it meets (:func:`split_budget`): ε_i ∝ (w_i Δ_i²)^{1/3} (Laplace), ρ_i ∝ √w_i·Δ_i (Gaussian);
+* a mean released as its noisy sum over its noisy count (OpenDP's release, a :class:`Workload`
+  with ``means="ratio"``) is planned with that release's own interval (:func:`ratio_interval`)
+  at its least group size n, so the ±k it prints there is the plan's.
 
 Both sides: :func:`choose_workload` puts the accuracy side beside the largest total the risk
 allows (:func:`total_for_risk`: a posterior bound, a Kazan & Reiter profile, a TPR at a chosen
@@ -107,6 +110,7 @@ from .pld import (
     pld_delta,
     pld_epsilon,
 )
+from .ratio import planned_k, ratio_interval
 from .risk import (
     RISK_KINDS,
     EpsilonRisk,
@@ -126,7 +130,7 @@ from .risk import (
     risk_tpr,
     total_for_risk,
 )
-from .unit import MAX_CONTRIBUTIONS, NEIGHBOURS, UNITS, PrivacyUnit, Workload
+from .unit import MAX_CONTRIBUTIONS, MEAN_RELEASES, NEIGHBOURS, UNITS, PrivacyUnit, Workload
 from .workload_choice import choose_workload
 
 __all__ = [
@@ -135,6 +139,7 @@ __all__ = [
     "MAX_MAGNITUDE",
     "MAX_RELEASES",
     "MAX_TIMES",
+    "MEAN_RELEASES",
     "MEASURES",
     "MECHANISMS",
     "NEIGHBOURS",
@@ -173,10 +178,12 @@ __all__ = [
     "loss_tail",
     "optimal_composition_delta",
     "optimal_composition_epsilon",
+    "planned_k",
     "pld_delta",
     "pld_epsilon",
     "posterior_failure_probability",
     "query_risk",
+    "ratio_interval",
     "rho_for_tpr",
     "risk_epsilon",
     "risk_posterior",

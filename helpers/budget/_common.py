@@ -24,7 +24,7 @@ from .._validation import (
     check_positive,
 )
 from ..choose import RELEASES
-from .unit import unit_of
+from .unit import means_of, unit_of
 
 __all__ = [
     "MAX_MAGNITUDE",
@@ -134,8 +134,13 @@ class Allocation(NamedTuple):
     ``epsilon`` is the total as ε (the same for Laplace; the CKS conversion of ρ_z at
     ``delta`` for Gaussian), ``delta`` 0 for Laplace. Arrays have one entry per release:
     ``budgets`` (ε_i or ρ_z,i), ``scales`` (b_i or σ_i), ``sensitivities`` (Δ_i), ``k`` (the
-    ±k each release reaches at its coverage), ``coverage`` (the probability it lands within
-    its target ±k) and ``meets`` (whether its target is met). ``variance`` is Σ w_i·Var_i.
+    ±k each release reaches at its coverage: the planned ±k), ``coverage`` (the probability it
+    lands within its target ±k), ``meets`` (whether its target is met) and ``target`` (the
+    target ±k each release was given, beside ``k``). A mean released as the ratio of its
+    noisy sum and count (a :class:`Workload` with ``means="ratio"``) is planned with that
+    release's own model (:mod:`helpers.budget.ratio`): its ``k`` is the widest ±k the release
+    prints in a group of its least size n, its ``scales`` entry the scale of its stated Δ at
+    its budget (what the budget spends; the noise that runs is the release's sum and count). ``variance`` is Σ w_i·Var_i.
     ``template`` is the mechanism object the allocation was asked for, where its class holds
     fields beyond the noise and Δ (:meth:`NoiseFamily.of`), so no later layer drops them.
     ``unit`` is the :class:`PrivacyUnit` of the workload it was made for (a :class:`Workload`),
@@ -162,6 +167,9 @@ class Allocation(NamedTuple):
     #: True where ``total`` is the releases' ε at δ composed on their PLD
     #: (:func:`choose_workload` with one mechanism per release), not a sum of ``budgets``
     composed: bool = False
+    #: the target ±k of each release (the workload's), beside the planned ``k``; None in an
+    #: allocation made before it was kept
+    target: np.ndarray | None = None
 
 
 class WorkloadChoice(NamedTuple):
@@ -239,6 +247,12 @@ class _Workload(NamedTuple):
     n: np.ndarray  # the public n of a mean whose Δ comes from its bounds; 0 elsewhere
     width: np.ndarray  # upper − lower rounded up where the bounds are used; NaN elsewhere
     unit: object = None  # the PrivacyUnit of a Workload, else None
+    #: True for a mean released as the ratio of its noisy sum and count (a Workload's
+    #: ``means="ratio"``): its bounds and least group size n then plan it; else False
+    ratio: np.ndarray | None = None
+    lower: np.ndarray | None = None  # the bounds of a ratio mean; NaN elsewhere
+    upper: np.ndarray | None = None
+    least_n: np.ndarray | None = None  # the least group size n of a ratio mean; 0 elsewhere
 
 
 def _where(i: int, label) -> str:
@@ -386,7 +400,7 @@ def _sensitivities(kinds, columns, labels, use_bounds, is_mean) -> tuple:
     delta_f = np.where(
         is_mean, ratio_up(np.where(is_mean, width, 1.0), np.maximum(n, 1.0)), delta_f
     )
-    return delta_f, n, np.where(use_bounds, width, np.nan)
+    return delta_f, n, np.where(use_bounds, width, np.nan), lower, upper
 
 
 def _parse(workload) -> _Workload:
@@ -421,10 +435,29 @@ def _parse(workload) -> _Workload:
     _refuse_first(given & ~_in_range(override), columns, "sensitivity", magnitude, labels)
     use_bounds = ~given & (kind_codes > 0)
     is_mean = ~given & (kind_codes == 2)
-    delta_f, n, width = _sensitivities(kinds, columns, labels, use_bounds, is_mean)
+    # a mean released as a ratio (a Workload's means="ratio") is planned from its bounds and
+    # n even where its Δ is stated: they are read and checked as a mean's own
+    ratio = (kind_codes == 2) & (means_of(workload) == "ratio")
+    delta_f, n, width, lower, upper = _sensitivities(
+        kinds, columns, labels, use_bounds | ratio, is_mean | ratio
+    )
+    least_n = np.where(ratio, n, 0.0)
+    n, width = np.where(given, 0.0, n), np.where(given, np.nan, width)
     delta_f = np.where(given, override, delta_f)
     return _Workload(
-        list(kinds), list(labels), k, coverage, weight, delta_f, n, width, unit_of(workload)
+        list(kinds),
+        list(labels),
+        k,
+        coverage,
+        weight,
+        delta_f,
+        n,
+        width,
+        unit_of(workload),
+        ratio,
+        np.where(ratio, lower, np.nan),
+        np.where(ratio, upper, np.nan),
+        least_n,
     )
 
 

@@ -34,6 +34,7 @@ from ._common import (
     _Workload,
 )
 from .families import NoiseFamily, _allocation
+from .ratio import _ratio_floors
 from .unit import Workload
 
 __all__ = [
@@ -139,7 +140,7 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
 def _budget_for_accuracy(w: _Workload, family: NoiseFamily, d: float) -> Allocation:
     family.check_sensitivities(w)
     scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
-    budgets = family.budgets(w.sensitivity, scales)
+    budgets, scales = _ratio_floors(w, family, family.budgets(w.sensitivity, scales), scales)
     bad = ~np.isfinite(budgets)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
@@ -293,6 +294,7 @@ def _split_by_need(w: _Workload, e: float, family: NoiseFamily, d: float) -> All
     """Every release at the same fraction of its need: the largest miss as small as can be."""
     acc_scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
     floors = family.budgets(w.sensitivity, acc_scales)
+    floors, acc_scales = _ratio_floors(w, family, floors, acc_scales)
     shares = floors / math.fsum(floors.tolist())
     budgets = np.maximum(_fit_under(lambda s: s * e * shares, e), _TINY)
     scales = family.scales(w.sensitivity, budgets)
@@ -304,6 +306,7 @@ def _split_budget(w: _Workload, e: float, family: NoiseFamily, d: float, meet_ta
     family.check_sensitivities(w)
     acc_scales = family.accuracy_scales(w.k, w.coverage, sensitivity=w.sensitivity)
     floors = family.budgets(w.sensitivity, acc_scales)
+    floors, acc_scales = _ratio_floors(w, family, floors, acc_scales)
     shares = _shares(w, family)
     if meet_targets:
         needed = sum_up(floors)
@@ -416,7 +419,9 @@ def bonferroni(workload, *, joint) -> list | Workload:
         fields_["coverage"] = each
         out.append(Release(**fields_))
     # a workload stated for a unit stays one: its Δ are still the unit's, only coverage moved
-    return Workload(out, unit=workload.unit) if isinstance(workload, Workload) else out
+    if isinstance(workload, Workload):
+        return Workload(out, unit=workload.unit, means=workload.means)
+    return out
 
 
 fill_docstrings(globals(), _SECTIONS)

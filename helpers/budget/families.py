@@ -366,11 +366,19 @@ _GAUSSIAN = _family(Gaussian)
 
 
 def _allocation(w, family: NoiseFamily, delta, budgets, scales, acc_scales) -> Allocation:
-    """The allocation of one family's noise at these budgets and scales."""
+    """The allocation of one family's noise at these budgets and scales; a mean released as a
+    ratio (:mod:`helpers.budget.ratio`) reports its plan's ±k, coverage and variance."""
+    from .ratio import _ratio_delivered
+
     total = sum_up(budgets)
     delivered = family.delivered(scales, w.k, w.coverage, sensitivity=w.sensitivity)
+    delivered, ratio_meets = _ratio_delivered(w, family, budgets, delivered)
     totals = (total, family.epsilon(total, delta), 0.0 if family.pure else delta)
     allocation = _assemble(w, family.name, totals, budgets, scales, acc_scales, delivered)
+    if ratio_meets is not None:
+        meets = allocation.meets.copy()
+        meets[w.ratio] = ratio_meets
+        allocation = allocation._replace(meets=meets)
     return allocation._replace(template=family.template)
 
 
@@ -397,6 +405,7 @@ def _assemble(w, name: str, totals, budgets, scales, acc_scales, delivered) -> A
         meets=scales <= acc_scales,
         variance=weighted if math.isfinite(weighted) else math.inf,
         unit=w.unit,
+        target=w.k.copy(),
     )
 
 

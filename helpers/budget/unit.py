@@ -19,7 +19,7 @@ from dataclasses import KW_ONLY, dataclass
 
 from .._validation import check_int_range
 
-__all__ = ["MAX_CONTRIBUTIONS", "NEIGHBOURS", "UNITS", "PrivacyUnit", "Workload"]
+__all__ = ["MAX_CONTRIBUTIONS", "MEAN_RELEASES", "NEIGHBOURS", "UNITS", "PrivacyUnit", "Workload"]
 
 #: Most records one person may contribute (m), and the largest group size of group privacy.
 MAX_CONTRIBUTIONS = 10**6
@@ -28,6 +28,9 @@ UNITS = {"person": "Person-level", "record": "Record-level", "user": "User-level
 #: Neighbour notions a guarantee can be stated for: one record (or person) changed, or one
 #: added or removed.
 NEIGHBOURS = ("change-one", "add-remove")
+#: How a :class:`Workload`'s means are released: one noise on the mean ("direct"), or the
+#: noisy sum of x − c over the noisy count of the same records ("ratio", OpenDP's release).
+MEAN_RELEASES = ("direct", "ratio")
 
 
 def check_unit(unit) -> str:
@@ -110,6 +113,12 @@ class Workload(tuple):
     releases : iterable of Release
         Each with ``sensitivity`` stated (Δ for the unit).
     unit : PrivacyUnit, keyword-only
+    means : {"direct", "ratio"}, keyword-only
+        How a mean is released (:data:`MEAN_RELEASES`): "direct" (the default), one noise on
+        the mean at Δ = (U − L)/n; "ratio", as :func:`helpers.release.opendp_release` releases
+        it, the noisy sum of x − c over the noisy count (:func:`helpers.budget.ratio_interval`),
+        which the allocation plans for the mean's least group size n (its ``sensitivity`` is
+        then not what sets its budget). :func:`helpers.release.opendp_workload` states "ratio".
 
     Examples
     --------
@@ -120,9 +129,11 @@ class Workload(tuple):
     (3, 1)
     """
 
-    def __new__(cls, releases=(), *, unit):
+    def __new__(cls, releases=(), *, unit, means="direct"):
         if not isinstance(unit, PrivacyUnit):
             raise ValueError(f"unit must be a PrivacyUnit; got {unit!r}")
+        if not isinstance(means, str) or means not in MEAN_RELEASES:
+            raise ValueError(f"means must be one of {MEAN_RELEASES}; got {means!r}")
         releases = tuple(releases)
         for i, release in enumerate(releases):
             stated = (
@@ -137,24 +148,34 @@ class Workload(tuple):
                 )
         self = super().__new__(cls, releases)
         self.unit = unit
+        self.means = means
         return self
 
     def __getnewargs_ex__(self):
-        return (tuple(self),), {"unit": self.unit}
+        return (tuple(self),), {"unit": self.unit, "means": self.means}
 
     def __eq__(self, other):
         if isinstance(other, Workload):
-            return tuple.__eq__(self, other) and self.unit == other.unit
+            return (
+                tuple.__eq__(self, other) and self.unit == other.unit and self.means == other.means
+            )
         return tuple.__eq__(self, other)
 
     def __ne__(self, other):
         return not self == other
 
     def __hash__(self):
-        return hash((tuple(self), self.unit))
+        return hash((tuple(self), self.unit, self.means))
 
     def __repr__(self) -> str:
-        return f"Workload({list(self)!r}, unit={self.unit!r})"
+        means = "" if self.means == "direct" else f", means={self.means!r}"
+        return f"Workload({list(self)!r}, unit={self.unit!r}{means})"
+
+
+def means_of(workload) -> str:
+    """How a workload's means are released (:data:`MEAN_RELEASES`): a :class:`Workload`'s
+    ``means``, else "direct"."""
+    return workload.means if isinstance(workload, Workload) else "direct"
 
 
 def unit_of(workload):

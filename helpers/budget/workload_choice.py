@@ -33,6 +33,7 @@ from ._common import (
 )
 from .allocation import _budget_for_accuracy, _split_budget
 from .families import NoiseFamily, _assemble
+from .ratio import _ratio_delivered, _ratio_floors
 from .risk import Risk, _as_risk, _profile_r_for, implied_risk
 
 __all__ = [
@@ -336,6 +337,7 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
     objects = _objects(families, scales, w.sensitivity)
     budgets = np.empty(len(scales))
     reach, covered, variance = (np.empty(len(scales)) for _ in range(3))
+    meets = None
     for family in set(families):
         mask = np.array([f is family for f in families])
         budgets[mask] = family.budgets(w.sensitivity[mask], scales[mask])
@@ -343,13 +345,30 @@ def _exact_allocation(w, families, d, scales, acc_scales) -> Allocation:
             scales[mask], w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
         )
         reach[mask], covered[mask], variance[mask] = r, c, v
+        # a mean released as a ratio reports its own plan's ±k at its budget
+        mine = _ratio_mask(w, mask)
+        if mine is not None:
+            (reach, covered, variance), met = _ratio_delivered(
+                w._replace(ratio=mine), family, budgets, (reach, covered, variance)
+            )
+            meets = scales <= acc_scales if meets is None else meets
+            meets[mine] = met
     eps = _composed_epsilon(objects, d)  # the attack grid (fast, cached), not pld_epsilon
     names = {f.name for f in families}
     name = names.pop() if len(names) == 1 else "mixed"
     allocation = _assemble(
         w, name, (eps, eps, d), budgets, scales, acc_scales, (reach, covered, variance)
     )
+    if meets is not None:
+        allocation = allocation._replace(meets=meets)
     return allocation._replace(composed=True)
+
+
+def _ratio_mask(w, mask):
+    """The ratio means (:mod:`helpers.budget.ratio`) among the releases ``mask``, or None."""
+    if w.ratio is None or not np.any(w.ratio & mask):
+        return None
+    return w.ratio & mask
 
 
 _SEARCH_GRID = 1e-3  # the grid step of the knobs' searches (the verdict itself reads 1e-4)
@@ -385,6 +404,11 @@ def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
         acc_scales[mask] = family.accuracy_scales(
             w.k[mask], w.coverage[mask], sensitivity=w.sensitivity[mask]
         )
+        mine = _ratio_mask(w, mask)
+        if mine is not None:  # a ratio mean's scale at its own plan's least budget
+            _, acc_scales = _ratio_floors(
+                w._replace(ratio=mine), family, np.zeros(len(w.k)), acc_scales
+            )
     limit = math.inf if risk.kind == "tpr" else float(_down(risk.epsilon(), 4))
     if risk.kind == "epsilon":
         limit = risk.level

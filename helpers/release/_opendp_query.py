@@ -17,6 +17,7 @@ import math
 from typing import NamedTuple
 
 from .._validation import check_int_range
+from ..budget import ratio_interval
 from ._checks import _check_neighbours
 from ._opendp_data import _MAX_LENGTH, _check_in_unit
 
@@ -236,6 +237,8 @@ _COLUMNS = (
     "lower",
     "upper",
     "k",
+    "target",
+    "planned",
     "coverage",
     "distribution",
     "scale",
@@ -344,24 +347,12 @@ def _resolve(query, dp):
 _MAX_THRESHOLD = 2**32 - 1
 
 
-def _ratio_interval(s, a, n, b, bounds):
-    """The mean's interval when the sum is within s ± a and the count within n ± b: the
-    extremes of sum/count over that box (count > 0), inside the bounds (a mean of clipped
-    values lies in them)."""
-    lower, upper = float(bounds[0]), float(bounds[1])
-    if n - b <= 0:
-        return lower, upper
-    corners = [(s + i * a) / (n + j * b) for i in (-1, 1) for j in (-1, 1)]
-    low, high = max(lower, min(corners)), min(upper, max(corners))
-    # the box wholly outside the bounds: the sum or the count missed its range (a true mean
-    # lies in the bounds), so the bounds are all that is known, never an inverted interval
-    return (low, high) if low <= high else (lower, upper)
-
-
-def _cells(context, query, release, discrete, by, coverage, dp) -> tuple:
+def _cells(context, query, release, discrete, by, coverage, dp, *, plan=(None, None)) -> tuple:
     """(one dict per cell of a query: its value, interval and OpenDP's own summary; OpenDP's
     threshold or None): the query resolved once, so its summary and its release are of the
-    same measurement, and the threshold is kept where no group passed it."""
+    same measurement, and the threshold is kept where no group passed it. ``plan`` is the
+    release's (target ±k, planned ±k) from its allocation, put beside each cell's printed k.
+    A mean's interval is :func:`helpers.budget.ratio_interval`, the one its plan reads."""
     alpha = 1.0 - coverage
     mean = release.kind == "mean"
     measurement = _resolve(query, dp)
@@ -378,7 +369,10 @@ def _cells(context, query, release, discrete, by, coverage, dp) -> tuple:
         if mean:  # c + S'/N̂ (S' the noisy sum of x − c): a ratio, then c added back
             s, n = float(cell["sum"]), float(cell["count"])
             a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
-            lower, upper = (shift + x for x in _ratio_interval(s, a, n, b, (low, high)))
+            interval = ratio_interval(
+                s, n, total_accuracy=a, count_accuracy=b, lower=low, upper=high
+            )
+            lower, upper = (shift + x for x in interval)
             if n > 0 and (lower, upper) == release.bounds and not low <= s / n <= high:
                 value = shift  # the box missed the bounds: no estimate inside them, said
                 note = (
@@ -409,6 +403,8 @@ def _cells(context, query, release, discrete, by, coverage, dp) -> tuple:
                 "lower": lower,
                 "upper": upper,
                 "k": k,
+                "target": plan[0],
+                "planned": plan[1],
                 "coverage": coverage,
                 "distribution": first["distribution"],
                 "scale": float(first["scale"]),

@@ -124,7 +124,10 @@ class ReleaseTable(NamedTuple):
 
     ``table`` (a pandas DataFrame) has one row per cell: ``release`` (the label), the group
     columns, ``value``, ``lower`` and ``upper`` (the interval at ``coverage``), ``k`` (its
-    half-width, the larger side for a mean), ``distribution`` (OpenDP's own name for the
+    half-width, the larger side for a mean: the ±k delivered), ``target`` and ``planned`` (the
+    release's target ±k and the allocation's planned ±k, beside it: for a mean the widest it
+    prints in a group of its least size n, so a larger group's is narrower), ``distribution``
+    (OpenDP's own name for the
     noise that ran), ``scale``, ``threshold`` (the least count released for keys not known
     in advance, else None), ``relative_error`` (k / |value|), ``flagged`` (relative error
     above ``flag_above``: the small-group hazard) and ``note`` ("" or why a cell has no
@@ -224,7 +227,9 @@ def opendp_release(
 
     Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
     a mean's interval holds when its sum and its count are both within theirs at
-    α/2 each (a union bound, so at least ``coverage``).
+    α/2 each (a union bound, so at least ``coverage``): :func:`helpers.budget.ratio_interval`,
+    the interval its allocation planned with, so in a group of its least size n the ±k
+    printed is at most the plan's (the table's ``planned``, beside ``target``).
 
     Used in notebook 12.
 
@@ -236,9 +241,11 @@ def opendp_release(
         Made for :func:`opendp_workload` of the workload (which states m); its ``total`` the
         sum of its budgets.
     workload : sequence of Release
-        One release per budget; counts, sums and means with bounds. A mean's ``n`` serves
-        only the allocation (its Δ, so its budget); the release never uses it: the mean is
-        OpenDP's noisy sum over its noisy count, its interval OpenDP's own.
+        One release per budget; counts, sums and means with bounds. A mean's ``n`` is its
+        least group size, stated from public knowledge: the allocation plans its budget for it
+        (:func:`opendp_workload`); the release never uses it: the mean is OpenDP's noisy sum
+        over its noisy count, its interval :func:`helpers.budget.ratio_interval` of OpenDP's
+        accuracies.
     person : str, keyword-only
         The column naming whose record a row is.
     contributions : int, keyword-only
@@ -348,6 +355,7 @@ def opendp_release(
         )
         losses = _own_losses(budgets, total, measure, delta, key_index)
     options = {"m": m, "missing": missing, "by": by, "person": person, "measure": measure}
+    targets, planned = _targets(allocation, workload)
     keys, threshold = key_frame, None
     released = {}
     order = [] if key_index is None else [key_index]
@@ -356,7 +364,9 @@ def opendp_release(
             released[i] = []
             continue
         query = _query(context, pl, dp, spec[i], cls.discrete, keys=keys, loss=losses[i], **options)
-        cells, ran_at = _cells(context, query, spec[i], cls.discrete, by, coverage, dp)
+        cells, ran_at = _cells(
+            context, query, spec[i], cls.discrete, by, coverage, dp, plan=(targets[i], planned[i])
+        )
         if i == key_index:  # the groups every other release uses: the ones this count released
             keys = _released_keys(cells, by, frame, pl)
             threshold = ran_at
@@ -387,6 +397,15 @@ def opendp_release(
         delta=delta,
         groups=_groups_text(by, key_frame, max_groups, key_label),
     )
+
+
+def _targets(allocation, workload) -> tuple:
+    """(each release's target ±k, its planned ±k): the allocation's ``target`` (the workload's
+    k where an allocation does not keep it) and ``k``, as floats for the table."""
+    target = allocation.target
+    if target is None:
+        target = [r.k if isinstance(r, Release) else r["k"] for r in workload]
+    return [float(t) for t in target], [float(k) for k in allocation.k]
 
 
 def _own_losses(budgets, total, measure, delta, key_index) -> list:
@@ -520,10 +539,13 @@ def opendp_workload(
     a release by identifier does not state. That is larger than the course's d·(U − L) when
     L > 0 or U < 0 (a sum of [100, 500] costs 500 per record, not 400), smaller when L < 0 < U;
     a sum cannot be shifted to straddle 0, since adding back c·N needs the number of records N,
-    which add-remove does not publish. A mean keeps the course's d·(U − L)/n, which sets only
-    its budget: the release spends that budget on its own noisy sum (of x − c, c the middle
-    of the bounds, so max(|L − c|, |U − c|) per record whatever the signs) and noisy count,
-    and adds c back (post-processing, c public). With these sensitivities the noise
+    which add-remove does not publish. A mean keeps the course's d·(U − L)/n as its stated Δ,
+    but its budget is planned with the release's own model (the returned workload's
+    ``means="ratio"``, :mod:`helpers.budget.ratio`): the release spends it on its own noisy
+    sum (of x − c, c the middle of the bounds, so max(|L − c|, |U − c|) per record whatever
+    the signs) and noisy count, adds c back (post-processing, c public) and prints
+    :func:`helpers.budget.ratio_interval`; the plan is the least budget whose widest ±k in a
+    group of the mean's ``n`` records (its least group size) is within its target. With these sensitivities the noise
     OpenDP runs for a count or a sum is the allocation's own (the tests hold OpenDP's
     summary to it for every sign of the bounds); :func:`opendp_release` refuses an
     allocation made for other ones. The bounds, n and labels are kept.
@@ -592,7 +614,7 @@ def opendp_workload(
     releases = _with_sensitivities(
         workload, _record_sensitivities(workload), person.records_changed
     )
-    return Workload(releases, unit=person)
+    return Workload(releases, unit=person, means="ratio")
 
 
 def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:

@@ -132,6 +132,8 @@ def _dumps(allocation, workload, options) -> str:
                 for r in workload
             ],
             "options": options,
+            # how the means are released (a Workload's means): the plan read back keeps it
+            "means": getattr(workload, "means", "direct"),
         },
         indent=1,
     )
@@ -176,7 +178,7 @@ def read_plan(text: str) -> tuple:
         )
         workload = [Release(**r) for r in plan["workload"]]
         if unit is not None:
-            workload = Workload(workload, unit=unit)
+            workload = Workload(workload, unit=unit, means=plan.get("means", "direct"))
         options = dict(plan["options"])
     except (ValueError, KeyError, TypeError, AttributeError) as err:
         raise ValueError(f"text must be a plan written by release_plan; got {err}") from None
@@ -259,8 +261,17 @@ def _cell_line(row, by, digits: int = 4) -> str:
         f"interval [{_outward(row['lower'], digits, down=True)}, "
         f"{_outward(row['upper'], digits, down=False)}] "
         f"(±{_outward(row['k'], digits, down=False)} at {_percent_floor(row['coverage'])}; "
-        f"{row['distribution']}, scale {row['scale']:.{digits}g})"
+        f"{_planned_text(row, digits)}{row['distribution']}, scale {row['scale']:.{digits}g})"
     )
+
+
+def _planned_text(row, digits) -> str:
+    """The release's target and planned ±k beside the cell's delivered one ("target ±2,
+    planned ±2; "), the plan rounded up as the delivered ±k is; "" where the row has none."""
+    target, planned = row.get("target"), row.get("planned")
+    if target is None or planned is None:
+        return ""
+    return f"target ±{target:.{digits}g}, planned ±{_outward(planned, digits, down=False)}; "
 
 
 def _loss_text(loss, unit) -> str:

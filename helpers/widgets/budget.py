@@ -119,7 +119,7 @@ def workload_from(workload, ks) -> list | bud.Workload:
         chosen.append(dataclasses.replace(release, k=k, weight=weight))
     # a workload stated for a unit of privacy keeps it: the allocation carries it to the release
     if isinstance(workload, bud.Workload) and chosen:
-        return bud.Workload(chosen, unit=workload.unit)
+        return bud.Workload(chosen, unit=workload.unit, means=workload.means)
     return chosen
 
 
@@ -162,7 +162,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
         family = bud.NoiseFamily.of(noises[i])  # its unit from its measure, never its name
         unit = family.unit + ("ᵢ" if family.pure else ",i")
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
-        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        mark = f"  {'' if split.meets[i] else '✗ '}(target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {noises[i]:>9s} {_g4(acc.budgets[i]):>9s}{unit:>2s} "
             f"{_g4(split.budgets[i]):>9s}{unit:>2s}  {reach}{mark}"
@@ -173,7 +173,7 @@ def _mixed_text(choice: bud.WorkloadChoice, workload, noises) -> str:
 def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechanism) -> str:
     """The readout of :func:`budget_dashboard` (also used by its tests): the totals and the
     verdict, then one line per release (its need, its share of the risk's total ``allowed``
-    and the ±k that share reaches)."""
+    and the ±k that share reaches, its target beside it, marked ✗ where missed)."""
     family = bud.NoiseFamily.of(mechanism)
     unit = family.unit
     acc, split = choice.accuracy, choice.at_risk
@@ -194,7 +194,7 @@ def budget_text(choice: bud.WorkloadChoice, workload, *, allowed: float, mechani
     ]
     for i, release in enumerate(workload):
         reach = f"±{split.k[i]:.4g} at {100 * release.coverage:g} %"
-        mark = "" if split.meets[i] else f"  ✗ (target ±{release.k:g})"
+        mark = f"  {'' if split.meets[i] else '✗ '}(target ±{release.k:g})"
         lines.append(
             f"{_name(release, i)[:32]:32s} {_g4(acc.budgets[i]):>11s} "
             f"{_g4(split.budgets[i]):>11s}  "
@@ -213,7 +213,7 @@ def budget_dashboard(workload=SURVEY, *, delta: float = 1e-6) -> BudgetDashboard
     if not workload:
         raise ValueError("workload must hold at least one release")
     if isinstance(workload_, bud.Workload):
-        workload = bud.Workload(workload, unit=workload_.unit)  # the unit travels with it
+        workload = bud.Workload(workload, unit=workload_.unit, means=workload_.means)  # travels on
     bud.workload_sensitivities(workload)  # a malformed release is refused here, by name
     controls = _controls(workload)
     dash = BudgetDashboard(controls, _Allocation(workload, delta))

@@ -26,6 +26,13 @@ from helpers import budget as B
 
 # --- the API contract ---------------------------------------------------------------------
 
+#: a workload whose mean is released as its noisy sum over its noisy count (OpenDP's)
+RATIO_WORKLOAD = B.Workload(
+    [B.Release("mean", k=2.0, lower=0, upper=100, n=200, sensitivity=0.5)],
+    unit=B.PrivacyUnit("person", neighbours="add-remove"),
+    means="ratio",
+)
+RATIO_ALLOCATION = B.budget_for_accuracy(RATIO_WORKLOAD)
 VALID = {
     B.compose_epsilon: (([0.5, 0.25],), {}),
     B.compose_rho: (([0.5, 0.25],), {}),
@@ -61,6 +68,11 @@ VALID = {
     ),
     B.choose_workload: ((WORKLOAD, 1.0), {"mechanism": "laplace", "delta": 1e-6}),
     B.joint_coverage: (([0.95, 0.9],), {}),
+    B.planned_k: ((RATIO_ALLOCATION, RATIO_WORKLOAD), {"group_size": 50}),
+    B.ratio_interval: (
+        (200.0, 40.0),
+        {"total_accuracy": 20.0, "count_accuracy": 4.0, "lower": -10.0, "upper": 10.0},
+    ),
     B.bonferroni: ((WORKLOAD,), {"joint": 0.9}),
     B.query_risk: ((5.0,), {"releases": 3, "delta": 1e-5, "discretization": 1e-3}),
 }
@@ -100,6 +112,8 @@ def test_bad_input_is_a_value_error_or_a_number(fn):
 
 # which leading parameters may be positional; every other one is keyword-only
 POSITIONAL = {
+    "ratio_interval": 2,
+    "planned_k": 2,
     "query_risk": 1,
     "compose_epsilon": 1,
     "compose_rho": 1,
@@ -176,7 +190,7 @@ def test_docstrings_run_and_have_every_numpydoc_section():
         for fn in PUBLIC
         if not any(
             words in " ".join(fn.__doc__.split())
-            for words in ("notebook 11", "notebooks 11", "Not called in a notebook")
+            for words in ("notebook 11", "notebooks 11", "notebook 12", "Not called in a notebook")
         )
     ]
     assert unplaced == []

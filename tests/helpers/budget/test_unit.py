@@ -139,3 +139,33 @@ def test_opendp_workload_states_the_identifier_unit():
     assert R.opendp_workload(WORK, contributions=2, unit="user").unit.unit == "user"
     with pytest.raises(ValueError, match="unit must be 'person' or 'user'"):
         R.opendp_workload(WORK, contributions=2, unit="record")
+
+
+def test_a_workload_states_how_its_means_are_released_and_keeps_it():
+    """Issue 48, item 4: opendp_workload's means are released as a noisy sum over a noisy count
+    (means="ratio"), and the allocation plans them so; the field travels with the workload."""
+    person = B.PrivacyUnit("person", contributions=2, neighbours="add-remove")
+    mean = B.Release("mean", k=2.0, lower=0.0, upper=10.0, n=5, sensitivity=4.0)
+    direct = B.Workload([mean], unit=person)
+    ratio = B.Workload([mean], unit=person, means="ratio")
+    assert direct.means == "direct" and ratio.means == "ratio" and direct != ratio
+    assert "means='ratio'" in repr(ratio) and "means" not in repr(direct)
+    again = pickle.loads(pickle.dumps(ratio))
+    assert again == ratio and again.means == "ratio" and hash(again) == hash(ratio)
+    with pytest.raises(ValueError, match=r"means must be one of \('direct', 'ratio'\); got 'sum'"):
+        B.Workload([mean], unit=person, means="sum")
+    assert R.opendp_workload([B.Release("count", k=1.0)], contributions=1).means == "ratio"
+    assert R.per_person([B.Release("count", k=1.0)], contributions=1).means == "direct"
+    # a ratio mean's bounds and n are read and checked even where its Δ is stated
+    bad = B.Workload(
+        [B.Release("mean", k=2.0, lower=0.0, upper=10.0, n=0, sensitivity=4.0)],
+        unit=person,
+        means="ratio",
+    )
+    with pytest.raises(ValueError, match=r"workload\[0\]: n must be an integer ≥ 1 .* got 0"):
+        B.budget_for_accuracy(bad)
+    no_bounds = B.Workload(
+        [B.Release("mean", k=2.0, n=5, sensitivity=4.0)], unit=person, means="ratio"
+    )
+    with pytest.raises(ValueError, match=r"workload\[0\]: lower must be a number"):
+        B.budget_for_accuracy(no_bounds)

@@ -949,11 +949,13 @@ def test_a_budget_so_large_that_opendp_refuses_low_thresholds_still_releases():
 
 def test_a_mean_whose_noisy_box_misses_its_bounds_is_said_never_inverted():
     """Review: the interval of a mean came out inverted (lower 10.3, upper 10.0) with k = 0."""
-    from helpers.release import _opendp_query as Q
 
-    assert Q._ratio_interval(100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
-    assert Q._ratio_interval(-100.0, 20.0, 5.0, 3.0, (-5.0, 5.0)) == (-5.0, 5.0)
-    low, high = Q._ratio_interval(10.0, 2.0, 5.0, 1.0, (-5.0, 5.0))
+    def interval(s, a, n, b):  # the release's interval (helpers.budget.ratio_interval)
+        return B.ratio_interval(s, n, total_accuracy=a, count_accuracy=b, lower=-5.0, upper=5.0)
+
+    assert interval(100.0, 20.0, 5.0, 3.0) == (-5.0, 5.0)
+    assert interval(-100.0, 20.0, 5.0, 3.0) == (-5.0, 5.0)
+    low, high = interval(10.0, 2.0, 5.0, 1.0)
     assert -5.0 <= low <= 2.0 <= high <= 5.0
     groups = 400
     df = pd.DataFrame({"p": np.arange(groups * 4), "g": np.repeat(np.arange(groups), 4), "x": 10.0})
@@ -1016,3 +1018,119 @@ def test_a_budget_or_delta_beyond_what_opendp_can_account_is_a_value_error():
     work = _workload("laplace", keys_known=False)
     with pytest.raises(ValueError, match="delta must be large enough for a threshold"):
         _call(df=df, work=work, keys=None, delta=1e-300, max_groups=10)
+
+
+# --- a mean's ±k: planned with the release's own interval, at its least group size ------------
+
+
+def _mean_release(mechanism, lower, upper, n, *, coverage, keys_known):
+    """A table of one group of exactly n people (and a larger one of 4n), one record each, and
+    the release of a count and a mean of [lower, upper] with target ±(U − L)/20 at least group
+    size n; (the allocation, the mean's rows of the table)."""
+    work = R.opendp_workload(
+        [
+            B.Release("count", k=20.0, label="visits"),
+            B.Release(
+                "mean",
+                k=(upper - lower) / 20,
+                lower=lower,
+                upper=upper,
+                n=n,
+                coverage=coverage,
+                label="mean x",
+            ),
+        ],
+        contributions=1,
+        keys_known=keys_known,
+    )
+    allocation = B.budget_for_accuracy(work, mechanism=mechanism)
+    df = pd.DataFrame(
+        {"p": np.arange(5 * n), "g": ["least"] * n + ["larger"] * (4 * n), "x": float(upper)}
+    )
+    options = {"keys": {"g": ["least", "larger"]}} if keys_known else {}
+    if not keys_known:
+        options.update(delta=1e-7, max_groups=10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = R.opendp_release(
+            df,
+            allocation,
+            work,
+            person="p",
+            by="g",
+            columns={"visits": None, "mean x": "x"},
+            coverage=coverage,
+            max_length=5 * n,  # the table's own length: OpenDP's float slack grows with it
+            **options,
+        )
+    return allocation, out.table[out.table["release"] == "mean x"].set_index("g")
+
+
+def _widest_at_ran_scale(mechanism, lower, upper, n, coverage, scale):
+    """The widest ±k the release prints in a group of n records, the noise at its typical spot,
+    at the noise OpenDP ran (the table's scale: the sum's; the count's is it over the sum's
+    weight, the release's own parts), through the release's own interval function."""
+    from helpers.budget import ratio
+    from helpers.release import _opendp_query as Q
+
+    cls = MECHANISM_CLASSES[mechanism]
+    shift = Q._shift("mean", (lower, upper), False)
+    part = Q._parts("mean", (lower, upper), False)[0]
+    each = 1 - (1 - coverage) / 2
+    a = float(cls.noise_reach(scale, each, sensitivity=1.0))
+    b = float(cls.noise_reach(scale / part.weight, each, sensitivity=1.0))
+    lo, hi = lower - shift, upper - shift
+    return float(ratio._widest_half_width([n], [a], [b], [lo], [hi])[0])
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+@pytest.mark.parametrize("keys_known", [True, False])
+def test_a_mean_prints_the_planned_k_at_its_least_group_size_and_within_it_above(
+    mechanism, keys_known
+):
+    """Issue 48, item 4: a mean printed ±3.65 in a group larger than its planned n for a target
+    of ±2, while the allocation reported the target met. The plan is now the release's own
+    model: at the noise OpenDP ran (the table's scale), the widest ±k the release's interval
+    gives in a group of n records is the plan's (within OpenDP's rounding) and within the
+    target, every larger group's narrower; the table shows the target and the plan beside
+    each cell's printed k. Bounds of every sign, coverages, n from 1 to 1,000 (keys not known
+    in advance: groups large enough to pass OpenDP's threshold)."""
+    grid = BOUNDS if keys_known else THRESHOLDED_BOUNDS
+    sizes = [1, 12, 300, 1000] if keys_known else [300, 1000]
+    coverages = [0.95, 0.8, 0.99]
+    for i, (lower, upper) in enumerate(grid):
+        n, coverage = sizes[i % len(sizes)], coverages[i % len(coverages)]
+        lower, upper = float(lower), float(upper)
+        allocation, means = _mean_release(
+            mechanism, lower, upper, n, coverage=coverage, keys_known=keys_known
+        )
+        target, planned = float(allocation.target[1]), float(allocation.k[1])
+        assert planned <= target and planned == pytest.approx(target, rel=1e-9)
+        assert (means["target"] == target).all() and (means["planned"] == planned).all()
+        scale = float(means.loc["least", "scale"])
+        assert (means["scale"] == scale).all()  # one noise for every group
+        at_n = _widest_at_ran_scale(mechanism, lower, upper, n, coverage, scale)
+        assert at_n == pytest.approx(planned, rel=PLAN_RTOL), (lower, upper, n)
+        assert at_n <= target * (1 + PLAN_RTOL)
+        larger = [
+            _widest_at_ran_scale(mechanism, lower, upper, size, coverage, scale)
+            for size in (n + 1, 4 * n, 100 * n)
+        ]
+        assert all(k < at_n for k in larger)
+
+
+def test_the_issue_s_mean_was_wider_than_its_target_before_the_plan_read_the_release():
+    """The plan the issue reported (one noise at Δ = (U − L)/n sets the mean's budget) against
+    the release's model: its widest printed ±k at n is above the target, the new plan's at it."""
+    from helpers.budget import _common, ratio
+    from helpers.budget.families import NoiseFamily
+
+    work = R.opendp_workload(
+        [B.Release("mean", k=2.0, lower=0.0, upper=100.0, n=200, label="m")], contributions=1
+    )
+    for mechanism in ("laplace", "gaussian"):
+        plan = ratio._RatioPlan(_common._parse(work), NoiseFamily.of(mechanism))
+        before = B.budget_for_accuracy(list(work), mechanism=mechanism)  # the course's mean
+        after = B.budget_for_accuracy(work, mechanism=mechanism)
+        assert plan.reach(plan.scale(before.budgets))[0] > 1.5 * 2.0
+        assert plan.reach(plan.scale(after.budgets))[0] == pytest.approx(2.0, rel=1e-9)

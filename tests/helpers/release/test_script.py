@@ -68,6 +68,8 @@ def test_it_prints_every_cell_with_its_interval(tmp_path, capsys, suffix):
     cells = [line for line in out.splitlines() if "interval [" in line]
     assert len(cells) == 2 * 3  # two releases × three public keys, "c" absent from the data
     assert all("Float Laplace" in line and "±" in line for line in cells)
+    # the target and the plan beside each cell's delivered ±k (issue 48, item 4)
+    assert all("; target ±12, planned ±12; " in line for line in cells if "visits" in line)
     assert "[region=c]" in out and "records whose group is not among the keys" in out
 
 
@@ -88,6 +90,8 @@ def test_a_plan_round_trips():
     assert options == {"person": "p", "contributions": 2, "max_length": 5}
     # the unit travels in the plan as an object: the run reads m from it
     assert again.unit == allocation.unit == WORK.unit and work.unit == WORK.unit
+    # the targets travel beside the plan's ±k, and the means' release with the workload
+    assert again.target.tolist() == allocation.target.tolist() and work.means == WORK.means
     bare, _, options = R.read_plan(R.release_plan(allocation, WORK, person="p", max_length=5))
     assert options["contributions"] == 2 and bare.unit.contributions == 2  # m always written
     # an allocation of a plain list with the unit's workload: the plan still carries m
@@ -187,6 +191,9 @@ def test_a_printed_cell_never_reads_narrower_or_surer_than_computed(a, b, k, cov
         "scale": 1.0,
     }
     line = script._cell_line(row, [], digits=digits)
+    assert "target" not in line  # a row without a plan prints none
+    planned = script._cell_line({**row, "target": k, "planned": k}, [], digits=digits)
+    assert float(planned.split("planned ±")[1].split(";")[0]) >= k
     ends = line.split("interval [")[1].split("]")[0].split(", ")
     assert float(ends[0]) <= lower and float(ends[1]) >= upper
     assert float(line.split("(±")[1].split(" at ")[0]) >= k

@@ -307,3 +307,27 @@ def test_the_choice_is_a_copy_and_only_what_was_shown():
     for i in range(len(SURVEY)):
         dash.controls[f"k{i}"].value = w.LEFT_OUT
     assert dash.choice is None
+
+
+@pytest.mark.parametrize("mechanism", ["laplace", "gaussian"])
+def test_each_release_shows_its_target_beside_the_k_it_reaches(mechanism):
+    """Issue 48, item 4: the target and the planned ±k side by side, for a mean released as
+    its noisy sum over its noisy count too (its ±k the plan's at its least group size)."""
+    from helpers import release as rel
+
+    work = rel.opendp_workload(
+        [
+            bud.Release("count", k=10.0, label="visits"),
+            bud.Release("mean", k=2.0, lower=0.0, upper=100.0, n=200, label="mean cost"),
+        ],
+        contributions=1,
+    )
+    for risk, met in ((bud.risk_epsilon(50.0), True), (bud.risk_epsilon(0.1), False)):
+        choice = bud.choose_workload(work, risk, mechanism=mechanism, delta=1e-6)
+        allowed = choice.at_risk.total
+        text = w.budget_text(choice, work, allowed=allowed, mechanism=mechanism)
+        line = next(x for x in text.splitlines() if x.startswith("mean cost"))
+        reach = float(line.split("±")[1].split(" at ")[0])
+        assert reach == pytest.approx(float(choice.at_risk.k[1]), rel=1e-3)
+        assert line.endswith("(target ±2)") and (("✗" in line) != met)
+        assert (reach <= 2.0 * (1 + 1e-3)) == met
