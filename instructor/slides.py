@@ -109,7 +109,9 @@ HEADING = re.compile(r"^(#{1,3}) +(.+?)\s*$")
 NUMBERED = re.compile(r"^(\d+) · ")
 CLOSING = ("Summary", "Exercises", "Notes on the sources", "Published numbers")
 EXERCISE_STATEMENT = re.compile(r"^\*\*(Exercise )?\d+[a-z]?\.\*\*")
-DASHBOARD_CALL = re.compile(r"^\s*[\w.]*_dashboard\(", re.MULTILINE)
+#: a cell that shows a dashboard: its call, or a name bound to it (``dash = …_dashboard(``,
+#: so a later cell can read its choice); instructor/slides.py and timing.py read cells alike
+DASHBOARD_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?[\w.]*_dashboard\(", re.MULTILINE)
 CHECK_CALL = re.compile(r"^\s*check\(", re.MULTILINE)
 VERSIONS = re.compile(r"__version__|python_version\(\)|sys\.version")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

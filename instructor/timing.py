@@ -77,7 +77,9 @@ QUIZ_TAG = "quiz"
 
 HEADING = re.compile(r"^## +(.+?)\s*$")
 NUMBERED = re.compile(r"^(\d+) · ")
-DASHBOARD_CALL = re.compile(r"^\s*[\w.]*_dashboard\(", re.MULTILINE)
+#: a cell that shows a dashboard: its call, or a name bound to it (``dash = …_dashboard(``,
+#: so a later cell can read its choice); instructor/slides.py and timing.py read cells alike
+DASHBOARD_CALL = re.compile(r"^\s*(?:\w+\s*=\s*)?[\w.]*_dashboard\(", re.MULTILINE)
 EXERCISE = re.compile(r"\*Answer:\* `answer_(\d\d)_(\d+)`")
 CLOSING = ("Summary", "Exercises", "Notes on the sources", "Published numbers")
 NOT_LECTURED = ("Exercises", "Notes on the sources")

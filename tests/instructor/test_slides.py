@@ -567,3 +567,23 @@ def test_every_figure_of_a_deck_fits_a_slide_at_half_its_width():
                 if width * size[1] / size[0] > room:
                     too_tall.append(f"lecture {lecture['number']}: {size} at {width} px wide")
     assert too_tall == []
+
+
+def test_a_dashboard_bound_to_a_name_is_a_dashboard():
+    """Notebook 11 keeps its dashboard (``dash = dashboards.budget_dashboard(...)``) so a later
+    cell reads its choice: the slides (its note names the figure) and the timing (a dashboard's
+    minutes) must still see a dashboard, and read cells alike."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("timing", ROOT / "instructor" / "timing.py")
+    timing = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(timing)
+    assert timing.DASHBOARD_CALL.pattern == slides.DASHBOARD_CALL.pattern
+    for source in (
+        "dashboards.budget_dashboard(survey)",
+        "# a comment\ndash = dashboards.budget_dashboard(w)\ndash",
+        "d=w.model_dashboard()",
+    ):
+        assert slides._is_dashboard(nbformat.v4.new_code_cell(source)), source
+    for source in ("print(dash.choice)", "x = make_dashboard_text(3)", "dash.choice"):
+        assert not slides._is_dashboard(nbformat.v4.new_code_cell(source)), source
