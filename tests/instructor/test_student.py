@@ -533,9 +533,9 @@ def test_every_cell_that_needs_opendp_is_shown_with_its_recorded_output():
                     html = output.data["text/html"]
                     assert _STYLE.sub("", html).strip() in after.source
                     assert "<style" in html and "<style" not in after.source
-    # notebook 12's two: the table by region in one OpenDP Context, and the record made from
-    # that release (its plan needs no OpenDP)
-    assert shown == 2
+    # notebook 12's three: the table by region in one OpenDP Context, the record made from
+    # that release (its plan needs no OpenDP), and the mean planned cell by cell (its notes)
+    assert shown == 3
 
 
 def test_a_worked_answer_or_an_unexecuted_cell_that_needs_opendp_is_refused():
