@@ -174,16 +174,24 @@ def planned_k(allocation, workload, *, group_size) -> np.ndarray:
     return k
 
 
-def _ratio_interval(s, a, n, b, lo, hi) -> tuple:
-    """:func:`ratio_interval` on checked arrays (broadcast together): each corner's
-    denominator is positive where the count's lower edge is, so the least corner is one of the
-    two with s − a, the largest one of the two with s + a."""
+def _corners(s, a, n, b) -> tuple:
+    """(least, most, valid): the extremes of (s ± a)/(n ± b) over the box, where the count's
+    lower edge is positive (``valid``; elsewhere they are meaningless): each corner's
+    denominator is then positive, so the least corner is one of the two with s − a, the
+    largest one of the two with s + a."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         minus, plus = n - b, n + b
         valid = minus > 0
         minus = np.where(valid, minus, 1.0)
         least = np.minimum((s - a) / minus, (s - a) / plus)
         most = np.maximum((s + a) / minus, (s + a) / plus)
+    return least, most, valid
+
+
+def _ratio_interval(s, a, n, b, lo, hi) -> tuple:
+    """:func:`ratio_interval` on checked arrays (broadcast together)."""
+    least, most, valid = _corners(s, a, n, b)
+    with np.errstate(invalid="ignore"):
         low, high = np.maximum(lo, least), np.minimum(hi, most)
     ok = valid & (low <= high)
     return np.where(ok, low, lo), np.where(ok, high, hi)
@@ -195,13 +203,18 @@ def _widest_half_width(n, a, b, lo, hi) -> np.ndarray:
     n·μ, the released count n): the half-width is piecewise linear in μ, so its largest value
     is at an end or a breakpoint (the two least corners cross at μ = a/n, the two largest at
     μ = −a/n; a corner meets a bound where (n·μ ∓ a)/(n ± b) = lo or hi). 1-D arrays in, one
-    value per entry out."""
+    value per entry out. The box holds μ itself (the noise at zero), so a rounding of n·μ/n
+    past a bound is read as μ, never as a box outside the bounds (which would give them
+    whole: a least budget refused at a target well within them, found by hypothesis)."""
     n, a, b, lo, hi = (np.asarray(x, dtype=float)[:, None] for x in (n, a, b, lo, hi))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         meets = [(t * (n + j * b) + i * a) / n for t in (lo, hi) for i in (-1, 1) for j in (-1, 1)]
         spots = np.concatenate(np.broadcast_arrays(lo, hi, a / n, -a / n, *meets), axis=1)
     spots = np.clip(np.nan_to_num(spots, nan=0.0), lo, hi)
-    low, high = _ratio_interval(n * spots, a, n, b, lo, hi)
+    least, most, valid = _corners(n * spots, a, n, b)
+    with np.errstate(invalid="ignore"):
+        low = np.where(valid, np.clip(np.minimum(least, spots), lo, hi), lo)
+        high = np.where(valid, np.clip(np.maximum(most, spots), lo, hi), hi)
     return np.max(np.maximum(spots - low, high - spots), axis=1)
 
 

@@ -15,7 +15,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpers import budget as B
@@ -202,6 +202,10 @@ def test_a_direct_workload_keeps_the_course_plan():
     n=st.integers(1, 10**5),
     fraction=st.floats(0.001, 0.9),
 )
+# hypothesis found it: n·μ/n rounded past the bound read as a box outside the bounds
+@example(
+    mechanism="laplace", lower=0.0, width=219.0, shift=0.7476631620265436, n=2395, fraction=0.5
+)
 def test_shifting_the_bounds_shifts_nothing_in_the_plan(
     mechanism, lower, width, shift, n, fraction
 ):
@@ -262,3 +266,20 @@ def test_a_choice_with_one_noise_per_release_plans_a_ratio_mean_with_its_own_mod
             plan.reach(plan.scale(short.at_risk.budgets[1:]))[0], rel=1e-12
         )
         assert short.at_risk.k[1] > 3.0 and not short.at_risk.meets[1]
+
+
+def test_a_noise_of_zero_plans_no_width_whatever_the_bounds():
+    """The class of hypothesis's find: with the noise at zero the box is the true mean itself,
+    so its widest half-width is 0 up to rounding at every spot, for any bounds and group size
+    (a rounding of n·μ/n past a bound had read as a box outside them: the whole bounds)."""
+    from helpers.budget.ratio import _widest_half_width
+
+    rng = np.random.default_rng(46)
+    lower = rng.uniform(-1e3, 1e3, 20_000)
+    upper = lower + rng.uniform(0.5, 1e3, lower.size)
+    shift = lower / 2 + upper / 2
+    lo, hi = lower - shift, upper - shift
+    n = rng.integers(1, 10**5, lower.size).astype(float)
+    zero = np.zeros(lower.size)
+    widest = _widest_half_width(n, zero, zero, lo, hi)
+    assert np.all(widest <= 1e-12 * np.maximum(np.abs(lo), np.abs(hi))), widest.max()
