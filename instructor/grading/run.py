@@ -198,6 +198,9 @@ def run_notebook(
             "open_ids": open_ids,
             "nonce": nonce,
             "limits": limits.rlimits(),
+            # the kernel seals itself against new sockets (runner.seal_program) where the
+            # sandbox holds it; unsandboxed, nothing is promised
+            "seal": not unsafe,
         }
         info_read = info_write = None
         if unsafe:

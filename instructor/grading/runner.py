@@ -388,23 +388,108 @@ async def _extract(client, names, open_ids, opens, timeout) -> dict:
 KERNEL_OPTIONS = ("--HistoryManager.enabled=False",)
 
 
-def _kernelspec_dir() -> str:
-    """A kernel spec named python3 that starts *this* Python (first on JUPYTER_PATH) with
+#: ``socket``, ``socketpair`` and ``seccomp``'s numbers and the audit architecture, by machine
+#: (the kernel's ``asm/unistd_64.h`` and ``asm-generic/unistd.h``; ``sandbox.SYSCALLS`` holds
+#: the same ``socket`` numbers, and a test holds the two tables to each other).
+SEAL_CALLS = {
+    "x86_64": (0xC000003E, {"socket": 41, "socketpair": 53, "seccomp": 317}),
+    "aarch64": (0xC00000B7, {"socket": 198, "socketpair": 199, "seccomp": 277}),
+}
+_EPERM = 1
+
+
+def seal_program(machine: str | None = None) -> bytes | None:
+    """A second seccomp filter (classic BPF) the kernel loads on itself once its channels are
+    open: ``socket`` and ``socketpair`` fail with EPERM, everything else is left to the
+    sandbox's own filter (``sandbox.seccomp_program``). None for a machine it is not written
+    for.
+
+    Why: the sandbox's memory bound is a cgroup, and cgroup v1 does not count what a Unix
+    socket queues. The sandbox's filter must let the kernel open its channels (Unix sockets,
+    issue 51), so before this filter a submission could open hundreds of Unix socket pairs and
+    fill each with about twice ``net.core.wmem_max``. After it, the kernel and every process
+    it starts hold only the channels it had before the first cell ran. Layout: Linux's
+    ``struct sock_filter`` and ``seccomp_data`` (``linux/filter.h``, ``linux/seccomp.h``).
+    """
+    import platform
+    import struct
+
+    found = SEAL_CALLS.get(machine or platform.machine())
+    if found is None:
+        return None
+    arch, numbers = found
+    ld, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|W|ABS, BPF_JMP|JEQ|K, BPF_RET|K
+    allow, refuse = 0x7FFF0000, 0x00050000 | _EPERM  # SECCOMP_RET_ALLOW, RET_ERRNO|EPERM
+    # another architecture's calls are the sandbox's filter's to kill: allowed here
+    program = [(ld, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, allow), (ld, 0, 0, 0)]
+    program += [(jeq, 1, 0, numbers["socket"]), (jeq, 0, 1, numbers["socketpair"])]
+    program += [(ret, 0, 0, refuse), (ret, 0, 0, allow)]
+    return b"".join(struct.pack("=HBBI", *instruction) for instruction in program)
+
+
+#: The kernel's launcher where it seals itself: ``ipykernel_launcher``'s own steps (the
+#: working folder off ``sys.path``, then the kernel application), with :func:`seal_program`'s
+#: filter (hex, the first argument) loaded for all the kernel's threads (``TSYNC``) by the
+#: event loop's first callback: after every channel is open, before any message is read, so
+#: before the first cell. A kernel that cannot seal itself exits: the run is then reported
+#: as a dead kernel, never run unsealed.
+SEALED_LAUNCHER = """\
+import ctypes, os, sys
+if sys.path and sys.path[0] == "":
+    del sys.path[0]
+program, number = bytes.fromhex(sys.argv.pop(1)), int(sys.argv.pop(1))
+from ipykernel.kernelapp import IPKernelApp
+from tornado import ioloop
+
+class Filter(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+def seal():
+    libc = ctypes.CDLL(None, use_errno=True)
+    code = ctypes.create_string_buffer(program, len(program))
+    fprog = Filter(len(program) // 8, ctypes.addressof(code))
+    # PR_SET_NO_NEW_PRIVS (bubblewrap set it already), then SECCOMP_SET_MODE_FILTER with
+    # SECCOMP_FILTER_FLAG_TSYNC: one filter for every thread, or none (a nonzero result)
+    if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(
+        ctypes.c_long(number), 1, 1, ctypes.byref(fprog)
+    ) != 0:
+        os.write(2, b"the kernel could not seal its sockets: exiting\\n")
+        os._exit(70)
+
+class SealedKernelApp(IPKernelApp):
+    def start(self):
+        ioloop.IOLoop.current().add_callback(seal)
+        super().start()
+
+SealedKernelApp.launch_instance()
+"""
+
+
+def kernel_argv(seal: bool, machine: str | None = None) -> list[str]:
+    """The kernel's command: the sealed launcher (:data:`SEALED_LAUNCHER`) where ``seal`` and
+    the machine has a :func:`seal_program`, else ``ipykernel_launcher``; with
     :data:`KERNEL_OPTIONS`."""
+    import platform
+
+    program = seal_program(machine) if seal else None
+    if program is None:
+        start = ["-m", "ipykernel_launcher"]
+    else:
+        number = SEAL_CALLS[machine or platform.machine()][1]["seccomp"]
+        start = ["-c", SEALED_LAUNCHER, program.hex(), str(number)]
+    return [sys.executable, *start, "-f", "{connection_file}", *KERNEL_OPTIONS]
+
+
+def _kernelspec_dir(seal: bool = False) -> str:
+    """A kernel spec named python3 that starts *this* Python (first on JUPYTER_PATH) with
+    :data:`KERNEL_OPTIONS`, sealed (:func:`kernel_argv`) where ``seal``."""
     root = tempfile.mkdtemp(prefix="grade-kernel-")
     spec = Path(root) / "kernels" / "python3"
     spec.mkdir(parents=True)
     (spec / "kernel.json").write_text(
         json.dumps(
             {
-                "argv": [
-                    sys.executable,
-                    "-m",
-                    "ipykernel_launcher",
-                    "-f",
-                    "{connection_file}",
-                    *KERNEL_OPTIONS,
-                ],
+                "argv": kernel_argv(seal),
                 "display_name": "Python 3 (grading)",
                 "language": "python",
             }
@@ -495,7 +580,7 @@ async def run(config: dict, report: Report) -> None:
         report(event="unreadable", message=f"{type(error).__name__}: {str(error)[:300]}")
         return
     opens = _open_exercises(config) if open_ids else {}
-    os.environ["JUPYTER_PATH"] = _kernelspec_dir()
+    os.environ["JUPYTER_PATH"] = _kernelspec_dir(config.get("seal", False))
     client = _client_class()(
         nb,
         config=_ipc_config(),

@@ -25,6 +25,8 @@ package, ``/usr/bin/bwrap``), which the grader starts with:
   files, which would show another sandbox's imports) and the other calls of :data:`REFUSED`,
   and every socket but a Unix one (:data:`SOCKET_FAMILIES`); bubblewrap's own arguments
   passed on a descriptor (:func:`launch`), so the sandbox's command line names no host path;
+  and a second filter the kernel loads on itself once its channels are open
+  (``runner.seal_program``): from the first cell on, no socket at all, Unix ones included;
 * a cgroup per sandbox bounding the memory, the number of processes and the CPU (an equal
   share, and a quota of ``Limits.cpus``) of the whole sandbox
   (:func:`bound_choice`: a :class:`Cgroup` of its own, v2 where delegated, else v1; else a
@@ -303,9 +305,9 @@ REFUSED = (
 #: (ZeroMQ asks; the kernel dies without it). No network socket, not even on loopback:
 #: a TCP socket's queued buffers are kernel memory that cgroup v1 does not count, so they
 #: could hold gigabytes past the sandbox's memory bound (issue 51). Unix sockets' queues are
-#: not counted either and are not made impossible: each holds at most about twice the system's
-#: ``net.core.wmem_max`` (416 KiB by default), times the open files of every process
-#: (:class:`Limits`), far past the cgroup's bound in the worst case; INSTRUCTORS.md says so.
+#: not counted either: the kernel needs them for its channels, so it opens those first and
+#: then seals itself (``runner.seal_program``), and neither it nor any process it starts can
+#: make another socket of any family.
 SOCKET_FAMILIES = (1, 16)  # AF_UNIX; AF_NETLINK of protocol NETLINK_ROUTE (0) only
 _EAFNOSUPPORT = 97
 
