@@ -132,8 +132,8 @@ def budget_for_accuracy(workload, *, mechanism="laplace", delta=DEFAULT_DELTA) -
     >>> round(budget_for_accuracy(workload, mechanism="gaussian").total, 4)  # 2 × (1.96/5)²/2
     0.1537
     """
-    w = _parse(workload)
     family = NoiseFamily.of(mechanism)
+    w = family.read(_parse(workload))
     return _budget_for_accuracy(w, family, family.reading_delta(delta))
 
 
@@ -277,8 +277,8 @@ def split_budget(
     >>> split_budget(workload, 1.2, meet_targets=True).meets.tolist()
     [True, True]
     """
-    w = _parse(workload)
     family = NoiseFamily.of(mechanism)
+    w = family.read(_parse(workload))
     e = _check_total(total)
     d = family.reading_delta(delta)
     if not isinstance(meet_targets, (bool, np.bool_)):

@@ -269,6 +269,10 @@ class NoiseFamily:
         """δ of the (ε, δ) reading: checked to lie in (0, 1), or 0 for a pure family (unread)."""
         return 0.0 if self.pure else _check_open_delta(delta)
 
+    def read(self, w: _Workload) -> _Workload:
+        """``w`` as this family's noise reads it (:func:`_read_by`)."""
+        return _read_by(w, self.mechanism.discrete)
+
     def check_sensitivities(self, w: _Workload) -> None:
         """Refuse a release whose Δ the noise cannot take (an integer noise, a mean's Δ)."""
         if not self.mechanism.discrete:
@@ -356,6 +360,26 @@ class _Families(Mapping):
 
     def __len__(self) -> int:
         return len(MECHANISM_CLASSES)
+
+
+def _read_by(w: _Workload, discrete) -> _Workload:
+    """``w`` with each mean released as a ratio under an integer noise (``discrete``: one
+    flag, or one per release) at the least integer Δ ≥ its stated one (at least 1).
+
+    Such a mean is never noised at its stated Δ = m(U − L)/n: its noisy sum and count have
+    Δs of their own, integers under an integer noise (the release shifts its values by an
+    integer), and its budget, ±k and coverage are its plan's (:mod:`helpers.budget.ratio`).
+    The stated Δ only sets the scale reported beside them and the mechanism the composition
+    reads, whose loss at that scale is the budget; an integer noise takes an integer Δ, so the
+    least integer above keeps both true (the loss at the scale is still the budget). Any
+    other release, and every release under a continuous noise, keeps its Δ."""
+    if w.ratio is None:
+        return w
+    mask = w.ratio & np.broadcast_to(np.asarray(discrete, dtype=bool), w.ratio.shape)
+    if not np.any(mask):
+        return w
+    read = np.where(mask, np.maximum(np.ceil(w.sensitivity), 1.0), w.sensitivity)
+    return w._replace(sensitivity=read)
 
 
 #: The families of noise a workload's budget can be spent under, by mechanism class.

@@ -32,7 +32,7 @@ from ._common import (
     _Workload,
 )
 from .allocation import _budget_for_accuracy, _split_budget
-from .families import NoiseFamily, _assemble
+from .families import NoiseFamily, _assemble, _read_by
 from .ratio import _ratio_delivered, _ratio_floors
 from .risk import Risk, _as_risk, _profile_r_for, implied_risk
 
@@ -267,6 +267,7 @@ def choose_workload(workload, risk, *, mechanism="laplace", delta=DEFAULT_DELTA)
     if isinstance(mechanism, (list, tuple)):  # one noise per release: judged on its own PLD
         return _choose_exact(w, risk, mechanism, delta)
     family = NoiseFamily.of(mechanism)
+    w = family.read(w)
     d = family.reading_delta(delta)
     acc = _budget_for_accuracy(w, family, d)
     allowed = family.total_for(risk, delta)
@@ -397,6 +398,7 @@ def _smallest_factor(ok, tol: float = 1e-3) -> float:
 
 def _choose_exact(w: _Workload, risk: Risk, mechanism, delta) -> WorkloadChoice:
     families = _exact_families(mechanism, len(w.k))
+    w = _read_by(w, [family.mechanism.discrete for family in families])
     d = _check_open_delta(delta)
     acc_scales = np.empty(len(w.k))
     for family in set(families):

@@ -584,14 +584,17 @@ def _dg_log_tail_summed(m: np.ndarray, s: np.ndarray) -> np.ndarray:
     while np.any(active):
         j = np.arange(start, start + block, dtype=float)
         idx = np.flatnonzero(active)
-        with np.errstate(under="ignore"):
+        # a σ so small that 2σ² underflows to 0 (a search's lower end) reads every term past
+        # j = 0 as e^{−inf} = 0, the limit, never a warning
+        with np.errstate(under="ignore", over="ignore", divide="ignore"):
             terms = np.exp(-(2 * m[idx, None] * j + j * j) / two_var[idx, None])
         total[idx] += terms.sum(axis=-1)
         active[idx] = terms[:, -1] > 1e-20 * total[idx]
         start += block
         block = min(2 * block, max(1, 2**22 // max(idx.size, 1)))
-    with np.errstate(over="ignore"):
-        return (-(m * m) / two_var + np.log(total)).reshape(shape)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        lead = np.where(m == 0, 0.0, -(m * m) / two_var)  # e^{−0²/0}: the j = 0 term is 1
+    return (lead + np.log(total)).reshape(shape)
 
 
 def _bernoulli_exp(num: int, den: int, rand) -> bool:

@@ -623,11 +623,13 @@ def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:
     other Δ is refused naming the fix."""
     from .people import _times_up
 
-    _parse_workload(workload, allocation)
+    parsed = _parse_workload(workload, allocation)
     unit = PrivacyUnit("person", contributions=m, neighbours=OPENDP_NEIGHBOURS)
     expected = np.array(
         [_times_up(d, unit.records_changed) for d in _record_sensitivities(workload)]
     )
+    # a mean released as a ratio is planned under an integer noise at its Δ rounded up
+    expected = NoiseFamily.of(allocation).read(parsed._replace(sensitivity=expected)).sensitivity
     given = np.asarray(allocation.sensitivities, dtype=float)
     close = np.isclose(given, expected, rtol=1e-9, atol=0)
     if np.all(close):

@@ -283,3 +283,25 @@ def test_a_noise_of_zero_plans_no_width_whatever_the_bounds():
     zero = np.zeros(lower.size)
     widest = _widest_half_width(n, zero, zero, lo, hi)
     assert np.all(widest <= 1e-12 * np.maximum(np.abs(lo), np.abs(hi))), widest.max()
+
+
+@pytest.mark.parametrize("mechanism", ["geometric", "discrete_gaussian"])
+def test_an_integer_noise_plans_a_ratio_mean_in_every_entry_point(mechanism):
+    """A ratio mean's stated Δ m(U − L)/n is rarely an integer and an integer noise takes
+    only integers: every planner reads it at the least integer above (the plan is the
+    ratio's, so its budget and ±k are unchanged by that reading), never refusing it; a
+    release that is not a ratio mean keeps its Δ, and a non-integer one is still refused."""
+    work = _work(0.0, 500.0, 12, 25.0)  # Δ = 500/12
+    alone = B.budget_for_accuracy(work, mechanism=mechanism)
+    plan = _plan(work, mechanism)
+    assert alone.sensitivities.tolist() == [1.0, 42.0]
+    assert float(alone.k[1]) <= 25.0 and bool(alone.meets[1])
+    assert float(alone.k[1]) == pytest.approx(plan.reach(plan.scale(alone.budgets[1:]))[0])
+    split = B.split_budget(work, 0.5 * alone.total, mechanism=mechanism)
+    assert split.sensitivities.tolist() == [1.0, 42.0] and not split.meets.all()
+    for mechanisms in (mechanism, ["laplace", mechanism]):
+        choice = B.choose_workload(work, B.risk_epsilon(50.0), mechanism=mechanisms, delta=1e-6)
+        assert choice.accuracy.budgets[1] == pytest.approx(alone.budgets[1], rel=1e-9)
+    direct = [B.Release("sum", k=30.0, lower=0.0, upper=2.5)]  # Δ = 2.5, not a ratio mean
+    with pytest.raises(ValueError, match="sensitivity must be a positive integer"):
+        B.budget_for_accuracy(direct, mechanism=mechanism)

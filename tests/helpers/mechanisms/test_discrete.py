@@ -152,6 +152,28 @@ def test_the_tail_series_agrees_with_the_sum_wherever_it_is_used(sigma, share):
         assert series == pytest.approx(summed, rel=1e-12, abs=1e-12), (sigma, k)
 
 
+@pytest.mark.parametrize("sigma", [5e-324, 1e-300, 1e-160, 1e-154, 1e-20, 0.05])
+def test_the_tail_at_a_vanishing_sigma_is_its_limit_without_a_warning(sigma):
+    """Where 2σ² underflows to 0 (a search's lower end: a ratio mean's plan bisects from
+    there), ln S(m) is its limit, 0 at m = 0 (the j = 0 term) and −inf beyond, never NaN or a
+    division warning; the noise then covers every k ≥ 0 with probability 1."""
+    import warnings
+
+    from helpers.mechanisms import discrete
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tails = discrete._dg_log_tail(np.array([0.0, 1.0, 7.0]), np.array([sigma] * 3))
+        covered = m.DiscreteGaussian.noise_coverage(
+            np.array([sigma] * 2), np.array([0.0, 2.0]), sensitivity=1.0
+        )
+        reach = m.DiscreteGaussian.noise_reach(sigma, 0.975, sensitivity=1.0)
+    with np.errstate(divide="ignore", over="ignore"):
+        first = -np.divide(1.0, 2 * sigma * sigma)  # ln of S(1)'s first term, −inf at the limit
+    assert tails[0] == pytest.approx(0.0, abs=1e-300) and tails[2] <= tails[1] <= first * (1 - 1e-9)
+    assert covered.tolist() == [1.0, 1.0] and reach == 0.0
+
+
 def test_the_tail_is_continuous_where_it_changes_path():
     """Across σ = EM_MIN_SIGMA and m = EM_MAX_T·σ√2, where _dg_log_tail switches between the
     series and the sum, ln S moves as little as its arguments do (no step)."""

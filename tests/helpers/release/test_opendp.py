@@ -1074,8 +1074,8 @@ def _widest_at_ran_scale(mechanism, lower, upper, n, coverage, scale):
     from helpers.release import _opendp_query as Q
 
     cls = MECHANISM_CLASSES[mechanism]
-    shift = Q._shift("mean", (lower, upper), False)
-    part = Q._parts("mean", (lower, upper), False)[0]
+    shift = Q._shift("mean", (lower, upper), cls.discrete)
+    part = Q._parts("mean", (lower, upper), cls.discrete)[0]
     each = 1 - (1 - coverage) / 2
     a = float(cls.noise_reach(scale, each, sensitivity=1.0))
     b = float(cls.noise_reach(scale / part.weight, each, sensitivity=1.0))
@@ -1117,6 +1117,37 @@ def test_a_mean_prints_the_planned_k_at_its_least_group_size_and_within_it_above
             for size in (n + 1, 4 * n, 100 * n)
         ]
         assert all(k < at_n for k in larger)
+
+
+@pytest.mark.parametrize("mechanism", ["geometric", "discrete_gaussian"])
+def test_a_mean_under_an_integer_noise_prints_its_plan_within_the_target(mechanism):
+    """The same under an integer noise, whose Δ must be an integer: the mean's stated Δ
+    m(U − L)/n is not one (it was refused, though the release never noises at it), so the
+    mean is planned at the least integer above it and its parts at their own integer Δs. The
+    planned ±k is within the target (the noise's steps may leave it below) and is, at the
+    noise OpenDP ran, the widest the release's interval gives at n; every larger group's is
+    no wider."""
+    for i, (lower, upper) in enumerate(BOUNDS):
+        n, coverage = [1, 12, 300, 1000][i % 4], [0.95, 0.8, 0.99][i % 3]
+        allocation, means = _mean_release(
+            mechanism, lower, upper, n, coverage=coverage, keys_known=True
+        )
+        target, planned = float(allocation.target[1]), float(allocation.k[1])
+        assert planned <= target and bool(allocation.meets[1])
+        assert (
+            float(allocation.sensitivities[1])
+            == math.ceil(allocation.sensitivities[1])
+            >= (upper - lower) / n
+        )
+        assert (means["target"] == target).all() and (means["planned"] == planned).all()
+        scale = float(means.loc["least", "scale"])
+        at_n = _widest_at_ran_scale(mechanism, lower, upper, n, coverage, scale)
+        assert at_n == pytest.approx(planned, rel=PLAN_RTOL), (lower, upper, n)
+        larger = [
+            _widest_at_ran_scale(mechanism, lower, upper, size, coverage, scale)
+            for size in (n + 1, 4 * n, 100 * n)
+        ]
+        assert all(k <= at_n for k in larger)
 
 
 def test_the_issue_s_mean_was_wider_than_its_target_before_the_plan_read_the_release():
