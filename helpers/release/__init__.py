@@ -41,7 +41,7 @@ from __future__ import annotations
 import inspect
 
 # One module per topic above: people (the unit of privacy, δ against n, small groups),
-# explain, record, opendp; _checks holds the input checks they share; _opendp_data and
+# explain, record, opendp; _checks holds the input checks they share; _opendp_data,
 # _opendp_query and _opendp_run serve opendp alone (the table read and checked; the OpenDP
 # queries; the workload run as one query).
 from ..budget import Release  # noqa: F401 (the examples' workloads: helpers.release.Release)
