@@ -63,20 +63,28 @@ def _private_scan(frame, pl):
     killed before then leaves them behind (the operating system's cleaning of its temporary
     folder removes them). Uncompressed: the file is written once and read once, so compressing
     it costs more than it saves. A table whose column types a Parquet file does not keep
-    (its scan's schema differs) is given to OpenDP in memory instead.
+    (its scan's schema differs), or a system whose temporary folder cannot take the file (an
+    OSError: read-only, full), gives OpenDP the table in memory instead.
     """
-    folder = tempfile.mkdtemp(prefix="opendp-release-")
-    path = os.path.join(folder, "records.parquet")
+    folder = path = None
     try:
+        folder = tempfile.mkdtemp(prefix="opendp-release-")
+        path = os.path.join(folder, "records.parquet")
         # created 0600 before any record is written: no other user can open it at any time
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         frame.write_parquet(path, compression="uncompressed", statistics=False)
         scan = pl.scan_parquet(path)
-        yield scan if scan.collect_schema() == frame.schema else frame.lazy()
+        usable = scan.collect_schema() == frame.schema
+    except OSError:  # no temporary folder to write in (read-only, full): the table in memory
+        usable = False
+    try:
+        yield scan if usable else frame.lazy()
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
-        os.rmdir(folder)
+        if path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        if folder is not None:
+            os.rmdir(folder)
 
 
 def _run(frame, spec, discrete, *, dp, pl, unit, loss, margins, shares, plans, options, coverage):

@@ -383,6 +383,19 @@ def test_a_table_whose_types_a_parquet_file_changes_runs_in_memory(private_tmp, 
     assert _folders(private_tmp) == []
 
 
+def test_no_temporary_folder_to_write_in_runs_in_memory(private_tmp, monkeypatch, ran):
+    """A temporary folder that cannot be made (read-only, full) leaves the release in memory."""
+
+    def refuse(*args, **kwargs):
+        raise PermissionError("read-only file system")
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    work = _workload("laplace")
+    out = _release(_table(1), B.budget_for_accuracy(work), work)
+    assert len(out.table) == len(work) * len(KEYS["region"]) and ran == []  # no scan ran
+    assert _folders(private_tmp) == []
+
+
 def test_the_scan_keeps_the_types_the_release_reads(private_tmp):
     """Integers of every width, floats, text, booleans and dates come back as written."""
     import datetime
