@@ -41,8 +41,9 @@ from __future__ import annotations
 import inspect
 
 # One module per topic above: people (the unit of privacy, δ against n, small groups),
-# explain, record, opendp; _checks holds the input checks they share; _opendp_data and
-# _opendp_query serve opendp alone (the table read and checked; the OpenDP queries).
+# explain, record, opendp; _checks holds the input checks they share; _opendp_data,
+# _opendp_query and _opendp_run serve opendp alone (the table read and checked; the OpenDP
+# queries; the workload run as one query).
 from ..budget import Release  # noqa: F401 (the examples' workloads: helpers.release.Release)
 from ._checks import MAX_CONTRIBUTIONS, NEIGHBOURS, UNITS
 from .explain import (

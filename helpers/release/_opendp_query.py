@@ -1,15 +1,15 @@
 """The OpenDP queries of :func:`helpers.release.opendp_release` and the cells they give.
 
-One query per release: each person's first m records, the release's noisy columns
-(:func:`_parts`: a count, a sum, or a mean's sum and count; OpenDP's ``dp.len`` for the count
-that releases the keys when they are not known in advance) with the noise scale the allocation planned
-(:func:`_planned_scales`), resolved at the least scale within its budget (:func:`_resolve`),
-then read back as cells with their intervals (:func:`_cells`), in the keys' order, with the
-stated handling of every choice (:func:`_notes`). OpenDP and Polars are imported where they
-are used.
+Each release's query: each person's first m records (:func:`_records`), the release's noisy
+columns (:func:`_parts`: a count, a sum, or a mean's sum and count; OpenDP's ``dp.len`` for the
+count that releases the keys when they are not known in advance) with the noise scale the
+allocation planned (:func:`_planned_scales`), resolved at the least scale within its budget
+(:func:`_resolve`); the workload then runs as one query at those scales
+(:mod:`helpers.release._opendp_run`), whose columns are read back as cells with their
+intervals (:func:`_cells`), in the keys' order, with the stated handling of every choice
+(:func:`_notes`). OpenDP and Polars are imported where they are used.
 
-Private to :mod:`helpers.release.opendp`, the only module that uses it.
-"""
+Private to :mod:`helpers.release.opendp` and :mod:`helpers.release._opendp_run`"""
 
 from __future__ import annotations
 
@@ -108,10 +108,17 @@ def _planned_scales(parts, budget, distance, measure) -> list:
     return [scale * p.weight for p in parts]
 
 
-def _expression(pl, dp, release, discrete, person, *, keys_from=False, measure="epsilon"):
+def _expression(
+    pl, dp, release, discrete, person, *, keys_from=False, measure="epsilon", scales=None, prefix=""
+):
     """The OpenDP expressions of one release (its :func:`_parts`), on the domain the
     mechanism names (integers under a discrete mechanism, else floats); a mean's value is
-    taken from its two noisy sums in :func:`_cells` (OpenDP's ``dp.mean`` is not used)."""
+    taken from its two noisy sums in :func:`_cells` (OpenDP's ``dp.mean`` is not used).
+
+    Each part's noise is its weight times the query's global scale (resolved by
+    :func:`_resolve`), or, given ``scales`` (alias -> scale), that absolute scale at a global
+    scale of 1, as the workload's one query runs it (:mod:`helpers.release._opendp_run`);
+    ``prefix`` names its columns apart from other releases' in that query."""
     dtype = pl.Int64 if discrete else pl.Float64
     column = release.column
     present = (pl.col(person) if column is None else pl.col(column)).is_not_null().cast(dtype)
@@ -120,7 +127,7 @@ def _expression(pl, dp, release, discrete, person, *, keys_from=False, measure="
     for part in _parts(release.kind, release.bounds, discrete, keys_from, measure=measure):
         if part.source == "records":
             # the count OpenDP's threshold reads (signed: no clamp at 0, an unbiased count)
-            exprs.append(dp.len(scale=part.weight, signed=True).alias(part.alias))
+            exprs.append(dp.len(scale=part.weight, signed=True).alias(prefix + part.alias))
             continue
         if part.source == "present" or column is None:
             values = present
@@ -129,7 +136,8 @@ def _expression(pl, dp, release, discrete, person, *, keys_from=False, measure="
         else:
             values = pl.col(column).cast(dtype)
         lo, hi = (int(part.lower), int(part.upper)) if discrete else (part.lower, part.upper)
-        exprs.append(values.dp.sum((lo, hi), scale=part.weight).alias(part.alias))
+        scale = part.weight if scales is None else scales[part.alias]
+        exprs.append(values.dp.sum((lo, hi), scale=scale).alias(prefix + part.alias))
     return exprs
 
 
@@ -195,10 +203,7 @@ def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person, 
     if asked, then its expressions, by group when ``by``: with ``keys`` (public, or the ones
     the key release released) as its groups, else its groups released by its own noisy count
     passing OpenDP's threshold. ``loss`` is its own privacy loss (a context without a split)."""
-    query = context.query(**(loss or {})).truncate_per_group(m, keep="first")
-    if missing == "drop" and release.column is not None:
-        column = pl.col(release.column)
-        query = query.filter(column.is_not_null() & ~column.cast(pl.Float64).is_nan())
+    query = _records(context.query(**(loss or {})), pl, m, _dropped_column(release, missing))
     # OpenDP releases a key not known in advance only when a noisy dp.len passes its threshold
     keys_from = bool(by) and keys is None
     expr = _expression(pl, dp, release, discrete, person, keys_from=keys_from, measure=measure)
@@ -206,6 +211,22 @@ def _query(context, pl, dp, release, discrete, *, m, missing, by, keys, person, 
         return query.select(*expr)
     query = query.group_by(by).agg(*expr)
     return query if keys is None else query.with_keys(keys)
+
+
+def _dropped_column(release, missing) -> str | None:
+    """The column whose missing values leave a release's records (``missing="drop"``), else
+    None: releases with the same one read the same records, so they share a query."""
+    return release.column if missing == "drop" else None
+
+
+def _records(query, pl, m, dropped=None):
+    """The records a query reads: each person's first m (OpenDP's truncation, inside its
+    accounting), then, with ``dropped``, those with a value in that column."""
+    query = query.truncate_per_group(m, keep="first")
+    if dropped is None:
+        return query
+    column = pl.col(dropped)
+    return query.filter(column.is_not_null() & ~column.cast(pl.Float64).is_nan())
 
 
 def _in_order(cells, by, key_frame) -> list:
@@ -347,19 +368,28 @@ def _resolve(query, dp):
 _MAX_THRESHOLD = 2**32 - 1
 
 
-def _cells(context, query, release, discrete, by, coverage, dp, *, plan=(None, None)) -> tuple:
-    """(one dict per cell of a query: its value, interval and OpenDP's own summary; OpenDP's
-    threshold or None): the query resolved once, so its summary and its release are of the
-    same measurement, and the threshold is kept where no group passed it. ``plan`` is the
+def _summary(dp, measurement, alpha, prefix="") -> dict:
+    """OpenDP's own summary of a measurement at ``alpha`` (each noisy column's distribution,
+    scale, accuracy and threshold), keyed by the column's alias with ``prefix`` removed; the
+    columns of other prefixes left out."""
+    rows = dp.summarize_polars_measurement(measurement, alpha).to_dicts()
+    return {r["column"][len(prefix) :]: r for r in rows if r["column"].startswith(prefix)}
+
+
+def _alpha(release, coverage) -> float:
+    """The α of a release's accuracy: 1 − coverage, halved for a mean's two noisy sums (a union
+    bound: its interval holds when both do)."""
+    return (1.0 - coverage) / (2 if release.kind == "mean" else 1)
+
+
+def _cells(released, rows, release, discrete, by, coverage, *, plan=(None, None), prefix=""):
+    """One dict per cell of a release: its value, interval and OpenDP's own summary ``rows``
+    (:func:`_summary` of the measurement that ran, at :func:`_alpha`), read from the
+    ``released`` frame that measurement gave (its columns under ``prefix``). ``plan`` is the
     release's (target ±k, planned ±k) from its allocation, put beside each cell's printed k.
     A mean's interval is :func:`helpers.budget.ratio_interval`, the one its plan reads."""
-    alpha = 1.0 - coverage
     mean = release.kind == "mean"
-    measurement = _resolve(query, dp)
-    summary = dp.summarize_polars_measurement(measurement, alpha / 2 if mean else alpha)
-    released = context(measurement).collect()
-    rows = {r["column"]: r for r in summary.to_dicts()}
-    threshold = next((r.get("threshold") for r in rows.values() if r.get("threshold")), None)
+    threshold = _threshold(rows)
     first = rows["sum" if mean else "value"]
     shift = _shift(release.kind, release.bounds, discrete)
     low, high = (b - shift for b in release.bounds)
@@ -367,7 +397,7 @@ def _cells(context, query, release, discrete, by, coverage, dp, *, plan=(None, N
     for cell in released.iter_rows(named=True):
         note = ""
         if mean:  # c + S'/N̂ (S' the noisy sum of x − c): a ratio, then c added back
-            s, n = float(cell["sum"]), float(cell["count"])
+            s, n = float(cell[prefix + "sum"]), float(cell[prefix + "count"])
             a, b = float(rows["sum"]["accuracy"]), float(rows["count"]["accuracy"])
             interval = ratio_interval(
                 s, n, total_accuracy=a, count_accuracy=b, lower=low, upper=high
@@ -391,7 +421,7 @@ def _cells(context, query, release, discrete, by, coverage, dp, *, plan=(None, N
                 )
             k = max(value - lower, upper - value)
         else:
-            value = float(cell["value"])
+            value = float(cell[prefix + "value"])
             k = float(first["accuracy"])
             lower, upper = value - k, value + k
         out.append(
@@ -412,4 +442,10 @@ def _cells(context, query, release, discrete, by, coverage, dp, *, plan=(None, N
                 "note": note,
             }
         )
-    return out, (None if threshold is None else float(threshold))
+    return out
+
+
+def _threshold(rows) -> float | None:
+    """OpenDP's threshold in a summary (:func:`_summary`), None where no column has one."""
+    threshold = next((r.get("threshold") for r in rows.values() if r.get("threshold")), None)
+    return None if threshold is None else float(threshold)

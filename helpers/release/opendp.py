@@ -9,7 +9,8 @@ they are used; :mod:`helpers.release.script` runs the release from the command l
 
 This module holds the public functions and the checks of the allocation; the table and the
 workload are read and checked in :mod:`helpers.release._opendp_data`, the OpenDP queries built
-and their cells read in :mod:`helpers.release._opendp_query`.
+and their cells read in :mod:`helpers.release._opendp_query`, and the workload run as one
+query in :mod:`helpers.release._opendp_run`.
 
 Part of :mod:`helpers.release`, which re-exports every public name.
 """
@@ -44,16 +45,15 @@ from ._opendp_data import (
     _key_frame,
 )
 from ._opendp_query import (
-    _cells,
     _in_order,
     _key_release,
     _loss_and_margins,
     _notes,
     _opendp_polars,
-    _query,
     _table,
     _unit,
 )
+from ._opendp_run import _run
 
 __all__ = [
     "MISSING",
@@ -194,8 +194,14 @@ def opendp_release(
     OpenDP's accounting. In OpenDP 0.16 ``contributions`` in ``unit_of`` counts identifiers
     per unit when an ``identifier`` is given; the records per identifier are bounded by the
     truncation (both read in opendp/context.py and opendp/extras/polars/__init__.py). The
-    allocation's budgets are the context's split (``split_by_weights``), one query per
-    release; OpenDP fits each query's scale to its budget. Nothing is resized to an assumed
+    allocation's budgets are OpenDP's split of the total (``split_by_weights``), one share per
+    release; OpenDP fits each release's scale to its share, on a context over the table's
+    schema alone (no search reads a record). The workload then runs as one OpenDP query at
+    those scales, so each person's records are truncated once (a query apart only for the
+    count that releases unknown keys, and per column whose missing values are dropped), in a
+    privacy filter of the allocation's total: a scale rises by a few units in the last place
+    where OpenDP's rounding of the one query's loss would pass the total, never falls
+    (:mod:`helpers.release._opendp_run`), and ``loss`` is that total. Nothing is resized to an assumed
     number of records: a count is OpenDP's noisy sum of an indicator, a sum the noisy sum
     of the clipped values, a mean c plus its own noisy sum of x − c over its own noisy count
     (c the middle of its bounds; two noisy sums in one query, their ratio taken here; not
@@ -224,6 +230,13 @@ def opendp_release(
     it would have with public keys (the count's is OpenDP's integer noise at its planned
     scale). A workload without a count of records is refused, naming the fix. A person's m records can fall in at most m groups, at
     most m in one: OpenDP's sensitivity across the groups follows from the truncation.
+
+    The records reach OpenDP as a temporary Parquet file that OpenDP's engine scans lazily
+    (a table in memory would cross into OpenDP as a second whole copy): only the columns the
+    release reads, in a file of mode 0600 inside a folder of its own of mode 0700 in the
+    system's temporary folder (``TMPDIR``), both removed when the release returns or raises
+    (a process killed meanwhile leaves them to the system's cleaning of that folder). A table
+    whose column types a Parquet file would change is given to OpenDP in memory instead.
 
     Each cell's interval is OpenDP's accuracy summary (``summarize(alpha=1 − coverage)``);
     a mean's interval holds when its sum and its count are both within theirs at
@@ -295,7 +308,8 @@ def opendp_release(
     References
     ----------
     OpenDP Library 0.16: ``opendp.context.Context.compositor``, ``unit_of``, the Polars
-    extras (``truncate_per_group``, ``with_keys``, ``Margin``, ``summarize``).
+    extras (``truncate_per_group``, ``with_keys``, ``Margin``, ``summarize``,
+    ``make_private_lazyframe``); Polars ``scan_parquet``; Python's ``tempfile.mkdtemp``.
 
     Examples
     --------
@@ -337,39 +351,29 @@ def opendp_release(
         dp, frame, by, key_frame, measure, total, delta, max_groups, max_length
     )
     key_index = _key_release(spec, by, key_frame is not None)
-    unit_of_opendp = _unit(dp, person, OPENDP_NEIGHBOURS)
-    if key_index is None:
-        context = dp.Context.compositor(
-            data=frame.lazy(),
-            privacy_unit=unit_of_opendp,
-            privacy_loss=loss,
-            split_by_weights=(budgets / budgets.sum()).tolist(),
-            margins=margins,
-        )
-        losses = [None] * len(spec)
-    else:
-        # a filter holding the total; each query states its own loss, the key release's with
-        # the whole δ (a split by weights would spread δ over every query)
-        context = dp.Context.compositor(
-            data=frame.lazy(), privacy_unit=unit_of_opendp, privacy_loss=loss, margins=margins
-        )
-        losses = _own_losses(budgets, total, measure, delta, key_index)
+    shares = (
+        {"split_by_weights": (budgets / budgets.sum()).tolist()}
+        if key_index is None
+        else {"losses": _own_losses(budgets, total, measure, delta, key_index)}
+    )
     options = {"m": m, "missing": missing, "by": by, "person": person, "measure": measure}
+    options.update(keys=key_frame, key_index=key_index)
     targets, planned = _targets(allocation, workload)
-    keys, threshold = key_frame, None
-    released = {}
-    order = [] if key_index is None else [key_index]
-    for i in order + [j for j in range(len(spec)) if j != key_index]:
-        if keys is not None and len(keys) == 0:  # no group passed: nothing to release by group
-            released[i] = []
-            continue
-        query = _query(context, pl, dp, spec[i], cls.discrete, keys=keys, loss=losses[i], **options)
-        cells, ran_at = _cells(
-            context, query, spec[i], cls.discrete, by, coverage, dp, plan=(targets[i], planned[i])
-        )
-        if i == key_index:  # the groups every other release uses: the ones this count released
-            keys = _released_keys(cells, by, frame, pl)
-            threshold = ran_at
+    released, threshold, spent = _run(
+        frame,
+        spec,
+        cls.discrete,
+        dp=dp,
+        pl=pl,
+        unit=_unit(dp, person, OPENDP_NEIGHBOURS),
+        loss=loss,
+        margins=margins,
+        shares=shares,
+        plans=list(zip(targets, planned, strict=True)),
+        options=options,
+        coverage=coverage,
+    )
+    for i, cells in released.items():
         if key_index is not None:  # every cell's group passed the key release's threshold
             for cell in cells:
                 cell["threshold"] = threshold
@@ -389,7 +393,7 @@ def opendp_release(
         cls.name,
         measure,
         1,
-        context.accountant.map(1),
+        spent,
         notes,
         unit=unit,
         allocation=allocation,
@@ -416,13 +420,6 @@ def _own_losses(budgets, total, measure, delta, key_index) -> list:
     return [
         {measure: float(b), "delta": delta if i == key_index else 0.0} for i, b in enumerate(shares)
     ]
-
-
-def _released_keys(cells, by, frame, pl):
-    """The groups the key release released, as public keys for every other release (the
-    released cells are public: using them is post-processing)."""
-    schema = {b: frame.schema[b] for b in by}
-    return pl.DataFrame({b: [cell[b] for cell in cells] for b in by}, schema=schema)
 
 
 def _release_unit(allocation, workload, contributions) -> PrivacyUnit:
