@@ -373,7 +373,27 @@ def _summary(dp, measurement, alpha, prefix="") -> dict:
     scale, accuracy and threshold), keyed by the column's alias with ``prefix`` removed; the
     columns of other prefixes left out."""
     rows = dp.summarize_polars_measurement(measurement, alpha).to_dicts()
+    for row in rows:
+        accuracy = row.get("accuracy")
+        if accuracy is not None and not 0 <= accuracy < math.inf:
+            row["accuracy"] = _own_accuracy(row["distribution"], float(row["scale"]), alpha)
     return {r["column"][len(prefix) :]: r for r in rows if r["column"].startswith(prefix)}
+
+
+def _own_accuracy(distribution: str, scale: float, alpha: float) -> float:
+    """The least k with P(|Z| ≤ k) ≥ 1 − α for an integer noise of this scale, where OpenDP's
+    closed form fails: at a vanishing scale it gives a negative k or −inf (OpenDP 0.16's
+    ``discrete_laplacian_scale_to_accuracy``), where the truth is 0 (the noise is 0 with
+    probability near 1). Read with the course's own classes, whose scales are OpenDP's."""
+    from ..mechanisms import MECHANISM_CLASSES
+
+    name = {"Integer Laplace": "geometric", "Integer Gaussian": "discrete_gaussian"}.get(
+        distribution
+    )
+    if name is None:  # a continuous noise's accuracy is scale·(a positive constant)
+        raise ValueError(f"OpenDP's accuracy for {distribution} at scale {scale!r} is not finite")
+    cls = MECHANISM_CLASSES[name]
+    return float(cls.noise_reach(scale, 1.0 - alpha, sensitivity=1.0))
 
 
 def _alpha(release, coverage) -> float:

@@ -1165,3 +1165,43 @@ def test_the_issue_s_mean_was_wider_than_its_target_before_the_plan_read_the_rel
         after = B.budget_for_accuracy(work, mechanism=mechanism)
         assert plan.reach(plan.scale(before.budgets))[0] > 1.5 * 2.0
         assert plan.reach(plan.scale(after.budgets))[0] == pytest.approx(2.0, rel=1e-9)
+
+
+@pytest.mark.parametrize("mechanism", ["geometric", "discrete_gaussian"])
+def test_an_integer_noise_at_a_vanishing_scale_prints_a_finite_k(mechanism):
+    """OpenDP's accuracy of an integer Laplace noise is a closed form that turns negative, then
+    −inf, as the scale vanishes (a budget of 10⁴ here); the release refused it (a ValueError
+    from the mean's interval) or would print it. Such a cell's ±k is the least k with
+    P(|Z| ≤ k) ≥ 1 − α, 0 there, and every cell's k is finite, non-negative and holds its
+    value; a scale OpenDP's form reads keeps OpenDP's k."""
+    from helpers.release import _opendp_query as Q
+
+    work = R.opendp_workload(
+        [
+            B.Release("count", k=1.0, label="visits"),
+            B.Release("mean", k=0.5, lower=0, upper=2, n=10, label="mean x"),
+        ],
+        contributions=1,
+    )
+    df = pd.DataFrame({"p": np.arange(50), "g": ["a"] * 50, "x": 1})
+    for total in (10.0, 1e4):
+        allocation = B.split_budget(work, total, mechanism=mechanism)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            table = R.opendp_release(
+                df,
+                allocation,
+                work,
+                person="p",
+                by="g",
+                keys={"g": ["a"]},
+                columns={"visits": None, "mean x": "x"},
+                max_length=50,
+            ).table
+        k = table["k"].to_numpy()
+        assert np.all(np.isfinite(k)) and np.all(k >= 0)
+        assert np.all((table["lower"] <= table["value"]) & (table["value"] <= table["upper"]))
+    assert Q._own_accuracy("Integer Laplace", 1e-4, 0.05) == 0.0
+    assert Q._own_accuracy("Integer Gaussian", 3.0, 0.05) == float(
+        MECHANISM_CLASSES["discrete_gaussian"].noise_reach(3.0, 0.95, sensitivity=1.0)
+    )
