@@ -273,6 +273,11 @@ class NoiseFamily:
         """``w`` as this family's noise reads it (:func:`_read_by`)."""
         return _read_by(w, self.mechanism.discrete)
 
+    def read_sensitivity(self, sensitivity, ratio) -> np.ndarray:
+        """Δs as this family's noise reads them, ``ratio`` flagging the means released as a
+        ratio (:func:`_read_by`)."""
+        return _read_sensitivity(sensitivity, ratio, self.mechanism.discrete)
+
     def check_sensitivities(self, w: _Workload) -> None:
         """Refuse a release whose Δ the noise cannot take (an integer noise, a mean's Δ)."""
         if not self.mechanism.discrete:
@@ -373,13 +378,19 @@ def _read_by(w: _Workload, discrete) -> _Workload:
     reads, whose loss at that scale is the budget; an integer noise takes an integer Δ, so the
     least integer above keeps both true (the loss at the scale is still the budget). Any
     other release, and every release under a continuous noise, keeps its Δ."""
-    if w.ratio is None:
+    if w.ratio is None or not np.any(w.ratio & np.asarray(discrete, dtype=bool)):
         return w
-    mask = w.ratio & np.broadcast_to(np.asarray(discrete, dtype=bool), w.ratio.shape)
-    if not np.any(mask):
-        return w
-    read = np.where(mask, np.maximum(np.ceil(w.sensitivity), 1.0), w.sensitivity)
-    return w._replace(sensitivity=read)
+    return w._replace(sensitivity=_read_sensitivity(w.sensitivity, w.ratio, discrete))
+
+
+def _read_sensitivity(sensitivity, ratio, discrete) -> np.ndarray:
+    """The Δs of :func:`_read_by`: each ratio mean's (``ratio``) under an integer noise
+    (``discrete``) rounded up to an integer of at least 1, the others as given."""
+    sensitivity = np.asarray(sensitivity, dtype=float)
+    if ratio is None:
+        return sensitivity
+    mask = np.asarray(ratio, dtype=bool) & np.asarray(discrete, dtype=bool)
+    return np.where(mask, np.maximum(np.ceil(sensitivity), 1.0), sensitivity)
 
 
 #: The families of noise a workload's budget can be spent under, by mechanism class.

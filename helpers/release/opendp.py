@@ -626,7 +626,7 @@ def _plan_check_unit(allocation, workload, m, keys_known=True) -> None:
         [_times_up(d, unit.records_changed) for d in _record_sensitivities(workload)]
     )
     # a mean released as a ratio is planned under an integer noise at its Δ rounded up
-    expected = NoiseFamily.of(allocation).read(parsed._replace(sensitivity=expected)).sensitivity
+    expected = NoiseFamily.of(allocation).read_sensitivity(expected, parsed.ratio)
     given = np.asarray(allocation.sensitivities, dtype=float)
     close = np.isclose(given, expected, rtol=1e-9, atol=0)
     if np.all(close):
