@@ -98,8 +98,8 @@ def _per_notebook(names):
 
 class RunAllOnce:
     """One Run All per notebook (issue 50): the notebook opened in JupyterLab and run once,
-    then read by each of its tests in turn: the redraws and the console first (on the page as
-    Run All left it), then axe, the keyboard and the screen reader, then, for
+    then read by each of its tests in turn: axe, the keyboard and the screen reader first (on
+    the page as Run All left it), then the mouse's redraws and the console, then, for
     :data:`REOPENED`, the save and reopen. Each test still runs every check it ran on a page
     of its own and reports its problems under its own name.
 
@@ -258,6 +258,22 @@ def _move_and_check(page, shot, where, dashboard, kind, control, problems) -> in
 
 
 @pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
+def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(
+    name, lab, listening, axe, run_all_once
+):
+    """axe-core on the course's content in JupyterLab after Run All (JupyterLab's own
+    findings are written to build/axe-jupyterlab-<notebook>.json), every static figure's text
+    alternative below it, and every dashboard driven by the keyboard alone. The notebook's
+    first test on its Run All (:class:`RunAllOnce`): it sees the page as Run All left it."""
+    _, platform = listening
+    stem = name.removesuffix(".ipynb")
+    page, _ = run_all_once.open(name, f"{stem}-a11y", fresh=True)
+    problems: list[str] = []
+    with _kept_unless_failed(run_all_once, done=False):
+        _axe_and_keyboard(page, lab, axe, platform, name, stem, problems)
+
+
+@pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
 def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, run_all_once):
     """Open the notebook, Run All, move every control: each move redraws, and the browser
     console holds no error, no warning and no uncaught page error at all. Unfiltered: every
@@ -265,13 +281,15 @@ def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, r
     a version warning on every page: issue 33). One Run All serves both checks (issue 50:
     they were two tests doing the same moves); a console message is reported by its text,
     after the redraw problems, and the other JupyterLab tests leave the console to this one.
-    The notebook's first test on its Run All (:class:`RunAllOnce`): it sees the page as Run
-    All left it, and puts every dropdown back as it found it for the keyboard test after it."""
+    The notebook's second test on its Run All (:class:`RunAllOnce`), after the keyboard test:
+    it moves every control from where that test left it (the console holds every message since
+    the page opened)."""
     stem = name.removesuffix(".ipynb")
-    page, console = run_all_once.open(name, stem, fresh=True)
+    page, console = run_all_once.open(name, stem)
     problems: list[str] = []  # every defect found, each with its screenshot
-    with _kept_unless_failed(run_all_once, done=False):
+    with _kept_unless_failed(run_all_once, done=name not in REOPENED):
         try:
+            page.set_viewport_size({"width": 1300, "height": 900})  # the keyboard test narrowed it
             _redraw_problems(page, run_all_once.lab, name, stem, problems)
             if console.messages:
                 problems.append(
@@ -323,7 +341,6 @@ def _redraw_problems(page, lab, name: str, stem: str, problems: list[str]) -> No
         found = bl.controls(dashboard)
         for kind, control in found:
             _check_width(page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems)
-        chosen = {i: c.input_value() for i, (k, c) in enumerate(found) if k == "dropdown"}
         moved: set[int] = set()
         # two passes: a control greyed out at first (it does not apply to the current
         # choice) is moved once another control has made it apply
@@ -338,32 +355,6 @@ def _redraw_problems(page, lab, name: str, stem: str, problems: list[str]) -> No
         if image_changes == 0:
             problems.append(f"{where}: no control produced a new image")
         problems += _details_problems(page, f"{stem}-d{d + 1}", where, dashboard, found)
-        _choose_again(page, f"{stem}-d{d + 1}", where, dashboard, found, chosen, problems)
-
-
-def _choose_again(page, shot, where, dashboard, found, chosen, problems) -> None:
-    """Every dropdown back on the option Run All left it on, the last moved first, each
-    change's redraw waited for: the keyboard test that reads this page next finds the same
-    controls greyed out as after a Run All of its own."""
-    for index in sorted(chosen, reverse=True):
-        control = found[index][1]
-        if bl.is_disabled("dropdown", control) or control.input_value() == chosen[index]:
-            continue
-        src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
-        control.select_option(chosen[index])
-        try:
-            bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
-        except bl.PlaywrightError:
-            label = bl.control_label("dropdown", control)
-            problems.append(
-                _problem(
-                    page,
-                    shot,
-                    f"{where}, dropdown {label!r}: put back on {chosen[index]!r}, but the "
-                    f"dashboard did not redraw within {bl.REDRAW_TIMEOUT_MS / 1000:.0f} s",
-                    dashboard,
-                )
-            )
 
 
 def _details_problems(page, shot, where, dashboard, found) -> list[str]:
@@ -1089,22 +1080,6 @@ def _reflow_problems(page, shot: str, where: str, dashboard) -> list[str]:
     if problems:
         problems[-1] = _problem(page, shot, problems[-1], dashboard)
     return problems
-
-
-@pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
-def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(
-    name, lab, listening, axe, run_all_once
-):
-    """axe-core on the course's content in JupyterLab after Run All (JupyterLab's own
-    findings are written to build/axe-jupyterlab-<notebook>.json), every static figure's text
-    alternative below it, and every dashboard driven by the keyboard alone. It reads the Run
-    All of the notebook's redraw test (:class:`RunAllOnce`), dropdowns as Run All left them."""
-    _, platform = listening
-    stem = name.removesuffix(".ipynb")
-    page, _ = run_all_once.open(name, f"{stem}-a11y")
-    problems: list[str] = []
-    with _kept_unless_failed(run_all_once, done=name not in REOPENED):
-        _axe_and_keyboard(page, lab, axe, platform, name, stem, problems)
 
 
 def _axe_and_keyboard(page, lab, axe, platform, name, stem, problems) -> None:
