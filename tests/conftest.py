@@ -179,6 +179,7 @@ def pytest_collection_modifyitems(config, items):
         if BUILT_ONCE & used:
             group = item.path.relative_to(config.rootpath).as_posix()
             item.add_marker(pytest.mark.xdist_group(group))
+    _one_notebook_at_a_time(items)
     if hasattr(config, "workerinput"):  # a pytest-xdist worker: every worker sorts alike
         _longest_first(items)
     if os.environ.get("COURSE_PHASE_MAP"):
@@ -214,6 +215,23 @@ def _write_phase_map(path: Path, items) -> None:
     partial = path.with_name(f"{path.name}.{os.getpid()}")
     partial.write_text(json.dumps(phases), encoding="utf-8")
     os.replace(partial, path)
+
+
+def _one_notebook_at_a_time(items) -> None:
+    """A notebook's JupyterLab tests (tests/test_browser.py's xdist groups ``jupyterlab-…``)
+    one after the other, where the first of them stands, each group in its own order: they
+    share one Run All (its ``RunAllOnce``, which keeps one notebook open at a time), so a plain
+    `pytest` run does not open every notebook twice. Under pytest-xdist a group goes to one
+    worker anyway; every process sorts alike."""
+    first: dict[str, int] = {}
+    place: dict[int, int] = {}
+    for index, item in enumerate(items):
+        marker = item.get_closest_marker("xdist_group")
+        group = marker.args[0] if marker else ""
+        place[id(item)] = (
+            first.setdefault(group, index) if group.startswith("jupyterlab-") else index
+        )
+    items.sort(key=lambda item: place[id(item)])
 
 
 def _longest_first(items) -> None:

@@ -86,6 +86,99 @@ def listening(playwright_api, browser_executable, request):
             reader.close()
 
 
+#: the notebooks whose saved widget state is checked by a reopen (the first and the last)
+REOPENED = NOTEBOOK_NAMES[:1] + NOTEBOOK_NAMES[-1:]
+
+
+def _per_notebook(names):
+    """The notebooks as parameters, each in its own xdist group: the tests of one notebook run
+    on one worker, one after the other, and share its one Run All (:class:`RunAllOnce`)."""
+    return [pytest.param(n, marks=pytest.mark.xdist_group(f"jupyterlab-{n}")) for n in names]
+
+
+class RunAllOnce:
+    """One Run All per notebook (issue 50): the notebook opened in JupyterLab and run once,
+    then read by each of its tests in turn: axe, the keyboard and the screen reader first (on
+    the page as Run All left it), then the mouse's redraws and the console, then, for
+    :data:`REOPENED`, the save and reopen. Each test still runs every check it ran on a page
+    of its own and reports its problems under its own name.
+
+    One notebook is open at a time (a worker's kernel and page): asking for another shuts the
+    last one's kernel down. A test that fails discards the page (:meth:`discard`), so the next
+    one starts from a fresh Run All rather than from whatever the failure left."""
+
+    def __init__(self, lab, context) -> None:
+        self.lab, self.context = lab, context
+        self.name: str | None = None
+        self.page = None
+        self.console: bl.Console | None = None
+        self.readers = 0  # the tests that have read the open page
+
+    def open(self, name: str, shot: str, *, fresh: bool = False):
+        """(page, console) of ``name`` after its Run All, reusing this worker's if it is open
+        (``fresh``: only if no test has read it yet); the console holds every message since
+        the page was opened."""
+        reuse = self.name == name and self.page is not None and not self.page.is_closed()
+        if reuse and not (fresh and self.readers):
+            self.readers += 1
+            return self.page, self.console
+        self.discard()
+        page = self.context.new_page()
+        console = bl.Console()
+        console.attach(page)
+        self.name, self.page, self.console, self.readers = name, page, console, 1
+        try:
+            bl.open_notebook(page, self.lab, name)
+            bl.run_all(page)
+        except bl.PlaywrightError as error:
+            heard = "\nbrowser console:\n" + "\n".join(console.messages) if console.messages else ""
+            message = _problem(
+                page, shot, f"{name}: Run All: {type(error).__name__}: {error}{heard}"
+            )
+            self.discard()
+            pytest.fail(message)
+        return page, console
+
+    def release(self) -> None:
+        """Forget the open page (its test closes it, its kernel left running)."""
+        self.name, self.page, self.console = None, None, None
+
+    def discard(self) -> None:
+        """Shut the open notebook's kernel down and close its page (nothing when none is)."""
+        page, self.name, self.page, self.console = self.page, None, None, None
+        if page is None:
+            return
+        with contextlib.suppress(Exception):
+            bl.shut_down_kernel(page)
+        with contextlib.suppress(Exception):
+            page.close()
+
+
+@pytest.fixture(scope="session")
+def run_all_once(lab, listening):
+    """This worker's :class:`RunAllOnce`, in the Chromium that the screen reader listens to
+    (the keyboard test needs it; the redraw test runs there too, so both read one page)."""
+    context, _ = listening
+    opened = RunAllOnce(lab, context)
+    try:
+        yield opened
+    finally:
+        opened.discard()
+
+
+@contextlib.contextmanager
+def _kept_unless_failed(opened: RunAllOnce, done: bool):
+    """Around a test's use of the shared page: a failure (an assertion, pytest.fail, a
+    Playwright error) discards it; ``done`` (the notebook's last test) closes it anyway."""
+    passed = False
+    try:
+        yield
+        passed = True
+    finally:
+        if done or not passed:
+            opened.discard()
+
+
 def _fail(page, name: str, message: str, locator=None) -> None:
     pytest.fail(_problem(page, name, message, locator))
 
@@ -164,90 +257,104 @@ def _move_and_check(page, shot, where, dashboard, kind, control, problems) -> in
     return 0 if bl.refused(dashboard) else 1
 
 
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
-def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, lab, context):
+@pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
+def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(
+    name, lab, listening, axe, run_all_once
+):
+    """axe-core on the course's content in JupyterLab after Run All (JupyterLab's own
+    findings are written to build/axe-jupyterlab-<notebook>.json), every static figure's text
+    alternative below it, and every dashboard driven by the keyboard alone. The notebook's
+    first test on its Run All (:class:`RunAllOnce`): it sees the page as Run All left it."""
+    _, platform = listening
+    stem = name.removesuffix(".ipynb")
+    page, _ = run_all_once.open(name, f"{stem}-a11y", fresh=True)
+    problems: list[str] = []
+    with _kept_unless_failed(run_all_once, done=False):
+        _axe_and_keyboard(page, lab, axe, platform, name, stem, problems)
+
+
+@pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
+def test_notebook_runs_every_control_redraws_and_the_console_stays_clean(name, run_all_once):
     """Open the notebook, Run All, move every control: each move redraws, and the browser
     console holds no error, no warning and no uncaught page error at all. Unfiltered: every
     message fails, whoever logs it (a JupyterLab extension built for another JupyterLab logs
     a version warning on every page: issue 33). One Run All serves both checks (issue 50:
     they were two tests doing the same moves); a console message is reported by its text,
-    after the redraw problems, and the other JupyterLab tests leave the console to this one."""
-    page = context.new_page()
-    console = bl.Console()
-    console.attach(page)
+    after the redraw problems, and the other JupyterLab tests leave the console to this one.
+    The notebook's second test on its Run All (:class:`RunAllOnce`), after the keyboard test:
+    it moves every control from where that test left it (the console holds every message since
+    the page opened)."""
     stem = name.removesuffix(".ipynb")
+    page, console = run_all_once.open(name, stem)
     problems: list[str] = []  # every defect found, each with its screenshot
-    try:
-        bl.open_notebook(page, lab, name)
-        bl.run_all(page)
-
-        errors = page.locator(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
-        )
-        if errors.count():
-            _fail(page, stem, f"{name}: a cell printed an error:\n{errors.first.inner_text()}")
-        text = page.locator(".jp-NotebookPanel").inner_text()
-        if "Error displaying widget" in text:
-            _fail(page, stem, f"{name}: 'Error displaying widget' in the page")
-        if STATIC_NOTE_START in text:
-            _fail(page, stem, f"{name}: a dashboard showed its text fallback, not the widget")
-
-        source = (lab.notebooks / name).read_text()
-        dashboards = bl.dashboards(page)
-        if "_dashboard(" in source:
-            assert dashboards, f"{name} calls a dashboard but none rendered"
-
-        for d, dashboard in enumerate(dashboards):
-            where = f"{name}, dashboard {d + 1}"
-            png = bl.dashboard_png(dashboard)
-            if not png.startswith(b"\x89PNG\r\n\x1a\n"):
-                problems.append(_problem(page, f"{stem}-d{d + 1}", f"{where}: no image", dashboard))
-                continue
-            edges = _png_edges_dark(png)
-            if any(edges.values()):
+    with _kept_unless_failed(run_all_once, done=name not in REOPENED):
+        try:
+            page.set_viewport_size({"width": 1300, "height": 900})  # the keyboard test narrowed it
+            _redraw_problems(page, run_all_once.lab, name, stem, problems)
+            if console.messages:
                 problems.append(
                     _problem(
-                        page,
-                        f"{stem}-d{d + 1}",
-                        f"{where}: the image cuts something at its edge "
-                        f"(dark pixels on each edge: {edges})",
-                        dashboard,
+                        page, f"{stem}-console", "browser console:\n" + "\n".join(console.messages)
                     )
                 )
-            image_changes = 0
-            found = bl.controls(dashboard)
-            for kind, control in found:
-                _check_width(page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems)
-            moved: set[int] = set()
-            # two passes: a control greyed out at first (it does not apply to the current
-            # choice) is moved once another control has made it apply
-            for _pass in range(2):
-                for index, (kind, control) in enumerate(found):
-                    if index in moved or bl.is_disabled(kind, control):
-                        continue
-                    moved.add(index)
-                    image_changes += _move_and_check(
-                        page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems
-                    )
-            if image_changes == 0:
-                problems.append(f"{where}: no control produced a new image")
-            problems += _details_problems(page, f"{stem}-d{d + 1}", where, dashboard, found)
+            assert not problems, f"{name}:\n" + "\n".join(problems)
+        except bl.PlaywrightError as error:
+            # a wait that timed out, an element that vanished: the screenshot shows where
+            heard = "\nbrowser console:\n" + "\n".join(console.messages) if console.messages else ""
+            _fail(page, stem, f"{name}: {type(error).__name__}: {error}{heard}")
 
-        if console.messages:
+
+def _redraw_problems(page, lab, name: str, stem: str, problems: list[str]) -> None:
+    """The redraw test's checks on the page after Run All (problems appended)."""
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    if errors.count():
+        _fail(page, stem, f"{name}: a cell printed an error:\n{errors.first.inner_text()}")
+    text = page.locator(".jp-NotebookPanel").inner_text()
+    if "Error displaying widget" in text:
+        _fail(page, stem, f"{name}: 'Error displaying widget' in the page")
+    if STATIC_NOTE_START in text:
+        _fail(page, stem, f"{name}: a dashboard showed its text fallback, not the widget")
+
+    source = (lab.notebooks / name).read_text()
+    dashboards = bl.dashboards(page)
+    if "_dashboard(" in source:
+        assert dashboards, f"{name} calls a dashboard but none rendered"
+
+    for d, dashboard in enumerate(dashboards):
+        where = f"{name}, dashboard {d + 1}"
+        png = bl.dashboard_png(dashboard)
+        if not png.startswith(b"\x89PNG\r\n\x1a\n"):
+            problems.append(_problem(page, f"{stem}-d{d + 1}", f"{where}: no image", dashboard))
+            continue
+        edges = _png_edges_dark(png)
+        if any(edges.values()):
             problems.append(
                 _problem(
-                    page, f"{stem}-console", "browser console:\n" + "\n".join(console.messages)
+                    page,
+                    f"{stem}-d{d + 1}",
+                    f"{where}: the image cuts something at its edge "
+                    f"(dark pixels on each edge: {edges})",
+                    dashboard,
                 )
             )
-        assert not problems, f"{name}:\n" + "\n".join(problems)
-    except bl.PlaywrightError as error:
-        # a wait that timed out, an element that vanished: the screenshot shows where
-        heard = "\nbrowser console:\n" + "\n".join(console.messages) if console.messages else ""
-        _fail(page, stem, f"{name}: {type(error).__name__}: {error}{heard}")
-    finally:
-        with contextlib.suppress(Exception):
-            bl.shut_down_kernel(page)
-        page.close()
+        image_changes = 0
+        found = bl.controls(dashboard)
+        for kind, control in found:
+            _check_width(page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems)
+        moved: set[int] = set()
+        # two passes: a control greyed out at first (it does not apply to the current
+        # choice) is moved once another control has made it apply
+        for _pass in range(2):
+            for index, (kind, control) in enumerate(found):
+                if index in moved or bl.is_disabled(kind, control):
+                    continue
+                moved.add(index)
+                image_changes += _move_and_check(
+                    page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems
+                )
+        if image_changes == 0:
+            problems.append(f"{where}: no control produced a new image")
+        problems += _details_problems(page, f"{stem}-d{d + 1}", where, dashboard, found)
 
 
 def _details_problems(page, shot, where, dashboard, found) -> list[str]:
@@ -323,48 +430,6 @@ def _details_problems(page, shot, where, dashboard, found) -> list[str]:
     if not wait_for_state(False, "Show"):
         problems.append(f"{where}: the details closed, yet the button says {button.inner_text()!r}")
     return problems
-
-
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES[:1] + NOTEBOOK_NAMES[-1:])
-def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, lab, context):
-    """After a save and a reopen (what autosave does to a reader), no 'model not found'."""
-    source = (bl.NOTEBOOKS / name).read_text()
-    if "_dashboard(" not in source:
-        pytest.skip(f"{name} has no dashboard")
-    page = context.new_page()
-    console = bl.Console()
-    console.attach(page)
-    stem = name.removesuffix(".ipynb") + "-reopened"
-    try:
-        bl.open_notebook(page, lab, name)
-        bl.run_all(page)
-        count = len(bl.dashboards(page))
-        bl.menu(page, "File", "Save Notebook")
-        page.wait_for_function(
-            "() => !document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')",
-            timeout=bl.RUN_ALL_TIMEOUT_MS,
-        )
-        page.close()
-        page = context.new_page()
-        console.attach(page)
-        bl.open_notebook(page, lab, name)
-        page.wait_for_function(
-            f"() => document.querySelectorAll('.jp-OutputArea-output .widget-output img')"
-            f".length >= {count}",
-            timeout=bl.RUN_ALL_TIMEOUT_MS,
-        )
-        text = page.locator(".jp-NotebookPanel").inner_text()
-        if "Error displaying widget" in text or "model not found" in text:
-            _fail(page, stem, f"{name}: reopened notebook shows 'Error displaying widget'")
-        assert len(bl.dashboards(page)) == count
-        if console.messages:
-            _fail(page, stem, f"{name} reopened: browser console:\n" + "\n".join(console.messages))
-    except bl.PlaywrightError as error:
-        _fail(page, stem, f"{name} reopened: {type(error).__name__}: {error}")
-    finally:
-        with contextlib.suppress(Exception):
-            bl.shut_down_kernel(page)
-        page.close()
 
 
 _CURRENT_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current .lm-TabBar-tabLabel"
@@ -1017,22 +1082,14 @@ def _reflow_problems(page, shot: str, where: str, dashboard) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
-def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(name, lab, listening, axe):
-    """axe-core on the course's content in JupyterLab after Run All (JupyterLab's own
-    findings are written to build/axe-jupyterlab-<notebook>.json), every static figure's text
-    alternative below it, and every dashboard driven by the keyboard alone."""
+def _axe_and_keyboard(page, lab, axe, platform, name, stem, problems) -> None:
+    """The keyboard test's checks on the page after Run All (they fail the test)."""
     import nbformat
 
     from helpers.figures import alt_text as alt_tool
 
-    context, platform = listening
-    page = context.new_page()
-    stem = name.removesuffix(".ipynb")
-    problems: list[str] = []
     try:
-        bl.open_notebook(page, lab, name)
-        bl.run_all(page)
+        page.set_viewport_size({"width": 1300, "height": 900})  # as a new page opens
         content = bl.run_axe(page, axe, include=COURSE_CONTENT)
         bad = bl.failing(content["violations"], UPSTREAM_FINDINGS)
         if bad:
@@ -1077,6 +1134,51 @@ def test_notebook_in_jupyterlab_passes_axe_and_works_by_keyboard(name, lab, list
         assert not problems, "\n".join(problems)
     except bl.PlaywrightError as error:
         _fail(page, f"{stem}-a11y", f"{name}: {type(error).__name__}: {error}")
+
+
+@pytest.mark.parametrize("name", _per_notebook(REOPENED))
+def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, run_all_once):
+    """After a save and a reopen (what autosave does to a reader), no 'model not found'.
+    The notebook's last test on its Run All (:class:`RunAllOnce`): it saves that page, closes
+    it, and opens the notebook again in a new one."""
+    source = (bl.NOTEBOOKS / name).read_text()
+    if "_dashboard(" not in source:
+        pytest.skip(f"{name} has no dashboard")
+    stem = name.removesuffix(".ipynb") + "-reopened"
+    page, _ = run_all_once.open(name, stem)
+    context = page.context
+    try:
+        page.set_viewport_size({"width": 1300, "height": 900})  # as a new page opens
+        count = len(bl.dashboards(page))
+        bl.menu(page, "File", "Save Notebook")
+        page.wait_for_function(
+            "() => !document.querySelector('.lm-TabBar-tab.jp-mod-current.jp-mod-dirty')",
+            timeout=bl.RUN_ALL_TIMEOUT_MS,
+        )
+    except bl.PlaywrightError as error:
+        run_all_once.discard()
+        _fail(page, stem, f"{name} saved: {type(error).__name__}: {error}")
+    # closed without shutting its kernel down, as a reader closes a tab
+    run_all_once.release()
+    page.close()
+    page = context.new_page()
+    console = bl.Console()
+    console.attach(page)
+    try:
+        bl.open_notebook(page, run_all_once.lab, name)
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.jp-OutputArea-output .widget-output img')"
+            f".length >= {count}",
+            timeout=bl.RUN_ALL_TIMEOUT_MS,
+        )
+        text = page.locator(".jp-NotebookPanel").inner_text()
+        if "Error displaying widget" in text or "model not found" in text:
+            _fail(page, stem, f"{name}: reopened notebook shows 'Error displaying widget'")
+        assert len(bl.dashboards(page)) == count
+        if console.messages:
+            _fail(page, stem, f"{name} reopened: browser console:\n" + "\n".join(console.messages))
+    except bl.PlaywrightError as error:
+        _fail(page, stem, f"{name} reopened: {type(error).__name__}: {error}")
     finally:
         with contextlib.suppress(Exception):
             bl.shut_down_kernel(page)
