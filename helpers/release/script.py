@@ -43,6 +43,9 @@ usage: python -m helpers.release PLAN.json DATA.csv|DATA.parquet [--sep SEP]
 
 Prints every cell with value, interval at the plan's coverage, OpenDP's noise and scale,
 and marks with ! the cells whose relative error is above the plan's flag_above.
+
+The columns the release reads are written to a temporary Parquet file that only you can
+read (0600, in a 0700 folder under TMPDIR) for OpenDP to scan, and removed when it ends.
 """
 
 _OPTIONS = ("person", "contributions", "by", "keys", "max_groups", "delta", "max_length")
