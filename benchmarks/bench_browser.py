@@ -168,19 +168,6 @@ def measure(page, dashboard, kind, control, target=None) -> tuple[float, float] 
     )
 
 
-def _every_control(dashboard):
-    """(kind, control) in the browser tests' order, in two passes (a control greyed out at
-    first applies once another has moved)."""
-    found = bl.controls(dashboard)
-    moved: set[int] = set()
-    for _pass in range(2):
-        for index, (kind, control) in enumerate(found):
-            if index in moved or bl.is_disabled(kind, control):
-                continue
-            moved.add(index)
-            yield kind, control
-
-
 def main(argv: list[str] | None = None) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -202,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
             bl.open_notebook(page, lab, path.name)
             bl.run_all(page)
             for d, dashboard in enumerate(bl.dashboards(page)):
-                for kind, control in _every_control(dashboard):
+                for kind, control in bl.moving_order(bl.controls(dashboard)):
                     label = bl.control_label(kind, control).strip() or kind
                     walk = _positions(kind, control)
                     names = [_option_label(kind, control, target) for target in walk]

@@ -394,6 +394,20 @@ def is_disabled(kind: str, control) -> bool:
     return control.is_disabled()
 
 
+def moving_order(found):
+    """(kind, control) of ``found`` (:func:`controls`) in the order a person moves them, in
+    two passes: a control greyed out at first (it does not apply to the current choice) is
+    moved once another control has made it apply. Lazy: each control's state is read after
+    the previous one moved."""
+    moved: set[int] = set()
+    for _pass in range(2):
+        for index, (kind, control) in enumerate(found):
+            if index in moved or is_disabled(kind, control):
+                continue
+            moved.add(index)
+            yield kind, control
+
+
 def control_label(kind: str, control) -> str:
     if kind == "slider":
         return control.locator(".widget-label").first.inner_text()

@@ -341,17 +341,10 @@ def _redraw_problems(page, lab, name: str, stem: str, problems: list[str]) -> No
         found = bl.controls(dashboard)
         for kind, control in found:
             _check_width(page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems)
-        moved: set[int] = set()
-        # two passes: a control greyed out at first (it does not apply to the current
-        # choice) is moved once another control has made it apply
-        for _pass in range(2):
-            for index, (kind, control) in enumerate(found):
-                if index in moved or bl.is_disabled(kind, control):
-                    continue
-                moved.add(index)
-                image_changes += _move_and_check(
-                    page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems
-                )
+        for kind, control in bl.moving_order(found):
+            image_changes += _move_and_check(
+                page, f"{stem}-d{d + 1}", where, dashboard, kind, control, problems
+            )
         if image_changes == 0:
             problems.append(f"{where}: no control produced a new image")
         problems += _details_problems(page, f"{stem}-d{d + 1}", where, dashboard, found)
