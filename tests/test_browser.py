@@ -1149,8 +1149,9 @@ def test_saved_and_reopened_notebook_still_shows_its_dashboards(name, run_all_on
             timeout=bl.RUN_ALL_TIMEOUT_MS,
         )
     except bl.PlaywrightError as error:
-        run_all_once.discard()
-        _fail(page, stem, f"{name} saved: {type(error).__name__}: {error}")
+        message = _problem(page, stem, f"{name} saved: {type(error).__name__}: {error}")
+        run_all_once.discard()  # after the screenshot: the page is closed with it
+        pytest.fail(message)
     # closed without shutting its kernel down, as a reader closes a tab
     run_all_once.release()
     page.close()

@@ -21,7 +21,10 @@ scale its release resolved, and none more than a relative 1e-12 above it.
 The records reach OpenDP as a scan of a private temporary Parquet file (:func:`_private_scan`):
 OpenDP's compositor serialises the Polars LazyFrame it is given, so a table in memory crosses
 into OpenDP as a second whole copy (2× the memory of a plain group-by at 10⁷ records), a scan as
-a plan of a few hundred bytes that OpenDP's own engine reads lazily.
+a plan of a few hundred bytes that OpenDP's own engine reads lazily. Where the temporary folder
+is a tmpfs (a container's or a hub's ``/tmp``, often), the file itself is memory, which a
+process's peak resident size (the benchmark's reading) does not count: point ``TMPDIR`` at a
+disk for a large table there.
 
 Private to :mod:`helpers.release.opendp`, the only module that uses it.
 
@@ -67,24 +70,25 @@ def _private_scan(frame, pl):
     OSError: read-only, full), gives OpenDP the table in memory instead.
     """
     folder = path = None
-    try:
-        folder = tempfile.mkdtemp(prefix="opendp-release-")
-        path = os.path.join(folder, "records.parquet")
-        # created 0600 before any record is written: no other user can open it at any time
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        frame.write_parquet(path, compression="uncompressed", statistics=False)
-        scan = pl.scan_parquet(path)
-        usable = scan.collect_schema() == frame.schema
-    except OSError:  # no temporary folder to write in (read-only, full): the table in memory
-        usable = False
-    try:
+    try:  # one finally for all of it: a write interrupted (Ctrl-C, a Polars error) leaves nothing
+        try:
+            folder = tempfile.mkdtemp(prefix="opendp-release-")
+            path = os.path.join(folder, "records.parquet")
+            # created 0600 before any record is written: no other user can open it at any time
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            frame.write_parquet(path, compression="uncompressed", statistics=False)
+            scan = pl.scan_parquet(path)
+            usable = scan.collect_schema() == frame.schema
+        except OSError:  # no temporary folder to write in (read-only, full): the table in memory
+            usable = False
         yield scan if usable else frame.lazy()
     finally:
         if path is not None:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
         if folder is not None:
-            os.rmdir(folder)
+            with contextlib.suppress(FileNotFoundError):
+                os.rmdir(folder)
 
 
 def _run(frame, spec, discrete, *, dp, pl, unit, loss, margins, shares, plans, options, coverage):

@@ -428,38 +428,66 @@ def seal_program(machine: str | None = None) -> bytes | None:
 
 
 #: The kernel's launcher where it seals itself: ``ipykernel_launcher``'s own steps (the
-#: working folder off ``sys.path``, then the kernel application), with :func:`seal_program`'s
-#: filter (hex, the first argument) loaded for all the kernel's threads (``TSYNC``) by the
-#: event loop's first callback: after every channel is open, before any message is read, so
-#: before the first cell. A kernel that cannot seal itself exits: the run is then reported
-#: as a dead kernel, never run unsealed.
+#: working folder off ``sys.path`` before any import, then the kernel application), with
+#: :func:`seal_program`'s filter (hex, the first argument) loaded for all the kernel's threads
+#: (``TSYNC``) when the first execute request arrives, before its code runs: every channel is
+#: open by then (the heartbeat's, bound in a thread of its own, is waited for), and no code of
+#: the notebook's runs but through an execute request (a widget's callback, a completion's
+#: lookup read only what a cell defined). A kernel that cannot seal itself, or whose
+#: ipykernel has no ``do_execute`` to guard, exits: the run is then reported as a dead
+#: kernel, never run unsealed.
 SEALED_LAUNCHER = """\
-import ctypes, os, sys
+import sys
 if sys.path and sys.path[0] == "":
     del sys.path[0]
+import ctypes, os, time
 program, number = bytes.fromhex(sys.argv.pop(1)), int(sys.argv.pop(1))
 from ipykernel.kernelapp import IPKernelApp
-from tornado import ioloop
 
 class Filter(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
 
-def seal():
+def refuse(why):
+    os.write(2, ("the kernel could not seal its sockets (" + why + "): exiting\\n").encode())
+    os._exit(70)
+
+def heartbeat_bound(app):
+    beat = getattr(app, "heartbeat", None)
+    socket = getattr(beat, "socket", None)
+    try:
+        return beat is None or bool(socket is not None and socket.last_endpoint)
+    except Exception:
+        return False
+
+def seal(app):
+    deadline = time.monotonic() + 60
+    while not heartbeat_bound(app) and time.monotonic() < deadline:
+        time.sleep(0.01)
     libc = ctypes.CDLL(None, use_errno=True)
     code = ctypes.create_string_buffer(program, len(program))
     fprog = Filter(len(program) // 8, ctypes.addressof(code))
     # PR_SET_NO_NEW_PRIVS (bubblewrap set it already), then SECCOMP_SET_MODE_FILTER with
     # SECCOMP_FILTER_FLAG_TSYNC: one filter for every thread, or none (a nonzero result)
-    if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.syscall(
-        ctypes.c_long(number), 1, 1, ctypes.byref(fprog)
-    ) != 0:
-        os.write(2, b"the kernel could not seal its sockets: exiting\\n")
-        os._exit(70)
+    if libc.prctl(38, 1, 0, 0, 0) != 0:
+        refuse("no_new_privs")
+    if libc.syscall(ctypes.c_long(number), 1, 1, ctypes.byref(fprog)) != 0:
+        refuse("seccomp")
 
 class SealedKernelApp(IPKernelApp):
-    def start(self):
-        ioloop.IOLoop.current().add_callback(seal)
-        super().start()
+    def init_kernel(self):
+        super().init_kernel()
+        kernel, app, sealed = self.kernel, self, []
+        run = getattr(kernel, "do_execute", None)
+        if run is None:
+            refuse("no do_execute")
+
+        def do_execute(*args, **kwargs):
+            if not sealed:
+                seal(app)
+                sealed.append(True)
+            return run(*args, **kwargs)
+
+        kernel.do_execute = do_execute
 
 SealedKernelApp.launch_instance()
 """

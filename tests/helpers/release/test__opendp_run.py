@@ -17,6 +17,7 @@ import os
 import stat
 import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -367,6 +368,22 @@ def test_the_temporary_file_is_removed_when_the_query_raises(private_tmp, monkey
     work = _workload("laplace")
     with pytest.raises(RuntimeError, match="the query failed"):
         _release(_table(1), B.budget_for_accuracy(work), work)
+    assert _folders(private_tmp) == []
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, pl.exceptions.ComputeError])
+def test_a_write_interrupted_leaves_no_file(private_tmp, monkeypatch, error):
+    """A write stopped half way (Ctrl-C, a Polars error: anything but the OSError that sends
+    the table to memory) is raised as it is, and neither the file nor its folder is left."""
+
+    def half(self, path, **options):
+        Path(path).write_bytes(b"PAR1 half a file")
+        raise error("stopped while writing")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", half)
+    frame = pl.DataFrame({"patient": [1, 2], "cost": [1.0, 2.0]})
+    with pytest.raises(error), X._private_scan(frame, pl):
+        pass
     assert _folders(private_tmp) == []
 
 

@@ -1201,7 +1201,17 @@ def test_an_integer_noise_at_a_vanishing_scale_prints_a_finite_k(mechanism):
         k = table["k"].to_numpy()
         assert np.all(np.isfinite(k)) and np.all(k >= 0)
         assert np.all((table["lower"] <= table["value"]) & (table["value"] <= table["upper"]))
-    assert Q._own_accuracy("Integer Laplace", 1e-4, 0.05) == 0.0
-    assert Q._own_accuracy("Integer Gaussian", 3.0, 0.05) == float(
-        MECHANISM_CLASSES["discrete_gaussian"].noise_reach(3.0, 0.95, sensitivity=1.0)
-    )
+    # the least k with P(|Z| ≤ k) ≥ 1 − α, from each noise's mass summed here, independently
+    j = np.arange(-400, 401)
+    for distribution, scale, log_mass in [
+        ("Integer Laplace", 1e-4, -np.abs(j) / 1e-4),
+        ("Integer Laplace", 2.5, -np.abs(j) / 2.5),
+        ("Integer Gaussian", 3.0, -(j**2) / (2 * 3.0**2)),
+    ]:
+        mass = np.exp(log_mass - log_mass.max())
+        mass /= mass.sum()
+        inside = [mass[np.abs(j) <= k].sum() for k in range(50)]
+        least = next(k for k, p in enumerate(inside) if p >= 0.95 * (1 - 1e-12))
+        assert Q._own_accuracy(distribution, scale, 0.05) == least, (distribution, scale)
+    with pytest.raises(ValueError, match="Float Laplace"):
+        Q._own_accuracy("Float Laplace", 1.0, 0.05)
