@@ -312,17 +312,22 @@ def test_plan_is_read_at_run_time(tmp_path, decks):
 # --- in Chromium --------------------------------------------------------------------------
 
 
-@pytest.mark.browser
-def test_each_deck_opens_in_chromium_without_console_errors(
-    decks, playwright_api, browser_executable
-):
+@pytest.fixture(scope="module")
+def shown_decks(decks, playwright_api, browser_executable) -> dict:
+    """Each deck opened once in Chromium at the projector's size (1280 × 720), for both tests
+    below (issue 50: each opened every deck in a Chromium of its own). Per lecture: reveal.js's
+    scale, its slide count, the formulas MathJax could not typeset, every slide measured
+    (:data:`_MEASURE_SLIDES`, which shows each slide in turn), then, once the last slide is
+    shown, every console message, failed request and request off the machine since the page
+    was opened."""
     import browser_lab as bl
 
     _, paths = decks
-    problems = []
+    shown = {}
     with bl.chromium(playwright_api, browser_executable) as context:
         for number, path in sorted(paths.items()):
             page = context.new_page()
+            page.set_viewport_size({"width": slides.DECK_WIDTH, "height": slides.DECK_HEIGHT})
             console = bl.Console()
             console.attach(page)
             requests: list[str] = []
@@ -339,20 +344,33 @@ def test_each_deck_opens_in_chromium_without_console_errors(
                 timeout=bl.RUN_ALL_TIMEOUT_MS,
             )
             page.evaluate("() => MathJax.startup.promise")
-            total = page.evaluate("() => Reveal.getTotalSlides()")
-            errors = page.evaluate("() => document.querySelectorAll('mjx-merror').length")
+            seen = {
+                "scale": page.evaluate("() => Reveal.getScale()"),
+                "total": page.evaluate("() => Reveal.getTotalSlides()"),
+                "errors": page.evaluate("() => document.querySelectorAll('mjx-merror').length"),
+                "measured": page.evaluate(_MEASURE_SLIDES),
+            }
             page.evaluate("() => Reveal.slide(Reveal.getHorizontalSlides().length - 1)")
-            remote = [u for u in requests if not u.startswith(("file:", "data:", "blob:"))]
-            where_ = f"lecture {number}"
-            if console.messages:
-                problems.append(f"{where_}: console:\n" + "\n".join(console.messages))
-            if remote:
-                problems.append(f"{where_}: loaded {remote}")
-            if total < MIN_SLIDES:
-                problems.append(f"{where_}: {total} slides")
-            if errors:
-                problems.append(f"{where_}: {errors} formulas MathJax could not typeset")
+            seen["console"] = list(console.messages)
+            seen["remote"] = [u for u in requests if not u.startswith(("file:", "data:", "blob:"))]
             page.close()
+            shown[number] = seen
+    return shown
+
+
+@pytest.mark.browser
+def test_each_deck_opens_in_chromium_without_console_errors(shown_decks):
+    problems = []
+    for number, seen in sorted(shown_decks.items()):
+        where_ = f"lecture {number}"
+        if seen["console"]:
+            problems.append(f"{where_}: console:\n" + "\n".join(seen["console"]))
+        if seen["remote"]:
+            problems.append(f"{where_}: loaded {seen['remote']}")
+        if seen["total"] < MIN_SLIDES:
+            problems.append(f"{where_}: {seen['total']} slides")
+        if seen["errors"]:
+            problems.append(f"{where_}: {seen['errors']} formulas MathJax could not typeset")
     assert not problems, "\n".join(problems)
 
 
@@ -495,7 +513,7 @@ _MEASURE_SLIDES = r"""() => {
 
 
 @pytest.mark.browser
-def test_every_slide_of_every_deck_reads_on_a_projector(decks, playwright_api, browser_executable):
+def test_every_slide_of_every_deck_reads_on_a_projector(shown_decks):
     """At 1280 × 720 (a 720p projector, reveal.js at scale 1): body text (what counts is said
     above _MEASURE_SLIDES: all of the markdown's text, its tables, formulas and inline code
     included) at BODY_PX (28 px) or more as rendered, code, text outputs and data tables at
@@ -510,41 +528,27 @@ def test_every_slide_of_every_deck_reads_on_a_projector(decks, playwright_api, b
     A figure taller than wide cannot be half the slide's width and fit its height: such a figure
     is redrawn wider (test_every_figure_of_a_deck_fits_a_slide_at_half_its_width), never
     allowed to run below the slide."""
-    import browser_lab as bl
-
-    _, paths = decks
     problems = []
-    with bl.chromium(playwright_api, browser_executable) as context:
-        for number, path in sorted(paths.items()):
-            page = context.new_page()
-            page.set_viewport_size({"width": slides.DECK_WIDTH, "height": slides.DECK_HEIGHT})
-            page.goto(path.as_uri())
-            page.wait_for_function(
-                "() => window.Reveal && Reveal.isReady() && window.MathJax"
-                " && MathJax.startup && MathJax.startup.promise",
-                timeout=bl.RUN_ALL_TIMEOUT_MS,
-            )
-            page.evaluate("() => MathJax.startup.promise")
-            assert page.evaluate("() => Reveal.getScale()") == pytest.approx(1.0)
-            measured = page.evaluate(_MEASURE_SLIDES)
-            # the measure reads body text at all: the title slide is nothing else
-            assert measured[0]["body"] > 0, f"lecture {number}: no body text found"
-            for s in measured:
-                at = f"lecture {number}, slide {s['where']} ({s['text']!r})"
-                if s["smallest"] is not None and s["smallest"] < BODY_PX - 0.01:
-                    problems.append(f"{at}: body text ({s['small']}) at {s['smallest']:.1f} px")
-                if s["smallestCode"] is not None and s["smallestCode"] < CODE_PX - 0.01:
-                    problems.append(f"{at}: code or a table at {s['smallestCode']:.1f} px")
-                if s["height"] > s["limit"] + 1:
-                    problems.append(f"{at}: {s['height']} px tall, the screen {s['limit']}")
-                narrow = [w for w in s["images"] if w < 0.5 - 0.005]
-                if narrow:
-                    problems.append(f"{at}: a figure {min(narrow):.0%} of the slide's width")
-                if s["leadIn"]:
-                    problems.append(f"{at}: ends in ':' and its content is on the next slide")
-                if s["wrapped"]:
-                    problems.append(f"{at}: words wrapped inside: {s['wrapped'][:5]}")
-            page.close()
+    for number, seen in sorted(shown_decks.items()):
+        assert seen["scale"] == pytest.approx(1.0)
+        measured = seen["measured"]
+        # the measure reads body text at all: the title slide is nothing else
+        assert measured[0]["body"] > 0, f"lecture {number}: no body text found"
+        for s in measured:
+            at = f"lecture {number}, slide {s['where']} ({s['text']!r})"
+            if s["smallest"] is not None and s["smallest"] < BODY_PX - 0.01:
+                problems.append(f"{at}: body text ({s['small']}) at {s['smallest']:.1f} px")
+            if s["smallestCode"] is not None and s["smallestCode"] < CODE_PX - 0.01:
+                problems.append(f"{at}: code or a table at {s['smallestCode']:.1f} px")
+            if s["height"] > s["limit"] + 1:
+                problems.append(f"{at}: {s['height']} px tall, the screen {s['limit']}")
+            narrow = [w for w in s["images"] if w < 0.5 - 0.005]
+            if narrow:
+                problems.append(f"{at}: a figure {min(narrow):.0%} of the slide's width")
+            if s["leadIn"]:
+                problems.append(f"{at}: ends in ':' and its content is on the next slide")
+            if s["wrapped"]:
+                problems.append(f"{at}: words wrapped inside: {s['wrapped'][:5]}")
     assert not problems, "\n".join(problems)
 
 
