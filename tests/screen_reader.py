@@ -13,7 +13,9 @@ ATK when accessibility is on. This module gives the browser tests that tree:
 * :class:`AtSpi` talks to the accessibility bus with jeepney (pure Python D-Bus) and reads the
   focused slider as Orca does: its name, its role, its ``valuetext`` object attribute (ATK's
   export of aria-valuetext, which Orca speaks in place of the number) and AT-SPI's
-  ``Value.Text``, where the build fills it.
+  ``Value.Text``, where the build fills it. The sliders are found by AT-SPI's Collection
+  interface, which searches the tree inside Chromium in one D-Bus call (22 ms on notebook 11's
+  JupyterLab page, where walking it node by node took 5.5 s and some 19,000 calls).
 
 No sleep decides anything: every wait is for a condition (a name on the bus, a bus that
 answers, a focused slider that says the words), with a time limit only as a guard against a
@@ -53,6 +55,11 @@ START_LIMIT_S = 60.0
 #: AT-SPI's state bits (atspi-constants.h): FOCUSED is 12
 STATE_FOCUSED = 12
 SLIDER_ROLE = "slider"
+#: AtspiRole's number for a slider (atspi-constants.h), for a Collection match rule
+SLIDER_ROLE_NUMBER = 51
+#: AtspiCollectionMatchType ALL and ANY, and AtspiCollectionSortOrder CANONICAL (0 is INVALID:
+#: ATK's bridge answers it with no match at all, as it does an INVALID match type)
+MATCH_ALL, MATCH_ANY, SORT_CANONICAL = 1, 2, 1
 
 
 def _which(candidates: tuple[str, ...]) -> str | None:
@@ -214,6 +221,7 @@ class AtSpi:
     def __init__(self, session_address: str):
         from jeepney import DBusAddress, new_method_call
         from jeepney.io.blocking import open_dbus_connection
+        from jeepney.wrappers import unwrap_msg
 
         self._DBusAddress, self._new_method_call = DBusAddress, new_method_call
         session = open_dbus_connection(session_address)
@@ -222,14 +230,14 @@ class AtSpi:
         while True:  # until the launcher answers (desktop() waited for its name)
             try:
                 call = new_method_call(launcher, "GetAddress")
-                reply = session.send_and_get_reply(call, timeout=30)
+                reply = unwrap_msg(session.send_and_get_reply(call, timeout=30))
                 break
             except Exception:  # jeepney's DBusErrorResponse: not started yet
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.05)
         session.close()
-        self.connection = open_dbus_connection(reply.body[0])
+        self.connection = open_dbus_connection(reply[0])
         self._sliders: list[tuple[str, str]] = []
 
     def close(self) -> None:
@@ -237,9 +245,13 @@ class AtSpi:
 
     # --- D-Bus calls -------------------------------------------------------------------
     def _call(self, node, method, signature=None, body=(), interface=ACCESSIBLE):
+        """The reply's body; DBusErrorResponse for an error reply (jeepney hands an error
+        back as a reply, whose body is its message: a node gone, an interface missing)."""
+        from jeepney.wrappers import unwrap_msg
+
         address = self._DBusAddress(node[1], bus_name=node[0], interface=interface)
         message = self._new_method_call(address, method, signature, body)
-        return self.connection.send_and_get_reply(message, timeout=30).body
+        return unwrap_msg(self.connection.send_and_get_reply(message, timeout=30))
 
     def _property(self, node, interface: str, name: str):
         return self._call(
@@ -275,9 +287,38 @@ class AtSpi:
     def _applications(self) -> list[tuple[str, str]]:
         return self.children(("org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root"))
 
-    def _walk_sliders(self) -> list[tuple[str, str]]:
-        """Every slider in every web document of every application (a walk of the tree)."""
-        found, stack = [], list(self._applications())
+    def _find_sliders(self) -> list[tuple[str, str]]:
+        """Every slider of every application: asked of the application's Collection (one
+        call; ATK's bridge searches its tree in-process), or walked where an application has
+        no Collection."""
+        from jeepney.wrappers import DBusErrorResponse
+
+        found = []
+        for app in self._applications():
+            try:
+                found += self._collect_sliders(app)
+            except DBusErrorResponse:  # no Collection here: the tree, node by node
+                found += self._walk_sliders([app])
+        return found
+
+    def _collect_sliders(self, app) -> list[tuple[str, str]]:
+        """The sliders under ``app`` in document order, by Collection.GetMatches: a rule of
+        role slider (any of), no state, attribute or interface asked (all of none)."""
+        roles = [0, 0, 0, 0]  # a bit set of AtspiRole numbers, 32 to a word
+        roles[SLIDER_ROLE_NUMBER // 32] |= 1 << SLIDER_ROLE_NUMBER % 32
+        rule = ([0, 0], MATCH_ALL, {}, MATCH_ALL, roles, MATCH_ANY, [], MATCH_ALL, False)
+        matches = self._call(
+            app,
+            "GetMatches",
+            "(aiia{ss}iaiiasib)uib",
+            (rule, SORT_CANONICAL, 0, True),  # no limit on the count; into every child
+            interface="org.a11y.atspi.Collection",
+        )[0]
+        return [tuple(node) for node in matches]
+
+    def _walk_sliders(self, roots) -> list[tuple[str, str]]:
+        """Every slider under ``roots``, by a walk of the tree (a D-Bus call or two a node)."""
+        found, stack = [], list(roots)
         while stack:
             node = stack.pop()
             try:
@@ -293,12 +334,12 @@ class AtSpi:
     def focused_slider(self, *, refresh: bool = False) -> dict | None:
         """The focused slider as the screen reader gets it; None when no slider is focused.
 
-        The sliders found by the last walk are asked first (a handle keeps its node while
-        its dashboard lives); the tree is walked again only when none of them has the focus.
+        The sliders found by the last search are asked first (a handle keeps its node while
+        its dashboard lives); the tree is searched again only when none of them has the focus.
         """
         for attempt in range(2):
             if refresh or attempt or not self._sliders:
-                self._sliders = self._walk_sliders()
+                self._sliders = self._find_sliders()
             for node in self._sliders:
                 try:
                     if self.focused(node):

@@ -236,12 +236,14 @@ def _check_width(page, shot, where, dashboard, kind, control, problems) -> None:
 def _move_and_check(page, shot, where, dashboard, kind, control, problems) -> int:
     """Move one control like a person; its dashboard must redraw. 1 if the image changed."""
     what = f"{where}, {kind} {bl.control_label(kind, control)!r}"
-    src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
+    root = dashboard.element_handle()  # read through one handle: a locator call is dearer
+    before = bl.dashboard_state(root)
+    src, readout = before["src"], before["readout"]
     done = bl.move(page, kind, control)
     if not done:
         return 0
     try:
-        bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
+        bl.wait_for_change(page, root, src, readout, bl.REDRAW_TIMEOUT_MS)
     except Exception:
         problems.append(
             _problem(
@@ -254,7 +256,7 @@ def _move_and_check(page, shot, where, dashboard, kind, control, problems) -> in
             )
         )
         return 0
-    return 0 if bl.refused(dashboard) else 1
+    return 0 if bl.dashboard_state(root)["refused"] else 1
 
 
 @pytest.mark.parametrize("name", _per_notebook(NOTEBOOK_NAMES))
@@ -919,9 +921,9 @@ def _live_region_problems(page, cdp, where: str, dashboard) -> list[str]:
     return []
 
 
-def _said_after_the_change(page, dashboard, timeout_ms: int) -> str:
-    """Wait until the live region holds a line of the readout (or the refusal); its text."""
-    handle = dashboard.element_handle()
+def _said_after_the_change(page, root, timeout_ms: int) -> str:
+    """Wait until the live region holds a line of the readout (or the refusal); its text.
+    ``root``: the dashboard's element handle."""
     page.wait_for_function(
         """(root) => {
           const region = root.querySelector('.course-status');
@@ -932,11 +934,11 @@ def _said_after_the_change(page, dashboard, timeout_ms: int) -> str:
           if (said.startsWith('Refused: ')) return true;
           return said !== '' && readout.innerText.split('\\n').map(norm).includes(norm(said));
         }""",
-        arg=handle,
+        arg=root,
         timeout=timeout_ms,
         polling="raf",
     )
-    return bl.live_region(dashboard)
+    return bl.dashboard_state(root)["live"]
 
 
 def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str]:
@@ -945,9 +947,11 @@ def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str
     control is moved by its key, and after each move the focused control speaks its new
     readout and the live region says a line of the new readout (or the refusal)."""
     problems = _live_region_problems(page, ears.cdp, where, dashboard)
+    # the dashboard and its control boxes as element handles: a call on a handle is one
+    # round trip, a locator's resolves its selector through the whole page first
     root = dashboard.element_handle()
     page.evaluate(bl._MARK_CONTROLS, [root, bl._CONTROL_BOXES])
-    boxes = dashboard.locator("[data-course-control]")
+    boxes = root.query_selector_all("[data-course-control]")
     bl._start_before(page, root)
     stops = 0
     for _ in range(80):
@@ -959,8 +963,7 @@ def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str
             continue
         stops += 1
         if stop["control"] >= 0:
-            box = boxes.nth(stop["control"]).element_handle()
-            problems += _hears_what_is_shown(ears, where, box, stop)
+            problems += _hears_what_is_shown(ears, where, boxes[stop["control"]], stop)
     bl._end_start(page)
 
     keys = {"slider": "ArrowRight", "dropdown": "ArrowDown", "checkbox": "Space"}
@@ -971,7 +974,7 @@ def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str
             "e => Number(e.closest('[data-course-control]').getAttribute('data-course-control'))"
         )
         label = bl.control_label(kind, control)
-        if not bl.tab_to(page, dashboard, box_index, kind):
+        if not bl.tab_to(page, root, box_index, kind):
             problems.append(f"{where}: Tab never reaches the {kind} {label!r}")
             continue
         key = keys[kind]
@@ -984,14 +987,12 @@ def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str
             key = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}.get(key, key)
         back = {"ArrowRight": "ArrowLeft", "ArrowLeft": "ArrowRight"}
         back |= {"ArrowDown": "ArrowUp", "ArrowUp": "ArrowDown", "Space": "Space"}
-        box = dashboard.locator(f"[data-course-control='{box_index}']").element_handle()
-        problems += _press_and_listen(page, ears, where, dashboard, box, box_index, label, key)
-        if bl.refused(dashboard):
+        box = root.query_selector(f"[data-course-control='{box_index}']")  # tab_to marked it
+        problems += _press_and_listen(page, ears, where, root, box, box_index, label, key)
+        if bl.dashboard_state(root)["refused"]:
             # the way back out of a refusal is spoken too (and the next control starts
             # from a result, not from the same refusal, which would not change)
-            problems += _press_and_listen(
-                page, ears, where, dashboard, box, box_index, label, back[key]
-            )
+            problems += _press_and_listen(page, ears, where, root, box, box_index, label, back[key])
     return problems
 
 
@@ -1000,13 +1001,14 @@ def _screen_reader_problems(page, ears: Ears, where: str, dashboard) -> list[str
 MAX_PRESSES_TO_CHANGE_A_READOUT = 8
 
 
-def _press_and_listen(page, ears, where, dashboard, box, box_index, label, key) -> list[str]:
+def _press_and_listen(page, ears, where, root, box, box_index, label, key) -> list[str]:
     """Press ``key`` on the focused control until what it shows changes; the dashboard must
     redraw, its live region say a line of the new readout (or the refusal), and the control
-    speak its new value."""
-    root = dashboard.element_handle()
-    src, readout = bl.dashboard_image(dashboard), bl.dashboard_readout(dashboard)
-    if bl.refused(dashboard):
+    speak its new value. ``root`` and ``box``: the dashboard's and the control's element
+    handles."""
+    state = bl.dashboard_state(root)
+    src, readout = state["src"], state["readout"]
+    if state["refused"]:
         # out of a refusal, back to the last result: the image may be the one still shown
         src = ""
     before = bl.shown(box)["shown"]
@@ -1015,13 +1017,13 @@ def _press_and_listen(page, ears, where, dashboard, box, box_index, label, key) 
         if bl.shown(box)["shown"] != before:
             break
     try:
-        bl.wait_for_change(page, dashboard, src, readout, bl.REDRAW_TIMEOUT_MS)
-        said = _said_after_the_change(page, dashboard, bl.REDRAW_TIMEOUT_MS)
+        bl.wait_for_change(page, root, src, readout, bl.REDRAW_TIMEOUT_MS)
+        said = _said_after_the_change(page, root, bl.REDRAW_TIMEOUT_MS)
     except bl.PlaywrightError:
         return [
             f"{where}: {key} on {label!r} ({before!r} → {bl.shown(box)['shown']!r}): no redraw "
             f"with its live region saying a line of the readout "
-            f"(it says {bl.live_region(dashboard)!r})"
+            f"(it says {bl.dashboard_state(root)['live']!r})"
         ]
     problems = []
     if not said or "\n" in said:
