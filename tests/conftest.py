@@ -63,6 +63,7 @@ BUILT_ONCE = frozenset(
         "figures",  # tests/test_accessibility.py
         "cvd",
         "unions",  # tests/test_requirements.py: every pip resolution, two at a time
+        "index",  # tests/test_requirements.py: the pins' index, each PyPI page fetched once
     }
 )
 

@@ -26,6 +26,7 @@ it with PyPI's own on one case) in about half the time.
 
 from __future__ import annotations
 
+import http.client
 import http.server
 import importlib.util
 import io
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -257,24 +259,29 @@ class PinnedIndex:
             return self._fetching.setdefault(key, threading.Lock())
 
     def _fetch(self, name: str) -> bytes | int:
+        """PyPI's page of ``name``, or its HTTP error. A page or a 404 is kept for the session;
+        a passing failure (a 5xx, a 429, a dropped connection) is tried again with a pause,
+        and if it lasts, returned for this request only, so the next asks PyPI again."""
         with self._once(name):
-            if name not in self._pages:
-                request = urllib.request.Request(
-                    f"{self.upstream}/{name}/", headers={"Accept": self.JSON}
-                )
-                for attempt in range(3):
-                    try:
-                        with urllib.request.urlopen(request, timeout=120) as response:
-                            self._pages[name] = response.read()
-                        break
-                    except urllib.error.HTTPError as error:
-                        if error.code < 500 or attempt == 2:
-                            self._pages[name] = error.code  # 404: no such project, pip says so
-                            break
-                    except OSError:
-                        if attempt == 2:
-                            self._pages[name] = 502
-            return self._pages[name]
+            if name in self._pages:
+                return self._pages[name]
+            request = urllib.request.Request(
+                f"{self.upstream}/{name}/", headers={"Accept": self.JSON}
+            )
+            for attempt in range(4):
+                try:
+                    with urllib.request.urlopen(request, timeout=120) as response:
+                        self._pages[name] = response.read()
+                    return self._pages[name]
+                except urllib.error.HTTPError as error:
+                    if error.code < 500 and error.code != 429:
+                        self._pages[name] = error.code  # 404: no such project, pip says so
+                        return error.code
+                    failed = error.code
+                except (OSError, http.client.HTTPException):  # IncompleteRead is not an OSError
+                    failed = 502
+                time.sleep(0.5 * 2**attempt)  # a pause before asking again, not a condition
+            return failed
 
     def page(self, key: int, name: str) -> tuple[int, bytes]:
         """(HTTP status, the page) of project ``name`` for the pins registered as ``key``."""
@@ -300,12 +307,14 @@ class PinnedIndex:
             if (version := _version_of(f["filename"])) is None
             or any(s.contains(version, prereleases=True) for s in specifiers)
         ]
-        data.pop("versions", None)  # PEP 700's list of every version: pip does not need it
+        if "versions" in data:  # PEP 700: the versions of the files listed
+            data["versions"] = sorted(
+                {str(v) for f in data["files"] if (v := _version_of(f["filename"])) is not None}
+            )
         for entry in data["files"]:
-            if (
-                not entry["filename"].endswith(".whl")
-                or entry.get("core-metadata")
-                or entry.get("data-dist-info-metadata")
+            if not entry["filename"].endswith(".whl") or any(
+                entry.get(key)  # PEP 714's name, and PEP 691's two earlier ones
+                for key in ("core-metadata", "dist-info-metadata", "data-dist-info-metadata")
             ):
                 continue
             with self._lock:
@@ -323,16 +332,11 @@ class PinnedIndex:
                 url, size = self._wheels[number]
                 try:
                     with zipfile.ZipFile(_RangeReader(url, size)) as wheel:
-                        (member,) = [
-                            n
-                            for n in wheel.namelist()
-                            if re.fullmatch(r"[^/]+\.dist-info/METADATA", n)
-                        ]
-                        self._metadata[number] = wheel.read(member)
+                        self._metadata[number] = wheel.read(_metadata_member(url, wheel))
                 except urllib.error.HTTPError as error:
                     return error.code
-                except (OSError, ValueError, zipfile.BadZipFile):
-                    return 502
+                except (OSError, ValueError, zipfile.BadZipFile, http.client.HTTPException):
+                    return 502  # pip reports the metadata it could not read
             return self._metadata[number]
 
 
@@ -357,7 +361,11 @@ class _RangeReader(io.RawIOBase):
         with urllib.request.urlopen(request, timeout=120) as response:
             body = response.read()
             if response.status == 206:
-                found = re.fullmatch(r"bytes (\d+)-\d+/(\d+)", response.headers["Content-Range"])
+                found = re.fullmatch(
+                    r"bytes (\d+)-\d+/(\d+)", response.headers.get("Content-Range") or ""
+                )
+                if found is None:
+                    raise ValueError(f"{self.url}: a range answered without its place")
                 offset, self.total = int(found.group(1)), int(found.group(2))
             else:  # the whole file
                 offset, self.total = 0, len(body)
@@ -398,6 +406,24 @@ class _RangeReader(io.RawIOBase):
         return len(piece)
 
 
+def _metadata_member(url: str, wheel: zipfile.ZipFile) -> str:
+    """The wheel's own METADATA: in ``{name}-{version}.dist-info`` as its file name states them
+    (a wheel may carry other packages' dist-info folders), else the only one there is."""
+    name, version, *_ = parse_wheel_filename(url.rsplit("/", 1)[-1])
+    found = [n for n in wheel.namelist() if re.fullmatch(r"[^/]+\.dist-info/METADATA", n)]
+    own = [
+        n
+        for n in found
+        if (parts := n.split("/")[0].removesuffix(".dist-info").rsplit("-", 1))
+        and len(parts) == 2
+        and canonicalize_name(parts[0]) == name
+        and parts[1] == str(version)
+    ]
+    if len(own) == 1 or len(found) == 1:
+        return (own or found)[0]
+    raise ValueError(f"{url}: no single METADATA among {found}")
+
+
 def _version_of(filename: str):
     """The version a distribution's file name states; None for a name neither a wheel's nor a
     source archive's (kept: pip decides what to make of it)."""
@@ -432,6 +458,9 @@ def dry_run(
             "--report", str(report), "-r", str(req),
         ]  # fmt: skip
         env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+        # the loopback index is reached directly, never through a proxy the machine sets
+        for key in ("no_proxy", "NO_PROXY"):
+            env[key] = ",".join(filter(None, [env.get(key), "127.0.0.1", "localhost"]))
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
         if result.returncode != 0:
             errors = [ln for ln in result.stderr.splitlines() if "ERROR" in ln]
@@ -587,27 +616,39 @@ def test_the_pinned_index_resolves_as_pypi_does(index):
     assert through == direct, error
 
 
-def _wheel(name: str, size: int) -> tuple[bytes, bytes]:
-    """(a wheel's bytes, its METADATA): a stored member of ``size`` random bytes first, so the
-    directory lies far from the start."""
+def _wheel(name: str, size: int, *, metadata_first: bool) -> tuple[bytes, bytes]:
+    """(a wheel's bytes, its METADATA), with a stored member of ``size`` random bytes: the
+    METADATA before it (far from the zip's directory at the end) or after it (beside it), and
+    a vendored package's METADATA too."""
     import random
 
     metadata = f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n".encode()
+    members = [
+        (f"{name}-1.0.dist-info/METADATA", metadata),
+        (f"{name}/data.bin", random.Random(0).randbytes(size)),
+        ("vendored-2.0.dist-info/METADATA", b"Metadata-Version: 2.1\nName: vendored\n"),
+    ]
+    if not metadata_first:
+        members = members[1:] + members[:1]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as wheel:
-        wheel.writestr(f"{name}/data.bin", random.Random(0).randbytes(size))
-        wheel.writestr(f"{name}-1.0.dist-info/METADATA", metadata)
+        for member, data in members:
+            wheel.writestr(member, data)
         wheel.writestr(f"{name}-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\n")
     return buffer.getvalue(), metadata
 
 
-@pytest.mark.parametrize("ranges", [True, False], ids=["ranges", "whole-files"])
-def test_the_pinned_index_cuts_pinned_pages_and_serves_each_wheels_metadata(ranges):
+@pytest.mark.parametrize(
+    "ranges, metadata_first",
+    [(True, False), (True, True), (False, False)],
+    ids=["ranges-metadata-last", "ranges-metadata-first", "whole-files"],
+)
+def test_the_pinned_index_cuts_pinned_pages_and_serves_each_wheels_metadata(ranges, metadata_first):
     """A pinned project's page keeps the files its pins admit (and a file whose name states no
     version); another project's page, and an error, are PyPI's as they are. A wheel with no
     metadata of the registry's gets its own METADATA, read by ranges (or whole, from a
     registry without ranges), and its address leads to the registry's file."""
-    wheel, metadata = _wheel("demo", 3 * _RangeReader.CHUNK)
+    wheel, metadata = _wheel("demo", 3 * _RangeReader.CHUNK, metadata_first=metadata_first)
     files = [
         "demo-1.0-py3-none-any.whl",
         "demo-1.0.tar.gz",
@@ -668,37 +709,40 @@ def test_the_pinned_index_cuts_pinned_pages_and_serves_each_wheels_metadata(rang
             }
             for line, kept in cases.items():
                 url = pinned.url([line, "unrelated==1"])
-                with urllib.request.urlopen(f"{url}/demo/") as response:
+                with urllib.request.urlopen(f"{url}/demo/", timeout=30) as response:
                     assert response.headers["Content-Type"] == PinnedIndex.JSON
                     page = json.load(response)
                 listed = [f["filename"] for f in page["files"]]
                 assert listed == [*kept, "demo_installer.exe"], line
-                assert "versions" not in page
+                assert page["versions"] == sorted({str(_version_of(f)) for f in kept})
                 for entry in page["files"]:
                     assert bool(entry.get("core-metadata")) == entry["filename"].endswith(".whl")
-                with urllib.request.urlopen(f"{url}/other/") as response:
+                with urllib.request.urlopen(f"{url}/other/", timeout=30) as response:
                     assert (
                         json.loads(response.read().decode().replace(origin, "")) == pages["other"]
                     )
                 with pytest.raises(urllib.error.HTTPError) as missing:
-                    urllib.request.urlopen(f"{url}/absent/")
+                    urllib.request.urlopen(f"{url}/absent/", timeout=30)
                 assert missing.value.code == 404
             with pytest.raises(urllib.error.HTTPError) as unknown:
-                urllib.request.urlopen(f"{url[: url.rindex('/')]}/99/demo/")
+                urllib.request.urlopen(f"{url[: url.rindex('/')]}/99/demo/", timeout=30)
             assert unknown.value.code == 404
 
             url = pinned.url(["demo==1.0"])
-            with urllib.request.urlopen(f"{url}/demo/") as response:
+            with urllib.request.urlopen(f"{url}/demo/", timeout=30) as response:
                 (entry,) = [f for f in json.load(response)["files"] if f.get("core-metadata")]
             asked.clear()
             for _ in range(2):  # read once, then served from memory
-                with urllib.request.urlopen(entry["url"] + ".metadata") as response:
+                with urllib.request.urlopen(entry["url"] + ".metadata", timeout=30) as response:
                     assert response.read() == metadata
-            if ranges:  # the directory and one member: a few ranges, not the whole wheel
-                assert "whole" not in asked and len(asked) * _RangeReader.CHUNK < len(wheel)
-            else:  # the first range was answered with the whole file: nothing more asked
-                assert asked == [f"bytes=-{_RangeReader.CHUNK}"]
-            with urllib.request.urlopen(entry["url"]) as response:  # redirected to the registry
+            tail = f"bytes=-{_RangeReader.CHUNK}"  # the zip's end: its directory, and more
+            if metadata_first:  # then the member itself, from its offset: one range more
+                assert len(asked) == 2 and asked[0] == tail and asked[1].startswith("bytes=0-")
+            else:  # beside the directory, or the whole file sent for the first range
+                assert asked == [tail]
+            with urllib.request.urlopen(
+                entry["url"], timeout=30
+            ) as response:  # redirected to the registry
                 assert response.geturl() == f"{origin}/files/demo-1.0-py3-none-any.whl"
                 assert response.read() == wheel
     finally:
