@@ -269,10 +269,9 @@ def run(*args: object, here=False) -> int:
     return subprocess.call([str(a) for a in args], cwd=os.getcwd(), env=env)
 
 
-#: ``course.py test`` in phases: each is one pytest run over a marker expression (together
-#: they select every test exactly once; tests/test_course.py checks it), timed, and every phase
-#: runs even after another failed, so one run reports every failure. The first is ``--quick``,
-#: the loop while editing. Markers: pyproject.toml.
+#: ``course.py test`` in phases: each is a marker expression (together they select every test
+#: exactly once; tests/test_course.py checks it), and each phase's tests and their time are
+#: reported. The first is ``--quick``, the loop while editing. Markers: pyproject.toml.
 TEST_PHASES = (
     ("unit", "not slow and not pypi and not sandbox and not notebooks and not browser and not hub"),
     ("slow", "(slow or pypi or sandbox) and not notebooks and not browser and not hub"),
@@ -280,13 +279,15 @@ TEST_PHASES = (
     ("browser", "browser and not hub"),
     ("hub", "hub"),
 )
-#: the phases run as these pytest runs: the first alone (``--quick``, and the first verdict),
-#: the others in one run. As four runs they collected the whole suite four times and each ended
-#: on one long test while the other core idled (the hub phase is one test); in one run the
-#: workers take the longest work first across all four (tests/conftest.py). Each test's phase
-#: is still reported: the summed time of its tests, from the JUnit report and the map the
-#: workers write (``COURSE_PHASE_MAP``, tests/conftest.py).
-RUNS = (("unit",), ("slow", "notebooks", "browser", "hub"))
+#: the phases run as one pytest run (``--quick``: the first phase alone, QUICK). As five runs
+#: they collected the whole suite five times and each ended on one long test while the other
+#: core idled (the hub phase is one test); as two (the unit phase, then the rest) the second
+#: collection and the unit run's own tail still cost about half a minute (issue 50). In one run
+#: the workers take the longest work first across all five phases, and the unit tests fill the
+#: gaps at the end. Each test's phase is still reported: the summed time of its tests, from
+#: the JUnit report and the map the workers write (``COURSE_PHASE_MAP``, tests/conftest.py).
+RUNS = (("unit", "slow", "notebooks", "browser", "hub"),)
+QUICK = ("unit",)
 
 
 #: at most this many pytest workers (pytest-xdist) a phase: one per core, and no more than
@@ -319,7 +320,7 @@ def _chooses_tests(argument: str) -> bool:
 
 
 def run_tests(python: str, rest: list, started=None) -> int:
-    """ruff, then the test phases (``--quick``: the first only), each timed; or, with other
+    """ruff, then the test phases in one timed run (``--quick``: the first only); or, with other
     arguments (a file, ``-k``), ruff and one pytest run with them as given."""
     times = [("environment", time.monotonic() - started)] if started is not None else []
     # bytecode kept between runs: with PYTHONDONTWRITEBYTECODE set (some machines and CI
@@ -339,7 +340,7 @@ def run_tests(python: str, rest: list, started=None) -> int:
         if quick and "-m" in rest:
             print("--quick is left out: -m chooses the tests", flush=True)
         return _pytest(python, *rest, *chosen) or lint
-    runs = RUNS[:1] if quick else RUNS
+    runs = (QUICK,) if quick else RUNS
     # tests that share a fixture built once carry an xdist_group (tests/conftest.py gives it):
     # loadgroup keeps each group on one worker and spreads the rest test by test
     parallel = (

@@ -3,8 +3,8 @@
     python3 course.py bench suite           # run `course.py test` (the whole suite), then report
     SUITE_BENCH_RUN=0 python3 course.py bench suite   # report the last run's records only
 
-``course.py test`` runs the phases (unit, slow, notebooks, browser, hub) as two pytest runs
-(``course.RUNS``: the unit phase, then the other four together), times each and writes
+``course.py test`` runs the phases (unit, slow, notebooks, browser, hub) as one pytest run
+(``course.RUNS``; ``--quick``: the unit phase alone), times it and writes
 ``build/test-times.json`` (each run's wall time and, for a run of several phases, each
 phase's tests and their summed time; the cores and workers) and
 ``build/test-times/<run>.xml`` (pytest's JUnit report: each test's time). This module reads

@@ -52,18 +52,19 @@ def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
         ["-m", "pytest", *parallel, "-m", expression, _junit(course, name)]
         for name, expression in _runs(course)
     ]
-    assert tests[1][-2] == (
-        "(slow or pypi or sandbox) and not notebooks and not browser and not hub) or "
+    assert tests[0][-2] == (
+        "not slow and not pypi and not sandbox and not notebooks and not browser and not hub) or "
+        "((slow or pypi or sandbox) and not notebooks and not browser and not hub) or "
         "(notebooks and not browser and not hub) or (browser and not hub) or (hub"
     ).join("()")
 
 
-def test_the_runs_hold_every_phase_once_in_order_the_first_alone():
-    """--quick is the first run; the rest share one run, so both cores stay busy across them."""
+def test_one_run_holds_every_phase_once_in_order_and_quick_the_first():
+    """Every phase in one run, so both cores stay busy across them and the suite is collected
+    once; --quick is the first phase alone."""
     course = _course()
-    flat = [phase for run in course.RUNS for phase in run]
-    assert flat == [name for name, _ in course.TEST_PHASES]
-    assert course.RUNS[0] == ("unit",)
+    assert course.RUNS == (tuple(name for name, _ in course.TEST_PHASES),)
+    assert course.QUICK == (course.TEST_PHASES[0][0],) == ("unit",)
 
 
 def _junit(course, phase: str) -> str:
@@ -82,7 +83,9 @@ def test_each_phase_of_a_run_is_reported_from_the_workers_map(tmp_path):
     run of several phases reports each phase's tests and their summed time."""
     course = _course()
     phase_map = tmp_path / "run.phases.json"
-    chosen = "tests/test_course.py::test_the_runs_hold_every_phase_once_in_order_the_first_alone"
+    chosen = (
+        "tests/test_course.py::test_one_run_holds_every_phase_once_in_order_and_quick_the_first"
+    )
     subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", chosen,
          f"--junitxml={tmp_path / 'run.xml'}"],
@@ -90,14 +93,14 @@ def test_each_phase_of_a_run_is_reported_from_the_workers_map(tmp_path):
         capture_output=True, timeout=600,
     )  # fmt: skip
     written = json.loads(phase_map.read_text(encoding="utf-8"))
-    key = "tests.test_course::test_the_runs_hold_every_phase_once_in_order_the_first_alone"
+    key = "tests.test_course::test_one_run_holds_every_phase_once_in_order_and_quick_the_first"
     assert written == {key: "unit"}
     shares = course.phase_shares(tmp_path / "run.xml", phase_map, ("unit", "slow"))
     assert shares["unit"][0] == 1 and shares["unit"][1] >= 0 and shares["slow"] == (0, 0.0)
     # a grouped test's name carries "@group" under loadgroup; a missing map gives no figures
     (tmp_path / "g.xml").write_text(
         '<testsuites><testsuite><testcase classname="tests.test_course" '
-        'name="test_the_runs_hold_every_phase_once_in_order_the_first_alone@tests/x.py" '
+        'name="test_one_run_holds_every_phase_once_in_order_and_quick_the_first@tests/x.py" '
         'time="2.5"/></testsuite></testsuites>'
     )
     assert course.phase_shares(tmp_path / "g.xml", phase_map, ("unit",)) == {"unit": (1, 2.5)}

@@ -429,9 +429,10 @@ def epsilon_for_delta(
 ) -> float:
     """The least ε ≥ 0 with δ(ε) ≤ ``delta`` on the releases' composed pessimistic PLD.
 
-    dp_accounting's ``get_epsilon_for_delta`` on :func:`composed_pld`, raised (steps from
-    2⁻⁴⁰ relative, doubling) until the same PLD confirms δ(ε) ≤ ``delta``: the library's
-    inverse can land a hair low (δ 1.00000008e-10 read at its ε for 1e-10). An upper bound.
+    dp_accounting's ``get_epsilon_for_delta`` on :func:`composed_pld` (its loop over the grid
+    run as prefix sums, the same value), raised (steps from 2⁻⁴⁰ relative, doubling) until the
+    same PLD confirms δ(ε) ≤ ``delta``: the library's inverse can land a hair low (δ
+    1.00000008e-10 read at its ε for 1e-10). An upper bound.
 
     Not called in a notebook; used by ``helpers.budget``.
 
@@ -470,7 +471,7 @@ def epsilon_for_delta(
 
 
 def _epsilon_of(pld, d: float) -> float:
-    eps = max(float(pld.get_epsilon_for_delta(d)), 0.0)
+    eps = max(_pld_epsilon(pld, d), 0.0)
     if not math.isfinite(eps):
         return math.inf
     step = max(eps, 1.0) * 2.0**-40
@@ -480,6 +481,67 @@ def _epsilon_of(pld, d: float) -> float:
         if eps > 700:
             return math.inf
     return eps
+
+
+def _pld_epsilon(pld, d: float) -> float:
+    """dp_accounting's ``PrivacyLossDistribution.get_epsilon_for_delta``: the larger ε of its
+    two adjacencies' PMFs (one where the distribution is symmetric), each by :func:`_pmf_epsilon`."""
+    # dp_accounting keeps the pmfs in private fields (helpers.attack and riskcal read them too)
+    eps = _pmf_epsilon(pld._pmf_remove, d)
+    return eps if pld._symmetric else max(eps, _pmf_epsilon(pld._pmf_add, d))
+
+
+def _pmf_epsilon(pmf, d: float) -> float:
+    """The least ε with δ(ε) ≤ ``d`` on one PMF, as dp_accounting's ``_get_epsilon_for_delta``
+    finds it, its loop run as prefix sums on numpy arrays.
+
+    The loop walks the losses yₖ from the top down, adding each one's mass p to the upper mass
+    (from p_∞) and p·e^{−y} to the lower one, and stops before the first loss at or below
+    ε = log((upper − δ)/lower), which is then the answer. A Python loop of one step per grid
+    cell took 80 ms on a composed DP-SGD distribution; here the same sums, accumulated in the
+    same order, are taken a block at a time (the blocks grow from the top, since a small δ stops
+    the walk near it), so the value is the library's but for the last bit of an exponential.
+    """
+    dense = pmf.to_dense_pmf()
+    inf_mass = float(dense._infinity_mass)
+    if inf_mass > d:
+        return math.inf
+    probs = np.asarray(dense._probs, dtype=float)[::-1]
+    h = float(dense._discretization)
+    # the losses from the top down as the library counts them (itertools.count: the top, then
+    # one −h added at a time), so each comparison sees the library's float
+    loss = (dense._lower_loss + probs.size - 1) * dense._discretization
+    upper, lower = inf_mass, 0.0  # the masses before the block's first loss
+    start, size = 0, 4096
+    while start < probs.size:
+        p = probs[start : start + size]
+        y = np.cumsum(np.concatenate(([loss], np.full(p.size - 1, -h))))
+        loss = float(y[-1]) - h
+        with np.errstate(over="ignore", under="ignore"):
+            # pᵢ·e^{−yᵢ} as the loop takes it, the FFT's tiny negative masses included (its
+            # value is the library's); 0 where pᵢ = 0, never inf·0 for a very negative loss
+            weighted = np.where(p != 0, p * np.exp(-y), 0.0)
+        # running masses before (ups[k], lows[k]) and after (ups[k + 1], ...) loss k, summed
+        # one term at a time from the top as the loop does (cumsum is sequential)
+        ups = np.cumsum(np.concatenate(([upper], p)))
+        lows = np.cumsum(np.concatenate(([lower], weighted)))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            stop = (ups[:-1] > d) & (lows[:-1] > 0) & (np.log((ups[:-1] - d) / lows[:-1]) >= y)
+        # a loss so large that e^{−y} vanished: the loop's answer is that loss
+        vanished = (ups[1:] >= d) & (lows[1:] == 0)
+        hits = np.flatnonzero(stop | vanished)
+        if hits.size:
+            k = int(hits[0])
+            if not stop[k]:
+                return max(0.0, float(y[k]))
+            upper, lower = float(ups[k]), float(lows[k])
+            break
+        upper, lower = float(ups[-1]), float(lows[-1])
+        start += p.size
+        size *= 4
+    if upper <= lower + d:
+        return 0.0
+    return math.log((upper - d) / lower)
 
 
 #: the references every public function here shares (filled in at import, as elsewhere)

@@ -29,8 +29,9 @@ import nbformat
 import pytest
 from _modules import ROOT, remove_later
 
-from helpers.exercises import answers
+from helpers.exercises import answers, variable
 from helpers.notebooks import merge_streams, notebook_paths
+from instructor.grading.scoring import exercise_ids
 from instructor.student import (
     BUNDLE_NAME,
     EXECUTED,
@@ -47,8 +48,11 @@ from instructor.student import (
     student_files,
 )
 
-#: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies.
+#: Runs in the fresh venv: execute every notebook of the bundle, write the executed copies,
+#: and what each answer variable holds at the end (``answers.json``): a cell appended to the
+#: run asks the kernel, and is taken out again before the copy is written.
 EXECUTE_ALL = """
+import json
 import os
 import shutil
 import sys
@@ -57,9 +61,13 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 from traitlets.config import Config
+from helpers.exercises import variable
 out = Path(sys.argv[2])
+held = {}
 for path in sorted(Path(sys.argv[1]).glob("[0-9][0-9]_*.ipynb")):
     nb = nbformat.read(path, as_version=4)
+    names = [variable(i) for i in nb.metadata["choosing_epsilon"]["exercises"]]
+    nb.cells.append(nbformat.v4.new_code_cell(ASK % repr(names)))
     # as helpers.notebooks.make_client: on a busy machine no output goes missing silently, and
     # the kernel's channels are Unix sockets in a private folder (no port to race for)
     folder = tempfile.mkdtemp(prefix="kernel-ipc-")
@@ -69,9 +77,26 @@ for path in sorted(Path(sys.argv[1]).glob("[0-9][0-9]_*.ipynb")):
                    iopub_timeout=300, raise_on_iopub_timeout=True, startup_timeout=300,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     shutil.rmtree(folder, ignore_errors=True)
+    asked = nb.cells.pop()
+    # a busy machine may split one print across stream outputs
+    held[path.name] = json.loads("".join(o["text"] for o in asked.outputs if o.get("name") == "stdout"))
     nbformat.write(nb, out / path.name)
     print("ran", path.name, flush=True)
+(out / "answers.json").write_text(json.dumps(held), encoding="utf-8")
 """
+
+#: The cell appended to each run: what each answer variable (``%s``: their names) holds at the
+#: end: "unset", "not answered" (nothing but ``...`` in it, however deep) or its type's name.
+ASK = (
+    "import json as _j\n"
+    "def _bare(v):\n"
+    "    if isinstance(v, (tuple, list)):\n"
+    "        return all(_bare(x) for x in v)\n"
+    "    return v is Ellipsis\n"
+    "print(_j.dumps({n: 'unset' if n not in globals() else 'not answered' if _bare(globals()[n])"
+    " else type(globals()[n]).__name__ for n in %s}))"
+)
+EXECUTE_ALL = EXECUTE_ALL.replace("ASK", repr(ASK))
 
 #: Runs in the fresh venv: what a student can import.
 PROBE = """
@@ -123,10 +148,9 @@ def installed(bundle):
 
 
 @pytest.fixture(scope="module")
-def executed(installed, tmp_path_factory) -> dict:
+def ran(installed, tmp_path_factory) -> tuple[dict, dict]:
     """Every notebook of the bundle executed in the fresh venv, once for every test that reads
-    it; the copies (streams merged, as the build writes them) are also where ``course.py
-    student`` leaves its run for the student site (build/student-executed/)."""
+    it: the executed copies (``executed``) and what each answer variable held at the end."""
     out = tmp_path_factory.mktemp("executed-in-venv")
     began = time.monotonic()
     result = subprocess.run(
@@ -145,7 +169,14 @@ def executed(installed, tmp_path_factory) -> dict:
     EXECUTED.mkdir(parents=True)
     for name, nb in notebooks.items():
         nbformat.write(nb, EXECUTED / name)
-    return notebooks
+    return notebooks, json.loads((out / "answers.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def executed(ran) -> dict:
+    """The executed copies (streams merged, as the build writes them), also where ``course.py
+    student`` leaves its run for the student site (build/student-executed/)."""
+    return ran[0]
 
 
 @pytest.mark.notebooks
@@ -199,6 +230,43 @@ def test_the_docstring_scan_finds_a_planted_answer(tmp_path):
     found = docstring_leaks(package)
     assert any(hit.startswith("00.1: helpers/attack.py <module>") for hit in found)
     assert not any("11.2" in hit and "attack.py" in hit for hit in found)
+
+
+@pytest.mark.notebooks
+def test_the_student_edition_run_to_its_end_holds_no_answer(ran):
+    """Every answer variable of every exercise, read from the kernel after the notebook's last
+    cell: nothing but ``...`` in it, in every part. A part set by the edition's own code (a
+    worked answer left in a cell after the exercise, one part of a tuple filled in) would score
+    in the grader, which reads the same variables; the check's "not answered yet" does not
+    show it, since one ``...`` in the answer is enough for that. This is what the grader's
+    test once showed by grading each student edition too (a second run of every one); the
+    grader itself is run on a student edition in the student's environment below."""
+    _, held = ran
+    assert sorted(held) == [p.name for p in notebook_paths()]
+    for name, variables in held.items():
+        # the exercises as the grader finds them in the course notebook (its check calls)
+        ids = exercise_ids(ROOT / "notebooks" / name)
+        assert ids and variables == {variable(i): "not answered" for i in ids}, name
+
+
+def test_the_question_asked_at_the_end_tells_a_filled_part_from_an_empty_answer(capsys):
+    namespace = {
+        "answer_01_1": (..., ...),
+        "answer_01_2": ...,
+        "answer_01_3": (..., 0.25),  # one part filled in: the grader would score it
+        "answer_02_1": [[...], (..., ...)],
+        "answer_02_2": 0.5,
+    }
+    names = [*namespace, "answer_02_3"]
+    exec(ASK % repr(names), namespace)
+    assert json.loads(capsys.readouterr().out) == {
+        "answer_01_1": "not answered",
+        "answer_01_2": "not answered",
+        "answer_01_3": "tuple",
+        "answer_02_1": "not answered",
+        "answer_02_2": "float",
+        "answer_02_3": "unset",
+    }
 
 
 @pytest.mark.notebooks

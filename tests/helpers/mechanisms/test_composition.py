@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import mechanisms as m
 from helpers._cache import clear_caches
@@ -79,3 +82,78 @@ def test_composed_loss_and_pld_agree_on_delta_within_the_rounding():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+# --- ε(δ): dp_accounting's inverse, its loop run as prefix sums --------------------------------
+
+
+def _library_epsilon(pld, delta):
+    return float(pld.get_epsilon_for_delta(delta))
+
+
+@pytest.mark.parametrize(
+    "mechanism, times",
+    [
+        (m.Laplace(1.0), 1),
+        (m.Laplace(0.5), 30),
+        (m.Gaussian(2.0), 1),
+        (m.Subsampled(m.Gaussian(1.5), 0.05), 10),  # asymmetric: both adjacencies
+        (m.Subsampled(m.Gaussian(0.7), 0.01), 400),  # wide: the walk spans several blocks
+        (m.Subsampled(m.Laplace(1.0), 0.1), 50),
+    ],
+    ids=repr,
+)
+@pytest.mark.parametrize("delta", [0.5, 1e-3, 1e-6, 1e-10, 1e-14])
+def test_epsilon_for_delta_reads_the_pld_as_dp_accounting_does(mechanism, times, delta):
+    """The vectorised walk gives the library's ε on the same PLD (the same sums in the same
+    order, the same losses): equal but for an exponential's last bit."""
+    from helpers.mechanisms.composition import _pld_epsilon
+
+    pld = m.composed_pld([mechanism], times=times)
+    assert _pld_epsilon(pld, delta) == pytest.approx(
+        _library_epsilon(pld, delta), rel=1e-13, abs=1e-15
+    )
+
+
+def _pmf(lower_loss, probs, infinity_mass, discretization=1e-2):
+    from dp_accounting.pld.pld_pmf import DensePLDPmf
+
+    return DensePLDPmf(discretization, lower_loss, np.asarray(probs, dtype=float),
+                       infinity_mass, True)  # fmt: skip
+
+
+@given(
+    lower=st.integers(-3_000, 3_000),
+    masses=st.lists(
+        st.one_of(st.floats(0, 1), st.floats(-1e-18, 1e-18)),  # FFT noise: tiny negatives
+        min_size=1,
+        max_size=20_000,
+    ),
+    infinity_mass=st.sampled_from([0.0, 1e-15, 1e-6, 0.3]),
+    delta=st.sampled_from([1e-12, 1e-6, 1e-3, 0.1, 0.5]),
+)
+@settings(max_examples=60, deadline=None)
+def test_the_walk_matches_the_librarys_loop_on_any_pmf(lower, masses, infinity_mass, delta):
+    """Any PMF the library holds: negative noise, an infinite mass above δ (∞) or below it,
+    losses so large that e^{−y} vanishes (the loop then answers with that loss), and PMFs of
+    every length around the blocks' edges."""
+    from helpers.mechanisms.composition import _pmf_epsilon
+
+    total = sum(x for x in masses if x > 0)
+    probs = [x / total * (1 - infinity_mass) if total > 0 and x > 0 else x for x in masses]
+    pmf = _pmf(lower, probs, infinity_mass)
+    expected = float(pmf.get_epsilon_for_delta(delta))
+    got = _pmf_epsilon(pmf, delta)
+    if math.isinf(expected):
+        assert got == math.inf
+    else:
+        assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+def test_a_loss_too_large_for_its_exponential_is_the_answer_as_in_the_loop():
+    from helpers.mechanisms.composition import _pmf_epsilon
+
+    pmf = _pmf(80_000, [0.5, 0.5], 0.0)  # losses 800 and 800.01: e^{-y} is 0
+    assert float(pmf.get_epsilon_for_delta(0.1)) == pytest.approx(800.01)
+    assert _pmf_epsilon(pmf, 0.1) == pytest.approx(800.01, rel=1e-15)
+    assert _pmf_epsilon(_pmf(0, [1.0], 0.5), 0.1) == math.inf  # more than δ at infinity

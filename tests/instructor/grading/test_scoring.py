@@ -378,7 +378,7 @@ def test_the_expected_answer_scores_every_part():
 # --- the course notebooks rerun at drawn parameters ---------------------------------------------
 # Every course notebook, rerun by the sandboxed grader with parameters drawn for it and injected
 # after its cell tagged ``parameters``, scores every part: test_grade.py's
-# ``test_instructor_notebooks_score_everything_and_student_notebooks_nothing`` (the same run
+# ``test_every_course_notebook_scores_everything_at_drawn_parameters`` (the same run
 # here, outside the sandbox, executed the 14 notebooks a second time: issue 50).
 
 
