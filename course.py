@@ -373,12 +373,13 @@ def run_tests(python: str, rest: list, started=None) -> int:
         name: "passed" if code == 0 else f"FAILED (pytest exit {code})" for name, code in results
     }
     lines = []
+    width = max(12, *(len(name) for name, _ in times))
     for name, seconds in times:
-        lines.append(f"  {name:<12} {seconds:7.0f} s  {outcome.get(name, '')}")
+        lines.append(f"  {name:<{width}} {seconds:7.0f} s  {outcome.get(name, '')}")
         for phase, (count, summed) in shares.get(name, {}).items():
             lines.append(f"    {phase:<10} {count:5d} tests, {summed:7.0f} s of test time")
     print("\n=== course.py test: wall time by run (the phases in a run: their tests' time, "
-          "summed over the workers) ===", *lines, f"  {'in all':<12} {total:7.0f} s",
+          "summed over the workers) ===", *lines, f"  {'in all':<{width}} {total:7.0f} s",
           sep="\n", flush=True)  # fmt: skip
     _record_times(times, results, quick=quick, shares=shares)
     failed = [code for _, code in results if code != 0]

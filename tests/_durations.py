@@ -33,12 +33,14 @@ def node_id(classname: str, name: str) -> str:
 
 
 def read(folder: Path) -> dict[str, float]:
-    """Seconds per node id in every ``*.xml`` report of ``folder``."""
+    """Seconds per node id in the ``*.xml`` reports of ``folder``, each test's from the newest
+    report that holds it: a report another command left (a ``--quick`` run's unit.xml beside a
+    full run's, or one of an older layout of runs) never adds its time to a newer one's."""
     found: dict[str, float] = {}
-    for report in sorted(folder.glob("*.xml")):
+    for report in sorted(folder.glob("*.xml"), key=lambda path: path.stat().st_mtime):
         for case in ET.parse(report).getroot().iter("testcase"):
             key = node_id(case.get("classname", ""), case.get("name", ""))
-            found[key] = round(found.get(key, 0.0) + float(case.get("time", 0)), 1)
+            found[key] = round(float(case.get("time", 0)), 1)
     return dict(sorted(found.items()))
 
 

@@ -324,6 +324,17 @@ def test_durations_are_read_from_the_junit_reports(tmp_path):
         "tests/helpers/test_x.py::test_a[1]": 1.2,
         "tests/instructor/test_y.py::test_b": 3.0,
     }
+    # a newer report of another command: its times replace the older one's, never add to them
+    newer = tmp_path / "unit+slow.xml"
+    newer.write_text(
+        '<testsuites><testsuite><testcase classname="tests.helpers.test_x" name="test_a[1]" '
+        'time="2"/></testsuite></testsuites>'
+    )
+    os.utime(newer, (os.stat(tmp_path / "unit.xml").st_mtime + 5,) * 2)
+    assert durations.read(tmp_path) == {
+        "tests/helpers/test_x.py::test_a[1]": 2.0,
+        "tests/instructor/test_y.py::test_b": 3.0,
+    }
     # the committed file holds times worth ordering by (a rename leaves an entry stale: it
     # then costs time, never a verdict)
     measured = durations.load()

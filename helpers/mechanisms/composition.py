@@ -499,28 +499,40 @@ def _pmf_epsilon(pmf, d: float) -> float:
     (from p_∞) and p·e^{−y} to the lower one, and stops before the first loss at or below
     ε = log((upper − δ)/lower), which is then the answer. A Python loop of one step per grid
     cell took 80 ms on a composed DP-SGD distribution; here the same sums, accumulated in the
-    same order, are taken a block at a time (the blocks grow from the top, since a small δ stops
-    the walk near it), so the value is the library's but for the last bit of an exponential.
+    same order on the same losses, are taken a block at a time (the blocks grow from the top,
+    since a small δ stops the walk near it), so the value is the library's but for the last bit
+    of an exponential.
     """
-    dense = pmf.to_dense_pmf()
-    inf_mass = float(dense._infinity_mass)
+    from dp_accounting.pld.pld_pmf import DensePLDPmf
+
+    inf_mass = float(pmf._infinity_mass)
     if inf_mass > d:
         return math.inf
-    probs = np.asarray(dense._probs, dtype=float)[::-1]
-    h = float(dense._discretization)
-    # the losses from the top down as the library counts them (itertools.count: the top, then
-    # one −h added at a time), so each comparison sees the library's float
-    loss = (dense._lower_loss + probs.size - 1) * dense._discretization
+    dense = isinstance(pmf, DensePLDPmf)
+    if dense:
+        probs = np.asarray(pmf._probs, dtype=float)[::-1]
+        h = float(pmf._discretization)
+        # the losses from the top down as the library counts them (itertools.count: the top,
+        # then one −h added at a time), so each comparison sees the library's float
+        loss = (pmf._lower_loss + probs.size - 1) * pmf._discretization
+    else:  # a sparse PMF: its own losses k·h, only where it has mass, as the library reads them
+        known, masses = pmf._get_losses_probs()
+        probs = np.asarray(masses, dtype=float)[::-1]
+        descending = np.asarray(known, dtype=float)[::-1]
     upper, lower = inf_mass, 0.0  # the masses before the block's first loss
     start, size = 0, 4096
     while start < probs.size:
         p = probs[start : start + size]
-        y = np.cumsum(np.concatenate(([loss], np.full(p.size - 1, -h))))
-        loss = float(y[-1]) - h
-        with np.errstate(over="ignore", under="ignore"):
-            # pᵢ·e^{−yᵢ} as the loop takes it, the FFT's tiny negative masses included (its
-            # value is the library's); 0 where pᵢ = 0, never inf·0 for a very negative loss
-            weighted = np.where(p != 0, p * np.exp(-y), 0.0)
+        if dense:
+            y = np.cumsum(np.concatenate(([loss], np.full(p.size - 1, -h))))
+            loss = float(y[-1]) - h
+        else:
+            y = descending[start : start + p.size]
+        # pᵢ·e^{−yᵢ} as the loop takes it, the FFT's tiny negative masses included (its value
+        # is the library's); computed only where pᵢ ≠ 0, so a very negative loss beside an
+        # empty cell gives 0, never inf·0
+        with np.errstate(over="ignore"):
+            weighted = np.multiply(p, np.exp(-y), out=np.zeros_like(p), where=p != 0)
         # running masses before (ups[k], lows[k]) and after (ups[k + 1], ...) loss k, summed
         # one term at a time from the top as the loop does (cumsum is sequential)
         ups = np.cumsum(np.concatenate(([upper], p)))

@@ -4,6 +4,7 @@ never rebuilt, μ-GDP releases merged exactly, products cached, bad input refuse
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -122,25 +123,34 @@ def _pmf(lower_loss, probs, infinity_mass, discretization=1e-2):
                        infinity_mass, True)  # fmt: skip
 
 
+#: lengths around the walk's blocks (4,096 cells, then 16,384 more, ...)
+LENGTHS = [1, 2, 4095, 4096, 4097, 20479, 20480, 20481, 60000]
+
+
 @given(
-    lower=st.integers(-3_000, 3_000),
-    masses=st.lists(
-        st.one_of(st.floats(0, 1), st.floats(-1e-18, 1e-18)),  # FFT noise: tiny negatives
-        min_size=1,
-        max_size=20_000,
-    ),
+    length=st.sampled_from(LENGTHS),
+    empty_top=st.sampled_from([0, 1, 4095, 4096, 20480]),
+    # losses from −700 (the library's own e^{−y} overflows below about −709.8) to 1,000 and more
+    lower=st.integers(-70_000, 100_000),
+    seed=st.integers(0, 2**32 - 1),
     infinity_mass=st.sampled_from([0.0, 1e-15, 1e-6, 0.3]),
     delta=st.sampled_from([1e-12, 1e-6, 1e-3, 0.1, 0.5]),
 )
-@settings(max_examples=60, deadline=None)
-def test_the_walk_matches_the_librarys_loop_on_any_pmf(lower, masses, infinity_mass, delta):
-    """Any PMF the library holds: negative noise, an infinite mass above δ (∞) or below it,
-    losses so large that e^{−y} vanishes (the loop then answers with that loss), and PMFs of
-    every length around the blocks' edges."""
+@settings(max_examples=80, deadline=None)
+def test_the_walk_matches_the_librarys_loop_on_any_pmf(
+    length, empty_top, lower, seed, infinity_mass, delta
+):
+    """Any dense PMF the library holds: every length around the blocks' edges, a run of empty
+    cells at the top (the walk then starts in a later block), the FFT's tiny negative masses,
+    an infinite mass above δ (∞) or below it, and losses from −700 to past 1,000 (above about
+    745 e^{−y} vanishes and the loop answers with that loss)."""
     from helpers.mechanisms.composition import _pmf_epsilon
 
-    total = sum(x for x in masses if x > 0)
-    probs = [x / total * (1 - infinity_mass) if total > 0 and x > 0 else x for x in masses]
+    rng = np.random.default_rng(seed)
+    probs = rng.exponential(size=length) * (rng.random(length) < 0.5)
+    probs = probs / probs.sum() * (1 - infinity_mass) if probs.sum() > 0 else probs
+    probs += rng.normal(scale=1e-19, size=length) * (rng.random(length) < 0.3)
+    probs = np.concatenate([probs, np.zeros(empty_top)])
     pmf = _pmf(lower, probs, infinity_mass)
     expected = float(pmf.get_epsilon_for_delta(delta))
     got = _pmf_epsilon(pmf, delta)
@@ -150,10 +160,53 @@ def test_the_walk_matches_the_librarys_loop_on_any_pmf(lower, masses, infinity_m
         assert got == pytest.approx(expected, rel=1e-12, abs=1e-15)
 
 
-def test_a_loss_too_large_for_its_exponential_is_the_answer_as_in_the_loop():
+@pytest.mark.parametrize("top", [4095, 4096, 4097, 20479, 20480, 20481])
+def test_a_loss_too_large_for_its_exponential_is_the_answer_as_in_the_loop(top):
+    """Losses of 800 and more (e^{−y} is 0) below ``top`` empty cells: the loop answers with
+    the first of them, in whichever block of the walk it falls."""
     from helpers.mechanisms.composition import _pmf_epsilon
 
-    pmf = _pmf(80_000, [0.5, 0.5], 0.0)  # losses 800 and 800.01: e^{-y} is 0
-    assert float(pmf.get_epsilon_for_delta(0.1)) == pytest.approx(800.01)
-    assert _pmf_epsilon(pmf, 0.1) == pytest.approx(800.01, rel=1e-15)
+    pmf = _pmf(80_000, [0.5, 0.5, *[0.0] * top], 0.0)  # 800 and 800.01, then empty cells
+    expected = float(pmf.get_epsilon_for_delta(0.1))
+    assert expected == pytest.approx(800.01)
+    assert _pmf_epsilon(pmf, 0.1) == pytest.approx(expected, rel=1e-15)
+
+
+def test_an_empty_pmf_or_one_held_at_infinity_is_read_as_the_library_reads_it():
+    from dp_accounting.pld.pld_pmf import SparsePLDPmf
+
+    from helpers.mechanisms.composition import _pmf_epsilon
+
     assert _pmf_epsilon(_pmf(0, [1.0], 0.5), 0.1) == math.inf  # more than δ at infinity
+    for infinity_mass, delta in [(0.0, 0.1), (0.05, 0.1), (0.5, 0.1)]:
+        empty = SparsePLDPmf({}, 0.01, infinity_mass, True)
+        assert _pmf_epsilon(empty, delta) == float(empty.get_epsilon_for_delta(delta))
+    # a very negative loss beside an empty cell: no inf·0, no warning (errors here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _pmf_epsilon(_pmf(-80_000, [0.5, 0.0, 0.5], 0.0, 1.0), 0.1) >= 0.0
+
+
+@pytest.mark.parametrize(
+    "loss_probs",
+    [{-3: 0.2, 0: 0.3, 5: 0.4}, {10: 1e-9, 400: 0.5, 7: 0.2}, {1: 1.0}],
+    ids=["three", "spread", "one"],
+)
+@pytest.mark.parametrize("delta", [1e-10, 1e-3, 0.3])
+def test_a_sparse_pmf_is_read_on_its_own_losses(loss_probs, delta):
+    """A sparse PMF (a coarse discretization gives one) is walked on its own losses k·h, as
+    the library reads it, not on the dense grid's counted ones."""
+    from dp_accounting.pld.pld_pmf import SparsePLDPmf
+
+    from helpers.mechanisms.composition import _pmf_epsilon
+
+    pmf = SparsePLDPmf(loss_probs, 0.1, 0.01, True)
+    assert _pmf_epsilon(pmf, delta) == pytest.approx(
+        float(pmf.get_epsilon_for_delta(delta)), rel=1e-13, abs=1e-15
+    )
+    coarse = m.composed_pld([m.Gaussian(1.0)], times=2, discretization=0.1)
+    from helpers.mechanisms.composition import _pld_epsilon
+
+    assert _pld_epsilon(coarse, delta) == pytest.approx(
+        _library_epsilon(coarse, delta), rel=1e-13, abs=1e-15
+    )

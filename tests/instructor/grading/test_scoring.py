@@ -151,6 +151,25 @@ def test_the_answer_at_drawn_parameters_scores_every_part(exercise_id):
         assert [p.max_points for p in parts] == [float(w) for w in spec.points]
 
 
+@pytest.mark.parametrize("exercise_id", _grouped(answers.known_ids()))
+def test_every_form_an_unanswered_starter_leaves_scores_nothing(exercise_id):
+    """What a student edition's starter leaves in the answer variable, as the grader receives
+    it: ``...``, a tuple or list of them (one per part), or for an open exercise what its
+    ``reduce`` makes of those in the kernel's runner. Each scores 0 of its points at drawn
+    parameters. The student editions' own run (tests/instructor/test_student.py) shows that
+    every answer variable holds nothing else at the end, so none of them scores."""
+    drawn = S.draw_parameters(exercise_id, SEEDS[0])
+    parts = S.score(exercise_id, drawn, ...)
+    count = len(parts)
+    leftovers = [..., (...,) * count, [...] * count]
+    if exercise_id in OPEN:
+        leftovers += [OPEN[exercise_id].reduce(v) for v in list(leftovers)]
+    for value in leftovers:
+        scored = S.score(exercise_id, drawn, value)
+        assert len(scored) == count and sum(p.max_points for p in scored) > 0, (value, scored)
+        assert all(p.points == 0 for p in scored), (value, scored)
+
+
 def test_partial_credit_is_per_part():
     drawn = S.draw_parameters("10.2", b"partial")
     eps_risk, eps_kr = answers.expected_at("10.2", drawn)
