@@ -357,17 +357,25 @@ def run_tests(python: str, rest: list, started=None) -> int:
         clock = time.monotonic()
         report = ROOT / "build" / "test-times" / f"{name}.xml"  # each test's time: bench suite
         report.parent.mkdir(parents=True, exist_ok=True)
-        phase_map = report.with_suffix(".phases.json")
+        # each test's phase (tests/conftest.py), in a file of this process's own: the suite's
+        # own tests run this function with a stand-in pytest, and one of them removing or
+        # rewriting the real run's map left a whole run without its phases
+        phase_map = report.with_name(f"{name}.phases.{os.getpid()}.json")
         phase_map.unlink(missing_ok=True)
-        os.environ["COURSE_PHASE_MAP"] = str(phase_map)  # each test's phase (tests/conftest.py)
+        before = os.environ.get("COURSE_PHASE_MAP")
+        os.environ["COURSE_PHASE_MAP"] = str(phase_map)
         try:
             code = _pytest(python, *parallel, *rest, "-m", expression, f"--junitxml={report}")
         finally:
-            os.environ.pop("COURSE_PHASE_MAP", None)
+            if before is None:
+                os.environ.pop("COURSE_PHASE_MAP", None)
+            else:
+                os.environ["COURSE_PHASE_MAP"] = before
         times.append((name, time.monotonic() - clock))
         results.append((name, code))
         if len(phases) > 1:
             shares[name] = phase_shares(report, phase_map, phases)
+        phase_map.unlink(missing_ok=True)  # read; the shares are kept in build/test-times.json
     total = sum(seconds for _, seconds in times)
     outcome = {
         name: "passed" if code == 0 else f"FAILED (pytest exit {code})" for name, code in results

@@ -59,6 +59,37 @@ def test_test_runs_ruff_then_every_phase_on_both_cores(monkeypatch):
     ).join("()")
 
 
+def test_a_stand_in_run_leaves_the_real_runs_phase_map_and_environment_alone(monkeypatch):
+    """The suite's own tests call `course.py test` with a stand-in pytest, inside a worker of
+    the real run: that call once removed the real run's map of each test's phase (the same
+    file name), and the real run then printed no phase at all."""
+    course = _course()
+    folder = course.ROOT / "build" / "test-times"
+    # the real run's map as this layout names it (another process's id) and as it once was
+    real, *others = [folder / f"unit+slow+notebooks+browser+hub.phases{s}.json" for s in (".1", "")]
+    monkeypatch.setenv("COURSE_PHASE_MAP", str(real))
+    folder.mkdir(parents=True, exist_ok=True)
+    made = [path for path in (real, *others) if not path.exists()]
+    for path in made:
+        path.write_text("{}", encoding="utf-8")
+    seen = []
+    try:
+        monkeypatch.setattr(course, "ensure_environment", lambda level: Path(sys.executable))
+        monkeypatch.setattr(
+            course, "run", lambda *args: seen.append(os.environ["COURSE_PHASE_MAP"]) or 0
+        )
+        monkeypatch.setattr(course, "_record_times", lambda *a, **k: None)
+        assert course.main(["test"]) == 0
+        # the stand-in's own map, named for its own process, came and went; no other was touched
+        assert all(path.exists() for path in (real, *others))
+        assert seen[-1] != str(real) and str(os.getpid()) in Path(seen[-1]).name
+        assert not Path(seen[-1]).exists()
+        assert os.environ["COURSE_PHASE_MAP"] == str(real)  # given back as it was found
+    finally:
+        for path in made:
+            path.unlink(missing_ok=True)
+
+
 def test_one_run_holds_every_phase_once_in_order_and_quick_the_first():
     """Every phase in one run, so both cores stay busy across them and the suite is collected
     once; --quick is the first phase alone."""
