@@ -465,7 +465,9 @@ def main(argv) -> int:
         # notebook, so a reopened notebook shows its dashboards instead of "model not found"
         paths = [str(ROOT / "jupyter-config"), os.environ.get("JUPYTER_CONFIG_PATH", "")]
         os.environ["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in paths if p)
-        return run(env_python, "-m", "jupyter", "lab", *lab_arguments(), *extra, *rest)
+        # `-m jupyterlab`, the environment's own JupyterLab: `-m jupyter lab` runs the first
+        # `jupyter-lab` on PATH (an Anaconda's, a system's), without the course's settings
+        return run(env_python, "-m", "jupyterlab", *lab_arguments(), *extra, *rest)
     if command == "test":
         return run_tests(env_python, rest, started=started)
     if command == "notebooks":

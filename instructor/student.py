@@ -632,14 +632,14 @@ Linux and macOS:
 
 ```bash
 python3 check_python.py && python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt
-.venv/bin/python -m jupyter lab --LabApp.default_url=/lab/tree/notebooks
+.venv/bin/python -m jupyterlab --LabApp.default_url=/lab/tree/notebooks
 ```
 
 Windows (PowerShell):
 
 ```powershell
 py check_python.py; if ($?) {{ py -m venv .venv; .venv\\Scripts\\python -m pip install -r requirements.txt }}
-.venv\\Scripts\\python -m jupyter lab --LabApp.default_url=/lab/tree/notebooks
+.venv\\Scripts\\python -m jupyterlab --LabApp.default_url=/lab/tree/notebooks
 ```
 
 The environment holds what the notebooks run and no more. OpenDP, the library notebook 12 makes

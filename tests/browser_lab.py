@@ -170,8 +170,7 @@ def jupyter_lab(python: str | None = None) -> Iterator[Lab]:
     args = [
         python,
         "-m",
-        "jupyter",
-        "lab",
+        "jupyterlab",  # this environment's own (`-m jupyter lab` runs the first on PATH)
         "--ip=127.0.0.1",
         f"--port={port}",
         "--port-retries=0",

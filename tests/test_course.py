@@ -220,9 +220,31 @@ def test_lab_serves_the_repository_and_opens_on_the_notebooks(monkeypatch):
     # the notebooks link to ../NOTATION.md and ../README.md#references: above notebooks/
     course, levels, [call] = _lab_call(monkeypatch)
     assert levels == [course.READER]
-    assert call[1:4] == ["-m", "jupyter", "lab"]
+    # the environment's own JupyterLab, whatever else is on PATH
+    assert call[1:3] == ["-m", "jupyterlab"]
     assert f"--ServerApp.root_dir={ROOT}" in call
     assert "--LabApp.default_url=/lab/tree/notebooks" in call
+
+
+@pytest.mark.skipif(os.name == "nt", reason="a shell script stands in for another JupyterLab")
+def test_the_environments_own_jupyterlab_starts_whatever_else_is_on_path(tmp_path):
+    """Another `jupyter-lab` first on PATH (an Anaconda's, a system's): `python -m jupyter
+    lab` runs it, which is why `course.py lab` and the student's README start JupyterLab with
+    `python -m jupyterlab`, the environment's own."""
+    other = tmp_path / "jupyter-lab"
+    other.write_text("#!/bin/sh\necho another JupyterLab\n")
+    other.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+    def said(*args):
+        run = subprocess.run([sys.executable, *args, "--version"], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)  # fmt: skip
+        return run.stdout.strip()
+
+    assert said("-m", "jupyter", "lab") == "another JupyterLab"
+    import jupyterlab
+
+    assert said("-m", "jupyterlab") == jupyterlab.__version__
 
 
 def test_lab_rise_installs_the_instructors_extra(monkeypatch):

@@ -277,7 +277,9 @@ def test_the_question_asked_at_the_end_tells_a_filled_part_from_an_empty_answer(
 def test_every_notebook_runs_in_a_fresh_venv_from_the_readme(installed, executed):
     # JupyterLab serves the bundle's folder (the notebooks link to ../NOTATION.md and
     # ../README.md#references) and opens on notebooks/
-    assert installed["start"].endswith("jupyter lab --LabApp.default_url=/lab/tree/notebooks")
+    assert installed["start"].endswith(
+        "/python -m jupyterlab --LabApp.default_url=/lab/tree/notebooks"
+    )
     assert len(executed) == len(notebook_paths())
     for name, nb in executed.items():
         text = "".join(
@@ -300,8 +302,11 @@ def test_the_students_jupyterlab_loads_the_courses_accessibility_extension(bundl
                 n for n in wheel.namelist() if n.endswith(f"/{LAB_EXTENSION_TARGET}/{relative}")
             ]
             assert wheel.read(name) == path.read_bytes()
+    # the environment's own command, as its README starts JupyterLab (`-m jupyter
+    # labextension` runs the first `jupyter-labextension` on PATH: a developer's activated
+    # .venv listed its own extensions here)
     listed = subprocess.run(
-        [str(installed["python"]), "-m", "jupyter", "labextension", "list"],
+        [str(installed["python"]), "-m", "jupyterlab.labextensions", "list"],
         cwd=installed["folder"],
         capture_output=True,
         text=True,
