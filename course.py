@@ -281,9 +281,10 @@ TEST_PHASES = (
 )
 #: the phases run as one pytest run (``--quick``: the first phase alone, QUICK). As five runs
 #: they collected the whole suite five times and each ended on one long test while the other
-#: core idled (the hub phase is one test); as two (the unit phase, then the rest) the second
-#: collection and the unit run's own tail still cost about half a minute (issue 50). In one run
-#: the workers take the longest work first across all five phases, and the unit tests fill the
+#: core idled (the hub phase is one test). As two (the unit phase, then the rest) the suite was
+#: still collected twice; one run collects it once, and its wall time measured the same as the
+#: two runs' sum within the machine's spread (docs/developing.md, issue 50). In one run the
+#: workers take the longest work first across all five phases, and the unit tests fill the
 #: gaps at the end. Each test's phase is still reported: the summed time of its tests, from
 #: the JUnit report and the map the workers write (``COURSE_PHASE_MAP``, tests/conftest.py).
 RUNS = (("unit", "slow", "notebooks", "browser", "hub"),)
