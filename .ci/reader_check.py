@@ -10,14 +10,18 @@ supported version that is absent: make the reader's environment exactly as ``cou
 does (``course.py env`` with ``COURSE_VENV`` pointing into a temporary directory, so
 ``.venv/`` is not touched), execute every notebook in it (copies in the temporary
 directory: the committed notebooks are not rewritten) and check that they print what the
-committed ones print, then build and run the student edition with it. The interpreters are
-checked side by side, each one's lines printed when it ends; exits non-zero if any failed.
+committed ones print, then build and run the student edition with it. The newest runs numpy
+without the SIMD instructions it would use here and OpenBLAS on its oldest x86-64 kernel
+(``baseline_cpu``), so a notebook that prints what only this CPU computes fails here, as it
+would on a reader's other CPU. The interpreters are checked side by side, each one's lines
+printed when it ends; exits non-zero if any failed.
 Standard library only.
 """
 
 import glob
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -108,7 +112,29 @@ def student_edition(out: Path) -> list:
     return [sys.executable, ROOT / "course.py", "student", "--out", out]
 
 
-def check_here() -> int:
+#: numpy's features this machine would use beyond its baseline, listed by the environment's numpy
+_DISPATCHED = (
+    "from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__\n"
+    "print(' '.join(f for f in __cpu_dispatch__ if __cpu_features__.get(f)))"
+)
+
+
+def baseline_cpu(python) -> dict:
+    """The environment variables that run ``python``'s numpy without the CPU features it would
+    dispatch to here (its baseline loops and sorts), and OpenBLAS on its oldest x86-64
+    kernel: what a reader's older or other CPU computes. A notebook that prints the last
+    bits of a float, or rows in an order that a sort's ties decide, prints something else
+    then (tests/test_any_cpu.py)."""
+    found = subprocess.run(
+        [python, "-c", _DISPATCHED], capture_output=True, text=True, timeout=300, check=True
+    ).stdout.strip()
+    env = {"NPY_DISABLE_CPU_FEATURES": found} if found else {}
+    if platform.machine().lower() in ("x86_64", "amd64"):
+        env["OPENBLAS_CORETYPE"] = "Prescott"
+    return env
+
+
+def check_here(simd_off: bool = False) -> int:
     version = course._version(sys.version_info[:2])
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"course-reader-{version}-") as tmp:
@@ -121,6 +147,10 @@ def check_here() -> int:
             env,
         )
         python = course.venv_python(tmp / "venv")
+        if simd_off:
+            older = baseline_cpu(python)
+            env = {**env, **older}
+            print(f"Python {version}: numpy and OpenBLAS as on an older CPU: {older}", flush=True)
         copies = tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", copies, ignore=shutil.ignore_patterns(".*"))
         notebooks = sorted(copies.glob("[0-9][0-9]_*.ipynb"))
@@ -163,7 +193,7 @@ def check_here() -> int:
 
 def main(argv: list) -> int:
     if argv[:1] == ["--here"]:
-        return check_here()
+        return check_here(simd_off="--simd-off" in argv)
     found = interpreters()
     if not found:
         print("note: no supported Python found: the reader's check is skipped")
@@ -171,11 +201,17 @@ def main(argv: list) -> int:
     start = time.monotonic()
     # the interpreters side by side (each executes notebooks on one core; CI has two), each
     # one's lines kept together and printed when it ends
+    # the newest runs numpy and OpenBLAS as on an older CPU (baseline_cpu); tests/test_notebooks.py
+    # runs them as this one: two machines' arithmetic against the committed outputs every run
     runs = []
     for python in found:
         log = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+        simd_off = ["--simd-off"] if python == found[-1] else []
         proc = subprocess.Popen(
-            [python, __file__, "--here"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
+            [python, __file__, "--here", *simd_off],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         runs.append((python, proc, log))
     failed = 0

@@ -183,7 +183,9 @@ def _fit_under(budgets_of, total: float) -> np.ndarray:
 def _waterfill(floors: np.ndarray, shares: np.ndarray, total: float) -> float:
     """t with Σ max(floor_i, t·share_i) = total (total ≥ Σ floor_i), from the sorted kinks."""
     ratios = floors / shares
-    order = np.argsort(ratios)
+    # stable: tied kinks summed in the input's order on every CPU (numpy's default sort
+    # orders ties by the machine's SIMD sort, and the sums' last bits follow the order)
+    order = np.argsort(ratios, kind="stable")
     r, u, a = ratios[order], shares[order], floors[order]
     free = np.cumsum(u)  # releases 0..j run on t·share
     fixed = np.concatenate([np.cumsum(a[::-1])[::-1][1:], [0.0]])  # releases j+1.. at floors

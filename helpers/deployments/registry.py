@@ -284,7 +284,8 @@ def usable(table: pd.DataFrame | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The usable rows, sorted by ``epsilon_used``, with a fresh index 0, 1, ….
+        The usable rows, sorted by ``epsilon_used`` (rows of one ε in the registry's
+        order, on every machine), with a fresh index 0, 1, ….
 
     Examples
     --------
@@ -297,4 +298,7 @@ def usable(table: pd.DataFrame | None = None) -> pd.DataFrame:
             "table must be a table from load() (a DataFrame with 'status' and 'epsilon_used' "
             f"columns); got {type(table).__name__} {str(table)[:80]!r}"
         )
-    return table[table["status"] == "usable"].sort_values("epsilon_used").reset_index(drop=True)
+    # a stable sort: rows of one ε keep the registry's order. The default quicksort breaks
+    # ties by the CPU's SIMD sort (AVX-512, AVX2, none): another order on another machine
+    usable = table[table["status"] == "usable"]
+    return usable.sort_values("epsilon_used", kind="stable").reset_index(drop=True)
