@@ -11,9 +11,9 @@ does (``course.py env`` with ``COURSE_VENV`` pointing into a temporary directory
 ``.venv/`` is not touched), execute every notebook in it (copies in the temporary
 directory: the committed notebooks are not rewritten) and check that they print what the
 committed ones print, then build and run the student edition with it. The newest runs numpy
-without the SIMD instructions it would use here and OpenBLAS on its oldest x86-64 kernel
-(``baseline_cpu``), so a notebook that prints what only this CPU computes fails here, as it
-would on a reader's other CPU. The interpreters are checked side by side, each one's lines
+without the SIMD instructions it would use here and OpenBLAS on its oldest kernel
+(``baseline_cpu``), so a notebook whose printed ties or float32/BLAS digits follow this CPU
+fails here, as it would on a reader's other CPU. The interpreters are checked side by side, each one's lines
 printed when it ends; exits non-zero if any failed.
 Standard library only.
 """
@@ -119,18 +119,27 @@ _DISPATCHED = (
 )
 
 
-def baseline_cpu(python) -> dict:
-    """The environment variables that run ``python``'s numpy without the CPU features it would
-    dispatch to here (its baseline loops and sorts), and OpenBLAS on its oldest x86-64
-    kernel: what a reader's older or other CPU computes. A notebook that prints the last
-    bits of a float, or rows in an order that a sort's ties decide, prints something else
-    then (tests/test_any_cpu.py)."""
-    found = subprocess.run(
-        [python, "-c", _DISPATCHED], capture_output=True, text=True, timeout=300, check=True
-    ).stdout.strip()
-    env = {"NPY_DISABLE_CPU_FEATURES": found} if found else {}
-    if platform.machine().lower() in ("x86_64", "amd64"):
+def baseline_cpu(python, env: dict) -> dict:
+    """``env`` with what runs ``python``'s numpy without the CPU features it would dispatch to
+    here (its baseline loops and sorts) and OpenBLAS on its oldest kernel (SSE3 on x86-64,
+    ARMv8 on ARM): another CPU's arithmetic. A notebook that prints rows in an order a sort's
+    ties decide, or float32 or BLAS results to their last bits, prints something else then
+    (tests/test_any_cpu.py). numpy's own float64 exp, log and power loops are AVX-512 only:
+    on an AVX2 machine both runs compute the same float64 bits."""
+    env = {k: v for k, v in env.items() if k != "NPY_ENABLE_CPU_FEATURES"}  # one or the other
+    probe = subprocess.run(
+        [python, "-c", _DISPATCHED], capture_output=True, text=True, timeout=300, env=env
+    )
+    if probe.returncode != 0:
+        sys.exit(f"{python}: numpy's CPU features unreadable:\n{probe.stderr}")
+    found = probe.stdout.strip()
+    if found:
+        env["NPY_DISABLE_CPU_FEATURES"] = found
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
         env["OPENBLAS_CORETYPE"] = "Prescott"
+    elif machine in ("aarch64", "arm64"):
+        env["OPENBLAS_CORETYPE"] = "ARMV8"
     return env
 
 
@@ -148,8 +157,10 @@ def check_here(simd_off: bool = False) -> int:
         )
         python = course.venv_python(tmp / "venv")
         if simd_off:
-            older = baseline_cpu(python)
-            env = {**env, **older}
+            env = baseline_cpu(python, env)
+            older = {
+                k: env[k] for k in ("NPY_DISABLE_CPU_FEATURES", "OPENBLAS_CORETYPE") if k in env
+            }
             print(f"Python {version}: numpy and OpenBLAS as on an older CPU: {older}", flush=True)
         copies = tmp / "notebooks"
         shutil.copytree(ROOT / "notebooks", copies, ignore=shutil.ignore_patterns(".*"))
@@ -202,7 +213,7 @@ def main(argv: list) -> int:
     # the interpreters side by side (each executes notebooks on one core; CI has two), each
     # one's lines kept together and printed when it ends
     # the newest runs numpy and OpenBLAS as on an older CPU (baseline_cpu); tests/test_notebooks.py
-    # runs them as this one: two machines' arithmetic against the committed outputs every run
+    # runs them as this one does: the committed outputs against both in every run
     runs = []
     for python in found:
         log = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
