@@ -361,10 +361,12 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     target (``helpers.kazan_reiter.durham_true_counts``: m = count − ⌊threshold⌋ above the
     target, ⌊threshold⌋ + 1 − count below it; the worst direction is the smaller m). The
     switching probability decreases in ε, so the answer solves α^m/(1 + α) = t. For m = 1 the
-    closed form is α = t/(1 − t), ε = ln((1 − t)/t), computed as the log of that ratio, the same
-    form as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are the float 9.0, so the tie
-    with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal instead of depending on which
-    log identity rounds lower. For m ≥ 2, Brent's method on ln α.
+    closed form is α = t/(1 − t), ε = ln((1 − t)/t), computed as numpy's log of that ratio, the
+    same form and the same function as Table 4's ln((r̃ − ã)/(1 − ã)): at t = 0.1 both ratios are
+    the float 9.0, so the tie with profile (17) at ã = 0.5, r̃ = 5 (both ln 9) compares equal on
+    every CPU instead of depending on which log identity, or which library's log (libm's and
+    numpy's AVX-512 loop may differ in the last place), rounds lower. For m ≥ 2, Brent's method
+    on ln α.
 
     Used in notebook 10.
 
@@ -390,7 +392,9 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
 
     Examples
     --------
-    >>> durham_epsilon_for_switching(0.25) == math.log(9)
+    >>> round(durham_epsilon_for_switching(0.25), 12)  # ln 9
+    2.197224577336
+    >>> durham_epsilon_for_switching(0.25) == epsilon_for_profile("inclusion", r=5.0, a=0.5)
     True
     """
     t = float(
@@ -412,7 +416,9 @@ def durham_epsilon_for_switching(deviation, *, max_probability=0.1, direction="w
     m_above, m_below = int(above) - cut, cut + 1 - int(below)
     m = {"above": m_above, "below": m_below, "worst": min(m_above, m_below)}[direction]
     if m == 1:
-        return math.log((1 - t) / t)
+        # numpy's log, as helpers.kazan_reiter's closed forms take theirs: one function of one
+        # float, so a tie between the two sides is a tie on every CPU
+        return float(np.log((1 - t) / t))
 
     # g(ln α) = m ln α − ln(1 + α) − ln t increases in ln α; root in ln α < 0 since g(0) > 0
     def g(log_alpha: float) -> float:
