@@ -105,6 +105,12 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             f"targets = [{out!r} + '/grades.csv', {canary!r} + '/pwned', {checkout!r} + '/pwned',\n"
             f"           {site!r} + '/evil.pth', '/opt/env/evil.pth', '/submission/x']\n"
             "targets += [p + '/evil.pth' for p in sys.path if p]\n"
+            # bytecode beside a module, which the next kernel's import would run; a new
+            # cache is also the one change the environment's snapshot lets pass
+            "import numpy\n"
+            "cache = os.path.dirname(numpy.__file__) + '/__pycache__'\n"
+            "targets += [cache + '/evil.cpython-%d%d.pyc' % sys.version_info[:2],\n"
+            "            cache + '/evil.cpython-%d%d-pytest-8.4.2.pyc' % sys.version_info[:2]]\n"
             "wrote = []\n"
             "for target in targets:\n"
             "    try:\n        open(target, 'w').write('import os; os.system(\"touch /tmp/x\")'); wrote.append(target)\n"
@@ -274,6 +280,17 @@ HONEST = {
 }
 
 
+def _env_changes(before: dict[str, str], after: dict[str, str]) -> set[str]:
+    """The environment's files changed, removed or added between two snapshots, except a
+    bytecode cache added: the test's own processes write those while the grader runs (the
+    other pytest-xdist worker's first import of a module, or pytest's assertion rewriting of
+    a plugin's module: ``__pycache__/*.cpython-311-pytest-8.4.2.pyc``), at moments no test
+    controls. A sandbox that could write one is caught by ``writes_outside``, which tries."""
+    added = after.keys() - before.keys()
+    cache = {k for k in added if Path(k).parent.name == "__pycache__" and k.endswith(".pyc")}
+    return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)} - cache
+
+
 def _snapshot(*directories: Path) -> dict[str, str]:
     found = {}
     for directory in directories:
@@ -362,7 +379,7 @@ def runs(tmp_path_factory, student_site, sandbox_required):
             for k in before.keys() | _snapshot(*watched).keys()
             if before.get(k) != _snapshot(*watched).get(k)
         },
-        "env_changed": env_before != _snapshot(Path(sys.prefix) / "lib"),
+        "env_changed": _env_changes(env_before, _snapshot(Path(sys.prefix) / "lib")),
         "checkout_files": (checkout_files, sorted(p.name for p in ROOT.iterdir())),
         "out": out,
         "canary": canary,
@@ -381,13 +398,24 @@ def test_honest_grades_and_feedback_are_byte_identical_beside_the_attacks(runs):
 
 def test_nothing_outside_the_sandbox_changed(runs):
     assert runs["changed"] == set()
-    assert not runs["env_changed"]
+    assert runs["env_changed"] == set()
     assert runs["checkout_files"][0] == runs["checkout_files"][1]
     assert (runs["canary"] / "keep").read_text() == "unchanged"
     assert not (runs["canary"] / "pwned").exists()
     # the planted links were replaced by files, not followed
     assert not (runs["out"] / "grades.csv").is_symlink()
     assert not (runs["out"] / "feedback" / "honest_full.md").is_symlink()
+
+
+def test_the_environments_snapshot_lets_only_a_new_bytecode_cache_pass():
+    before = {"/e/a.py": "1", "/e/__pycache__/a.cpython-311.pyc": "2"}
+    new_cache = {"/e/__pycache__/b.cpython-311-pytest-8.4.2.pyc": "3"}
+    assert _env_changes(before, before | new_cache) == set()
+    assert _env_changes(before, before | {"/e/evil.pth": "4"}) == {"/e/evil.pth"}
+    changed = before | {"/e/__pycache__/a.cpython-311.pyc": "5"}
+    assert _env_changes(before, changed) == {"/e/__pycache__/a.cpython-311.pyc"}
+    assert _env_changes(before, {"/e/a.py": "1"}) == {"/e/__pycache__/a.cpython-311.pyc"}
+    assert _env_changes(before, before | {"/e/__pycache__/x.txt": "6"}) == {"/e/__pycache__/x.txt"}
 
 
 def test_no_process_outlives_the_grader(runs):
