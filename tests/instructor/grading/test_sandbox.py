@@ -280,6 +280,10 @@ HONEST = {
 }
 
 
+#: what the test run itself may add to the checkout's top level while the grader runs
+TEST_RUN_FOLDERS = frozenset({".hypothesis", ".pytest_cache"})
+
+
 def _env_changes(before: dict[str, str], after: dict[str, str]) -> set[str]:
     """The environment's files changed, removed or added between two snapshots, except a
     bytecode cache added: the test's own processes write those while the grader runs (the
@@ -399,7 +403,10 @@ def test_honest_grades_and_feedback_are_byte_identical_beside_the_attacks(runs):
 def test_nothing_outside_the_sandbox_changed(runs):
     assert runs["changed"] == set()
     assert runs["env_changed"] == set()
-    assert runs["checkout_files"][0] == runs["checkout_files"][1]
+    before, after = (set(names) for names in runs["checkout_files"])
+    # hypothesis keeps its caches in .hypothesis/ (made by the first test that draws text,
+    # perhaps on the other worker while the grader runs): not the sandbox's doing
+    assert after - before <= TEST_RUN_FOLDERS and before <= after
     assert (runs["canary"] / "keep").read_text() == "unchanged"
     assert not (runs["canary"] / "pwned").exists()
     # the planted links were replaced by files, not followed
