@@ -263,17 +263,92 @@ def _one_pld(one: PrivacyLoss, h: float):
     return _SINGLE_PLDS.get((one, h), make)[0]
 
 
+#: dp_accounting's default truncation of a self-composition's two tails (mass left out)
+_TAIL_MASS = 1e-15
+#: the moment orders of its Chernoff bounds on those tails: ±k/n for k = 1…20 (n grid cells)
+_ORDERS = 20
+
+
+def _self_convolve_bounds(probs: np.ndarray, times: int, tail: float) -> tuple[int, int]:
+    """dp_accounting's ``common.compute_self_convolve_bounds``: the grid indices of the t-fold
+    self-convolution of ``probs`` outside which at most ``tail`` of its mass lies, by the
+    Chernoff bound on its moment-generating function at the orders ±k/n, k = 1…20
+    (Koskela, Jälkö & Honkela 2020, eq. 5 of the supplement, as dp_accounting applies it).
+
+    The same bounds, in two exponentials per cell instead of forty: the MGF terms
+    p_i·e^{±k·i/n} are p_i·(e^{±i/n})^k, built by k − 1 products. Every exponent lies in
+    [−20, 20], so no term overflows and no log-sum-exp shift is needed; the products' rounding
+    (k ulps) moves a bound only where it lies within about 1e-8 of an integer, and either
+    integer then truncates at most ``tail`` (dp_accounting's ceil and floor of its own
+    rounding are no more exact).
+    """
+    n = len(probs)
+    upper, lower = (n - 1) * times, 0
+    x = np.arange(n) / n
+    slack = math.log(2 / tail)
+    for sign in (1.0, -1.0):
+        step = np.exp(sign * x)
+        term = np.array(probs, dtype=float)
+        for k in range(1, _ORDERS + 1):
+            term *= step
+            total = float(term.sum())
+            if not total > 0:  # no mass (or rounding's negatives): the order says nothing
+                continue
+            order = sign * k / n
+            bound = (times * math.log(total) + slack) / order
+            if not math.isfinite(bound):
+                continue
+            if order > 0:
+                upper = min(upper, math.ceil(bound))
+            else:
+                lower = max(lower, math.floor(bound))
+    return lower, upper
+
+
+def _self_composed_pmf(pmf, times: int):
+    """dp_accounting's ``DensePLDPmf.self_compose`` (tail mass 1e-15): the PMF composed with
+    itself ``times`` times, truncated to :func:`_self_convolve_bounds` and with the mass
+    truncated added to the infinite loss (pessimistic). The convolution power is taken by a
+    real FFT (half the length of the library's complex one); the grid, the bounds and the
+    infinity mass are the library's."""
+    from dp_accounting.pld.pld_pmf import DensePLDPmf
+    from scipy import fft
+
+    probs = np.asarray(pmf._probs, dtype=float)
+    low, high = _self_convolve_bounds(probs, times, _TAIL_MASS)
+    length = high - low + 1
+    size = fft.next_fast_len(max(length, len(probs)), real=True)
+    power = fft.irfft(fft.rfft(probs, size) ** times, size)
+    # the transform wraps around modulo its length: the window [low, high] starts at low
+    out = np.roll(power, -low)[:length]
+    # the infinite loss's mass: the tails cut, plus 1 − (1 − p∞)^t in log space
+    infinity = _TAIL_MASS - math.expm1(times * math.log1p(-pmf._infinity_mass))
+    return DensePLDPmf(
+        pmf._discretization, pmf._lower_loss * times + low, out, infinity, pmf._pessimistic_estimate
+    )
+
+
+def _self_composed(pld, times: int):
+    """``pld.self_compose(times)``, each dense PMF by :func:`_self_composed_pmf`: the same
+    distribution in about half the time (the truncation bounds' forty log-sum-exps were a
+    third of a DP-SGD calibration). A sparse PMF is left to dp_accounting."""
+    from dp_accounting.pld.pld_pmf import DensePLDPmf
+    from dp_accounting.pld.privacy_loss_distribution import PrivacyLossDistribution
+
+    pmfs = [pld._pmf_remove] if pld._symmetric else [pld._pmf_remove, pld._pmf_add]
+    if not all(type(pmf) is DensePLDPmf for pmf in pmfs):
+        with np.errstate(over="ignore"):  # its logsumexp tries orders that overflow: rejected
+            return pld.self_compose(times)
+    return PrivacyLossDistribution(*(_self_composed_pmf(pmf, times) for pmf in pmfs))
+
+
 def _composed_pld(groups: tuple, h: float):
     def make():
         plds = []
         for one, t in groups:
             built = _one_pld(one, h)
             if t > 1:
-                # dp_accounting's search for the truncation bounds tries moment orders whose
-                # log-MGF overflows (scipy's logsumexp warns, then that order is rejected):
-                # harmless
-                with np.errstate(over="ignore"):
-                    built = built.self_compose(t)
+                built = _self_composed(built, t)
             plds.append(built)
         return _balanced(plds, lambda a, b: a.compose(b)), _cells(groups, h)
 

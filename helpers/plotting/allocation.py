@@ -18,6 +18,7 @@ from __future__ import annotations
 import textwrap
 from functools import lru_cache
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -247,6 +248,45 @@ def _shape_allocation(fig, kind: str, size: int) -> None:
     fig._course_shape = (kind, size)
 
 
+#: the widest panel (a) may leave its labels, as a share of the figure's width; a label that
+#: needs more is wrapped (a reader's own label, say)
+_MOST_LEFT = 0.5
+#: from a tick label to the figure's edge and to its axis: the tick's length and pad, and air
+_LABEL_AIR_PT = (
+    matplotlib.rcParams["ytick.major.size"] + matplotlib.rcParams["ytick.major.pad"] + 6.0
+)
+
+
+def _fit_labels(fig, labels, fontsize: float) -> list[str]:
+    """Panel (a)'s tick labels, each wrapped where wider than :data:`_MOST_LEFT` allows, and
+    the figure's left margin widened to hold the widest as its font draws it (never narrower
+    than the kind's own margin): a label such as "mean exercise h/week: ±0.3 (99.1667 %)"
+    (each target's coverage when all must hold at once) was cut at the image's left edge."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    prop = FontProperties(size=fontsize)
+    width_pt = 72.0 * fig.get_figwidth()
+
+    def extent(label: str) -> float:  # its widest line, in points
+        return max(
+            text_to_path.get_text_width_height_descent(line, prop, ismath=False)[0]
+            for line in label.split("\n")
+        )
+
+    most = _MOST_LEFT * width_pt - _LABEL_AIR_PT
+    fitted = []
+    for label in labels:
+        wide = extent(label)
+        if wide > most:  # wrapped at the characters that fit, at its own mean width
+            label = textwrap.fill(label, max(8, int(len(label) * most / wide)))
+        fitted.append(label)
+    widest = max((extent(label) for label in fitted), default=0.0)
+    left = max(_KINDS[fig._course_shape[0]]["left"], (widest + _LABEL_AIR_PT) / width_pt)
+    fig.subplots_adjust(left=min(left, _MOST_LEFT))
+    return fitted
+
+
 def _set_panels(fig, labels, needed, split, meets, running, limit, words: dict) -> None:
     """Every number both allocation figures show: the bars' widths and the crosses of panel
     (a), the curve and the risk's line of panel (b), the labels, the limits and the legend
@@ -262,7 +302,7 @@ def _set_panels(fig, labels, needed, split, meets, running, limit, words: dict) 
     artists = {a.get_gid(): a for ax in (ax_a, ax_b) for a in ax.lines}
     missed = ~meets
     artists["missed"].set_data(split[missed], y[missed] - _HEIGHT / 2)
-    ax_a.set_yticks(y, labels, fontsize=10)
+    ax_a.set_yticks(y, _fit_labels(fig, labels, 10), fontsize=10)
     ax_a.set_xlabel(words["axis_a"])
     ax_a.set_xlim(0, 1.08 * max(float(np.max(needed)), float(np.max(split))))
     artists["running_total"].set_ydata(running)

@@ -123,3 +123,50 @@ def test_plot_mixed_allocation_reads_the_risk_on_the_composed_distribution(risk)
     else:
         assert running[-1] == pytest.approx(bud.loss_epsilon(needed, delta=1e-6))
     assert alt_text_problem(alt_text(fig)) is None
+
+
+# --- every label inside the image ------------------------------------------------------------
+
+
+def _labels_inside(fig) -> list[str]:
+    """Panel (a)'s tick labels that leave the image (drawn, as a dashboard shows it)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    ax = fig.axes[0]
+    return [
+        t.get_text()
+        for t in ax.get_yticklabels()
+        if t.get_text() and t.get_window_extent(renderer).x0 < 0
+    ]
+
+
+_LONG = bud.Release(
+    "count", k=5.0, weight=1 / 25, label="respondents who smoke daily and also drink every day"
+)
+
+
+@pytest.mark.parametrize("plot", [pa.plot_allocation, pa.plot_mixed_allocation])
+@pytest.mark.parametrize(
+    "workload",
+    [
+        pa.SURVEY,
+        bud.bonferroni(pa.SURVEY, joint=0.95),  # each coverage 99.1667 %: longer labels
+        (*pa.SURVEY[:2], _LONG),  # a reader's own long label: wrapped
+    ],
+    ids=["survey", "bonferroni", "long label"],
+)
+def test_no_release_label_is_cut_at_the_images_edge(plot, workload):
+    risk = bud.risk_posterior(0.8, prior=0.5)
+    fresh = plot(workload, risk)
+    assert _labels_inside(fresh) == []
+    # and in place, from the survey's figure (a dashboard's move)
+    update = pa.update_allocation if plot is pa.plot_allocation else pa.update_mixed_allocation
+    moved = plot(pa.SURVEY, risk)
+    assert update(moved, workload, risk)
+    assert _labels_inside(moved) == []
+    assert moved.subplotpars.left == pytest.approx(fresh.subplotpars.left)
+    if workload == pa.SURVEY:  # the survey's own labels fit the kind's margin: unchanged
+        assert fresh.subplotpars.left == pytest.approx(pa._KINDS[fresh._course_shape[0]]["left"])
