@@ -277,10 +277,11 @@ def _self_convolve_bounds(probs: np.ndarray, times: int, tail: float) -> tuple[i
 
     The same bounds, in two exponentials per cell instead of forty: the MGF terms
     p_i·e^{±k·i/n} are p_i·(e^{±i/n})^k, built by k − 1 products. Every exponent lies in
-    [−20, 20], so no term overflows and no log-sum-exp shift is needed; the products' rounding
-    (k ulps) moves a bound only where it lies within about 1e-8 of an integer, and either
-    integer then truncates at most ``tail`` (dp_accounting's ceil and floor of its own
-    rounding are no more exact).
+    [−20, 20], so no term overflows and no log-sum-exp shift is needed. The products' rounding
+    (k ulps) moves a bound by about t·n·1e-16 cells, as the library's own rounding does: it
+    changes an integer only where the bound lies that close to one, and either integer then
+    truncates at most ``tail`` (below a cell of error while t·n < 10¹⁴, far above any grid
+    the work budget admits).
     """
     n = len(probs)
     upper, lower = (n - 1) * times, 0
@@ -320,7 +321,7 @@ def _self_composed_pmf(pmf, times: int):
     size = fft.next_fast_len(max(length, len(probs)), real=True)
     power = fft.irfft(fft.rfft(probs, size) ** times, size)
     # the transform wraps around modulo its length: the window [low, high] starts at low
-    out = np.roll(power, -low)[:length]
+    out = np.roll(power, -low)[:length].copy()  # not a view keeping the whole transform
     # the infinite loss's mass: the tails cut, plus 1 − (1 − p∞)^t in log space
     infinity = _TAIL_MASS - math.expm1(times * math.log1p(-pmf._infinity_mass))
     return DensePLDPmf(
