@@ -278,8 +278,11 @@ def _fit_labels(fig, labels, fontsize: float) -> list[str]:
     fitted = []
     for label in labels:
         wide = extent(label)
-        if wide > most:  # wrapped at the characters that fit, at its own mean width
-            label = textwrap.fill(label, max(8, int(len(label) * most / wide)))
+        if wide > most:  # wrapped, narrower until every line fits (widths vary by glyph)
+            chars = int(len(label) * most / wide)
+            while chars > 8 and extent(textwrap.fill(label, chars)) > most:
+                chars -= 1
+            label = textwrap.fill(label, max(chars, 8))
         fitted.append(label)
     widest = max((extent(label) for label in fitted), default=0.0)
     left = max(_KINDS[fig._course_shape[0]]["left"], (widest + _LABEL_AIR_PT) / width_pt)

@@ -107,10 +107,17 @@ def _attacks(paths: dict[str, str]) -> dict[str, nbformat.NotebookNode]:
             "targets += [p + '/evil.pth' for p in sys.path if p]\n"
             # bytecode beside a module, which the next kernel's import would run; a new
             # cache is also the one change the environment's snapshot lets pass
-            "import numpy\n"
+            "import errno, numpy\n"
             "cache = os.path.dirname(numpy.__file__) + '/__pycache__'\n"
-            "targets += [cache + '/evil.cpython-%d%d.pyc' % sys.version_info[:2],\n"
-            "            cache + '/evil.cpython-%d%d-pytest-8.4.2.pyc' % sys.version_info[:2]]\n"
+            "tag = 'cpython-%d%d' % sys.version_info[:2]\n"
+            "for name in ('evil.' + tag + '.pyc', 'evil.' + tag + '-pytest-8.4.2.pyc'):\n"
+            "    target = cache + '/' + name\n"
+            "    try:\n"
+            "        os.makedirs(cache, exist_ok=True); open(target, 'wb').write(b'x')\n"
+            "        leaked = target\n"
+            "    except OSError as error:  # refused by the sandbox, not a folder that is absent\n"
+            "        leaked = None if error.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else repr(error)\n"
+            "    assert leaked is None, leaked\n"
             "wrote = []\n"
             "for target in targets:\n"
             "    try:\n        open(target, 'w').write('import os; os.system(\"touch /tmp/x\")'); wrote.append(target)\n"
@@ -291,7 +298,8 @@ def _env_changes(before: dict[str, str], after: dict[str, str]) -> set[str]:
     a plugin's module: ``__pycache__/*.cpython-311-pytest-8.4.2.pyc``), at moments no test
     controls. A sandbox that could write one is caught by ``writes_outside``, which tries."""
     added = after.keys() - before.keys()
-    cache = {k for k in added if Path(k).parent.name == "__pycache__" and k.endswith(".pyc")}
+    # a bytecode cache, or one being written (Python's <name>.pyc.<id>, pytest's <pyc>.<pid>)
+    cache = {k for k in added if Path(k).parent.name == "__pycache__" and ".pyc" in Path(k).name}
     return {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)} - cache
 
 
@@ -302,7 +310,10 @@ def _snapshot(*directories: Path) -> dict[str, str]:
             if path.is_symlink():
                 found[str(path)] = "link:" + os.readlink(path)
             elif path.is_file():
-                found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+                try:
+                    found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except FileNotFoundError:  # a cache's temporary file, renamed meanwhile
+                    continue
     return found
 
 
