@@ -168,5 +168,5 @@ def test_no_release_label_is_cut_at_the_images_edge(plot, workload):
     assert update(moved, workload, risk)
     assert _labels_inside(moved) == []
     assert moved.subplotpars.left == pytest.approx(fresh.subplotpars.left)
-    if workload == pa.SURVEY:  # the survey's own labels fit the kind's margin: unchanged
+    if workload is pa.SURVEY:  # the survey's own labels fit the kind's margin: unchanged
         assert fresh.subplotpars.left == pytest.approx(pa._KINDS[fresh._course_shape[0]]["left"])
